@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
+const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
+
+export const configSchema = z
+  .object({
+    /** The embedded SQLite file. */
+    db: z.string().min(1).default('./.evident/evident.db'),
+    embedder: providerSpec.default('offline'),
+    /** `offline`, `none`, `cross-encoder:<model or folder>`. */
+    reranker: providerSpec.default('offline'),
+    /** Where local model folders are looked up and hub downloads are cached. */
+    modelsDir: z.string().default('./.evident/models'),
+    ollamaUrl: z.url().default('http://127.0.0.1:11434'),
+    openaiBaseUrl: z.url().default('https://api.openai.com/v1'),
+    openaiApiKey: z.string().optional(),
+    chunk: z
+      .object({
+        /** Target chunk size in characters. */
+        size: z.number().int().min(200).max(20_000).default(1200),
+        /** Characters of overlap carried into the next chunk (whole sentences). */
+        overlap: z.number().int().min(0).max(5_000).default(150),
+      })
+      .prefault({})
+      .refine((chunk) => chunk.overlap < chunk.size / 2, { message: 'chunk.overlap must be less than half of chunk.size' }),
+    ingest: z
+      .object({
+        /** Files larger than this are refused (bytes). */
+        maxFileBytes: z.number().int().positive().default(50 * 1024 * 1024),
+      })
+      .prefault({}),
+    retrieval: z
+      .object({
+        /** Reciprocal rank fusion constant. */
+        rrfK: z.number().positive().default(60),
+        /** Candidates taken from each channel. */
+        channelDepth: z.number().int().positive().max(1000).default(100),
+        /** Fused candidates passed to the reranker. */
+        rerankDepth: z.number().int().positive().max(500).default(50),
+        /** Results returned. */
+        topK: z.number().int().positive().max(200).default(5),
+        channels: z.array(z.enum(['bm25', 'vector'])).min(1).default(['bm25', 'vector']),
+      })
+      .prefault({}),
+    debug: z.boolean().default(false),
+  })
+  .strict();
+
+export type EvidentConfig = z.infer<typeof configSchema>;
+/** What a caller may pass: every field optional, nested objects partial. */
+export type ConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,4 @@
+export * from './principal.ts';
+export * from './acl.ts';
+export * from './document.ts';
+export * from './search.ts';

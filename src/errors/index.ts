@@ -1,0 +1,10 @@
+export { EvidentError, isEvidentError, type ErrorCategory, type EvidentErrorOptions } from './evident-error.ts';
+export {
+  ConfigError,
+  EmbedderMismatchError,
+  IngestError,
+  NotFoundError,
+  ProviderError,
+  StoreError,
+  ValidationError,
+} from './errors.ts';

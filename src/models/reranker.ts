@@ -1,0 +1,12 @@
+export interface RerankCandidate {
+  id: string;
+  text: string;
+  /** The candidate's fused retrieval score, for rerankers that blend it in. */
+  retrievalScore: number;
+}
+
+/** Scores candidates against a query; higher is better. Returns one score per candidate, in order. */
+export interface Reranker {
+  readonly id: string;
+  rerank(query: string, candidates: readonly RerankCandidate[]): Promise<number[]>;
+}
