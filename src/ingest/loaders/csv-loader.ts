@@ -1,0 +1,42 @@
+import { basename } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { LoadedDocument } from '../../domain/index.ts';
+import { IngestError } from '../../errors/index.ts';
+import { decodeText, fileStem } from './decode-text.ts';
+import type { Loader } from './loader.ts';
+import { gridToTable } from './tables.ts';
+
+/** The delimiter that occurs most in the first line (`,` `;` or tab), so European `;` files load too. */
+function guessDelimiter(text: string, path: string): string {
+  if (path.toLowerCase().endsWith('.tsv')) return '\t';
+  const firstLine = text.slice(0, text.indexOf('\n') >>> 0).replace(/"[^"]*"/g, '');
+  const counts = [',', ';', '\t'].map((delimiter) => [delimiter, firstLine.split(delimiter).length - 1] as const);
+  const best = counts.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return best[1] > 0 ? best[0] : ',';
+}
+
+/** CSV/TSV: one table (title = file stem) and a `row` block per record. */
+export const csvLoader: Loader = {
+  type: 'csv',
+  async load(bytes: Buffer, path: string): Promise<LoadedDocument> {
+    const text = decodeText(bytes, path);
+    let grid: string[][];
+    try {
+      grid = parse(text, {
+        delimiter: guessDelimiter(text, path),
+        relax_column_count: true,
+        relax_quotes: true,
+        skip_empty_lines: true,
+      }) as string[][];
+    } catch (cause) {
+      throw new IngestError('file_corrupt', `${basename(path)} is not a readable CSV file: ${(cause as Error).message}`, {
+        cause,
+        hint: 'Check the quoting of the line named above, or export the file again.',
+        details: { path },
+      });
+    }
+    const sheet = gridToTable(fileStem(path), grid);
+    if (!sheet) return { blocks: [] };
+    return { blocks: sheet.blocks, tables: [sheet.table] };
+  },
+};
