@@ -76,8 +76,8 @@ export interface Store {
   vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]>;
 
   embedderInfo(): Promise<EmbedderInfo | undefined>;
-  /** All chunk ids and texts, in batches, for `evident reindex`. */
-  chunkTexts(batchSize: number): AsyncIterable<{ id: string; text: string }[]>;
+  /** Every chunk with its document's title, in batches, for `evident reindex` (which rebuilds each chunk's search text). */
+  chunkTexts(batchSize: number): AsyncIterable<ChunkWithSource[]>;
   /** Replaces every vector and the embedder binding in one transaction. `vectors` must cover every chunk. */
   replaceVectors(embedder: EmbedderInfo, vectors: ReadonlyMap<string, Float32Array>): Promise<void>;
 

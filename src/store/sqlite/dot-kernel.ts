@@ -1,0 +1,87 @@
+import { WASM_DOT_KERNEL_BYTES } from './wasm-dot-kernel.ts';
+
+const PAGE = 65_536;
+
+/**
+ * Dot products of one query against many rows, all living in one linear memory the kernel owns.
+ * Offsets and strides are in bytes; strides are multiples of 64 (rows zero-padded).
+ */
+export interface DotKernel {
+  readonly kind: 'wasm-simd' | 'js';
+  /** The current backing memory. Views over it must be re-created after `reserve` grows it. */
+  buffer(): ArrayBuffer;
+  /** Ensures the memory holds at least `bytes` bytes, keeping its contents. */
+  reserve(bytes: number): void;
+  dots(q: number, m: number, n: number, strideBytes: number, out: number): void;
+  dotsAt(q: number, m: number, idx: number, n: number, strideBytes: number, out: number): void;
+}
+
+/** The slice of the WebAssembly JS API used here (the project's `lib` has no DOM typings, where it is declared). */
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { exports: unknown };
+}
+
+interface WasmExports {
+  dots(q: number, m: number, n: number, stride: number, out: number): void;
+  dotsAt(q: number, m: number, idx: number, n: number, stride: number, out: number): void;
+}
+
+/** The SIMD kernel, or undefined where WebAssembly SIMD is unavailable. */
+export function createWasmDotKernel(): DotKernel | undefined {
+  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (!wasm || !wasm.validate(WASM_DOT_KERNEL_BYTES)) return undefined;
+  const memory = new wasm.Memory({ initial: 1 });
+  const instance = new wasm.Instance(new wasm.Module(WASM_DOT_KERNEL_BYTES), { env: { memory } });
+  const fns = instance.exports as unknown as WasmExports;
+  return {
+    kind: 'wasm-simd',
+    buffer: () => memory.buffer,
+    reserve(bytes) {
+      const have = memory.buffer.byteLength;
+      if (bytes > have) memory.grow(Math.ceil((bytes - have) / PAGE));
+    },
+    dots: (q, m, n, stride, out) => fns.dots(q, m, n, stride, out),
+    dotsAt: (q, m, idx, n, stride, out) => fns.dotsAt(q, m, idx, n, stride, out),
+  };
+}
+
+/** Plain-JS kernel with the same memory contract: the fallback, and the reference the WASM kernel is tested against. */
+export function createJsDotKernel(): DotKernel {
+  let memory = new ArrayBuffer(PAGE);
+  let f32 = new Float32Array(memory);
+  let i32 = new Int32Array(memory);
+  const dot = (q: number, row: number, dims: number): number => {
+    let sum = 0;
+    for (let d = 0; d < dims; d++) sum += (f32[q + d] as number) * (f32[row + d] as number);
+    return sum;
+  };
+  return {
+    kind: 'js',
+    buffer: () => memory,
+    reserve(bytes) {
+      if (bytes <= memory.byteLength) return;
+      const next = new ArrayBuffer(Math.ceil(bytes / PAGE) * PAGE);
+      new Uint8Array(next).set(new Uint8Array(memory));
+      memory = next;
+      f32 = new Float32Array(memory);
+      i32 = new Int32Array(memory);
+    },
+    dots(q, m, n, stride, out) {
+      const dims = stride >> 2;
+      for (let i = 0; i < n; i++) f32[(out >> 2) + i] = dot(q >> 2, (m + i * stride) >> 2, dims);
+    },
+    dotsAt(q, m, idx, n, stride, out) {
+      const dims = stride >> 2;
+      for (let i = 0; i < n; i++) {
+        const row = i32[(idx >> 2) + i] as number;
+        f32[(out >> 2) + i] = dot(q >> 2, (m + row * stride) >> 2, dims);
+      }
+    },
+  };
+}
+
+/** The fastest kernel this runtime supports. */
+export const createDotKernel = (): DotKernel => createWasmDotKernel() ?? createJsDotKernel();

@@ -1,0 +1,7 @@
+import { initialSchema } from './001-initial.ts';
+import type { Migration } from './migration.ts';
+
+export type { Migration } from './migration.ts';
+
+/** Every schema step in order. Append only: a released migration is never edited. */
+export const MIGRATIONS: readonly Migration[] = [initialSchema];

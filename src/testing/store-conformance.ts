@@ -1,0 +1,789 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChannelHit, Chapter, Chunk, Principal, TableData } from '../domain/index.ts';
+import { isEvidentError } from '../errors/index.ts';
+import type { DocumentWrite, EmbedderInfo, Store } from '../store/store.ts';
+
+/**
+ * Opens a store for the conformance suite. Without an argument: a new, empty store. With the `location` of a
+ * store the suite has closed: that same store again (for the persistence tests).
+ */
+export type OpenStore = (existing?: { location: string }) => Promise<Store>;
+
+// ------------------------------------------------------------------ fixtures
+
+const EMBEDDER: EmbedderInfo = { id: 'conformance-embedder', dimension: 8 };
+
+const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
+const ALICE: Principal = { id: 'alice', groups: ['legal'], roles: ['member'] };
+const BOB: Principal = { id: 'bob', groups: [], roles: ['member'] };
+const CAROL: Principal = { id: 'carol', groups: ['hr'], roles: ['member'] };
+/** A user whose name equals a group name, and a group named like a user: entries must not cross kinds. */
+const USER_NAMED_LEGAL: Principal = { id: 'legal', groups: ['bob'], roles: ['member'] };
+
+/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function unitVector(next: () => number, dimension = EMBEDDER.dimension): Float32Array {
+  const vector = new Float32Array(dimension);
+  let norm = 0;
+  for (let d = 0; d < dimension; d++) {
+    const value = next() * 2 - 1;
+    vector[d] = value;
+    norm += value * value;
+  }
+  for (let d = 0; d < dimension; d++) vector[d] = (vector[d] as number) / Math.sqrt(norm);
+  return vector;
+}
+
+interface ChunkSpec {
+  text: string;
+  /** Analysed keyword text; defaults to the lowercased words of `text`. */
+  keywords?: string;
+  vector: Float32Array;
+}
+
+interface DocSpec {
+  docId: string;
+  chunks: ChunkSpec[];
+  acl?: string[];
+  contentHash?: string;
+  tables?: TableData[];
+  chapters?: Chapter[];
+  embedder?: EmbedderInfo;
+  tags?: string[];
+  pageCount?: number;
+}
+
+function documentWrite(spec: DocSpec): DocumentWrite {
+  let offset = 0;
+  const chunks: Chunk[] = spec.chunks.map((chunk, ordinal) => {
+    const startOffset = offset;
+    offset += chunk.text.length + 1;
+    return {
+      id: `${spec.docId}#${ordinal}`,
+      docId: spec.docId,
+      ordinal,
+      text: chunk.text,
+      headingPath: ['Title', `Section ${ordinal}`],
+      ...(ordinal % 2 === 1 ? { page: ordinal } : {}),
+      startOffset,
+      endOffset: startOffset + chunk.text.length,
+    };
+  });
+  return {
+    document: {
+      docId: spec.docId,
+      source: `/corpus/${spec.docId}`,
+      title: `Title of ${spec.docId}`,
+      type: 'markdown',
+      contentHash: spec.contentHash ?? `hash-${spec.docId}`,
+      bytes: offset,
+      acl: spec.acl ?? [],
+      tags: spec.tags ?? [],
+      ...(spec.pageCount === undefined ? {} : { pageCount: spec.pageCount }),
+    },
+    chunks,
+    keywordText: spec.chunks.map((chunk) => chunk.keywords ?? chunk.text.toLowerCase().replace(/[^\p{L}\p{N}_]+/gu, ' ').trim()),
+    vectors: spec.chunks.map((chunk) => chunk.vector),
+    embedder: spec.embedder ?? EMBEDDER,
+    chapters: spec.chapters ?? [
+      { ordinal: 0, title: `Chapter of ${spec.docId}`, headingPath: ['Title'], startOffset: 0, endOffset: offset },
+    ],
+    tables: spec.tables ?? [],
+  };
+}
+
+const ordersTable = (title = 'orders'): TableData => ({
+  title,
+  columns: [
+    { name: 'order id', type: 'integer' },
+    { name: 'amount', type: 'real' },
+    { name: 'customer', type: 'text' },
+    { name: 'paid', type: 'boolean' },
+  ],
+  rows: [
+    [1, 10.5, 'ACME', true],
+    [2, 20, 'Globex', false],
+    [3, null, 'Initech', null],
+  ],
+});
+
+const badTable = (): TableData => ({
+  title: 'broken',
+  columns: [{ name: 'n', type: 'integer' }],
+  rows: [[1], ['not a number']],
+});
+
+const cosine = (a: Float32Array, b: Float32Array): number => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let d = 0; d < a.length; d++) {
+    dot += (a[d] as number) * (b[d] as number);
+    na += (a[d] as number) ** 2;
+    nb += (b[d] as number) ** 2;
+  }
+  return dot / Math.sqrt(na * nb);
+};
+
+const ids = (hits: readonly { chunkId: string }[]): string[] => hits.map((hit) => hit.chunkId);
+const docOf = (chunkId: string): string => chunkId.slice(0, chunkId.lastIndexOf('#'));
+const sorted = (values: Iterable<string>): string[] => [...values].sort();
+
+function expectRanked(hits: readonly ChannelHit[]): void {
+  hits.forEach((hit, i) => {
+    expect(hit.rank).toBe(i + 1);
+    if (i > 0) expect(hit.score).toBeLessThanOrEqual((hits[i - 1] as ChannelHit).score);
+  });
+}
+
+async function expectRejects(promise: Promise<unknown>, code?: string): Promise<void> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught ?? new Error('rejected with nothing'),
+  );
+  expect(error, 'expected the call to fail').toBeDefined();
+  if (code !== undefined) {
+    expect(isEvidentError(error) ? error.code : error).toBe(code);
+  }
+}
+
+// ------------------------------------------------------------------ the suite
+
+/**
+ * The behaviour every `Store` backend must show. Uses the port only, so the Postgres backend runs it unchanged.
+ */
+export function describeStoreConformance(name: string, open: OpenStore): void {
+  describe(`Store conformance: ${name}`, () => {
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    // -------------------------------------------------------------- documents
+
+    describe('documents', () => {
+      it('starts empty', async () => {
+        expect(await store.listDocuments(ADMIN)).toEqual([]);
+        expect(await store.getDocument('nothing.md')).toBeUndefined();
+        expect(await store.embedderInfo()).toBeUndefined();
+        expect(await store.vectorSearch(new Float32Array(EMBEDDER.dimension), ADMIN, 5)).toEqual([]);
+        expect(await store.keywordSearch(['anything'], ADMIN, 5)).toEqual([]);
+        expect(await store.stats()).toEqual({ documents: 0, chunks: 0, tables: 0, users: 0, embedder: undefined });
+      });
+
+      it('puts, gets, lists and deletes documents', async () => {
+        const next = random(1);
+        const write = documentWrite({
+          docId: 'docs/guide.md',
+          acl: ['group:legal', 'user:bob'],
+          tags: ['guide', 'howto'],
+          pageCount: 3,
+          chunks: [
+            { text: 'Install the engine', vector: unitVector(next) },
+            { text: 'Configure the engine', vector: unitVector(next) },
+          ],
+        });
+        await store.putDocument(write);
+        await store.putDocument(documentWrite({ docId: 'a.md', chunks: [{ text: 'first', vector: unitVector(next) }] }));
+
+        const record = await store.getDocument('docs/guide.md');
+        expect(record).toMatchObject({
+          ...write.document,
+          acl: ['group:legal', 'user:bob'],
+          chunkCount: 2,
+        });
+        expect(Number.isNaN(Date.parse(record?.ingestedAt ?? ''))).toBe(false);
+        expect((await store.listDocuments(ADMIN)).map((doc) => doc.docId)).toEqual(['a.md', 'docs/guide.md']);
+
+        const chunks = await store.getChunks(['docs/guide.md#1', 'docs/guide.md#0'], ADMIN);
+        expect(chunks).toEqual([
+          { ...write.chunks[1], source: '/corpus/docs/guide.md', title: 'Title of docs/guide.md' },
+          { ...write.chunks[0], source: '/corpus/docs/guide.md', title: 'Title of docs/guide.md' },
+        ]);
+
+        expect(await store.deleteDocument('docs/guide.md')).toBe(true);
+        expect(await store.deleteDocument('docs/guide.md')).toBe(false);
+        expect(await store.getDocument('docs/guide.md')).toBeUndefined();
+        expect(await store.getChunks(['docs/guide.md#0'], ADMIN)).toEqual([]);
+        expect(await store.keywordSearch(['configure'], ADMIN, 10)).toEqual([]);
+        expect(ids(await store.vectorSearch(write.vectors[0] as Float32Array, ADMIN, 10))).toEqual(['a.md#0']);
+        expect(await store.listChapters('docs/guide.md', ADMIN)).toEqual([]);
+        expect((await store.listDocuments(ADMIN)).map((doc) => doc.docId)).toEqual(['a.md']);
+      });
+
+      it('lists chapters in order', async () => {
+        const chapters: Chapter[] = [
+          { ordinal: 0, title: 'Intro', headingPath: ['Intro'], startOffset: 0, endOffset: 10, page: 1 },
+          { ordinal: 1, title: 'Usage', headingPath: ['Usage'], startOffset: 10, endOffset: 20 },
+        ];
+        await store.putDocument(
+          documentWrite({ docId: 'c.md', chapters, chunks: [{ text: 'intro usage', vector: unitVector(random(2)) }] }),
+        );
+        expect(await store.listChapters('c.md', ADMIN)).toEqual(chapters);
+        expect(await store.listChapters('missing.md', ADMIN)).toEqual([]);
+      });
+
+      it('replaces a document version completely', async () => {
+        const next = random(3);
+        const v1 = documentWrite({
+          docId: 'policy.md',
+          contentHash: 'v1',
+          chunks: [
+            { text: 'old alpha clause', vector: unitVector(next) },
+            { text: 'old beta clause', vector: unitVector(next) },
+            { text: 'old gamma clause', vector: unitVector(next) },
+          ],
+          tables: [ordersTable('old orders')],
+        });
+        await store.putDocument(v1);
+        const v2 = documentWrite({
+          docId: 'policy.md',
+          contentHash: 'v2',
+          acl: ['group:legal'],
+          chunks: [
+            { text: 'new delta clause', vector: unitVector(next) },
+            { text: 'new epsilon clause', vector: unitVector(next) },
+          ],
+          chapters: [{ ordinal: 0, title: 'New chapter', headingPath: ['New'], startOffset: 0, endOffset: 5 }],
+        });
+        await store.putDocument(v2);
+
+        expect(await store.getDocument('policy.md')).toMatchObject({ contentHash: 'v2', chunkCount: 2, acl: ['group:legal'] });
+        expect((await store.getChunks(['policy.md#0', 'policy.md#1', 'policy.md#2'], ADMIN)).map((c) => c.id)).toEqual([
+          'policy.md#0',
+          'policy.md#1',
+        ]);
+        expect((await store.getChunks(['policy.md#0'], ADMIN))[0]?.text).toBe('new delta clause');
+        expect(await store.keywordSearch(['alpha'], ADMIN, 10)).toEqual([]);
+        expect(ids(await store.keywordSearch(['epsilon'], ADMIN, 10))).toEqual(['policy.md#1']);
+        const nearOld = await store.vectorSearch(v1.vectors[2] as Float32Array, ADMIN, 10);
+        expect(sorted(ids(nearOld))).toEqual(['policy.md#0', 'policy.md#1']);
+        expect((await store.listChapters('policy.md', ADMIN)).map((chapter) => chapter.title)).toEqual(['New chapter']);
+        expect(await store.listTables(ADMIN)).toEqual([]);
+        // The new ACL applies: a principal outside it no longer sees the document.
+        expect(await store.listDocuments(CAROL)).toEqual([]);
+        expect(await store.keywordSearch(['clause'], CAROL, 10)).toEqual([]);
+        expect((await store.stats()).chunks).toBe(2);
+      });
+    });
+
+    // -------------------------------------------------------------- atomicity
+
+    describe('atomic writes', () => {
+      const next = random(4);
+      const v1 = documentWrite({
+        docId: 'contract.md',
+        contentHash: 'v1',
+        chunks: [
+          { text: 'original indemnity clause', vector: unitVector(next) },
+          { text: 'original termination clause', vector: unitVector(next) },
+        ],
+        tables: [ordersTable()],
+      });
+      const v2Base = {
+        docId: 'contract.md',
+        contentHash: 'v2',
+        acl: ['group:legal'],
+        chunks: [
+          { text: 'replacement warranty clause', vector: unitVector(next) },
+          { text: 'replacement liability clause', vector: unitVector(next) },
+          { text: 'replacement venue clause', vector: unitVector(next) },
+        ],
+      };
+
+      async function expectV1Intact(): Promise<void> {
+        const before = await store.getDocument('contract.md');
+        expect(before).toMatchObject({ contentHash: 'v1', chunkCount: 2, acl: [] });
+        const chunks = await store.getChunks(['contract.md#0', 'contract.md#1', 'contract.md#2'], CAROL);
+        expect(chunks.map((chunk) => chunk.text)).toEqual(['original indemnity clause', 'original termination clause']);
+        expect(ids(await store.keywordSearch(['indemnity'], CAROL, 10))).toEqual(['contract.md#0']);
+        expect(await store.keywordSearch(['warranty'], ADMIN, 10)).toEqual([]);
+        expect(ids(await store.vectorSearch(v1.vectors[1] as Float32Array, CAROL, 1))).toEqual(['contract.md#1']);
+        expect(sorted(ids(await store.vectorSearch(v1.vectors[1] as Float32Array, ADMIN, 10)))).toEqual([
+          'contract.md#0',
+          'contract.md#1',
+        ]);
+        expect((await store.listChapters('contract.md', CAROL)).map((chapter) => chapter.title)).toEqual([
+          'Chapter of contract.md',
+        ]);
+        expect((await store.listTables(CAROL)).map((table) => [table.title, table.rowCount])).toEqual([['orders', 3]]);
+        expect((await store.listDocuments(CAROL)).map((doc) => doc.docId)).toEqual(['contract.md']);
+        expect(await store.stats()).toMatchObject({ documents: 1, chunks: 2, tables: 1 });
+      }
+
+      it('keeps the previous version when a table row does not fit its column types', async () => {
+        await store.putDocument(v1);
+        await expectRejects(store.putDocument(documentWrite({ ...v2Base, tables: [ordersTable('fine'), badTable()] })));
+        await expectV1Intact();
+      });
+
+      it('keeps the previous version when a vector has the wrong length', async () => {
+        await store.putDocument(v1);
+        const write = documentWrite(v2Base);
+        write.vectors[2] = new Float32Array(EMBEDDER.dimension + 1);
+        await expectRejects(store.putDocument(write));
+        await expectV1Intact();
+      });
+
+      it('keeps the previous version when keyword texts do not match the chunks', async () => {
+        await store.putDocument(v1);
+        const write = documentWrite(v2Base);
+        write.keywordText.pop();
+        await expectRejects(store.putDocument(write));
+        await expectV1Intact();
+      });
+
+      it('leaves no trace of a new document whose write fails', async () => {
+        await store.putDocument(v1);
+        await expectRejects(
+          store.putDocument(documentWrite({ ...v2Base, docId: 'other.md', tables: [badTable()] })),
+        );
+        expect(await store.getDocument('other.md')).toBeUndefined();
+        expect(await store.keywordSearch(['warranty'], ADMIN, 10)).toEqual([]);
+        await expectV1Intact();
+      });
+    });
+
+    // -------------------------------------------------------------- access control
+
+    describe('principal filter', () => {
+      const next = random(5);
+      const docs = {
+        public: documentWrite({
+          docId: 'public.md',
+          chunks: [{ text: 'quarterly report public summary', vector: unitVector(next) }],
+          tables: [ordersTable('public orders')],
+        }),
+        legal: documentWrite({
+          docId: 'legal.md',
+          acl: ['group:legal'],
+          chunks: [{ text: 'quarterly report legal memo', vector: unitVector(next) }],
+          tables: [ordersTable('legal orders')],
+        }),
+        bob: documentWrite({
+          docId: 'bob.md',
+          acl: ['user:bob'],
+          chunks: [{ text: 'quarterly report bob notes', vector: unitVector(next) }],
+          tables: [ordersTable('bob orders')],
+        }),
+        secret: documentWrite({
+          docId: 'secret.md',
+          acl: ['group:board', 'user:dave'],
+          chunks: [{ text: 'quarterly report secretword merger', vector: unitVector(next) }],
+          tables: [ordersTable('secret orders')],
+        }),
+      };
+      const cases: [string, Principal, string[]][] = [
+        ['admin sees everything', ADMIN, ['bob.md', 'legal.md', 'public.md', 'secret.md']],
+        ['group match', ALICE, ['legal.md', 'public.md']],
+        ['user match', BOB, ['bob.md', 'public.md']],
+        ['no match sees public only', CAROL, ['public.md']],
+        ['user and group entries do not cross', USER_NAMED_LEGAL, ['public.md']],
+      ];
+
+      beforeEach(async () => {
+        for (const write of Object.values(docs)) await store.putDocument(write);
+      });
+
+      it.each(cases)('listDocuments: %s', async (_, principal, visible) => {
+        expect((await store.listDocuments(principal)).map((doc) => doc.docId)).toEqual(visible);
+      });
+
+      it.each(cases)('keywordSearch: %s', async (_, principal, visible) => {
+        const hits = await store.keywordSearch(['quarterly', 'report'], principal, 10);
+        expect(sorted(hits.map((hit) => docOf(hit.chunkId)))).toEqual(visible);
+        expectRanked(hits);
+      });
+
+      it.each(cases)('vectorSearch: %s', async (_, principal, visible) => {
+        // Query with the secret document's own vector: the most similar chunk of all, unless filtered.
+        const hits = await store.vectorSearch(docs.secret.vectors[0] as Float32Array, principal, 10);
+        expect(sorted(hits.map((hit) => docOf(hit.chunkId)))).toEqual(visible);
+        expectRanked(hits);
+      });
+
+      it.each(cases)('getChunks: %s', async (_, principal, visible) => {
+        const all = ['public.md#0', 'legal.md#0', 'bob.md#0', 'secret.md#0'];
+        expect(sorted((await store.getChunks(all, principal)).map((chunk) => chunk.docId))).toEqual(visible);
+      });
+
+      it.each(cases)('listChapters: %s', async (_, principal, visible) => {
+        for (const docId of ['public.md', 'legal.md', 'bob.md', 'secret.md']) {
+          const chapters = await store.listChapters(docId, principal);
+          expect(chapters.length, docId).toBe(visible.includes(docId) ? 1 : 0);
+        }
+      });
+
+      it.each(cases)('listTables: %s', async (_, principal, visible) => {
+        expect(sorted((await store.listTables(principal)).map((table) => table.docId))).toEqual(visible);
+      });
+
+      it('hides unauthorised chunks even when they are the only match', async () => {
+        expect(await store.keywordSearch(['secretword'], CAROL, 10)).toEqual([]);
+        expect(await store.keywordSearch(['merger*'], ALICE, 10)).toEqual([]);
+        expect(ids(await store.keywordSearch(['secretword'], ADMIN, 10))).toEqual(['secret.md#0']);
+        expect(await store.listChapters('secret.md', BOB)).toEqual([]);
+      });
+
+      it('applies the filter before the limit', async () => {
+        // If the filter ran after taking the top 1, Carol would get nothing here.
+        expect(ids(await store.vectorSearch(docs.secret.vectors[0] as Float32Array, CAROL, 1))).toEqual(['public.md#0']);
+        const legalFirst = await store.keywordSearch(['legal', 'quarterly'], CAROL, 1);
+        expect(ids(legalFirst)).toEqual(['public.md#0']);
+      });
+    });
+
+    // -------------------------------------------------------------- keyword channel
+
+    describe('keyword search', () => {
+      const next = random(6);
+      beforeEach(async () => {
+        await store.putDocument(
+          documentWrite({
+            docId: 'k.md',
+            chunks: [
+              { text: 'common words only here', vector: unitVector(next) },
+              { text: 'common words and the zebra', vector: unitVector(next) },
+              { text: 'common words again', vector: unitVector(next) },
+              { text: 'common contract for the contractor', vector: unitVector(next) },
+              { text: 'identifiers', keywords: 'ct_2024_0193 合同 v1.2 $total', vector: unitVector(next) },
+            ],
+          }),
+        );
+      });
+
+      it('ranks the chunk with the rare term first, with positive descending scores', async () => {
+        const hits = await store.keywordSearch(['common', 'zebra'], ADMIN, 10);
+        expect(hits[0]?.chunkId).toBe('k.md#1');
+        expect(hits).toHaveLength(4);
+        expectRanked(hits);
+        for (const hit of hits) expect(hit.score).toBeGreaterThan(0);
+        expect(await store.keywordSearch(['common', 'zebra'], ADMIN, 2)).toHaveLength(2);
+      });
+
+      it('treats a trailing * as a prefix', async () => {
+        expect(ids(await store.keywordSearch(['contr*'], ADMIN, 10))).toEqual(['k.md#3']);
+        expect(await store.keywordSearch(['contr'], ADMIN, 10)).toEqual([]);
+      });
+
+      it('keeps each given term as one token', async () => {
+        expect(ids(await store.keywordSearch(['ct_2024_0193'], ADMIN, 10))).toEqual(['k.md#4']);
+        expect(ids(await store.keywordSearch(['合同'], ADMIN, 10))).toEqual(['k.md#4']);
+        expect(ids(await store.keywordSearch(['v1.2'], ADMIN, 10))).toEqual(['k.md#4']);
+        expect(ids(await store.keywordSearch(['$total'], ADMIN, 10))).toEqual(['k.md#4']);
+        expect(ids(await store.keywordSearch(['ct_2024*'], ADMIN, 10))).toEqual(['k.md#4']);
+        expect(await store.keywordSearch(['ct'], ADMIN, 10)).toEqual([]);
+        expect(await store.keywordSearch(['2024'], ADMIN, 10)).toEqual([]);
+        expect(await store.keywordSearch(['合'], ADMIN, 10)).toEqual([]);
+        expect(await store.keywordSearch(['v1'], ADMIN, 10)).toEqual([]);
+      });
+
+      it('is safe against query syntax in terms', async () => {
+        const hostile = ['"', 'a"b', 'zebra" OR "common', 'NEAR(common zebra)', '*', '(', ')', 'keyword_text:common', '^common', '-common', '{common}', 'AND', 'NOT', ''];
+        for (const term of hostile) {
+          const hits = await store.keywordSearch([term], ADMIN, 10);
+          expect(Array.isArray(hits), term).toBe(true);
+        }
+        // Had the quote been interpreted, this would match every chunk containing "common".
+        expect(await store.keywordSearch(['zebra" OR "common'], ADMIN, 10)).toEqual([]);
+        expect(await store.keywordSearch([], ADMIN, 10)).toEqual([]);
+      });
+    });
+
+    // -------------------------------------------------------------- vector channel
+
+    describe('vector search', () => {
+      it('matches a brute-force cosine reference, with and without a filter', async () => {
+        const next = random(7);
+        const vectors = new Map<string, Float32Array>();
+        const acls: Record<string, string[]> = { 'v0.md': [], 'v1.md': ['group:legal'], 'v2.md': ['group:board'] };
+        for (const [docId, acl] of Object.entries(acls)) {
+          const chunks = Array.from({ length: 40 }, (_, i) => ({ text: `chunk ${i} of ${docId}`, vector: unitVector(next) }));
+          chunks.forEach((chunk, i) => vectors.set(`${docId}#${i}`, chunk.vector));
+          await store.putDocument(documentWrite({ docId, acl, chunks }));
+        }
+        for (let q = 0; q < 5; q++) {
+          const query = unitVector(next);
+          const reference = (allowed: (docId: string) => boolean) =>
+            [...vectors]
+              .filter(([id]) => allowed(docOf(id)))
+              .map(([id, vector]) => ({ id, score: cosine(query, vector) }))
+              .sort((a, b) => b.score - a.score)
+              .slice(0, 10);
+          for (const [principal, allowed] of [
+            [ADMIN, () => true],
+            [ALICE, (docId: string) => docId !== 'v2.md'],
+            [CAROL, (docId: string) => docId === 'v0.md'],
+          ] as const) {
+            const hits = await store.vectorSearch(query, principal, 10);
+            const expected = reference(allowed);
+            expect(ids(hits)).toEqual(expected.map((hit) => hit.id));
+            hits.forEach((hit, i) => expect(hit.score).toBeCloseTo((expected[i] as { score: number }).score, 4));
+            expectRanked(hits);
+          }
+        }
+      });
+
+      it('refuses a query vector of another dimension', async () => {
+        await store.putDocument(documentWrite({ docId: 'd.md', chunks: [{ text: 'x', vector: unitVector(random(8)) }] }));
+        await expectRejects(store.vectorSearch(new Float32Array(EMBEDDER.dimension + 3), ADMIN, 5));
+      });
+    });
+
+    // -------------------------------------------------------------- embedder binding
+
+    describe('embedder binding', () => {
+      it('refuses vectors of another embedder and writes nothing', async () => {
+        const next = random(9);
+        await store.putDocument(documentWrite({ docId: 'a.md', chunks: [{ text: 'alpha', vector: unitVector(next) }] }));
+        expect(await store.embedderInfo()).toEqual(EMBEDDER);
+        const other: EmbedderInfo = { id: 'other-embedder', dimension: EMBEDDER.dimension };
+        await expectRejects(
+          store.putDocument(
+            documentWrite({ docId: 'b.md', embedder: other, chunks: [{ text: 'beta', vector: unitVector(next) }] }),
+          ),
+          'embedder_mismatch',
+        );
+        const resized: EmbedderInfo = { id: EMBEDDER.id, dimension: 4 };
+        await expectRejects(
+          store.putDocument(
+            documentWrite({ docId: 'a.md', embedder: resized, chunks: [{ text: 'gamma', vector: unitVector(next, 4) }] }),
+          ),
+          'embedder_mismatch',
+        );
+        expect(await store.getDocument('b.md')).toBeUndefined();
+        expect(await store.keywordSearch(['beta'], ADMIN, 5)).toEqual([]);
+        expect(await store.keywordSearch(['gamma'], ADMIN, 5)).toEqual([]);
+        expect(ids(await store.keywordSearch(['alpha'], ADMIN, 5))).toEqual(['a.md#0']);
+        expect(await store.embedderInfo()).toEqual(EMBEDDER);
+      });
+
+      it('replaces every vector and the binding at once', async () => {
+        const next = random(10);
+        for (const docId of ['a.md', 'b.md']) {
+          await store.putDocument(
+            documentWrite({
+              docId,
+              acl: docId === 'b.md' ? ['group:legal'] : [],
+              chunks: [0, 1, 2].map((i) => ({ text: `${docId} part ${i}`, vector: unitVector(next) })),
+            }),
+          );
+        }
+        const chunkIds: string[] = [];
+        for await (const batch of store.chunkTexts(2)) chunkIds.push(...batch.map((chunk) => chunk.id));
+        expect(sorted(chunkIds)).toEqual(['a.md#0', 'a.md#1', 'a.md#2', 'b.md#0', 'b.md#1', 'b.md#2']);
+
+        const reindexed: EmbedderInfo = { id: 'reindexed-embedder', dimension: 4 };
+        const fresh = new Map(chunkIds.map((id) => [id, unitVector(next, 4)]));
+
+        // Missing vectors: refused, the old binding and vectors stay.
+        const partial = new Map(fresh);
+        partial.delete('b.md#1');
+        await expectRejects(store.replaceVectors(reindexed, partial));
+        expect(await store.embedderInfo()).toEqual(EMBEDDER);
+        expect(await store.vectorSearch(unitVector(next), ADMIN, 3)).toHaveLength(3);
+
+        await store.replaceVectors(reindexed, fresh);
+        expect(await store.embedderInfo()).toEqual(reindexed);
+        const target = fresh.get('b.md#1') as Float32Array;
+        expect((await store.vectorSearch(target, ADMIN, 1))[0]?.chunkId).toBe('b.md#1');
+        expect((await store.vectorSearch(target, ADMIN, 1))[0]?.score).toBeCloseTo(1, 5);
+        expect(docOf((await store.vectorSearch(target, CAROL, 1))[0]?.chunkId ?? '')).toBe('a.md');
+        await expectRejects(store.vectorSearch(unitVector(next), ADMIN, 3));
+
+        await expectRejects(
+          store.putDocument(documentWrite({ docId: 'c.md', chunks: [{ text: 'c', vector: unitVector(next) }] })),
+          'embedder_mismatch',
+        );
+        await store.putDocument(
+          documentWrite({ docId: 'c.md', embedder: reindexed, chunks: [{ text: 'c', vector: unitVector(next, 4) }] }),
+        );
+        expect((await store.stats()).chunks).toBe(7);
+      });
+    });
+
+    // -------------------------------------------------------------- tables
+
+    describe('tables', () => {
+      it('registers tables with unique SQL names and drops them with their document', async () => {
+        const next = random(11);
+        await store.putDocument(
+          documentWrite({
+            docId: 'data/sales.xlsx',
+            chunks: [{ text: 'sales rows', vector: unitVector(next) }],
+            tables: [ordersTable('sales / Q1'), ordersTable('sales / Q2')],
+          }),
+        );
+        await store.putDocument(
+          documentWrite({ docId: 'data/sales.csv', chunks: [{ text: 'sales csv', vector: unitVector(next) }], tables: [ordersTable('sales / Q1')] }),
+        );
+        const tables = await store.listTables(ADMIN);
+        expect(tables.map((table) => [table.docId, table.title])).toEqual([
+          ['data/sales.csv', 'sales / Q1'],
+          ['data/sales.xlsx', 'sales / Q1'],
+          ['data/sales.xlsx', 'sales / Q2'],
+        ]);
+        for (const table of tables) {
+          expect(table.sqlName).toMatch(/^[a-z_][a-z0-9_]*$/);
+          expect(table.columns).toEqual(ordersTable().columns);
+          expect(table.rowCount).toBe(3);
+        }
+        expect(new Set(tables.map((table) => table.sqlName)).size).toBe(3);
+        expect((await store.stats()).tables).toBe(3);
+
+        expect(await store.deleteDocument('data/sales.xlsx')).toBe(true);
+        expect((await store.listTables(ADMIN)).map((table) => table.docId)).toEqual(['data/sales.csv']);
+        // Replacing with a version without tables drops the old ones.
+        await store.putDocument(documentWrite({ docId: 'data/sales.csv', chunks: [{ text: 'no table now', vector: unitVector(next) }] }));
+        expect(await store.listTables(ADMIN)).toEqual([]);
+        expect((await store.stats()).tables).toBe(0);
+      });
+
+      it('makes duplicate or empty column names usable', async () => {
+        await store.putDocument(
+          documentWrite({
+            docId: 'odd.csv',
+            chunks: [{ text: 'odd', vector: unitVector(random(12)) }],
+            tables: [
+              {
+                title: 'odd',
+                columns: [
+                  { name: 'Name', type: 'text' },
+                  { name: 'name', type: 'text' },
+                  { name: '', type: 'integer' },
+                  { name: 'say "hi"', type: 'text' },
+                ],
+                rows: [['a', 'b', 1, 'c']],
+              },
+            ],
+          }),
+        );
+        const [table] = await store.listTables(ADMIN);
+        const names = table?.columns.map((column) => column.name) ?? [];
+        expect(names).toHaveLength(4);
+        expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(4);
+        expect(names.every((name) => name.length > 0)).toBe(true);
+        expect(names[0]).toBe('Name');
+        expect(names[3]).toBe('say "hi"');
+      });
+    });
+
+    // -------------------------------------------------------------- users and cache
+
+    describe('users', () => {
+      it('creates, updates and lists users', async () => {
+        const created = await store.upsertUser({ name: 'zoe', groups: ['legal'] });
+        expect(created).toMatchObject({ name: 'zoe', groups: ['legal'], roles: ['member'] });
+        expect(Number.isNaN(Date.parse(created.createdAt))).toBe(false);
+        await store.upsertUser({ name: 'adam', groups: [], roles: ['admin'] });
+
+        const updated = await store.upsertUser({ name: 'zoe', groups: ['legal', 'hr'] });
+        expect(updated).toEqual({ ...created, groups: ['legal', 'hr'] });
+        expect(await store.getUser('zoe')).toEqual(updated);
+        expect((await store.upsertUser({ name: 'zoe', groups: ['hr'], roles: ['admin', 'member'] })).roles).toEqual([
+          'admin',
+          'member',
+        ]);
+        expect((await store.upsertUser({ name: 'adam', groups: ['ops'] })).roles).toEqual(['admin']);
+        expect(await store.getUser('nobody')).toBeUndefined();
+        expect((await store.listUsers()).map((user) => user.name)).toEqual(['adam', 'zoe']);
+        expect((await store.stats()).users).toBe(2);
+      });
+    });
+
+    describe('embedding cache', () => {
+      it('returns cached vectors by embedder and content hash', async () => {
+        const next = random(13);
+        const h1 = unitVector(next);
+        const h2 = unitVector(next);
+        await store.cacheEmbeddings('e1', new Map([['h1', h1], ['h2', h2]]));
+        const found = await store.cachedEmbeddings('e1', ['h1', 'h3']);
+        expect([...found.keys()]).toEqual(['h1']);
+        expect(Array.from(found.get('h1') ?? [])).toEqual(Array.from(h1));
+        expect((await store.cachedEmbeddings('e2', ['h1', 'h2'])).size).toBe(0);
+        expect((await store.cachedEmbeddings('e1', [])).size).toBe(0);
+        const replacement = unitVector(next);
+        await store.cacheEmbeddings('e1', new Map([['h1', replacement]]));
+        expect(Array.from((await store.cachedEmbeddings('e1', ['h1'])).get('h1') ?? [])).toEqual(Array.from(replacement));
+      });
+    });
+
+    // -------------------------------------------------------------- reindex input, stats
+
+    describe('chunkTexts and stats', () => {
+      it('yields every chunk once, in batches no larger than asked', async () => {
+        const next = random(14);
+        await store.putDocument(
+          documentWrite({ docId: 'five.md', chunks: [0, 1, 2, 3, 4].map((i) => ({ text: `five ${i}`, vector: unitVector(next) })) }),
+        );
+        await store.putDocument(
+          documentWrite({ docId: 'two.md', acl: ['user:x'], chunks: [0, 1].map((i) => ({ text: `two ${i}`, vector: unitVector(next) })) }),
+        );
+        const seen: string[] = [];
+        for await (const batch of store.chunkTexts(3)) {
+          expect(batch.length).toBeGreaterThan(0);
+          expect(batch.length).toBeLessThanOrEqual(3);
+          for (const chunk of batch) {
+            expect(chunk.text).toBe(`${docOf(chunk.id).replace('.md', '')} ${chunk.ordinal}`);
+            expect(chunk.title).toBe(`Title of ${chunk.docId}`);
+            seen.push(chunk.id);
+          }
+        }
+        expect(sorted(seen)).toEqual(sorted([0, 1, 2, 3, 4].map((i) => `five.md#${i}`).concat(['two.md#0', 'two.md#1'])));
+        expect(await store.stats()).toEqual({ documents: 2, chunks: 7, tables: 0, users: 0, embedder: EMBEDDER });
+      });
+    });
+
+    // -------------------------------------------------------------- persistence
+
+    describe('persistence', () => {
+      it('keeps everything across close and reopen', async () => {
+        const next = random(15);
+        const legal = documentWrite({
+          docId: 'legal.md',
+          acl: ['group:legal'],
+          chunks: [
+            { text: 'persistent indemnity clause', vector: unitVector(next) },
+            { text: 'persistent venue clause', vector: unitVector(next) },
+          ],
+          tables: [ordersTable()],
+        });
+        await store.putDocument(legal);
+        await store.putDocument(documentWrite({ docId: 'public.md', chunks: [{ text: 'public note', vector: unitVector(next) }] }));
+        const user = await store.upsertUser({ name: 'alice', groups: ['legal'] });
+        const cached = unitVector(next);
+        await store.cacheEmbeddings(EMBEDDER.id, new Map([['hash', cached]]));
+        const before = await store.getDocument('legal.md');
+
+        await store.close();
+        store = await open({ location: store.location });
+
+        expect(await store.getDocument('legal.md')).toEqual(before);
+        expect((await store.listDocuments(ALICE)).map((doc) => doc.docId)).toEqual(['legal.md', 'public.md']);
+        expect((await store.listDocuments(CAROL)).map((doc) => doc.docId)).toEqual(['public.md']);
+        expect(ids(await store.keywordSearch(['indemnity'], ALICE, 5))).toEqual(['legal.md#0']);
+        expect(await store.keywordSearch(['indemnity'], CAROL, 5)).toEqual([]);
+        expect(ids(await store.vectorSearch(legal.vectors[1] as Float32Array, ALICE, 1))).toEqual(['legal.md#1']);
+        expect(ids(await store.vectorSearch(legal.vectors[1] as Float32Array, CAROL, 5))).toEqual(['public.md#0']);
+        expect((await store.listTables(ALICE)).map((table) => table.title)).toEqual(['orders']);
+        expect(await store.getUser('alice')).toEqual(user);
+        expect(Array.from((await store.cachedEmbeddings(EMBEDDER.id, ['hash'])).get('hash') ?? [])).toEqual(Array.from(cached));
+        expect(await store.stats()).toEqual({ documents: 2, chunks: 3, tables: 1, users: 1, embedder: EMBEDDER });
+      });
+    });
+  });
+}
