@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { NotFoundError } from '../../errors/index.ts';
+import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
+import { formatTable, json, type CliIo } from '../io.ts';
+
+export function registerDocsCommand(program: Command, io: CliIo): void {
+  const docs = program.command('docs').description('List and remove ingested documents');
+  docs
+    .command('list')
+    .description('List documents (those the principal may see)')
+    .option('--as <user>', 'list as this stored user')
+    .option('--groups <a,b>', 'list as an ad-hoc member of these groups')
+    .option('--json', 'print as JSON')
+    .action(async (flags: PrincipalFlags & { json?: boolean }, command: Command) => {
+      await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+        const documents = await evident.store.listDocuments(await principalFromFlags(evident, flags));
+        if (flags.json) return io.out(json(documents));
+        if (documents.length === 0) return io.out('No documents. Add some with `evident ingest <folder>`.\n');
+        io.out(
+          formatTable(
+            ['doc_id', 'type', 'chunks', 'pages', 'acl', 'title'],
+            documents.map((d) => [d.docId, d.type, d.chunkCount, d.pageCount ?? '-', d.acl.join(',') || 'public', d.title]),
+          ),
+        );
+      });
+    });
+  docs
+    .command('rm')
+    .description('Remove a document with its chunks, vectors and tables')
+    .argument('<doc_id>', 'as shown by `evident docs list`')
+    .action(async (docId: string, _flags: unknown, command: Command) => {
+      await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+        if (!(await evident.store.deleteDocument(docId))) {
+          throw new NotFoundError('document', docId, 'See `evident docs list` for the doc_ids.');
+        }
+        io.out(`removed ${docId}\n`);
+      });
+    });
+}

@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import type { SearchResult } from '../../domain/index.ts';
+import { ValidationError } from '../../errors/index.ts';
+import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
+import { intFlag, principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
+import { formatTable, json, type CliIo } from '../io.ts';
+
+interface SearchFlags extends PrincipalFlags {
+  topK?: string;
+  channels?: string;
+  rerank?: boolean;
+  json?: boolean;
+  explain?: boolean;
+}
+
+/** The `--json` shape of one result (snake_case, as documented). */
+export function searchResultJson(result: SearchResult) {
+  return {
+    rank: result.rank,
+    chunk_id: result.chunk.id,
+    doc_id: result.chunk.docId,
+    source: result.source,
+    page: result.chunk.page ?? null,
+    heading: result.chunk.headingPath.join(' › '),
+    score: result.score,
+    text: result.chunk.text,
+    channels: result.channels,
+    rerank_score: result.rerankScore ?? null,
+  };
+}
+
+export function registerSearchCommand(program: Command, io: CliIo): void {
+  program
+    .command('search')
+    .description('Hybrid search (BM25 + vectors, fused, reranked) as a principal')
+    .argument('<query>', 'what to look for')
+    .option('--as <user>', 'search as this stored user (their groups apply)')
+    .option('--groups <a,b>', 'search as an ad-hoc member of these groups')
+    .option('-k, --top-k <n>', 'results to return')
+    .option('--channels <list>', 'bm25, vector or bm25,vector')
+    .option('--no-rerank', 'skip the reranker')
+    .option('--json', 'print results as JSON')
+    .option('--explain', 'print per-channel ranks and scores')
+    .action(async (query: string, flags: SearchFlags, command: Command) => {
+      await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+        await evident.assertEmbedderMatches();
+        const principal = await principalFromFlags(evident, flags);
+        const topK = intFlag('--top-k', flags.topK);
+        const options: SearchOptions = {
+          ...(topK ? { topK } : {}),
+          ...(flags.channels ? { channels: parseChannels(flags.channels) } : {}),
+          ...(flags.rerank === false ? { rerank: false } : {}),
+        };
+        const trace = await evident.search.search(query, principal, options);
+        if (flags.json) return io.out(json(trace.results.map(searchResultJson)));
+        if (flags.explain) return io.out(explain(trace.results) + timings(trace.timingsMs));
+        io.out(trace.results.length ? trace.results.map(humanResult).join('\n') : 'No results.\n');
+      });
+    });
+}
+
+function parseChannels(list: string): ('bm25' | 'vector')[] {
+  const channels = list.split(',').map((c) => c.trim());
+  for (const channel of channels) {
+    if (channel !== 'bm25' && channel !== 'vector') {
+      throw new ValidationError(`Unknown channel ${JSON.stringify(channel)}.`, { hint: 'Use bm25, vector or bm25,vector.' });
+    }
+  }
+  return channels as ('bm25' | 'vector')[];
+}
+
+function humanResult(result: SearchResult): string {
+  const where = [result.chunk.headingPath.join(' › '), result.chunk.page ? `p. ${result.chunk.page}` : ''].filter(Boolean).join(', ');
+  const snippet = result.chunk.text.replace(/\s+/g, ' ').slice(0, 240);
+  return `${result.rank}. ${result.chunk.docId}${where ? ` (${where})` : ''}  [${result.chunk.id}]\n   ${snippet}${result.chunk.text.length > 240 ? '…' : ''}\n`;
+}
+
+function explain(results: SearchResult[]): string {
+  const fmt = (value: number | undefined, digits: number) => (value === undefined ? '-' : value.toFixed(digits));
+  return formatTable(
+    ['rank', 'chunk_id', 'bm25 rank', 'bm25 score', 'vector rank', 'vector score', 'rrf', 'rerank'],
+    results.map((r) => [
+      r.rank,
+      r.chunk.id,
+      r.channels.bm25?.rank ?? '-',
+      fmt(r.channels.bm25?.score, 3),
+      r.channels.vector?.rank ?? '-',
+      fmt(r.channels.vector?.score, 3),
+      r.score.toFixed(4),
+      fmt(r.rerankScore, 3),
+    ]),
+  );
+}
+
+const timings = (ms: Record<string, number>) =>
+  `timings: ${Object.entries(ms)
+    .map(([stage, value]) => `${stage} ${value.toFixed(1)} ms`)
+    .join(', ')}\n`;

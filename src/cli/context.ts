@@ -1,0 +1,70 @@
+import { loadConfig, type ConfigInput } from '../config/index.ts';
+import { LOCAL_OPERATOR, type Principal } from '../domain/index.ts';
+import { ValidationError } from '../errors/index.ts';
+import { createEvident, type Evident } from '../evident.ts';
+import { createStderrLogger } from '../logging/logger.ts';
+
+/** Options every command accepts (declared on the root program). */
+export interface GlobalOptions {
+  db?: string;
+  config?: string;
+  embedder?: string;
+  reranker?: string;
+  debug?: boolean;
+}
+
+/** Builds the config from flags > env > evident.config.json, opens Evident, runs `work`, and always closes it. */
+export async function withEvident<T>(global: GlobalOptions, flags: ConfigInput, work: (evident: Evident) => Promise<T>): Promise<T> {
+  const config = loadConfig({
+    flags: {
+      ...flags,
+      ...(global.db ? { db: global.db } : {}),
+      ...(global.embedder ? { embedder: global.embedder } : {}),
+      ...(global.reranker ? { reranker: global.reranker } : {}),
+      ...(global.debug ? { debug: true } : {}),
+    },
+    ...(global.config ? { configFile: global.config } : {}),
+  });
+  const evident = await createEvident(config, { logger: createStderrLogger(config.debug ? 'debug' : 'warn') });
+  try {
+    return await work(evident);
+  } finally {
+    await evident.close();
+  }
+}
+
+export interface PrincipalFlags {
+  as?: string;
+  groups?: string;
+}
+
+/**
+ * Who the command acts as: `--as <user>` (groups from the store), `--groups a,b` (an ad-hoc member of those
+ * groups), or, with neither, the local operator who owns the store file and sees everything.
+ */
+export async function principalFromFlags(evident: Evident, flags: PrincipalFlags): Promise<Principal> {
+  if (flags.as && flags.groups !== undefined) {
+    throw new ValidationError('Use either --as <user> or --groups <a,b>, not both.', {
+      hint: '--as takes the user\'s groups from the store.',
+    });
+  }
+  if (flags.as) return evident.principalFor(flags.as);
+  if (flags.groups !== undefined) {
+    const groups = flags.groups
+      .split(',')
+      .map((group) => group.trim())
+      .filter(Boolean);
+    return { id: 'cli', groups, roles: ['member'] };
+  }
+  return LOCAL_OPERATOR;
+}
+
+/** Parses a positive integer flag, or throws a ValidationError naming the flag. */
+export function intFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new ValidationError(`${name} must be a positive integer, got ${JSON.stringify(value)}.`);
+  }
+  return parsed;
+}

@@ -1,0 +1,64 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, relative, resolve, sep } from 'node:path';
+import { IngestError } from '../errors/index.ts';
+
+/** A file to ingest and the doc_id it will have. */
+export interface DiscoveredFile {
+  path: string;
+  docId: string;
+}
+
+export interface Discovery {
+  files: DiscoveredFile[];
+  /** Paths that do not exist or cannot be read; reported like any other failed file. */
+  missing: { path: string; error: IngestError }[];
+}
+
+export const ACL_SIDECAR_SUFFIX = '.acl.json';
+
+const isHidden = (name: string) => name.startsWith('.');
+const toPosix = (path: string) => path.split(sep).join('/');
+
+/**
+ * Expands the paths given to `ingest`: a folder yields its files recursively with doc_id = path relative to it;
+ * a file yields itself with doc_id = its name. Hidden entries, node_modules and ACL sidecars are skipped.
+ */
+export async function discoverFiles(paths: readonly string[]): Promise<Discovery> {
+  const files: DiscoveredFile[] = [];
+  const missing: Discovery['missing'] = [];
+  const seen = new Set<string>();
+  const add = (file: DiscoveredFile) => {
+    if (seen.has(file.path)) return;
+    seen.add(file.path);
+    files.push(file);
+  };
+
+  for (const given of paths) {
+    const root = resolve(given);
+    const info = await stat(root).catch(() => undefined);
+    if (!info) {
+      missing.push({
+        path: given,
+        error: new IngestError('path_not_found', `${given} does not exist.`, { hint: 'Check the path.' }),
+      });
+    } else if (info.isDirectory()) {
+      for (const path of await walk(root)) add({ path, docId: toPosix(relative(root, path)) });
+    } else if (!basename(root).endsWith(ACL_SIDECAR_SUFFIX)) {
+      add({ path: root, docId: basename(root) });
+    }
+  }
+  return { files, missing };
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (isHidden(entry.name) || entry.name === 'node_modules') continue;
+    const path = resolve(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(path)));
+    else if (entry.isFile() && !entry.name.endsWith(ACL_SIDECAR_SUFFIX)) out.push(path);
+  }
+  return out;
+}

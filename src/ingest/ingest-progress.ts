@@ -1,0 +1,48 @@
+/** Progress of an ingestion run, emitted after each file. Renderers (bar, lines, SSE) read only this. */
+export interface IngestProgress {
+  filesDone: number;
+  filesTotal: number;
+  pages: number;
+  chunks: number;
+  elapsedMs: number;
+  /** The file just finished. */
+  last: IngestOutcome;
+}
+
+export type IngestStatus = 'added' | 'updated' | 'unchanged' | 'failed';
+
+export interface IngestOutcome {
+  path: string;
+  docId: string;
+  status: IngestStatus;
+  chunks: number;
+  pages: number;
+  tables: number;
+  /** Set when status is `failed`: a stable code and a message that says what to do. */
+  error?: { code: string; message: string };
+}
+
+export interface IngestSummary {
+  outcomes: IngestOutcome[];
+  added: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  chunks: number;
+  pages: number;
+  elapsedMs: number;
+}
+
+export function summarize(outcomes: IngestOutcome[], elapsedMs: number): IngestSummary {
+  const count = (status: IngestStatus) => outcomes.filter((o) => o.status === status).length;
+  return {
+    outcomes,
+    added: count('added'),
+    updated: count('updated'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+    chunks: outcomes.reduce((sum, o) => sum + o.chunks, 0),
+    pages: outcomes.reduce((sum, o) => sum + o.pages, 0),
+    elapsedMs,
+  };
+}

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { EvidentConfig } from '../config/index.ts';
+import type { LoadedDocument } from '../domain/index.ts';
+import { EvidentError, IngestError, isEvidentError } from '../errors/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Embedder } from '../models/embedder.ts';
+import { analyzeForIndex } from '../retrieval/analyzer.ts';
+import { embedWithCache } from '../retrieval/embed-with-cache.ts';
+import { chunkSearchText } from '../retrieval/search-text.ts';
+import type { Store } from '../store/store.ts';
+import { chunkDocument } from './chunking.ts';
+import { discoverFiles, type DiscoveredFile } from './discover.ts';
+import { summarize, type IngestOutcome, type IngestProgress, type IngestSummary } from './ingest-progress.ts';
+import { loaderFor, SUPPORTED_EXTENSIONS } from './loaders/index.ts';
+import { resolveAcl } from './resolve-acl.ts';
+
+export interface IngestOptions {
+  /** ACL for every file of this run (`--acl`), overriding sidecars and front matter. */
+  acl?: string[];
+  /** Re-ingest even when the content and ACL are unchanged. */
+  force?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+/** A document given as text rather than as a file (data sets, API uploads of plain text). */
+export interface TextRecord {
+  docId: string;
+  title: string;
+  text: string;
+  source?: string;
+  acl?: string[];
+}
+
+export interface IngestorDeps {
+  store: Store;
+  embedder: Embedder;
+  config: Pick<EvidentConfig, 'chunk' | 'ingest'>;
+  logger: Logger;
+}
+
+/** One document ready to be chunked and written. */
+interface Prepared {
+  docId: string;
+  source: string;
+  type: string;
+  bytes: number;
+  contentHash: string;
+  acl: string[];
+  loaded: LoadedDocument;
+  fallbackTitle: string;
+}
+
+/**
+ * Files in, searchable documents out. Each file is loaded, chunked, analysed, embedded and written in one store
+ * transaction; a bad file is reported with its reason and the others go on, leaving what is stored untouched.
+ */
+export class Ingestor {
+  constructor(private readonly deps: IngestorDeps) {}
+
+  async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestSummary> {
+    const { files, missing } = await discoverFiles(paths);
+    const failures = missing.map(({ path, error }) => ({ item: { path, docId: path }, error }));
+    return this.run(files, failures, options, (file) => this.prepareFile(file, options));
+  }
+
+  /** Ingests documents given as text (one chunked document each), with the same change detection as files. */
+  async ingestRecords(records: readonly TextRecord[], options: IngestOptions = {}): Promise<IngestSummary> {
+    const items = records.map((record) => ({ ...record, path: record.source ?? record.docId }));
+    return this.run(items, [], options, async (record) => ({
+      docId: record.docId,
+      source: record.path,
+      type: 'text',
+      bytes: Buffer.byteLength(record.text),
+      contentHash: sha256(`${record.title}\u0000${record.text}`),
+      acl: options.acl ?? record.acl ?? [],
+      loaded: { title: record.title, blocks: record.text.trim() ? [{ kind: 'text', text: record.text }] : [] },
+      fallbackTitle: record.docId,
+    }));
+  }
+
+  private async run<T extends { path: string; docId: string }>(
+    items: readonly T[],
+    failures: { item: { path: string; docId: string }; error: unknown }[],
+    options: IngestOptions,
+    prepare: (item: T) => Promise<Prepared>,
+  ): Promise<IngestSummary> {
+    const started = performance.now();
+    const outcomes: IngestOutcome[] = [];
+    const filesTotal = items.length + failures.length;
+    let pages = 0;
+    let chunks = 0;
+    const report = (outcome: IngestOutcome) => {
+      outcomes.push(outcome);
+      pages += outcome.pages;
+      chunks += outcome.chunks;
+      options.onProgress?.({ filesDone: outcomes.length, filesTotal, pages, chunks, elapsedMs: performance.now() - started, last: outcome });
+    };
+
+    for (const { item, error } of failures) report(failed(item, error));
+    for (const item of items) {
+      try {
+        report(await this.write(await prepare(item), options));
+      } catch (error) {
+        if (!isEvidentError(error) || error.category !== 'user') {
+          this.deps.logger.error('ingest failed', { path: item.path, error: String(error) });
+        }
+        report(failed(item, error));
+      }
+    }
+    return summarize(outcomes, performance.now() - started);
+  }
+
+  private async prepareFile(file: DiscoveredFile, options: IngestOptions): Promise<Prepared> {
+    const { config } = this.deps;
+    const loader = loaderFor(file.path);
+    if (!loader) {
+      throw new IngestError('file_unsupported', `${file.docId}: unsupported file type "${extname(file.path) || basename(file.path)}".`, {
+        hint: `Supported: ${SUPPORTED_EXTENSIONS.join(', ')}.`,
+      });
+    }
+    const info = await stat(file.path);
+    if (info.size === 0) throw new IngestError('file_empty', `${file.docId} is empty (0 bytes).`);
+    if (info.size > config.ingest.maxFileBytes) {
+      throw new IngestError(
+        'file_too_large',
+        `${file.docId} is ${formatBytes(info.size)}, over the ${formatBytes(config.ingest.maxFileBytes)} limit.`,
+        { hint: 'Raise it with --max-file-bytes or EVIDENT_MAX_FILE_BYTES, or split the file.' },
+      );
+    }
+    const bytes = await readFile(file.path);
+    const loaded = await loader.load(bytes, file.path);
+    return {
+      docId: file.docId,
+      source: file.path,
+      type: loader.type,
+      bytes: info.size,
+      contentHash: sha256(bytes),
+      acl: await resolveAcl(file.path, options.acl, loaded.acl),
+      loaded,
+      fallbackTitle: basename(file.path, extname(file.path)),
+    };
+  }
+
+  private async write(doc: Prepared, options: IngestOptions): Promise<IngestOutcome> {
+    const { store, embedder, config } = this.deps;
+    const { loaded } = doc;
+    const base = { path: doc.source, docId: doc.docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
+    const previous = await store.getDocument(doc.docId);
+    if (!options.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl)) {
+      return { ...base, status: 'unchanged', chunks: previous.chunkCount };
+    }
+
+    const { chunks, chapters } = chunkDocument(doc.docId, loaded.blocks, config.chunk);
+    if (chunks.length === 0) {
+      throw new IngestError('file_empty', `${doc.docId} has no extractable text.`, {
+        hint: 'A scanned PDF needs OCR first; an image-only or empty document has nothing to search.',
+      });
+    }
+    const title = loaded.title?.trim() || doc.fallbackTitle;
+    const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
+    const vectors = await embedWithCache({ embedder, store }, searchTexts);
+    await store.putDocument({
+      document: {
+        docId: doc.docId,
+        source: doc.source,
+        title,
+        type: doc.type,
+        contentHash: doc.contentHash,
+        bytes: doc.bytes,
+        acl: doc.acl,
+        tags: loaded.tags ?? [],
+        ...(loaded.pageCount === undefined ? {} : { pageCount: loaded.pageCount }),
+      },
+      chunks,
+      keywordText: searchTexts.map(analyzeForIndex),
+      vectors,
+      embedder: { id: embedder.id, dimension: embedder.dimension },
+      chapters,
+      tables: loaded.tables ?? [],
+    });
+    return { ...base, status: previous ? 'updated' : 'added', chunks: chunks.length };
+  }
+}
+
+function failed(item: { path: string; docId: string }, error: unknown): IngestOutcome {
+  const known = error instanceof EvidentError;
+  return {
+    path: item.path,
+    docId: item.docId,
+    status: 'failed',
+    chunks: 0,
+    pages: 0,
+    tables: 0,
+    error: {
+      code: known ? error.code : 'file_unreadable',
+      message: known ? error.toLine() : `${item.docId}: ${(error as Error)?.message ?? String(error)}`,
+    },
+  };
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+const sameEntries = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+export const formatBytes = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
