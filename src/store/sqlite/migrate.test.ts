@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StoreError } from '../../errors/index.ts';
+import { migrate, schemaVersion } from './migrate.ts';
+import { MIGRATIONS, type Migration } from './migrations/index.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'evident-migrate-'));
+let n = 0;
+const fresh = () => join(root, `db-${++n}.sqlite`);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const latest = MIGRATIONS.length;
+
+describe('migrations', () => {
+  it('brings a new file to the latest version and records every step', async () => {
+    const path = fresh();
+    await (await openSqliteStore(path)).close();
+    const db = new Database(path, { readonly: true });
+    expect(schemaVersion(db)).toBe(latest);
+    expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(
+      MIGRATIONS.map(({ version, name }) => ({ version, name })),
+    );
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('migrates an older file forward, keeping its data', () => {
+    const path = fresh();
+    const db = new Database(path);
+    migrate(db, MIGRATIONS, { location: path });
+    db.prepare("INSERT INTO users (name, groups, roles, created_at) VALUES ('ann', '[]', '[\"member\"]', 'now')").run();
+    const next: Migration = {
+      version: latest + 1,
+      name: 'add-user-email',
+      up: (target) => target.exec('ALTER TABLE users ADD COLUMN email TEXT'),
+    };
+    expect(migrate(db, [...MIGRATIONS, next], { location: path })).toEqual({ from: latest, to: latest + 1 });
+    expect(schemaVersion(db)).toBe(latest + 1);
+    expect(db.prepare('SELECT name, email FROM users').all()).toEqual([{ name: 'ann', email: null }]);
+    expect(migrate(db, [...MIGRATIONS, next], { location: path })).toEqual({ from: latest + 1, to: latest + 1 });
+    db.close();
+  });
+
+  it('rolls back a failing step and leaves the file at the last good version', () => {
+    const path = fresh();
+    const db = new Database(path);
+    const broken: Migration = {
+      version: latest + 1,
+      name: 'broken',
+      up: (target) => {
+        target.exec('CREATE TABLE half_done (x INTEGER)');
+        target.exec('THIS IS NOT SQL');
+      },
+    };
+    expect(() => migrate(db, [...MIGRATIONS, broken], { location: path })).toThrow(StoreError);
+    expect(schemaVersion(db)).toBe(latest);
+    expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'half_done'").get()).toBeUndefined();
+    db.close();
+  });
+
+  it('refuses a file written by a newer Evident', async () => {
+    const path = fresh();
+    await (await openSqliteStore(path)).close();
+    const db = new Database(path);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 'later')").run(latest + 5);
+    db.close();
+    const error = await openSqliteStore(path).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).message).toMatch(new RegExp(`schema version ${latest + 5}, newer`));
+    expect((error as StoreError).hint).toMatch(/Upgrade Evident/);
+  });
+
+  it('refuses to migrate through a read-only handle', async () => {
+    const path = fresh();
+    new Database(path).close();
+    await expect(openSqliteStore(path, { readonly: true })).rejects.toThrow(/needs migrating/);
+  });
+});
+
+describe('opening', () => {
+  it('creates missing parent folders', async () => {
+    const path = join(root, 'deep', 'er', 'evident.db');
+    const store = await openSqliteStore(path);
+    expect(store.location).toBe(path);
+    expect(store.backend).toBe('sqlite');
+    await store.close();
+  });
+
+  it('reports a file that is not a database as a StoreError', async () => {
+    const path = fresh();
+    writeFileSync(path, 'this is not sqlite, just text that is long enough to have a header '.repeat(20));
+    await expect(openSqliteStore(path)).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it('reads but refuses writes when read-only', async () => {
+    const path = fresh();
+    const writer = await openSqliteStore(path);
+    await writer.upsertUser({ name: 'ann', groups: [] });
+    await writer.close();
+    const reader = await openSqliteStore(path, { readonly: true });
+    expect((await reader.getUser('ann'))?.name).toBe('ann');
+    await expect(reader.upsertUser({ name: 'bo', groups: [] })).rejects.toBeInstanceOf(StoreError);
+    await reader.close();
+    await expect(openSqliteStore(join(root, 'missing.db'), { readonly: true })).rejects.toBeInstanceOf(StoreError);
+  });
+});
