@@ -114,12 +114,22 @@ class BlockCollector {
 
     const cellsOf = (row: HtmlElement): HtmlElement[] =>
       row.children.filter((child): child is HtmlElement => isElement(child as HtmlNode) && ['td', 'th'].includes((child as HtmlElement).name));
+    const rowTexts = rows.map((row) => cellsOf(row).map((cell) => collapse(textOf(cell)).replace(/\n/g, ' ')));
+    // Without <th> (Word tables, hand-written HTML) a first row of distinct, non-numeric labels is the header.
+    const first = rowTexts[0] ?? [];
+    const marked = rows.some((row) => cellsOf(row).some((cell) => cell.name === 'th') || (row.parent !== null && isElement(row.parent as HtmlNode) && (row.parent as HtmlElement).name === 'thead'));
+    const labelRow =
+      !marked &&
+      rows.length >= 2 &&
+      first.length >= 2 &&
+      first.every((text) => text !== '' && !/^[\d\s.,%$€£+-]+$/.test(text) && text.length <= 60) &&
+      new Set(first).size === first.length;
     let header: string[] | undefined;
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       const cells = cellsOf(row);
-      const texts = cells.map((cell) => collapse(textOf(cell)).replace(/\n/g, ' '));
+      const texts = rowTexts[index] ?? [];
       const inHead = row.parent !== null && isElement(row.parent as HtmlNode) && (row.parent as HtmlElement).name === 'thead';
-      if (header === undefined && cells.length > 0 && (inHead || cells.every((cell) => cell.name === 'th'))) {
+      if (header === undefined && cells.length > 0 && (inHead || cells.every((cell) => cell.name === 'th') || (labelRow && index === 0))) {
         header = texts;
         continue;
       }

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Block } from '../../domain/index.ts';
+import { IngestError } from '../../errors/index.ts';
+import { buildPdf } from '../../testing/pdf-builder.ts';
+import { pdfLoader } from './pdf-loader.ts';
+
+const BERT = fileURLToPath(new URL('../../../../shared/datasets/pdfs/bert-1810.04805.pdf', import.meta.url));
+
+async function loadError(bytes: Buffer): Promise<IngestError> {
+  const error = await pdfLoader.load(bytes, '/docs/report.pdf').then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(IngestError);
+  return error as IngestError;
+}
+
+describe('pdfLoader on the BERT paper', async () => {
+  const doc = await pdfLoader.load(readFileSync(BERT), BERT);
+  const headings = doc.blocks.filter((block): block is Extract<Block, { kind: 'heading' }> => block.kind === 'heading');
+  const body = doc.blocks.filter((block) => block.kind === 'text').map((block) => block.text).join('\n');
+
+  it('reports 16 pages and a page on every block, in reading order', () => {
+    expect(doc.pageCount).toBe(16);
+    expect(doc.blocks.every((block) => Number.isInteger(block.page) && block.page! >= 1 && block.page! <= 16)).toBe(true);
+    const pages = doc.blocks.map((block) => block.page ?? 0);
+    expect(pages).toEqual([...pages].sort((a, b) => a - b));
+    expect(new Set(pages).size).toBe(16);
+  });
+
+  it('finds the title and the numbered section headings with their levels', () => {
+    expect(doc.title).toBe('BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding');
+    const find = (text: string) => headings.find((heading) => heading.text === text);
+    expect(find('1 Introduction')).toMatchObject({ level: 1, page: 1 });
+    expect(find('3 BERT')).toMatchObject({ level: 1, page: 3 });
+    expect(find('3.1 Pre-training BERT')).toMatchObject({ level: 2, page: 4 });
+    expect(find('5.1 Effect of Pre-training Tasks')).toMatchObject({ level: 2 });
+    expect(find('A.1 Illustration of the Pre-training Tasks')).toMatchObject({ level: 2 });
+    // A heading that wraps onto a second line is one heading.
+    expect(find('C.2 Ablation for Different Masking Procedures')).toBeDefined();
+    expect(find('Abstract')).toMatchObject({ level: 1, page: 1 });
+    // The sideways arXiv stamp is not a heading.
+    expect(headings.some((heading) => heading.text.startsWith('arXiv'))).toBe(false);
+  });
+
+  it('joins lines into paragraphs and undoes end-of-line hyphenation', () => {
+    expect(body).toContain('We introduce a new language representation model called BERT, which stands for');
+    expect(body).not.toContain('representa-');
+    expect(body).not.toContain('representa- tion');
+    // A hyphen the authors wrote themselves (`pre-trained`) survives a line break.
+    expect(body).toContain('the pre-trained BERT model can be fine-tuned with just one additional output layer');
+    expect(body).toContain('https://github.com/google-research/bert');
+    const abstract = doc.blocks.find((block) => block.text.startsWith('We introduce a new language'));
+    expect(abstract?.text).toMatch(/without substantial task-specific architecture modifications\.$/);
+  });
+});
+
+describe('pdfLoader on generated PDFs', () => {
+  it('reads pages, headings and paragraphs of a simple PDF', async () => {
+    const pdf = buildPdf([
+      [
+        { text: 'Service Agreement', size: 20, bold: true },
+        { text: '1 Scope', size: 11, bold: true, gapBefore: 10 },
+        { text: 'The supplier delivers the services described in con-' },
+        { text: 'tract CT-2024-0193 to the customer.' },
+      ],
+      [
+        { text: '2 Termination', bold: true },
+        { text: 'Either party may terminate with 90 days notice.' },
+      ],
+    ]);
+    const doc = await pdfLoader.load(pdf, '/docs/agreement.pdf');
+    expect(doc.pageCount).toBe(2);
+    expect(doc.title).toBe('Service Agreement');
+    expect(doc.blocks).toEqual([
+      { kind: 'heading', level: 1, text: 'Service Agreement', page: 1 },
+      { kind: 'heading', level: 1, text: '1 Scope', page: 1 },
+      { kind: 'text', text: 'The supplier delivers the services described in contract CT-2024-0193 to the customer.', page: 1 },
+      { kind: 'heading', level: 1, text: '2 Termination', page: 2 },
+      { kind: 'text', text: 'Either party may terminate with 90 days notice.', page: 2 },
+    ]);
+  });
+
+  it('returns zero blocks for a PDF without text', async () => {
+    const doc = await pdfLoader.load(buildPdf([[], []]), '/docs/scan.pdf');
+    expect(doc.blocks).toEqual([]);
+    expect(doc.pageCount).toBe(2);
+  });
+
+  it('refuses random bytes as pdf_corrupt with advice', async () => {
+    const error = await loadError(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+    expect(error.code).toBe('pdf_corrupt');
+    expect(error.message).toContain('report.pdf');
+    expect(error.hint).toMatch(/truncated|re-export/);
+  });
+
+  it('refuses a truncated PDF as pdf_corrupt', async () => {
+    const bert = readFileSync(BERT);
+    const error = await loadError(bert.subarray(0, 2000));
+    expect(error.code).toBe('pdf_corrupt');
+  });
+
+  it('refuses a password-protected PDF as pdf_encrypted and says how to decrypt it', async () => {
+    const error = await loadError(buildPdf([[{ text: 'Secret salary table' }]], { encrypted: true }));
+    expect(error.code).toBe('pdf_encrypted');
+    expect(error.category).toBe('user');
+    expect(error.message).toContain('password');
+    expect(error.hint).toContain('qpdf --decrypt');
+  });
+});
