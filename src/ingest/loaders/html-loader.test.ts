@@ -46,6 +46,16 @@ describe('htmlLoader', () => {
     ]);
   });
 
+  it('takes a first row of labels as the header of a table without <th>, but not a row of numbers', async () => {
+    const labelled = await load('<table><tr><td>Region</td><td>Revenue</td></tr><tr><td>EMEA</td><td>1,250.50</td></tr></table>');
+    expect(labelled.blocks).toEqual([{ kind: 'row', text: 'Region: EMEA | Revenue: 1,250.50' }]);
+    const numeric = await load('<table><tr><td>2023</td><td>2024</td></tr><tr><td>10</td><td>12</td></tr></table>');
+    expect(numeric.blocks).toEqual([
+      { kind: 'row', text: '2023 | 2024' },
+      { kind: 'row', text: '10 | 12' },
+    ]);
+  });
+
   it('uses the first h1 as title when there is no <title>, and yields no blocks for an empty page', async () => {
     expect((await load('<h1>Handbook</h1><p>x</p>')).title).toBe('Handbook');
     expect((await load('<html><head><script>x()</script></head><body>  </body></html>')).blocks).toEqual([]);
