@@ -492,6 +492,35 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
         expect(await store.keywordSearch(['v1'], ADMIN, 10)).toEqual([]);
       });
 
+      it('ranks the same for any limit and any principal, even with terms most chunks contain', async () => {
+        const next = random(16);
+        // 12 documents × 20 chunks; every chunk has "ubiquitous", a third "middling", three "scarce" (one public).
+        for (let doc = 0; doc < 12; doc++) {
+          const docId = `many-${String(doc).padStart(2, '0')}.md`;
+          const chunks = Array.from({ length: 20 }, (_, i) => {
+            const words = ['ubiquitous', ...Array.from({ length: 3 + ((doc * 20 + i) % 7) }, () => `filler${Math.floor(next() * 50)}`)];
+            if ((doc * 20 + i) % 3 === 0) words.push('middling');
+            if ((doc === 1 && i === 4) || (doc === 3 && i === 7) || (doc === 5 && i === 0)) words.push('scarce');
+            return { text: words.join(' '), vector: unitVector(next) };
+          });
+          await store.putDocument(documentWrite({ docId, acl: doc % 3 === 0 ? [] : ['group:legal'], chunks }));
+        }
+        const visibleToCarol = (chunkId: string) => Number(docOf(chunkId).slice(5, 7)) % 3 === 0;
+        for (const terms of [['ubiquitous', 'scarce'], ['ubiquitous', 'middling', 'scarce'], ['scarce', 'middling'], ['ubiquitous']]) {
+          const everything = ids(await store.keywordSearch(terms, ADMIN, 1000));
+          const carolAll = ids(await store.keywordSearch(terms, CAROL, 1000));
+          expect(carolAll, terms.join(' ')).toEqual(everything.filter(visibleToCarol));
+          for (const limit of [1, 3, 10, 40]) {
+            expect(ids(await store.keywordSearch(terms, CAROL, limit)), `${terms.join(' ')} @${limit}`).toEqual(carolAll.slice(0, limit));
+            expect(ids(await store.keywordSearch(terms, ADMIN, limit)), `${terms.join(' ')} @${limit}`).toEqual(everything.slice(0, limit));
+          }
+        }
+        // The one scarce chunk Carol may see comes first, then chunks that only share the ubiquitous term.
+        const carol = ids(await store.keywordSearch(['ubiquitous', 'scarce'], CAROL, 10));
+        expect(carol[0]).toBe('many-03.md#7');
+        expect(carol).toHaveLength(10);
+      });
+
       it('is safe against query syntax in terms', async () => {
         const hostile = ['"', 'a"b', 'zebra" OR "common', 'NEAR(common zebra)', '*', '(', ')', 'keyword_text:common', '^common', '-common', '{common}', 'AND', 'NOT', ''];
         for (const term of hostile) {

@@ -1,20 +1,34 @@
-/**
- * The FTS5 MATCH expression for analysed query terms: an OR of quoted terms, where a trailing `*` makes a
- * prefix query. Every term is a double-quoted string with `"` doubled, so no term can inject FTS5 syntax
- * (AND, NEAR, column filters, parentheses). Returns undefined when no term has any content.
- */
-export function ftsMatchExpression(terms: readonly string[]): string | undefined {
-  const parts: string[] = [];
+/** One analysed query term; `prefix` when the caller wrote it with a trailing `*`. */
+export interface FtsTerm {
+  term: string;
+  prefix: boolean;
+}
+
+/** Normalises query terms: strips the `*` marker, drops terms without token characters and duplicates. */
+export function parseFtsTerms(terms: readonly string[]): FtsTerm[] {
+  const out: FtsTerm[] = [];
   const seen = new Set<string>();
   for (const raw of terms) {
     const prefix = raw.endsWith('*');
     const term = (prefix ? raw.replace(/\*+$/, '') : raw).trim();
     // A term the tokenizer reduces to nothing would make FTS5 reject or ignore the query; drop it here.
     if (!/[\p{L}\p{N}_$.]/u.test(term)) continue;
-    const part = `"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`;
-    if (seen.has(part)) continue;
-    seen.add(part);
-    parts.push(part);
+    const key = `${prefix ? '*' : ' '}${term}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ term, prefix });
   }
-  return parts.length > 0 ? parts.join(' OR ') : undefined;
+  return out;
 }
+
+/**
+ * The FTS5 MATCH expression: an OR of double-quoted terms (with `"` doubled), a trailing `*` outside the quotes
+ * for prefixes. Quoting means no term can inject FTS5 syntax (AND, NEAR, column filters, parentheses).
+ */
+export const ftsMatch = (terms: readonly FtsTerm[]): string | undefined =>
+  terms.length === 0
+    ? undefined
+    : terms.map(({ term, prefix }) => `"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`).join(' OR ');
+
+/** `ftsMatch(parseFtsTerms(terms))`. Undefined when no term has any content. */
+export const ftsMatchExpression = (terms: readonly string[]): string | undefined => ftsMatch(parseFtsTerms(terms));

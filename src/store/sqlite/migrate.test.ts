@@ -45,6 +45,21 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('opens a file from the previous schema version through openSqliteStore', async () => {
+    const path = fresh();
+    const db = new Database(path);
+    migrate(db, MIGRATIONS.slice(0, -1), { location: path });
+    expect(schemaVersion(db)).toBe(latest - 1);
+    db.close();
+    const store = await openSqliteStore(path);
+    await store.upsertUser({ name: 'ann', groups: [] });
+    expect((await store.listUsers()).map((user) => user.name)).toEqual(['ann']);
+    await store.close();
+    const check = new Database(path, { readonly: true });
+    expect(schemaVersion(check)).toBe(latest);
+    check.close();
+  });
+
   it('rolls back a failing step and leaves the file at the last good version', () => {
     const path = fresh();
     const db = new Database(path);

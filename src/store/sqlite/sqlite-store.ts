@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../../logging/logger.ts';
 import type { ChunkWithSource, DocumentWrite, EmbedderInfo, Store, StoreStats, UserRecord } from '../store.ts';
 import { VISIBLE_DOC_PKS, aclCondition } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
-import { ftsMatchExpression } from './fts-query.ts';
+import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
@@ -38,6 +38,13 @@ export interface SqliteStoreOptions {
 const BUSY_TIMEOUT_MS = 5_000;
 /** Distinct principals whose visible-row lists are kept per generation. */
 const VISIBLE_ROWS_CACHE_SIZE = 32;
+const TERM_STATS_CACHE_SIZE = 50_000;
+
+interface KeywordRow {
+  chunkId: string;
+  score: number;
+  windowRows?: number;
+}
 
 const DOCUMENT_COLUMNS = `d.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count,
   d.chunk_count, d.ingested_at,
@@ -70,6 +77,12 @@ export class SqliteStore implements Store {
   private readonly visibleRows = new Map<string, Int32Array | 'all'>();
   /** How often the index was (re)built from the file: observable by tests of cross-process freshness. */
   indexLoads = 0;
+  /** Chunk total and per-term document frequencies for `informativeTerms`, valid for one generation. */
+  private termStats: { generation: number; total: number; df: Map<string, number> } = {
+    generation: -1,
+    total: 0,
+    df: new Map(),
+  };
 
   private constructor(
     private readonly db: Db,
@@ -277,16 +290,35 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- search
 
   async keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]> {
-    const match = ftsMatchExpression(terms);
-    if (match === undefined || limit <= 0) return [];
+    const parsed = parseFtsTerms(terms);
+    if (parsed.length === 0 || limit <= 0) return [];
     const keys = principalAclKeys(principal);
-    // bm25() is negative (lower is better); the port reports higher-is-better.
-    const rows = this.stmt(
-      `SELECT c.id AS chunkId, -bm25(chunk_fts) AS score
-       FROM chunk_fts JOIN chunks c ON c.pk = chunk_fts.rowid
-       WHERE chunk_fts MATCH @match${aclCondition('c.doc_pk', keys)}
-       ORDER BY bm25(chunk_fts), c.pk LIMIT @limit`,
-    ).all({ match, limit: Math.floor(limit), ...aclParams(keys) }) as { chunkId: string; score: number }[];
+    const k = Math.floor(limit);
+    const rows = this.db.transaction(() => {
+      // Fast path: rank inside FTS5 with a bounded window, join and filter only the window.
+      const informative = this.informativeTerms(parsed);
+      const window = keys === undefined ? k : k * 3 + 50;
+      const windowed = this.stmt(
+        `WITH f AS MATERIALIZED (
+           SELECT rowid AS pk, bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH @match
+           ORDER BY score, rowid LIMIT @window)
+         SELECT c.id AS chunkId, -f.score AS score, (SELECT count(*) FROM f) AS windowRows
+         FROM f JOIN chunks c ON c.pk = f.pk
+         WHERE 1 = 1${aclCondition('c.doc_pk', keys)}
+         ORDER BY f.score, f.pk LIMIT @limit`,
+      ).all({ match: ftsMatch(informative), window, limit: k, ...aclParams(keys) }) as KeywordRow[];
+      if (windowed.length >= k) return windowed;
+      const complete = informative.length === parsed.length && (windowed[0]?.windowRows ?? window) < window;
+      if (complete) return windowed;
+      // Too few visible hits in the window, or dropped terms could add some: rank every match, filtered first.
+      return this.stmt(
+        `SELECT c.id AS chunkId, -bm25(chunk_fts) AS score
+         FROM chunk_fts JOIN chunks c ON c.pk = chunk_fts.rowid
+         WHERE chunk_fts MATCH @match${aclCondition('c.doc_pk', keys)}
+         ORDER BY bm25(chunk_fts), c.pk LIMIT @limit`,
+      ).all({ match: ftsMatch(parsed), limit: k, ...aclParams(keys) }) as KeywordRow[];
+    })();
+    // bm25() is negative (lower is better); the queries negate it, so higher is better as the port says.
     return rows.map((row, i) => ({ chunkId: row.chunkId, rank: i + 1, score: row.score }));
   }
 
@@ -534,6 +566,33 @@ export class SqliteStore implements Store {
     if (!row) return undefined;
     const parsed = JSON.parse(row.value) as EmbedderInfo;
     return { id: parsed.id, dimension: parsed.dimension };
+  }
+
+  /**
+   * The query terms worth scoring. FTS5 clamps the IDF of a term found in half the chunks or more to 1e-6, so
+   * such a term changes no ranking among chunks that match another term, yet costs a bm25() call per chunk it
+   * matches (tens of ms at 100k chunks). Those terms are left out of the fast path; prefix terms always stay.
+   */
+  private informativeTerms(terms: readonly FtsTerm[]): FtsTerm[] {
+    if (terms.length < 2) return [...terms];
+    const generation = this.generation();
+    if (this.termStats.generation !== generation) {
+      const row = this.stmt('SELECT coalesce(sum(chunk_count), 0) AS total FROM documents').get() as { total: number };
+      this.termStats = { generation, total: row.total, df: new Map() };
+    }
+    const { total, df } = this.termStats;
+    const lookup = this.stmt('SELECT doc FROM chunk_fts_vocab WHERE term = ?');
+    const kept = terms.filter(({ term, prefix }) => {
+      if (prefix) return true;
+      let count = df.get(term);
+      if (count === undefined) {
+        count = (lookup.get(term) as { doc: number } | undefined)?.doc ?? 0;
+        if (df.size >= TERM_STATS_CACHE_SIZE) df.clear();
+        df.set(term, count);
+      }
+      return count * 2 < total;
+    });
+    return kept.length > 0 ? kept : [...terms];
   }
 
   /** The in-memory index as of the current generation, (re)loading it from the vec0 table when stale. */
