@@ -100,6 +100,15 @@ describe('migrations', () => {
 });
 
 describe('opening', () => {
+  it('refuses calls after close with a StoreError', async () => {
+    const store = await openSqliteStore(fresh());
+    await store.close();
+    await store.close();
+    await expect(store.listUsers()).rejects.toBeInstanceOf(StoreError);
+    await expect(store.vectorSearch(new Float32Array(4), { id: 'x', groups: [], roles: ['admin'] }, 3)).rejects.toBeInstanceOf(StoreError);
+    await expect(store.upsertUser({ name: 'x', groups: [] })).rejects.toBeInstanceOf(StoreError);
+  });
+
   it('creates missing parent folders', async () => {
     const path = join(root, 'deep', 'er', 'evident.db');
     const store = await openSqliteStore(path);

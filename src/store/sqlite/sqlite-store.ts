@@ -75,8 +75,7 @@ export class SqliteStore implements Store {
   private indexGeneration = -1;
   /** Row lists of the index a principal may see, by ACL key set; valid for `indexGeneration` only. */
   private readonly visibleRows = new Map<string, Int32Array | 'all'>();
-  /** How often the index was (re)built from the file: observable by tests of cross-process freshness. */
-  indexLoads = 0;
+  private loads = 0;
   /** Chunk total and per-term document frequencies for `informativeTerms`, valid for one generation. */
   private termStats: { generation: number; total: number; df: Map<string, number> } = {
     generation: -1,
@@ -90,6 +89,11 @@ export class SqliteStore implements Store {
     private readonly logger: Logger,
     private readonly readonly: boolean,
   ) {}
+
+  /** How often the vector index was (re)built from the file: observable by tests of cross-process freshness. */
+  get indexLoads(): number {
+    return this.loads;
+  }
 
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
     const memory = path === ':memory:';
@@ -290,6 +294,7 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- search
 
   async keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]> {
+    this.assertOpen();
     const parsed = parseFtsTerms(terms);
     if (parsed.length === 0 || limit <= 0) return [];
     const keys = principalAclKeys(principal);
@@ -323,6 +328,7 @@ export class SqliteStore implements Store {
   }
 
   async vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]> {
+    this.assertOpen();
     if (limit <= 0) return [];
     const keys = principalAclKeys(principal);
     // One read transaction: the index generation, the principal's visible documents and the chunk ids all come
@@ -620,7 +626,7 @@ export class SqliteStore implements Store {
     }
     this.index = index;
     this.indexGeneration = generation;
-    this.indexLoads++;
+    this.loads++;
     this.logger.debug('vector index loaded', {
       vectors: index.size,
       dimension: embedder.dimension,
@@ -650,6 +656,7 @@ export class SqliteStore implements Store {
   }
 
   private stmt(sql: string): Database.Statement {
+    this.assertOpen();
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
@@ -658,7 +665,12 @@ export class SqliteStore implements Store {
     return statement;
   }
 
+  private assertOpen(): void {
+    if (!this.db.open) throw new StoreError(`The store ${this.location} is closed.`, { hint: 'Open it again.' });
+  }
+
   private assertWritable(): void {
+    this.assertOpen();
     if (this.readonly) {
       throw new StoreError(`The store ${this.location} is open read-only.`, { hint: 'Open it without read-only to write.' });
     }
