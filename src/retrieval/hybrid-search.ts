@@ -1,0 +1,138 @@
+import type { ChannelHit, ChannelName, Principal, SearchResult } from '../domain/index.ts';
+import type { EvidentConfig } from '../config/schema.ts';
+import { ValidationError } from '../errors/index.ts';
+import type { Embedder } from '../models/embedder.ts';
+import type { Reranker } from '../models/reranker.ts';
+import type { ChunkWithSource, Store } from '../store/store.ts';
+import { analyzeQuery } from './analyzer.ts';
+import { dedupeCandidates } from './dedupe.ts';
+import { reciprocalRankFusion, type FusedCandidate } from './fuse.ts';
+import { chunkSearchText } from './search-text.ts';
+
+export interface SearchOptions {
+  topK?: number;
+  channels?: ChannelName[];
+  rerank?: boolean;
+  rrfK?: number;
+  channelDepth?: number;
+  rerankDepth?: number;
+}
+
+export interface SearchTrace {
+  query: string;
+  /** The analysed keyword terms the BM25 channel used. */
+  terms: string[];
+  results: SearchResult[];
+  /** Each channel's own ranking, as the store returned it (already filtered for the principal). */
+  channels: { bm25?: ChannelHit[]; vector?: ChannelHit[] };
+  timingsMs: Record<string, number>;
+}
+
+export interface HybridSearchDeps {
+  store: Store;
+  embedder: Embedder;
+  reranker?: Reranker;
+  defaults: EvidentConfig['retrieval'];
+}
+
+/**
+ * Keyword ∥ vector → reciprocal rank fusion → dedupe → optional rerank → top K. The principal is passed to every
+ * store call, which filters inside its queries, so nothing the principal may not see enters any stage.
+ */
+export class HybridSearch {
+  constructor(private readonly deps: HybridSearchDeps) {}
+
+  async search(query: string, principal: Principal, options: SearchOptions = {}): Promise<SearchTrace> {
+    if (typeof query !== 'string' || query.trim() === '') {
+      throw new ValidationError('The search query is empty.', { hint: 'Pass a question or keywords to search for.' });
+    }
+    const { store, embedder, reranker, defaults } = this.deps;
+    const topK = positiveInt('topK', options.topK ?? defaults.topK);
+    const channelDepth = positiveInt('channelDepth', options.channelDepth ?? defaults.channelDepth);
+    const rerankDepth = positiveInt('rerankDepth', options.rerankDepth ?? defaults.rerankDepth);
+    const rrfK = options.rrfK ?? defaults.rrfK;
+    if (!(rrfK > 0)) throw new ValidationError(`rrfK must be positive, got ${rrfK}.`);
+    const channels = new Set(options.channels ?? defaults.channels);
+    if (channels.size === 0) throw new ValidationError('No retrieval channel selected.', { hint: 'Use bm25, vector or both.' });
+    const useReranker = (options.rerank ?? true) ? reranker : undefined;
+
+    const timingsMs: Record<string, number> = {};
+    const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await run();
+      } finally {
+        timingsMs[stage] = round(performance.now() - started);
+      }
+    };
+    const started = performance.now();
+
+    const terms = analyzeQuery(query);
+    const [bm25, vector] = await Promise.all([
+      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(terms, principal, channelDepth)) : undefined,
+      channels.has('vector')
+        ? timed('vector', async () => {
+            const [queryVector] = await embedder.embed([query], 'query');
+            return queryVector ? store.vectorSearch(queryVector, principal, channelDepth) : [];
+          })
+        : undefined,
+    ]);
+
+    const fused = reciprocalRankFusion({ ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) }, { k: rrfK });
+    // Enough candidates that dedupe losses cannot starve the reranker or the top K.
+    const pool = fused.slice(0, Math.max(useReranker ? rerankDepth : topK, topK) * 2);
+    const chunks = await timed('fetch', () => store.getChunks(pool.map((candidate) => candidate.chunkId), principal));
+    const byId = new Map(chunks.map((chunk) => [chunk.id, chunk]));
+    // A chunk the store no longer returns for this principal (deleted meanwhile) is dropped, never shown.
+    const visible = pool.filter((candidate) => byId.has(candidate.chunkId));
+    const { kept } = dedupeCandidates(visible, (id) => byId.get(id)?.text);
+
+    let ranked: { candidate: FusedCandidate; rerankScore?: number }[] = kept.map((candidate) => ({ candidate }));
+    if (useReranker && kept.length > 0) {
+      const head = kept.slice(0, rerankDepth);
+      const scores = await timed('rerank', () =>
+        useReranker.rerank(
+          query,
+          head.map((candidate) => {
+            const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
+            return { id: candidate.chunkId, text: chunkSearchText(chunk), retrievalScore: candidate.score };
+          }),
+        ),
+      );
+      const reranked = head
+        .map((candidate, i) => ({ candidate, rerankScore: scores[i] ?? Number.NEGATIVE_INFINITY, order: i }))
+        .sort((a, b) => b.rerankScore - a.rerankScore || a.order - b.order)
+        .map(({ candidate, rerankScore }) => ({ candidate, rerankScore }));
+      ranked = [...reranked, ...kept.slice(rerankDepth).map((candidate) => ({ candidate }))];
+    }
+
+    const results: SearchResult[] = ranked.slice(0, topK).map(({ candidate, rerankScore }, i) => {
+      const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
+      const { source, title, ...plain } = chunk;
+      return {
+        rank: i + 1,
+        chunk: plain,
+        source,
+        title,
+        score: candidate.score,
+        channels: candidate.channels,
+        ...(rerankScore === undefined ? {} : { rerankScore }),
+      };
+    });
+    timingsMs.total = round(performance.now() - started);
+    return {
+      query,
+      terms,
+      results,
+      channels: { ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) },
+      timingsMs,
+    };
+  }
+}
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new ValidationError(`${name} must be a positive integer, got ${value}.`);
+  return value;
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;
