@@ -21,14 +21,16 @@ const toPosix = (path: string) => path.split(sep).join('/');
 
 /**
  * Expands the paths given to `ingest`: a folder yields its files recursively with doc_id = path relative to it;
- * a file yields itself with doc_id = its name. Hidden entries, node_modules and ACL sidecars are skipped.
+ * a file yields itself with doc_id = its name. Hidden entries, node_modules, ACL sidecars and `exclude` (the
+ * store's own files, when it lives inside an ingested folder) are skipped.
  */
-export async function discoverFiles(paths: readonly string[]): Promise<Discovery> {
+export async function discoverFiles(paths: readonly string[], exclude: readonly string[] = []): Promise<Discovery> {
   const files: DiscoveredFile[] = [];
   const missing: Discovery['missing'] = [];
   const seen = new Set<string>();
+  const excluded = new Set(exclude.map((path) => resolve(path)));
   const add = (file: DiscoveredFile) => {
-    if (seen.has(file.path)) return;
+    if (seen.has(file.path) || excluded.has(file.path)) return;
     seen.add(file.path);
     files.push(file);
   };

@@ -60,7 +60,8 @@ export class Ingestor {
   constructor(private readonly deps: IngestorDeps) {}
 
   async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestSummary> {
-    const { files, missing } = await discoverFiles(paths);
+    const { location } = this.deps.store;
+    const { files, missing } = await discoverFiles(paths, ['', '-wal', '-shm', '-journal'].map((suffix) => location + suffix));
     const failures = missing.map(({ path, error }) => ({ item: { path, docId: path }, error }));
     return this.run(files, failures, options, (file) => this.prepareFile(file, options));
   }
