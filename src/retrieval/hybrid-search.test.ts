@@ -161,10 +161,17 @@ describe('HybridSearch over a real SQLite store', () => {
     expect(top?.title).toBe('money');
     expect(top?.channels.bm25?.rank).toBe(1);
     expect(top?.channels.vector?.rank).toBeGreaterThan(0);
-    expect(top?.score).toBeCloseTo(1 / (60 + top!.channels.bm25!.rank) + 1 / (60 + top!.channels.vector!.rank), 12);
+    // An identifier query ($500K): the vector channel counts a quarter in the fusion.
+    expect(top?.score).toBeCloseTo(1 / (60 + top!.channels.bm25!.rank) + 0.25 / (60 + top!.channels.vector!.rank), 12);
     expect(typeof top?.rerankScore).toBe('number');
     expect(trace.results).toHaveLength(3);
     expect(Object.keys(trace.timingsMs)).toEqual(expect.arrayContaining(['bm25', 'vector', 'fetch', 'rerank', 'total']));
+  });
+
+  it('fuses both channels with equal weight for a query without identifiers', async () => {
+    const trace = await search().search('quarterly fire drill', OUTSIDER);
+    const top = trace.results[0];
+    expect(top?.score).toBeCloseTo(1 / (60 + top!.channels.bm25!.rank) + 1 / (60 + top!.channels.vector!.rank), 12);
   });
 
   it('honours channel selection, topK and rerank=false', async () => {

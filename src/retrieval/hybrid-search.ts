@@ -78,7 +78,10 @@ export class HybridSearch {
         : undefined,
     ]);
 
-    const fused = reciprocalRankFusion({ ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) }, { k: rrfK });
+    // A query naming an exact identifier is the keyword channel's case: a vector channel (which sees
+    // `CT-2024-0193` and `CT-2024-0194` as near-identical) must not outvote an exact match.
+    const weights = terms.some((term) => IDENTIFIER_TERM.test(term)) ? { vector: IDENTIFIER_VECTOR_WEIGHT } : {};
+    const fused = reciprocalRankFusion({ ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) }, { k: rrfK, weights });
     // Enough candidates that dedupe losses cannot starve the reranker or the top K.
     const pool = fused.slice(0, Math.max(useReranker ? rerankDepth : topK, topK) * 2);
     const chunks = await timed('fetch', () => store.getChunks(pool.map((candidate) => candidate.chunkId), principal));
@@ -129,6 +132,11 @@ export class HybridSearch {
     };
   }
 }
+
+/** Analysed terms that name an identifier: compounds (`ct_2024_0193`, `v2.1.3`, `$500k`), numbers, hex prefixes. */
+const IDENTIFIER_TERM = /[_$.*]|\d/;
+/** RRF weight of the vector channel for identifier queries (1 otherwise). */
+const IDENTIFIER_VECTOR_WEIGHT = 0.25;
 
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) throw new ValidationError(`${name} must be a positive integer, got ${value}.`);

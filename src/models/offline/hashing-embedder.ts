@@ -25,34 +25,36 @@ export class HashingEmbedder implements Embedder {
     this.id = `offline-hash-v1-${dimension}`;
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], _kind?: 'query' | 'document'): Promise<Float32Array[]> {
     return texts.map((text) => this.embedOne(text));
   }
 
   embedOne(text: string): Float32Array {
-    // feature → [occurrences, base weight]
-    const counts = new Map<string, [number, number]>();
-    const add = (feature: string, weight: number) => {
-      const seen = counts.get(feature);
-      if (seen) seen[0] += 1;
-      else counts.set(feature, [1, weight]);
+    // feature hash → occurrences, and → base weight. Hashing straight from the text avoids building feature strings.
+    const counts = new Map<number, number>();
+    const weights = new Map<number, number>();
+    const add = (hash: number, weight: number) => {
+      const seen = counts.get(hash);
+      if (seen === undefined) {
+        counts.set(hash, 1);
+        weights.set(hash, weight);
+      } else counts.set(hash, seen + 1);
     };
 
     for (const term of analyzeForIndex(text).split(' ')) {
-      if (term) add(`t\u0001${term}`, STOPWORDS.has(term) ? STOPWORD_WEIGHT : 1);
+      if (term) add(fnv1a(term, 0, term.length, TERM_SEED), STOPWORDS.has(term) ? STOPWORD_WEIGHT : 1);
     }
     for (const word of text.toLowerCase().match(WORD) ?? []) {
       if (word.length < 3 || STOPWORDS.has(word)) continue;
       const marked = `^${word}$`;
-      for (let i = 0; i + 3 <= marked.length; i++) add(`g\u0001${marked.slice(i, i + 3)}`, TRIGRAM_WEIGHT);
+      for (let i = 0; i + 3 <= marked.length; i++) add(fnv1a(marked, i, i + 3, TRIGRAM_SEED), TRIGRAM_WEIGHT);
     }
 
     const vector = new Float32Array(this.dimension);
-    for (const [feature, [occurrences, weight]] of counts) {
-      const hash = fnv1a(feature);
+    for (const [hash, occurrences] of counts) {
       const bucket = (hash & 0x7fffffff) % this.dimension;
       const sign = hash & 0x80000000 ? -1 : 1;
-      vector[bucket] = (vector[bucket] as number) + sign * weight * (1 + Math.log(occurrences));
+      vector[bucket] = (vector[bucket] as number) + sign * (weights.get(hash) as number) * (1 + Math.log(occurrences));
     }
     let norm = 0;
     for (const value of vector) norm += value * value;
@@ -69,10 +71,14 @@ const TRIGRAM_WEIGHT = 0.5;
 const STOPWORD_WEIGHT = 0.1;
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** 32-bit FNV-1a over UTF-16 code units, with a final avalanche so the top bit (the sign) is well mixed. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
+/** Seeds that keep term and trigram features apart (`the` the term vs `the` the trigram). */
+const TERM_SEED = 0x811c9dc5;
+const TRIGRAM_SEED = 0x050c5d1f;
+
+/** 32-bit FNV-1a over `text[start, end)` UTF-16 code units, with a final avalanche so the top bit (the sign) is well mixed. */
+function fnv1a(text: string, start: number, end: number, seed: number): number {
+  let hash = seed;
+  for (let i = start; i < end; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }

@@ -43,7 +43,7 @@ export class OpenAiEmbedder implements Embedder {
     return this.dim as number;
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], _kind?: 'query' | 'document'): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
       // The API rejects empty strings; a single space embeds as "nothing" without failing the batch.

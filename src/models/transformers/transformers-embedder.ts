@@ -42,7 +42,7 @@ export class TransformersEmbedder implements Embedder {
     return new TransformersEmbedder(id, dimension, extract, options.batchSize ?? 16);
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], _kind?: 'query' | 'document'): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let start = 0; start < texts.length; start += this.batchSize) {
       const batch = texts.slice(start, start + this.batchSize);
