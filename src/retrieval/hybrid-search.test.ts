@@ -100,6 +100,15 @@ describe('HybridSearch over a real SQLite store', () => {
       texts: ['Project Nightjar: the acquisition of CT-2024-0193 supplier closes in May.'],
       acl: ['group:legal'],
     });
+    // Every chunk carries the title (with the identifier) in its search text; only the second states it.
+    await put(store, embedder, {
+      docId: 'INV-88412.md',
+      texts: [
+        'Shipping terms apply.',
+        'Invoice INV-88412 lists the shipping charges for the order: freight, insurance, handling, customs brokerage, ' +
+          'fuel surcharges and the fees for the pallets that the carrier returned to the warehouse after the delivery.',
+      ],
+    });
     await put(store, embedder, { docId: 'copy-a.md', texts: ['The quarterly fire drill takes place on the first Monday of March.'] });
     await put(store, embedder, { docId: 'copy-b.md', texts: ['The quarterly fire drill takes place on the first Monday of March!'] });
   });
@@ -117,6 +126,13 @@ describe('HybridSearch over a real SQLite store', () => {
       expect(trace.results[0]?.channels.bm25?.rank).toBe(1);
     });
   }
+
+  it('ranks the chunk that states the identifier above chunks that inherit it from the title', async () => {
+    for (const rerank of [false, true]) {
+      const trace = await search(new LexicalReranker()).search('INV-88412', OUTSIDER, { rerank });
+      expect(trace.results.slice(0, 2).map((r) => r.chunk.id)).toEqual(['INV-88412.md#1', 'INV-88412.md#0']);
+    }
+  });
 
   it('finds identifiers asked about inside a sentence', async () => {
     const trace = await search(new LexicalReranker()).search('who signed contract CT-2024-0193 for chairs?', OUTSIDER);

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
 import type { ChunkWithSource, Store } from '../store/store.ts';
-import { analyzeQuery } from './analyzer.ts';
+import { analyzeForIndex, analyzeQuery } from './analyzer.ts';
 import { dedupeCandidates } from './dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from './fuse.ts';
 import { chunkSearchText } from './search-text.ts';
@@ -109,6 +109,8 @@ export class HybridSearch {
       ranked = [...reranked, ...kept.slice(rerankDepth).map((candidate) => ({ candidate }))];
     }
 
+    ranked = preferStatedIdentifiers(ranked, terms.filter((term) => IDENTIFIER_TERM.test(term)), byId);
+
     const results: SearchResult[] = ranked.slice(0, topK).map(({ candidate, rerankScore }, i) => {
       const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
       const { source, title, ...plain } = chunk;
@@ -137,6 +139,44 @@ export class HybridSearch {
 const IDENTIFIER_TERM = /[_$.*]|\d/;
 /** RRF weight of the vector channel for identifier queries (1 otherwise). */
 const IDENTIFIER_VECTOR_WEIGHT = 0.25;
+
+/**
+ * A document's title and headings are part of every chunk's search text, so every chunk of `CT-2024-0193.md` matches
+ * `CT-2024-0193`. Within each document, chunks whose own text states the query's identifiers take the places that
+ * document holds in the ranking first; other documents' places do not move.
+ */
+function preferStatedIdentifiers<T extends { candidate: FusedCandidate }>(
+  ranked: T[],
+  identifierTerms: readonly string[],
+  byId: ReadonlyMap<string, ChunkWithSource>,
+): T[] {
+  if (identifierTerms.length === 0) return ranked;
+  const states = (entry: T): boolean => {
+    const terms = new Set(analyzeForIndex(byId.get(entry.candidate.chunkId)?.text ?? '').split(' '));
+    return identifierTerms.some((term) =>
+      term.endsWith('*') ? [...terms].some((t) => t.startsWith(term.slice(0, -1))) : terms.has(term),
+    );
+  };
+  const slots = new Map<string, number[]>();
+  ranked.forEach((entry, i) => {
+    const docId = byId.get(entry.candidate.chunkId)?.docId ?? '';
+    const list = slots.get(docId);
+    if (list) list.push(i);
+    else slots.set(docId, [i]);
+  });
+  const out = [...ranked];
+  for (const positions of slots.values()) {
+    if (positions.length < 2) continue;
+    const entries = positions.map((i) => ranked[i] as T);
+    const stated = entries.filter(states);
+    if (stated.length === 0 || stated.length === entries.length) continue;
+    const reordered = [...stated, ...entries.filter((entry) => !stated.includes(entry))];
+    positions.forEach((position, k) => {
+      out[position] = reordered[k] as T;
+    });
+  }
+  return out;
+}
 
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) throw new ValidationError(`${name} must be a positive integer, got ${value}.`);
