@@ -1,4 +1,4 @@
-import type { EvidentConfig } from './config/index.ts';
+import { resolveRetrievalSettings, type EvidentConfig, type RetrievalSettings } from './config/index.ts';
 import type { Principal } from './domain/index.ts';
 import { EmbedderMismatchError, NotFoundError } from './errors/index.ts';
 import { Ingestor } from './ingest/ingestor.ts';
@@ -15,6 +15,8 @@ import type { Store } from './store/store.ts';
 /** The service graph every front end (CLI, server, eval) works through. */
 export interface Evident {
   readonly config: EvidentConfig;
+  /** Retrieval settings with the embedder-dependent defaults resolved: what `search` uses. */
+  readonly retrieval: RetrievalSettings;
   readonly store: Store;
   readonly embedder: Embedder;
   readonly reranker: Reranker | undefined;
@@ -47,9 +49,11 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
         throw new EmbedderMismatchError(stored, embedder);
       }
     };
-    const search = new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults: config.retrieval });
+    const retrieval = resolveRetrievalSettings(config, embedder);
+    const search = new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults: retrieval });
     return {
       config,
+      retrieval,
       store,
       embedder,
       reranker,

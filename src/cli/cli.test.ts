@@ -84,18 +84,19 @@ describe('evident CLI on the sample corpus', () => {
   });
 
   it('filters by the principal inside both channels', async () => {
-    const asAlice = await search('termination fee CT-2024-0193', '--as', 'alice');
+    const both = ['--channels', 'bm25,vector'];
+    const asAlice = await search('termination fee CT-2024-0193', '--as', 'alice', ...both);
     expect(asAlice[0]?.doc_id).toBe('contracts/ct-2024-0193.md');
 
-    const asBob = await search('termination fee CT-2024-0193', '--as', 'bob', '-k', '50');
+    const asBob = await search('termination fee CT-2024-0193', '--as', 'bob', '-k', '50', ...both);
     const restricted = ['contracts/ct-2024-0193.md', 'contracts/ct-2023-0077.md', 'zh/supplier-contract-summary.md', 'finance/market-notes.txt', 'policies/security-incident.md'];
     expect(asBob.length).toBeGreaterThan(0);
     for (const result of asBob) expect(restricted).not.toContain(result.doc_id);
     expect(JSON.stringify(asBob)).not.toContain('48,000');
 
     // The sidecar ACL (group:treasury, user:erin) governs market-notes.txt.
-    expect((await search('AAPL', '--as', 'frank'))[0]?.doc_id).toBe('finance/market-notes.txt');
-    expect((await search('AAPL', '--groups', 'engineering')).map((r) => r.doc_id)).not.toContain('finance/market-notes.txt');
+    expect((await search('AAPL', '--as', 'frank', ...both))[0]?.doc_id).toBe('finance/market-notes.txt');
+    expect((await search('AAPL', '--groups', 'engineering', ...both)).map((r) => r.doc_id)).not.toContain('finance/market-notes.txt');
   });
 
   it('lists only the documents a principal may see', async () => {
@@ -215,5 +216,61 @@ describe('the evident bin', () => {
     expect((JSON.parse(stdout) as JsonResult[])[0]?.doc_id).toBe('contracts/ct-2024-0193.md');
     const failure = await exec(process.execPath, [join(repo, 'bin/evident.js'), '--db', db, 'docs', 'rm', 'nope.md']).catch((e: { code: number; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 1, stderr: 'error: No document named "nope.md". See `evident docs list` for the doc_ids.\n' });
+  });
+});
+
+describe('embedder binding and reindex', () => {
+  it('refuses another embedder with a message naming reindex, and reindex rebinds the store', async () => {
+    const store = join(dir, 'reindex.db');
+    expect((await runCli(['--db', store, 'ingest', join(corpus, 'api')])).code).toBe(0);
+
+    const mismatch = await runCli(['--db', store, '--embedder', 'offline:256', 'search', 'rate limits']);
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toBe(
+      'error: The store\'s vectors were built by embedder offline-hash-v1-512 (dimension 512), but offline-hash-v1-256 (dimension 256) is configured. ' +
+        'Run `evident reindex` to rebuild the vectors with offline-hash-v1-256, or configure offline-hash-v1-512 again.\n',
+    );
+    const ingestMismatch = await runCli(['--db', store, '--embedder', 'offline:256', 'ingest', join(corpus, 'tickets')]);
+    expect(ingestMismatch.code).toBe(1);
+    expect(ingestMismatch.stderr).toMatch(/evident reindex/);
+
+    const reindex = await runCli(['--db', store, '--embedder', 'offline:256', 'reindex']);
+    expect(reindex.code).toBe(0);
+    expect(reindex.stdout).toBe('reindexed 2 chunks: offline-hash-v1-512 → offline-hash-v1-256 (dimension 256)\n');
+    const after = await runCli(['--db', store, '--embedder', 'offline:256', 'search', 'rate limits', '--channels', 'vector', '--json']);
+    expect(after.code).toBe(0);
+    expect((JSON.parse(after.stdout) as JsonResult[])[0]?.doc_id).toBe('orders-api.md'); // relative to the ingested folder
+    const status = JSON.parse((await runCli(['--db', store, '--embedder', 'offline:256', 'status', '--json'])).stdout) as { vectors: string };
+    expect(status.vectors).toBe('offline-hash-v1-256 (dimension 256)');
+  });
+});
+
+describe('ACL sources', () => {
+  it('lets --acl override sidecars and front matter for a run', async () => {
+    const store = join(dir, 'acl.db');
+    expect((await runCli(['--db', store, 'users', 'add', 'gina', '--groups', 'audit'])).code).toBe(0);
+    expect((await runCli(['--db', store, 'ingest', join(corpus, 'contracts'), '--acl', 'group:audit'])).code).toBe(0);
+    const docs = JSON.parse((await runCli(['--db', store, 'docs', 'list', '--json'])).stdout) as { acl: string[] }[];
+    expect(docs.map((d) => d.acl)).toEqual([['group:audit'], ['group:audit'], ['group:audit']]);
+    const found = JSON.parse((await runCli(['--db', store, 'search', 'CT-2024-0193', '--as', 'gina', '--json'])).stdout) as JsonResult[];
+    expect(found[0]?.doc_id).toBe('ct-2024-0193.md');
+    const invalid = await runCli(['--db', store, 'ingest', join(corpus, 'contracts'), '--acl', 'legal']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toBe('error: Invalid ACL entry "legal" in --acl. Use entries like "group:legal" or "user:bob".\n');
+  });
+
+  it('reports a malformed sidecar for that file only', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'evident-sidecar-'));
+    try {
+      await writeFile(join(folder, 'a.md'), '# A\n\nAlpha text.\n');
+      await writeFile(join(folder, 'a.md.acl.json'), '{"acl": "group:legal"}');
+      await writeFile(join(folder, 'b.md'), '# B\n\nBeta text.\n');
+      const run = await runCli(['--db', join(dir, 'sidecar.db'), 'ingest', folder]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/failed a\.md: .*a\.md\.acl\.json has no "acl" array\. It must hold \{"acl": \["group:legal", "user:bob"\]\}\./);
+      expect(run.stdout).toMatch(/^1 added/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,2 +1,2 @@
-export { configSchema, type ConfigInput, type EvidentConfig } from './schema.ts';
+export { configSchema, resolveRetrievalSettings, type ConfigInput, type EvidentConfig, type RetrievalSettings } from './schema.ts';
 export { loadConfig, CONFIG_FILE, type LoadConfigOptions } from './load-config.ts';

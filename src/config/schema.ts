@@ -9,7 +9,8 @@ export const configSchema = z
     db: z.string().min(1).default('./.evident/evident.db'),
     embedder: providerSpec.default('offline'),
     /** `offline`, `none`, `cross-encoder:<model or folder>`. */
-    reranker: providerSpec.default('offline'),
+    /** Off by default: the offline lexical reranker measured neutral on SciFact (see README), so it does not earn its cost. */
+    reranker: providerSpec.default('none'),
     /** Where local model folders are looked up and hub downloads are cached. */
     modelsDir: z.string().default('./.evident/models'),
     ollamaUrl: z.url().default('http://127.0.0.1:11434'),
@@ -40,7 +41,11 @@ export const configSchema = z
         rerankDepth: z.number().int().positive().max(500).default(50),
         /** Results returned. */
         topK: z.number().int().positive().max(200).default(5),
-        channels: z.array(z.enum(['bm25', 'vector'])).min(1).default(['bm25', 'vector']),
+        /**
+         * Unset: both channels when the embedder is semantic, BM25 alone with the offline (lexical) embedder, which
+         * made SciFact worse when fused. See `resolveRetrievalSettings`.
+         */
+        channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
       })
       .prefault({}),
     debug: z.boolean().default(false),
@@ -48,5 +53,13 @@ export const configSchema = z
   .strict();
 
 export type EvidentConfig = z.infer<typeof configSchema>;
+
+/** Retrieval settings with every default resolved (the channels depend on the embedder). */
+export type RetrievalSettings = Omit<EvidentConfig['retrieval'], 'channels'> & { channels: ('bm25' | 'vector')[] };
+
+export const resolveRetrievalSettings = (config: EvidentConfig, embedder: { semantic: boolean }): RetrievalSettings => ({
+  ...config.retrieval,
+  channels: config.retrieval.channels ?? (embedder.semantic ? ['bm25', 'vector'] : ['bm25']),
+});
 /** What a caller may pass: every field optional, nested objects partial. */
 export type ConfigInput = z.input<typeof configSchema>;

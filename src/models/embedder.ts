@@ -2,6 +2,11 @@
 export interface Embedder {
   readonly id: string;
   readonly dimension: number;
+  /**
+   * Whether nearness means similar meaning (a trained model) or only shared words and spellings (the offline
+   * hashing embedder). Retrieval fuses the vector channel by default only when it is semantic.
+   */
+  readonly semantic: boolean;
   /** Preferred batch size for `embed`. */
   readonly batchSize: number;
   embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array[]>;

@@ -15,6 +15,7 @@ function recording(inner: Embedder, batchSize: number): Embedder & { batches: st
   return {
     id: inner.id,
     dimension: inner.dimension,
+    semantic: inner.semantic,
     batchSize,
     batches,
     embed: async (texts, kind) => {
@@ -61,7 +62,7 @@ describe('embedWithCache over a real SQLite store', () => {
   });
 
   it('refuses vectors of the wrong dimension without caching them', async () => {
-    const liar: Embedder = { id: 'liar', dimension: 8, batchSize: 4, embed: async (texts) => texts.map(() => new Float32Array(4)) };
+    const liar: Embedder = { id: 'liar', dimension: 8, semantic: false, batchSize: 4, embed: async (texts) => texts.map(() => new Float32Array(4)) };
     await expect(embedWithCache({ store, embedder: liar }, ['x'])).rejects.toThrow(ProviderError);
     expect((await store.cachedEmbeddings('liar', [embeddingContentHash('x')])).size).toBe(0);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../config/schema.ts';
+import { configSchema, resolveRetrievalSettings } from '../config/schema.ts';
 import type { Chunk, Principal } from '../domain/index.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
@@ -19,7 +19,8 @@ import { chunkSearchText } from './search-text.ts';
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const LEGAL: Principal = { id: 'alice', groups: ['legal'], roles: ['member'] };
 const OUTSIDER: Principal = { id: 'bob', groups: [], roles: ['member'] };
-const defaults = configSchema.parse({}).retrieval;
+// Both channels, as with a semantic embedder, so fusion is exercised.
+const defaults = resolveRetrievalSettings(configSchema.parse({ retrieval: { channels: ['bm25', 'vector'] } }), { semantic: true });
 
 /** Identifier → the passage that holds it; every other passage is a distractor sharing words but not the identifier. */
 const IDENTIFIER_DOCS: Record<string, { query: string; text: string }> = {

@@ -1,5 +1,5 @@
 import type { ChannelHit, ChannelName, Principal, SearchResult } from '../domain/index.ts';
-import type { EvidentConfig } from '../config/schema.ts';
+import type { RetrievalSettings } from '../config/schema.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
@@ -32,7 +32,7 @@ export interface HybridSearchDeps {
   store: Store;
   embedder: Embedder;
   reranker?: Reranker;
-  defaults: EvidentConfig['retrieval'];
+  defaults: RetrievalSettings;
 }
 
 /**

@@ -64,7 +64,7 @@ export function beirPipelines(evident: Evident): BeirPipeline[] {
 
 /** Name of the pipeline that the configuration makes `evident search` run. */
 export function defaultPipelineName(evident: Evident): string {
-  const channels = evident.config.retrieval.channels;
+  const channels = evident.retrieval.channels;
   const base = channels.length === 2 ? 'fused' : (channels[0] as string);
   return evident.reranker ? `${base}+rerank` : base;
 }
@@ -84,7 +84,7 @@ export async function runBeir(evident: Evident, dir: string, options: RunBeirOpt
   const pipelines = beirPipelines(evident);
   const defaultName = defaultPipelineName(evident);
   if (!pipelines.some((p) => p.name === defaultName)) {
-    const channels = evident.config.retrieval.channels;
+    const { channels } = evident.retrieval;
     pipelines.push({ name: defaultName, options: { channels, rerank: Boolean(evident.reranker) } });
   }
 

@@ -31,6 +31,7 @@ const baseName = (model: string): string => model.split(':')[0] as string;
 /** Embeddings from an Ollama server: `POST /api/embed {model, input: [...]}` → `{embeddings: [[...]]}`. */
 export class OllamaEmbedder implements Embedder {
   readonly id: string;
+  readonly semantic = true;
   readonly batchSize: number;
   private dim: number | undefined;
 

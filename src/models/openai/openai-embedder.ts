@@ -21,6 +21,7 @@ const KNOWN_DIMENSIONS: Record<string, number> = {
 /** Embeddings from an OpenAI-compatible API: `POST {baseUrl}/embeddings {model, input}` → `{data: [{index, embedding}]}`. */
 export class OpenAiEmbedder implements Embedder {
   readonly id: string;
+  readonly semantic = true;
   readonly batchSize: number;
   private dim: number | undefined;
 
