@@ -29,8 +29,9 @@ describe('createEmbedder', () => {
 });
 
 describe('createReranker', () => {
-  it('gives the offline reranker by default, nothing for none, and a ConfigError for unknown names', async () => {
-    expect(await createReranker(config({}))).toBeInstanceOf(LexicalReranker);
+  it('gives no reranker by default, the offline one when asked, and a ConfigError for unknown names', async () => {
+    expect(await createReranker(config({}))).toBeUndefined();
+    expect(await createReranker(config({ reranker: 'offline' }))).toBeInstanceOf(LexicalReranker);
     expect(await createReranker(config({ reranker: 'none' }))).toBeUndefined();
     await expect(createReranker(config({ reranker: 'colbert' }))).rejects.toThrow(ConfigError);
     await expect(createReranker(config({ reranker: 'cross-encoder' }))).rejects.toThrow(/needs a model/);
