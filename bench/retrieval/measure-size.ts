@@ -5,6 +5,7 @@
  * pipeline (BM25 + vector fused) without and with the offline reranker.
  */
 import { statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ConfigInput, type EvidentConfig } from '../../src/config/index.ts';
 import type { ChannelHit, Principal } from '../../src/domain/index.ts';
@@ -46,7 +47,16 @@ export interface SizeResult {
   restrictedDocuments: number;
   /** Share of chunks the benchmark principal may see. */
   visibleChunkShare: number;
-  ingest: { ms: number; chunksPerSec: number; documentsPerSec: number; lastTenthChunksPerSec: number };
+  ingest: {
+    ms: number;
+    chunksPerSec: number;
+    documentsPerSec: number;
+    lastTenthChunksPerSec: number;
+    /** Chunks per second of this process's CPU time (user + system): what the rate would be with a core to itself. */
+    chunksPerCpuSec: number;
+  };
+  /** 1-minute load average when ingestion started, when it ended, and after the queries: other work skews results. */
+  load: { ingestStart: number; ingestEnd: number; queriesEnd: number };
   storeMiB: number;
   /** The first vector query of a process loads every vector into memory. */
   vectorIndexLoadMs: number;
@@ -164,6 +174,8 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   let chunks = 0;
   let restricted = 0;
   let ingestMs = 0;
+  let ingestCpuUs = 0;
+  const loadAtIngestStart = loadavg()[0] ?? 0;
   let lastTenth = { chunks: 0, ms: 0 };
   let nextLog = 0;
   await profiled(options.profileDir, `ingest-${options.chunks}`, async () => {
@@ -172,9 +184,12 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
       const batch = Math.max(1, Math.min(100, Math.floor((options.chunks - chunks) / 20)));
       const records = Array.from({ length: batch }, () => corpus.document(documents++).record);
       restricted += records.filter((record) => record.acl?.length).length;
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const summary = await ingestor.ingestRecords(records);
       const elapsed = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      ingestCpuUs += cpu.user + cpu.system;
       if (summary.failed > 0) {
         throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message ?? 'unknown'}`);
       }
@@ -188,6 +203,7 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     }
   });
   const afterIngest = memorySnapshot();
+  const loadAtIngestEnd = loadavg()[0] ?? 0;
   const visibleChunks = (await store.listDocuments(MEMBER)).reduce((sum, doc) => sum + doc.chunkCount, 0);
   const storeMiB = ['', '-wal'].reduce((sum, suffix) => {
     try {
@@ -310,6 +326,7 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     Object.fromEntries([...samples].map(([name, list]) => [name, summarize(list.slice(-queries.length))]));
   const searchStageTimings = { defaultSearch: timingSummary(stageTimings.defaultSearch), fullHybrid: timingSummary(stageTimings.fullHybrid) };
   const afterStages = memorySnapshot();
+  const loadAtQueriesEnd = loadavg()[0] ?? 0;
   await services.close();
 
   // ---- a fresh process's first search, as `evident search` runs it: open, check the embedder, search
@@ -336,7 +353,9 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
       chunksPerSec: (chunks / ingestMs) * 1000,
       documentsPerSec: (documents / ingestMs) * 1000,
       lastTenthChunksPerSec: (lastTenth.chunks / lastTenth.ms) * 1000,
+      chunksPerCpuSec: chunks / (ingestCpuUs / 1e6),
     },
+    load: { ingestStart: loadAtIngestStart, ingestEnd: loadAtIngestEnd, queriesEnd: loadAtQueriesEnd },
     storeMiB,
     vectorIndexLoadMs,
     defaultSearch: { channels: [...defaultChannels].sort(), reranked: defaultReranked },
