@@ -1,6 +1,6 @@
 import { ProviderError } from '../../errors/index.ts';
-import type { Embedder } from '../embedder.ts';
 import { postJson, toUnitVector } from '../http-json.ts';
+import { RemoteEmbedder } from '../remote-embedder.ts';
 
 export interface OllamaEmbedderOptions {
   model: string;
@@ -29,43 +29,26 @@ const PREFIXES: Record<string, { query: string; document: string }> = {
 const baseName = (model: string): string => model.split(':')[0] as string;
 
 /** Embeddings from an Ollama server: `POST /api/embed {model, input: [...]}` → `{embeddings: [[...]]}`. */
-export class OllamaEmbedder implements Embedder {
+export class OllamaEmbedder extends RemoteEmbedder {
   readonly id: string;
-  readonly semantic = true;
-  readonly batchSize: number;
-  private dim: number | undefined;
 
   private constructor(private readonly options: OllamaEmbedderOptions) {
+    super(options.batchSize ?? 32, options.dimension ?? KNOWN_DIMENSIONS[baseName(options.model)]);
     this.id = `ollama:${options.model}`;
-    this.batchSize = options.batchSize ?? 32;
-    this.dim = options.dimension ?? KNOWN_DIMENSIONS[baseName(options.model)];
   }
 
   /** Creates the embedder; asks the server once for the dimension when the model is not a known one. */
   static async create(options: OllamaEmbedderOptions): Promise<OllamaEmbedder> {
     const embedder = new OllamaEmbedder(options);
-    if (embedder.dim === undefined) {
-      const [probe] = await embedder.request(['dimension probe']);
-      embedder.dim = (probe as Float32Array).length;
-    }
+    await embedder.probeDimension();
     return embedder;
   }
 
-  get dimension(): number {
-    return this.dim as number;
+  protected prepare(text: string, kind: 'query' | 'document'): string {
+    return (PREFIXES[baseName(this.options.model)]?.[kind] ?? '') + text;
   }
 
-  async embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array[]> {
-    const prefix = PREFIXES[baseName(this.options.model)]?.[kind] ?? '';
-    const out: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      const batch = texts.slice(start, start + this.batchSize).map((text) => prefix + text);
-      out.push(...(await this.request(batch)));
-    }
-    return out;
-  }
-
-  private async request(input: string[]): Promise<Float32Array[]> {
+  protected async request(input: string[]): Promise<Float32Array[]> {
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/api/embed`;
     const answer = await postJson({
       provider: this.id,
@@ -81,15 +64,6 @@ export class OllamaEmbedder implements Embedder {
         hint: 'Check that the server is Ollama 0.3 or newer (the /api/embed endpoint).',
       });
     }
-    return embeddings.map((embedding) => this.checked(toUnitVector(embedding, this.id)));
-  }
-
-  private checked(vector: Float32Array): Float32Array {
-    if (this.dim !== undefined && vector.length !== this.dim) {
-      throw new ProviderError(this.id, `answered with dimension ${vector.length}, expected ${this.dim}.`, {
-        hint: 'Check that the model name is right.',
-      });
-    }
-    return vector;
+    return embeddings.map((embedding) => toUnitVector(embedding, this.id));
   }
 }

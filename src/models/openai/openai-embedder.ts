@@ -1,6 +1,6 @@
 import { ProviderError } from '../../errors/index.ts';
-import type { Embedder } from '../embedder.ts';
 import { postJson, toUnitVector } from '../http-json.ts';
+import { RemoteEmbedder } from '../remote-embedder.ts';
 
 export interface OpenAiEmbedderOptions {
   model: string;
@@ -19,42 +19,27 @@ const KNOWN_DIMENSIONS: Record<string, number> = {
 };
 
 /** Embeddings from an OpenAI-compatible API: `POST {baseUrl}/embeddings {model, input}` → `{data: [{index, embedding}]}`. */
-export class OpenAiEmbedder implements Embedder {
+export class OpenAiEmbedder extends RemoteEmbedder {
   readonly id: string;
-  readonly semantic = true;
-  readonly batchSize: number;
-  private dim: number | undefined;
 
   private constructor(private readonly options: OpenAiEmbedderOptions) {
+    super(options.batchSize ?? 64, options.dimension ?? KNOWN_DIMENSIONS[options.model]);
     this.id = `openai:${options.model}`;
-    this.batchSize = options.batchSize ?? 64;
-    this.dim = options.dimension ?? KNOWN_DIMENSIONS[options.model];
   }
 
+  /** Creates the embedder; asks the server once for the dimension when the model is not a known one. */
   static async create(options: OpenAiEmbedderOptions): Promise<OpenAiEmbedder> {
     const embedder = new OpenAiEmbedder(options);
-    if (embedder.dim === undefined) {
-      const [probe] = await embedder.request(['dimension probe']);
-      embedder.dim = (probe as Float32Array).length;
-    }
+    await embedder.probeDimension();
     return embedder;
   }
 
-  get dimension(): number {
-    return this.dim as number;
+  /** The API rejects empty strings; a single space embeds as "nothing" without failing the batch. */
+  protected prepare(text: string): string {
+    return text === '' ? ' ' : text;
   }
 
-  async embed(texts: readonly string[], _kind?: 'query' | 'document'): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      // The API rejects empty strings; a single space embeds as "nothing" without failing the batch.
-      const batch = texts.slice(start, start + this.batchSize).map((text) => (text === '' ? ' ' : text));
-      out.push(...(await this.request(batch)));
-    }
-    return out;
-  }
-
-  private async request(input: string[]): Promise<Float32Array[]> {
+  protected async request(input: string[]): Promise<Float32Array[]> {
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/embeddings`;
     const answer = await postJson({
       provider: this.id,
@@ -84,13 +69,7 @@ export class OpenAiEmbedder implements Embedder {
           hint: 'Check that the server implements the OpenAI embeddings API.',
         });
       }
-      const vector = toUnitVector(entry.embedding, this.id);
-      if (this.dim !== undefined && vector.length !== this.dim) {
-        throw new ProviderError(this.id, `answered with dimension ${vector.length}, expected ${this.dim}.`, {
-          hint: 'Check the model name.',
-        });
-      }
-      vectors[index] = vector;
+      vectors[index] = toUnitVector(entry.embedding, this.id);
     });
     return vectors as Float32Array[];
   }
