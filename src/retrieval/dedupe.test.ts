@@ -65,4 +65,27 @@ describe('dedupeCandidates', () => {
     );
     expect(strict.kept.map((c) => c.chunkId)).toEqual(['a']);
   });
+
+  it('collapses exactly the pairs whose shingle Jaccard reaches the threshold', () => {
+    // Reference: full Jaccard over 3-word shingles, as the definition says, for passages that differ by k words.
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const shingles = (list: string[]) => new Set(list.slice(0, -2).map((_, i) => list.slice(i, i + 3).join(' ')));
+    const jaccard = (a: Set<string>, b: Set<string>) => {
+      const shared = [...a].filter((x) => b.has(x)).length;
+      return shared / (a.size + b.size - shared);
+    };
+    for (let changed = 0; changed <= 6; changed++) {
+      const variant = words.map((word, i) => (i % 10 === 5 && i / 10 < changed ? `x${i}` : word));
+      for (const threshold of [0.7, 0.8, 0.9]) {
+        const expected = jaccard(shingles(words), shingles(variant)) >= threshold;
+        const texts: Record<string, string> = { a: words.join(' '), b: variant.join(' ') };
+        const { kept } = dedupeCandidates(
+          ['a', 'b'].map((id, i) => candidate(id, 1 - i / 10, {})),
+          (id) => texts[id],
+          { jaccardThreshold: threshold },
+        );
+        expect({ changed, threshold, collapsed: kept.length === 1 }).toEqual({ changed, threshold, collapsed: expected });
+      }
+    }
+  });
 });
