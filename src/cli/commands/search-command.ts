@@ -53,7 +53,11 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
         };
         const trace = await evident.search.search(query, principal, options);
         if (flags.json) return io.out(json(trace.results.map(searchResultJson)));
-        if (flags.explain) return io.out(explain(trace.results) + timings(trace.timingsMs));
+        if (flags.explain) {
+          const channels = Object.keys(trace.channels).join(' + ');
+          const reranker = options.rerank === false ? 'off' : (evident.reranker?.id ?? 'none');
+          return io.out(explain(trace.results) + `channels: ${channels}; reranker: ${reranker}\n` + timings(trace.timingsMs));
+        }
         io.out(trace.results.length ? trace.results.map(humanResult).join('\n') : 'No results.\n');
       });
     });

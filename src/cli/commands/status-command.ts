@@ -17,8 +17,9 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           tables: stats.tables,
           users: stats.users,
           vectors: stats.embedder ? `${stats.embedder.id} (dimension ${stats.embedder.dimension})` : 'none yet',
-          embedder: `${evident.embedder.id} (dimension ${evident.embedder.dimension})`,
+          embedder: `${evident.embedder.id} (dimension ${evident.embedder.dimension}${evident.embedder.semantic ? '' : '; offline lexical hashing, not semantic'})`,
           reranker: evident.reranker?.id ?? 'none',
+          channels: evident.retrieval.channels.join(' + '),
         };
         if (flags.json) return io.out(json(status));
         io.out(Object.entries(status).map(([key, value]) => `${key.padEnd(10)} ${value}`).join('\n') + '\n');
