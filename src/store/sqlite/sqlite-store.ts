@@ -105,9 +105,12 @@ export class SqliteStore implements Store {
       if (!memory && !readonly) mkdirSync(dirname(location), { recursive: true });
       db = new Database(location, { readonly, fileMustExist: readonly });
     } catch (error) {
-      throw new StoreError(`Cannot open the store ${location}.`, {
+      const reason = (error as Error).message;
+      throw new StoreError(`Cannot open the store ${location}: ${reason}.`, {
         cause: error,
-        hint: readonly ? 'Check that the file exists and is readable.' : 'Check that the folder is writable.',
+        hint: readonly
+          ? 'Check that the file exists and is readable.'
+          : 'Give --db (or EVIDENT_DB) a file path in a writable folder.',
       });
     }
     try {
