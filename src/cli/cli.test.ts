@@ -108,6 +108,12 @@ describe('evident CLI on the sample corpus', () => {
     expect(bobs.map((d) => d.docId)).toContain('contracts/nda-template.md');
   });
 
+  it('lists the SQL tables made from spreadsheets, with typed columns', async () => {
+    const run = await cli('tables', 'list');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/tbl_\w+\s+finance\/orders-q1\.csv\s+10\s+order_id text, customer text, region text, order_date text, order_total_usd real, status text/);
+  });
+
   it('explains per-channel ranks', async () => {
     const run = await cli('search', 'webhook retries backoff', '--explain');
     expect(run.code).toBe(0);

@@ -6,6 +6,7 @@ import { registerIngestCommand } from './commands/ingest-command.ts';
 import { registerReindexCommand } from './commands/reindex-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
+import { registerTablesCommand } from './commands/tables-command.ts';
 import { registerUsersCommand } from './commands/users-command.ts';
 import { processIo, type CliIo } from './io.ts';
 
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerSearchCommand(program, io);
   registerDocsCommand(program, io);
   registerUsersCommand(program, io);
+  registerTablesCommand(program, io);
   registerReindexCommand(program, io);
   registerStatusCommand(program, io);
   registerEvalCommand(program, io);
