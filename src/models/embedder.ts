@@ -7,6 +7,11 @@ export interface Embedder {
    * hashing embedder). Retrieval fuses the vector channel by default only when it is semantic.
    */
   readonly semantic: boolean;
+  /**
+   * Whether vectors are worth keeping in the store's embedding cache (slow or remote models). The offline hashing
+   * embedder recomputes a vector faster than the cache reads one back, and its cache doubled the store's size.
+   */
+  readonly cacheInStore: boolean;
   /** Preferred batch size for `embed`. */
   readonly batchSize: number;
   embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array[]>;

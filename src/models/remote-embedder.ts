@@ -8,6 +8,7 @@ import type { Embedder } from './embedder.ts';
 export abstract class RemoteEmbedder implements Embedder {
   abstract readonly id: string;
   readonly semantic = true;
+  readonly cacheInStore = true;
   private dim: number | undefined;
 
   protected constructor(

@@ -16,6 +16,7 @@ function recording(inner: Embedder, batchSize: number): Embedder & { batches: st
     id: inner.id,
     dimension: inner.dimension,
     semantic: inner.semantic,
+    cacheInStore: true,
     batchSize,
     batches,
     embed: async (texts, kind) => {
@@ -54,15 +55,23 @@ describe('embedWithCache over a real SQLite store', () => {
     expect(cached.size).toBe(1);
   });
 
+  it('bypasses the cache for an embedder that is cheaper to run than to cache', async () => {
+    const embedder = new HashingEmbedder(64);
+    expect(embedder.cacheInStore).toBe(false);
+    const [vector] = await embedWithCache({ store, embedder }, ['alpha']);
+    expect(Array.from(vector!)).toEqual(Array.from((await embedder.embed(['alpha'], 'document'))[0]!));
+    expect((await store.cachedEmbeddings(embedder.id, [embeddingContentHash('alpha')])).size).toBe(0);
+  });
+
   it('keys the cache by embedder id', async () => {
-    await embedWithCache({ store, embedder: new HashingEmbedder(64) }, ['alpha']);
+    await embedWithCache({ store, embedder: recording(new HashingEmbedder(64), 8) }, ['alpha']);
     const other = recording(new HashingEmbedder(32), 8);
     await embedWithCache({ store, embedder: other }, ['alpha']);
     expect(other.batches).toEqual([['alpha']]);
   });
 
   it('refuses vectors of the wrong dimension without caching them', async () => {
-    const liar: Embedder = { id: 'liar', dimension: 8, semantic: false, batchSize: 4, embed: async (texts) => texts.map(() => new Float32Array(4)) };
+    const liar: Embedder = { id: 'liar', dimension: 8, semantic: false, cacheInStore: true, batchSize: 4, embed: async (texts) => texts.map(() => new Float32Array(4)) };
     await expect(embedWithCache({ store, embedder: liar }, ['x'])).rejects.toThrow(ProviderError);
     expect((await store.cachedEmbeddings('liar', [embeddingContentHash('x')])).size).toBe(0);
   });

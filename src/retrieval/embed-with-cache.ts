@@ -9,7 +9,8 @@ export const embeddingContentHash = (text: string): string => createHash('sha256
 /**
  * Document vectors for `texts`, in order: cached ones from the store's embedding cache (keyed by embedder id and
  * content hash), the rest embedded in batches of `embedder.batchSize` and written back. Identical texts are
- * embedded once. A vector of the wrong dimension is a ProviderError, never stored.
+ * embedded once. A vector of the wrong dimension is a ProviderError, never stored. Embedders that are cheaper to
+ * run than to cache (`cacheInStore` false) bypass the cache.
  */
 export async function embedWithCache(
   deps: { store: Store; embedder: Embedder },
@@ -18,7 +19,7 @@ export async function embedWithCache(
   const { store, embedder } = deps;
   if (texts.length === 0) return [];
   const hashes = texts.map(embeddingContentHash);
-  const vectors = await store.cachedEmbeddings(embedder.id, hashes);
+  const vectors = embedder.cacheInStore ? await store.cachedEmbeddings(embedder.id, hashes) : new Map<string, Float32Array>();
 
   const missing = new Map<string, string>();
   hashes.forEach((hash, i) => {
@@ -48,7 +49,7 @@ export async function embedWithCache(
       fresh.set(hash, vector);
       vectors.set(hash, vector);
     });
-    await store.cacheEmbeddings(embedder.id, fresh);
+    if (embedder.cacheInStore) await store.cacheEmbeddings(embedder.id, fresh);
   }
   return hashes.map((hash) => vectors.get(hash) as Float32Array);
 }

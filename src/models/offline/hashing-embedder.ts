@@ -17,6 +17,7 @@ import type { Embedder } from '../embedder.ts';
 export class HashingEmbedder implements Embedder {
   readonly id: string;
   readonly semantic = false;
+  readonly cacheInStore = false;
   readonly batchSize = 256;
 
   constructor(readonly dimension: number = DEFAULT_DIMENSION) {

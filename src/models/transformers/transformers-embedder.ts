@@ -22,6 +22,7 @@ type Extractor = (texts: string[], options: { pooling: 'mean'; normalize: true }
 /** Local sentence embeddings with `@huggingface/transformers` feature extraction (mean pooling, L2 normalised). */
 export class TransformersEmbedder implements Embedder {
   readonly semantic = true;
+  readonly cacheInStore = true;
   readonly batchSize: number;
 
   private constructor(
