@@ -70,3 +70,13 @@ export class StoreError extends EvidentError {
     super('store_failed', message, { category: 'system', ...options });
   }
 }
+
+/**
+ * A read-only table query that was refused (not one SELECT, or a table outside the allowed ones) or stopped
+ * (time limit). The message says what is allowed and never whether a refused table exists.
+ */
+export class QueryRejectedError extends EvidentError {
+  constructor(code: 'query_rejected' | 'query_timeout', message: string, options: EvidentErrorOptions = {}) {
+    super(code, message, { category: 'user', ...options });
+  }
+}

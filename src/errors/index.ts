@@ -5,6 +5,7 @@ export {
   IngestError,
   NotFoundError,
   ProviderError,
+  QueryRejectedError,
   StoreError,
   ValidationError,
 } from './errors.ts';
