@@ -7,6 +7,7 @@ import type {
   TableData,
   TableRecord,
 } from '../domain/index.ts';
+import type { SqlDialect } from './sql-guard.ts';
 
 /** Which embedder built a store's vectors. A store holds vectors of exactly one. */
 export interface EmbedderInfo {
@@ -40,6 +41,21 @@ export interface ChunkWithSource extends Chunk {
   title: string;
 }
 
+/** Bounds of one read-only table query. */
+export interface TableQueryLimits {
+  /** At most this many rows are returned; `truncated` says whether there were more. */
+  maxRows: number;
+  /** The query is stopped after this long and fails with `query_timeout`. */
+  timeoutMs: number;
+}
+
+export interface TableQueryResult {
+  columns: string[];
+  /** One array of cell values per row, in `columns` order. */
+  rows: unknown[][];
+  truncated: boolean;
+}
+
 export interface StoreStats {
   documents: number;
   chunks: number;
@@ -57,6 +73,8 @@ export interface Store {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;
+  /** The SQL dialect `queryTables` accepts (and the table tools must write). */
+  readonly sqlDialect: SqlDialect;
   close(): Promise<void>;
 
   /** Writes a document version, replacing any previous version of the same doc_id, atomically. Refuses vectors of another embedder. */
@@ -68,6 +86,14 @@ export interface Store {
   deleteDocument(docId: string): Promise<boolean>;
   listChapters(docId: string, principal: Principal): Promise<Chapter[]>;
   listTables(principal: Principal): Promise<TableRecord[]>;
+  /**
+   * Runs one read-only SELECT (or WITH … SELECT) over the ingested tables the principal may see, referenced by
+   * the `sqlName`s `listTables(principal)` returns. Anything else — another statement, a store table, a table
+   * function, another schema or database, a table of a document the principal may not see — fails with
+   * `QueryRejectedError` (`query_rejected`) whose text does not depend on whether such a table exists; a query
+   * running past `limits.timeoutMs` is stopped and fails with `query_timeout`.
+   */
+  queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult>;
   getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]>;
 
   /** BM25 over the analysed keyword text. `terms` are analysed query terms; a term ending in `*` is a prefix. */

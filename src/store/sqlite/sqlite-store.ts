@@ -4,9 +4,25 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { ChannelHit, Chapter, DocumentRecord, Principal, TableRecord } from '../../domain/index.ts';
 import { principalAclKeys } from '../../domain/index.ts';
-import { EmbedderMismatchError, StoreError, ValidationError, isEvidentError } from '../../errors/index.ts';
+import {
+  EmbedderMismatchError,
+  QueryRejectedError,
+  StoreError,
+  ValidationError,
+  isEvidentError,
+} from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
-import type { ChunkWithSource, DocumentWrite, EmbedderInfo, Store, StoreStats, UserRecord } from '../store.ts';
+import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
+import type {
+  ChunkWithSource,
+  DocumentWrite,
+  EmbedderInfo,
+  Store,
+  StoreStats,
+  TableQueryLimits,
+  TableQueryResult,
+  UserRecord,
+} from '../store.ts';
 import { VISIBLE_DOC_PKS, aclCondition } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
 import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
@@ -25,6 +41,7 @@ import {
   type TableRow,
   type UserRow,
 } from './row-mappers.ts';
+import { TableQueryRunner } from './table-query-runner.ts';
 import { blobToVector, vectorToBlob } from './vector-codec.ts';
 import { VectorIndex } from './vector-index.ts';
 
@@ -69,6 +86,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 /** The embedded backend. Exported as a class only for SQLite-specific tests; use `openSqliteStore`. */
 export class SqliteStore implements Store {
   readonly backend = 'sqlite';
+  readonly sqlDialect = 'sqlite';
   private readonly statements = new Map<string, Database.Statement>();
   /** Vectors in memory for the kernel; loaded on the first vector query, then kept in step with `generation`. */
   private index: VectorIndex | undefined;
@@ -82,6 +100,10 @@ export class SqliteStore implements Store {
     total: 0,
     df: new Map(),
   };
+  /** Table queries run in a child process with a read-only connection of its own, so they can be stopped. */
+  private readonly tableQueries = new TableQueryRunner(() =>
+    this.location === ':memory:' ? { image: this.db.serialize() } : { path: this.location },
+  );
 
   private constructor(
     private readonly db: Db,
@@ -134,6 +156,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    this.tableQueries.close();
     this.db.close();
     this.index = undefined;
     this.visibleRows.clear();
@@ -280,6 +303,31 @@ export class SqliteStore implements Store {
        WHERE 1 = 1${aclCondition('d.pk', keys)} ORDER BY d.doc_id, t.ordinal`,
     ).all(aclParams(keys)) as TableRow[];
     return rows.map(toTableRecord);
+  }
+
+  async queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult> {
+    this.assertOpen();
+    validateLimits(limits);
+    const allowed = (await this.listTables(principal)).map((table) => table.sqlName.toLowerCase());
+    const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: this.sqlDialect });
+    const reply = await this.tableQueries.run({
+      sql: guarded.sql,
+      allowed,
+      maxRows: Math.floor(limits.maxRows),
+      timeoutMs: limits.timeoutMs,
+    });
+    if (reply.ok) return { columns: reply.columns, rows: reply.rows, truncated: reply.truncated };
+    if (reply.reason === 'not_allowed') throw tableNotAllowedError(allowed);
+    if (reply.reason === 'not_select') throw notOneSelectError(allowed, 'it is not a read-only SELECT');
+    // SQLite's message is passed on only when it cannot depend on tables the principal may not see: a syntax
+    // error (found before names are resolved), or any error once the parser vouched for every table.
+    const schemaFree = /syntax error|incomplete input|unrecognized token/i.test(reply.message);
+    if (/no such table/i.test(reply.message) || (!schemaFree && guarded.tables === undefined)) {
+      throw tableNotAllowedError(allowed);
+    }
+    throw new QueryRejectedError('query_rejected', `The query failed: ${reply.message}.`, {
+      hint: 'Check the column names and types listed for the table; quote names with spaces in double quotes.',
+    });
   }
 
   async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {
@@ -687,6 +735,14 @@ export class SqliteStore implements Store {
       if (isEvidentError(error)) throw error;
       throw new StoreError(`Could not ${what} in ${this.location}.`, { cause: error });
     }
+  }
+}
+
+function validateLimits(limits: TableQueryLimits): void {
+  if (!(limits.maxRows >= 1) || !(limits.timeoutMs > 0) || !Number.isFinite(limits.timeoutMs)) {
+    throw new ValidationError(
+      `Invalid table query limits ${JSON.stringify(limits)}: maxRows must be at least 1 and timeoutMs a positive number.`,
+    );
   }
 }
 
