@@ -2,3 +2,4 @@ export * from './principal.ts';
 export * from './acl.ts';
 export * from './document.ts';
 export * from './search.ts';
+export * from './answer.ts';
