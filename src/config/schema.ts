@@ -16,6 +16,15 @@ export const configSchema = z
     ollamaUrl: z.url().default('http://127.0.0.1:11434'),
     openaiBaseUrl: z.url().default('https://api.openai.com/v1'),
     openaiApiKey: z.string().optional(),
+    /**
+     * The chat model, `openai:<model>`, `ollama:<model>` or `llama-cpp:<path to .gguf>`. Unset: offline mode, where
+     * every LLM step uses its deterministic strategy.
+     */
+    llm: providerSpec.optional(),
+    /** Base URL for the chat model when it differs from `openaiBaseUrl` / `ollamaUrl` (a local vLLM, LM Studio…). */
+    llmBaseUrl: z.url().optional(),
+    /** API key for the chat model when it differs from `openaiApiKey`. */
+    llmApiKey: z.string().optional(),
     chunk: z
       .object({
         /** Target chunk size in characters. */

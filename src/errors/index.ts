@@ -7,5 +7,7 @@ export {
   ProviderError,
   QueryRejectedError,
   StoreError,
+  StructuredOutputError,
+  type StructuredOutputIssue,
   ValidationError,
 } from './errors.ts';

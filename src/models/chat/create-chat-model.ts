@@ -1,0 +1,83 @@
+import type { EvidentConfig } from '../../config/schema.ts';
+import { ConfigError } from '../../errors/index.ts';
+import { parseProviderSpec } from '../parse-provider-spec.ts';
+import type { ChatModelHandle } from './chat-model.ts';
+
+const CHAT_MODELS = 'openai:<model>, ollama:<model>, llama-cpp:<path to .gguf>';
+const OPENAI_API = 'https://api.openai.com/v1';
+
+/** Options of the chat model itself, not of the deployment. */
+export interface ChatModelOptions {
+  /** 0 by default: RAG answers should be repeatable. */
+  temperature?: number;
+  /** Default bound on answer tokens (llama-cpp, Ollama `num_predict`, OpenAI `max_tokens`). */
+  maxTokens?: number;
+  /** llama-cpp context window in tokens. */
+  contextSize?: number;
+}
+
+/**
+ * The chat model `config.llm` names, or undefined when none is configured (offline mode). Providers are imported on
+ * demand so that offline runs never load LangChain's HTTP clients or the native llama.cpp addon.
+ */
+export async function createChatModel(config: EvidentConfig, options: ChatModelOptions = {}): Promise<ChatModelHandle | undefined> {
+  if (!config.llm) return undefined;
+  const { provider, model } = parseProviderSpec(config.llm);
+  const id = `${provider}:${model}`;
+  const temperature = options.temperature ?? 0;
+  switch (provider) {
+    case 'openai': {
+      requireModel(provider, model, 'openai:gpt-4o-mini, or a vLLM / LM Studio model name with --llm-base-url');
+      const baseURL = config.llmBaseUrl ?? config.openaiBaseUrl;
+      const apiKey = config.llmApiKey ?? config.openaiApiKey;
+      if (!apiKey && sameUrl(baseURL, OPENAI_API)) {
+        throw new ConfigError('The openai chat model needs an API key.', {
+          hint: 'Set EVIDENT_OPENAI_API_KEY (or EVIDENT_LLM_API_KEY), or point EVIDENT_LLM_BASE_URL at a local OpenAI-compatible server.',
+        });
+      }
+      const { ChatOpenAI } = await import('@langchain/openai');
+      const chat = new ChatOpenAI({
+        model,
+        // Local OpenAI-compatible servers (vLLM, llama.cpp server, LM Studio) accept any key, but the client wants one.
+        apiKey: apiKey ?? 'not-needed',
+        configuration: { baseURL },
+        temperature,
+        // The Chat Completions API is what every OpenAI-compatible server speaks; the Responses API is OpenAI's own.
+        useResponsesApi: false,
+        maxRetries: 2,
+        ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+      });
+      return { id, provider, model: chat, close: async () => undefined };
+    }
+    case 'ollama': {
+      requireModel(provider, model, 'ollama:llama3.1:8b');
+      const { ChatOllama } = await import('@langchain/ollama');
+      const chat = new ChatOllama({
+        model,
+        baseUrl: config.llmBaseUrl ?? config.ollamaUrl,
+        temperature,
+        ...(options.maxTokens ? { numPredict: options.maxTokens } : {}),
+      });
+      return { id, provider, model: chat, close: async () => undefined };
+    }
+    case 'llama-cpp': {
+      requireModel(provider, model, 'llama-cpp:./models/qwen2.5-3b-instruct-q4_k_m.gguf');
+      const { LlamaCppChatModel } = await import('./llama-cpp-chat-model.ts');
+      const chat = await LlamaCppChatModel.load({
+        modelPath: model,
+        temperature,
+        ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+        ...(options.contextSize ? { contextSize: options.contextSize } : {}),
+      });
+      return { id: `llama-cpp:${chat.modelPath}`, provider, model: chat, close: () => chat.close() };
+    }
+    default:
+      throw new ConfigError(`Unknown chat model provider ${JSON.stringify(provider)}.`, { hint: `Use one of: ${CHAT_MODELS}.` });
+  }
+}
+
+function requireModel(provider: string, model: string, example: string): void {
+  if (!model) throw new ConfigError(`The ${provider} chat model needs a model.`, { hint: `For example ${example}.` });
+}
+
+const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
