@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../domain/index.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+
+const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
+
+async function memoryStoreWithTable() {
+  const store = await openSqliteStore(':memory:');
+  await store.putDocument({
+    document: { docId: 'n.csv', source: '/n.csv', title: 'n', type: 'csv', contentHash: 'h', bytes: 1, acl: [], tags: [] },
+    chunks: [{ id: 'n.csv#0', docId: 'n.csv', ordinal: 0, text: 'n', headingPath: [], startOffset: 0, endOffset: 1 }],
+    keywordText: ['n'],
+    vectors: [Float32Array.from([1, 0])],
+    embedder: { id: 'e', dimension: 2 },
+    chapters: [],
+    tables: [{ title: 'n', columns: [{ name: 'v', type: 'integer' }], rows: [[1], [2], [3]] }],
+  });
+  const [table] = await store.listTables(ADMIN);
+  return { store, table: table?.sqlName ?? '' };
+}
+
+describe('SQLite table queries', () => {
+  it('work on an in-memory store, and see its latest writes', async () => {
+    const { store, table } = await memoryStoreWithTable();
+    try {
+      expect((await store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 })).rows).toEqual([[6]]);
+      await store.deleteDocument('n.csv');
+      await expect(store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 })).rejects.toMatchObject({
+        code: 'query_rejected',
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('queue behind a query that times out, and run once it is stopped', async () => {
+    const { store, table } = await memoryStoreWithTable();
+    try {
+      const endless = store.queryTables('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n', ADMIN, {
+        maxRows: 1,
+        timeoutMs: 200,
+      });
+      const next = store.queryTables(`SELECT count(*) FROM ${table}`, ADMIN, { maxRows: 1, timeoutMs: 5000 });
+      await expect(endless).rejects.toMatchObject({ code: 'query_timeout' });
+      expect((await next).rows).toEqual([[3]]);
+    } finally {
+      await store.close();
+    }
+  });
+});
