@@ -35,8 +35,8 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
           hint: 'Set EVIDENT_OPENAI_API_KEY (or EVIDENT_LLM_API_KEY), or point EVIDENT_LLM_BASE_URL at a local OpenAI-compatible server.',
         });
       }
-      const { ChatOpenAI } = await import('@langchain/openai');
-      const chat = new ChatOpenAI({
+      const { OpenAiChatModel } = await import('./openai-chat-model.ts');
+      const chat = new OpenAiChatModel({
         model,
         // Local OpenAI-compatible servers (vLLM, llama.cpp server, LM Studio) accept any key, but the client wants one.
         apiKey: apiKey ?? 'not-needed',
@@ -51,8 +51,8 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
     }
     case 'ollama': {
       requireModel(provider, model, 'ollama:llama3.1:8b');
-      const { ChatOllama } = await import('@langchain/ollama');
-      const chat = new ChatOllama({
+      const { OllamaChatModel } = await import('./ollama-chat-model.ts');
+      const chat = new OllamaChatModel({
         model,
         baseUrl: config.llmBaseUrl ?? config.ollamaUrl,
         temperature,

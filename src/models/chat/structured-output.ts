@@ -21,7 +21,8 @@ export const DEFAULT_STRUCTURED_RETRIES = 2;
 
 /**
  * Asks the model for an object matching `schema`. Decoding is constrained where the provider can (a llama.cpp
- * grammar, OpenAI `json_schema`, Ollama `format`), and every answer is validated by the zod schema regardless: on
+ * grammar, OpenAI `json_schema`, Ollama `format`: the formats `withStructuredOutput` would set, without its parser,
+ * which hides an invalid answer's text), and every answer is validated by the zod schema regardless: on
  * failure the answer and its validation issues are fed back and the model asked again, up to `maxRetries` times,
  * then a StructuredOutputError carries the last issues.
  */
@@ -29,13 +30,12 @@ export async function generateStructured<S extends z.ZodType>(options: GenerateS
   const { model, schema, name } = options;
   const maxRetries = options.maxRetries ?? DEFAULT_STRUCTURED_RETRIES;
   const jsonSchema = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
-  const constrained = constrain(model, schema, jsonSchema, name);
   const conversation = [...options.messages];
+  const constrained = constrain(model, jsonSchema, name, conversation);
   let issues: StructuredOutputIssue[] = [];
   let lastOutput = '';
   for (let attempt = 0; attempt <= maxRetries; attempt++) {
-    const answer = await constrained.invoke(conversation, options.signal ? { signal: options.signal } : {});
-    lastOutput = answer.text;
+    lastOutput = await answerText(constrained, conversation, options.signal);
     const result = validate(schema, lastOutput);
     if (result.success) return result.data;
     issues = result.issues;
@@ -44,21 +44,29 @@ export async function generateStructured<S extends z.ZodType>(options: GenerateS
   throw new StructuredOutputError(name, maxRetries + 1, issues, { details: { lastOutput: lastOutput.slice(0, 500) } });
 }
 
-/** The model with its provider's own JSON-schema constraint; the raw answer is kept so it can be validated here. */
+/**
+ * The model constrained to the schema by its provider (a llama.cpp grammar, OpenAI `json_schema`, Ollama `format`).
+ * A model without that capability gets the schema as an instruction instead; its answer is validated the same way.
+ */
 function constrain(
   model: BaseChatModel,
-  schema: z.ZodType,
   jsonSchema: JsonSchema,
   name: string,
+  conversation: BaseMessage[],
 ): Runnable<BaseLanguageModelInput, BaseMessage> {
   if (isJsonSchemaConstrained(model)) return model.withJsonSchema(jsonSchema, name);
-  return model
-    .withStructuredOutput<Record<string, unknown>>(schema as z.ZodType<Record<string, unknown>>, {
-      name,
-      method: 'jsonSchema',
-      includeRaw: true,
-    })
-    .pipe((output: { raw: BaseMessage }) => output.raw);
+  conversation.push(new HumanMessage(`Answer with only a JSON object matching this JSON schema: ${JSON.stringify(jsonSchema)}`));
+  return model;
+}
+
+/**
+ * The answer's text, streamed: given a `json_schema` response format, the OpenAI client's non-streamed path parses the
+ * content itself and throws on invalid JSON (then retries the same request), so the text never reaches the feedback.
+ */
+async function answerText(model: Runnable<BaseLanguageModelInput, BaseMessage>, messages: BaseMessage[], signal?: AbortSignal): Promise<string> {
+  let text = '';
+  for await (const chunk of await model.stream(messages, signal ? { signal } : {})) text += chunk.text;
+  return text;
 }
 
 type Validation<T> = { success: true; data: T } | { success: false; issues: StructuredOutputIssue[] };
