@@ -1,0 +1,131 @@
+import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BindToolsInput,
+} from '@langchain/core/language_models/chat_models';
+import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import type { Runnable } from '@langchain/core/runnables';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import type { JsonSchema, JsonSchemaConstrainedModel } from '../models/chat/chat-model.ts';
+import { messagesToText } from '../models/chat/message-text.ts';
+
+/** What the model was asked, as a test sees it. */
+export interface RecordedCall {
+  /** 0-based position in the script. */
+  index: number;
+  messages: BaseMessage[];
+  /** The whole message list as text (`role: text` per message); also in `.prompts`. */
+  prompt: string;
+  /** The schema the caller constrained the answer to (structured output), if any. */
+  jsonSchema?: JsonSchema;
+  schemaName?: string;
+  /** Names of the tools bound for this call. */
+  tools: string[];
+}
+
+/** A string is the answer text; an object is answered as its JSON (structured output); an AIMessage may carry tool calls. */
+export type ScriptedAnswer = string | AIMessage | Record<string, unknown>;
+export type ScriptedReply = ScriptedAnswer | ((call: RecordedCall) => ScriptedAnswer);
+
+export interface RecordingCallOptions extends BaseChatModelCallOptions {
+  jsonSchema?: JsonSchema;
+  schemaName?: string;
+  tools?: BindToolsInput[];
+}
+
+/**
+ * A scripted chat model for graph tests: each call takes the next reply and records the full prompt, so a test can
+ * assert what the model saw (and what it must never see). Running out of script fails the call loudly rather than
+ * inventing an answer.
+ */
+export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> implements JsonSchemaConstrainedModel {
+  readonly calls: RecordedCall[] = [];
+  private readonly script: ScriptedReply[];
+
+  constructor(script: readonly ScriptedReply[] = []) {
+    super({});
+    this.script = [...script];
+  }
+
+  /** Every prompt so far, one string per call. */
+  get prompts(): string[] {
+    return this.calls.map((call) => call.prompt);
+  }
+
+  /** Replies not used yet. */
+  get remaining(): number {
+    return this.script.length;
+  }
+
+  /** Appends replies to the script. */
+  push(...replies: ScriptedReply[]): this {
+    this.script.push(...replies);
+    return this;
+  }
+
+  _llmType(): string {
+    return 'recording';
+  }
+
+  override get callKeys(): string[] {
+    return [...super.callKeys, 'jsonSchema', 'schemaName', 'tools'];
+  }
+
+  withJsonSchema(schema: JsonSchema, name: string): Runnable<BaseLanguageModelInput, BaseMessage> {
+    return this.withConfig({ jsonSchema: schema, schemaName: name });
+  }
+
+  override bindTools(tools: BindToolsInput[], kwargs: Partial<RecordingCallOptions> = {}): Runnable<BaseLanguageModelInput, AIMessageChunk, RecordingCallOptions> {
+    return this.withConfig({ ...kwargs, tools });
+  }
+
+  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+    const message = this.next(messages, options);
+    return { generations: [{ text: message.text, message }] };
+  }
+
+  override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions']): AsyncGenerator<ChatGenerationChunk> {
+    const message = this.next(messages, options);
+    for (const token of message.text.match(/\s*\S+|\s+/g) ?? []) {
+      yield new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
+    }
+    if (message.tool_calls?.length) {
+      const tool_call_chunks = message.tool_calls.map((call, index) => ({
+        type: 'tool_call_chunk' as const,
+        index,
+        ...(call.id ? { id: call.id } : {}),
+        name: call.name,
+        args: JSON.stringify(call.args),
+      }));
+      yield new ChatGenerationChunk({ text: '', message: new AIMessageChunk({ content: '', tool_call_chunks }) });
+    }
+  }
+
+  private next(messages: BaseMessage[], options: this['ParsedCallOptions']): AIMessage {
+    const call: RecordedCall = {
+      index: this.calls.length,
+      messages: [...messages],
+      prompt: messagesToText(messages),
+      tools: (options.tools ?? []).map(toolName),
+      ...(options.jsonSchema ? { jsonSchema: options.jsonSchema } : {}),
+      ...(options.schemaName ? { schemaName: options.schemaName } : {}),
+    };
+    this.calls.push(call);
+    const reply = this.script.shift();
+    if (reply === undefined) {
+      throw new Error(
+        `RecordingChatModel: the script ran out at call ${call.index + 1} (${call.index} scripted replies used). The prompt was:\n${call.prompt}`,
+      );
+    }
+    const answer = typeof reply === 'function' ? reply(call) : reply;
+    if (typeof answer === 'string') return new AIMessage(answer);
+    if (AIMessage.isInstance(answer)) return answer;
+    return new AIMessage(JSON.stringify(answer));
+  }
+}
+
+function toolName(tool: BindToolsInput): string {
+  return convertToOpenAITool(tool).function.name;
+}
