@@ -1,0 +1,102 @@
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { z } from 'zod';
+import { generateStructured } from '../../models/chat/structured-output.ts';
+import type { Answerability, Evidence } from '../state.ts';
+import { answerKind, contentTerms, hasValueOfKind, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
+import { formatEvidence } from './llm-prompts.ts';
+import type { RagNode } from './rag-deps.ts';
+
+/** Share of the question's content terms a chunk (with its title and headings) must contain to be about it. */
+const MIN_COVERAGE = 0.75;
+const SENTENCES_PER_NEED = 2;
+
+/**
+ * Offline sufficiency test, per sub-question: a chunk must be about the question (it states every identifier the
+ * question names and covers most of its terms), and one of its sentences must hold a value of the kind asked for
+ * (an amount for a fee or price, a duration for a notice period…) next to the question's own words. Evidence that
+ * merely mentions "pricing" without a price is related, not sufficient.
+ */
+export function judgeOffline(subQuestions: readonly string[], evidence: readonly Evidence[]): Answerability {
+  const support: Answerability['support'] = [];
+  const reasons: string[] = [];
+  const missing: string[] = [];
+  for (const query of subQuestions) {
+    const terms = contentTerms(query);
+    const ids = identifiersIn(query);
+    const needTerms = terms.filter((term) => !ids.some((id) => id.toLowerCase() === term));
+    const kind = answerKind(query);
+    let best: { score: number; chunk: Evidence; sentences: string[] } | undefined;
+    let related = 0;
+    for (const chunk of evidence) {
+      const about = `${chunk.title} ${chunk.heading} ${chunk.doc_id}`;
+      const context = termSet(`${about} ${chunk.text}`);
+      const stated = new Set(identifiersIn(`${about} ${chunk.text}`));
+      if (!ids.every((id) => stated.has(id))) continue;
+      const coverage = terms.length === 0 ? 0 : terms.filter((term) => context.has(term)).length / terms.length;
+      if (coverage < MIN_COVERAGE) continue;
+      related++;
+      const chunkHeadingTerms = termSet(chunk.heading);
+      const scored = sentences(chunk.text)
+        .map(({ text: sentence, heading }) => {
+          const words = termSet(sentence);
+          // A sentence's own section heading ("## Pricing") names its topic; the chunk's first heading is the fallback.
+          const headingTerms = heading ? termSet(heading) : chunkHeadingTerms;
+          const overlap = needTerms.filter((term) => words.has(term) || headingTerms.has(term)).length;
+          return { sentence, overlap, inSentence: needTerms.filter((term) => words.has(term)).length };
+        })
+        .filter((s) => s.overlap >= Math.max(1, Math.ceil(needTerms.length / 2)) && hasValueOfKind(s.sentence, kind))
+        .sort((a, b) => b.inSentence - a.inSentence || b.overlap - a.overlap);
+      const top = scored[0];
+      if (!top) continue;
+      const score = top.inSentence * 2 + top.overlap + coverage;
+      if (!best || score > best.score) best = { score, chunk, sentences: scored.slice(0, SENTENCES_PER_NEED).map((s) => s.sentence) };
+    }
+    if (best) {
+      for (const sentence of best.sentences) support.push({ query, chunk_id: best.chunk.chunk_id, sentence });
+      reasons.push(`"${query}": ${best.chunk.chunk_id} states ${kind === 'any' ? 'it' : `the ${kind}`}`);
+    } else {
+      missing.push(query.replace(/[?]+$/, ''));
+      reasons.push(
+        related > 0
+          ? `"${query}": ${related} related chunk${related === 1 ? '' : 's'}, none states ${kind === 'any' ? 'an answer' : `the ${kind}`}`
+          : `"${query}": no retrieved chunk is about it${ids.length ? ` (${ids.join(', ')})` : ''}`,
+      );
+    }
+  }
+  return { answerable: support.length > 0, reasons, missing_information: missing, support };
+}
+
+const verdictSchema = z.object({
+  answerable: z.boolean(),
+  reasons: z.array(z.string()),
+  missing_information: z.array(z.string()),
+});
+
+/** Is the evidence sufficient to answer (not merely related)? No evidence is insufficient without asking a model. */
+export const answerability: RagNode = async (state, deps) => {
+  const queries = state.sub_questions.length > 0 ? state.sub_questions : [state.standalone_question || state.question];
+  let verdict: Answerability;
+  if (state.evidence.length === 0) {
+    verdict = { answerable: false, reasons: ['no evidence retrieved'], missing_information: queries.map((q) => q.replace(/[?]+$/, '')), support: [] };
+  } else if (deps.chat) {
+    const result = await generateStructured({
+      model: deps.chat.model,
+      schema: verdictSchema,
+      name: 'answerability',
+      maxRetries: deps.maxSchemaRetries,
+      messages: [
+        new SystemMessage(
+          'Decide whether the evidence is SUFFICIENT to answer the question: it must state the answer, not merely mention the topic. List what is missing.',
+        ),
+        new HumanMessage(`Question: ${state.standalone_question || state.question}\n\nEvidence:\n${formatEvidence(state.evidence)}`),
+      ],
+    });
+    verdict = { ...result, support: [] };
+  } else {
+    verdict = judgeOffline(queries, state.evidence);
+  }
+  return {
+    update: { answerability: verdict },
+    summary: `${verdict.answerable ? 'sufficient' : 'insufficient'}: ${verdict.reasons.join('; ')}`,
+  };
+};

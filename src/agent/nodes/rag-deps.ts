@@ -1,0 +1,31 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
+import type { Store } from '../../store/store.ts';
+import type { TableQueryTool } from '../tools/table-query.ts';
+import type { RagStateType, RagUpdate } from '../state.ts';
+
+/** What the `rag` nodes work with. Without `chat`, every LLM step uses its deterministic offline strategy. */
+export interface RagDeps {
+  search: HybridSearch;
+  store: Store;
+  tableQuery: TableQueryTool;
+  chat?: { id: string; model: BaseChatModel };
+  /** Results taken per sub-question. */
+  topK: number;
+  /** Evidence kept after merging. */
+  maxEvidence: number;
+  /** Further generate attempts after the citation check dropped every citation. */
+  maxCitationRetries: number;
+  /** Further attempts when a structured answer does not validate. */
+  maxSchemaRetries: number;
+  /** Turns of history the rewrite step reads. */
+  historyWindow: number;
+}
+
+/** A node's result: the partial state it writes, and a one-line summary for the run's steps. */
+export interface NodeResult {
+  update: RagUpdate;
+  summary: string;
+}
+
+export type RagNode = (state: RagStateType, deps: RagDeps) => Promise<NodeResult>;
