@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { isEvidentError } from '../errors/index.ts';
+import { registerAskCommand } from './commands/ask-command.ts';
 import { registerDocsCommand } from './commands/docs-command.ts';
 import { registerEvalCommand } from './commands/eval-command.ts';
+import { registerGraphCommand } from './commands/graph-command.ts';
 import { registerIngestCommand } from './commands/ingest-command.ts';
 import { registerReindexCommand } from './commands/reindex-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
@@ -30,6 +32,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerReindexCommand(program, io);
   registerStatusCommand(program, io);
   registerEvalCommand(program, io);
+  registerAskCommand(program, io, setExit);
+  registerGraphCommand(program, io);
   return program;
 }
 
