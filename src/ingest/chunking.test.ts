@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, Chunk } from '../domain/index.ts';
 import { chunkDocument } from './chunking.ts';
-
-/** Deterministic PRNG (mulberry32) so a failing seed can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../testing/seeded-random.ts';
 
 const TOKENS = ['CT-2024-0193', '/v2/orders/{id}', '0x7a25f3c9e1b44d20', '1,250.50', '$500K', 'INV-88231', 'user_id=42', 'e.g.', 'v1.2.3'];
 const WORDS = ['the', 'contract', 'renews', 'annually', 'unless', 'terminated', 'notice', 'party', 'order', 'shall', 'Acme', 'Beta'];

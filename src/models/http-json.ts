@@ -1,4 +1,5 @@
 import { ProviderError } from '../errors/index.ts';
+import { normalizeInPlace } from './unit-vector.ts';
 
 export interface PostJsonOptions {
   /** Provider name used in error messages, e.g. `ollama:nomic-embed-text`. */
@@ -80,12 +81,5 @@ export function toUnitVector(value: unknown, provider: string): Float32Array {
       hint: 'Check that the model is an embedding model.',
     });
   }
-  const vector = Float32Array.from(value as number[]);
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  if (norm > 0) {
-    const scale = 1 / Math.sqrt(norm);
-    for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] as number) * scale;
-  }
-  return vector;
+  return normalizeInPlace(Float32Array.from(value as number[]));
 }

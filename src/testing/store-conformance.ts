@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelHit, Chapter, Chunk, Principal, TableData } from '../domain/index.ts';
 import { isEvidentError } from '../errors/index.ts';
 import type { DocumentWrite, EmbedderInfo, Store } from '../store/store.ts';
+import { seededRandom as random } from './seeded-random.ts';
 
 /**
  * Opens a store for the conformance suite. Without an argument: a new, empty store. With the `location` of a
@@ -20,17 +21,6 @@ const CAROL: Principal = { id: 'carol', groups: ['hr'], roles: ['member'] };
 /** A user whose name equals a group name, and a group named like a user: entries must not cross kinds. */
 const USER_NAMED_LEGAL: Principal = { id: 'legal', groups: ['bob'], roles: ['member'] };
 
-/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function unitVector(next: () => number, dimension = EMBEDDER.dimension): Float32Array {
   const vector = new Float32Array(dimension);

@@ -1,5 +1,6 @@
 import { analyzeForIndex } from '../../retrieval/analyzer.ts';
 import type { Embedder } from '../embedder.ts';
+import { normalizeInPlace } from '../unit-vector.ts';
 
 /**
  * An embedder that needs no weights: signed feature hashing of analysed terms and character trigrams.
@@ -58,13 +59,7 @@ export class HashingEmbedder implements Embedder {
       const sign = hash & 0x80000000 ? -1 : 1;
       vector[bucket] = (vector[bucket] as number) + sign * (weights.get(hash) as number) * (1 + Math.log(occurrences));
     }
-    let norm = 0;
-    for (const value of vector) norm += value * value;
-    if (norm > 0) {
-      const scale = 1 / Math.sqrt(norm);
-      for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] as number) * scale;
-    }
-    return vector;
+    return normalizeInPlace(vector);
   }
 }
 
