@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Answer } from '../domain/answer.ts';
 import type { Principal } from '../domain/index.ts';
+import { EvidentError } from '../errors/index.ts';
 import type { Evident } from '../evident.ts';
 import { openCheckpointer } from './checkpointer.ts';
 import { buildRagGraph, ragGraphMermaid, type RagGraph } from './graphs/rag.ts';
@@ -65,6 +66,7 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
     graph,
     async ask(input) {
       const threadId = input.threadId ?? randomUUID();
+      if (input.threadId) await assertThreadOwner(graph, threadId, input.principal);
       const runId = randomUUID();
       const state: RagStateType = await graph.invoke(
         {
@@ -93,4 +95,18 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
     mermaid: () => ragGraphMermaid(graph),
     close: () => checkpointer.close(),
   };
+}
+
+/**
+ * A thread is its owner's: its checkpoint holds their history and evidence, so another principal may not continue
+ * it. The message is the same whatever the thread holds, and says nothing of it.
+ */
+async function assertThreadOwner(graph: RagGraph, threadId: string, principal: Principal): Promise<void> {
+  const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
+  const owner = (snapshot.values as Partial<RagStateType> | undefined)?.principal;
+  if (owner && owner.id !== principal.id) {
+    throw new EvidentError('thread_forbidden', `Thread ${threadId} is not available to ${principal.id}.`, {
+      hint: 'Omit --thread to start a new thread, or continue one of your own.',
+    });
+  }
 }

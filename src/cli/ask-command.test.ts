@@ -24,6 +24,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-ask-'));
   db = join(dir, 'store.db');
   expect((await cli('users', 'add', 'alice', '--groups', 'legal')).code).toBe(0);
+  expect((await cli('users', 'add', 'bob', '--groups', 'engineering')).code).toBe(0);
   const run = await cli('ingest', corpus);
   expect(run.code, run.stderr).toBe(0);
 });
@@ -74,6 +75,17 @@ describe('evident ask', () => {
 });
 
 describe('evident graph', () => {
+  it("refuses to continue another user's thread without revealing it", async () => {
+    const first = await cli('ask', 'What is the termination fee of CT-2024-0193?', '--as', 'alice', '--json');
+    const { thread_id: threadId } = JSON.parse(first.stdout) as { thread_id: string };
+    const intruder = await cli('ask', 'What did we discuss?', '--as', 'bob', '--thread', threadId);
+    expect(intruder.code).toBe(1);
+    expect(intruder.stderr).toBe(`error: Thread ${threadId} is not available to bob. Omit --thread to start a new thread, or continue one of your own.\n`);
+    expect(intruder.stdout).toBe('');
+    const owner = await cli('ask', 'And what is its liability cap?', '--as', 'alice', '--thread', threadId, '--json');
+    expect(owner.code, owner.stderr).toBe(0);
+  });
+
   it('prints the rag graph as Mermaid, with its conditional edges', async () => {
     const run = await cli('graph', 'rag', '--mermaid');
     expect(run.code, run.stderr).toBe(0);
