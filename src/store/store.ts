@@ -56,6 +56,33 @@ export interface TableQueryResult {
   truncated: boolean;
 }
 
+/** A fact a user asked Evident to remember. Memories belong to exactly one user and are never shared. */
+export interface MemoryRecord {
+  id: string;
+  user: string;
+  text: string;
+  /** Where it came from (e.g. `thread:<id>`), for the user's own review. */
+  source?: string;
+  createdAt: string;
+}
+
+export interface MemoryHit extends MemoryRecord {
+  /** Cosine similarity to the query vector. */
+  score: number;
+}
+
+export interface MemoryWrite {
+  user: string;
+  text: string;
+  vector: Float32Array;
+  source?: string;
+  /**
+   * Makes the write happen at most once per (user, key): a second write with the same key returns the first
+   * memory with `created: false`. The agent passes run id + tool call id, so a replayed approval cannot save twice.
+   */
+  idempotencyKey?: string;
+}
+
 export interface StoreStats {
   documents: number;
   chunks: number;
@@ -114,6 +141,15 @@ export interface Store {
   upsertUser(user: { name: string; groups: string[]; roles?: Principal['roles'] }): Promise<UserRecord>;
   getUser(name: string): Promise<UserRecord | undefined>;
   listUsers(): Promise<UserRecord[]>;
+
+  /** Long-term memory. Every call is scoped to one user inside the query: another user's memory is never read. */
+  addMemory(memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }>;
+  /** The user's memories nearest to `vector` by cosine similarity, best first; rows of another dimension are skipped. */
+  searchMemories(user: string, vector: Float32Array, limit: number): Promise<MemoryHit[]>;
+  /** The user's memories, oldest first. */
+  listMemories(user: string): Promise<MemoryRecord[]>;
+  /** Deletes one of the user's memories. False when the user has no memory with that id (whoever else may). */
+  deleteMemory(user: string, id: string): Promise<boolean>;
 
   stats(): Promise<StoreStats>;
 }

@@ -17,6 +17,9 @@ import type {
   ChunkWithSource,
   DocumentWrite,
   EmbedderInfo,
+  MemoryHit,
+  MemoryRecord,
+  MemoryWrite,
   Store,
   StoreStats,
   TableQueryLimits,
@@ -27,6 +30,7 @@ import { VISIBLE_DOC_PKS, aclCondition } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
 import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
+import * as memories from './memories.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import {
@@ -523,6 +527,27 @@ export class SqliteStore implements Store {
   async listUsers(): Promise<UserRecord[]> {
     const rows = this.stmt('SELECT name, groups, roles, created_at FROM users ORDER BY name').all() as UserRow[];
     return rows.map(toUserRecord);
+  }
+
+  // ---------------------------------------------------------------- memories
+
+  async addMemory(memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
+    this.assertWritable();
+    const stmt = (sql: string) => this.stmt(sql);
+    return this.guard('save a memory', () => this.db.transaction(() => memories.addMemory(stmt, memory)).immediate());
+  }
+
+  async searchMemories(user: string, vector: Float32Array, limit: number): Promise<MemoryHit[]> {
+    return this.guard('search memories', () => memories.searchMemories((sql) => this.stmt(sql), user, vector, limit));
+  }
+
+  async listMemories(user: string): Promise<MemoryRecord[]> {
+    return this.guard('list memories', () => memories.listMemories((sql) => this.stmt(sql), user));
+  }
+
+  async deleteMemory(user: string, id: string): Promise<boolean> {
+    this.assertWritable();
+    return this.guard('delete a memory', () => memories.deleteMemory((sql) => this.stmt(sql), user, id));
   }
 
   async stats(): Promise<StoreStats> {
