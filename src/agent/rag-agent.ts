@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Answer } from '../domain/answer.ts';
 import type { Principal } from '../domain/index.ts';
-import { EvidentError } from '../errors/index.ts';
+import { NotFoundError, ThreadForbiddenError, ValidationError } from '../errors/index.ts';
 import type { Evident } from '../evident.ts';
+import type { RunRecord, ThreadSummary } from '../store/store.ts';
+import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
 import { openCheckpointer } from './checkpointer.ts';
 import { buildRagGraph, ragGraphMermaid, type RagGraph } from './graphs/rag.ts';
 import type { RagDeps } from './nodes/rag-deps.ts';
+import { recordedRun } from './run-recording.ts';
 import type { RagStateType, RunError, RunStatus, Step, ToolCallRecord, Turn } from './state.ts';
 import { createTableQueryTool } from './tools/table-query.ts';
 
@@ -34,9 +37,28 @@ export interface RagRunResult {
   errors: RunError[];
 }
 
+/** A new run from an earlier checkpoint of one of the principal's threads. */
+export interface ForkInput {
+  threadId: string;
+  checkpointId: string;
+  principal: Principal;
+  /**
+   * Ask this on a new branch from the checkpoint, which must be the end of a run. Without it the run is replayed
+   * from the checkpoint, which must be mid-run (its `next` is not empty).
+   */
+  question?: string;
+}
+
 export interface RagAgent {
   readonly graph: RagGraph;
   ask(input: AskInput): Promise<RagRunResult>;
+  /** The principal's threads, most recently updated first. */
+  threads(principal: Principal): Promise<ThreadSummary[]>;
+  /** A thread's runs with status and timings, oldest first; only its owner may list them. */
+  runs(threadId: string, principal: Principal): Promise<RunRecord[]>;
+  /** A thread's checkpoints, oldest first, every branch included; only its owner may list them. */
+  checkpoints(threadId: string, principal: Principal): Promise<CheckpointInfo[]>;
+  fork(input: ForkInput): Promise<RagRunResult>;
   mermaid(): string;
   close(): void;
 }
@@ -68,32 +90,81 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
       const threadId = input.threadId ?? randomUUID();
       if (input.threadId) await assertThreadOwner(graph, threadId, input.principal);
       const runId = randomUUID();
-      const state: RagStateType = await graph.invoke(
-        {
-          question: input.question,
-          principal: input.principal,
-          thread_id: threadId,
-          run_id: runId,
-          ...(input.history ? { history: input.history } : {}),
-        },
-        { configurable: { thread_id: threadId, run_id: runId } },
+      const start = { runId, threadId, agent: 'rag', user: input.principal.id, question: input.question };
+      const state: RagStateType = await recordedRun(evident.store, graph, start, () =>
+        graph.invoke(
+          {
+            question: input.question,
+            principal: input.principal,
+            thread_id: threadId,
+            run_id: runId,
+            ...(input.history ? { history: input.history } : {}),
+          },
+          { configurable: { thread_id: threadId, run_id: runId } },
+        ),
       );
-      return {
-        answer: state.answer,
-        status: state.status,
-        mode: state.mode,
-        thread_id: threadId,
-        run_id: runId,
-        standalone_question: state.standalone_question,
-        sub_questions: state.sub_questions,
-        evidence_ids: state.evidence.map((item) => item.chunk_id),
-        tool_calls: state.tool_calls,
-        steps: state.steps,
-        errors: state.errors,
-      };
+      return runResult(state, threadId, runId);
+    },
+    threads: (principal) => evident.store.listThreads(principal.id),
+    async runs(threadId, principal) {
+      await assertThreadOwner(graph, threadId, principal);
+      return evident.store.listRuns(threadId, principal.id);
+    },
+    async checkpoints(threadId, principal) {
+      await assertThreadOwner(graph, threadId, principal);
+      return listCheckpointInfo(graph, threadId);
+    },
+    async fork(input) {
+      const { threadId, checkpointId, principal } = input;
+      await assertThreadOwner(graph, threadId, principal);
+      const config = { configurable: { thread_id: threadId, checkpoint_id: checkpointId } };
+      const snapshot = await graph.getState(config);
+      const values = snapshot.values as Partial<RagStateType> | undefined;
+      // An unknown id reads as an empty snapshot; one of another thread cannot be reached through this thread_id.
+      if (!snapshot.createdAt || values?.principal?.id !== principal.id) {
+        throw new NotFoundError('checkpoint', checkpointId, `List the thread's checkpoints with: evident checkpoints ${threadId}`);
+      }
+      const midRun = snapshot.next.length > 0;
+      if (input.question !== undefined && midRun) {
+        throw new ValidationError(`Checkpoint ${checkpointId} is in the middle of a run; a new question forks from the end of one.`, {
+          hint: 'Pick a checkpoint whose next is empty, or omit the question to replay from this one.',
+        });
+      }
+      if (input.question === undefined && !midRun) {
+        throw new ValidationError(`Checkpoint ${checkpointId} is the end of a run; there is nothing to replay from it.`, {
+          hint: 'Give a question to fork a new run from it.',
+        });
+      }
+      const runId = randomUUID();
+      const question = input.question ?? values.question ?? '';
+      const start = { runId, threadId, agent: 'rag', user: principal.id, question };
+      // Invoking with a past checkpoint's config runs from there: new checkpoints branch off it, the old ones stay.
+      const runConfig = { configurable: { thread_id: threadId, checkpoint_id: checkpointId, run_id: runId } };
+      const state: RagStateType = await recordedRun(evident.store, graph, start, () =>
+        input.question === undefined
+          ? graph.invoke(null, runConfig)
+          : graph.invoke({ question: input.question, principal, thread_id: threadId, run_id: runId }, runConfig),
+      );
+      return runResult(state, threadId, runId);
     },
     mermaid: () => ragGraphMermaid(graph),
     close: () => checkpointer.close(),
+  };
+}
+
+function runResult(state: RagStateType, threadId: string, runId: string): RagRunResult {
+  return {
+    answer: state.answer,
+    status: state.status,
+    mode: state.mode,
+    thread_id: threadId,
+    run_id: runId,
+    standalone_question: state.standalone_question,
+    sub_questions: state.sub_questions,
+    evidence_ids: state.evidence.map((item) => item.chunk_id),
+    tool_calls: state.tool_calls,
+    steps: state.steps,
+    errors: state.errors,
   };
 }
 
@@ -104,9 +175,5 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
 async function assertThreadOwner(graph: RagGraph, threadId: string, principal: Principal): Promise<void> {
   const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
   const owner = (snapshot.values as Partial<RagStateType> | undefined)?.principal;
-  if (owner && owner.id !== principal.id) {
-    throw new EvidentError('thread_forbidden', `Thread ${threadId} is not available to ${principal.id}.`, {
-      hint: 'Omit --thread to start a new thread, or continue one of your own.',
-    });
-  }
+  if (owner && owner.id !== principal.id) throw new ThreadForbiddenError(threadId, principal.id);
 }

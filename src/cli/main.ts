@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { isEvidentError } from '../errors/index.ts';
 import { registerAskCommand } from './commands/ask-command.ts';
+import { registerChatCommand } from './commands/chat-command.ts';
+import { registerForkCommand } from './commands/fork-command.ts';
+import { registerThreadsCommand } from './commands/threads-command.ts';
 import { registerDocsCommand } from './commands/docs-command.ts';
 import { registerEvalCommand } from './commands/eval-command.ts';
 import { registerGraphCommand } from './commands/graph-command.ts';
@@ -33,6 +36,9 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerStatusCommand(program, io);
   registerEvalCommand(program, io);
   registerAskCommand(program, io, setExit);
+  registerChatCommand(program, io, setExit);
+  registerThreadsCommand(program, io);
+  registerForkCommand(program, io, setExit);
   registerGraphCommand(program, io);
   return program;
 }

@@ -11,3 +11,4 @@ export {
   type StructuredOutputIssue,
   ValidationError,
 } from './errors.ts';
+export { ThreadForbiddenError } from './thread-forbidden-error.ts';

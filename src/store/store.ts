@@ -91,6 +91,37 @@ export interface StoreStats {
   embedder: EmbedderInfo | undefined;
 }
 
+/** A run's state in the store: `running` until finished; `interrupted` when it waits for an approval. */
+export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted';
+
+/** What starting a run records. A run on a new thread creates the thread, owned by `user`. */
+export interface RunStart {
+  runId: string;
+  threadId: string;
+  /** Which agent graph ran (`rag`, …). */
+  agent: string;
+  user: string;
+  question: string;
+}
+
+export interface RunRecord extends RunStart {
+  status: RunRecordStatus;
+  error?: string;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+}
+
+/** One of a user's threads, as a list shows it. */
+export interface ThreadSummary {
+  threadId: string;
+  agent: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The question of the thread's latest run. */
+  lastQuestion: string;
+  runCount: number;
+}
 /**
  * The persistence port. Every read that returns document content takes the principal and filters inside the
  * backend's query, before ranking or counting, so unauthorised text never leaves the store.
@@ -150,6 +181,18 @@ export interface Store {
   listMemories(user: string): Promise<MemoryRecord[]>;
   /** Deletes one of the user's memories. False when the user has no memory with that id (whoever else may). */
   deleteMemory(user: string, id: string): Promise<boolean>;
+
+  /**
+   * Records a run as `running`; a new thread is created owned by `run.user`. A thread owned by another user is
+   * refused with `ThreadForbiddenError`, so a run can never join someone else's thread.
+   */
+  startRun(run: RunStart): Promise<RunRecord>;
+  /** Settles a run's status, finish time and duration. Fails with `not_found` for an unknown run. */
+  finishRun(runId: string, outcome: { status: RunRecordStatus; error?: string }): Promise<RunRecord>;
+  /** The thread's runs, oldest first; empty unless `user` owns the thread. */
+  listRuns(threadId: string, user: string): Promise<RunRecord[]>;
+  /** The threads `user` owns, most recently updated first. */
+  listThreads(user: string): Promise<ThreadSummary[]>;
 
   stats(): Promise<StoreStats>;
 }

@@ -1063,6 +1063,53 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
       });
     });
 
+    // -------------------------------------------------------------- runs and threads
+
+    describe('runs and threads', () => {
+      const run = (runId: string, threadId: string, user: string, question = `question of ${runId}`) => ({
+        runId,
+        threadId,
+        agent: 'rag',
+        user,
+        question,
+      });
+
+      it('records runs with status and timings, and lists the owner\'s threads newest first', async () => {
+        const started = await store.startRun(run('r1', 't1', 'alice', 'What is the fee?'));
+        expect(started).toMatchObject({ runId: 'r1', threadId: 't1', status: 'running', user: 'alice', question: 'What is the fee?' });
+        expect(started.finishedAt).toBeUndefined();
+        const finished = await store.finishRun('r1', { status: 'answered' });
+        expect(finished.status).toBe('answered');
+        expect(Date.parse(finished.finishedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(started.startedAt));
+        expect(finished.durationMs).toBeGreaterThanOrEqual(0);
+        await store.startRun(run('r2', 't1', 'alice', 'And its cap?'));
+        await store.finishRun('r2', { status: 'failed', error: 'model unreachable' });
+        await store.startRun(run('r3', 't2', 'alice', 'Another thread'));
+
+        const runs = await store.listRuns('t1', 'alice');
+        expect(runs.map((r) => [r.runId, r.status])).toEqual([['r1', 'answered'], ['r2', 'failed']]);
+        expect(runs[1]?.error).toBe('model unreachable');
+        const threads = await store.listThreads('alice');
+        expect(threads.map((t) => [t.threadId, t.runCount, t.lastQuestion])).toEqual([
+          ['t2', 1, 'Another thread'],
+          ['t1', 2, 'And its cap?'],
+        ]);
+        expect(threads[1]?.agent).toBe('rag');
+        expect(Date.parse(threads[1]?.updatedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(threads[1]?.createdAt ?? ''));
+      });
+
+      it("never lists another user's threads or runs, and refuses a run on their thread", async () => {
+        await store.startRun(run('a1', 'alice-thread', 'alice'));
+        await store.startRun(run('b1', 'bob-thread', 'bob'));
+        expect((await store.listThreads('bob')).map((t) => t.threadId)).toEqual(['bob-thread']);
+        expect(await store.listRuns('alice-thread', 'bob')).toEqual([]);
+        expect(await store.listThreads('carol')).toEqual([]);
+        await expectRejects(store.startRun(run('b2', 'alice-thread', 'bob')), 'thread_forbidden');
+        expect((await store.listRuns('alice-thread', 'alice')).map((r) => r.runId)).toEqual(['a1']);
+        await expectRejects(store.finishRun('no-such-run', { status: 'answered' }), 'not_found');
+      });
+    });
+
     // -------------------------------------------------------------- persistence
 
     describe('persistence', () => {

@@ -42,7 +42,8 @@ export const runJson = (run: RagRunResult) => ({
   errors: run.errors,
 });
 
-function human(run: RagRunResult): string {
+/** The answer with numbered citations and the run line, as a terminal shows it. */
+export function human(run: RagRunResult): string {
   const lines = [run.answer?.answer ?? '(no answer)'];
   if (run.answer?.citations.length) {
     lines.push('', 'Sources:');

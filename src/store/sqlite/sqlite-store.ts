@@ -20,10 +20,14 @@ import type {
   MemoryHit,
   MemoryRecord,
   MemoryWrite,
+  RunRecord,
+  RunRecordStatus,
+  RunStart,
   Store,
   StoreStats,
   TableQueryLimits,
   TableQueryResult,
+  ThreadSummary,
   UserRecord,
 } from '../store.ts';
 import { VISIBLE_DOC_PKS, aclCondition } from './acl-sql.ts';
@@ -32,6 +36,7 @@ import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
 import * as memories from './memories.ts';
 import { migrate } from './migrate.ts';
+import { SqliteRunLog } from './run-log.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import {
   toChapter,
@@ -548,6 +553,28 @@ export class SqliteStore implements Store {
   async deleteMemory(user: string, id: string): Promise<boolean> {
     this.assertWritable();
     return this.guard('delete a memory', () => memories.deleteMemory((sql) => this.stmt(sql), user, id));
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  async startRun(run: RunStart): Promise<RunRecord> {
+    this.assertWritable();
+    return this.guard('record a run', () => new SqliteRunLog(this.db).startRun(run));
+  }
+
+  async finishRun(runId: string, outcome: { status: RunRecordStatus; error?: string }): Promise<RunRecord> {
+    this.assertWritable();
+    return this.guard('record a run', () => new SqliteRunLog(this.db).finishRun(runId, outcome));
+  }
+
+  async listRuns(threadId: string, user: string): Promise<RunRecord[]> {
+    this.assertOpen();
+    return this.guard('list runs', () => new SqliteRunLog(this.db).listRuns(threadId, user));
+  }
+
+  async listThreads(user: string): Promise<ThreadSummary[]> {
+    this.assertOpen();
+    return this.guard('list threads', () => new SqliteRunLog(this.db).listThreads(user));
   }
 
   async stats(): Promise<StoreStats> {

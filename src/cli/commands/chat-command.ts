@@ -1,0 +1,58 @@
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { openRagAgent } from '../../agent/rag-agent.ts';
+import { createChatModel } from '../../models/chat/create-chat-model.ts';
+import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
+import type { CliIo } from '../io.ts';
+import { human } from './ask-command.ts';
+
+interface ChatFlags extends PrincipalFlags {
+  thread?: string;
+  llm?: string;
+}
+
+const EXIT_WORDS = new Set(['/exit', '/quit']);
+
+/**
+ * `evident chat`: a REPL on one thread. Questions are read line by line from stdin, so a pipe works as well as a
+ * terminal; each answer prints with its numbered citations, and the next question continues the same thread.
+ */
+export function registerChatCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  program
+    .command('chat')
+    .description('Chat with the rag agent on one thread, one question per line (stdin; /exit or end of input to stop)')
+    .option('--thread <id>', 'continue this conversation thread')
+    .option('--as <user>', 'ask as this stored user (their groups apply)')
+    .option('--groups <a,b>', 'ask as an ad-hoc member of these groups')
+    .option('--llm <provider:model>', 'chat model (env EVIDENT_LLM); offline strategies without one')
+    .action(async (flags: ChatFlags, command: Command) => {
+      await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
+        await evident.assertEmbedderMatches();
+        const principal = await principalFromFlags(evident, flags);
+        const chat = await createChatModel(evident.config);
+        const agent = openRagAgent(evident, chat ? { chat: { id: chat.id, model: chat.model } } : {});
+        const interactive = Boolean(process.stdin.isTTY);
+        const lines = createInterface({ input: process.stdin, terminal: interactive, crlfDelay: Infinity });
+        let threadId = flags.thread;
+        try {
+          if (interactive) io.err(`Chatting as ${principal.id}${threadId ? ` on thread ${threadId}` : ''}. /exit to stop.\n> `);
+          for await (const line of lines) {
+            const question = line.trim();
+            if (EXIT_WORDS.has(question)) break;
+            if (question) {
+              const run = await agent.ask({ question, principal, ...(threadId ? { threadId } : {}) });
+              threadId = run.thread_id;
+              io.out(`${human(run)}\n`);
+              for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);
+              if (run.status === 'failed') setExit(2);
+            }
+            if (interactive) io.err('> ');
+          }
+        } finally {
+          lines.close();
+          agent.close();
+          await chat?.close();
+        }
+      });
+    });
+}
