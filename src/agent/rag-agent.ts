@@ -6,11 +6,13 @@ import { NotFoundError, ThreadForbiddenError, ValidationError } from '../errors/
 import type { Evident } from '../evident.ts';
 import type { RunRecord, ThreadSummary } from '../store/store.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
+import { pendingActionOf, type PendingAction } from './approval.ts';
 import { openCheckpointer } from './checkpointer.ts';
 import { buildRagGraph, ragGraphMermaid, type RagGraph } from './graphs/rag.ts';
 import type { RagDeps } from './nodes/rag-deps.ts';
+import { resumeApproval, type ApproveInput } from './resume-approval.ts';
 import { recordedRun } from './run-recording.ts';
-import type { RagStateType, RunError, RunStatus, Step, ToolCallRecord, Turn } from './state.ts';
+import type { MemoryContext, RagStateType, RunError, RunStatus, Step, ToolCallRecord, Turn } from './state.ts';
 import { createTableQueryTool } from './tools/table-query.ts';
 
 export interface AskInput {
@@ -35,6 +37,10 @@ export interface RagRunResult {
   tool_calls: ToolCallRecord[];
   steps: Step[];
   errors: RunError[];
+  /** The asking user's long-term memories this run loaded (context, not citations). */
+  memories: MemoryContext[];
+  /** With status `interrupted`: the side effect waiting for `approve`. */
+  pending_action?: PendingAction;
 }
 
 /** A new run from an earlier checkpoint of one of the principal's threads. */
@@ -52,6 +58,8 @@ export interface ForkInput {
 export interface RagAgent {
   readonly graph: RagGraph;
   ask(input: AskInput): Promise<RagRunResult>;
+  /** Decides on the action an interrupted run waits for (approve / edit / reject) and finishes that run. */
+  approve(input: ApproveInput): Promise<RagRunResult>;
   /** The principal's threads, most recently updated first. */
   threads(principal: Principal): Promise<ThreadSummary[]>;
   /** A thread's runs with status and timings, oldest first; only its owner may list them. */
@@ -65,7 +73,7 @@ export interface RagAgent {
 
 export interface RagAgentOptions {
   chat?: { id: string; model: BaseChatModel };
-  deps?: Partial<Omit<RagDeps, 'search' | 'store' | 'tableQuery' | 'chat'>>;
+  deps?: Partial<Omit<RagDeps, 'search' | 'store' | 'embedder' | 'tableQuery' | 'chat'>>;
 }
 
 /** The `rag` agent over an Evident instance, checkpointed in its store by thread_id. */
@@ -73,12 +81,15 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
   const deps: RagDeps = {
     search: evident.search,
     store: evident.store,
+    embedder: evident.embedder,
     tableQuery: createTableQueryTool({ store: evident.store }),
     topK: evident.retrieval.topK,
     maxEvidence: 8,
     maxCitationRetries: 1,
     maxSchemaRetries: 2,
     historyWindow: 12,
+    memoryLimit: 3,
+    memoryFloor: 0.35,
     ...options.deps,
     ...(options.chat ? { chat: options.chat } : {}),
   };
@@ -147,6 +158,14 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
       );
       return runResult(state, threadId, runId);
     },
+    async approve(input) {
+      const { state, runId } = await resumeApproval(graph, input);
+      const result = runResult(state, input.threadId, runId);
+      // The run was recorded as interrupted; it ends with the approval.
+      const error = result.errors[0];
+      await evident.store.finishRun(runId, { status: result.status, ...(error ? { error: `${error.message} (${error.code})` } : {}) });
+      return result;
+    },
     mermaid: () => ragGraphMermaid(graph),
     close: () => checkpointer.close(),
   };
@@ -165,6 +184,8 @@ function runResult(state: RagStateType, threadId: string, runId: string): RagRun
     tool_calls: state.tool_calls,
     steps: state.steps,
     errors: state.errors,
+    memories: state.memories,
+    ...interruption(state),
   };
 }
 
@@ -176,4 +197,10 @@ async function assertThreadOwner(graph: RagGraph, threadId: string, principal: P
   const snapshot = await graph.getState({ configurable: { thread_id: threadId } });
   const owner = (snapshot.values as Partial<RagStateType> | undefined)?.principal;
   if (owner && owner.id !== principal.id) throw new ThreadForbiddenError(threadId, principal.id);
+}
+
+/** A run that stopped at an `interrupt()` is `interrupted`, with the action it waits for. */
+function interruption(state: RagStateType): { status: 'interrupted'; pending_action: PendingAction } | Record<string, never> {
+  const pending = pendingActionOf(state);
+  return pending ? { status: 'interrupted', pending_action: pending } : {};
 }

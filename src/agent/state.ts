@@ -62,7 +62,15 @@ export interface RunError {
   message: string;
 }
 
-export type RunStatus = 'running' | 'answered' | 'refused' | 'failed';
+/** A long-term memory of the asking user loaded for this run: context for the model, never a citation. */
+export interface MemoryContext {
+  id: string;
+  text: string;
+  score: number;
+}
+
+/** `interrupted`: the run waits for an approval of a side-effect tool (see `pending_action` of the run result). */
+export type RunStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted';
 export type Route = 'retrieve' | 'table' | 'direct';
 
 /** Replace-on-write: every node returns the whole new value of the fields it changes. */
@@ -75,6 +83,7 @@ const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right
 export const RagState = Annotation.Root({
   question: value<string>(() => ''),
   history: value<Turn[]>(() => []),
+  memories: value<MemoryContext[]>(() => []),
   standalone_question: value<string>(() => ''),
   sub_questions: value<string[]>(() => []),
   route: value<Route>(() => 'retrieve'),

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isEvidentError } from '../errors/index.ts';
+import { registerApproveCommand } from './commands/approve-command.ts';
 import { registerAskCommand } from './commands/ask-command.ts';
 import { registerChatCommand } from './commands/chat-command.ts';
 import { registerForkCommand } from './commands/fork-command.ts';
@@ -8,6 +9,7 @@ import { registerDocsCommand } from './commands/docs-command.ts';
 import { registerEvalCommand } from './commands/eval-command.ts';
 import { registerGraphCommand } from './commands/graph-command.ts';
 import { registerIngestCommand } from './commands/ingest-command.ts';
+import { registerMemoriesCommand } from './commands/memories-command.ts';
 import { registerReindexCommand } from './commands/reindex-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
@@ -36,6 +38,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerStatusCommand(program, io);
   registerEvalCommand(program, io);
   registerAskCommand(program, io, setExit);
+  registerApproveCommand(program, io, setExit);
+  registerMemoriesCommand(program, io);
   registerChatCommand(program, io, setExit);
   registerThreadsCommand(program, io);
   registerForkCommand(program, io, setExit);

@@ -6,6 +6,7 @@ import { citationCheck } from '../nodes/citation-check.ts';
 import { decompose } from '../nodes/decompose.ts';
 import { finalize } from '../nodes/finalize.ts';
 import { generate } from '../nodes/generate.ts';
+import { memoryToSave } from '../memory/remember-intent.ts';
 import { loadMemory } from '../nodes/load-memory.ts';
 import { mergeRerank } from '../nodes/merge-rerank.ts';
 import type { RagDeps, RagNode } from '../nodes/rag-deps.ts';
@@ -13,6 +14,7 @@ import { refuse } from '../nodes/refuse.ts';
 import { retrieve } from '../nodes/retrieve.ts';
 import { rewrite } from '../nodes/rewrite.ts';
 import { route } from '../nodes/route.ts';
+import { saveMemory } from '../nodes/save-memory.ts';
 import { tableAnswer } from '../nodes/table-answer.ts';
 import { RagState, type RagStateType, type RagUpdate } from '../state.ts';
 
@@ -36,7 +38,7 @@ function traced(name: string, node: RagNode, deps: RagDeps) {
 }
 
 /**
- * The `rag` graph: load_memory → rewrite → decompose → route_question ⇒ (table_query | retrieve → merge_rerank →
+ * The `rag` graph: load_memory ⇒ (save_memory, after an approval | rewrite → decompose → route_question ⇒ (table_query | retrieve → merge_rerank →
  * check_answerability ⇒ (generate → citation_check ⇒ (retry generate | finalize) | refuse) | answer_directly) → finalize.
  * The wiring is the same with and without a chat model; only the nodes' strategies differ.
  */
@@ -54,9 +56,12 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addNode('generate', traced('generate', generate, deps))
     .addNode('citation_check', traced('citation_check', citationCheck, deps))
     .addNode('refuse', traced('refuse', refuse, deps))
+    .addNode('save_memory', traced('save_memory', saveMemory, deps))
     .addNode('finalize', traced('finalize', finalize, deps))
     .addEdge(START, 'load_memory')
-    .addEdge('load_memory', 'rewrite')
+    // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
+    .addConditionalEdges('load_memory', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'rewrite' })
+    .addEdge('save_memory', 'finalize')
     .addEdge('rewrite', 'decompose')
     .addEdge('decompose', 'route_question')
     .addConditionalEdges('route_question', (state) => state.route, { table: 'table_query', retrieve: 'retrieve', direct: 'answer_directly' })

@@ -3,7 +3,7 @@ import { answerSchema, type Answer, type Citation } from '../../domain/answer.ts
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { Answerability, Evidence } from '../state.ts';
-import { formatEvidence } from './llm-prompts.ts';
+import { formatEvidence, formatMemories } from './llm-prompts.ts';
 import type { RagNode } from './rag-deps.ts';
 
 export const OFFLINE_LABEL = '(Offline answer: sentences quoted from the evidence; no language model was used.)';
@@ -57,7 +57,7 @@ export const generate: RagNode = async (state, deps) => {
         new SystemMessage(
           'Answer only from the evidence. Cite every claim: each citation names the chunk_id and doc_id of an evidence chunk and quotes its exact words. If the evidence does not state the answer, set answerable to false and list the missing information.',
         ),
-        new HumanMessage(`Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${question}${feedback}`),
+        new HumanMessage(`${formatMemories(state.memories)}Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${question}${feedback}`),
       ],
     });
     return { update: { answer }, summary: `answer with ${answer.citations.length} citation(s)` };

@@ -1,4 +1,4 @@
-import type { Evidence, Turn } from '../state.ts';
+import type { Evidence, MemoryContext, Turn } from '../state.ts';
 
 export const formatHistory = (history: readonly Turn[]): string =>
   history.map((turn) => `${turn.role === 'user' ? 'User' : 'Assistant'}: ${turn.content}`).join('\n');
@@ -8,3 +8,9 @@ export const formatEvidence = (evidence: readonly Evidence[]): string =>
   evidence
     .map((item) => `[chunk_id: ${item.chunk_id}] [doc_id: ${item.doc_id}]${item.heading ? ` (${item.heading})` : ''}\n${item.text}`)
     .join('\n\n');
+
+/** The user's memories as the model sees them: context about the user, explicitly not evidence to cite. */
+export const formatMemories = (memories: readonly MemoryContext[]): string =>
+  memories.length
+    ? `What this user asked you to remember (context about them, not evidence; never cite it):\n${memories.map((memory) => `- ${memory.text}`).join('\n')}\n\n`
+    : '';

@@ -1,14 +1,26 @@
-import type { RagNode } from './rag-deps.ts';
+import type { MemoryContext } from '../state.ts';
+import type { RagDeps, RagNode } from './rag-deps.ts';
+
+/** The asking user's memories nearest to the question, above the similarity floor. Only ever that user's. */
+async function relevantMemories(question: string, user: string, deps: RagDeps): Promise<MemoryContext[]> {
+  if (!question.trim() || deps.memoryLimit <= 0) return [];
+  const [vector] = await deps.embedder.embed([question], 'query');
+  if (!vector) return [];
+  const hits = await deps.store.searchMemories(user, vector, deps.memoryLimit);
+  return hits.filter((hit) => hit.score >= deps.memoryFloor).map((hit) => ({ id: hit.id, text: hit.text, score: Math.round(hit.score * 1000) / 1000 }));
+}
 
 /**
  * Starts a run on the thread: per-run fields are reset (the thread's checkpoint still holds the previous run's),
- * and the conversation history is kept to its window. Long-term memories are not loaded yet.
+ * the conversation history is kept to its window, and the asking user's relevant long-term memories are loaded.
  */
 export const loadMemory: RagNode = async (state, deps) => {
   const history = state.history.slice(-deps.historyWindow);
+  const memories = state.principal ? await relevantMemories(state.question, state.principal.id, deps) : [];
   return {
     update: {
       history,
+      memories,
       standalone_question: '',
       sub_questions: [],
       route: 'retrieve',
@@ -25,6 +37,6 @@ export const loadMemory: RagNode = async (state, deps) => {
       status: 'running',
       mode: deps.chat ? deps.chat.id : 'offline',
     },
-    summary: `${history.length} earlier turn${history.length === 1 ? '' : 's'} in the thread`,
+    summary: `${history.length} earlier turn${history.length === 1 ? '' : 's'} in the thread${memories.length ? `, ${memories.length} memor${memories.length === 1 ? 'y' : 'ies'} loaded` : ''}`,
   };
 };

@@ -1,4 +1,5 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
 import type { Store } from '../../store/store.ts';
 import type { TableQueryTool } from '../tools/table-query.ts';
@@ -8,6 +9,8 @@ import type { RagStateType, RagUpdate } from '../state.ts';
 export interface RagDeps {
   search: HybridSearch;
   store: Store;
+  /** Embeds questions and memories for long-term memory (the store's embedder). */
+  embedder: Embedder;
   tableQuery: TableQueryTool;
   chat?: { id: string; model: BaseChatModel };
   /** Results taken per sub-question. */
@@ -20,6 +23,9 @@ export interface RagDeps {
   maxSchemaRetries: number;
   /** Turns of history the rewrite step reads. */
   historyWindow: number;
+  /** Long-term memories loaded per run, and the cosine similarity a memory needs to be loaded. */
+  memoryLimit: number;
+  memoryFloor: number;
 }
 
 /** A node's result: the partial state it writes, and a one-line summary for the run's steps. */

@@ -40,11 +40,19 @@ export const runJson = (run: RagRunResult) => ({
   tool_calls: run.tool_calls,
   steps: run.steps,
   errors: run.errors,
+  memories: run.memories,
+  ...(run.pending_action ? { pending_action: run.pending_action } : {}),
 });
 
 /** The answer with numbered citations and the run line, as a terminal shows it. */
 export function human(run: RagRunResult): string {
-  const lines = [run.answer?.answer ?? '(no answer)'];
+  const pending = run.pending_action;
+  const lines = pending
+    ? [
+        `waiting for approval: ${pending.tool} ${JSON.stringify(pending.args)}`,
+        `decide with: evident approve ${run.thread_id} [--reject | --edit '{"text": "…"}']`,
+      ]
+    : [run.answer?.answer ?? '(no answer)'];
   if (run.answer?.citations.length) {
     lines.push('', 'Sources:');
     run.answer.citations.forEach((citation, i) => lines.push(`[${i + 1}] ${citation.doc_id} (${citation.chunk_id}): "${citation.quote}"`));

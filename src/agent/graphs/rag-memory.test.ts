@@ -1,0 +1,159 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from '@langchain/langgraph';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/index.ts';
+import { isEvidentError } from '../../errors/index.ts';
+import { createEvident, type Evident } from '../../evident.ts';
+import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { runCli } from '../../testing/run-cli.ts';
+import { openRagAgent, type RagAgent } from '../rag-agent.ts';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const corpus = join(repo, 'samples/corpus');
+
+let dir: string;
+let evident: Evident;
+let agent: RagAgent;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'evident-rag-memory-'));
+  const db = join(dir, 'store.db');
+  for (const args of [['alice', '--groups', 'legal'], ['bob', '--groups', 'legal'], ['root', '--admin']]) {
+    expect((await runCli(['--db', db, 'users', 'add', ...args])).code).toBe(0);
+  }
+  const ingest = await runCli(['--db', db, 'ingest', corpus]);
+  expect(ingest.code, ingest.stderr).toBe(0);
+  evident = await createEvident(loadConfig({ flags: { db } }));
+  agent = openRagAgent(evident);
+});
+
+afterAll(async () => {
+  agent?.close();
+  await evident?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const as = (name: string) => evident.principalFor(name);
+const texts = async (user: string) => (await evident.store.listMemories(user)).map((memory) => memory.text);
+
+async function errorOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  if (!isEvidentError(error)) throw new Error(`expected an EvidentError, got ${String(error)}`);
+  return { code: error.code, message: error.toLine() };
+}
+
+describe('save_memory: interrupt and approval', () => {
+  it('interrupts, and an approval saves the memory exactly once, even when the resume is replayed', async () => {
+    const alice = await as('alice');
+    const run = await agent.ask({ question: 'Remember that I prefer invoices in EUR.', principal: alice });
+    expect(run.status).toBe('interrupted');
+    expect((await agent.runs(run.thread_id, alice)).map((record) => record.status)).toEqual(['interrupted']);
+    expect(run.pending_action).toEqual({ tool: 'save_memory', args: { text: 'I prefer invoices in EUR' }, approval_id: `${run.run_id}:save_memory-1` });
+    expect(run.steps.map((step) => step.node)).toEqual(['load_memory']);
+    expect(await texts('alice')).toEqual([]);
+
+    const approved = await agent.approve({ threadId: run.thread_id, principal: alice, decision: 'approve' });
+    expect(approved).toMatchObject({ status: 'answered', run_id: run.run_id, thread_id: run.thread_id });
+    expect(approved.pending_action).toBeUndefined();
+    expect(approved.answer?.answer).toBe('Saved to your memories: I prefer invoices in EUR');
+    expect(approved.tool_calls).toEqual([
+      { name: 'save_memory', arguments: { text: 'I prefer invoices in EUR' }, result_summary: expect.stringMatching(/^saved memory /), ok: true, duration_ms: expect.any(Number) },
+    ]);
+    expect(approved.steps.map((step) => step.node)).toEqual(['load_memory', 'save_memory', 'finalize']);
+    expect(await texts('alice')).toEqual(['I prefer invoices in EUR']);
+    expect((await agent.runs(run.thread_id, alice)).map((record) => [record.runId, record.status])).toEqual([[run.run_id, 'answered']]);
+
+    // A second approval finds nothing waiting.
+    expect(await errorOf(agent.approve({ threadId: run.thread_id, principal: alice, decision: 'approve' }))).toMatchObject({ code: 'no_pending_approval' });
+    // Replaying the resume from the interrupted checkpoint runs the node again: the idempotency key holds.
+    let interrupted: string | undefined;
+    for await (const snapshot of agent.graph.getStateHistory({ configurable: { thread_id: run.thread_id } })) {
+      if (snapshot.next.includes('save_memory')) interrupted = snapshot.config.configurable?.checkpoint_id as string;
+    }
+    expect(interrupted).toBeDefined();
+    const replay = await agent.graph.invoke(new Command({ resume: { decision: 'approve' } }), {
+      configurable: { thread_id: run.thread_id, checkpoint_id: interrupted },
+    });
+    expect(replay.tool_calls[0]?.result_summary).toMatch(/^already saved memory /);
+    expect(await texts('alice')).toEqual(['I prefer invoices in EUR']);
+  });
+
+  it('saves the edited text on an edit, and nothing on a reject', async () => {
+    const bob = await as('bob');
+    const editRun = await agent.ask({ question: 'Note that my team is Legal Ops', principal: bob });
+    expect(editRun.status).toBe('interrupted');
+    expect(await errorOf(agent.approve({ threadId: editRun.thread_id, principal: bob, decision: 'edit', args: { text: ' ' } }))).toMatchObject({ code: 'invalid_input' });
+    const edited = await agent.approve({ threadId: editRun.thread_id, principal: bob, decision: 'edit', args: { text: 'My team is Legal Operations (EMEA)' } });
+    expect(edited.tool_calls[0]).toMatchObject({ ok: true, arguments: { text: 'My team is Legal Operations (EMEA)' }, result_summary: expect.stringMatching(/\(edited\)$/) });
+
+    const rejectRun = await agent.ask({ question: 'Remember that the audit is on Friday', principal: bob });
+    const rejected = await agent.approve({ threadId: rejectRun.thread_id, principal: bob, decision: 'reject' });
+    expect(rejected.status).toBe('answered');
+    expect(rejected.answer?.answer).toBe('Nothing was saved: the memory was rejected.');
+    expect(rejected.tool_calls).toEqual([expect.objectContaining({ name: 'save_memory', ok: false, result_summary: 'rejected' })]);
+    expect(await texts('bob')).toEqual(['My team is Legal Operations (EMEA)']);
+  });
+
+  it("lets only the thread's owner or an admin decide, without revealing the thread", async () => {
+    const run = await agent.ask({ question: 'Remember that my badge number is 4471', principal: await as('alice') });
+    const intruder = await errorOf(agent.approve({ threadId: run.thread_id, principal: await as('bob'), decision: 'approve' }));
+    expect(intruder).toMatchObject({ code: 'thread_forbidden' });
+    expect(intruder.message).toContain(`Thread ${run.thread_id} is not available to bob.`);
+    expect(intruder.message).not.toMatch(/4471|badge|save_memory/);
+    expect(await texts('bob')).not.toContain('My badge number is 4471');
+    expect(await texts('alice')).not.toContain('My badge number is 4471');
+
+    // An admin may decide; the memory is still the owner's.
+    const approved = await agent.approve({ threadId: run.thread_id, principal: await as('root'), decision: 'approve' });
+    expect(approved.status).toBe('answered');
+    expect(await texts('alice')).toContain('My badge number is 4471');
+    expect(await texts('root')).toEqual([]);
+  });
+});
+
+describe('long-term memories in later runs', () => {
+  it("loads the asking user's relevant memories, and never another user's into a prompt", async () => {
+    const alice = await as('alice');
+    const bob = await as('bob');
+    const saved = await agent.ask({ question: 'Remember that I prefer invoices for CT-2024-0193 billed to cost centre QX-7731', principal: alice });
+    await agent.approve({ threadId: saved.thread_id, principal: alice, decision: 'approve' });
+    const question = 'Which cost centre do I prefer for invoices of CT-2024-0193?';
+
+    const offline = await agent.ask({ question, principal: alice });
+    expect(offline.memories.map((memory) => memory.text)).toContain('I prefer invoices for CT-2024-0193 billed to cost centre QX-7731');
+    expect(offline.steps[0]?.summary).toMatch(/memor(y|ies) loaded/);
+    // Memories are context, not evidence: nothing cites them.
+    expect(offline.answer?.citations.every((citation) => citation.chunk_id !== offline.memories[0]?.id)).toBe(true);
+    // An unrelated question loads none.
+    expect((await agent.ask({ question: 'How many vacation days do employees get?', principal: alice })).memories).toEqual([]);
+
+    const script = () => [
+      { answerable: true, reasons: ['related'], missing_information: [] },
+      { answer: 'Not stated in the evidence.', answerable: false, confidence: 0, citations: [], missing_information: ['the currency'] },
+    ];
+    const aliceModel = new RecordingChatModel(script());
+    const bobModel = new RecordingChatModel(script());
+    const aliceAgent = openRagAgent(evident, { chat: { id: 'recording:alice', model: aliceModel } });
+    const bobAgent = openRagAgent(evident, { chat: { id: 'recording:bob', model: bobModel } });
+    try {
+      const aliceRun = await aliceAgent.ask({ question, principal: alice });
+      const bobRun = await bobAgent.ask({ question, principal: bob });
+      expect(aliceModel.prompts.join('\n')).toContain('I prefer invoices for CT-2024-0193 billed to cost centre QX-7731');
+      expect(aliceModel.prompts.join('\n')).toContain('never cite it');
+      expect(bobModel.calls.length).toBe(aliceModel.calls.length);
+      for (const prompt of bobModel.prompts) {
+        expect(prompt).not.toContain('QX-7731');
+        expect(prompt).not.toContain('I prefer invoices');
+        expect(prompt).not.toContain('badge number');
+      }
+      expect(aliceRun.memories.length).toBeGreaterThan(0);
+      expect(bobRun.memories.map((memory) => memory.text)).not.toContain('I prefer invoices for CT-2024-0193 billed to cost centre QX-7731');
+    } finally {
+      aliceAgent.close();
+      bobAgent.close();
+    }
+  });
+});
