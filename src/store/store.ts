@@ -122,6 +122,7 @@ export interface ThreadSummary {
   lastQuestion: string;
   runCount: number;
 }
+
 /**
  * The persistence port. Every read that returns document content takes the principal and filters inside the
  * backend's query, before ranking or counting, so unauthorised text never leaves the store.
