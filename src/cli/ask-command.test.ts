@@ -38,7 +38,7 @@ describe('evident ask', () => {
     const run = await cli('ask', 'What is the termination fee of CT-2024-0193?', '--as', 'alice');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/\$48,000\.? \[1\]/);
-    expect(run.stdout).toMatch(/^\[1\] contracts\/ct-2024-0193\.md \(contracts\/ct-2024-0193\.md#\d+\): ".*\$48,000/m);
+    expect(run.stdout).toMatch(/^\[1\] contracts\/ct-2024-0193\.md#\d+: ".*\$48,000/m);
     expect(run.stdout).toMatch(/thread [0-9a-f-]{36} · run [0-9a-f-]{36} · offline/);
   });
 

@@ -170,7 +170,7 @@ describe('evident chat', () => {
     expect(chat.code, chat.stderr).toBe(0);
     expect(chat.stdout).toMatch(/\$48,000\.? \[1\]/);
     expect(chat.stdout).toMatch(/\$500K.*\[1\]/);
-    expect(chat.stdout).toMatch(/^\[1\] contracts\/ct-2024-0193\.md \(contracts\/ct-2024-0193\.md#\d+\): /m);
+    expect(chat.stdout).toMatch(/^\[1\] contracts\/ct-2024-0193\.md#\d+: /m);
     const threads = [...chat.stdout.matchAll(/thread ([0-9a-f-]{36}) · run/g)].map((match) => match[1]);
     expect(threads).toHaveLength(2);
     expect(threads[1]).toBe(threads[0]);

@@ -55,7 +55,10 @@ export function human(run: RagRunResult): string {
     : [run.answer?.answer ?? '(no answer)'];
   if (run.answer?.citations.length) {
     lines.push('', 'Sources:');
-    run.answer.citations.forEach((citation, i) => lines.push(`[${i + 1}] ${citation.doc_id} (${citation.chunk_id}): "${citation.quote}"`));
+    // The chunk id starts with the doc_id, so it alone says which document and which passage.
+    run.answer.citations.forEach((citation, i) =>
+      lines.push(`[${i + 1}] ${citation.chunk_id}${citation.page ? `, p. ${citation.page}` : ''}: "${citation.quote}"`),
+    );
   }
   for (const call of run.tool_calls) lines.push('', `tool ${call.name}: ${String(call.arguments.sql ?? JSON.stringify(call.arguments))}`);
   lines.push('', `thread ${run.thread_id} · run ${run.run_id} · ${run.mode}`);
