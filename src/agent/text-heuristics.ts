@@ -15,12 +15,26 @@ export const IDENTIFIER = /\b[A-Za-z]{2,}(?:-[A-Za-z0-9]+)*-\d+[A-Za-z0-9]*\b/g;
 
 export const identifiersIn = (text: string): string[] => [...new Set((text.match(IDENTIFIER) ?? []).map((id) => id.toUpperCase()))];
 
-/** Content terms of a text: lowercased, stopwords removed, Porter-stemmed; identifiers kept whole. */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * Content terms of a text: lowercased, stopwords removed, Porter-stemmed; identifiers kept whole; CJK runs (no
+ * spaces between words) as overlapping character bigrams, as the keyword analyzer indexes them.
+ */
 export function contentTerms(text: string): string[] {
   const identifiers = identifiersIn(text).map((id) => id.toLowerCase());
   const rest = text.replace(IDENTIFIER, ' ').toLowerCase();
-  const words = (rest.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOPWORDS.has(word) && word.length > 1);
-  return [...new Set([...identifiers, ...words.map((word) => stemmer(word))])];
+  const bigrams = (rest.match(CJK_RUN) ?? []).flatMap((run) =>
+    run.length === 1 ? [run] : Array.from({ length: run.length - 1 }, (_, i) => run.slice(i, i + 2)),
+  );
+  const words = (rest.replace(CJK_RUN, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOPWORDS.has(word) && word.length > 1);
+  return [...new Set([...identifiers, ...words.map((word) => stemmer(word)), ...bigrams])];
+}
+
+/** Share of a text's content terms that are CJK bigrams (they match far less often than whole words). */
+export function cjkShare(terms: readonly string[]): number {
+  if (terms.length === 0) return 0;
+  return terms.filter((term) => /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u.test(term)).length / terms.length;
 }
 
 /** The stemmed term set of a passage, for coverage tests. */
@@ -51,7 +65,8 @@ export function sentences(text: string): { text: string; heading: string }[] {
 }
 
 function pushSentences(block: string, heading: string, out: { text: string; heading: string }[]): void {
-  for (const sentence of block.split(/(?<=[.!?。！？])\s+/u)) {
+  // Chinese and Japanese put no space after a full stop, so their stops end a sentence on their own.
+  for (const sentence of block.split(/(?<=[.!?])\s+|(?<=[。！？])/u)) {
     const clean = sentence.replace(/\s+/g, ' ').trim();
     if (clean.length >= 12) out.push({ text: clean, heading });
   }
@@ -62,10 +77,11 @@ export type AnswerKind = 'amount' | 'date' | 'duration' | 'number' | 'any';
 
 export function answerKind(question: string): AnswerKind {
   const q = question.toLowerCase();
-  if (/\b(how much|price|prices|pricing|cost|costs|fee|fees|amount|pay|paid|charge|charged|budget|cap|capped|limit)\b/.test(q)) return 'amount';
+  if (/\b(how much|price|prices|pricing|cost|costs|fee|fees|amount|pay|paid|charge|charged|budget)\b/.test(q)) return 'amount';
   if (/\b(when|what date|which date|deadline|start date|end date)\b/.test(q)) return 'date';
   if (/\b(how long|duration|notice period|term|timeline|how many (days|months|years|weeks|hours))\b/.test(q)) return 'duration';
-  if (/\b(how many|number of|percentage|percent|rate)\b/.test(q)) return 'number';
+  // A cap or limit may be money ("liability cap") or not ("rate limit: 600 requests per minute"): any figure.
+  if (/\b(how many|number of|percentage|percent|rate|cap|capped|limit|limits)\b/.test(q)) return 'number';
   return 'any';
 }
 

@@ -2,12 +2,17 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { Answerability, Evidence } from '../state.ts';
-import { answerKind, contentTerms, hasValueOfKind, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
+import { answerKind, cjkShare, contentTerms, hasValueOfKind, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
 import { formatEvidence } from './llm-prompts.ts';
 import type { RagNode } from './rag-deps.ts';
 
 /** Share of the question's content terms a chunk (with its title and headings) must contain to be about it. */
 const MIN_COVERAGE = 0.75;
+/**
+ * The same for a question written in CJK: its terms are character bigrams, and the particles and question words
+ * inside them ("有几", "是多") never occur in the answer, so a lower share already means the chunk is about it.
+ */
+const MIN_COVERAGE_CJK = 0.35;
 const SENTENCES_PER_NEED = 2;
 
 /**
@@ -25,6 +30,9 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
     const ids = identifiersIn(query);
     const needTerms = terms.filter((term) => !ids.some((id) => id.toLowerCase() === term));
     const kind = answerKind(query);
+    const cjk = cjkShare(terms) > 0.5;
+    const minCoverage = cjk ? MIN_COVERAGE_CJK : MIN_COVERAGE;
+    const minOverlap = Math.max(1, Math.ceil(needTerms.length * (cjk ? MIN_COVERAGE_CJK : 0.5)));
     let best: { score: number; chunk: Evidence; sentences: string[] } | undefined;
     let related = 0;
     for (const chunk of evidence) {
@@ -33,7 +41,7 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
       const stated = new Set(identifiersIn(`${about} ${chunk.text}`));
       if (!ids.every((id) => stated.has(id))) continue;
       const coverage = terms.length === 0 ? 0 : terms.filter((term) => context.has(term)).length / terms.length;
-      if (coverage < MIN_COVERAGE) continue;
+      if (coverage < minCoverage) continue;
       related++;
       const chunkHeadingTerms = termSet(chunk.heading);
       const scored = sentences(chunk.text)
@@ -44,7 +52,7 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
           const overlap = needTerms.filter((term) => words.has(term) || headingTerms.has(term)).length;
           return { sentence, overlap, inSentence: needTerms.filter((term) => words.has(term)).length };
         })
-        .filter((s) => s.overlap >= Math.max(1, Math.ceil(needTerms.length / 2)) && hasValueOfKind(s.sentence, kind))
+        .filter((s) => s.overlap >= minOverlap && hasValueOfKind(s.sentence, kind))
         .sort((a, b) => b.inSentence - a.inSentence || b.overlap - a.overlap);
       const top = scored[0];
       if (!top) continue;
