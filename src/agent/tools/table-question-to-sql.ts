@@ -150,8 +150,9 @@ export function tableQuestionToSql(question: string, tables: readonly TableSchem
     if (!best || score > best.score) best = { table, column, score, filters, ...(groupBy ? { groupBy } : {}) };
   }
   if (!best) return undefined;
-  // A count needs something that ties the question to the table when there are several.
-  if (aggregate === 'count' && tables.length > 1 && best.score === 0) return undefined;
+  // A count needs something that ties the question to the table (its name, a value in it, a grouping column):
+  // "how many AAPL shares" is not a count of the only table's rows.
+  if (aggregate === 'count' && best.score === 0) return undefined;
 
   const target = best.column === undefined ? 'COUNT(*)' : `${aggregate.toUpperCase()}(${quoteId(best.column)})`;
   const where = best.filters.map(({ column, value }) =>

@@ -87,6 +87,9 @@ describe('table tools on the sample orders CSV, ingested through the pipeline', 
     expect(tableQuestionToSql('Who signed the contract CT-2024-0193?', schemas)).toBeUndefined();
     expect(tableQuestionToSql('What is the total headcount?', schemas)).toBeUndefined();
     expect(tableQuestionToSql('How many orders are there?', [])).toBeUndefined();
+    // A count must be tied to the table (its name, a value, a grouping column), even when it is the only one.
+    expect(tableQuestionToSql('How many AAPL shares does the treasury hold?', schemas)).toBeUndefined();
+    expect(tableQuestionToSql('How many orders are there?', schemas)?.sql).toMatch(/^SELECT COUNT\(\*\) AS result FROM "tbl_/);
   });
 
   it('returns refusals as observations and formats numbers without float noise', async () => {
