@@ -92,9 +92,9 @@ describe('rag graph, offline', () => {
   it('decomposes a question with several needs and retrieves per need', async () => {
     const run = await agent.ask({ question: 'What are the pricing, term and liability of CT-2024-0193?', principal: await as('alice') });
     expect(run.sub_questions).toEqual([
-      'What are the pricing of CT-2024-0193?',
-      'What are the term of CT-2024-0193?',
-      'What are the liability of CT-2024-0193?',
+      'What is the pricing of CT-2024-0193?',
+      'What is the term of CT-2024-0193?',
+      'What is the liability of CT-2024-0193?',
     ]);
     expect(run.answer?.answerable).toBe(true);
     expect(run.answer?.answer).toContain('$12,500');

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { decomposeOffline, isPluralNoun } from './decompose.ts';
+
+describe('offline decompose', () => {
+  it('splits a list of needs into grammatical sub-questions, the verb agreeing with each noun', () => {
+    expect(decomposeOffline('What are the pricing, risks and delivery timeline of CT-2024-0193?')).toEqual([
+      'What is the pricing of CT-2024-0193?',
+      'What are the risks of CT-2024-0193?',
+      'What is the delivery timeline of CT-2024-0193?',
+    ]);
+    expect(decomposeOffline('What were the revenue, costs and margin in Q1?')).toEqual([
+      'What was the revenue in Q1?',
+      'What were the costs in Q1?',
+      'What was the margin in Q1?',
+    ]);
+    expect(decomposeOffline('What is the status, owners, and deadline of HIP-3?')).toEqual([
+      'What is the status of HIP-3?',
+      'What are the owners of HIP-3?',
+      'What is the deadline of HIP-3?',
+    ]);
+  });
+
+  it('keeps single-need questions whole', () => {
+    expect(decomposeOffline('What is the termination fee of CT-2024-0193?')).toEqual(['What is the termination fee of CT-2024-0193?']);
+    expect(decomposeOffline('What are the terms for termination for convenience and breach in CT-2024-0193?')).toEqual([
+      'What are the terms for termination for convenience and breach in CT-2024-0193?',
+    ]);
+  });
+
+  it('tells plural nouns from singular ones ending in s', () => {
+    expect(['risks', 'delivery timelines', 'fees', 'data'].map(isPluralNoun)).toEqual([true, true, true, true]);
+    expect(['pricing', 'status', 'analysis', 'business', 'liability', 'news'].map(isPluralNoun)).toEqual([false, false, false, false, false, false]);
+  });
+});
