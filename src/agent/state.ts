@@ -82,7 +82,10 @@ const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right
  */
 export const RagState = Annotation.Root({
   question: value<string>(() => ''),
+  /** The last `historyWindow` turns, verbatim. */
   history: value<Turn[]>(() => []),
+  /** Turns older than the window, folded into a bounded running summary (short-term memory beyond the window). */
+  history_summary: value<string>(() => ''),
   memories: value<MemoryContext[]>(() => []),
   standalone_question: value<string>(() => ''),
   sub_questions: value<string[]>(() => []),

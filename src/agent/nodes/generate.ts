@@ -3,7 +3,7 @@ import { answerSchema, type Answer, type Citation } from '../../domain/answer.ts
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { Answerability, Evidence } from '../state.ts';
-import { formatEvidence, formatMemories } from './llm-prompts.ts';
+import { formatConversation, formatEvidence, formatMemories } from './llm-prompts.ts';
 import type { RagNode } from './rag-deps.ts';
 
 export const OFFLINE_LABEL = '(Offline answer: sentences quoted from the evidence; no language model was used.)';
@@ -47,6 +47,9 @@ export const generate: RagNode = async (state, deps) => {
   const feedback = state.citation_feedback.length
     ? `\n\nYour previous answer's citations were rejected:\n${state.citation_feedback.map((line) => `- ${line}`).join('\n')}\nCite only chunk_ids listed above, with quotes copied exactly from that chunk.`
     : '';
+  const conversation = formatConversation(state.history_summary, state.history);
+  // The conversation is context for what the question means, never a source: only evidence may be cited.
+  const context = conversation ? `Conversation so far (context, not evidence; never cite it):\n${conversation}\n\n` : '';
   try {
     const answer = await generateStructured({
       model: deps.chat.model,
@@ -57,7 +60,7 @@ export const generate: RagNode = async (state, deps) => {
         new SystemMessage(
           'Answer only from the evidence. Cite every claim: each citation names the chunk_id and doc_id of an evidence chunk and quotes its exact words. If the evidence does not state the answer, set answerable to false and list the missing information.',
         ),
-        new HumanMessage(`${formatMemories(state.memories)}Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${question}${feedback}`),
+        new HumanMessage(`${formatMemories(state.memories)}${context}Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${question}${feedback}`),
       ],
     });
     return { update: { answer }, summary: `answer with ${answer.citations.length} citation(s)` };

@@ -3,6 +3,10 @@ import type { Evidence, MemoryContext, Turn } from '../state.ts';
 export const formatHistory = (history: readonly Turn[]): string =>
   history.map((turn) => `${turn.role === 'user' ? 'User' : 'Assistant'}: ${turn.content}`).join('\n');
 
+/** The thread as the model sees it: the running summary of the turns beyond the window, then the window verbatim. */
+export const formatConversation = (summary: string, history: readonly Turn[]): string =>
+  [summary, formatHistory(history)].filter(Boolean).join('\n\n');
+
 /** Evidence as the model sees it: each chunk under its id, so citations can name it. */
 export const formatEvidence = (evidence: readonly Evidence[]): string =>
   evidence

@@ -1,3 +1,4 @@
+import { foldIntoSummary, splitAtWindow } from '../memory/history-summary.ts';
 import type { MemoryContext } from '../state.ts';
 import type { RagDeps, RagNode } from './rag-deps.ts';
 
@@ -12,14 +13,17 @@ async function relevantMemories(question: string, user: string, deps: RagDeps): 
 
 /**
  * Starts a run on the thread: per-run fields are reset (the thread's checkpoint still holds the previous run's),
- * the conversation history is kept to its window, and the asking user's relevant long-term memories are loaded.
+ * the conversation history is kept to its window (older turns folded into the running summary), and the asking
+ * user's relevant long-term memories are loaded.
  */
 export const loadMemory: RagNode = async (state, deps) => {
-  const history = state.history.slice(-deps.historyWindow);
+  const { older, recent: history } = splitAtWindow(state.history, deps.historyWindow);
+  const folded = await foldIntoSummary(state.history_summary, older, deps.chat, deps.maxSchemaRetries);
   const memories = state.principal ? await relevantMemories(state.question, state.principal.id, deps) : [];
   return {
     update: {
       history,
+      history_summary: folded.summary,
       memories,
       standalone_question: '',
       sub_questions: [],
@@ -37,6 +41,6 @@ export const loadMemory: RagNode = async (state, deps) => {
       status: 'running',
       mode: deps.chat ? deps.chat.id : 'offline',
     },
-    summary: `${history.length} earlier turn${history.length === 1 ? '' : 's'} in the thread${memories.length ? `, ${memories.length} memor${memories.length === 1 ? 'y' : 'ies'} loaded` : ''}`,
+    summary: `${history.length} earlier turn${history.length === 1 ? '' : 's'} in the thread${older.length ? `, ${older.length} older folded into the summary (${folded.strategy})` : ''}${memories.length ? `, ${memories.length} memor${memories.length === 1 ? 'y' : 'ies'} loaded` : ''}`,
   };
 };

@@ -21,7 +21,7 @@ export interface RagDeps {
   maxCitationRetries: number;
   /** Further attempts when a structured answer does not validate. */
   maxSchemaRetries: number;
-  /** Turns of history the rewrite step reads. */
+  /** Turns of history kept verbatim; older ones are folded into the running summary. */
   historyWindow: number;
   /** Long-term memories loaded per run, and the cosine similarity a memory needs to be loaded. */
   memoryLimit: number;

@@ -3,20 +3,21 @@ import { z } from 'zod';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { Turn } from '../state.ts';
 import { identifiersIn } from '../text-heuristics.ts';
-import { formatHistory } from './llm-prompts.ts';
+import { summaryIdentifiers } from '../memory/history-summary.ts';
+import { formatConversation } from './llm-prompts.ts';
 import type { RagNode } from './rag-deps.ts';
 
 const ANAPHORA = /\b(it|its|it's|that|this|they|them|their|the previous one|the same one|the last one|the former|the latter)\b/i;
 
-/** Whether the question needs the history to be understood: it refers back and names nothing itself. */
-export const needsRewrite = (question: string, history: readonly Turn[]): boolean =>
-  history.length > 0 && ANAPHORA.test(question) && identifiersIn(question).length === 0;
+/** Whether the question needs the history (or its summary) to be understood: it refers back and names nothing itself. */
+export const needsRewrite = (question: string, history: readonly Turn[], summary = ''): boolean =>
+  (history.length > 0 || summary.length > 0) && ANAPHORA.test(question) && identifiersIn(question).length === 0;
 
 const rewriteSchema = z.object({ standalone_question: z.string().min(3) });
 
-/** Offline: the pronoun is replaced by the identifier most recently named in the conversation. */
-export function rewriteOffline(question: string, history: readonly Turn[]): string {
-  const subject = [...history].reverse().map((turn) => identifiersIn(turn.content)[0]).find(Boolean);
+/** Offline: the pronoun is replaced by the identifier most recently named in the window, else in the summary. */
+export function rewriteOffline(question: string, history: readonly Turn[], summary = ''): string {
+  const subject = [...history].reverse().map((turn) => identifiersIn(turn.content)[0]).find(Boolean) ?? summaryIdentifiers(summary)[0];
   const body = question.trim().replace(/^(and|so|also|then|ok|okay)\b[,\s]*/i, '');
   if (!subject) {
     const lastQuestion = [...history].reverse().find((turn) => turn.role === 'user')?.content;
@@ -31,7 +32,7 @@ export function rewriteOffline(question: string, history: readonly Turn[]): stri
 /** Resolves "it / that / the previous one" from the thread's history; a question that stands alone is kept. */
 export const rewrite: RagNode = async (state, deps) => {
   const question = state.question.trim();
-  if (!needsRewrite(question, state.history)) {
+  if (!needsRewrite(question, state.history, state.history_summary)) {
     return { update: { standalone_question: question }, summary: 'skipped: the question stands alone' };
   }
   let standalone: string;
@@ -45,12 +46,12 @@ export const rewrite: RagNode = async (state, deps) => {
         new SystemMessage(
           'Rewrite the last user question as a standalone question: replace pronouns and references ("it", "that", "the previous one") with what they refer to in the conversation. Do not answer it.',
         ),
-        new HumanMessage(`Conversation:\n${formatHistory(state.history)}\n\nLast question: ${question}`),
+        new HumanMessage(`Conversation:\n${formatConversation(state.history_summary, state.history)}\n\nLast question: ${question}`),
       ],
     });
     standalone = result.standalone_question.trim();
   } else {
-    standalone = rewriteOffline(question, state.history);
+    standalone = rewriteOffline(question, state.history, state.history_summary);
   }
   return { update: { standalone_question: standalone }, summary: `rewritten: ${standalone}` };
 };
