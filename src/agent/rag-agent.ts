@@ -13,6 +13,8 @@ import type { RagDeps } from './nodes/rag-deps.ts';
 import { resumeApproval, type ApproveInput } from './resume-approval.ts';
 import { recordedRun } from './run-recording.ts';
 import type { MemoryContext, RagStateType, RunError, RunStatus, Step, ToolCallRecord, Turn } from './state.ts';
+import type { StepEvent } from './step-event.ts';
+import { streamRun } from './stream-run.ts';
 import { createTableQueryTool } from './tools/table-query.ts';
 
 export interface AskInput {
@@ -22,6 +24,8 @@ export interface AskInput {
   threadId?: string;
   /** Earlier turns to seed the thread with (evaluation). */
   history?: Turn[];
+  /** Called as each node completes, while the run goes on (LangGraph's `custom` stream). */
+  onStep?: (event: StepEvent) => void;
 }
 
 /** What one run returns: the answer contract plus the run's trace. */
@@ -53,6 +57,7 @@ export interface ForkInput {
    * from the checkpoint, which must be mid-run (its `next` is not empty).
    */
   question?: string;
+  onStep?: (event: StepEvent) => void;
 }
 
 export interface RagAgent {
@@ -103,7 +108,8 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
       const runId = randomUUID();
       const start = { runId, threadId, agent: 'rag', user: input.principal.id, question: input.question };
       const state: RagStateType = await recordedRun(evident.store, graph, start, () =>
-        graph.invoke(
+        streamRun(
+          graph,
           {
             question: input.question,
             principal: input.principal,
@@ -111,7 +117,8 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
             run_id: runId,
             ...(input.history ? { history: input.history } : {}),
           },
-          { configurable: { thread_id: threadId, run_id: runId } },
+          { thread_id: threadId, run_id: runId },
+          input.onStep ?? ignoreStep,
         ),
       );
       return runResult(state, threadId, runId);
@@ -150,11 +157,12 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
       const question = input.question ?? values.question ?? '';
       const start = { runId, threadId, agent: 'rag', user: principal.id, question };
       // Invoking with a past checkpoint's config runs from there: new checkpoints branch off it, the old ones stay.
-      const runConfig = { configurable: { thread_id: threadId, checkpoint_id: checkpointId, run_id: runId } };
+      const runConfig = { thread_id: threadId, checkpoint_id: checkpointId, run_id: runId };
+      const onStep = input.onStep ?? ignoreStep;
       const state: RagStateType = await recordedRun(evident.store, graph, start, () =>
         input.question === undefined
-          ? graph.invoke(null, runConfig)
-          : graph.invoke({ question: input.question, principal, thread_id: threadId, run_id: runId }, runConfig),
+          ? streamRun(graph, null, runConfig, onStep)
+          : streamRun(graph, { question: input.question, principal, thread_id: threadId, run_id: runId }, runConfig, onStep),
       );
       return runResult(state, threadId, runId);
     },
@@ -170,6 +178,8 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
     close: () => checkpointer.close(),
   };
 }
+
+const ignoreStep = (): void => {};
 
 function runResult(state: RagStateType, threadId: string, runId: string): RagRunResult {
   return {

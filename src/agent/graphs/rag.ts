@@ -1,4 +1,4 @@
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { BaseCheckpointSaver, LangGraphRunnableConfig } from '@langchain/langgraph';
 import { END, START, StateGraph } from '@langchain/langgraph';
 import { answerDirectly } from '../nodes/answer-directly.ts';
 import { answerability } from '../nodes/answerability.ts';
@@ -17,10 +17,14 @@ import { route } from '../nodes/route.ts';
 import { saveMemory } from '../nodes/save-memory.ts';
 import { tableAnswer } from '../nodes/table-answer.ts';
 import { RagState, type RagStateType, type RagUpdate } from '../state.ts';
+import { stepEventOf, type StepStreamChunk } from '../step-event.ts';
 
-/** Wraps a node so that every execution appends a step (node, start, end, summary) to the run's trace. */
+/**
+ * Wraps a node so that every execution appends a step (node, start, end, summary) to the run's trace, and writes it
+ * to the `custom` stream as it completes (a no-op unless the caller streams that mode).
+ */
 function traced(name: string, node: RagNode, deps: RagDeps) {
-  return async (state: RagStateType): Promise<RagUpdate> => {
+  return async (state: RagStateType, config?: LangGraphRunnableConfig): Promise<RagUpdate> => {
     const start = new Date();
     const began = performance.now();
     const { update, summary } = await node(state, deps);
@@ -33,6 +37,9 @@ function traced(name: string, node: RagNode, deps: RagDeps) {
     };
     // load_memory resets the steps of the thread's previous run; every other node appends.
     const base = Array.isArray(update.steps) ? update.steps : state.steps;
+    // The nodes write plain values (never LangGraph's Overwrite wrapper), so the update reads as partial state.
+    const chunk: StepStreamChunk = { type: 'step', event: stepEventOf(step, update as Partial<RagStateType>) };
+    config?.writer?.(chunk);
     return { ...update, steps: [...base, step] };
   };
 }

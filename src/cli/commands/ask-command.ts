@@ -5,6 +5,7 @@ import { ValidationError } from '../../errors/index.ts';
 import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { json, type CliIo } from '../io.ts';
+import { formatStepLines } from '../step-lines.ts';
 
 interface AskFlags extends PrincipalFlags {
   thread?: string;
@@ -89,6 +90,8 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
             principal,
             ...(flags.thread ? { threadId: flags.thread } : {}),
             ...(history ? { history } : {}),
+            // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
+            onStep: (event) => io.err(formatStepLines(event)),
           });
           io.out(flags.json ? json(runJson(run)) : human(run));
           for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);

@@ -4,6 +4,7 @@ import { openRagAgent } from '../../agent/rag-agent.ts';
 import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
+import { formatStepLines } from '../step-lines.ts';
 import { human } from './ask-command.ts';
 
 interface ChatFlags extends PrincipalFlags {
@@ -40,7 +41,12 @@ export function registerChatCommand(program: Command, io: CliIo, setExit: (code:
             const question = line.trim();
             if (EXIT_WORDS.has(question)) break;
             if (question) {
-              const run = await agent.ask({ question, principal, ...(threadId ? { threadId } : {}) });
+              const run = await agent.ask({
+                question,
+                principal,
+                ...(threadId ? { threadId } : {}),
+                onStep: (event) => io.err(formatStepLines(event)),
+              });
               threadId = run.thread_id;
               io.out(`${human(run)}\n`);
               for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/index.ts';
+import { createEvident, type Evident } from '../../evident.ts';
+import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { runCli } from '../../testing/run-cli.ts';
+import { openRagAgent } from '../rag-agent.ts';
+import type { StepEvent } from '../step-event.ts';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const corpus = join(repo, 'samples/corpus');
+
+let dir: string;
+let evident: Evident;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'evident-rag-stream-'));
+  const db = join(dir, 'store.db');
+  expect((await runCli(['--db', db, 'users', 'add', 'alice', '--groups', 'legal'])).code).toBe(0);
+  const ingest = await runCli(['--db', db, 'ingest', corpus]);
+  expect(ingest.code, ingest.stderr).toBe(0);
+  evident = await createEvident(loadConfig({ flags: { db } }));
+});
+
+afterAll(async () => {
+  await evident?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('rag run streaming', () => {
+  it('delivers each step, with what it decided, as the node completes', async () => {
+    const agent = openRagAgent(evident);
+    try {
+      const events: StepEvent[] = [];
+      const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), onStep: (event) => events.push(event) });
+      expect(events.map((event) => event.node)).toEqual(run.steps.map((step) => step.node));
+      expect(events.map(({ node, summary }) => ({ node, summary }))).toEqual(run.steps.map(({ node, summary }) => ({ node, summary })));
+      const retrieve = events.find((event) => event.node === 'retrieve');
+      expect(retrieve?.hits?.map((hit) => hit.channel)).toEqual(expect.arrayContaining(['bm25', 'fused']));
+      expect(retrieve?.hits?.find((hit) => hit.channel === 'bm25')?.chunk_ids[0]).toMatch(/^contracts\/ct-2024-0193\.md#\d+$/);
+      expect(events.find((event) => event.node === 'merge_rerank')?.evidence?.map((item) => item.chunk_id)).toEqual(run.evidence_ids);
+      expect(events.find((event) => event.node === 'check_answerability')?.answerability?.answerable).toBe(true);
+      expect(events.find((event) => event.node === 'rewrite')?.standalone_question).toBe('What is the termination fee of CT-2024-0193?');
+      expect(events.at(-1)).toMatchObject({ node: 'finalize', status: 'answered' });
+    } finally {
+      agent.close();
+    }
+  });
+
+  it('delivers the early steps before the later nodes run', async () => {
+    const log: string[] = [];
+    // The model's calls happen inside check_answerability and generate: the log shows what had been delivered by then.
+    const model = new RecordingChatModel([
+      (call) => {
+        log.push(`model:${call.schemaName ?? ''}`);
+        return { answerable: false, reasons: ['not stated'], missing_information: ['the fee'] };
+      },
+    ]);
+    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model } });
+    try {
+      const run = await agent.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await evident.principalFor('alice'),
+        onStep: (event) => log.push(`step:${event.node}`),
+      });
+      expect(run.status).toBe('refused');
+      expect(log).toEqual([
+        'step:load_memory',
+        'step:rewrite',
+        'step:decompose',
+        'step:route_question',
+        'step:retrieve',
+        'step:merge_rerank',
+        'model:answerability',
+        'step:check_answerability',
+        'step:refuse',
+        'step:finalize',
+      ]);
+    } finally {
+      agent.close();
+    }
+  });
+});
