@@ -64,7 +64,7 @@ describe('rag graph, offline', () => {
     expect(run.answer?.answerable).toBe(false);
     expect(run.answer?.answer).toContain(REFUSAL_TEXT);
     expect(run.answer?.citations).toEqual([]);
-    expect(run.answer?.missing_information[0]).toMatch(/termination fee of CT-2023-0077/);
+    expect(run.answer?.missing_information).toEqual(['the termination fee of CT-2023-0077 (the evidence found mentions CT-2023-0077 but states no termination fee)']);
     expect(run.steps.map((step) => step.node)).toContain('refuse');
     expect(run.evidence_ids.length).toBeGreaterThan(0); // related evidence was found, and judged insufficient
   });
@@ -144,6 +144,21 @@ describe('rag graph with a recording chat model', () => {
       expect(aliceRun.status).toBe('refused');
       expect(aliceModel.prompts.join('\n')).toContain('$48,000');
       expect(CONTRACT_PHRASE).toBeTruthy();
+    } finally {
+      rag.close();
+    }
+  });
+
+  it('says what is missing from the model’s reasons when its list repeats the question', async () => {
+    const model = new RecordingChatModel([
+      { answerable: false, reasons: ['CT-2023-0077 lists a monthly fee but no termination fee.'], missing_information: ['What is the termination fee of CT-2023-0077?'] },
+    ]);
+    const rag = withModel(model);
+    try {
+      const run = await rag.ask({ question: 'What is the termination fee of CT-2023-0077?', principal: await as('alice') });
+      expect(run.status).toBe('refused');
+      expect(run.answer?.missing_information).toEqual(['the termination fee of CT-2023-0077 (CT-2023-0077 lists a monthly fee but no termination fee)']);
+      expect(run.answer?.answer).toContain('Missing: the termination fee of CT-2023-0077 (CT-2023-0077 lists');
     } finally {
       rag.close();
     }

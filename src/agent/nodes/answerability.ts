@@ -1,6 +1,7 @@
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { generateStructured } from '../../models/chat/structured-output.ts';
+import { describeMissing, missingFromVerdict } from '../information-need.ts';
 import type { Answerability, Evidence } from '../state.ts';
 import { answerKind, cjkShare, contentTerms, hasValueOfKind, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
 import { formatEvidence } from './llm-prompts.ts';
@@ -35,11 +36,13 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
     const minOverlap = Math.max(1, Math.ceil(needTerms.length * (cjk ? MIN_COVERAGE_CJK : 0.5)));
     let best: { score: number; chunk: Evidence; sentences: string[] } | undefined;
     let related = 0;
+    let identifiersFound = false;
     for (const chunk of evidence) {
       const about = `${chunk.title} ${chunk.heading} ${chunk.doc_id}`;
       const context = termSet(`${about} ${chunk.text}`);
       const stated = new Set(identifiersIn(`${about} ${chunk.text}`));
       if (!ids.every((id) => stated.has(id))) continue;
+      identifiersFound = true;
       const coverage = terms.length === 0 ? 0 : terms.filter((term) => context.has(term)).length / terms.length;
       if (coverage < minCoverage) continue;
       related++;
@@ -63,11 +66,13 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
       for (const sentence of best.sentences) support.push({ query, chunk_id: best.chunk.chunk_id, sentence });
       reasons.push(`"${query}": ${best.chunk.chunk_id} states ${kind === 'any' ? 'it' : `the ${kind}`}`);
     } else {
-      missing.push(query.replace(/[?]+$/, ''));
+      missing.push(describeMissing({ question: query, identifiers: ids, identifiersFound, related, evidence: evidence.length, kind }));
       reasons.push(
         related > 0
           ? `"${query}": ${related} related chunk${related === 1 ? '' : 's'}, none states ${kind === 'any' ? 'an answer' : `the ${kind}`}`
-          : `"${query}": no retrieved chunk is about it${ids.length ? ` (${ids.join(', ')})` : ''}`,
+          : identifiersFound
+            ? `"${query}": the chunks that mention ${ids.join(', ')} are not about it`
+            : `"${query}": no retrieved chunk is about it${ids.length ? ` (${ids.join(', ')})` : ''}`,
       );
     }
   }
@@ -85,7 +90,8 @@ export const answerability: RagNode = async (state, deps) => {
   const queries = state.sub_questions.length > 0 ? state.sub_questions : [state.standalone_question || state.question];
   let verdict: Answerability;
   if (state.evidence.length === 0) {
-    verdict = { answerable: false, reasons: ['no evidence retrieved'], missing_information: queries.map((q) => q.replace(/[?]+$/, '')), support: [] };
+    const missing = queries.map((q) => describeMissing({ question: q, identifiers: [], identifiersFound: false, related: 0, evidence: 0, kind: 'any' }));
+    verdict = { answerable: false, reasons: ['no evidence retrieved'], missing_information: missing, support: [] };
   } else if (deps.chat) {
     const result = await generateStructured({
       model: deps.chat.model,
@@ -94,12 +100,14 @@ export const answerability: RagNode = async (state, deps) => {
       maxRetries: deps.maxSchemaRetries,
       messages: [
         new SystemMessage(
-          'Decide whether the evidence is SUFFICIENT to answer the question: it must state the answer, not merely mention the topic. List what is missing.',
+          'Decide whether the evidence is SUFFICIENT to answer the question: it must state the answer, not merely mention the topic. ' +
+            'In reasons, say what the evidence does state. In missing_information, name each missing fact as a noun phrase with what the ' +
+            'evidence shows instead, e.g. "the termination fee of CT-2023-0077 (the evidence mentions CT-2023-0077 but states no termination fee)"; never repeat the question.',
         ),
         new HumanMessage(`Question: ${state.standalone_question || state.question}\n\nEvidence:\n${formatEvidence(state.evidence)}`),
       ],
     });
-    verdict = { ...result, support: [] };
+    verdict = { ...result, missing_information: missingFromVerdict(state.standalone_question || state.question, result), support: [] };
   } else {
     verdict = judgeOffline(queries, state.evidence);
   }
