@@ -86,6 +86,14 @@ describe('evident graph', () => {
     expect(owner.code, owner.stderr).toBe(0);
   });
 
+  it('keeps the threads of ad-hoc --groups principals apart', async () => {
+    const legal = await cli('ask', 'What is the termination fee of CT-2024-0193?', '--groups', 'legal', '--json');
+    const { thread_id: threadId } = JSON.parse(legal.stdout) as { thread_id: string };
+    const outsider = await cli('ask', 'And what is its liability cap?', '--groups', 'engineering', '--thread', threadId);
+    expect(outsider.code).toBe(1);
+    expect(outsider.stderr).toMatch(/^error: Thread .* is not available to groups:engineering\./);
+  });
+
   it('prints the rag graph as Mermaid, with its conditional edges', async () => {
     const run = await cli('graph', 'rag', '--mermaid');
     expect(run.code, run.stderr).toBe(0);

@@ -54,7 +54,9 @@ export async function principalFromFlags(evident: Evident, flags: PrincipalFlags
       .split(',')
       .map((group) => group.trim())
       .filter(Boolean);
-    return { id: 'cli', groups, roles: ['member'] };
+    // The id names the group set, so two ad-hoc principals with different groups never share a thread's history.
+    // It cannot match a `user:` ACL entry, whose names have no colon.
+    return { id: `groups:${[...new Set(groups)].sort().join(',')}`, groups, roles: ['member'] };
   }
   return LOCAL_OPERATOR;
 }
