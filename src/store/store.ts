@@ -7,7 +7,10 @@ import type {
   TableData,
   TableRecord,
 } from '../domain/index.ts';
+import type { ApiKeyRecord } from './api-key.ts';
 import type { SqlDialect } from './sql-guard.ts';
+
+export type { ApiKeyRecord } from './api-key.ts';
 
 /** Which embedder built a store's vectors. A store holds vectors of exactly one. */
 export interface EmbedderInfo {
@@ -173,6 +176,15 @@ export interface Store {
   upsertUser(user: { name: string; groups: string[]; roles?: Principal['roles'] }): Promise<UserRecord>;
   getUser(name: string): Promise<UserRecord | undefined>;
   listUsers(): Promise<UserRecord[]>;
+
+  /** A new API key for an existing user (`not_found` otherwise). The key is returned once; only its hash is stored. */
+  createApiKey(user: string): Promise<{ key: string; id: string }>;
+  /** The principal whose key this is, with the user's current groups and roles; undefined for an unknown or revoked key. */
+  principalForApiKey(key: string): Promise<Principal | undefined>;
+  /** The user's keys (ids and dates, never the keys), in creation order. */
+  listApiKeys(user: string): Promise<ApiKeyRecord[]>;
+  /** Revokes a key at once. False when there was no key with that id. */
+  revokeApiKey(id: string): Promise<boolean>;
 
   /** Long-term memory. Every call is scoped to one user inside the query: another user's memory is never read. */
   addMemory(memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }>;

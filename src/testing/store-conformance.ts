@@ -953,6 +953,46 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
       });
     });
 
+    describe('api keys', () => {
+      it('creates keys shown once, maps them to the user\'s current principal, lists and revokes them', async () => {
+        await store.upsertUser({ name: 'zoe', groups: ['legal'] });
+        await store.upsertUser({ name: 'yan', groups: ['hr'] });
+        const first = await store.createApiKey('zoe');
+        const second = await store.createApiKey('zoe');
+        const yans = await store.createApiKey('yan');
+        expect(first.key).not.toBe(second.key);
+        expect(first.key.length).toBeGreaterThanOrEqual(32);
+        expect(await store.principalForApiKey(first.key)).toEqual({ id: 'zoe', groups: ['legal'], roles: ['member'] });
+        expect((await store.principalForApiKey(yans.key))?.id).toBe('yan');
+        expect(await store.principalForApiKey('evk_not-a-key')).toBeUndefined();
+        expect(await store.principalForApiKey('')).toBeUndefined();
+
+        await store.upsertUser({ name: 'zoe', groups: ['hr'], roles: ['admin'] });
+        expect(await store.principalForApiKey(second.key)).toEqual({ id: 'zoe', groups: ['hr'], roles: ['admin'] });
+
+        const listed = await store.listApiKeys('zoe');
+        expect(listed.map((k) => k.id)).toEqual([first.id, second.id]);
+        expect(listed[0]).toMatchObject({ id: first.id, user: 'zoe' });
+        expect(JSON.stringify(listed)).not.toContain(first.key);
+        expect(await store.listApiKeys('nobody')).toEqual([]);
+
+        expect(await store.revokeApiKey(first.id)).toBe(true);
+        expect(await store.revokeApiKey(first.id)).toBe(false);
+        expect(await store.principalForApiKey(first.key)).toBeUndefined();
+        expect((await store.principalForApiKey(second.key))?.id).toBe('zoe');
+        expect((await store.listApiKeys('zoe')).map((k) => k.id)).toEqual([second.id]);
+        await expectRejects(store.createApiKey('nobody'), 'not_found');
+      });
+
+      it('keeps keys across close and reopen', async () => {
+        await store.upsertUser({ name: 'zoe', groups: ['legal'] });
+        const { key } = await store.createApiKey('zoe');
+        await store.close();
+        store = await open({ location: store.location });
+        expect((await store.principalForApiKey(key))?.id).toBe('zoe');
+      });
+    });
+
     describe('memories', () => {
       it('adds, searches, lists and deletes memories of one user only', async () => {
         const next = random(21);

@@ -13,6 +13,7 @@ import {
 } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
 import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
+import type { ApiKeyRecord } from '../api-key.ts';
 import type {
   ChunkWithSource,
   DocumentWrite,
@@ -34,6 +35,7 @@ import { VISIBLE_DOC_PKS, aclCondition } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
 import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
+import * as apiKeys from './api-keys.ts';
 import * as memories from './memories.ts';
 import { migrate } from './migrate.ts';
 import { SqliteRunLog } from './run-log.ts';
@@ -532,6 +534,26 @@ export class SqliteStore implements Store {
   async listUsers(): Promise<UserRecord[]> {
     const rows = this.stmt('SELECT name, groups, roles, created_at FROM users ORDER BY name').all() as UserRow[];
     return rows.map(toUserRecord);
+  }
+
+  // ---------------------------------------------------------------- api keys
+
+  async createApiKey(user: string): Promise<{ key: string; id: string }> {
+    this.assertWritable();
+    return this.guard('create an API key', () => this.db.transaction(() => apiKeys.createApiKey((sql) => this.stmt(sql), user)).immediate());
+  }
+
+  async principalForApiKey(key: string): Promise<Principal | undefined> {
+    return this.guard('check an API key', () => apiKeys.principalForApiKey((sql) => this.stmt(sql), key));
+  }
+
+  async listApiKeys(user: string): Promise<ApiKeyRecord[]> {
+    return this.guard('list API keys', () => apiKeys.listApiKeys((sql) => this.stmt(sql), user));
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    this.assertWritable();
+    return this.guard('revoke an API key', () => apiKeys.revokeApiKey((sql) => this.stmt(sql), id));
   }
 
   // ---------------------------------------------------------------- memories
