@@ -11,7 +11,9 @@ import { registerGraphCommand } from './commands/graph-command.ts';
 import { registerIngestCommand } from './commands/ingest-command.ts';
 import { registerMemoriesCommand } from './commands/memories-command.ts';
 import { registerReindexCommand } from './commands/reindex-command.ts';
+import { registerKeysCommand } from './commands/keys-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
+import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
 import { registerTablesCommand } from './commands/tables-command.ts';
 import { registerUsersCommand } from './commands/users-command.ts';
@@ -44,6 +46,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerThreadsCommand(program, io);
   registerForkCommand(program, io, setExit);
   registerGraphCommand(program, io);
+  registerKeysCommand(program, io);
+  registerServeCommand(program, io);
   return program;
 }
 

@@ -30,6 +30,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ cwd, env: { EVIDENT_DB: 'env.db' }, flags: { db: 'flag.db' } }).db).toBe('flag.db');
   });
 
+  it('reads the server admin key from EVIDENT_ADMIN_KEY and refuses a short one', () => {
+    expect(loadConfig({ cwd, env: {} }).adminKey).toBeUndefined();
+    expect(loadConfig({ cwd, env: { EVIDENT_ADMIN_KEY: 'a-long-enough-admin-key' } }).adminKey).toBe('a-long-enough-admin-key');
+    expect(() => loadConfig({ cwd, env: { EVIDENT_ADMIN_KEY: 'short' } })).toThrow(/adminKey/);
+  });
+
   it('names the field and the sources when a value is invalid', () => {
     const error = (() => {
       try {

@@ -23,6 +23,7 @@ function fromEnv(env: Env): ConfigInput {
     llm: env.EVIDENT_LLM,
     llmBaseUrl: env.EVIDENT_LLM_BASE_URL,
     llmApiKey: env.EVIDENT_LLM_API_KEY,
+    adminKey: env.EVIDENT_ADMIN_KEY,
     chunk: { size: num(env.EVIDENT_CHUNK_SIZE), overlap: num(env.EVIDENT_CHUNK_OVERLAP) },
     ingest: { maxFileBytes: num(env.EVIDENT_MAX_FILE_BYTES) },
     retrieval: { rrfK: num(env.EVIDENT_RRF_K), topK: num(env.EVIDENT_TOP_K) },

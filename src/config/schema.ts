@@ -57,6 +57,8 @@ export const configSchema = z
         channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
       })
       .prefault({}),
+    /** The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store. */
+    adminKey: z.string().min(16, 'the admin key needs at least 16 characters').optional(),
     debug: z.boolean().default(false),
   })
   .strict();

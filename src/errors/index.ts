@@ -1,3 +1,4 @@
+export { ForbiddenError, UnauthorizedError } from './auth-errors.ts';
 export { EvidentError, isEvidentError, type ErrorCategory, type EvidentErrorOptions } from './evident-error.ts';
 export {
   ConfigError,

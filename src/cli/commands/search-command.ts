@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SearchResult } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
+import { searchResultJson } from '../../retrieval/search-result-json.ts';
 import { intFlag, principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { formatTable, json, type CliIo } from '../io.ts';
 
@@ -13,21 +14,7 @@ interface SearchFlags extends PrincipalFlags {
   explain?: boolean;
 }
 
-/** The `--json` shape of one result (snake_case, as documented). */
-export function searchResultJson(result: SearchResult) {
-  return {
-    rank: result.rank,
-    chunk_id: result.chunk.id,
-    doc_id: result.chunk.docId,
-    source: result.source,
-    page: result.chunk.page ?? null,
-    heading: result.chunk.headingPath.join(' › '),
-    score: result.score,
-    text: result.chunk.text,
-    channels: result.channels,
-    rerank_score: result.rerankScore ?? null,
-  };
-}
+export { searchResultJson };
 
 export function registerSearchCommand(program: Command, io: CliIo): void {
   program

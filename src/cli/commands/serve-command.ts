@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import { isAdmin } from '../../domain/index.ts';
+import type { Evident } from '../../evident.ts';
+import { createStderrLogger } from '../../logging/logger.ts';
+import { createApp } from '../../server/create-app.ts';
+import { startServer } from '../../server/start-server.ts';
+import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
+import type { CliIo } from '../io.ts';
+import { ensureSampleCorpus } from '../sample-corpus.ts';
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  sample?: boolean;
+}
+
+export function registerServeCommand(program: Command, io: CliIo): void {
+  program
+    .command('serve')
+    .description('Run the HTTP API over the store (loopback only unless --host says otherwise)')
+    .option('--port <n>', 'port (0 picks a free one)', '8787')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--sample', 'ingest the bundled sample corpus and its users first when the store is empty')
+    .action(async (flags: ServeFlags, command: Command) => {
+      const port = flags.port === '0' ? 0 : (intFlag('--port', flags.port) ?? 8787);
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withEvident(global, {}, async (evident) => {
+        await evident.assertEmbedderMatches();
+        if (flags.sample) {
+          const summary = await ensureSampleCorpus(evident);
+          if (summary) io.err(`sample corpus: ${summary.added} documents ingested into ${evident.store.location}\n`);
+        }
+        await printFirstAdminKey(evident, io);
+        const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
+        const server = await startServer(createApp({ evident, logger }), { port, host: flags.host });
+        // Listen for signals before announcing the URL, so a client that stops us at once still gets a clean exit.
+        const shutdown = nextShutdownSignal();
+        io.out(`Evident listening on ${server.url}\n`);
+        const signal = await shutdown;
+        io.err(`${signal}: shutting down\n`);
+        await server.close();
+      });
+    });
+}
+
+/**
+ * On a first start without EVIDENT_ADMIN_KEY, creates a stored `admin` user and prints its key, so the admin routes
+ * are usable at once. Later starts find that user and print nothing: the key is only ever shown once.
+ */
+async function printFirstAdminKey(evident: Evident, io: CliIo): Promise<void> {
+  if (evident.config.adminKey) return;
+  const admins = (await evident.store.listUsers()).filter((user) => isAdmin({ id: user.name, groups: user.groups, roles: user.roles }));
+  if (admins.length > 0) return;
+  await evident.store.upsertUser({ name: 'admin', groups: [], roles: ['admin'] });
+  const { key } = await evident.store.createApiKey('admin');
+  io.out(`Admin API key (shown once; more with \`evident keys create admin\`): ${key}\n`);
+}
+
+/** Resolves with the first SIGINT or SIGTERM, then stops listening for both. */
+function nextShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

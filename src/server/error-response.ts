@@ -1,0 +1,34 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isEvidentError, type EvidentError } from '../errors/index.ts';
+
+export interface ErrorBody {
+  error: { code: string; message: string; hint: string | null };
+}
+
+const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
+  unauthorized: 401,
+  forbidden: 403,
+  thread_forbidden: 403,
+  not_found: 404,
+  invalid_input: 400,
+  embedder_mismatch: 409,
+};
+
+function statusOf(error: EvidentError): ContentfulStatusCode {
+  const byCode = STATUS_BY_CODE[error.code];
+  if (byCode) return byCode;
+  if (error.category === 'user') return 400;
+  return error.category === 'upstream' ? 502 : 500;
+}
+
+/**
+ * The JSON body and status for an error. User and upstream errors say what happened (their messages are written
+ * not to leak content); anything else becomes an opaque 500, since its text was never reviewed for that.
+ */
+export function errorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
+  if (isEvidentError(error) && error.category !== 'system') {
+    return { status: statusOf(error), body: { error: { code: error.code, message: error.message, hint: error.hint ?? null } } };
+  }
+  const code = isEvidentError(error) ? error.code : 'internal';
+  return { status: 500, body: { error: { code, message: 'The server failed to handle the request.', hint: 'See the server log.' } } };
+}

@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Evident } from '../../evident.ts';
+import { searchResultJson } from '../../retrieval/search-result-json.ts';
+import { readJson } from '../read-json.ts';
+import type { ServerEnv } from '../server-env.ts';
+
+const searchBody = z
+  .object({
+    query: z.string().trim().min(1, 'a non-empty query is required'),
+    top_k: z.number().int().positive().max(200).optional(),
+    channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
+  })
+  .strict();
+
+/** Hybrid search as the key's principal: the store filters by ACL inside the query, so results are only what they may see. */
+export function searchRoutes(evident: Evident): Hono<ServerEnv> {
+  return new Hono<ServerEnv>().post('/search', async (c) => {
+    const body = await readJson(c, searchBody);
+    await evident.assertEmbedderMatches();
+    const trace = await evident.search.search(body.query, c.get('principal'), {
+      ...(body.top_k ? { topK: body.top_k } : {}),
+      ...(body.channels ? { channels: body.channels } : {}),
+    });
+    return c.json({ query: body.query, results: trace.results.map(searchResultJson) });
+  });
+}

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { NotFoundError } from '../../errors/index.ts';
+import type { Evident } from '../../evident.ts';
+import { requireAdmin } from '../auth.ts';
+import { readJson } from '../read-json.ts';
+import type { ServerEnv } from '../server-env.ts';
+
+const userBody = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'use letters, digits, ".", "_", "@" or "-"'),
+    groups: z.array(z.string().regex(/^[^\s,:]+$/, 'group names have no spaces, commas or colons')).default([]),
+    roles: z.array(z.enum(['admin', 'member'])).min(1).optional(),
+  })
+  .strict();
+
+const userJson = (user: { name: string; groups: string[]; roles: string[]; createdAt: string }) => ({
+  name: user.name,
+  groups: user.groups,
+  roles: user.roles,
+  created_at: user.createdAt,
+});
+
+/** Users and their API keys: admin only. A created key is in the response once and never again. */
+export function userRoutes(evident: Evident): Hono<ServerEnv> {
+  const { store } = evident;
+  return new Hono<ServerEnv>()
+    .use('/users', requireAdmin('manage users'))
+    .use('/users/*', requireAdmin('manage users'))
+    .use('/keys/*', requireAdmin('manage API keys'))
+    .get('/users', async (c) => c.json({ users: (await store.listUsers()).map(userJson) }))
+    .post('/users', async (c) => {
+      const body = await readJson(c, userBody);
+      const user = await store.upsertUser({ name: body.name, groups: body.groups, ...(body.roles ? { roles: body.roles } : {}) });
+      return c.json({ user: userJson(user) }, 201);
+    })
+    .get('/users/:name/keys', async (c) => {
+      const name = c.req.param('name');
+      if (!(await store.getUser(name))) throw new NotFoundError('user', name);
+      const keys = await store.listApiKeys(name);
+      return c.json({ keys: keys.map((k) => ({ id: k.id, user: k.user, created_at: k.createdAt })) });
+    })
+    .post('/users/:name/keys', async (c) => {
+      const name = c.req.param('name');
+      const created = await store.createApiKey(name);
+      return c.json({ id: created.id, user: name, key: created.key }, 201);
+    })
+    .delete('/keys/:id', async (c) => {
+      const id = c.req.param('id');
+      if (!(await store.revokeApiKey(id))) throw new NotFoundError('API key', id);
+      return c.json({ revoked: id });
+    });
+}
