@@ -1,39 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Command } from '@langchain/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
-import { createEvident, type Evident } from '../../evident.ts';
+import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { runCli } from '../../testing/run-cli.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { openRagAgent, type RagAgent } from '../rag-agent.ts';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpus = join(repo, 'samples/corpus');
-
-let dir: string;
+let sample: SampleCorpusStore;
 let evident: Evident;
 let agent: RagAgent;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'evident-rag-memory-'));
-  const db = join(dir, 'store.db');
-  for (const args of [['alice', '--groups', 'legal'], ['bob', '--groups', 'legal'], ['root', '--admin']]) {
-    expect((await runCli(['--db', db, 'users', 'add', ...args])).code).toBe(0);
-  }
-  const ingest = await runCli(['--db', db, 'ingest', corpus]);
-  expect(ingest.code, ingest.stderr).toBe(0);
-  evident = await createEvident(loadConfig({ flags: { db } }));
+  sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'legal'], ['root', '--admin']]);
+  evident = sample.evident;
   agent = openRagAgent(evident);
 });
 
 afterAll(async () => {
   agent?.close();
-  await evident?.close();
-  await rm(dir, { recursive: true, force: true });
+  await sample?.close();
 });
 
 const as = (name: string) => evident.principalFor(name);

@@ -1,33 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config/index.ts';
-import { createEvident, type Evident } from '../../evident.ts';
+import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { runCli } from '../../testing/run-cli.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { openRagAgent } from '../rag-agent.ts';
 import type { StepEvent } from '../step-event.ts';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpus = join(repo, 'samples/corpus');
-
-let dir: string;
+let sample: SampleCorpusStore;
 let evident: Evident;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'evident-rag-stream-'));
-  const db = join(dir, 'store.db');
-  expect((await runCli(['--db', db, 'users', 'add', 'alice', '--groups', 'legal'])).code).toBe(0);
-  const ingest = await runCli(['--db', db, 'ingest', corpus]);
-  expect(ingest.code, ingest.stderr).toBe(0);
-  evident = await createEvident(loadConfig({ flags: { db } }));
+  sample = await openSampleCorpusStore([['alice', '--groups', 'legal']]);
+  evident = sample.evident;
 });
 
 afterAll(async () => {
-  await evident?.close();
-  await rm(dir, { recursive: true, force: true });
+  await sample?.close();
 });
 
 describe('rag run streaming', () => {
