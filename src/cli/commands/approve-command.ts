@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
-import { openRagAgent } from '../../agent/rag-agent.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { json, type CliIo } from '../io.ts';
-import { human, runJson } from './ask-command.ts';
+import type { CliIo } from '../io.ts';
+import { printRun, withRagAgent } from '../rag-session.ts';
 
 interface ApproveFlags extends PrincipalFlags {
   reject?: boolean;
@@ -41,18 +39,12 @@ export function registerApproveCommand(program: Command, io: CliIo, setExit: (co
       const args = flags.edit === undefined ? undefined : parseEdit(flags.edit);
       await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
         const principal = await principalFromFlags(evident, flags);
-        const chat = await createChatModel(evident.config);
-        const agent = openRagAgent(evident, chat ? { chat: { id: chat.id, model: chat.model } } : {});
-        try {
+        await withRagAgent(evident, async (agent) => {
           const decision = flags.reject ? 'reject' : args ? 'edit' : 'approve';
           const run = await agent.approve({ threadId, principal, decision, ...(args ? { args } : {}) });
-          io.out(flags.json ? json(runJson(run)) : human(run));
-          for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);
-          if (run.status === 'failed') setExit(2);
-        } finally {
-          agent.close();
-          await chat?.close();
-        }
+          const code = printRun(io, run, { json: Boolean(flags.json) });
+          if (code) setExit(code);
+        });
       });
     });
 }

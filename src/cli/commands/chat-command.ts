@@ -1,11 +1,9 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { openRagAgent } from '../../agent/rag-agent.ts';
-import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { formatStepLines } from '../step-lines.ts';
-import { human } from './ask-command.ts';
+import { printRun, withRagAgent } from '../rag-session.ts';
 
 interface ChatFlags extends PrincipalFlags {
   thread?: string;
@@ -30,35 +28,33 @@ export function registerChatCommand(program: Command, io: CliIo, setExit: (code:
       await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
         await evident.assertEmbedderMatches();
         const principal = await principalFromFlags(evident, flags);
-        const chat = await createChatModel(evident.config);
-        const agent = openRagAgent(evident, chat ? { chat: { id: chat.id, model: chat.model } } : {});
         const interactive = Boolean(process.stdin.isTTY);
         const lines = createInterface({ input: process.stdin, terminal: interactive, crlfDelay: Infinity });
         let threadId = flags.thread;
-        try {
-          if (interactive) io.err(`Chatting as ${principal.id}${threadId ? ` on thread ${threadId}` : ''}. /exit to stop.\n> `);
-          for await (const line of lines) {
-            const question = line.trim();
-            if (EXIT_WORDS.has(question)) break;
-            if (question) {
-              const run = await agent.ask({
-                question,
-                principal,
-                ...(threadId ? { threadId } : {}),
-                onStep: (event) => io.err(formatStepLines(event)),
-              });
-              threadId = run.thread_id;
-              io.out(`${human(run)}\n`);
-              for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);
-              if (run.status === 'failed') setExit(2);
+        await withRagAgent(evident, async (agent) => {
+          try {
+            if (interactive) io.err(`Chatting as ${principal.id}${threadId ? ` on thread ${threadId}` : ''}. /exit to stop.\n> `);
+            for await (const line of lines) {
+              const question = line.trim();
+              if (EXIT_WORDS.has(question)) break;
+              if (question) {
+                const run = await agent.ask({
+                  question,
+                  principal,
+                  ...(threadId ? { threadId } : {}),
+                  onStep: (event) => io.err(formatStepLines(event)),
+                });
+                threadId = run.thread_id;
+                const code = printRun(io, run);
+                io.out('\n');
+                if (code) setExit(code);
+              }
+              if (interactive) io.err('> ');
             }
-            if (interactive) io.err('> ');
+          } finally {
+            lines.close();
           }
-        } finally {
-          lines.close();
-          agent.close();
-          await chat?.close();
-        }
+        });
       });
     });
 }

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { openRagAgent } from '../../agent/rag-agent.ts';
-import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { json, type CliIo } from '../io.ts';
-import { human, runJson } from './ask-command.ts';
+import type { CliIo } from '../io.ts';
+import { printRun, withRagAgent } from '../rag-session.ts';
 
 interface ForkFlags extends PrincipalFlags {
   llm?: string;
@@ -25,17 +23,11 @@ export function registerForkCommand(program: Command, io: CliIo, setExit: (code:
       await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
         await evident.assertEmbedderMatches();
         const principal = await principalFromFlags(evident, flags);
-        const chat = await createChatModel(evident.config);
-        const agent = openRagAgent(evident, chat ? { chat: { id: chat.id, model: chat.model } } : {});
-        try {
+        await withRagAgent(evident, async (agent) => {
           const run = await agent.fork({ threadId, checkpointId, principal, ...(question === undefined ? {} : { question }) });
-          io.out(flags.json ? json({ ...runJson(run), forked_from: checkpointId }) : human(run));
-          for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);
-          if (run.status === 'failed') setExit(2);
-        } finally {
-          agent.close();
-          await chat?.close();
-        }
+          const code = printRun(io, run, { json: Boolean(flags.json), extra: { forked_from: checkpointId } });
+          if (code) setExit(code);
+        });
       });
     });
 }
