@@ -66,7 +66,10 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
         return { id: user.name, groups: user.groups, roles: user.roles };
       },
       reindex: (onProgress) => reindex({ store, embedder }, onProgress),
-      close: () => store.close(),
+      async close() {
+        await reranker?.close?.();
+        await store.close();
+      },
     };
   } catch (error) {
     await store.close();

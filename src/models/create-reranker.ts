@@ -4,7 +4,7 @@ import { LexicalReranker } from './offline/lexical-reranker.ts';
 import { parseProviderSpec } from './parse-provider-spec.ts';
 import type { Reranker } from './reranker.ts';
 
-const RERANKERS = 'offline, none, cross-encoder:<folder or hub id>';
+const RERANKERS = 'offline, none, cross-encoder:<folder or hub id>, llm (the chat model of --llm)';
 
 /** The reranker `config.reranker` names, or undefined for `none`. The cross-encoder loads transformers on demand. */
 export async function createReranker(config: EvidentConfig): Promise<Reranker | undefined> {
@@ -22,6 +22,21 @@ export async function createReranker(config: EvidentConfig): Promise<Reranker | 
       }
       const { CrossEncoderReranker } = await import('./transformers/cross-encoder-reranker.ts');
       return CrossEncoderReranker.create({ model, modelsDir: config.modelsDir });
+    }
+    case 'llm': {
+      const { createChatModel } = await import('./chat/create-chat-model.ts');
+      const handle = await createChatModel(config);
+      if (!handle) {
+        throw new ConfigError('The llm reranker needs a chat model.', { hint: 'Configure one with --llm provider:model or EVIDENT_LLM.' });
+      }
+      const { HumanMessage } = await import('@langchain/core/messages');
+      const { messageText } = await import('./chat/message-text.ts');
+      const { LlmReranker } = await import('./llm-reranker.ts');
+      return new LlmReranker({
+        modelId: handle.id,
+        chat: async (prompt) => messageText(await handle.model.invoke([new HumanMessage(prompt)])),
+        close: () => handle.close(),
+      });
     }
     default:
       throw new ConfigError(`Unknown reranker ${JSON.stringify(provider)}.`, { hint: `Use one of: ${RERANKERS}.` });

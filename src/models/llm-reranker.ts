@@ -11,6 +11,8 @@ export interface LlmRerankerOptions {
   maxPassageChars?: number;
   /** Candidates scored per prompt. */
   batchSize?: number;
+  /** Releases the chat model behind `chat`. */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -27,6 +29,10 @@ export class LlmReranker implements Reranker {
     this.id = `llm:${options.modelId}`;
     this.maxChars = options.maxPassageChars ?? 800;
     this.batchSize = options.batchSize ?? 10;
+  }
+
+  async close(): Promise<void> {
+    await this.options.close?.();
   }
 
   async rerank(query: string, candidates: readonly RerankCandidate[]): Promise<number[]> {

@@ -9,4 +9,6 @@ export interface RerankCandidate {
 export interface Reranker {
   readonly id: string;
   rerank(query: string, candidates: readonly RerankCandidate[]): Promise<number[]>;
+  /** Releases what the reranker holds (an in-process model); absent when there is nothing to release. */
+  close?(): Promise<void>;
 }
