@@ -25,7 +25,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .option('--db <path>', 'SQLite store file (env EVIDENT_DB; default ./.evident/evident.db)')
     .option('--config <file>', 'config file (default ./evident.config.json when present)')
     .option('--embedder <spec>', 'offline | transformers:<model or folder> | ollama:<model> | openai:<model>')
-    .option('--reranker <spec>', 'offline | none | cross-encoder:<model or folder>')
+    .option('--reranker <spec>', 'offline | none | cross-encoder:<model or folder> | llm (the chat model of EVIDENT_LLM)')
     .option('--debug', 'print stack traces and debug logs')
     .showHelpAfterError('(run with --help for usage)')
     // Subcommands inherit both settings, so every parse error comes back here as one line and an exit code.
