@@ -1,6 +1,7 @@
 /** Markdown tables for the agent benchmark. */
 import { summarize, type LatencySummary } from '../retrieval/stats.ts';
 import { SCENARIOS, VARIANTS, type Sample, type SaverReplayResult, type VariantKey } from './measure.ts';
+import type { Environment } from '../environment.ts';
 
 export interface CheckpointSizes {
   threads: number;
@@ -11,18 +12,7 @@ export interface CheckpointSizes {
 }
 
 export interface AgentBenchReport {
-  environment: {
-    date: string;
-    node: string;
-    platform: string;
-    cpus: string;
-    nproc: number;
-    commit: string;
-    loadBefore: number;
-    loadAfter: number;
-    totalSeconds: number;
-    command: string;
-  };
+  environment: Environment;
   settings: { runs: number; warmup: number; corpus: string; chunks: number; documents: number };
   rows: VariantRow[];
   scenarios: ScenarioRow[];

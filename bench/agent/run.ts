@@ -4,9 +4,8 @@
  *
  *   npm run bench:agent -- [--runs 50] [--warmup 5] [--json out.json] [--corpus samples/corpus] [--keep]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,6 +15,7 @@ import { benchConfig } from '../retrieval/measure-size.ts';
 import { summarize } from '../retrieval/stats.ts';
 import { measureAgent, replayCheckpointWrites } from './measure.ts';
 import { formatAgentReport, nodeRows, scenarioRows, variantRows, type AgentBenchReport, type CheckpointSizes } from './report.ts';
+import { describeEnvironment } from '../environment.ts';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -40,15 +40,6 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-function gitCommit(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repo, encoding: 'utf8' }).trim();
-    return dirty ? `${head} (src/ has uncommitted changes)` : head;
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** What a thread's checkpoints weigh in the store: the size the SqliteSaver serialises on every write. */
 function checkpointSizes(db: string): CheckpointSizes | undefined {
@@ -84,20 +75,8 @@ async function main(): Promise<void> {
       log(`ingested ${ingest.added} documents, ${ingest.chunks} chunks into ${db}`);
       const result = await measureAgent(evident, { runs, warmup, log });
       const replay = await replayCheckpointWrites(db, runs);
-      const cpu = cpus()[0];
       report = {
-        environment: {
-          date: new Date().toISOString().slice(0, 10),
-          node: process.version,
-          platform: `${process.platform} ${process.arch}`,
-          cpus: cpu?.model.trim() ?? 'unknown CPU',
-          nproc: cpus().length,
-          commit: gitCommit(),
-          loadBefore,
-          loadAfter: loadavg()[0] ?? 0,
-          totalSeconds: (performance.now() - started) / 1000,
-          command: `node ${process.execArgv.join(' ')} bench/agent/run.ts ${process.argv.slice(2).join(' ')}`.replace(/\s+$/, ''),
-        },
+        environment: describeEnvironment('bench/agent/run.ts', started, loadBefore),
         settings: { runs, warmup, corpus: corpus.startsWith(repo) ? corpus.slice(repo.length + 1) : corpus, chunks: ingest.chunks, documents: ingest.added },
         rows: variantRows(result.samples),
         scenarios: scenarioRows(result.samples),

@@ -1,21 +1,7 @@
 /** Markdown tables for the retrieval benchmark's results. */
 import type { PdfResult } from './measure-pdf.ts';
 import { SEARCH_ROWS, type SizeResult, type StageRow } from './measure-size.ts';
-
-export interface Environment {
-  date: string;
-  node: string;
-  platform: string;
-  cpus: string;
-  nproc: number;
-  memoryGiB: number;
-  commit: string;
-  /** 1-minute load average before and after the run: other work on the machine skews latencies. */
-  loadBefore: number;
-  loadAfter: number;
-  totalSeconds: number;
-  command: string;
-}
+import type { Environment } from '../environment.ts';
 
 export interface Targets {
   hybridP50Ms: number;

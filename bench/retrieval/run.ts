@@ -9,15 +9,16 @@
  * Each corpus size and the PDF run in a child process of their own, so peak memory is per size and one size's
  * garbage or caches cannot slow another.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measurePdf, type PdfResult } from './measure-pdf.ts';
 import { measureSize, type SizeResult } from './measure-size.ts';
 import { formatReport, type BenchReport } from './report.ts';
+import { describeEnvironment } from '../environment.ts';
 
 const DEFAULT_PDF = resolve(fileURLToPath(import.meta.url), '../../../../shared/datasets/pdfs/bert-1810.04805.pdf');
 
@@ -102,16 +103,6 @@ function spawnJob<T>(job: string, resultDir: string): Promise<T> {
   });
 }
 
-function gitCommit(): string {
-  try {
-    const cwd = resolve(fileURLToPath(import.meta.url), '../../..');
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd, encoding: 'utf8' }).trim();
-    return dirty ? `${head} (src/ has uncommitted changes)` : head;
-  } catch {
-    return 'unknown';
-  }
-}
 
 async function main(): Promise<void> {
   if (flags.child) {
@@ -148,21 +139,8 @@ async function main(): Promise<void> {
     rmSync(resultDir, { recursive: true, force: true });
   }
 
-  const cpu = cpus()[0];
   const report: BenchReport = {
-    environment: {
-      date: new Date().toISOString().slice(0, 10),
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      cpus: cpu?.model.trim() ?? 'unknown CPU',
-      nproc: cpus().length,
-      memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
-      commit: gitCommit(),
-      loadBefore,
-      loadAfter: loadavg()[0] ?? 0,
-      totalSeconds: (performance.now() - started) / 1000,
-      command: `node ${process.execArgv.join(' ')} bench/retrieval/run.ts ${process.argv.slice(2).join(' ')}`.replace(/\s+$/, ''),
-    },
+    environment: describeEnvironment('bench/retrieval/run.ts', started, loadBefore),
     settings: { sizes: settings.sizes, queries: settings.queries, warmup: settings.warmup, seed: settings.seed, pdf: settings.pdf },
     targets: { hybridP50Ms: 20, hybridAtChunks: 100_000, ingestChunksPerSec: 1_000 },
     sizes,
