@@ -94,8 +94,13 @@ export interface StoreStats {
   embedder: EmbedderInfo | undefined;
 }
 
-/** A run's state in the store: `running` until finished; `interrupted` when it waits for an approval. */
-export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted';
+/**
+ * A run's state in the store: `running` until finished; `interrupted` when it waits for an approval; `cancelled`
+ * when a client stopped it.
+ */
+export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted' | 'cancelled';
+
+export const isRunFinished = (status: RunRecordStatus): boolean => status !== 'running';
 
 /** What starting a run records. A run on a new thread creates the thread, owned by `user`. */
 export interface RunStart {
@@ -115,15 +120,32 @@ export interface RunRecord extends RunStart {
   durationMs?: number;
 }
 
-/** One of a user's threads, as a list shows it. */
-export interface ThreadSummary {
+/** A thread: one owner, and the agent its first run bound it to (null before any run). */
+export interface ThreadRecord {
   threadId: string;
-  agent: string;
+  agent: string | null;
+  owner: string;
+  /** The client's own key/values (JSON), kept verbatim. */
+  metadata: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
-  /** The question of the thread's latest run. */
+}
+
+/** One of a user's threads, as a list shows it. */
+export interface ThreadSummary extends Omit<ThreadRecord, 'owner'> {
+  /** The question of the thread's latest run ('' before any run). */
   lastQuestion: string;
+  /** The status of the thread's latest run; absent before any run. */
+  lastStatus?: RunRecordStatus;
   runCount: number;
+}
+
+/** One event of a run's stream, as stored: `seq` counts from 1 within the run and is the SSE event id. */
+export interface RunEventRecord {
+  runId: string;
+  seq: number;
+  event: string;
+  data: unknown;
 }
 
 /**
@@ -206,6 +228,20 @@ export interface Store {
   listRuns(threadId: string, user: string): Promise<RunRecord[]>;
   /** The threads `user` owns, most recently updated first. */
   listThreads(user: string): Promise<ThreadSummary[]>;
+  /** Creates an empty thread owned by `owner`; an existing id fails with `thread_exists`. */
+  createThread(thread: { threadId: string; owner: string; metadata?: Record<string, unknown> }): Promise<ThreadRecord>;
+  /** A thread whoever owns it: callers decide who may see it (the owner, or an admin approving its action). */
+  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /** Deletes the owner's thread with its runs and their events. False when `owner` has no such thread. */
+  deleteThread(threadId: string, owner: string): Promise<boolean>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Appends events to a run's log with the given sequence numbers, in one transaction. A sequence number the run
+   * already has fails (`run_event_conflict`): two writers of one run's log are a bug, never merged silently.
+   */
+  appendRunEvents(events: readonly RunEventRecord[]): Promise<void>;
+  /** The run's events after `afterSeq`, in order (at most `limit`). */
+  listRunEvents(runId: string, afterSeq: number, limit?: number): Promise<RunEventRecord[]>;
 
   stats(): Promise<StoreStats>;
 }

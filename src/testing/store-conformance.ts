@@ -1148,6 +1148,47 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
         expect((await store.listRuns('alice-thread', 'alice')).map((r) => r.runId)).toEqual(['a1']);
         await expectRejects(store.finishRun('no-such-run', { status: 'answered' }), 'not_found');
       });
+
+      it('creates empty threads that the first run binds to its agent', async () => {
+        const created = await store.createThread({ threadId: 'empty', owner: 'alice', metadata: { topic: 'fees', n: 2 } });
+        expect(created).toMatchObject({ threadId: 'empty', owner: 'alice', agent: null, metadata: { topic: 'fees', n: 2 } });
+        expect(await store.getThread('empty')).toEqual(created);
+        expect(await store.getThread('missing')).toBeUndefined();
+        expect((await store.listThreads('alice')).map((t) => [t.threadId, t.runCount, t.lastQuestion, t.lastStatus])).toEqual([['empty', 0, '', undefined]]);
+        await expectRejects(store.createThread({ threadId: 'empty', owner: 'bob' }), 'thread_exists');
+        expect((await store.getThread('empty'))?.owner).toBe('alice');
+
+        await store.startRun(run('e1', 'empty', 'alice'));
+        await store.finishRun('e1', { status: 'cancelled' });
+        expect(await store.getThread('empty')).toMatchObject({ agent: 'rag', metadata: { topic: 'fees', n: 2 } });
+        expect((await store.listThreads('alice'))[0]).toMatchObject({ threadId: 'empty', runCount: 1, lastStatus: 'cancelled' });
+        await expectRejects(store.startRun({ ...run('e2', 'empty', 'alice'), agent: 'react' }), 'thread_agent_mismatch');
+        expect(await store.getRun('e2')).toBeUndefined();
+        expect(await store.getRun('e1')).toMatchObject({ runId: 'e1', threadId: 'empty', status: 'cancelled' });
+      });
+
+      it('keeps each run\'s event log in order, refuses a sequence number twice, and deletes it with the thread', async () => {
+        await store.startRun(run('ev1', 'events', 'alice'));
+        const event = (seq: number, name = 'custom') => ({ runId: 'ev1', seq, event: name, data: { seq, text: `步骤 ${seq}` } });
+        await store.appendRunEvents([event(1, 'metadata'), event(2)]);
+        await store.appendRunEvents([event(3), event(4, 'end')]);
+        expect(await store.listRunEvents('ev1', 0)).toEqual([event(1, 'metadata'), event(2), event(3), event(4, 'end')]);
+        expect((await store.listRunEvents('ev1', 2)).map((e) => e.seq)).toEqual([3, 4]);
+        expect((await store.listRunEvents('ev1', 0, 2)).map((e) => e.seq)).toEqual([1, 2]);
+        expect(await store.listRunEvents('ev1', 4)).toEqual([]);
+
+        // A batch with one taken number writes nothing of the batch.
+        await expectRejects(store.appendRunEvents([event(5), event(3)]), 'run_event_conflict');
+        expect((await store.listRunEvents('ev1', 0)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+        await expectRejects(store.appendRunEvents([{ ...event(1), runId: 'no-such-run' }]), 'not_found');
+
+        expect(await store.deleteThread('events', 'bob')).toBe(false);
+        expect(await store.listRunEvents('ev1', 0)).toHaveLength(4);
+        expect(await store.deleteThread('events', 'alice')).toBe(true);
+        expect(await store.getThread('events')).toBeUndefined();
+        expect(await store.getRun('ev1')).toBeUndefined();
+        expect(await store.listRunEvents('ev1', 0)).toEqual([]);
+      });
     });
 
     // -------------------------------------------------------------- persistence

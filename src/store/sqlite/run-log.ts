@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { NotFoundError, ThreadForbiddenError, ValidationError } from '../../errors/index.ts';
-import type { RunRecord, RunRecordStatus, RunStart, ThreadSummary } from '../store.ts';
+import { EvidentError, NotFoundError, ThreadForbiddenError, ValidationError } from '../../errors/index.ts';
+import type { RunEventRecord, RunRecord, RunRecordStatus, RunStart, ThreadRecord, ThreadSummary } from '../store.ts';
 
 interface RunRow {
   run_id: string;
@@ -18,11 +18,29 @@ interface RunRow {
 interface ThreadRow {
   thread_id: string;
   agent: string;
+  owner: string;
+  metadata: string;
   created_at: string;
   updated_at: string;
-  last_question: string;
+}
+
+interface ThreadSummaryRow extends ThreadRow {
+  last_question: string | null;
+  last_status: RunRecordStatus | null;
   run_count: number;
 }
+
+const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
+
+// A thread created before its first run has agent '' (the column predates unbound threads and is NOT NULL).
+const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
+  threadId: row.thread_id,
+  agent: row.agent || null,
+  owner: row.owner,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 
 const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms';
 
@@ -53,9 +71,18 @@ export class SqliteRunLog {
     const now = new Date().toISOString();
     return this.db
       .transaction(() => {
-        const thread = this.db.prepare('SELECT owner FROM threads WHERE thread_id = ?').get(run.threadId) as { owner: string } | undefined;
+        const thread = this.db.prepare('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as
+          | { owner: string; agent: string }
+          | undefined;
         if (thread && thread.owner !== run.user) throw new ThreadForbiddenError(run.threadId, run.user);
-        if (thread) this.db.prepare('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(now, run.threadId);
+        if (thread?.agent && thread.agent !== run.agent) {
+          // Each agent checkpoints its own state shape: one thread cannot hold two.
+          throw new EvidentError('thread_agent_mismatch', `Thread ${run.threadId} belongs to the ${thread.agent} agent, not ${run.agent}.`, {
+            category: 'user',
+            hint: `Start a new thread for ${run.agent}, or ask ${thread.agent} on this one.`,
+          });
+        }
+        if (thread) this.db.prepare('UPDATE threads SET updated_at = ?, agent = ? WHERE thread_id = ?').run(now, run.agent, run.threadId);
         else {
           this.db
             .prepare('INSERT INTO threads (thread_id, agent, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
@@ -101,23 +128,78 @@ export class SqliteRunLog {
   listThreads(user: string): ThreadSummary[] {
     const rows = this.db
       .prepare(
-        `SELECT t.thread_id, t.agent, t.created_at, t.updated_at,
-                (SELECT question FROM runs WHERE thread_id = t.thread_id ORDER BY started_at DESC, rowid DESC LIMIT 1) AS last_question,
+        `SELECT ${THREAD_COLUMNS}, l.question AS last_question, l.status AS last_status,
                 (SELECT count(*) FROM runs WHERE thread_id = t.thread_id) AS run_count
-         FROM threads t WHERE t.owner = ? ORDER BY t.updated_at DESC, t.rowid DESC`,
+         FROM threads t
+         LEFT JOIN runs l ON l.run_id = (SELECT run_id FROM runs WHERE thread_id = t.thread_id ORDER BY started_at DESC, rowid DESC LIMIT 1)
+         WHERE t.owner = ? ORDER BY t.updated_at DESC, t.rowid DESC`,
       )
-      .all(user) as ThreadRow[];
-    return rows.map((row) => ({
-      threadId: row.thread_id,
-      agent: row.agent,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      lastQuestion: row.last_question,
-      runCount: row.run_count,
-    }));
+      .all(user) as ThreadSummaryRow[];
+    return rows.map((row) => {
+      const { owner: _owner, ...thread } = toThreadRecord(row);
+      return {
+        ...thread,
+        lastQuestion: row.last_question ?? '',
+        ...(row.last_status ? { lastStatus: row.last_status } : {}),
+        runCount: row.run_count,
+      };
+    });
   }
 
-  private get(runId: string): RunRecord | undefined {
+  createThread(thread: { threadId: string; owner: string; metadata?: Record<string, unknown> }): ThreadRecord {
+    if (!thread.threadId || !thread.owner) throw new ValidationError('A thread needs a non-empty id and owner.');
+    const now = new Date().toISOString();
+    const metadata = JSON.stringify(thread.metadata ?? {});
+    const inserted = this.db
+      .prepare(`INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES (?, '', ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+      .run(thread.threadId, thread.owner, metadata, now, now);
+    if (inserted.changes === 0) {
+      // Same message whoever owns it: an id says nothing about another user's thread.
+      throw new EvidentError('thread_exists', `Thread ${thread.threadId} already exists.`, {
+        category: 'user',
+        hint: 'Omit thread_id to get a new one, or use if_exists: "do_nothing".',
+      });
+    }
+    return this.getThread(thread.threadId) as ThreadRecord;
+  }
+
+  getThread(threadId: string): ThreadRecord | undefined {
+    const row = this.db.prepare(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`).get(threadId) as ThreadRow | undefined;
+    return row ? toThreadRecord(row) : undefined;
+  }
+
+  deleteThread(threadId: string, owner: string): boolean {
+    return this.db.prepare('DELETE FROM threads WHERE thread_id = ? AND owner = ?').run(threadId, owner).changes > 0;
+  }
+
+  appendRunEvents(events: readonly RunEventRecord[]): void {
+    const insert = this.db.prepare('INSERT INTO run_events (run_id, seq, event, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    const now = new Date().toISOString();
+    this.db
+      .transaction(() => {
+        for (const event of events) {
+          try {
+            insert.run(event.runId, event.seq, event.event, JSON.stringify(event.data ?? null), now);
+          } catch (error) {
+            if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+              throw new EvidentError('run_event_conflict', `Run ${event.runId} already has an event ${event.seq}.`, { category: 'system', cause: error });
+            }
+            if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new NotFoundError('run', event.runId);
+            throw error;
+          }
+        }
+      })
+      .immediate();
+  }
+
+  listRunEvents(runId: string, afterSeq: number, limit: number): RunEventRecord[] {
+    const rows = this.db
+      .prepare('SELECT seq, event, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(runId, afterSeq, limit) as { seq: number; event: string; data: string }[];
+    return rows.map((row) => ({ runId, seq: row.seq, event: row.event, data: JSON.parse(row.data) as unknown }));
+  }
+
+  get(runId: string): RunRecord | undefined {
     const row = this.db.prepare(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = ?`).get(runId) as RunRow | undefined;
     return row ? toRunRecord(row) : undefined;
   }

@@ -22,12 +22,14 @@ import type {
   MemoryRecord,
   MemoryWrite,
   RunRecord,
+  RunEventRecord,
   RunRecordStatus,
   RunStart,
   Store,
   StoreStats,
   TableQueryLimits,
   TableQueryResult,
+  ThreadRecord,
   ThreadSummary,
   UserRecord,
 } from '../store.ts';
@@ -597,6 +599,37 @@ export class SqliteStore implements Store {
   async listThreads(user: string): Promise<ThreadSummary[]> {
     this.assertOpen();
     return this.guard('list threads', () => new SqliteRunLog(this.db).listThreads(user));
+  }
+
+  async createThread(thread: { threadId: string; owner: string; metadata?: Record<string, unknown> }): Promise<ThreadRecord> {
+    this.assertWritable();
+    return this.guard('create a thread', () => new SqliteRunLog(this.db).createThread(thread));
+  }
+
+  async getThread(threadId: string): Promise<ThreadRecord | undefined> {
+    this.assertOpen();
+    return this.guard('read a thread', () => new SqliteRunLog(this.db).getThread(threadId));
+  }
+
+  async deleteThread(threadId: string, owner: string): Promise<boolean> {
+    this.assertWritable();
+    return this.guard('delete a thread', () => new SqliteRunLog(this.db).deleteThread(threadId, owner));
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    this.assertOpen();
+    return this.guard('read a run', () => new SqliteRunLog(this.db).get(runId));
+  }
+
+  async appendRunEvents(events: readonly RunEventRecord[]): Promise<void> {
+    this.assertWritable();
+    if (events.length === 0) return;
+    return this.guard('record run events', () => new SqliteRunLog(this.db).appendRunEvents(events));
+  }
+
+  async listRunEvents(runId: string, afterSeq: number, limit = 1000): Promise<RunEventRecord[]> {
+    this.assertOpen();
+    return this.guard('read run events', () => new SqliteRunLog(this.db).listRunEvents(runId, afterSeq, limit));
   }
 
   async stats(): Promise<StoreStats> {
