@@ -12,4 +12,5 @@ export {
   type StructuredOutputIssue,
   ValidationError,
 } from './errors.ts';
+export { PayloadTooLargeError } from './payload-too-large-error.ts';
 export { ThreadForbiddenError } from './thread-forbidden-error.ts';

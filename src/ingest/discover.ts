@@ -6,6 +6,8 @@ import { IngestError } from '../errors/index.ts';
 export interface DiscoveredFile {
   path: string;
   docId: string;
+  /** Where the file came from, when `path` is only a temporary copy (an upload); defaults to `path`. */
+  source?: string;
 }
 
 export interface Discovery {

@@ -18,8 +18,8 @@ export interface IngestOutcome {
   chunks: number;
   pages: number;
   tables: number;
-  /** Set when status is `failed`: a stable code and a message that says what to do. */
-  error?: { code: string; message: string };
+  /** Set when status is `failed`: a stable code and a message that says what to do (ending with `hint`, when there is one). */
+  error?: { code: string; message: string; hint?: string };
 }
 
 export interface IngestSummary {

@@ -66,6 +66,14 @@ export class Ingestor {
     return this.run(files, failures, options, (file) => this.prepareFile(file, options));
   }
 
+  /**
+   * Ingests files whose doc_ids are given rather than derived from a folder walk (HTTP uploads held in a temp
+   * folder), in the given order; `source` says where they came from when the path is only a temporary copy.
+   */
+  async ingestFiles(files: readonly DiscoveredFile[], options: IngestOptions = {}): Promise<IngestSummary> {
+    return this.run(files, [], options, (file) => this.prepareFile(file, options));
+  }
+
   /** Ingests documents given as text (one chunked document each), with the same change detection as files. */
   async ingestRecords(records: readonly TextRecord[], options: IngestOptions = {}): Promise<IngestSummary> {
     const items = records.map((record) => ({ ...record, path: record.source ?? record.docId }));
@@ -134,7 +142,7 @@ export class Ingestor {
     const loaded = await loader.load(bytes, file.path);
     return {
       docId: file.docId,
-      source: file.path,
+      source: file.source ?? file.path,
       type: loader.type,
       bytes: info.size,
       contentHash: sha256(bytes),
@@ -197,6 +205,7 @@ function failed(item: { path: string; docId: string }, error: unknown): IngestOu
     error: {
       code: known ? error.code : 'file_unreadable',
       message: known ? error.toLine() : `${item.docId}: ${(error as Error)?.message ?? String(error)}`,
+      ...(known && error.hint ? { hint: error.hint } : {}),
     },
   };
 }

@@ -12,6 +12,7 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   not_found: 404,
   invalid_input: 400,
   embedder_mismatch: 409,
+  payload_too_large: 413,
 };
 
 function statusOf(error: EvidentError): ContentfulStatusCode {

@@ -100,7 +100,7 @@ describe('the HTTP API over the sample corpus', () => {
 
   it('lists only the documents the key may see', async () => {
     const ids = async (key: string) =>
-      ((await send('GET', '/v1/documents', { key })).body.documents as { docId: string }[]).map((d) => d.docId);
+      ((await send('GET', '/v1/documents', { key })).body.documents as { doc_id: string }[]).map((d) => d.doc_id);
     expect(await ids(aliceKey)).toContain('contracts/ct-2024-0193.md');
     const bobs = await ids(bobKey);
     expect(bobs.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { searchResultJson } from '../../retrieval/search-result-json.ts';
 import { readJson } from '../read-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 
-const searchBody = z
+export const searchBody = z
   .object({
     query: z.string().trim().min(1, 'a non-empty query is required'),
     top_k: z.number().int().positive().max(200).optional(),

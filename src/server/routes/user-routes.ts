@@ -6,7 +6,7 @@ import { requireAdmin } from '../auth.ts';
 import { readJson } from '../read-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 
-const userBody = z
+export const userBody = z
   .object({
     name: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'use letters, digits, ".", "_", "@" or "-"'),
     groups: z.array(z.string().regex(/^[^\s,:]+$/, 'group names have no spaces, commas or colons')).default([]),
