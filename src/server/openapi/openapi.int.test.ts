@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiTestServer, type ApiTestServer } from '../../testing/api-test-server.ts';
+import { createApp } from '../create-app.ts';
+import { searchBody } from '../routes/search-routes.ts';
+import { userBody } from '../routes/user-routes.ts';
+import { jsonSchemaOf } from './json-schema.ts';
+import { buildOpenApiDocument } from './openapi-document.ts';
+import { HTTP_METHODS, type OpenApiDocument, type OperationObject } from './openapi-types.ts';
+import { operation, pathGroup } from './operation.ts';
+import { renderDocsHtml } from './render-docs-html.ts';
+import { appRouteKeys, documentedRouteKeys, toOpenApiPath } from './route-keys.ts';
+
+let api: ApiTestServer;
+let served: OpenApiDocument;
+
+function operations(document: OpenApiDocument): { method: string; path: string; op: OperationObject }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.flatMap((method) => (item[method] ? [{ method: method.toUpperCase(), path, op: item[method] }] : [])),
+  );
+}
+
+/** A concrete URL for a documented path: every `{param}` becomes a value that names nothing stored. */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'no-such-thing');
+
+beforeAll(async () => {
+  api = await startApiTestServer({ corpus: false });
+  const response = await api.request('GET', '/openapi.json');
+  expect(response.status).toBe(200);
+  served = response.json as OpenApiDocument;
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document served without a key, with both key schemes', () => {
+    expect(served.openapi).toBe('3.1.0');
+    expect(served.info.title).toBe('Evident API');
+    expect(served.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    });
+    expect(served).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('describes every route the app registers, and no route it does not', () => {
+    const registered = appRouteKeys(createApp({ evident: api.evident, adminKey: api.keys.admin }));
+    expect(registered.length).toBeGreaterThan(10);
+    expect(documentedRouteKeys(served)).toEqual(registered);
+  });
+
+  it('says what the app does: no key → 401 where a key is documented, member → 403 where an admin is', async () => {
+    for (const { method, path, op } of operations(served)) {
+      const url = concrete(path);
+      const anonymous = await api.request(method, url);
+      if (op['x-evident-access'] === 'public') {
+        expect(op.security, path).toEqual([]);
+        expect(anonymous.status, `${method} ${path}`).toBe(200);
+        continue;
+      }
+      expect(op.security, path).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+      expect(anonymous.status, `${method} ${path}`).toBe(401);
+      expect(op.responses['401'], path).toBeDefined();
+      const member = await api.request(method, url, { key: api.keys.bob });
+      if (op['x-evident-access'] === 'admin') {
+        expect(member.status, `${method} ${path}`).toBe(403);
+        expect(op.responses['403'], path).toBeDefined();
+      } else {
+        expect(member.status, `${method} ${path}`).not.toBe(403);
+      }
+    }
+  });
+
+  it('takes request bodies from the routes\' own zod schemas', () => {
+    expect(served.paths['/v1/search']?.post?.requestBody?.content['application/json']?.schema).toEqual(jsonSchemaOf(searchBody, 'input'));
+    expect(served.paths['/v1/users']?.post?.requestBody?.content['application/json']?.schema).toEqual(jsonSchemaOf(userBody, 'input'));
+    const upload = served.paths['/v1/documents']?.post;
+    expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(Object.keys(upload?.responses ?? {}).sort()).toEqual(['200', '201', '400', '401', '403', '413', '422']);
+  });
+
+  it('gives every operation a unique id, a tag, a summary and a 2xx response, and every $ref resolves', () => {
+    const ids = operations(served).map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tags = new Set(served.tags.map((t) => t.name));
+    for (const { path, op } of operations(served)) {
+      expect(op.tags.length, path).toBe(1);
+      expect(tags.has(op.tags[0] ?? ''), path).toBe(true);
+      expect(op.summary, path).toBeTruthy();
+      expect(Object.keys(op.responses).some((status) => status.startsWith('2')), path).toBe(true);
+    }
+    const refs = [...JSON.stringify(served).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? '');
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(served.components.schemas[ref], ref).toBeDefined();
+  });
+});
+
+describe('GET /docs', () => {
+  it('renders every operation into one self-contained HTML page, without a key', async () => {
+    const response = await api.request('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    for (const { method, path, op } of operations(served)) {
+      expect(response.text).toContain(`${method}</span> <code>${path}</code>`);
+      expect(response.text).toContain(`id="op-${op.operationId}"`);
+    }
+    for (const tag of served.tags) expect(response.text).toContain(`<h2>${tag.name.replace('&', '&amp;')}</h2>`);
+    expect(response.text).not.toMatch(/<script|<link|src=|https?:\/\//i);
+  });
+
+  it('escapes every string it interpolates', () => {
+    const hostile = '<script>alert("x")</script>';
+    const document = buildOpenApiDocument([
+      pathGroup(
+        { name: `Tag ${hostile}`, description: `Described ${hostile}` },
+        {
+          [`/v1/${hostile}`]: {
+            get: operation({
+              id: `op"${hostile}`,
+              summary: `Summary ${hostile}`,
+              description: `Use \`${hostile}\``,
+              access: 'key',
+              params: [{ name: hostile, in: 'path', required: true, description: hostile, schema: { type: 'string', description: hostile } }],
+              responses: { 200: { description: hostile, json: { type: 'string', description: hostile } } },
+            }),
+          },
+        },
+      ),
+    ]);
+    document.info.title = hostile;
+    const html = renderDocsHtml(document);
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('alert("x")');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('<code>&lt;script&gt;');
+  });
+});
+
+describe('toOpenApiPath', () => {
+  it('turns Hono params (with patterns) and trailing wildcards into OpenAPI templates', () => {
+    expect(toOpenApiPath('/v1/documents/:docId{.+}')).toBe('/v1/documents/{docId}');
+    expect(toOpenApiPath('/threads/:thread_id/runs/:run_id')).toBe('/threads/{thread_id}/runs/{run_id}');
+    expect(toOpenApiPath('/items/:id{[0-9]{3}}/x')).toBe('/items/{id}/x');
+    expect(toOpenApiPath('/assets/*')).toBe('/assets/{path}');
+    expect(toOpenApiPath('/health')).toBe('/health');
+  });
+});
