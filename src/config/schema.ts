@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
 
+const approverList = z.array(z.enum(['owner', 'admin'])).min(1, 'name at least one approver: owner or admin');
+
 export const configSchema = z
   .object({
     /** The embedded SQLite file. */
@@ -55,6 +57,16 @@ export const configSchema = z
          * made SciFact worse when fused. See `resolveRetrievalSettings`.
          */
         channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
+      })
+      .prefault({}),
+    /**
+     * Who may approve a side-effect tool's pending action, per tool: the thread's `owner`, any `admin`, or both.
+     * E.g. `{"tools": {"save_memory": ["admin"]}}` makes saving memories an admin decision.
+     */
+    approvals: z
+      .object({
+        default: approverList.default(['owner', 'admin']),
+        tools: z.record(z.string(), approverList).default({ save_memory: ['owner', 'admin'] }),
       })
       .prefault({}),
     /** The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store. */

@@ -11,14 +11,26 @@ import { meRoutes } from './routes/me-routes.ts';
 import { memoryRoutes } from './routes/memory-routes.ts';
 import { searchRoutes } from './routes/search-routes.ts';
 import { userRoutes } from './routes/user-routes.ts';
+import { webRoutes } from './routes/web-routes.ts';
 import type { ServerEnv } from './server-env.ts';
+import { assistantRoutes } from './routes/langgraph/assistant-routes.ts';
+import { runRoutes } from './routes/langgraph/run-routes.ts';
+import { threadRoutes } from './routes/langgraph/thread-routes.ts';
+import type { AgentRuntime } from '../agent/agent-runtime.ts';
 
 export interface AppDeps {
   evident: Evident;
   /** Overrides `evident.config.adminKey` (tests). */
   adminKey?: string;
   logger?: Logger;
+  /** The agents: with them the app serves the LangGraph API (assistants, threads, runs) at its root. */
+  agents?: AgentRuntime;
+  /** Interval of SSE heartbeat comments (default 5 s). */
+  heartbeatMs?: number;
 }
+
+/** The LangGraph API lives at the root, as LangGraph clients expect (`new Client({ apiUrl: <server> })`). */
+const LANGGRAPH_PATHS = ['/assistants', '/assistants/*', '/threads', '/threads/*', '/runs', '/runs/*'];
 
 /** The HTTP API over one Evident. Every `/v1` route needs a key; the principal it maps to is passed to every store call. */
 export function createApp(deps: AppDeps): Hono<ServerEnv> {
@@ -27,12 +39,21 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
-  app.use('/v1/*', authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey }));
+  const auth = authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey });
+  app.use('/v1/*', auth);
+  if (deps.agents) {
+    const { runs } = deps.agents;
+    for (const path of LANGGRAPH_PATHS) app.use(path, auth);
+    app.route('/', assistantRoutes(runs));
+    app.route('/', threadRoutes(runs, evident.store));
+    app.route('/', runRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
+  }
   app.route('/v1', meRoutes());
   app.route('/v1', searchRoutes(evident));
   app.route('/v1', documentRoutes(evident, { logger }));
   app.route('/v1', memoryRoutes(evident));
   app.route('/v1', userRoutes(evident));
+  app.route('/', webRoutes());
   app.notFound((c) => {
     const { status, body } = errorResponse(new EvidentError('not_found', `No route ${c.req.method} ${c.req.path}.`));
     return c.json(body, status);

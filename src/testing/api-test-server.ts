@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentRuntime } from '../agent/agent-runtime.ts';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
 import { createApp } from '../server/create-app.ts';
@@ -30,7 +31,15 @@ export interface ApiTestServer {
  * The real server over a fresh SQLite file in a temp folder, on 127.0.0.1 with a free port, with the sample corpus
  * (ACLs included) ingested. `env` is the environment `loadConfig` reads (e.g. a small EVIDENT_MAX_FILE_BYTES).
  */
-export async function startApiTestServer(options: { env?: Record<string, string>; corpus?: boolean } = {}): Promise<ApiTestServer> {
+export interface ApiTestServerOptions {
+  env?: Record<string, string>;
+  corpus?: boolean;
+  /** Serve agents (the LangGraph API): the runtime to open over the test's Evident. */
+  agents?: (evident: Evident) => AgentRuntime;
+  heartbeatMs?: number;
+}
+
+export async function startApiTestServer(options: ApiTestServerOptions = {}): Promise<ApiTestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'evident-api-'));
   const evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: options.env ?? {}, cwd: dir }));
   await evident.store.upsertUser({ name: 'alice', groups: ['legal'] });
@@ -40,7 +49,9 @@ export async function startApiTestServer(options: { env?: Record<string, string>
     if (summary.failed > 0) throw new Error(`the sample corpus did not ingest: ${JSON.stringify(summary.outcomes)}`);
   }
   const keys = { admin: TEST_ADMIN_KEY, alice: (await evident.store.createApiKey('alice')).key, bob: (await evident.store.createApiKey('bob')).key };
-  const server: RunningServer = await startServer(createApp({ evident, adminKey: TEST_ADMIN_KEY }), { port: 0 });
+  const agents = options.agents?.(evident);
+  const app = createApp({ evident, adminKey: TEST_ADMIN_KEY, ...(agents ? { agents } : {}), ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}) });
+  const server: RunningServer = await startServer(app, { port: 0 });
   return {
     evident,
     url: server.url,
@@ -61,6 +72,7 @@ export async function startApiTestServer(options: { env?: Record<string, string>
       return { status: response.status, headers: response.headers, text, json };
     },
     async close() {
+      await agents?.close();
       await server.close();
       await evident.close();
       await rm(dir, { recursive: true, force: true });

@@ -27,7 +27,8 @@ export interface RecordedCall {
 
 /** A string is the answer text; an object is answered as its JSON (structured output); an AIMessage may carry tool calls. */
 export type ScriptedAnswer = string | AIMessage | Record<string, unknown>;
-export type ScriptedReply = ScriptedAnswer | ((call: RecordedCall) => ScriptedAnswer);
+/** A function reply may be async: a test can hold the model (and so the run) until it lets go. */
+export type ScriptedReply = ScriptedAnswer | ((call: RecordedCall) => ScriptedAnswer | Promise<ScriptedAnswer>);
 
 export interface RecordingCallOptions extends BaseChatModelCallOptions {
   jsonSchema?: JsonSchema;
@@ -82,12 +83,12 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
   }
 
   async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
-    const message = this.next(messages, options);
+    const message = await this.next(messages, options);
     return { generations: [{ text: message.text, message }] };
   }
 
   override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions']): AsyncGenerator<ChatGenerationChunk> {
-    const message = this.next(messages, options);
+    const message = await this.next(messages, options);
     for (const token of message.text.match(/\s*\S+|\s+/g) ?? []) {
       yield new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
     }
@@ -103,7 +104,7 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
     }
   }
 
-  private next(messages: BaseMessage[], options: this['ParsedCallOptions']): AIMessage {
+  private async next(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<AIMessage> {
     const call: RecordedCall = {
       index: this.calls.length,
       messages: [...messages],
@@ -119,7 +120,7 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
         `RecordingChatModel: the script ran out at call ${call.index + 1} (${call.index} scripted replies used). The prompt was:\n${call.prompt}`,
       );
     }
-    const answer = typeof reply === 'function' ? reply(call) : reply;
+    const answer = typeof reply === 'function' ? await reply(call) : reply;
     if (typeof answer === 'string') return new AIMessage(answer);
     if (AIMessage.isInstance(answer)) return answer;
     return new AIMessage(JSON.stringify(answer));

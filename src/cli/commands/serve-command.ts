@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { openAgentRuntime } from '../../agent/agent-runtime.ts';
 import { isAdmin } from '../../domain/index.ts';
+import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import type { Evident } from '../../evident.ts';
 import { createStderrLogger } from '../../logging/logger.ts';
 import { createApp } from '../../server/create-app.ts';
@@ -32,13 +34,18 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         }
         await printFirstAdminKey(evident, io);
         const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
-        const server = await startServer(createApp({ evident, logger }), { port, host: flags.host });
+        const chat = await createChatModel(evident.config);
+        const agents = openAgentRuntime(evident, { logger, ...(chat ? { chat } : {}) });
+        const server = await startServer(createApp({ evident, logger, agents }), { port, host: flags.host });
         // Listen for signals before announcing the URL, so a client that stops us at once still gets a clean exit.
         const shutdown = nextShutdownSignal();
         io.out(`Evident listening on ${server.url}\n`);
         const signal = await shutdown;
         io.err(`${signal}: shutting down\n`);
+        // Runs still executing end `cancelled` (recorded) before the store closes.
+        await agents.close();
         await server.close();
+        await chat?.close();
       });
     });
 }

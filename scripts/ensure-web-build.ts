@@ -1,0 +1,37 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIR = join(ROOT, 'web');
+const BUILT_INDEX = join(WEB_DIR, 'dist', 'index.html');
+/** What the built UI is made from: its sources and config, and the installed dependency versions. */
+const INPUTS = [join(WEB_DIR, 'src'), join(WEB_DIR, 'index.html'), join(WEB_DIR, 'vite.config.ts'), join(ROOT, 'package-lock.json')];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(stats.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** True when web/dist is missing or older than anything it is built from. */
+export function webBuildIsStale(): boolean {
+  if (!existsSync(BUILT_INDEX)) return true;
+  const built = statSync(BUILT_INDEX).mtimeMs;
+  return INPUTS.some((input) => newestMtime(input) > built);
+}
+
+/** Builds web/ into web/dist with Vite (the same as `npm run build:web`). */
+export async function buildWeb(options: { quiet?: boolean } = {}): Promise<void> {
+  const { build } = await import('vite');
+  await build({ root: WEB_DIR, configFile: join(WEB_DIR, 'vite.config.ts'), logLevel: options.quiet ? 'error' : 'warn' });
+}
+
+// `npm start` runs this file before the server: it builds the UI only when its sources changed since the last build.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  if (webBuildIsStale()) {
+    process.stderr.write('Building the web UI (web/ → web/dist)…\n');
+    await buildWeb();
+  }
+}

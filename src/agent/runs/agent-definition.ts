@@ -1,0 +1,39 @@
+import type { StateSnapshot } from '@langchain/langgraph';
+import type { Principal } from '../../domain/index.ts';
+import type { RunRecordStatus } from '../../store/store.ts';
+import type { Turn } from '../state.ts';
+
+/** What a compiled, checkpointed LangGraph graph offers the run runtime (structural, so every agent's graph fits). */
+export interface AgentGraph {
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  getState(config: { configurable: Record<string, unknown> }): Promise<StateSnapshot>;
+  getStateHistory(config: { configurable: Record<string, unknown> }, options?: { limit?: number }): AsyncIterable<StateSnapshot>;
+  getGraphAsync(): Promise<{ toJSON(): unknown }>;
+}
+
+/** How a run begins: a question as the chat convention gives it, for one principal on one thread. */
+export interface RunStartInput {
+  question: string;
+  /** Earlier turns: they seed a thread that has no state yet and are ignored on a thread that has its own. */
+  history: Turn[];
+  principal: Principal;
+  threadId: string;
+  runId: string;
+}
+
+/**
+ * One agent as the run runtime, the API and the CLI see it: its graph and the few agent-specific translations
+ * (question → graph input, state → what clients see, final state → run status).
+ */
+export interface AgentDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly graph: AgentGraph;
+  inputFor(start: RunStartInput, threadHasState: boolean): Record<string, unknown>;
+  /** The state as clients see it: the graph's values plus the conversation as chat `messages`. */
+  view(values: Record<string, unknown>): Record<string, unknown>;
+  /** How a run that reached the end of the graph went (`answered`, `refused`, `failed`). */
+  outcome(values: Record<string, unknown>): RunRecordStatus;
+  /** Deletes the thread's checkpoints (the thread itself is the store's). */
+  forgetThread(threadId: string): Promise<void>;
+}

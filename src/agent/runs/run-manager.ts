@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { Command } from '@langchain/langgraph';
+import type { StateSnapshot } from '@langchain/langgraph';
+import { EvidentError, NotFoundError, ValidationError } from '../../errors/index.ts';
+import { silentLogger, type Logger } from '../../logging/logger.ts';
+import { isRunFinished, type RunEventRecord, type RunRecord, type Store, type ThreadRecord } from '../../store/store.ts';
+import type { Principal } from '../../domain/index.ts';
+import { isPendingAction, type PendingAction } from '../approval.ts';
+import { DEFAULT_APPROVAL_POLICY, mayApprove, type ApprovalPolicy } from '../policy/approval-policy.ts';
+import type { AgentDefinition } from './agent-definition.ts';
+import { ownThread, readableRun, readableThread } from './run-access.ts';
+import { executeRun } from './run-executor.ts';
+import type { RunRequest } from './run-request.ts';
+
+export interface RunManagerDeps {
+  store: Store;
+  agents: readonly AgentDefinition[];
+  policy?: ApprovalPolicy;
+  logger?: Logger;
+  /** How often a subscriber re-reads the event log of a run executing elsewhere (another process). */
+  pollMs?: number;
+}
+
+interface ActiveRun {
+  threadId: string;
+  controller: AbortController;
+  done: Promise<RunRecord>;
+}
+
+/** The actions a thread's state waits for (the interrupts of its pending tasks). */
+export const pendingActionsOf = (snapshot: StateSnapshot): PendingAction[] =>
+  snapshot.tasks.flatMap((task) => task.interrupts.map((item) => item.value)).filter(isPendingAction);
+
+/**
+ * Runs agents in the background and serves their recorded events. A run goes on when the client that started it
+ * disconnects; any number of clients can stream it (replaying from any event id) or join it until it ends.
+ */
+export class RunManager {
+  readonly agents: ReadonlyMap<string, AgentDefinition>;
+  private readonly store: Store;
+  private readonly policy: ApprovalPolicy;
+  private readonly logger: Logger;
+  private readonly pollMs: number;
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly busyThreads = new Set<string>();
+  /** Emits a run id whenever that run stored an event. */
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+
+  constructor(deps: RunManagerDeps) {
+    this.store = deps.store;
+    this.agents = new Map(deps.agents.map((agent) => [agent.name, agent]));
+    this.policy = deps.policy ?? DEFAULT_APPROVAL_POLICY;
+    this.logger = deps.logger ?? silentLogger;
+    this.pollMs = deps.pollMs ?? 250;
+  }
+
+  agent(name: string): AgentDefinition {
+    const agent = this.agents.get(name);
+    if (!agent) throw new NotFoundError('assistant', name, `Assistants here: ${[...this.agents.keys()].join(', ')}.`);
+    return agent;
+  }
+
+  /** Validates the request, records the run as `running`, and starts it; resolves once it is recorded, not when it ends. */
+  async start(request: RunRequest): Promise<RunRecord> {
+    const agent = this.agent(request.agent);
+    const { threadId, principal, action } = request;
+    const thread = await this.threadFor(request);
+    if (this.busyThreads.has(threadId)) {
+      throw new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, {
+        category: 'user',
+        hint: 'Join or cancel the running run first, or ask on another thread.',
+      });
+    }
+    this.busyThreads.add(threadId);
+    try {
+      const config = { configurable: { thread_id: threadId } };
+      const snapshot = await agent.graph.getState(config);
+      const pending = pendingActionsOf(snapshot);
+      const runId = randomUUID();
+      let input: unknown;
+      let question: string;
+      if (action.kind === 'ask') {
+        if (thread.owner !== principal.id) throw new NotFoundError('thread', threadId);
+        if (pending[0]) {
+          throw new EvidentError('thread_interrupted', `Thread ${threadId} waits for a decision on ${pending[0].tool} before a new question.`, {
+            category: 'user',
+            hint: 'Resume it with a command: {"resume": {"decision": "approve" | "edit" | "reject"}}.',
+          });
+        }
+        const hasState = snapshot.createdAt !== undefined;
+        input = agent.inputFor({ question: action.question, history: action.history, principal, threadId, runId }, hasState);
+        question = action.question;
+      } else {
+        const waiting = pending[0];
+        if (!waiting) {
+          throw new EvidentError('no_pending_approval', `Thread ${threadId} has no action waiting for a decision.`, {
+            category: 'user',
+            hint: 'A run waits for a decision when its stream ends with an __interrupt__.',
+          });
+        }
+        if (!mayApprove(this.policy, waiting.tool, principal, thread.owner)) {
+          // The owner sees the thread, so they learn who may decide; anyone else learns nothing of it.
+          if (thread.owner !== principal.id) throw new NotFoundError('thread', threadId);
+          throw new EvidentError('forbidden', `Only an admin may decide on ${waiting.tool} actions.`, { category: 'user', hint: 'Ask an admin to approve it.' });
+        }
+        const { decision } = action;
+        if (decision.decision === 'edit' && (typeof decision.args?.text !== 'string' || !decision.args.text.trim())) {
+          throw new ValidationError('An edit needs the new arguments, e.g. {"text": "…"} with non-empty text.', {
+            hint: 'Send {"resume": {"decision": "edit", "args": {"text": "…"}}}, or approve or reject as proposed.',
+          });
+        }
+        input = new Command({ resume: decision });
+        question = `${decision.decision} ${waiting.tool}`;
+      }
+      // The run belongs to the thread's owner even when an admin decided on its action.
+      const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question });
+      this.launch(agent, run, input);
+      return run;
+    } catch (error) {
+      this.busyThreads.delete(threadId);
+      throw error;
+    }
+  }
+
+  /**
+   * Stops a run executing in this process (its owner, or an admin stopping a runaway); the run ends `cancelled`.
+   * False when it is not executing here (it has ended).
+   */
+  async cancel(threadId: string, runId: string, principal: Principal): Promise<boolean> {
+    await readableRun(this.store, threadId, runId, principal);
+    const active = this.active.get(runId);
+    if (!active) return false;
+    active.controller.abort();
+    await active.done;
+    return true;
+  }
+
+  /** The run's events after `afterSeq`, live until its `end` event (or until `signal` aborts). */
+  async *events(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord> {
+    let last = afterSeq;
+    while (!signal.aborted) {
+      // Listening before reading: an event stored between the read and the wait still wakes us.
+      const wake = this.wakeOnAppend(runId);
+      try {
+        const batch = await this.store.listRunEvents(runId, last);
+        for (const event of batch) {
+          yield event;
+          last = event.seq;
+          if (event.event === 'end') return;
+        }
+        if (batch.length > 0) continue;
+        // Nothing new: a run that ended without an `end` event (its process died) ends the stream too.
+        const run = await this.store.getRun(runId);
+        if (!run) return;
+        if (isRunFinished(run.status) && !this.active.has(runId) && (await this.store.listRunEvents(runId, last, 1)).length === 0) return;
+        // A run executing in another process stores events we are not told of: poll.
+        await firstOf(wake.appended, this.pollMs, signal);
+      } finally {
+        wake.dispose();
+      }
+    }
+  }
+
+  /** Resolves with the run's record once it has ended. */
+  async wait(runId: string, signal: AbortSignal): Promise<RunRecord | undefined> {
+    const active = this.active.get(runId);
+    if (active) return active.done;
+    for await (const _event of this.events(runId, 0, signal)) {
+      // Reading to the end is the wait; the events themselves are not needed.
+    }
+    return this.store.getRun(runId);
+  }
+
+  /** The thread with its agent's current state, for a principal allowed to read it. */
+  async threadState(threadId: string, principal: Principal): Promise<{ thread: ThreadRecord; agent?: AgentDefinition; snapshot?: StateSnapshot }> {
+    const thread = await readableThread(this.store, threadId, principal);
+    if (!thread.agent) return { thread };
+    const agent = this.agent(thread.agent);
+    return { thread, agent, snapshot: await agent.graph.getState({ configurable: { thread_id: threadId } }) };
+  }
+
+  /** Deletes the owner's thread: its runs, their events and its checkpoints. Not while a run of it executes. */
+  async deleteThread(threadId: string, principal: Principal): Promise<void> {
+    const thread = await ownThread(this.store, threadId, principal);
+    if (this.busyThreads.has(threadId)) {
+      throw new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, { category: 'user', hint: 'Cancel the run first.' });
+    }
+    await this.store.deleteThread(threadId, principal.id);
+    if (thread.agent) await this.agent(thread.agent).forgetThread(threadId);
+  }
+
+  /** Whether a run of this thread executes in this process now. */
+  isBusy(threadId: string): boolean {
+    return this.busyThreads.has(threadId);
+  }
+
+  /** Cancels every run still executing and waits for them to record their end (server shutdown). */
+  async close(): Promise<void> {
+    const running = [...this.active.values()];
+    for (const run of running) run.controller.abort();
+    await Promise.allSettled(running.map((run) => run.done));
+  }
+
+  private async threadFor(request: RunRequest): Promise<ThreadRecord> {
+    const existing = await this.store.getThread(request.threadId);
+    if (existing) return existing;
+    if (!request.createThread) throw new NotFoundError('thread', request.threadId, 'Create it first (POST /threads), or pass if_not_exists: "create".');
+    return this.store.createThread({ threadId: request.threadId, owner: request.principal.id });
+  }
+
+  private launch(agent: AgentDefinition, run: RunRecord, input: unknown): void {
+    const controller = new AbortController();
+    const done = executeRun({
+      store: this.store,
+      agent,
+      run,
+      input,
+      signal: controller.signal,
+      onEvent: () => this.appended.emit(run.runId),
+      logger: this.logger,
+    })
+      .catch(async (error: unknown) => {
+        // Only the store failing leaves the executor here; record what can still be recorded.
+        this.logger.error('run could not be recorded', { run_id: run.runId, error: String(error) });
+        return (await this.store.getRun(run.runId).catch(() => undefined)) ?? run;
+      })
+      .finally(() => {
+        this.active.delete(run.runId);
+        this.busyThreads.delete(run.threadId);
+        this.appended.emit(run.runId);
+      });
+    this.active.set(run.runId, { threadId: run.threadId, controller, done });
+  }
+
+  private wakeOnAppend(runId: string): { appended: Promise<void>; dispose(): void } {
+    let listener = (): void => undefined;
+    const appended = new Promise<void>((resolve) => {
+      listener = () => resolve();
+      this.appended.once(runId, listener);
+    });
+    return { appended, dispose: () => this.appended.off(runId, listener) };
+  }
+}
+
+/** Resolves when `event` settles, `ms` pass, or `signal` aborts, whichever is first, leaving no timer or listener behind. */
+function firstOf(event: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    void event.then(done);
+  });
+}

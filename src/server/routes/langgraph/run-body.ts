@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { approvalDecisionSchema } from '../../../agent/approval.ts';
+import type { RunAction } from '../../../agent/runs/run-request.ts';
+import type { Turn } from '../../../agent/state.ts';
+import { ValidationError } from '../../../errors/index.ts';
+import { STREAM_MODES, type StreamMode } from '../../sse.ts';
+
+/** A chat message as LangGraph clients send it: `role` (OpenAI style) or `type` (LangChain style); text or text parts. */
+export const chatMessageSchema = z.looseObject({
+  role: z.string().optional(),
+  type: z.string().optional(),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]),
+});
+export type ChatMessageInput = z.infer<typeof chatMessageSchema>;
+
+const streamModeSchema = z.enum(STREAM_MODES);
+
+/** The body of a run create / stream / wait request (LangGraph API); unknown fields are the SDK's defaults and ignored. */
+export const runBodySchema = z.looseObject({
+  assistant_id: z.string().min(1, 'name the assistant (an agent: rag, …)'),
+  input: z.union([z.looseObject({ messages: z.array(chatMessageSchema).min(1) }), z.looseObject({ question: z.string() })]).nullish(),
+  command: z.looseObject({ resume: approvalDecisionSchema }).nullish(),
+  stream_mode: z.union([streamModeSchema, z.array(streamModeSchema)]).nullish(),
+  if_not_exists: z.enum(['create', 'reject']).nullish(),
+  on_disconnect: z.enum(['cancel', 'continue']).nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+export type RunBody = z.infer<typeof runBodySchema>;
+
+/** Features of the LangGraph API this server does not offer: refused by name rather than silently ignored. */
+const UNSUPPORTED = ['interrupt_before', 'interrupt_after', 'webhook', 'after_seconds', 'checkpoint', 'checkpoint_id'] as const;
+
+const textOf = (content: ChatMessageInput['content']) =>
+  typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+
+const roleOf = (message: ChatMessageInput): Turn['role'] | 'system' | undefined => {
+  const role = message.role ?? message.type;
+  if (role === 'user' || role === 'human') return 'user';
+  if (role === 'assistant' || role === 'ai') return 'assistant';
+  if (role === 'system' || role === 'developer') return 'system';
+  return undefined;
+};
+
+/** The chat convention: the last message is the user's question; earlier user/assistant turns are history. */
+export function questionFromMessages(messages: readonly ChatMessageInput[]): { question: string; history: Turn[] } {
+  const turns: Turn[] = [];
+  for (const message of messages) {
+    const role = roleOf(message);
+    if (!role) throw new ValidationError(`Unknown message role ${JSON.stringify(message.role ?? message.type)}.`, { hint: 'Use user/human, assistant/ai or system.' });
+    if (role !== 'system') turns.push({ role, content: textOf(message.content) });
+  }
+  const last = turns.pop();
+  if (!last || last.role !== 'user' || !last.content.trim()) {
+    throw new ValidationError('The last message must be a non-empty user message: it is the question.', {
+      hint: 'Send {"messages": [{"role": "user", "content": "…"}]}.',
+    });
+  }
+  return { question: last.content.trim(), history: turns };
+}
+
+/** What the body asks for: a question (from `input`) or a decision on a pending action (from `command.resume`). */
+export function runActionOf(body: RunBody): RunAction {
+  const unsupported = UNSUPPORTED.find((field) => (body as Record<string, unknown>)[field] != null);
+  if (unsupported) throw new ValidationError(`${unsupported} is not supported by this server.`, { hint: `Remove ${unsupported} from the request.` });
+  if (body.command && body.input) throw new ValidationError('Send either input (a question) or command (a decision), not both.');
+  if (body.command) return { kind: 'resume', decision: body.command.resume };
+  if (!body.input) {
+    throw new ValidationError('A run needs input: {"messages": [{"role": "user", "content": "…"}]} or {"question": "…"}.', {
+      hint: 'To answer a pending approval, send command: {"resume": {"decision": "approve"}} instead.',
+    });
+  }
+  if ('messages' in body.input) return { kind: 'ask', ...questionFromMessages(body.input.messages as ChatMessageInput[]) };
+  const question = String(body.input.question).trim();
+  if (!question) throw new ValidationError('The question is empty.', { hint: 'Send {"question": "…"} with some text.' });
+  return { kind: 'ask', question, history: [] };
+}
+
+/** The requested stream modes; LangGraph's default is `values`. */
+export function streamModesOf(body: Pick<RunBody, 'stream_mode'>): StreamMode[] {
+  const mode = body.stream_mode;
+  if (!mode) return ['values'];
+  return Array.isArray(mode) ? mode : [mode];
+}

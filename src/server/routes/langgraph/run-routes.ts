@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { readableRun, readableThread } from '../../../agent/runs/run-access.ts';
+import type { RunManager } from '../../../agent/runs/run-manager.ts';
+import { EvidentError, ValidationError } from '../../../errors/index.ts';
+import type { RunRecord, Store } from '../../../store/store.ts';
+import { readJson } from '../../read-json.ts';
+import type { ServerEnv } from '../../server-env.ts';
+import { lastEventId, STREAM_MODES, streamRunEvents, type StreamMode } from '../../sse.ts';
+import { runJson, threadStateJson } from './api-json.ts';
+import { runActionOf, runBodySchema, streamModesOf, type RunBody } from './run-body.ts';
+
+export interface RunRouteOptions {
+  /** Interval of the SSE comment lines that keep an idle stream open. */
+  heartbeatMs: number;
+}
+
+const joinQuerySchema = z.object({
+  stream_mode: z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).optional(),
+  cancel_on_disconnect: z.enum(['0', '1', 'true', 'false']).optional(),
+});
+
+/**
+ * Runs, the LangGraph API way: create (background), stream (SSE, replayable by `Last-Event-ID` from the stored
+ * log), wait, join, cancel, list. A thread-less run (`/runs/…`) gets a new thread, kept so it can be audited.
+ */
+export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptions): Hono<ServerEnv> {
+  const start = async (c: Context<ServerEnv>, threadId: string | undefined, body: RunBody): Promise<RunRecord> => {
+    const run = await runs.start({
+      agent: body.assistant_id,
+      threadId: threadId ?? randomUUID(),
+      principal: c.get('principal'),
+      action: runActionOf(body),
+      createThread: threadId === undefined || body.if_not_exists === 'create',
+    });
+    // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
+    const path = `/threads/${run.threadId}/runs/${run.runId}`;
+    c.header('Content-Location', path);
+    c.header('Location', `${path}/stream`);
+    return run;
+  };
+
+  const stream = (c: Context<ServerEnv>, run: RunRecord, modes: readonly StreamMode[], cancelOnDisconnect: boolean, afterSeq = 0) =>
+    streamRunEvents(c, runs, {
+      runId: run.runId,
+      afterSeq,
+      modes,
+      heartbeatMs: options.heartbeatMs,
+      ...(cancelOnDisconnect ? { onDisconnect: () => void runs.cancel(run.threadId, run.runId, c.get('principal')).catch(() => undefined) } : {}),
+    });
+
+  /** The thread's values once the run has ended: what `runs/wait` and `join` return (an `__error__` for a failed run). */
+  const finalValues = async (c: Context<ServerEnv>, run: RunRecord) => {
+    const signal = c.req.raw.signal;
+    const ended = (await runs.wait(run.runId, signal)) ?? run;
+    const { agent, snapshot } = await runs.threadState(run.threadId, c.get('principal'));
+    const state = threadStateJson(agent, snapshot);
+    if (ended.status !== 'failed' && ended.status !== 'cancelled') return state.values;
+    return { ...state.values, __error__: { error: ended.status === 'failed' ? 'RunFailed' : 'RunCancelled', message: ended.error ?? ended.status } };
+  };
+
+  const wantsCancelOnDisconnect = (body: RunBody) => body.on_disconnect === 'cancel';
+
+  return new Hono<ServerEnv>()
+    .post('/threads/:threadId/runs', async (c) => c.json(runJson(await start(c, c.req.param('threadId'), await readJson(c, runBodySchema)))))
+    .post('/runs', async (c) => c.json(runJson(await start(c, undefined, await readJson(c, runBodySchema)))))
+    .post('/threads/:threadId/runs/stream', async (c) => {
+      const body = await readJson(c, runBodySchema);
+      return stream(c, await start(c, c.req.param('threadId'), body), streamModesOf(body), wantsCancelOnDisconnect(body));
+    })
+    .post('/runs/stream', async (c) => {
+      const body = await readJson(c, runBodySchema);
+      return stream(c, await start(c, undefined, body), streamModesOf(body), wantsCancelOnDisconnect(body));
+    })
+    .post('/threads/:threadId/runs/wait', async (c) => {
+      const body = await readJson(c, runBodySchema);
+      return c.json(await finalValues(c, await start(c, c.req.param('threadId'), body)));
+    })
+    .post('/runs/wait', async (c) => {
+      const body = await readJson(c, runBodySchema);
+      return c.json(await finalValues(c, await start(c, undefined, body)));
+    })
+    .get('/threads/:threadId/runs', async (c) => {
+      const thread = await readableThread(store, c.req.param('threadId'), c.get('principal'));
+      const limit = Math.min(Number(c.req.query('limit') ?? 10) || 10, 1000);
+      const offset = Math.max(Number(c.req.query('offset') ?? 0) || 0, 0);
+      // Newest first, as LangGraph lists them.
+      const list = (await store.listRuns(thread.threadId, thread.owner)).reverse().map(runJson);
+      return c.json(list.slice(offset, offset + limit));
+    })
+    .get('/threads/:threadId/runs/:runId', async (c) =>
+      c.json(runJson(await readableRun(store, c.req.param('threadId'), c.req.param('runId'), c.get('principal')))),
+    )
+    .get('/threads/:threadId/runs/:runId/stream', async (c) => {
+      const run = await readableRun(store, c.req.param('threadId'), c.req.param('runId'), c.get('principal'));
+      const parsed = joinQuerySchema.safeParse({ stream_mode: c.req.queries('stream_mode'), cancel_on_disconnect: c.req.query('cancel_on_disconnect') });
+      if (!parsed.success) throw new ValidationError(`Invalid query: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, { hint: `stream_mode is one of ${STREAM_MODES.join(', ')}.` });
+      const query = parsed.data;
+      const cancelOnDisconnect = query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
+      // A join without modes gets every mode the run recorded.
+      const modes = streamModesOf({ stream_mode: query.stream_mode ?? ['values', 'updates', 'custom', 'messages'] });
+      return stream(c, run, modes, cancelOnDisconnect, lastEventId(c));
+    })
+    .get('/threads/:threadId/runs/:runId/join', async (c) => {
+      const run = await readableRun(store, c.req.param('threadId'), c.req.param('runId'), c.get('principal'));
+      return c.json(await finalValues(c, run));
+    })
+    .post('/threads/:threadId/runs/:runId/cancel', async (c) => {
+      const threadId = c.req.param('threadId');
+      const runId = c.req.param('runId');
+      if (!(await runs.cancel(threadId, runId, c.get('principal')))) {
+        const run = await readableRun(store, threadId, runId, c.get('principal'));
+        throw new EvidentError('run_not_running', `Run ${runId} is not running (it is ${run.status}).`, { category: 'user', hint: 'Only a running run can be cancelled.' });
+      }
+      return c.json(runJson(await readableRun(store, threadId, runId, c.get('principal'))));
+    });
+}

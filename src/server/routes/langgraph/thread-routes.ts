@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { RunManager } from '../../../agent/runs/run-manager.ts';
+import { readableThread } from '../../../agent/runs/run-access.ts';
+import { isEvidentError } from '../../../errors/index.ts';
+import type { Store } from '../../../store/store.ts';
+import { readJson } from '../../read-json.ts';
+import type { ServerEnv } from '../../server-env.ts';
+import { threadJson, threadStateJson } from './api-json.ts';
+
+const metadataSchema = z.record(z.string(), z.unknown());
+
+export const threadCreateSchema = z.looseObject({
+  thread_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'use 1–128 letters, digits, ".", "_", ":" or "-"').nullish(),
+  metadata: metadataSchema.nullish(),
+  if_exists: z.enum(['raise', 'do_nothing']).nullish(),
+});
+
+export const threadSearchSchema = z.looseObject({
+  metadata: metadataSchema.nullish(),
+  status: z.enum(['idle', 'busy', 'interrupted', 'error']).nullish(),
+  limit: z.number().int().min(1).max(1000).nullish(),
+  offset: z.number().int().min(0).nullish(),
+});
+
+export const historySchema = z.looseObject({ limit: z.number().int().min(1).max(1000).nullish() });
+
+/** An empty body reads as `{}`: the SDK posts none for a plain `threads.create()`. */
+async function readOptionalJson<T extends z.ZodType>(c: Parameters<typeof readJson>[0], schema: T): Promise<z.infer<T>> {
+  return (c.req.header('content-length') === '0' || !c.req.header('content-type') ? schema.parse({}) : readJson(c, schema)) as z.infer<T>;
+}
+
+const matches = (metadata: Record<string, unknown>, wanted: Record<string, unknown>) =>
+  Object.entries(wanted).every(([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value));
+
+/** Threads: the key's own (an admin may read others' by id, never list them); state and checkpoint history. */
+export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
+  return new Hono<ServerEnv>()
+    .post('/threads', async (c) => {
+      const body = await readOptionalJson(c, threadCreateSchema);
+      const principal = c.get('principal');
+      const threadId = body.thread_id ?? randomUUID();
+      try {
+        const thread = await store.createThread({ threadId, owner: principal.id, metadata: body.metadata ?? {} });
+        return c.json(threadJson(thread));
+      } catch (error) {
+        if (!(isEvidentError(error) && error.code === 'thread_exists' && body.if_exists === 'do_nothing')) throw error;
+        return c.json(threadJson(await readableThread(store, threadId, principal)));
+      }
+    })
+    .post('/threads/search', async (c) => {
+      const body = await readOptionalJson(c, threadSearchSchema);
+      const offset = body.offset ?? 0;
+      const threads = (await store.listThreads(c.get('principal').id))
+        .map((thread) => threadJson(thread, { busy: runs.isBusy(thread.threadId) }))
+        .filter((thread) => (!body.metadata || matches(thread.metadata, body.metadata)) && (!body.status || thread.status === body.status));
+      return c.json(threads.slice(offset, offset + (body.limit ?? 10)));
+    })
+    .get('/threads/:threadId', async (c) => {
+      const { thread, agent, snapshot } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
+      const values = agent && snapshot?.createdAt ? agent.view(snapshot.values as Record<string, unknown>) : undefined;
+      const lastRun = (await store.listRuns(thread.threadId, thread.owner)).at(-1);
+      return c.json(threadJson({ ...thread, ...(lastRun ? { lastStatus: lastRun.status } : {}) }, { busy: runs.isBusy(thread.threadId), ...(values ? { values } : {}) }));
+    })
+    .delete('/threads/:threadId', async (c) => {
+      await runs.deleteThread(c.req.param('threadId'), c.get('principal'));
+      return c.body(null, 204);
+    })
+    .get('/threads/:threadId/state', async (c) => {
+      const { agent, snapshot } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
+      return c.json(threadStateJson(agent, snapshot));
+    })
+    .on(['GET', 'POST'], '/threads/:threadId/history', async (c) => {
+      const limit = c.req.method === 'POST' ? ((await readOptionalJson(c, historySchema)).limit ?? 10) : Number(c.req.query('limit') ?? 10);
+      const { agent } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
+      if (!agent) return c.json([]);
+      const states = [];
+      for await (const snapshot of agent.graph.getStateHistory({ configurable: { thread_id: c.req.param('threadId') } }, { limit })) {
+        states.push(threadStateJson(agent, snapshot));
+      }
+      return c.json(states);
+    });
+}

@@ -1,0 +1,55 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { RunManager } from '../agent/runs/run-manager.ts';
+import type { RunEventRecord } from '../store/store.ts';
+
+/** The stream modes a client may ask for; `messages-tuple` is the SDK's name for the `messages` events. */
+export const STREAM_MODES = ['values', 'updates', 'custom', 'messages', 'messages-tuple'] as const;
+export type StreamMode = (typeof STREAM_MODES)[number];
+
+/** Events every stream carries whatever the modes: they frame the run. */
+const FRAMING = new Set(['metadata', 'error', 'end']);
+
+const wanted = (event: RunEventRecord, modes: ReadonlySet<string>) =>
+  FRAMING.has(event.event) || modes.has(event.event) || (event.event === 'messages' && modes.has('messages-tuple'));
+
+export interface RunStreamOptions {
+  runId: string;
+  /** Replay from after this event id (the client's `Last-Event-ID`); 0 for the whole run. */
+  afterSeq: number;
+  modes: readonly StreamMode[];
+  heartbeatMs: number;
+  /** Called when the client goes away before the run ended (to cancel it when the client asked for that). */
+  onDisconnect?: () => void;
+}
+
+/**
+ * Streams a run's recorded events as SSE, each with its sequence number as the event id, live until the run's
+ * `end`. Comment lines keep idle connections (and the SDK's idle detection) alive while a step takes long.
+ */
+export function streamRunEvents(c: Context, runs: RunManager, options: RunStreamOptions): Response {
+  const modes = new Set<string>(options.modes);
+  return streamSSE(c, async (stream) => {
+    const disconnected = new AbortController();
+    let ended = false;
+    stream.onAbort(() => {
+      disconnected.abort();
+      if (!ended) options.onDisconnect?.();
+    });
+    const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), options.heartbeatMs);
+    try {
+      for await (const event of runs.events(options.runId, options.afterSeq, disconnected.signal)) {
+        if (event.event === 'end') ended = true;
+        if (wanted(event, modes)) await stream.writeSSE({ id: String(event.seq), event: event.event, data: JSON.stringify(event.data) });
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  });
+}
+
+/** The client's `Last-Event-ID` as a sequence number (0 when absent or not one of ours). */
+export function lastEventId(c: Context): number {
+  const value = Number(c.req.header('last-event-id'));
+  return Number.isSafeInteger(value) && value > 0 ? value : 0;
+}

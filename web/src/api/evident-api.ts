@@ -1,0 +1,68 @@
+import { ApiError, apiErrorOfResponse, apiErrorOfStreamEvent } from './api-error.ts';
+import { readSse } from './sse-reader.ts';
+import type { DocumentSummary, Me, UploadProgress, UploadSummary } from './wire-types.ts';
+
+export interface UploadRequest {
+  files: File[];
+  /** Where the files go in the doc id space (`contracts/2025`). */
+  folder?: string;
+  /** e.g. `group:legal,user:alice`; empty means everyone may see them. */
+  acl?: string;
+}
+
+export interface UploadListener {
+  onProgress(progress: UploadProgress): void;
+}
+
+/** Evident's own routes under `/v1`, with the key as a Bearer token. Failures throw ApiError with the server's hint. */
+export class EvidentApi {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
+
+  me(): Promise<Me> {
+    return this.json<Me>('GET', '/v1/me');
+  }
+
+  async documents(): Promise<DocumentSummary[]> {
+    return (await this.json<{ documents: DocumentSummary[] }>('GET', '/v1/documents')).documents;
+  }
+
+  async deleteDocument(docId: string): Promise<void> {
+    // Doc ids are paths: each segment is encoded, the slashes stay.
+    await this.json('DELETE', `/v1/documents/${docId.split('/').map(encodeURIComponent).join('/')}`);
+  }
+
+  /** Uploads files and follows the ingestion's SSE progress; resolves with the summary of the `result` event. */
+  async upload(request: UploadRequest, listener: UploadListener): Promise<UploadSummary> {
+    const form = new FormData();
+    for (const file of request.files) form.append('files', file, file.name);
+    if (request.folder?.trim()) form.append('folder', request.folder.trim());
+    if (request.acl?.trim()) form.append('acl', request.acl.trim());
+    const response = await fetch(this.baseUrl + '/v1/documents', {
+      method: 'POST',
+      headers: { ...this.authHeaders(), accept: 'text/event-stream' },
+      body: form,
+    });
+    if (!response.ok || !response.body) throw await apiErrorOfResponse(response);
+    let summary: UploadSummary | undefined;
+    for await (const { event, data } of readSse(response.body)) {
+      if (event === 'progress') listener.onProgress(data as UploadProgress);
+      else if (event === 'result') summary = data as UploadSummary;
+      else if (event === 'error') throw apiErrorOfStreamEvent(data);
+    }
+    if (!summary) throw new ApiError('The upload ended without a result.', { code: 'upload_incomplete', hint: 'See the server log, then try again.' });
+    return summary;
+  }
+
+  private authHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.apiKey}` };
+  }
+
+  private async json<T>(method: string, path: string): Promise<T> {
+    const response = await fetch(this.baseUrl + path, { method, headers: { ...this.authHeaders(), accept: 'application/json' } });
+    if (!response.ok) throw await apiErrorOfResponse(response);
+    return (await response.json()) as T;
+  }
+}

@@ -1,0 +1,43 @@
+import type { ApprovalDecision, RagValues } from '../api/wire-types.ts';
+import { AnswerView } from './answer-view.tsx';
+import { ApprovalCard } from './approval-card.tsx';
+import { MessageBubble } from './message-bubble.tsx';
+import { RunSteps } from './run-steps.tsx';
+import type { RunView } from './run-view.ts';
+import { TokenStream } from './token-stream.tsx';
+import type { ThreadSnapshot } from './use-thread-chat.ts';
+
+interface ConversationProps {
+  snapshot: ThreadSnapshot | undefined;
+  run: RunView | undefined;
+  onOpenCitation: (index: number) => void;
+  onDecide: (decision: ApprovalDecision) => void;
+}
+
+/**
+ * The selected thread: earlier turns as text, then the latest turn in full — the run's steps (live while it
+ * streams), the answer with its citations or the refusal, and an approval card when the run waits for one.
+ * While a run streams, the thread is shown as it was before it, since its state is still being rewritten.
+ */
+export function Conversation({ snapshot, run, onOpenCitation, onDecide }: ConversationProps) {
+  const streaming = run?.phase === 'streaming';
+  const values: RagValues | undefined = snapshot?.values;
+  const messages = values?.messages ?? [];
+  const answer = streaming ? undefined : (values?.answer ?? undefined);
+  const earlier = answer && messages.at(-1)?.type === 'ai' ? messages.slice(0, -1) : messages;
+  const pending = streaming ? undefined : (snapshot?.pending ?? run?.pending);
+  const steps = run?.steps ?? values?.steps ?? [];
+
+  return (
+    <div className="conversation" data-testid="conversation">
+      {earlier.map((message, i) => (
+        <MessageBubble key={i} message={message} />
+      ))}
+      {streaming && run.question && <MessageBubble message={{ type: 'human', content: run.question }} />}
+      <RunSteps steps={steps} live={streaming} />
+      {streaming && <TokenStream tokens={run.tokens} />}
+      {answer && <AnswerView answer={answer} mode={values?.mode} onOpenCitation={onOpenCitation} />}
+      {pending && <ApprovalCard key={pending.approval_id} pending={pending} onDecide={onDecide} busy={streaming} />}
+    </div>
+  );
+}

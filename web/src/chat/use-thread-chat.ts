@@ -1,0 +1,140 @@
+import type { Client, Thread } from '@langchain/langgraph-sdk';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { toApiError, type ApiError } from '../api/api-error.ts';
+import type { ApprovalDecision, PendingAction, RagValues } from '../api/wire-types.ts';
+import { pendingActionOf, runReducer, type RunView } from './run-view.ts';
+
+/** A thread as last checkpointed: its state and, when it waits for one, the approval it waits for. */
+export interface ThreadSnapshot {
+  threadId: string;
+  values: RagValues;
+  pending: PendingAction | undefined;
+}
+
+export interface ThreadChat {
+  threads: Thread<RagValues>[];
+  threadId: string | undefined;
+  snapshot: ThreadSnapshot | undefined;
+  run: RunView | undefined;
+  error: ApiError | undefined;
+  startNewThread(): void;
+  selectThread(threadId: string): void;
+  ask(question: string): void;
+  decide(decision: ApprovalDecision): void;
+}
+
+const STREAM_MODE: ('values' | 'updates' | 'custom' | 'messages')[] = ['values', 'updates', 'custom', 'messages'];
+
+type StreamPayload = { input: { messages: { role: 'user'; content: string }[] } } | { command: { resume: ApprovalDecision } };
+
+/**
+ * The chat's state over the LangGraph API: the user's threads, the selected thread's checkpointed state, and the
+ * run streaming on it. A new thread is created with its first question, so "New thread" leaves no empty threads.
+ */
+export function useThreadChat(client: Client, assistantId: string | undefined): ThreadChat {
+  const [threads, setThreads] = useState<Thread<RagValues>[]>([]);
+  const [threadId, setThreadId] = useState<string | undefined>();
+  const [snapshot, setSnapshot] = useState<ThreadSnapshot | undefined>();
+  const [error, setError] = useState<ApiError | undefined>();
+  const [run, dispatch] = useReducer(runReducer, undefined);
+  const streaming = useRef<AbortController | undefined>(undefined);
+
+  const loadThreads = useCallback(async () => {
+    try {
+      setThreads(await client.threads.search<RagValues>({ limit: 50 }));
+    } catch (failure) {
+      setError(toApiError(failure));
+    }
+  }, [client]);
+
+  const loadSnapshot = useCallback(
+    async (id: string) => {
+      try {
+        const state = await client.threads.getState<RagValues>(id);
+        setSnapshot({ threadId: id, values: state.values, pending: pendingActionOf(state.tasks.flatMap((task) => task.interrupts)) });
+      } catch (failure) {
+        setError(toApiError(failure));
+      }
+    },
+    [client],
+  );
+
+  useEffect(() => {
+    void loadThreads();
+    return () => streaming.current?.abort();
+  }, [loadThreads]);
+
+  const stream = useCallback(
+    async (id: string, payload: StreamPayload, question: string | undefined) => {
+      if (!assistantId) return;
+      streaming.current?.abort();
+      const controller = new AbortController();
+      streaming.current = controller;
+      dispatch({ type: 'started', question });
+      try {
+        const parts = client.runs.stream(id, assistantId, { ...payload, streamMode: STREAM_MODE, signal: controller.signal });
+        for await (const part of parts as AsyncIterable<{ event: string; data: unknown }>) {
+          dispatch({ type: 'event', event: part.event, data: part.data });
+        }
+        dispatch({ type: 'closed' });
+      } catch (failure) {
+        if (controller.signal.aborted) return;
+        dispatch({ type: 'failed', error: toApiError(failure) });
+      }
+      if (controller.signal.aborted) return;
+      await Promise.all([loadSnapshot(id), loadThreads()]);
+    },
+    [assistantId, client, loadSnapshot, loadThreads],
+  );
+
+  const ask = useCallback(
+    (question: string) => {
+      setError(undefined);
+      void (async () => {
+        let id = threadId;
+        if (!id) {
+          try {
+            id = (await client.threads.create()).thread_id;
+          } catch (failure) {
+            setError(toApiError(failure));
+            return;
+          }
+          setThreadId(id);
+        }
+        await stream(id, { input: { messages: [{ role: 'user', content: question }] } }, question);
+      })();
+    },
+    [client, stream, threadId],
+  );
+
+  const decide = useCallback(
+    (decision: ApprovalDecision) => {
+      if (!threadId) return;
+      setError(undefined);
+      void stream(threadId, { command: { resume: decision } }, undefined);
+    },
+    [stream, threadId],
+  );
+
+  const selectThread = useCallback(
+    (id: string) => {
+      streaming.current?.abort();
+      dispatch({ type: 'cleared' });
+      setError(undefined);
+      setThreadId(id);
+      setSnapshot(undefined);
+      void loadSnapshot(id);
+    },
+    [loadSnapshot],
+  );
+
+  const startNewThread = useCallback(() => {
+    streaming.current?.abort();
+    dispatch({ type: 'cleared' });
+    setThreadId(undefined);
+    setSnapshot(undefined);
+    setError(undefined);
+  }, []);
+
+  return { threads, threadId, snapshot, run, error, startNewThread, selectThread, ask, decide };
+}

@@ -1,0 +1,17 @@
+import { useEffect, useState } from 'react';
+
+export const PAGES = ['chat', 'documents', 'graph'] as const;
+export type Page = (typeof PAGES)[number];
+
+const pageOf = (hash: string): Page => PAGES.find((page) => hash === `#/${page}`) ?? 'chat';
+
+/** The current page from the URL hash (`#/documents`), so reloads and the back button keep the page without a router. */
+export function useHashRoute(): Page {
+  const [page, setPage] = useState<Page>(() => pageOf(window.location.hash));
+  useEffect(() => {
+    const onChange = () => setPage(pageOf(window.location.hash));
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return page;
+}

@@ -1,0 +1,74 @@
+import { useEffect, useMemo, useState } from 'react';
+import { toApiError, type ApiError } from './api/api-error.ts';
+import { EvidentApi } from './api/evident-api.ts';
+import { createLangGraphClient } from './api/langgraph-client.ts';
+import type { Me } from './api/wire-types.ts';
+import { AssistantChooser } from './chat/assistant-chooser.tsx';
+import { ChatPage } from './chat/chat-page.tsx';
+import { useAssistants } from './chat/use-assistants.ts';
+import { ErrorNotice } from './common/error-notice.tsx';
+import { PAGES, useHashRoute, type Page } from './common/use-hash-route.ts';
+import { DocumentsPage } from './documents/documents-page.tsx';
+import { GraphPage } from './graph/graph-page.tsx';
+import { WhoAmI } from './auth/who-am-i.tsx';
+
+const PAGE_TITLES: Record<Page, string> = { chat: 'Chat', documents: 'Documents', graph: 'Graph' };
+
+/** The signed-in UI: checks the key with `/v1/me`, then shows the page the URL names. A rejected key signs out. */
+export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?: ApiError) => void }) {
+  const api = useMemo(() => new EvidentApi(window.location.origin, apiKey), [apiKey]);
+  const client = useMemo(() => createLangGraphClient(apiKey), [apiKey]);
+  const [me, setMe] = useState<Me | undefined>();
+  const [error, setError] = useState<ApiError | undefined>();
+  const page = useHashRoute();
+  const assistants = useAssistants(client);
+
+  useEffect(() => {
+    let current = true;
+    api.me().then(
+      (who) => current && setMe(who),
+      (failure: unknown) => {
+        if (!current) return;
+        const apiError = toApiError(failure);
+        if (apiError.status === 401) onSignOut(apiError);
+        else setError(apiError);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, onSignOut]);
+
+  if (error) {
+    return (
+      <main className="key-screen">
+        <ErrorNotice error={error} />
+        <button type="button" onClick={() => onSignOut()}>
+          Change key
+        </button>
+      </main>
+    );
+  }
+  if (!me) return <main className="key-screen muted">Checking your key…</main>;
+
+  return (
+    <div className="app">
+      <header className="top-bar">
+        <span className="brand">Evident</span>
+        <nav>
+          {PAGES.map((name) => (
+            <a key={name} href={`#/${name}`} className={name === page ? 'active' : undefined} aria-current={name === page ? 'page' : undefined}>
+              {PAGE_TITLES[name]}
+            </a>
+          ))}
+        </nav>
+        <AssistantChooser assistants={assistants} />
+        <WhoAmI me={me} onChangeKey={() => onSignOut()} />
+      </header>
+      {assistants.error && <ErrorNotice error={assistants.error} />}
+      {page === 'chat' && <ChatPage client={client} assistantId={assistants.selected} />}
+      {page === 'documents' && <DocumentsPage api={api} me={me} />}
+      {page === 'graph' && <GraphPage client={client} assistantId={assistants.selected} />}
+    </div>
+  );
+}
