@@ -2,6 +2,9 @@ import { errorBodyJson } from './error-schema.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import type { OpenApiDocument, PathGroup } from './openapi-types.ts';
 import { documentPaths } from './paths/document-paths.ts';
+import { langgraphAssistantPaths } from './paths/langgraph-assistant-paths.ts';
+import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
+import { langgraphThreadPaths } from './paths/langgraph-thread-paths.ts';
 import { memoryPaths } from './paths/memory-paths.ts';
 import { mePaths } from './paths/me-paths.ts';
 import { searchPaths } from './paths/search-paths.ts';
@@ -9,7 +12,17 @@ import { systemPaths } from './paths/system-paths.ts';
 import { userPaths } from './paths/user-paths.ts';
 
 /** Every route group's description, in the order the docs page shows them. A new route module adds its group here. */
-export const PATH_GROUPS: readonly PathGroup[] = [systemPaths, mePaths, searchPaths, documentPaths, memoryPaths, userPaths];
+export const PATH_GROUPS: readonly PathGroup[] = [
+  systemPaths,
+  mePaths,
+  searchPaths,
+  documentPaths,
+  memoryPaths,
+  langgraphAssistantPaths,
+  langgraphThreadPaths,
+  langgraphRunPaths,
+  userPaths,
+];
 
 /** The OpenAPI 3.1 document of the whole HTTP API, assembled from the route groups' own descriptions. */
 export function buildOpenApiDocument(groups: readonly PathGroup[] = PATH_GROUPS): OpenApiDocument {
