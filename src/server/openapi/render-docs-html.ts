@@ -57,7 +57,7 @@ function byTag(document: OpenApiDocument): Map<string, [string, string, Operatio
 }
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-main{max-width:980px;margin:0 auto;padding:24px}nav{columns:2;font-size:14px}nav a{text-decoration:none}
+main{max-width:980px;margin:0 auto;padding:24px}nav{columns:2;font-size:14px}nav p{break-inside:avoid;margin-top:0}nav a{text-decoration:none}
 h2{border-bottom:2px solid #ddd;padding-bottom:4px;margin-top:40px}.op{background:#fff;border:1px solid #e3e3e3;border-radius:6px;padding:4px 16px;margin:16px 0}
 .method{display:inline-block;min-width:58px;text-align:center;border-radius:4px;color:#fff;font-size:13px;padding:1px 6px}
 .get{background:#2f7d32}.post{background:#1565c0}.put,.patch{background:#8e6c00}.delete{background:#b3261e}
