@@ -1,6 +1,7 @@
 import type { Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ChatModelHandle } from '../models/chat/chat-model.ts';
+import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { openRagAgent, type RagAgent, type RagAgentOptions } from './rag-agent.ts';
 import { ragDefinition } from './rag-definition.ts';
 import { RunManager } from './runs/run-manager.ts';
@@ -18,6 +19,8 @@ export interface AgentRuntimeOptions {
   rag?: RagAgentOptions['deps'];
   logger?: Logger;
   pollMs?: number;
+  /** Overrides the configured approval policy (`approvals` in the config). */
+  policy?: ApprovalPolicy;
 }
 
 export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions = {}): AgentRuntime {
@@ -28,7 +31,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
   const runs = new RunManager({
     store: evident.store,
     agents: [ragDefinition(rag)],
-    policy: evident.config.approvals,
+    policy: options.policy ?? evident.config.approvals,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   });

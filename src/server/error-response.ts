@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isEvidentError, type EvidentError } from '../errors/index.ts';
+import { publicErrorOf } from '../errors/public-error.ts';
 
 export interface ErrorBody {
   error: { code: string; message: string; hint: string | null };
@@ -12,6 +13,13 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   not_found: 404,
   invalid_input: 400,
   embedder_mismatch: 409,
+  // The request is fine but the thread or run is not in a state that allows it now.
+  thread_exists: 409,
+  thread_busy: 409,
+  thread_interrupted: 409,
+  thread_agent_mismatch: 409,
+  no_pending_approval: 409,
+  run_not_running: 409,
   payload_too_large: 413,
 };
 
@@ -27,9 +35,7 @@ function statusOf(error: EvidentError): ContentfulStatusCode {
  * not to leak content); anything else becomes an opaque 500, since its text was never reviewed for that.
  */
 export function errorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
-  if (isEvidentError(error) && error.category !== 'system') {
-    return { status: statusOf(error), body: { error: { code: error.code, message: error.message, hint: error.hint ?? null } } };
-  }
-  const code = isEvidentError(error) ? error.code : 'internal';
-  return { status: 500, body: { error: { code, message: 'The server failed to handle the request.', hint: 'See the server log.' } } };
+  const shown = publicErrorOf(error);
+  const status = isEvidentError(error) && error.category !== 'system' ? statusOf(error) : 500;
+  return { status, body: { error: shown } };
 }
