@@ -167,7 +167,7 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
       return runResult(state, threadId, runId);
     },
     async approve(input) {
-      const { state, runId } = await resumeApproval(graph, input);
+      const { state, runId } = await resumeApproval(graph, evident.config.approvals, input);
       const result = runResult(state, input.threadId, runId);
       // The run was recorded as interrupted; it ends with the approval.
       const error = result.errors[0];

@@ -54,7 +54,7 @@ describe('evident ask → approve → memories', () => {
     expect(approved.tool_calls).toMatchObject([{ name: 'save_memory', ok: true }]);
     const again = await cli('approve', threadId, '--as', 'alice');
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/has no action waiting for approval/);
+    expect(again.stderr).toMatch(/has no action waiting for a decision/);
     expect((await memoriesOf('alice')).map((memory) => memory.text)).toEqual(['I prefer invoices in EUR']);
     expect(await memoriesOf('bob')).toEqual([]);
   }, 60_000);

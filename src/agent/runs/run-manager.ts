@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Command } from '@langchain/langgraph';
 import type { StateSnapshot } from '@langchain/langgraph';
-import { EvidentError, NotFoundError, ValidationError } from '../../errors/index.ts';
+import { EvidentError, NotFoundError } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
 import { isRunFinished, type RunEventRecord, type RunRecord, type Store, type ThreadRecord } from '../../store/store.ts';
 import type { Principal } from '../../domain/index.ts';
-import { isPendingAction, type PendingAction } from '../approval.ts';
-import { DEFAULT_APPROVAL_POLICY, mayApprove, type ApprovalPolicy } from '../policy/approval-policy.ts';
+import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../policy/approval-policy.ts';
+import { authorizeDecision, pendingActionsOf } from '../policy/authorize-decision.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { ownThread, readableRun, readableThread } from './run-access.ts';
 import { executeRun } from './run-executor.ts';
@@ -27,10 +27,6 @@ interface ActiveRun {
   controller: AbortController;
   done: Promise<RunRecord>;
 }
-
-/** The actions a thread's state waits for (the interrupts of its pending tasks). */
-export const pendingActionsOf = (snapshot: StateSnapshot): PendingAction[] =>
-  snapshot.tasks.flatMap((task) => task.interrupts.map((item) => item.value)).filter(isPendingAction);
 
 /**
  * Runs agents in the background and serves their recorded events. A run goes on when the client that started it
@@ -92,24 +88,16 @@ export class RunManager {
         input = agent.inputFor({ question: action.question, history: action.history, principal, threadId, runId }, hasState);
         question = action.question;
       } else {
-        const waiting = pending[0];
-        if (!waiting) {
-          throw new EvidentError('no_pending_approval', `Thread ${threadId} has no action waiting for a decision.`, {
-            category: 'user',
-            hint: 'A run waits for a decision when its stream ends with an __interrupt__.',
-          });
-        }
-        if (!mayApprove(this.policy, waiting.tool, principal, thread.owner)) {
-          // The owner sees the thread, so they learn who may decide; anyone else learns nothing of it.
-          if (thread.owner !== principal.id) throw new NotFoundError('thread', threadId);
-          throw new EvidentError('forbidden', `Only an admin may decide on ${waiting.tool} actions.`, { category: 'user', hint: 'Ask an admin to approve it.' });
-        }
+        const waiting = authorizeDecision({
+          snapshot,
+          threadId,
+          owner: thread.owner,
+          principal,
+          decision: action.decision,
+          policy: this.policy,
+          notVisible: () => new NotFoundError('thread', threadId),
+        });
         const { decision } = action;
-        if (decision.decision === 'edit' && (typeof decision.args?.text !== 'string' || !decision.args.text.trim())) {
-          throw new ValidationError('An edit needs the new arguments, e.g. {"text": "…"} with non-empty text.', {
-            hint: 'Send {"resume": {"decision": "edit", "args": {"text": "…"}}}, or approve or reject as proposed.',
-          });
-        }
         input = new Command({ resume: decision });
         question = `${decision.decision} ${waiting.tool}`;
       }
