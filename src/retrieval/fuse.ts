@@ -1,10 +1,13 @@
 import type { ChannelHit, ChannelName } from '../domain/index.ts';
 
-/** A chunk after fusion: its fused score and its place in every channel that found it. */
-export interface FusedCandidate {
+/**
+ * A chunk after fusion: its fused score and its place in every ranked list that found it. The lists are retrieval
+ * channels by default; RAG fusion keys them by the query that produced them.
+ */
+export interface FusedCandidate<K extends string = ChannelName> {
   chunkId: string;
   score: number;
-  channels: Partial<Record<ChannelName, { rank: number; score: number }>>;
+  channels: Partial<Record<K, { rank: number; score: number }>>;
 }
 
 export const DEFAULT_RRF_K = 60;
@@ -14,14 +17,14 @@ export const DEFAULT_RRF_K = 60;
  * channels with incomparable scores (BM25, cosine) combine without calibration. Ties break by best single-channel
  * rank, then chunk id, so the order is deterministic.
  */
-export function reciprocalRankFusion(
-  lists: Partial<Record<ChannelName, readonly ChannelHit[]>>,
-  options: { k?: number; weights?: Partial<Record<ChannelName, number>> } = {},
-): FusedCandidate[] {
+export function reciprocalRankFusion<K extends string = ChannelName>(
+  lists: Partial<Record<K, readonly ChannelHit[]>>,
+  options: { k?: number; weights?: Partial<Record<K, number>> } = {},
+): FusedCandidate<K>[] {
   const k = options.k ?? DEFAULT_RRF_K;
   if (!(k > 0)) throw new RangeError(`RRF k must be positive, got ${k}`);
-  const byId = new Map<string, FusedCandidate & { bestRank: number }>();
-  for (const [channel, hits] of Object.entries(lists) as [ChannelName, readonly ChannelHit[]][]) {
+  const byId = new Map<string, FusedCandidate<K> & { bestRank: number }>();
+  for (const [channel, hits] of Object.entries(lists) as [K, readonly ChannelHit[]][]) {
     const weight = options.weights?.[channel] ?? 1;
     for (const hit of hits) {
       let candidate = byId.get(hit.chunkId);

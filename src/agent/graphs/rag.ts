@@ -9,26 +9,39 @@ import { generate } from '../nodes/generate.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 import { loadMemory } from '../nodes/load-memory.ts';
 import { mergeRerank } from '../nodes/merge-rerank.ts';
-import type { RagDeps, RagNode } from '../nodes/rag-deps.ts';
+import type { RagDeps } from '../nodes/rag-deps.ts';
 import { refuse } from '../nodes/refuse.ts';
 import { retrieve } from '../nodes/retrieve.ts';
 import { rewrite } from '../nodes/rewrite.ts';
 import { route } from '../nodes/route.ts';
 import { saveMemory } from '../nodes/save-memory.ts';
 import { tableAnswer } from '../nodes/table-answer.ts';
-import { RagState, type RagStateType, type RagUpdate } from '../state.ts';
-import { stepEventOf, type StepStreamChunk } from '../step-event.ts';
+import { RagState, type RagStateType, type Step } from '../state.ts';
+import { stepEventOf, type StepEvent, type StepStreamChunk } from '../step-event.ts';
+
+/** A node's result: the partial state it writes, and a one-line summary for the run's steps. */
+interface TracedResult<U> {
+  update: U;
+  summary: string;
+}
 
 /**
  * Wraps a node so that every execution appends a step (node, start, end, summary) to the run's trace, and writes it
- * to the `custom` stream as it completes (a no-op unless the caller streams that mode).
+ * to the `custom` stream as it completes (a no-op unless the caller streams that mode). Generic over the state, so
+ * every agent whose state carries `steps` (and the shared fields a step event shows) traces its nodes the same way;
+ * `eventOf` lets an agent say what its step events show (default: the shared fields).
  */
-function traced(name: string, node: RagNode, deps: RagDeps) {
-  return async (state: RagStateType, config?: LangGraphRunnableConfig): Promise<RagUpdate> => {
+export function traced<S extends { steps: Step[] }, U extends object, D>(
+  name: string,
+  node: (state: S, deps: D) => Promise<TracedResult<U>>,
+  deps: D,
+  eventOf: (step: Step, update: U, state: S) => StepEvent = (step, update) => stepEventOf(step, update as Partial<RagStateType>),
+) {
+  return async (state: S, config?: LangGraphRunnableConfig): Promise<U> => {
     const start = new Date();
     const began = performance.now();
     const { update, summary } = await node(state, deps);
-    const step = {
+    const step: Step = {
       node: name,
       start: start.toISOString(),
       end: new Date().toISOString(),
@@ -36,9 +49,10 @@ function traced(name: string, node: RagNode, deps: RagDeps) {
       summary,
     };
     // load_memory resets the steps of the thread's previous run; every other node appends.
-    const base = Array.isArray(update.steps) ? update.steps : state.steps;
+    const written = (update as { steps?: unknown }).steps;
+    const base = Array.isArray(written) ? (written as Step[]) : state.steps;
     // The nodes write plain values (never LangGraph's Overwrite wrapper), so the update reads as partial state.
-    const chunk: StepStreamChunk = { type: 'step', event: stepEventOf(step, update as Partial<RagStateType>) };
+    const chunk: StepStreamChunk = { type: 'step', event: eventOf(step, update, state) };
     config?.writer?.(chunk);
     return { ...update, steps: [...base, step] };
   };
