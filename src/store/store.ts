@@ -8,9 +8,11 @@ import type {
   TableRecord,
 } from '../domain/index.ts';
 import type { ApiKeyRecord } from './api-key.ts';
+import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from './document-extras.ts';
 import type { SqlDialect } from './sql-guard.ts';
 
 export type { ApiKeyRecord } from './api-key.ts';
+export type { ChapterSummaryWrite, DocumentExtras, QuoteHit, QuoteWrite, SummaryHit, SummaryMethod } from './document-extras.ts';
 
 /** Which embedder built a store's vectors. A store holds vectors of exactly one. */
 export interface EmbedderInfo {
@@ -29,6 +31,15 @@ export interface DocumentWrite {
   embedder: EmbedderInfo;
   chapters: Chapter[];
   tables: TableData[];
+  /** Chapter summaries and quotes of this version, written in the same transaction. Absent: the version has none yet. */
+  extras?: DocumentExtras;
+}
+
+/** What a stored document version has in extras; `undefined` from the store when it has none. */
+export interface DocumentExtrasInfo {
+  summaryMethod: SummaryMethod;
+  summaries: number;
+  quotes: number;
 }
 
 export interface UserRecord {
@@ -166,7 +177,7 @@ export interface Store {
   /** Metadata only, regardless of principal: for ingestion's change detection and for admins. */
   getDocument(docId: string): Promise<DocumentRecord | undefined>;
   listDocuments(principal: Principal): Promise<DocumentRecord[]>;
-  /** Removes a document with its chunks, vectors, chapters and tables. False when there was none. */
+  /** Removes a document with its chunks, vectors, chapters, tables, summaries and quotes. False when there was none. */
   deleteDocument(docId: string): Promise<boolean>;
   listChapters(docId: string, principal: Principal): Promise<Chapter[]>;
   listTables(principal: Principal): Promise<TableRecord[]>;
@@ -179,6 +190,18 @@ export interface Store {
    */
   queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult>;
   getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]>;
+
+  /**
+   * Replaces the extras of the stored version of `docId` whose content hash is `contentHash`, atomically (for a
+   * version stored before extras existed). False, writing nothing, when no such version is stored.
+   */
+  putDocumentExtras(docId: string, contentHash: string, extras: DocumentExtras): Promise<boolean>;
+  /** Metadata only, regardless of principal (ingestion's check): undefined when the version has no extras. */
+  documentExtrasInfo(docId: string): Promise<DocumentExtrasInfo | undefined>;
+  /** BM25 over the chapter summaries the principal may see (analysed terms, as for `keywordSearch`). */
+  searchSummaries(terms: readonly string[], principal: Principal, limit: number): Promise<SummaryHit[]>;
+  /** BM25 over the quotes the principal may see. */
+  searchQuotes(terms: readonly string[], principal: Principal, limit: number): Promise<QuoteHit[]>;
 
   /** BM25 over the analysed keyword text. `terms` are analysed query terms; a term ending in `*` is a prefix. */
   keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]>;

@@ -16,17 +16,21 @@ import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql
 import type { ApiKeyRecord } from '../api-key.ts';
 import type {
   ChunkWithSource,
+  DocumentExtras,
+  DocumentExtrasInfo,
   DocumentWrite,
   EmbedderInfo,
   MemoryHit,
   MemoryRecord,
   MemoryWrite,
+  QuoteHit,
   RunRecord,
   RunEventRecord,
   RunRecordStatus,
   RunStart,
   Store,
   StoreStats,
+  SummaryHit,
   TableQueryLimits,
   TableQueryResult,
   ThreadRecord,
@@ -38,6 +42,7 @@ import { createDotKernel } from './dot-kernel.ts';
 import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
 import * as apiKeys from './api-keys.ts';
+import * as extras from './document-extras.ts';
 import * as memories from './memories.ts';
 import { migrate } from './migrate.ts';
 import { SqliteRunLog } from './run-log.ts';
@@ -266,6 +271,7 @@ export class SqliteStore implements Store {
           rowCount: created.rowCount,
         });
       });
+      if (write.extras) extras.insertExtras((sql) => this.stmt(sql), docPk, write.extras);
     });
   }
 
@@ -353,6 +359,39 @@ export class SqliteStore implements Store {
        WHERE 1 = 1${aclCondition('c.doc_pk', keys)} ORDER BY j.key`,
     ).all({ ids: JSON.stringify([...new Set(chunkIds)]), ...aclParams(keys) }) as ChunkRow[];
     return rows.map(toChunkWithSource);
+  }
+
+  // ---------------------------------------------------------------- summaries and quotes
+
+  async putDocumentExtras(docId: string, contentHash: string, documentExtras: DocumentExtras): Promise<boolean> {
+    this.assertWritable();
+    let written = false;
+    this.write('write document extras', { removed: [], added: [] }, () => {
+      const row = this.stmt('SELECT pk FROM documents WHERE doc_id = ? AND content_hash = ?').get(docId, contentHash) as { pk: number } | undefined;
+      if (!row) return;
+      const chunkIds = new Set((this.stmt('SELECT id FROM chunks WHERE doc_pk = ?').all(row.pk) as { id: string }[]).map((chunk) => chunk.id));
+      extras.validateExtras(docId, documentExtras, chunkIds);
+      const stmt = (sql: string) => this.stmt(sql);
+      extras.removeExtras(stmt, row.pk);
+      extras.insertExtras(stmt, row.pk, documentExtras);
+      written = true;
+    });
+    return written;
+  }
+
+  async documentExtrasInfo(docId: string): Promise<DocumentExtrasInfo | undefined> {
+    this.assertOpen();
+    return this.guard('read document extras', () => extras.extrasInfo((sql) => this.stmt(sql), docId));
+  }
+
+  async searchSummaries(terms: readonly string[], principal: Principal, limit: number): Promise<SummaryHit[]> {
+    this.assertOpen();
+    return this.guard('search summaries', () => extras.searchSummaries((sql) => this.stmt(sql), terms, principalAclKeys(principal), limit));
+  }
+
+  async searchQuotes(terms: readonly string[], principal: Principal, limit: number): Promise<QuoteHit[]> {
+    this.assertOpen();
+    return this.guard('search quotes', () => extras.searchQuotes((sql) => this.stmt(sql), terms, principalAclKeys(principal), limit));
   }
 
   // ---------------------------------------------------------------- search
@@ -693,6 +732,7 @@ export class SqliteStore implements Store {
     }[]) {
       dropIngestedTable(this.db, sql_name);
     }
+    extras.removeExtras((sql) => this.stmt(sql), docPk);
     // chunks, ACL rows, chapters and the table registry go by ON DELETE CASCADE.
     this.stmt('DELETE FROM documents WHERE pk = ?').run(docPk);
     return chunkPks;
@@ -873,6 +913,7 @@ function validateWrite(write: DocumentWrite): void {
       { hint: 'keywordText and vectors must be parallel to chunks.' },
     );
   }
+  if (write.extras) extras.validateExtras(document.docId, write.extras, new Set(chunks.map((chunk) => chunk.id)));
   chunks.forEach((chunk, i) => {
     if (chunk.docId !== document.docId) {
       throw new ValidationError(`Chunk ${chunk.id} belongs to ${chunk.docId}, not to ${document.docId}.`);
