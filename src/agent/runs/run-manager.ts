@@ -28,6 +28,9 @@ interface ActiveRun {
   done: Promise<RunRecord>;
 }
 
+const threadBusy = (threadId: string, hint: string) =>
+  new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, { category: 'user', hint });
+
 /**
  * Runs agents in the background and serves their recorded events. A run goes on when the client that started it
  * disconnects; any number of clients can stream it (replaying from any event id) or join it until it ends.
@@ -62,12 +65,7 @@ export class RunManager {
     const agent = this.agent(request.agent);
     const { threadId, principal, action } = request;
     const thread = await this.threadFor(request);
-    if (this.busyThreads.has(threadId)) {
-      throw new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, {
-        category: 'user',
-        hint: 'Join or cancel the running run first, or ask on another thread.',
-      });
-    }
+    if (this.busyThreads.has(threadId)) throw threadBusy(threadId, 'Join or cancel the running run first, or ask on another thread.');
     this.busyThreads.add(threadId);
     try {
       const config = { configurable: { thread_id: threadId } };
@@ -171,9 +169,7 @@ export class RunManager {
   /** Deletes the owner's thread: its runs, their events and its checkpoints. Not while a run of it executes. */
   async deleteThread(threadId: string, principal: Principal): Promise<void> {
     const thread = await ownThread(this.store, threadId, principal);
-    if (this.busyThreads.has(threadId)) {
-      throw new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, { category: 'user', hint: 'Cancel the run first.' });
-    }
+    if (this.busyThreads.has(threadId)) throw threadBusy(threadId, 'Cancel the run first.');
     await this.store.deleteThread(threadId, principal.id);
     if (thread.agent) await this.agent(thread.agent).forgetThread(threadId);
   }
