@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+const turn = z.object({ role: z.enum(['user', 'assistant']), content: z.string() }).strict();
+
+/** What a case expects of each layer; every field is optional and a missing one is not scored. */
+export const expectationSchema = z
+  .object({
+    /** Strings the standalone (rewritten) question must contain. */
+    standalone_contains: z.array(z.string().min(1)).optional(),
+    /** Doc ids (paths relative to the corpus folder) that hold the answer: retrieval and rerank are scored on them. */
+    relevant_docs: z.array(z.string().min(1)).optional(),
+    /** Whether the question can be answered from what this user may see. */
+    answerable: z.boolean().optional(),
+    /** Strings the final answer must contain (case-, whitespace- and digit-grouping-insensitive). */
+    answer_contains: z.array(z.string().min(1)).optional(),
+    /** Docs the citations should name (citation recall). */
+    cite_docs: z.array(z.string().min(1)).optional(),
+    tools: z
+      .object({
+        /** Tools that must be called. */
+        expected: z.array(z.string()).optional(),
+        /** Tools that must not be called. */
+        forbidden: z.array(z.string()).optional(),
+        /** Tools that must be called in this order (as a subsequence of the calls). */
+        order: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** One evaluation case (one JSON object per line of a cases file). */
+export const evalCaseSchema = z
+  .object({
+    id: z.string().min(1),
+    /** The user asking; their groups come from the users file (or `groups`). */
+    user: z.string().min(1),
+    groups: z.array(z.string()).optional(),
+    history: z.array(turn).default([]),
+    question: z.string().min(1),
+    /** Free-form labels (`exact-id`, `follow-up`, `unanswerable`, `permission`, `table`, `zh`, …) for slicing reports. */
+    tags: z.array(z.string()).default([]),
+    expect: expectationSchema.default({}),
+  })
+  .strict();
+
+export type EvalCase = z.infer<typeof evalCaseSchema>;
+export type Expectation = z.infer<typeof expectationSchema>;
