@@ -11,6 +11,8 @@ import { embedWithCache } from '../retrieval/embed-with-cache.ts';
 import { chunkSearchText } from '../retrieval/search-text.ts';
 import type { Store } from '../store/store.ts';
 import { chunkDocument } from './chunking.ts';
+import { buildDocumentExtras } from './extras/build-extras.ts';
+import { extractiveSummarizer, type ChapterSummarizer } from './extras/chapter-summarizer.ts';
 import { discoverFiles, type DiscoveredFile } from './discover.ts';
 import { summarize, type IngestOutcome, type IngestProgress, type IngestSummary } from './ingest-progress.ts';
 import { loaderFor, SUPPORTED_EXTENSIONS } from './loaders/index.ts';
@@ -21,6 +23,8 @@ export interface IngestOptions {
   acl?: string[];
   /** Re-ingest even when the content and ACL are unchanged. */
   force?: boolean;
+  /** Makes the chapter summaries (a chat model's when one is configured); extractive without one. */
+  summarizer?: ChapterSummarizer;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -157,17 +161,24 @@ export class Ingestor {
     const { loaded } = doc;
     const base = { path: doc.source, docId: doc.docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
     const previous = await store.getDocument(doc.docId);
-    if (!options.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl)) {
+    const unchanged = !options.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl);
+    if (unchanged && (await store.documentExtrasInfo(doc.docId))) {
       return { ...base, status: 'unchanged', chunks: previous.chunkCount };
     }
 
-    const { chunks, chapters } = chunkDocument(doc.docId, loaded.blocks, config.chunk);
+    const { text, chunks, chapters } = chunkDocument(doc.docId, loaded.blocks, config.chunk);
     if (chunks.length === 0) {
       throw new IngestError('file_empty', `${doc.docId} has no extractable text.`, {
         hint: 'A scanned PDF needs OCR first; an image-only or empty document has nothing to search.',
       });
     }
     const title = loaded.title?.trim() || doc.fallbackTitle;
+    const extras = await buildDocumentExtras({ docId: doc.docId, title, text, chapters, chunks }, options.summarizer ?? extractiveSummarizer, this.deps.logger);
+    if (unchanged) {
+      // Stored before summaries and quotes existed: the same version gets them, its chunks and vectors stay.
+      await store.putDocumentExtras(doc.docId, doc.contentHash, extras);
+      return { ...base, status: 'unchanged', chunks: previous.chunkCount };
+    }
     const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
     const vectors = await embedWithCache({ embedder, store }, searchTexts);
     await store.putDocument({
@@ -188,6 +199,7 @@ export class Ingestor {
       embedder: { id: embedder.id, dimension: embedder.dimension },
       chapters,
       tables: loaded.tables ?? [],
+      extras,
     });
     return { ...base, status: previous ? 'updated' : 'added', chunks: chunks.length };
   }

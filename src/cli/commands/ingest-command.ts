@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { parseAclList } from '../../domain/index.ts';
+import { llmSummarizer } from '../../ingest/extras/chapter-summarizer.ts';
+import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { ingestProgressRenderer } from '../ingest-progress-renderer.ts';
 import { json, type CliIo } from '../io.ts';
@@ -11,6 +13,7 @@ interface IngestFlags {
   chunkOverlap?: string;
   maxFileBytes?: string;
   json?: boolean;
+  llm?: string;
 }
 
 export function registerIngestCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -24,6 +27,7 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
     .option('--chunk-overlap <chars>', 'overlap between chunks in characters')
     .option('--max-file-bytes <bytes>', 'refuse files larger than this')
     .option('--json', 'print the summary as JSON')
+    .option('--llm <provider:model>', 'chat model that writes the chapter summaries (env EVIDENT_LLM); extractive without one')
     .action(async (paths: string[], flags: IngestFlags, command: Command) => {
       const chunkSize = intFlag('--chunk-size', flags.chunkSize);
       const overlapRaw = flags.chunkOverlap;
@@ -35,13 +39,19 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
           ? { chunk: { ...(chunkSize ? { size: chunkSize } : {}), ...(chunkOverlap !== undefined ? { overlap: chunkOverlap } : {}) } }
           : {}),
         ...(maxFileBytes ? { ingest: { maxFileBytes } } : {}),
+        ...(flags.llm ? { llm: flags.llm } : {}),
       };
       await withEvident(command.optsWithGlobals<GlobalOptions>(), configFlags, async (evident) => {
         await evident.assertEmbedderMatches();
         const renderer = ingestProgressRenderer(io);
+        const chat = await createChatModel(evident.config);
+        const summarizer = chat ? { summarizer: llmSummarizer(chat) } : {};
         const summary = await evident.ingestor
-          .ingest(paths, { ...(acl ? { acl } : {}), force: Boolean(flags.force), onProgress: (p) => renderer.update(p) })
-          .finally(() => renderer.stop());
+          .ingest(paths, { ...(acl ? { acl } : {}), ...summarizer, force: Boolean(flags.force), onProgress: (p) => renderer.update(p) })
+          .finally(() => {
+            renderer.stop();
+            return chat?.close();
+          });
         if (flags.json) {
           io.out(json(summary));
         } else {
