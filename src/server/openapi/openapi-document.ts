@@ -51,7 +51,7 @@ export function buildOpenApiDocument(groups: readonly PathGroup[] = PATH_GROUPS)
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `evident keys create <user>`, or EVIDENT_ADMIN_KEY.' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key in an `x-api-key` header.' },
       },
-      schemas: { Error: jsonSchemaOf(errorBodyJson, 'output') },
+      schemas: Object.assign({ Error: jsonSchemaOf(errorBodyJson, 'output') }, ...groups.map((group) => group.schemas ?? {})),
     },
   };
 }

@@ -49,10 +49,11 @@ export interface TagObject {
   description: string;
 }
 
-/** What one route module contributes: its tag and its paths. */
+/** What one route module contributes: its tag, its paths, and any named schemas they refer to. */
 export interface PathGroup {
   tag: TagObject;
   paths: Record<string, PathItemObject>;
+  schemas?: Record<string, JsonSchema>;
 }
 
 export interface OpenApiDocument {

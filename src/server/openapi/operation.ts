@@ -66,9 +66,9 @@ export function operation(spec: OperationSpec): OperationObject {
 }
 
 /** A route module's paths under its tag (every operation gets the tag, so the docs page can group by it). */
-export function pathGroup(tag: TagObject, paths: Record<string, PathItemObject>): PathGroup {
+export function pathGroup(tag: TagObject, paths: Record<string, PathItemObject>, schemas?: Record<string, JsonSchema>): PathGroup {
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) op.tags = [tag.name];
   }
-  return { tag, paths };
+  return { tag, paths, ...(schemas ? { schemas } : {}) };
 }
