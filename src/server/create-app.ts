@@ -17,6 +17,7 @@ import { assistantRoutes } from './routes/langgraph/assistant-routes.ts';
 import { runRoutes } from './routes/langgraph/run-routes.ts';
 import { threadRoutes } from './routes/langgraph/thread-routes.ts';
 import type { AgentRuntime } from '../agent/agent-runtime.ts';
+import { chatCompletionsRoutes } from './routes/chat-completions-routes.ts';
 
 export interface AppDeps {
   evident: Evident;
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
   const auth = authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey });
+  // Before the /v1 key check: the OpenAI-compatible routes check the key themselves, to answer in OpenAI's error shape.
+  if (deps.agents) app.route('/v1', chatCompletionsRoutes(deps.agents.runs, evident.store, { auth, heartbeatMs: deps.heartbeatMs ?? 5_000, logger }));
   app.use('/v1/*', auth);
   if (deps.agents) {
     const { runs } = deps.agents;
