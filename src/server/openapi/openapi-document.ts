@@ -6,6 +6,7 @@ import { langgraphAssistantPaths } from './paths/langgraph-assistant-paths.ts';
 import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
 import { langgraphThreadPaths } from './paths/langgraph-thread-paths.ts';
 import { memoryPaths } from './paths/memory-paths.ts';
+import { openAiPaths } from './paths/openai-paths.ts';
 import { mePaths } from './paths/me-paths.ts';
 import { searchPaths } from './paths/search-paths.ts';
 import { systemPaths } from './paths/system-paths.ts';
@@ -21,6 +22,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   langgraphAssistantPaths,
   langgraphThreadPaths,
   langgraphRunPaths,
+  openAiPaths,
   userPaths,
 ];
 

@@ -11,6 +11,7 @@ import { HTTP_METHODS, type OpenApiDocument, type OperationObject } from './open
 import { operation, pathGroup } from './operation.ts';
 import { assistantJson, threadJson, threadStateJson } from './paths/langgraph-schemas.ts';
 import { meResponseJson } from './paths/me-paths.ts';
+import { chatCompletionJson, modelListJson } from './paths/openai-paths.ts';
 import { renderDocsHtml } from './render-docs-html.ts';
 import { appRouteKeys, documentedRouteKeys, toOpenApiPath } from './route-keys.ts';
 
@@ -92,6 +93,15 @@ describe('GET /openapi.json', () => {
     expect(z.array(assistantJson).parse(await ok('POST', '/assistants/search', { key: api.keys.bob, json: {} })).map((a) => a.assistant_id)).toContain('rag');
     const thread = threadJson.parse(await ok('POST', '/threads', { key: api.keys.bob, json: { metadata: { topic: 'docs' } } }));
     threadStateJson.parse(await ok('GET', `/threads/${thread.thread_id}/state`, { key: api.keys.bob }));
+    expect(modelListJson.parse(await ok('GET', '/v1/models', { key: api.keys.bob })).data.map((m) => m.id)).toContain('rag');
+    const completion = chatCompletionJson.parse(
+      await ok('POST', '/v1/chat/completions', { key: api.keys.bob, json: { model: 'rag', messages: [{ role: 'user', content: 'What is the termination fee of CT-2024-0193?' }] } }),
+    );
+    expect(completion.choices[0]?.message.content).toContain("don't know");
+    const missingKey = await api.request('GET', '/v1/models');
+    expect(missingKey.status).toBe(401);
+    expect(served.paths['/v1/models']?.get?.responses['401']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/OpenAiError' });
+    expect(Object.keys((missingKey.json as { error: object }).error).sort()).toEqual(['code', 'message', 'param', 'type']);
   });
 
   it('takes request bodies from the routes\' own zod schemas', () => {
