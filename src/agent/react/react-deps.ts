@@ -1,0 +1,26 @@
+import type { RagDeps } from '../nodes/rag-deps.ts';
+import type { ReactStateType, ReactUpdate } from './react-state.ts';
+
+/**
+ * `native`: the model's own tool calling (`bindTools`); `text`: the Thought / Action / Action Input protocol parsed
+ * from plain text; `auto`: native when the model offers `bindTools`, else text.
+ */
+export type ReactProtocol = 'auto' | 'native' | 'text';
+
+/** What the `react` nodes work with: rag's dependencies (so rag's nodes run unchanged) plus the loop's settings. */
+export interface ReactDeps extends RagDeps {
+  /** Model decisions per run; at the bound the run stops with a refusal. */
+  maxIterations: number;
+  protocol: ReactProtocol;
+  /** Search queries RAG fusion runs per knowledge_base call (the question itself included). */
+  fusionQueries: number;
+  /** Results taken per query before fusing. */
+  fusionDepth: number;
+}
+
+export interface ReactNodeResult {
+  update: ReactUpdate;
+  summary: string;
+}
+
+export type ReactNode = (state: ReactStateType, deps: ReactDeps) => Promise<ReactNodeResult>;

@@ -1,0 +1,59 @@
+import { Annotation } from '@langchain/langgraph';
+import { RagState } from '../state.ts';
+
+/** The tools a `react` run may call; `final_answer` ends the loop. */
+export type ReactToolName = 'knowledge_base' | 'table_query' | 'save_memory';
+
+/** A validated tool call waiting to run (its id is the model's, or made from the iteration). */
+export interface ToolRequest {
+  id: string;
+  tool: ReactToolName;
+  input: Record<string, unknown>;
+}
+
+/** Rows a table_query observation carries, so an offline answer can quote the computed value. */
+export interface TableRows {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** What a tool (or the agent, correcting the model) answered to one call of a turn. */
+export interface Observation {
+  /** The call it answers; '' when the model's reply held no call at all (a corrective observation). */
+  call_id: string;
+  tool: string;
+  content: string;
+  ok: boolean;
+  table?: TableRows;
+}
+
+/** One Thought → Action(s) → Observation(s) turn of the loop, kept protocol-neutral so each protocol can render it. */
+export interface ReactTurn {
+  iteration: number;
+  thought: string;
+  /** The model's reply as it was (text protocol), or its text content (native protocol). */
+  raw: string;
+  calls: { id: string; tool: string; input: Record<string, unknown> }[];
+  observations: Observation[];
+}
+
+/** Replace-on-write, as in the rag state. */
+const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
+
+/**
+ * The `react` graph's state: every field of the rag state (answer contract, evidence, steps, tool calls, errors,
+ * principal, thread and run ids, history), so the run runtime, the API, the UI and rag's own nodes treat it the same,
+ * plus the loop's transcript. Per-run fields are reset at the start of every run; `history` carries the conversation.
+ */
+export const ReactState = Annotation.Root({
+  ...RagState.spec,
+  /** The loop so far, one entry per iteration. */
+  scratchpad: value<ReactTurn[]>(() => []),
+  /** Valid tool calls of the last turn not run yet. */
+  queue: value<ToolRequest[]>(() => []),
+  /** Model (or offline strategy) decisions so far in this run: bounded by `maxIterations`. */
+  iterations: value<number>(() => 0),
+});
+
+export type ReactStateType = typeof ReactState.State;
+export type ReactUpdate = typeof ReactState.Update;
