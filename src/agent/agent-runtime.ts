@@ -4,6 +4,8 @@ import type { ChatModelHandle } from '../models/chat/chat-model.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { openRagAgent, type RagAgent, type RagAgentOptions } from './rag-agent.ts';
 import { ragDefinition } from './rag-definition.ts';
+import { openReactAgent } from './react/react-agent.ts';
+import { reactDefinition } from './react-definition.ts';
 import { RunManager } from './runs/run-manager.ts';
 
 /** The agents of one Evident and the run manager that executes them: what the server serves. */
@@ -28,9 +30,10 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     ...(options.chat ? { chat: { id: options.chat.id, model: options.chat.model } } : {}),
     ...(options.rag ? { deps: options.rag } : {}),
   });
+  const react = openReactAgent(evident, options.chat ? { chat: { id: options.chat.id, model: options.chat.model } } : {});
   const runs = new RunManager({
     store: evident.store,
-    agents: [ragDefinition(rag)],
+    agents: [ragDefinition(rag), reactDefinition(react)],
     policy: options.policy ?? evident.config.approvals,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
@@ -41,6 +44,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     async close() {
       await runs.close();
       rag.close();
+      react.close();
     },
   };
 }
