@@ -1,0 +1,58 @@
+/** The Markdown report of the server load benchmark. */
+import type { Environment } from '../environment.ts';
+import { summarize, type LatencySummary } from '../retrieval/stats.ts';
+import type { ServerUsage } from './bench-server.ts';
+import type { RunSample } from './load.ts';
+
+export interface ServerBenchReport {
+  environment: Environment;
+  settings: { runs: number; warmup: number; users: number; streamModes: readonly string[] };
+  firstEvent: LatencySummary;
+  completion: LatencySummary;
+  serverRun: LatencySummary;
+  throughput: { wallSeconds: number; runsPerSecond: number; eventsPerSecond: number; events: number };
+  server: ServerUsage | undefined;
+  failures: { user: string; question: string; problem: string }[];
+  samples: RunSample[];
+}
+
+const finite = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined && Number.isFinite(value));
+
+export function summarizeLoad(samples: RunSample[]): Pick<ServerBenchReport, 'firstEvent' | 'completion' | 'serverRun' | 'failures'> {
+  return {
+    firstEvent: summarize(finite(samples.map((sample) => sample.firstEventMs))),
+    completion: summarize(finite(samples.map((sample) => sample.completeMs))),
+    serverRun: summarize(finite(samples.map((sample) => sample.serverMs))),
+    failures: samples.flatMap(({ user, question, problem }) => (problem ? [{ user, question, problem }] : [])),
+  };
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
+const row = (label: string, summary: LatencySummary) => `| ${label} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.max)} | ${ms(summary.mean)} |`;
+
+export function formatServerReport(report: ServerBenchReport): string {
+  const { environment: env, settings, throughput, server } = report;
+  const out = [
+    `# Server load benchmark — ${env.date}`,
+    '',
+    `Node ${env.node}, ${env.platform}, ${env.cpus} × ${env.nproc}, ${env.memoryGiB} GiB RAM, commit ${env.commit}. ` +
+      `Load average ${env.loadBefore.toFixed(2)} before, ${env.loadAfter.toFixed(2)} after. Total ${env.totalSeconds.toFixed(0)} s.`,
+    `\`${env.command}\``,
+    '',
+    `${settings.runs} streamed runs started at once (after ${settings.warmup} warm-up runs), each on a new thread of one of ${settings.users} users, ` +
+      `offline \`rag\` agent, sample corpus, SQLite; stream modes ${settings.streamModes.join('+')}; the server in its own process on 127.0.0.1.`,
+    '',
+    '| ms | n | p50 | p95 | max | mean |',
+    '|---|---:|---:|---:|---:|---:|',
+    row('time to first event (request → `metadata`)', report.firstEvent),
+    row('time to completion (request → `end`)', report.completion),
+    row('run duration recorded by the server', report.serverRun),
+    '',
+    `Throughput: ${throughput.runsPerSecond.toFixed(1)} runs/s, ${throughput.eventsPerSecond.toFixed(0)} events/s ` +
+      `(${settings.runs} runs, ${throughput.events} events in ${throughput.wallSeconds.toFixed(2)} s from the first request to the last \`end\`).`,
+  ];
+  if (server) out.push(`Server process: max RSS ${server.maxRssMiB} MiB, CPU ${server.cpuUserMs} ms user + ${server.cpuSystemMs} ms system over its whole life (start-up and ingestion included).`);
+  out.push('', report.failures.length ? `**${report.failures.length} run(s) failed:**` : 'Every run streamed whole and ended `success`.');
+  for (const failure of report.failures.slice(0, 20)) out.push(`- ${failure.user}: ${failure.question} — ${failure.problem}`);
+  return out.join('\n');
+}

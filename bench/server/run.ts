@@ -1,0 +1,86 @@
+/**
+ * Server load benchmark: N streamed runs started at once against one server, each stream read to its end; per-run
+ * time to first event and to completion, throughput. See bench/server/README.md.
+ *
+ *   npm run bench:server -- [--runs 50] [--warmup 5] [--json out.json]
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { describeEnvironment } from '../environment.ts';
+import type { ServerReady, ServerUsage } from './bench-server.ts';
+import { runLoad, STREAM_MODES } from './load.ts';
+import { formatServerReport, summarizeLoad, type ServerBenchReport } from './report.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '5' },
+    json: { type: 'string' },
+  },
+  strict: true,
+});
+
+const count = (name: string, value: string, min: number): number => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  return parsed;
+};
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** Starts bench-server.ts in a child process and resolves with its first output line (URL and keys). */
+function startServer(): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
+  const script = resolve(fileURLToPath(import.meta.url), '../bench-server.ts');
+  const child = spawn(process.execPath, [...process.execArgv, script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return new Promise((done, fail) => {
+    child.once('exit', (code) => fail(new Error(`the server exited with code ${code} before it listened`)));
+    void lines.next().then(({ value }) => done({ child, ready: JSON.parse(String(value)) as ServerReady, lines }), fail);
+  });
+}
+
+async function main(): Promise<void> {
+  const runs = count('runs', flags.runs, 1);
+  const warmup = count('warmup', flags.warmup, 0);
+  const started = performance.now();
+  const loadBefore = loadavg()[0] ?? 0;
+  log('starting the server (ingesting the sample corpus)…');
+  const { child, ready, lines } = await startServer();
+  let server: ServerUsage | undefined;
+  try {
+    // Warm-up: one run at a time, so the JIT and the store's caches are warm before the measured batch.
+    for (let i = 0; i < warmup; i++) await runLoad(ready.url, ready.keys, 1);
+    log(`${runs} concurrent streamed runs…`);
+    const { samples, wallMs } = await runLoad(ready.url, ready.keys, runs);
+    child.stdin.end();
+    const usage = await lines.next();
+    server = usage.done ? undefined : (JSON.parse(usage.value) as ServerUsage);
+    const events = samples.reduce((total, sample) => total + sample.events, 0);
+    const report: ServerBenchReport = {
+      environment: describeEnvironment('bench/server/run.ts', started, loadBefore),
+      settings: { runs, warmup, users: Object.keys(ready.keys).length, streamModes: STREAM_MODES },
+      ...summarizeLoad(samples),
+      throughput: { wallSeconds: wallMs / 1000, runsPerSecond: runs / (wallMs / 1000), eventsPerSecond: events / (wallMs / 1000), events },
+      server,
+      samples,
+    };
+    process.stdout.write(`${formatServerReport(report)}\n`);
+    if (flags.json) {
+      writeFileSync(resolve(flags.json), `${JSON.stringify(report, null, 2)}\n`);
+      log(`wrote ${resolve(flags.json)}`);
+    }
+    if (report.failures.length > 0) process.exitCode = 1;
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
+
+await main();
