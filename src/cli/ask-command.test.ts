@@ -102,6 +102,6 @@ describe('evident graph', () => {
       expect(run.stdout).toContain(node);
     }
     expect(run.stdout).toMatch(/citation_check -. &nbsp;retry&nbsp; .-> generate/);
-    expect((await cli('graph', 'react')).stderr).toMatch(/Unknown graph "react"/);
+    expect((await cli('graph', 'nope')).stderr).toMatch(/Unknown agent "nope"\. Agents: rag, react\b/);
   });
 });

@@ -12,7 +12,7 @@ const FILLER = new Set(
   ),
 );
 /** Where a question's clauses meet: "the association | which published X", "the city | where Y was born". */
-const CLAUSE = /\s*(?:,|;|\b(?:which|who|whom|whose|where|that|when)\b)\s+/i;
+const CLAUSE = /\s*[,;]\s+|\s+(?:which|who|whom|whose|where|that|when)\s+/i;
 
 const dedupe = (queries: readonly string[], max: number): string[] => {
   const seen = new Set<string>();

@@ -19,9 +19,9 @@ export interface ReactAgentOptions {
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 
-/** The `react` agent over an Evident instance, checkpointed in its store by thread_id. */
-export function openReactAgent(evident: Evident, options: ReactAgentOptions = {}): ReactAgent {
-  const deps: ReactDeps = {
+/** The react nodes' dependencies over an Evident instance: its search, store and models, the defaults, then `options`. */
+export function createReactDeps(evident: Evident, options: ReactAgentOptions = {}): ReactDeps {
+  return {
     search: evident.search,
     store: evident.store,
     embedder: evident.embedder,
@@ -40,6 +40,11 @@ export function openReactAgent(evident: Evident, options: ReactAgentOptions = {}
     ...options.deps,
     ...(options.chat ? { chat: options.chat } : {}),
   };
+}
+
+/** The `react` agent over an Evident instance, checkpointed in its store by thread_id. */
+export function openReactAgent(evident: Evident, options: ReactAgentOptions = {}): ReactAgent {
+  const deps = createReactDeps(evident, options);
   const checkpointer = openCheckpointer(evident.store);
   const graph = buildReactGraph(deps, { checkpointer: checkpointer.saver });
   return { graph, mermaid: () => reactGraphMermaid(graph), close: () => checkpointer.close() };

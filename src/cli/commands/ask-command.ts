@@ -3,10 +3,14 @@ import { z } from 'zod';
 import { ValidationError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
+import { DEFAULT_AGENT, runThroughRuntime, withAgentRuntime } from '../agent-session.ts';
 import { printRun, withRagAgent } from '../rag-session.ts';
 import { formatStepLines } from '../step-lines.ts';
+import type { RagRunResult } from '../../agent/rag-agent.ts';
+import type { StepEvent } from '../../agent/step-event.ts';
 
 interface AskFlags extends PrincipalFlags {
+  agent: string;
   thread?: string;
   llm?: string;
   history?: string;
@@ -30,8 +34,9 @@ function parseHistory(text: string) {
 export function registerAskCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('ask')
-    .description('Ask the rag agent: an answer with numbered citations, or a refusal that says what is missing')
+    .description('Ask an agent (rag by default): an answer with numbered citations, or a refusal that says what is missing')
     .argument('<question>', 'the question')
+    .option('--agent <name>', 'the agent: rag, react, controllable', DEFAULT_AGENT)
     .option('--thread <id>', 'continue this conversation thread')
     .option('--as <user>', 'ask as this stored user (their groups apply)')
     .option('--groups <a,b>', 'ask as an ad-hoc member of these groups')
@@ -43,17 +48,22 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
       await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
         await evident.assertEmbedderMatches();
         const principal = await principalFromFlags(evident, flags);
-        await withRagAgent(evident, async (agent) => {
-          const run = await agent.ask({
-            question,
-            principal,
-            ...(flags.thread ? { threadId: flags.thread } : {}),
-            ...(history ? { history } : {}),
-            // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
-            onStep: (event) => io.err(formatStepLines(event)),
-          });
+        // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
+        const onStep = (event: StepEvent) => io.err(formatStepLines(event));
+        const print = (run: RagRunResult) => {
           const code = printRun(io, run, { json: Boolean(flags.json) });
           if (code) setExit(code);
+        };
+        if (flags.agent === 'rag') {
+          await withRagAgent(evident, async (agent) => {
+            print(await agent.ask({ question, principal, ...(flags.thread ? { threadId: flags.thread } : {}), ...(history ? { history } : {}), onStep }));
+          });
+          return;
+        }
+        // Every other agent runs the way the API runs it: through the run runtime, its steps read from the recorded events.
+        await withAgentRuntime(evident, async (runtime) => {
+          const action = { kind: 'ask' as const, question, history: history ?? [] };
+          print(await runThroughRuntime(runtime, { agent: flags.agent, principal, action, onStep, ...(flags.thread ? { threadId: flags.thread } : {}) }));
         });
       });
     });
