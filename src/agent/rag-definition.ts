@@ -1,5 +1,6 @@
 import type { RunRecordStatus } from '../store/store.ts';
 import type { RagAgent } from './rag-agent.ts';
+import { ragTrace } from './rag-trace.ts';
 import type { AgentDefinition, AgentGraph } from './runs/agent-definition.ts';
 import type { RagStateType, Turn } from './state.ts';
 
@@ -45,6 +46,7 @@ export function ragDefinition(agent: RagAgent): AgentDefinition {
       const status = (values as Partial<RagStateType>).status;
       return status === 'answered' || status === 'refused' ? status : 'failed';
     },
+    trace: (values) => ragTrace(values as Partial<RagStateType>),
     async forgetThread(threadId) {
       const saver = agent.graph.checkpointer;
       if (saver && typeof saver === 'object') await saver.deleteThread(threadId);

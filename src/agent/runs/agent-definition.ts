@@ -2,6 +2,7 @@ import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import type { RunRecordStatus } from '../../store/store.ts';
 import type { Turn } from '../state.ts';
+import type { AgentTrace } from './run-trace.ts';
 
 /** What a compiled, checkpointed LangGraph graph offers the run runtime (structural, so every agent's graph fits). */
 export interface AgentGraph {
@@ -36,4 +37,9 @@ export interface AgentDefinition {
   outcome(values: Record<string, unknown>): RunRecordStatus;
   /** Deletes the thread's checkpoints (the thread itself is the store's). */
   forgetThread(threadId: string): Promise<void>;
+  /**
+   * What a finished run did, layer by layer, for evaluation. Optional: without it the evaluation reads the fields
+   * every agent's state shares (`standalone_question`, `evidence`, `answer`, `tool_calls`, `status`, `errors`).
+   */
+  trace?(values: Record<string, unknown>): AgentTrace;
 }

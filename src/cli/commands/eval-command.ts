@@ -3,8 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runBeir, type BeirReport } from '../../eval/beir/run-beir.ts';
+import { readCases } from '../../eval/cases/read-cases.ts';
+import { readUsers } from '../../eval/cases/read-users.ts';
+import { createProgressReporter } from '../../eval/progress/progress-reporter.ts';
+import { renderEvalReport } from '../../eval/report/render-eval-table.ts';
+import { assertCorpusFolder, runEval } from '../../eval/run/run-eval.ts';
+import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, json, type CliIo } from '../io.ts';
+
+interface RunFlags {
+  corpus: string;
+  users?: string;
+  agent: string;
+  llm?: string;
+  json?: boolean;
+  report?: string;
+}
 
 interface BeirFlags {
   split: string;
@@ -14,6 +29,51 @@ interface BeirFlags {
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
   const evalCommand = program.command('eval').description('Evaluate retrieval and agents');
+  evalCommand
+    .command('run')
+    .description('Ingest a corpus into a scratch store (or --db), run every case through the agents, and score each layer')
+    .argument('<cases>', 'JSONL file of cases (one {"id", "user", "question", "expect", …} per line)')
+    .requiredOption('--corpus <dir>', 'the folder the cases\' doc ids are relative to (ingested with its ACLs)')
+    .option('--users <file>', 'JSON array of {"name", "groups"}: the groups each case\'s user has')
+    .option('--agent <name>', 'rag, react, controllable (comma-separated) or all', 'rag')
+    .option('--llm <provider:model>', 'chat model (env EVIDENT_LLM); offline strategies without one')
+    .option('--json', 'print {summary, cases} as one JSON object')
+    .option('--report <file>', 'also write a self-contained HTML report')
+    .action(async (casesFile: string, flags: RunFlags, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      // Input errors first, before a store is opened or a corpus ingested.
+      const cases = await readCases(casesFile);
+      const users = await readUsers(flags.users);
+      assertCorpusFolder(flags.corpus);
+      const progress = createProgressReporter(io.err, { ingestEvery: 50 });
+      await withScratchDb(global, 'evident-eval-', async (db) => {
+        const report = await withEvident({ ...global, db }, flags.llm ? { llm: flags.llm } : {}, async (evident) => {
+          const chat = await createChatModel(evident.config);
+          try {
+            return await runEval(evident, {
+              cases,
+              casesFile,
+              corpus: flags.corpus,
+              users,
+              agent: flags.agent,
+              ...(chat ? { chat } : {}),
+              onProgress: (p) => {
+                if (p.phase === 'ingest') return progress.ingest(p.progress);
+                const tally = Object.entries(p.passedSoFar)
+                  .filter(([, t]) => t.done > 0)
+                  .map(([agent, t]) => `${agent} ${t.passed}/${t.done}`)
+                  .join(', ');
+                const outcome = p.result.passed ? 'pass' : `fail at ${p.result.first_failure}`;
+                progress.count('case', p.done, p.total, `${p.result.agent} ${p.result.id}: ${outcome} (${p.result.latency_ms} ms); passed ${tally}`);
+              },
+            });
+          } finally {
+            await chat?.close();
+          }
+        });
+        io.out(flags.json ? json({ summary: report.summary, cases: report.cases, meta: report.meta }) : renderEvalReport(report));
+      });
+    });
   evalCommand
     .command('beir')
     .description('Ingest a BEIR folder into a scratch store (or --db) and score BM25, vector, fused and fused+rerank')
@@ -64,4 +124,15 @@ export function renderBeir(report: BeirReport): string {
     s.p95_ms.toFixed(1),
   ]);
   return head + formatTable(['pipeline', 'nDCG@10', 'Recall@100', 'MRR@10', 'p50 ms', 'p95 ms'], rows);
+}
+
+/** Runs `work` on the --db store, or on a scratch store removed afterwards: an evaluation must not mix its corpus into the user's store. */
+async function withScratchDb<T>(global: GlobalOptions, prefix: string, work: (db: string) => Promise<T>): Promise<T> {
+  if (global.db) return work(global.db);
+  const scratch = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await work(join(scratch, 'eval.db'));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }

@@ -1,0 +1,57 @@
+import { formatTable } from '../../cli/io.ts';
+import { LAYERS } from '../layers/layer-result.ts';
+import type { EvalReport } from '../run/run-eval.ts';
+import type { LayerSummary } from '../run/summarize-results.ts';
+
+const percent = (value: number | null | undefined): string => (value === null || value === undefined ? 'n/a' : `${Math.round(value * 100)}%`);
+const fixed = (value: number | null | undefined): string => (value === null || value === undefined ? 'n/a' : value.toFixed(3));
+/** Table cells stay one readable line. */
+const clip = (text: string, max = 110): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const layerCell = (layer: LayerSummary): string => (layer.scored === 0 ? 'n/a' : `${layer.passed}/${layer.scored}`);
+
+/** The terminal view of an evaluation: pass counts by layer and agent, the layer metrics, then the failing cases. */
+export function renderEvalReport(report: EvalReport): string {
+  const { meta } = report;
+  const head =
+    `${report.cases.length} runs of ${meta.cases_file} (${meta.agents.join(', ')}; ${meta.mode}) on ${meta.documents} documents` +
+    (meta.failed_documents ? ` (${meta.failed_documents} failed to ingest)` : '') +
+    ` in ${(meta.elapsed_ms / 1000).toFixed(1)} s\n\n`;
+  const agents = Object.entries(report.summary);
+  const passTable = formatTable(
+    ['agent', 'passed', ...LAYERS, 'p50 ms', 'p95 ms'],
+    agents.map(([agent, s]) => [
+      agent,
+      `${s.overall.passed}/${s.overall.cases} (${percent(s.overall.pass_rate)})`,
+      ...LAYERS.map((layer) => layerCell(s[layer])),
+      s.overall.latency_p50_ms,
+      s.overall.latency_p95_ms,
+    ]),
+  );
+  const metricTable = formatTable(
+    ['agent', 'hit@10', 'recall@10', 'MRR@10', 'rerank hit@5', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'citation validity', 'citation recall', 'schema valid', 'containment'],
+    agents.map(([agent, s]) => [
+      agent,
+      fixed(s.retrieval.hit_at_10),
+      fixed(s.retrieval.recall_at_10),
+      fixed(s.retrieval.mrr_at_10),
+      fixed(s.rerank.hit_at_5),
+      fixed(s.answerability.refusal_precision),
+      fixed(s.answerability.refusal_recall),
+      fixed(s.answerability.refusal_f1),
+      percent(s.answerability.false_refusal_rate),
+      fixed(s.citations.validity),
+      fixed(s.citations.recall),
+      fixed(s.schema.valid),
+      fixed(s.answer.containment),
+    ]),
+  );
+  const failing = report.cases.filter((result) => !result.passed);
+  const failTable = failing.length
+    ? '\nFirst failing layer:\n' +
+      formatTable(
+        ['case', 'agent', 'layer', 'why'],
+        failing.map((result) => [result.id, result.agent, result.first_failure ?? '', result.first_failure ? clip(result.layers[result.first_failure].detail) : '']),
+      )
+    : '\nEvery case passed every scored layer.\n';
+  return `${head}${passTable}\n${metricTable}${failTable}`;
+}
