@@ -1,6 +1,8 @@
 import type { Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ChatModelHandle } from '../models/chat/chat-model.ts';
+import { openControllableAgent } from './controllable/controllable-agent.ts';
+import { controllableDefinition } from './controllable-definition.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { openRagAgent, type RagAgent, type RagAgentOptions } from './rag-agent.ts';
 import { ragDefinition } from './rag-definition.ts';
@@ -31,9 +33,10 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     ...(options.rag ? { deps: options.rag } : {}),
   });
   const react = openReactAgent(evident, options.chat ? { chat: { id: options.chat.id, model: options.chat.model } } : {});
+  const controllable = openControllableAgent(evident, options.chat ? { chat: { id: options.chat.id, model: options.chat.model } } : {});
   const runs = new RunManager({
     store: evident.store,
-    agents: [ragDefinition(rag), reactDefinition(react)],
+    agents: [ragDefinition(rag), reactDefinition(react), controllableDefinition(controllable)],
     policy: options.policy ?? evident.config.approvals,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
@@ -45,6 +48,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
       await runs.close();
       rag.close();
       react.close();
+      controllable.close();
     },
   };
 }

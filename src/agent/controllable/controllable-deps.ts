@@ -1,0 +1,32 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
+import type { Store } from '../../store/store.ts';
+import type { ControllableStateType, ControllableUpdate } from './controllable-state.ts';
+
+/** What the `controllable` nodes work with. Without `chat`, every LLM step uses its deterministic offline strategy. */
+export interface ControllableDeps {
+  search: HybridSearch;
+  store: Store;
+  chat?: { id: string; model: BaseChatModel };
+  /** Items each retrieval tool returns. */
+  topK: number;
+  /** Tasks a plan may hold. */
+  maxTasks: number;
+  /** Query rewrites after a relevance check found nothing relevant, per task. */
+  maxRelevanceRetries: number;
+  /** Further answers after the groundedness check rejected one, per task. */
+  maxGroundednessRetries: number;
+  /** Replans (tasks executed) per run, whatever the planner says. */
+  maxReplans: number;
+  /** Further final answers after the citation check dropped every citation. */
+  maxCitationRetries: number;
+  /** Further attempts when a structured answer does not validate. */
+  maxSchemaRetries: number;
+}
+
+export interface ControllableNodeResult {
+  update: ControllableUpdate;
+  summary: string;
+}
+
+export type ControllableNode = (state: ControllableStateType, deps: ControllableDeps) => Promise<ControllableNodeResult>;

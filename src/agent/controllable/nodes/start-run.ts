@@ -1,0 +1,35 @@
+import type { ControllableNode } from '../controllable-deps.ts';
+
+/** Starts a run on the thread: the per-run fields are reset (the checkpoint still holds the previous run's). */
+export const startRun: ControllableNode = async (state, deps) => ({
+  update: {
+    anonymized_question: '',
+    mapping: {},
+    plan: [],
+    past_steps: [],
+    curr_task: '',
+    query_to_retrieve_or_answer: '',
+    tool: '',
+    curr_context: [],
+    curr_evidence: [],
+    aggregated_context: [],
+    response: '',
+    response_support: [],
+    relevant: null,
+    grounded: null,
+    plan_done: false,
+    relevance_retries: 0,
+    groundedness_retries: 0,
+    replan_count: 0,
+    retry_count: 0,
+    citation_feedback: [],
+    answer: null,
+    evidence: [],
+    tool_calls: [],
+    steps: [],
+    errors: [],
+    status: 'running',
+    mode: deps.chat ? deps.chat.id : 'offline',
+  },
+  summary: `${state.history.length} earlier turn${state.history.length === 1 ? '' : 's'} in the thread`,
+});
