@@ -25,7 +25,15 @@ export function webBuildIsStale(): boolean {
 /** Builds web/ into web/dist with Vite (the same as `npm run build:web`). */
 export async function buildWeb(options: { quiet?: boolean } = {}): Promise<void> {
   const { build } = await import('vite');
-  await build({ root: WEB_DIR, configFile: join(WEB_DIR, 'vite.config.ts'), logLevel: options.quiet ? 'error' : 'warn' });
+  // Vite keeps a NODE_ENV it finds set (vitest sets `test`), and would then bundle React's development build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root: WEB_DIR, configFile: join(WEB_DIR, 'vite.config.ts'), mode: 'production', logLevel: options.quiet ? 'error' : 'warn' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 // `npm start` runs this file before the server: it builds the UI only when its sources changed since the last build.

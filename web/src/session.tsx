@@ -52,7 +52,7 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
   if (!me) return <main className="key-screen muted">Checking your key…</main>;
 
   return (
-    <div className="app">
+    <div className={page === 'chat' ? 'app chat-app' : 'app'}>
       <header className="top-bar">
         <span className="brand">Evident</span>
         <nav>

@@ -16,7 +16,9 @@ export function ChatPage({ client, assistantId }: { client: Client; assistantId:
   const streaming = chat.run?.phase === 'streaming';
 
   // A source belongs to the answer it was opened from.
-  useEffect(() => setOpened(undefined), [chat.threadId, chat.run]);
+  useEffect(() => {
+    setOpened(undefined);
+  }, [chat.threadId, chat.run]);
 
   const openCitation = (index: number) => {
     const citation = citations[index - 1];

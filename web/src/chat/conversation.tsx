@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { ApprovalDecision, RagValues } from '../api/wire-types.ts';
 import { AnswerView } from './answer-view.tsx';
 import { ApprovalCard } from './approval-card.tsx';
@@ -27,6 +28,13 @@ export function Conversation({ snapshot, run, onOpenCitation, onDecide }: Conver
   const earlier = answer && messages.at(-1)?.type === 'ai' ? messages.slice(0, -1) : messages;
   const pending = streaming ? undefined : (snapshot?.pending ?? run?.pending);
   const steps = run?.steps ?? values?.steps ?? [];
+  const end = useRef<HTMLDivElement>(null);
+
+  // Keeps the newest part in view as steps, tokens, the answer or an approval arrive. (A block body: newer
+  // browsers return a promise from scrollIntoView, which React would take for a cleanup function.)
+  useEffect(() => {
+    void end.current?.scrollIntoView({ block: 'end' });
+  }, [steps.length, run?.tokens, answer, pending]);
 
   return (
     <div className="conversation" data-testid="conversation">
@@ -38,6 +46,7 @@ export function Conversation({ snapshot, run, onOpenCitation, onDecide }: Conver
       {streaming && <TokenStream tokens={run.tokens} />}
       {answer && <AnswerView answer={answer} mode={values?.mode} onOpenCitation={onOpenCitation} />}
       {pending && <ApprovalCard key={pending.approval_id} pending={pending} onDecide={onDecide} busy={streaming} />}
+      <div ref={end} />
     </div>
   );
 }

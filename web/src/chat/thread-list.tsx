@@ -1,11 +1,17 @@
 import type { Thread } from '@langchain/langgraph-sdk';
 import type { RagValues } from '../api/wire-types.ts';
 
-/** A thread's name in the list: its first question, else when it was started. */
-function threadTitle(thread: Thread<RagValues>): string {
-  const first = thread.values?.messages?.find((message) => message.type === 'human');
-  if (first && typeof first.content === 'string' && first.content.trim()) return first.content;
-  if (thread.values?.question) return thread.values.question;
+/** A thread as `POST /threads/search` lists it; Evident adds the thread's latest question. */
+export type ThreadListItem = Thread<RagValues> & { last_question?: string | null };
+
+/**
+ * A thread's name in the list: the title the UI stored in its metadata when its first question created it, else
+ * its latest question (threads started by other clients), else its age.
+ */
+function threadTitle(thread: ThreadListItem): string {
+  const title = thread.metadata?.title;
+  if (typeof title === 'string' && title.trim()) return title;
+  if (thread.last_question) return thread.last_question;
   return `Thread of ${new Date(thread.created_at).toLocaleString()}`;
 }
 
@@ -16,7 +22,7 @@ export function ThreadList({
   onSelect,
   onNew,
 }: {
-  threads: Thread<RagValues>[];
+  threads: ThreadListItem[];
   selected: string | undefined;
   onSelect: (threadId: string) => void;
   onNew: () => void;

@@ -1,8 +1,9 @@
-import type { Client, Thread } from '@langchain/langgraph-sdk';
+import type { Client } from '@langchain/langgraph-sdk';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { toApiError, type ApiError } from '../api/api-error.ts';
 import type { ApprovalDecision, PendingAction, RagValues } from '../api/wire-types.ts';
 import { pendingActionOf, runReducer, type RunView } from './run-view.ts';
+import type { ThreadListItem } from './thread-list.tsx';
 
 /** A thread as last checkpointed: its state and, when it waits for one, the approval it waits for. */
 export interface ThreadSnapshot {
@@ -12,7 +13,7 @@ export interface ThreadSnapshot {
 }
 
 export interface ThreadChat {
-  threads: Thread<RagValues>[];
+  threads: ThreadListItem[];
   threadId: string | undefined;
   snapshot: ThreadSnapshot | undefined;
   run: RunView | undefined;
@@ -32,7 +33,7 @@ type StreamPayload = { input: { messages: { role: 'user'; content: string }[] } 
  * run streaming on it. A new thread is created with its first question, so "New thread" leaves no empty threads.
  */
 export function useThreadChat(client: Client, assistantId: string | undefined): ThreadChat {
-  const [threads, setThreads] = useState<Thread<RagValues>[]>([]);
+  const [threads, setThreads] = useState<ThreadListItem[]>([]);
   const [threadId, setThreadId] = useState<string | undefined>();
   const [snapshot, setSnapshot] = useState<ThreadSnapshot | undefined>();
   const [error, setError] = useState<ApiError | undefined>();
@@ -94,7 +95,7 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
         let id = threadId;
         if (!id) {
           try {
-            id = (await client.threads.create()).thread_id;
+            id = (await client.threads.create({ metadata: { title: question } })).thread_id;
           } catch (failure) {
             setError(toApiError(failure));
             return;

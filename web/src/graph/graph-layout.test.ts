@@ -74,6 +74,20 @@ describe('layoutGraph', () => {
     }
   });
 
+  it('runs an edge that skips rows beside the nodes of those rows, never through them', () => {
+    const skipping = layout.edges.filter((edge) => !edge.back && nodes.get(edge.target)!.layer - nodes.get(edge.source)!.layer > 1);
+    expect(skipping.map((edge) => `${edge.source}->${edge.target}`)).toContain('save_memory->finalize');
+    for (const edge of skipping) {
+      const throughRows = [...edge.path.matchAll(/ L ([\d.]+) ([\d.]+)/g)].map((match) => ({ x: Number(match[1]), bottom: Number(match[2]) }));
+      expect(throughRows).toHaveLength(nodes.get(edge.target)!.layer - nodes.get(edge.source)!.layer - 1);
+      for (const { x, bottom } of throughRows) {
+        const row = layout.nodes.filter((node) => node.y + node.height === bottom);
+        expect(row.length).toBeGreaterThan(0);
+        for (const node of row) expect(x < node.x || x > node.x + node.width, `${edge.source}->${edge.target} crosses ${node.id}`).toBe(true);
+      }
+    }
+  });
+
   it('ignores edges to nodes the graph does not have', () => {
     const partial = layoutGraph({ nodes: [{ id: '__start__' }, { id: 'a' }], edges: [{ source: '__start__', target: 'a' }, { source: 'a', target: 'ghost' }] });
     expect(partial.edges).toHaveLength(1);

@@ -1,4 +1,5 @@
 import type { GraphJson } from '../api/wire-types.ts';
+import { END, START, layerGraph, type Slot } from './graph-layers.ts';
 
 export interface PlacedNode {
   id: string;
@@ -14,11 +15,11 @@ export interface PlacedEdge {
   source: string;
   target: string;
   conditional: boolean;
-  /** Points back up the layers (a retry loop): drawn around the side. */
+  /** Points back up the layers (a retry loop): drawn around the right side. */
   back: boolean;
   label: string | undefined;
   path: string;
-  labelAt: { x: number; y: number };
+  labelAt: { x: number; y: number; anchor: 'middle' | 'start' };
 }
 
 export interface GraphLayout {
@@ -31,134 +32,145 @@ export interface GraphLayout {
 const NODE_HEIGHT = 34;
 const LAYER_GAP = 52;
 const NODE_GAP = 28;
+const WAYPOINT_WIDTH = 8;
 const CHAR_WIDTH = 7.4;
 const MARGIN = 24;
-const BACK_EDGE_ROOM = 60;
+const LANE_GAP = 22;
+const LABEL_ROOM = 70;
 
-const START = '__start__';
-const END = '__end__';
+interface Point {
+  x: number;
+  y: number;
+}
 
 const kindOf = (id: string): PlacedNode['kind'] => (id === START ? 'start' : id === END ? 'end' : 'node');
 const labelOf = (data: unknown): string | undefined => (typeof data === 'string' && data.trim() ? data : undefined);
+const nodeWidth = (id: string) => Math.round(id.length * CHAR_WIDTH + 28);
 
-/** Edges that close a cycle (found by depth-first search from `__start__`): they are left out when layering. */
-function findBackEdges(ids: string[], edges: GraphJson['edges']): Set<number> {
-  const out = new Map<string, number[]>();
-  edges.forEach((edge, i) => out.set(edge.source, [...(out.get(edge.source) ?? []), i]));
-  const state = new Map<string, 'open' | 'done'>();
-  const back = new Set<number>();
-  const visit = (id: string) => {
-    state.set(id, 'open');
-    for (const i of out.get(id) ?? []) {
-      const target = edges[i]?.target ?? '';
-      const seen = state.get(target);
-      if (seen === 'open') back.add(i);
-      else if (seen === undefined) visit(target);
-    }
-    state.set(id, 'done');
-  };
-  for (const id of [START, ...ids]) if (ids.includes(id) && !state.has(id)) visit(id);
-  return back;
-}
+const widthOf = (slot: Slot) => (slot.edge === undefined ? nodeWidth(slot.id) : WAYPOINT_WIDTH);
 
-/** Longest path from the sources over the acyclic edges; `__end__` always sits alone at the bottom. */
-function assignLayers(ids: string[], forward: GraphJson['edges']): Map<string, number> {
-  const layer = new Map(ids.map((id) => [id, 0]));
-  // Relaxing |V| times settles longest paths in a DAG without needing a topological order first.
-  for (let round = 0; round < ids.length; round += 1) {
-    let changed = false;
-    for (const { source, target } of forward) {
-      const next = (layer.get(source) ?? 0) + 1;
-      if (target !== END && next > (layer.get(target) ?? 0)) {
-        layer.set(target, next);
-        changed = true;
-      }
-    }
-    if (!changed) break;
+/**
+ * x positions that keep each row's order and gaps while pulling every slot towards the mean centre of the slots it
+ * links to, so edges run as straight as the gaps allow. Rows start centred; a few relaxation rounds follow.
+ */
+function placeRows(rows: Slot[][], links: [string, string][]): Map<string, PlacedNode> {
+  const neighbours = new Map<string, string[]>();
+  for (const [a, b] of links) {
+    neighbours.set(a, [...(neighbours.get(a) ?? []), b]);
+    neighbours.set(b, [...(neighbours.get(b) ?? []), a]);
   }
-  if (layer.has(END)) {
-    const deepest = Math.max(0, ...[...layer].filter(([id]) => id !== END).map(([, depth]) => depth));
-    layer.set(END, deepest + 1);
+  const rowWidth = (row: Slot[]) => row.reduce((sum, slot) => sum + widthOf(slot), 0) + NODE_GAP * Math.max(0, row.length - 1);
+  const widest = Math.max(0, ...rows.map(rowWidth));
+  const centre = new Map<string, number>();
+  for (const row of rows) {
+    let x = (widest - rowWidth(row)) / 2;
+    for (const slot of row) {
+      centre.set(slot.id, x + widthOf(slot) / 2);
+      x += widthOf(slot) + NODE_GAP;
+    }
   }
-  return layer;
-}
-
-/** Orders each layer by the mean position of the nodes above it that point at it, which keeps edges short. */
-function orderLayers(ids: string[], layer: Map<string, number>, forward: GraphJson['edges']): string[][] {
-  const depth = Math.max(0, ...layer.values());
-  const rows: string[][] = Array.from({ length: depth + 1 }, () => []);
-  for (const id of ids) rows[layer.get(id) ?? 0]?.push(id);
-  const position = new Map<string, number>();
+  for (let round = 0; round < 12; round += 1) {
+    for (const row of rows) {
+      const wanted = row.map((slot) => {
+        const around = (neighbours.get(slot.id) ?? []).map((id) => centre.get(id) ?? 0);
+        return around.length > 0 ? around.reduce((a, b) => a + b, 0) / around.length : (centre.get(slot.id) ?? 0);
+      });
+      // Left to right, each slot goes where it wants unless that overlaps its left neighbour; then the row moves back
+      // by the mean push, so pushing does not drift rows to the right.
+      const placed: number[] = [];
+      row.forEach((slot, i) => {
+        const previous = row[i - 1];
+        const least = previous ? (placed[i - 1] ?? 0) + widthOf(previous) / 2 + NODE_GAP + widthOf(slot) / 2 : Number.NEGATIVE_INFINITY;
+        placed.push(Math.max(wanted[i] ?? 0, least));
+      });
+      const drift = placed.reduce((sum, x, i) => sum + x - (wanted[i] ?? 0), 0) / Math.max(1, placed.length);
+      row.forEach((slot, i) => centre.set(slot.id, (placed[i] ?? 0) - drift));
+    }
+  }
+  const left = Math.min(...rows.flatMap((row) => row.map((slot) => (centre.get(slot.id) ?? 0) - widthOf(slot) / 2)));
+  const boxes = new Map<string, PlacedNode>();
   rows.forEach((row, r) => {
-    if (r > 0) {
-      const centre = (id: string) => {
-        const above = forward.filter((edge) => edge.target === id).map((edge) => position.get(edge.source));
-        const known = above.filter((p): p is number => p !== undefined);
-        return known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : Number.POSITIVE_INFINITY;
-      };
-      const original = new Map(row.map((id, i) => [id, i]));
-      row.sort((a, b) => centre(a) - centre(b) || (original.get(a) ?? 0) - (original.get(b) ?? 0));
+    for (const slot of row) {
+      const width = widthOf(slot);
+      const x = MARGIN + (centre.get(slot.id) ?? 0) - width / 2 - left;
+      boxes.set(slot.id, { id: slot.id, kind: kindOf(slot.id), layer: r, x, y: MARGIN + r * (NODE_HEIGHT + LAYER_GAP), width, height: NODE_HEIGHT });
     }
-    row.forEach((id, i) => position.set(id, i - (row.length - 1) / 2));
   });
-  return rows;
+  return boxes;
 }
 
 /**
- * A top-to-bottom layered drawing of an agent graph: nodes in rows by longest path from `__start__`, each row
- * centred, edges as curves between rows; edges that loop back go around the right side.
+ * Where a label sits: on the edge's first curve, past its middle, where edges leaving one node have spread apart.
+ * (The curve is the cubic Bézier `downPath` draws, with vertical tangents at both ends.)
+ */
+function labelPoint(from: Point, to: Point): Point {
+  const t = 0.62;
+  const across = 3 * (1 - t) * t * t + t * t * t;
+  const down = 1.5 * (1 - t) * (1 - t) * t + 1.5 * (1 - t) * t * t + t * t * t;
+  return { x: from.x + (to.x - from.x) * across, y: from.y + (to.y - from.y) * down };
+}
+
+/** Down through the points: curves between rows, straight through a waypoint's row. */
+function downPath(points: Point[]): string {
+  const [first, ...rest] = points;
+  if (!first) return '';
+  let path = `M ${first.x} ${first.y}`;
+  let previous = first;
+  rest.forEach((point, i) => {
+    const throughRow = i % 2 === 1;
+    if (throughRow) path += ` L ${point.x} ${point.y}`;
+    else {
+      const bend = (point.y - previous.y) / 2;
+      path += ` C ${previous.x} ${previous.y + bend}, ${point.x} ${point.y - bend}, ${point.x} ${point.y}`;
+    }
+    previous = point;
+  });
+  return path;
+}
+
+/**
+ * A top-to-bottom layered drawing of an agent graph: nodes in rows by longest path from `__start__`, edges that
+ * skip rows pass through waypoints of their own (so they never cut through a node), rows ordered to keep
+ * crossings few, and edges that loop back run up a lane on the right.
  */
 export function layoutGraph(graph: GraphJson): GraphLayout {
   const ids = graph.nodes.map((node) => node.id);
   const known = new Set(ids);
   const edges = graph.edges.filter((edge) => known.has(edge.source) && known.has(edge.target));
-  const back = findBackEdges(ids, edges);
-  const forward = edges.filter((_, i) => !back.has(i));
-  const layer = assignLayers(ids, forward);
-  const rows = orderLayers(ids, layer, forward);
+  const { back, layerOf, rows, waypoints, links } = layerGraph(ids, edges);
 
-  const widthOf = (id: string) => Math.round(id.length * CHAR_WIDTH + 28);
-  const rowWidths = rows.map((row) => row.reduce((sum, id) => sum + widthOf(id), 0) + NODE_GAP * Math.max(0, row.length - 1));
-  const contentWidth = Math.max(0, ...rowWidths);
-  const placed = new Map<string, PlacedNode>();
-  rows.forEach((row, r) => {
-    let x = MARGIN + (contentWidth - (rowWidths[r] ?? 0)) / 2;
-    for (const id of row) {
-      const width = widthOf(id);
-      placed.set(id, { id, kind: kindOf(id), layer: r, x, y: MARGIN + r * (NODE_HEIGHT + LAYER_GAP), width, height: NODE_HEIGHT });
-      x += width + NODE_GAP;
-    }
-  });
+  const boxes = placeRows(rows, links);
+  const contentWidth = Math.max(0, ...[...boxes.values()].map((box) => box.x + box.width)) - MARGIN;
+  const centreX = (box: PlacedNode) => box.x + box.width / 2;
 
-  const rightmost = MARGIN + contentWidth;
+  let lane = MARGIN + contentWidth;
   const drawn = edges.flatMap((edge, i): PlacedEdge[] => {
-    const from = placed.get(edge.source);
-    const to = placed.get(edge.target);
+    const from = boxes.get(edge.source);
+    const to = boxes.get(edge.target);
     if (!from || !to) return [];
     const base = { source: edge.source, target: edge.target, conditional: edge.conditional === true, label: labelOf(edge.data) };
-    if (back.has(i) || from.layer >= to.layer) {
-      const x1 = from.x + from.width;
-      const y1 = from.y + from.height / 2;
-      const x2 = to.x + to.width;
-      const y2 = to.y + to.height / 2;
-      const bulge = Math.max(x1, x2, rightmost) + BACK_EDGE_ROOM / 2;
-      return [{ ...base, back: true, path: `M ${x1} ${y1} C ${bulge} ${y1}, ${bulge} ${y2}, ${x2} ${y2}`, labelAt: { x: bulge - 4, y: (y1 + y2) / 2 } }];
+    if (back.has(i)) {
+      lane += LANE_GAP;
+      const entry = { x: to.x + to.width * 0.75, y: to.y - 12 };
+      return [
+        {
+          ...base,
+          back: true,
+          path: `M ${from.x + from.width} ${from.y + from.height / 2} H ${lane} V ${entry.y} H ${entry.x} V ${to.y}`,
+          labelAt: { x: lane + 4, y: (from.y + to.y) / 2 + NODE_HEIGHT / 2, anchor: 'start' },
+        },
+      ];
     }
-    const x1 = from.x + from.width / 2;
-    const y1 = from.y + from.height;
-    const x2 = to.x + to.width / 2;
-    const y2 = to.y;
-    const bend = (y2 - y1) / 2;
-    return [
-      {
-        ...base,
-        back: false,
-        path: `M ${x1} ${y1} C ${x1} ${y1 + bend}, ${x2} ${y2 - bend}, ${x2} ${y2}`,
-        labelAt: { x: (x1 + x2) / 2, y: (y1 + y2) / 2 },
-      },
-    ];
+    const points: Point[] = [{ x: centreX(from), y: from.y + from.height }];
+    for (const id of waypoints.get(i) ?? []) {
+      const waypoint = boxes.get(id);
+      if (waypoint) points.push({ x: centreX(waypoint), y: waypoint.y }, { x: centreX(waypoint), y: waypoint.y + waypoint.height });
+    }
+    points.push({ x: centreX(to), y: to.y });
+    return [{ ...base, back: false, path: downPath(points), labelAt: { ...labelPoint(points[0] as Point, points[1] as Point), anchor: 'middle' } }];
   });
 
-  const bottom = Math.max(0, ...[...placed.values()].map((node) => node.y + node.height));
-  return { width: rightmost + MARGIN + BACK_EDGE_ROOM, height: bottom + MARGIN, nodes: [...placed.values()], edges: drawn };
+  const nodes = [...boxes.values()].filter((box) => known.has(box.id) && layerOf.has(box.id));
+  const bottom = Math.max(0, ...nodes.map((node) => node.y + node.height));
+  return { width: lane + LABEL_ROOM + MARGIN, height: bottom + MARGIN, nodes, edges: drawn };
 }

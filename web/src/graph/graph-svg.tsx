@@ -13,7 +13,7 @@ export function GraphSvg({ layout, title }: { layout: GraphLayout; title: string
         <g key={`${edge.source}-${edge.target}-${i}`} className={edge.conditional ? 'edge conditional' : 'edge'} data-edge={`${edge.source}->${edge.target}`}>
           <path d={edge.path} markerEnd="url(#arrow)" strokeDasharray={edge.conditional ? '5 4' : undefined} />
           {edge.label && (
-            <text x={edge.labelAt.x} y={edge.labelAt.y} className="edge-label" textAnchor="middle">
+            <text x={edge.labelAt.x} y={edge.labelAt.y} className="edge-label" textAnchor={edge.labelAt.anchor} dominantBaseline="central">
               {edge.label}
             </text>
           )}
