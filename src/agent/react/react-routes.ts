@@ -2,11 +2,12 @@ import type { ReactDeps } from './react-deps.ts';
 import type { ReactStateType } from './react-state.ts';
 
 /**
- * An answer built on table_query or save_memory alone has no passage to cite (like rag's table and memory answers);
- * every other answer goes through the citation check.
+ * An answer built on table_query or save_memory alone has no passage to cite (like rag's table and memory answers):
+ * it reports a computed value or what became of the memory (saved or rejected). Every other answer goes through the
+ * citation check.
  */
 export const needsCitationCheck = (state: ReactStateType): boolean =>
-  state.evidence.length > 0 || !state.tool_calls.some((call) => call.ok && (call.name === 'table_query' || call.name === 'save_memory'));
+  state.evidence.length > 0 || !state.tool_calls.some((call) => call.name === 'save_memory' || (call.ok && call.name === 'table_query'));
 
 /** The next queued call's node, or back to reasoning when the turn's calls are done. */
 export const afterTools = (state: ReactStateType): 'act' | 'save' | 'reason' =>
