@@ -6,10 +6,14 @@ import { runBeir, type BeirReport } from '../../eval/beir/run-beir.ts';
 import { readCases } from '../../eval/cases/read-cases.ts';
 import { readUsers } from '../../eval/cases/read-users.ts';
 import { createProgressReporter } from '../../eval/progress/progress-reporter.ts';
+import { compareResults, readResult, renderComparison } from '../../eval/compare/compare-results.ts';
+import { renderEvalHtml } from '../../eval/report/eval-html-report.ts';
 import { renderEvalReport } from '../../eval/report/render-eval-table.ts';
+import { writeReport } from '../../eval/report/write-report.ts';
 import { assertCorpusFolder, runEval } from '../../eval/run/run-eval.ts';
 import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
+import { registerEvalConvertCommand } from './eval-convert-command.ts';
 import { formatTable, json, type CliIo } from '../io.ts';
 
 interface RunFlags {
@@ -29,6 +33,7 @@ interface BeirFlags {
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
   const evalCommand = program.command('eval').description('Evaluate retrieval and agents');
+  registerEvalConvertCommand(evalCommand, io);
   evalCommand
     .command('run')
     .description('Ingest a corpus into a scratch store (or --db), run every case through the agents, and score each layer')
@@ -71,8 +76,22 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
             await chat?.close();
           }
         });
+        if (flags.report) {
+          await writeReport(flags.report, renderEvalHtml(report));
+          io.err(`report written to ${flags.report}\n`);
+        }
         io.out(flags.json ? json({ summary: report.summary, cases: report.cases, meta: report.meta }) : renderEvalReport(report));
       });
+    });
+  evalCommand
+    .command('compare')
+    .description('Compare two `eval run --json` results case by case and layer by layer: what improved, what regressed')
+    .argument('<before>', 'the earlier result (JSON)')
+    .argument('<after>', 'the later result (JSON)')
+    .option('--json', 'print the comparison as one JSON object')
+    .action(async (beforeFile: string, afterFile: string, flags: { json?: boolean }) => {
+      const comparison = compareResults(await readResult(beforeFile), await readResult(afterFile));
+      io.out(flags.json ? json(comparison) : renderComparison(comparison));
     });
   evalCommand
     .command('beir')
