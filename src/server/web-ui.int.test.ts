@@ -207,6 +207,17 @@ describe('the web UI in Chromium', () => {
       expect(await graph.locator('g.edge.conditional path[stroke-dasharray]').count()).toBe(json.edges.filter((edge) => edge.conditional).length);
       await screenshot(page, 'graph');
     });
+
+    it('keeps each agent\'s threads and graph apart when another agent is chosen', async () => {
+      const ragNodes = await page.locator('[data-testid=graph] g.node').count();
+      await page.getByRole('combobox', { name: 'Agent' }).selectOption('react');
+      await expect.poll(() => page.locator('h2 code').textContent()).toBe('react');
+      await expect.poll(() => page.locator('[data-testid=graph] g.node').count()).not.toBe(ragNodes);
+      await page.getByRole('link', { name: 'Chat' }).click();
+      await expect.poll(() => page.locator('.thread-list .thread').count()).toBe(0);
+      await page.getByRole('combobox', { name: 'Agent' }).selectOption('rag');
+      await expect.poll(() => page.locator('.thread-list .thread').count()).toBe(3);
+    });
   });
 
   it('lets an admin upload a document with an ACL, following its progress, and delete it', async () => {

@@ -40,13 +40,15 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
   const [run, dispatch] = useReducer(runReducer, undefined);
   const streaming = useRef<AbortController | undefined>(undefined);
 
+  // A thread belongs to one agent: the list shows the chosen agent's threads.
   const loadThreads = useCallback(async () => {
+    if (!assistantId) return;
     try {
-      setThreads(await client.threads.search<RagValues>({ limit: 50 }));
+      setThreads(await client.threads.search<RagValues>({ limit: 50, metadata: { assistant_id: assistantId } }));
     } catch (failure) {
       setError(toApiError(failure));
     }
-  }, [client]);
+  }, [assistantId, client]);
 
   const loadSnapshot = useCallback(
     async (id: string) => {
@@ -60,7 +62,11 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
     [client],
   );
 
+  // On first show and whenever another agent is chosen: its threads, and a new thread to ask it in.
   useEffect(() => {
+    dispatch({ type: 'cleared' });
+    setThreadId(undefined);
+    setSnapshot(undefined);
     void loadThreads();
     return () => streaming.current?.abort();
   }, [loadThreads]);
@@ -90,12 +96,13 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
 
   const ask = useCallback(
     (question: string) => {
+      if (!assistantId) return;
       setError(undefined);
       void (async () => {
         let id = threadId;
         if (!id) {
           try {
-            id = (await client.threads.create({ metadata: { title: question } })).thread_id;
+            id = (await client.threads.create({ metadata: { title: question, assistant_id: assistantId } })).thread_id;
           } catch (failure) {
             setError(toApiError(failure));
             return;
@@ -105,7 +112,7 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
         await stream(id, { input: { messages: [{ role: 'user', content: question }] } }, question);
       })();
     },
-    [client, stream, threadId],
+    [assistantId, client, stream, threadId],
   );
 
   const decide = useCallback(
