@@ -218,6 +218,27 @@ describe('the web UI in Chromium', () => {
       await page.getByRole('combobox', { name: 'Agent' }).selectOption('rag');
       await expect.poll(() => page.locator('.thread-list .thread').count()).toBe(3);
     });
+
+    it('saves the edited text when an approval is edited, and nothing when it is rejected', async () => {
+      await page.getByRole('button', { name: 'New thread' }).click();
+      await ask(page, 'Remember that I work on supplier contracts');
+      const card = page.getByTestId('approval-card');
+      await card.getByRole('button', { name: 'Edit' }).click();
+      await card.getByLabel('text').fill('I work on supplier contracts in the EU');
+      await card.getByRole('button', { name: 'Approve edited' }).click();
+      await card.waitFor({ state: 'detached' });
+      await page.locator('[data-testid=run-steps] > summary', { hasText: 'How this was answered' }).waitFor();
+      const texts = async () => (await evident.store.listMemories('alice')).map((memory) => memory.text).sort();
+      expect(await texts()).toEqual(['I prefer answers in bullet points', 'I work on supplier contracts in the EU']);
+
+      await page.getByRole('button', { name: 'New thread' }).click();
+      await ask(page, 'Remember that I like long answers');
+      await card.getByRole('button', { name: 'Reject' }).click();
+      await card.waitFor({ state: 'detached' });
+      await page.locator('[data-testid=run-steps] > summary', { hasText: 'How this was answered' }).waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await texts()).toEqual(['I prefer answers in bullet points', 'I work on supplier contracts in the EU']);
+    });
   });
 
   it('lets an admin upload a document with an ACL, following its progress, and delete it', async () => {
