@@ -37,6 +37,7 @@ import type {
   ThreadSummary,
   UserRecord,
 } from '../store.ts';
+import { validateLimits, validateReplacement, validateWrite } from '../write-validation.ts';
 import { VISIBLE_DOC_PKS, aclCondition } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
 import { ftsMatch, parseFtsTerms, type FtsTerm } from './fts-query.ts';
@@ -489,14 +490,7 @@ export class SqliteStore implements Store {
 
   async replaceVectors(embedder: EmbedderInfo, vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
     this.assertWritable();
-    validateEmbedder(embedder);
-    for (const [id, vector] of vectors) {
-      if (vector.length !== embedder.dimension) {
-        throw new ValidationError(
-          `The vector for chunk ${id} has ${vector.length} dimensions; ${embedder.id} has ${embedder.dimension}.`,
-        );
-      }
-    }
+    validateReplacement(embedder, vectors);
     this.write('replace the vectors', { removed: [], added: [], rebuild: true }, () => {
       const chunks = this.stmt('SELECT pk, id FROM chunks ORDER BY pk').all() as { pk: number; id: string }[];
       const missing = chunks.filter((chunk) => !vectors.has(chunk.id));
@@ -885,44 +879,5 @@ export class SqliteStore implements Store {
   }
 }
 
-function validateLimits(limits: TableQueryLimits): void {
-  if (!(limits.maxRows >= 1) || !(limits.timeoutMs > 0) || !Number.isFinite(limits.timeoutMs)) {
-    throw new ValidationError(
-      `Invalid table query limits ${JSON.stringify(limits)}: maxRows must be at least 1 and timeoutMs a positive number.`,
-    );
-  }
-}
-
 const aclParams = (keys: readonly string[] | undefined): Record<string, string> =>
   keys === undefined ? {} : { keys: JSON.stringify(keys) };
-
-function validateEmbedder(embedder: EmbedderInfo): void {
-  if (!embedder.id || !Number.isInteger(embedder.dimension) || embedder.dimension <= 0) {
-    throw new ValidationError(`Invalid embedder ${JSON.stringify(embedder)}: it needs an id and a positive dimension.`);
-  }
-}
-
-/** Checks the shape of a write before any SQL runs, so a malformed write is refused with a precise message. */
-function validateWrite(write: DocumentWrite): void {
-  const { document, chunks, keywordText, vectors, embedder } = write;
-  validateEmbedder(embedder);
-  if (!document.docId) throw new ValidationError('A document needs a non-empty doc_id.');
-  if (keywordText.length !== chunks.length || vectors.length !== chunks.length) {
-    throw new ValidationError(
-      `Document ${document.docId}: ${chunks.length} chunks but ${keywordText.length} keyword texts and ${vectors.length} vectors.`,
-      { hint: 'keywordText and vectors must be parallel to chunks.' },
-    );
-  }
-  if (write.extras) extras.validateExtras(document.docId, write.extras, new Set(chunks.map((chunk) => chunk.id)));
-  chunks.forEach((chunk, i) => {
-    if (chunk.docId !== document.docId) {
-      throw new ValidationError(`Chunk ${chunk.id} belongs to ${chunk.docId}, not to ${document.docId}.`);
-    }
-    const length = vectors[i]?.length;
-    if (length !== embedder.dimension) {
-      throw new ValidationError(
-        `Document ${document.docId}: the vector of chunk ${chunk.id} has ${length} dimensions; ${embedder.id} has ${embedder.dimension}.`,
-      );
-    }
-  });
-}

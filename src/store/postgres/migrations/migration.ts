@@ -1,0 +1,13 @@
+/** The names one store's objects live under: its schema, the schema of its ingested tables, and their reader role. */
+export interface SchemaNames {
+  schema: string;
+  tables: string;
+  reader: string;
+}
+
+/** One schema step: SQL run (with `search_path` set to the store's schema) in the transaction that records it. */
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  up: (names: SchemaNames) => string;
+}
