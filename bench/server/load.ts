@@ -46,7 +46,18 @@ interface Streamed {
   runId: string | undefined;
 }
 
+/** A run whose request or stream broke is a failure to report, not the end of the benchmark. */
 async function streamOne(url: string, user: string, key: string, threadId: string, question: string): Promise<Streamed> {
+  try {
+    return await streamOnce(url, user, key, threadId, question);
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const problem = `${String(error)}${cause ? ` (${String(cause)})` : ''}`;
+    return { sample: { user, question, firstEventMs: Number.NaN, completeMs: Number.NaN, events: 0, problem }, runId: undefined };
+  }
+}
+
+async function streamOnce(url: string, user: string, key: string, threadId: string, question: string): Promise<Streamed> {
   const began = performance.now();
   let firstEventMs = Number.NaN;
   const response = await fetch(`${url}/threads/${threadId}/runs/stream`, {
