@@ -208,7 +208,14 @@ describe('the web UI in Chromium', () => {
       await screenshot(page, 'graph');
     });
 
+    it('keeps the chosen thread while another page is shown', async () => {
+      await page.getByRole('link', { name: 'Chat' }).click();
+      expect(await page.getByTestId('answer').textContent()).toContain('$48,000');
+      expect(await page.locator('.thread.selected .thread-title').textContent()).toBe('What is the termination fee of contract CT-2024-0193?');
+    });
+
     it('keeps each agent\'s threads and graph apart when another agent is chosen', async () => {
+      await page.getByRole('link', { name: 'Graph' }).click();
       const ragNodes = await page.locator('[data-testid=graph] g.node').count();
       await page.getByRole('combobox', { name: 'Agent' }).selectOption('react');
       await expect.poll(() => page.locator('h2 code').textContent()).toBe('react');

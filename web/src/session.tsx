@@ -66,7 +66,10 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
         <WhoAmI me={me} onChangeKey={() => onSignOut()} />
       </header>
       {assistants.error && <ErrorNotice error={assistants.error} />}
-      {page === 'chat' && <ChatPage client={client} assistantId={assistants.selected} />}
+      {/* The chat stays mounted on other pages, so a run keeps streaming and the chosen thread stays chosen. */}
+      <div className="chat-frame" hidden={page !== 'chat'}>
+        <ChatPage client={client} assistantId={assistants.selected} />
+      </div>
       {page === 'documents' && <DocumentsPage api={api} me={me} />}
       {page === 'graph' && <GraphPage client={client} assistantId={assistants.selected} />}
     </div>

@@ -144,5 +144,7 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
     setError(undefined);
   }, []);
 
-  return { threads, threadId, snapshot, run, error, startNewThread, selectThread, ask, decide };
+  // A snapshot that arrives after another thread was chosen is not shown for it.
+  const current = snapshot?.threadId === threadId ? snapshot : undefined;
+  return { threads, threadId, snapshot: current, run, error, startNewThread, selectThread, ask, decide };
 }
