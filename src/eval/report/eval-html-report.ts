@@ -91,7 +91,7 @@ function traceText(result: CaseResult): string {
     `standalone question: ${t.standalone_question ?? 'n/a (not exposed)'}`,
     `retrieved docs (before rerank): ${list(t.retrieved_doc_ids)}`,
     `evidence: ${list(t.evidence_ids)}`,
-    `answer (${t.status}${t.answerable === null ? '' : t.answerable ? ', answerable' : ', refused'}): ${t.answer ?? '(none)'}`,
+    `answer (status ${t.status}): ${t.answer ?? '(none)'}`,
     ...t.citations.map((c, i) => `citation [${i + 1}] ${c.chunk_id}: "${c.quote}"`),
     `tool calls: ${t.tool_calls === null ? 'n/a (not exposed)' : t.tool_calls.length ? t.tool_calls.map((c) => `${c.name} ${JSON.stringify(c.arguments)} ${c.ok ? 'ok' : 'failed'}`).join('; ') : '(none)'}`,
     ...t.errors.map((error) => `error: ${error}`),
