@@ -1,5 +1,5 @@
 import type { Evidence } from '../state.ts';
-import { contentTerms, sentences, termSet } from '../text-heuristics.ts';
+import { contentTerms, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
 
 /** A run of capitalised words, allowing the small words inside names ("Bank of England", "Leonardo da Vinci"). */
 const NAME = /\b\p{Lu}[\p{L}\p{N}'’-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+)?\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
@@ -10,7 +10,8 @@ const NAMES_KEPT = 2;
 /**
  * The next hop of a multi-hop question, offline: the evidence sentence closest to the question names an entity the
  * question does not (the bridge: "published by the American Psychological Association"); the follow-up query is that
- * entity plus the question's words the sentence did not cover ("first president"). Undefined when nothing new is named.
+ * entity plus the question's words the sentence did not cover ("first president"). Undefined when nothing new is named
+ * or nothing of the question is left to ask.
  */
 export function followUpQuery(question: string, evidence: readonly Evidence[]): string | undefined {
   const asked = termSet(question);
@@ -32,5 +33,7 @@ export function followUpQuery(question: string, evidence: readonly Evidence[]): 
     .replace(/[?.!,;:()"]/g, ' ')
     .split(/\s+/)
     .filter((word) => contentTerms(word).some((term) => !covered.has(term)));
+  // Nothing of the question left beyond its identifiers: the sentence already covered what is asked, there is no next hop.
+  if (!rest.some((word) => identifiersIn(word).length === 0)) return undefined;
   return [...names, ...rest].join(' ').trim();
 }

@@ -69,6 +69,13 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
   const needs = decomposeOffline(question);
   const verdict = judgeOffline(needs, state.evidence);
   if (verdict.answerable) return answered(`The evidence states it: ${verdict.reasons.join('; ')}.`, extractiveAnswer(verdict, state.evidence, needs.length));
+  // A follow-up hop's query is the question's last hop made standalone ("<bridge entity> first president"): evidence
+  // that answers it answers the question.
+  const hop = String(lastCall.input.query ?? '');
+  if (hop && hop !== question) {
+    const hopVerdict = judgeOffline([hop], state.evidence);
+    if (hopVerdict.answerable) return answered(`The evidence for the last hop states it: ${hopVerdict.reasons.join('; ')}.`, extractiveAnswer(hopVerdict, state.evidence, 1));
+  }
   const searches = state.scratchpad.flatMap((turn) => turn.calls).filter((c) => c.tool === 'knowledge_base').length;
   const next = searches < MAX_SEARCHES ? followUpQuery(question, state.evidence) : undefined;
   if (next) return search(`The evidence names the next thing to look up; search for it: ${next}.`, next);

@@ -101,5 +101,7 @@ describe('offline follow-up hop', () => {
       'Northmoor Botanical Society first president',
     );
     expect(followUpQuery('Who founded it?', [])).toBeUndefined();
+    // The sentence already covers everything the question asks: there is no next hop to search for.
+    expect(followUpQuery('Which society published the Journal of Lichen Studies?', fusion.evidence)).toBeUndefined();
   });
 });
