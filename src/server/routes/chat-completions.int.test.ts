@@ -65,7 +65,9 @@ afterAll(async () => api?.close());
 describe('OpenAI-compatible API with the OpenAI client', () => {
   it('lists the agents as models', async () => {
     const models = await alice.models.list();
-    expect(models.data.map((model) => model.id)).toEqual(['rag']);
+    const assistants = (await api.request('POST', '/assistants/search', { key: api.keys.alice, json: {} })).json as { assistant_id: string }[];
+    expect(models.data.map((model) => model.id)).toEqual(assistants.map((assistant) => assistant.assistant_id));
+    expect(models.data.map((model) => model.id)).toContain('rag');
     expect((await alice.models.retrieve('rag')).owned_by).toBe('evident');
     await expect(alice.models.retrieve('gpt-4o')).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
   });
@@ -241,6 +243,37 @@ describe('OpenAI-compatible streaming with a chat model', () => {
       'A termination for convenience in the first 24 months costs a fee of $48,000 [1].\n\nSources:\n[1] contracts/ct-2024-0193.md: "triggers a termination fee of $48,000"',
     );
     expect(evident).toMatchObject({ status: 'answered', answer: 'A termination for convenience in the first 24 months costs a fee of $48,000 [1].' });
+  });
+
+  it('keeps the run going when a streaming client disconnects: it ends recorded, and its answer can be read later', async () => {
+    let reached = () => {};
+    let release = () => {};
+    const atModel = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    model.push(async () => {
+      reached();
+      await gate;
+      return verdict;
+    }, answer('The fee is $48,000 [1].', 'triggers a termination fee of $48,000'));
+    const aborter = new AbortController();
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'rag', messages: ask(FEE_QUESTION), stream: true }, { signal: aborter.signal })
+      .withResponse();
+    const threadId = response.headers.get('x-evident-thread-id') ?? '';
+    const runId = response.headers.get('x-evident-run-id') ?? '';
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.choices[0]?.delta.role).toBe('assistant');
+    await atModel;
+    // The client goes away while the run waits inside the model; the run is let go only afterwards.
+    aborter.abort();
+    await iterator.return?.();
+    release();
+
+    const joined = (await modelApi.request('GET', `/threads/${threadId}/runs/${runId}/join`, { key: modelApi.keys.alice })).json as { answer: { answer: string } };
+    expect(joined.answer.answer).toBe('The fee is $48,000 [1].');
+    const run = await modelApi.request('GET', `/threads/${threadId}/runs/${runId}`, { key: modelApi.keys.alice });
+    expect(run.json).toMatchObject({ status: 'success', outcome: 'answered' });
+    expect(model.remaining).toBe(0);
   });
 
   it('follows tokens that the citation check rejected with the final answer, marked as revised', async () => {
