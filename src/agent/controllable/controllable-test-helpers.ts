@@ -46,7 +46,7 @@ export async function runControllable(
   });
   const events: StepEvent[] = [];
   let state: ControllableStateType | undefined;
-  const stream = await graph.stream({ question, principal, thread_id: 'thread-test', run_id: 'run-test' }, { streamMode: ['custom', 'values'], recursionLimit: 200 });
+  const stream = await graph.stream({ question, principal, thread_id: 'thread-test', run_id: 'run-test' }, { streamMode: ['custom', 'values'] });
   for await (const [mode, chunk] of stream) {
     if (mode === 'custom' && isStepStreamChunk(chunk)) events.push(chunk.event);
     else if (mode === 'values') state = chunk as ControllableStateType;

@@ -88,7 +88,19 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addConditionalEdges('final_answer', (state) => (state.status === 'refused' || !state.answer ? 'done' : 'check'), { check: 'citation_check', done: 'finalize' })
     .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), { done: 'finalize', retry: 'final_answer' })
     .addEdge('finalize', END);
-  return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
+  const compiled = graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
+  // A run is longer than LangGraph's default of 25 super-steps; its own bounds say how long it can be.
+  return compiled.withConfig({ recursionLimit: controllableStepBound(deps) });
+}
+
+/**
+ * The most node executions a run can take under its bounds: the four opening nodes; per task, the task handler,
+ * each retrieval attempt (retrieve, keep, check, rewrite), each answer with its check, and the replan; then every
+ * final-answer attempt with its citation check, and finalize.
+ */
+export function controllableStepBound(deps: ControllableDeps): number {
+  const perTask = 1 + 4 * (deps.maxRelevanceRetries + 1) + 2 * (deps.maxGroundednessRetries + 1) + 1;
+  return 4 + deps.maxReplans * perTask + 2 * (deps.maxCitationRetries + 1) + 1;
 }
 
 export type ControllableGraph = ReturnType<typeof buildControllableGraph>;
