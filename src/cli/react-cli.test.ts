@@ -1,9 +1,27 @@
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
 
 let sample: SampleCorpusStore;
 const cli = (...args: string[]) => runCli(['--db', sample.db, ...args]);
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The real bin in its own process, questions on stdin, then end of input. */
+function chatProcess(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, [join(repo, 'bin/evident.js'), '--db', sample.db, 'chat', ...args], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
 
 beforeAll(async () => {
   sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'engineering']]);
@@ -57,6 +75,19 @@ describe('evident ask --agent react', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error: Unknown agent "nope"\. Agents: rag, react\b/);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('evident chat --agent react', () => {
+  it('keeps one thread for the conversation, so a follow-up is understood', async () => {
+    const run = await chatProcess(['--agent', 'react', '--as', 'alice'], 'What is the pricing of CT-2024-0193?\nAnd what is its termination fee?\n');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('$12,500');
+    expect(run.stdout).toContain('$48,000');
+    const threads = [...run.stdout.matchAll(/thread ([0-9a-f-]{36}) · run/g)].map((match) => match[1]);
+    expect(threads).toHaveLength(2);
+    expect(threads[1]).toBe(threads[0]);
+    expect(run.stderr).toMatch(/· rewrite .*rewritten: What is the termination fee of CT-2024-0193\?/);
   });
 });
 
