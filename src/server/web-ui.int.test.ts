@@ -6,13 +6,14 @@ import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/ensure-web-build.ts';
-import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
+import { openAgentRuntime, type AgentRuntimeOptions } from '../agent/agent-runtime.ts';
 import { ensureSampleCorpus } from '../cli/sample-corpus.ts';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
 import { createApp } from './create-app.ts';
 import type { ServerEnv } from './server-env.ts';
-import { startServer, type RunningServer } from './start-server.ts';
+import { startServer } from './start-server.ts';
+import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from '../testing/recording-chat-model.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOTS = join(ROOT, 'test-output');
@@ -21,12 +22,16 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
 /** Between the chunks of every event stream the browser reads, like a slow network: each step then renders on its own. */
 const STREAM_CHUNK_DELAY_MS = 40;
 
-let dir: string;
-let evident: Evident;
-let agents: AgentRuntime;
-let server: RunningServer;
+/** The real server over a fresh SQLite file with the sample corpus and users, on 127.0.0.1, as the browser sees it. */
+interface UiServer {
+  url: string;
+  evident: Evident;
+  aliceKey: string;
+  close(): Promise<void>;
+}
+
+let ui: UiServer;
 let browser: Browser;
-let aliceKey: string;
 
 /** Delays each chunk of an event stream, so the browser sees the run's events arrive one by one. */
 function paced(response: Response): Response {
@@ -40,8 +45,31 @@ function paced(response: Response): Response {
   return new Response(response.body.pipeThrough(delay), response);
 }
 
+async function startUiServer(options: AgentRuntimeOptions = {}): Promise<UiServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'evident-web-ui-'));
+  const evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: {}, cwd: dir }));
+  const summary = await ensureSampleCorpus(evident);
+  expect(summary?.failed).toBe(0);
+  const aliceKey = (await evident.store.createApiKey('alice')).key;
+  const agents = openAgentRuntime(evident, options);
+  const app = createApp({ evident, adminKey: ADMIN_KEY, agents });
+  const slowNetwork = new Hono<ServerEnv>().all('*', async (c) => paced(await app.fetch(c.req.raw, c.env)));
+  const server = await startServer(slowNetwork, { port: 0 });
+  return {
+    url: server.url,
+    evident,
+    aliceKey,
+    async close() {
+      await agents.close();
+      await server.close();
+      await evident.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A fresh browser page (its own storage) on the UI. */
-async function openUi(): Promise<Page> {
+async function openUi(server: UiServer = ui): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
   await page.goto(server.url + '/');
@@ -64,24 +92,13 @@ const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SC
 beforeAll(async () => {
   await buildWeb({ quiet: true });
   await mkdir(SCREENSHOTS, { recursive: true });
-  dir = await mkdtemp(join(tmpdir(), 'evident-web-ui-'));
-  evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: {}, cwd: dir }));
-  const summary = await ensureSampleCorpus(evident);
-  expect(summary?.failed).toBe(0);
-  aliceKey = (await evident.store.createApiKey('alice')).key;
-  agents = openAgentRuntime(evident);
-  const app = createApp({ evident, adminKey: ADMIN_KEY, agents });
-  const slowNetwork = new Hono<ServerEnv>().all('*', async (c) => paced(await app.fetch(c.req.raw, c.env)));
-  server = await startServer(slowNetwork, { port: 0 });
+  ui = await startUiServer();
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 });
 
 afterAll(async () => {
   await browser?.close();
-  await agents?.close();
-  await server?.close();
-  await evident?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await ui?.close();
 });
 
 describe('the web UI in Chromium', () => {
@@ -94,7 +111,7 @@ describe('the web UI in Chromium', () => {
     expect(await refused.textContent()).toContain('evident keys create');
     await screenshot(page, 'sign-in');
 
-    await signIn(page, aliceKey, 'alice');
+    await signIn(page, ui.aliceKey, 'alice');
     expect(await page.locator('.who-am-i').textContent()).toContain('legal');
     await page.reload();
     await expect.poll(() => page.getByTestId('user-name').textContent()).toBe('alice');
@@ -116,7 +133,7 @@ describe('the web UI in Chromium', () => {
         }).observe(document, { childList: true, subtree: true });
       `);
       await page.reload();
-      await signIn(page, aliceKey, 'alice');
+      await signIn(page, ui.aliceKey, 'alice');
     });
     afterAll(async () => page?.context().close());
 
@@ -167,12 +184,12 @@ describe('the web UI in Chromium', () => {
       await card.waitFor();
       expect(await card.locator('.tool-name').textContent()).toBe('save_memory');
       expect(await card.textContent()).toContain('I prefer answers in bullet points');
-      expect(await evident.store.listMemories('alice')).toEqual([]);
+      expect(await ui.evident.store.listMemories('alice')).toEqual([]);
       await screenshot(page, 'chat-approval');
 
       await card.getByRole('button', { name: 'Approve' }).click();
       await card.waitFor({ state: 'detached' });
-      await expect.poll(async () => (await evident.store.listMemories('alice')).map((memory) => memory.text)).toEqual(['I prefer answers in bullet points']);
+      await expect.poll(async () => (await ui.evident.store.listMemories('alice')).map((memory) => memory.text)).toEqual(['I prefer answers in bullet points']);
       await page.locator('li.step[data-node=save_memory]').waitFor();
       await page.locator('[data-testid=run-steps] > summary', { hasText: 'How this was answered' }).waitFor();
       expect(await page.getByRole('alert').count()).toBe(0);
@@ -199,7 +216,7 @@ describe('the web UI in Chromium', () => {
       await page.getByRole('link', { name: 'Graph' }).click();
       const graph = page.getByTestId('graph');
       await graph.waitFor();
-      const served = await fetch(server.url + '/assistants/rag/graph', { headers: { 'x-api-key': aliceKey } });
+      const served = await fetch(ui.url + '/assistants/rag/graph', { headers: { 'x-api-key': ui.aliceKey } });
       const json = (await served.json()) as { nodes: { id: string }[]; edges: { conditional?: boolean }[] };
       const drawn = await graph.locator('g.node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node')));
       expect(drawn.sort()).toEqual(json.nodes.map((node) => node.id).sort());
@@ -235,7 +252,7 @@ describe('the web UI in Chromium', () => {
       await card.getByRole('button', { name: 'Approve edited' }).click();
       await card.waitFor({ state: 'detached' });
       await page.locator('[data-testid=run-steps] > summary', { hasText: 'How this was answered' }).waitFor();
-      const texts = async () => (await evident.store.listMemories('alice')).map((memory) => memory.text).sort();
+      const texts = async () => (await ui.evident.store.listMemories('alice')).map((memory) => memory.text).sort();
       expect(await texts()).toEqual(['I prefer answers in bullet points', 'I work on supplier contracts in the EU']);
 
       await page.getByRole('button', { name: 'New thread' }).click();
@@ -279,13 +296,13 @@ describe('the web UI in Chromium', () => {
     await uploaded.getByRole('button', { name: 'Delete uploads/refund-policy.md' }).click();
     await uploaded.getByRole('button', { name: 'Confirm delete uploads/refund-policy.md' }).click();
     await uploaded.waitFor({ state: 'detached' });
-    expect(await evident.store.getDocument('uploads/refund-policy.md')).toBeUndefined();
+    expect(await ui.evident.store.getDocument('uploads/refund-policy.md')).toBeUndefined();
     await page.context().close();
   });
 
   it('shows members only what they may read, without upload or delete', async () => {
     const page = await openUi();
-    const bobKey = (await evident.store.createApiKey('bob')).key;
+    const bobKey = (await ui.evident.store.createApiKey('bob')).key;
     await signIn(page, bobKey, 'bob');
     await page.getByRole('link', { name: 'Documents' }).click();
     const table = page.getByTestId('document-table');
@@ -295,6 +312,77 @@ describe('the web UI in Chromium', () => {
     expect(ids).not.toContain('contracts/ct-2024-0193.md');
     expect(await page.getByLabel('Files').count()).toBe(0);
     expect(await table.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('the web UI with a chat model', () => {
+  const model = new RecordingChatModel();
+  const gates: (() => void)[] = [];
+  let withModel: UiServer;
+
+  /** Scripts the model's next reply, given only once the test lets go; `reached` resolves when the run asks for it. */
+  function heldReply(answer: (call: RecordedCall) => ScriptedAnswer): { reached: Promise<void>; release: () => void } {
+    let reached = () => {};
+    let release = () => {};
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    model.push(async (call) => {
+      reached();
+      await gate;
+      return answer(call);
+    });
+    gates.push(release);
+    return { reached: reachedPromise, release };
+  }
+
+  beforeAll(async () => {
+    withModel = await startUiServer({ chat: { id: 'recording:web-ui', model } });
+  });
+  afterAll(async () => {
+    for (const release of gates.splice(0)) release();
+    await withModel?.close();
+  });
+
+  it('shows the steps while the model is asked, its tokens as they stream, and names the model on the answer', async () => {
+    const verdict = heldReply(() => ({ answerable: true, reasons: ['the contract states the fee'], missing_information: [] }));
+    const answer = heldReply((call) => {
+      const chunkId = /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
+      return {
+        answer: 'The termination fee is $48,000 [1].',
+        answerable: true,
+        confidence: 0.9,
+        citations: [{ chunk_id: chunkId, doc_id: 'contracts/ct-2024-0193.md', source: 'contract', quote: 'triggers a termination fee of $48,000' }],
+        missing_information: [],
+      };
+    });
+    const page = await openUi(withModel);
+    await signIn(page, withModel.aliceKey, 'alice');
+    await ask(page, 'What is the termination fee of contract CT-2024-0193?');
+
+    // The run waits inside check_answerability: what came before is on screen, the answer is not.
+    await verdict.reached;
+    await page.locator('li.step[data-node=merge_rerank]').waitFor();
+    expect(await page.locator('[data-testid=run-steps] > summary').textContent()).toContain('Working');
+    expect(await page.getByTestId('answer').count()).toBe(0);
+
+    // The verdict's tokens stream under their node while the run waits for the answer.
+    verdict.release();
+    await answer.reached;
+    const tokens = page.locator('.token-stream');
+    await tokens.filter({ hasText: '"answerable"' }).waitFor();
+    expect(await tokens.locator('.step-node').first().textContent()).toBe('check_answerability');
+    await screenshot(page, 'chat-model-streaming');
+
+    answer.release();
+    const shown = page.getByTestId('answer');
+    await shown.waitFor();
+    expect(await shown.textContent()).toContain('The termination fee is $48,000');
+    expect(await page.getByTestId('origin-label').textContent()).toBe('Answered by recording:web-ui');
+    expect(await tokens.count()).toBe(0);
+    await shown.getByRole('button', { name: 'Open source 1' }).first().click();
+    expect(await page.getByTestId('citation-panel').locator('mark').textContent()).toBe('triggers a termination fee of $48,000');
+    expect(model.remaining).toBe(0);
     await page.context().close();
   });
 });

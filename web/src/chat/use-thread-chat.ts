@@ -108,11 +108,12 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
             return;
           }
           setThreadId(id);
+          void loadThreads();
         }
         await stream(id, { input: { messages: [{ role: 'user', content: question }] } }, question);
       })();
     },
-    [assistantId, client, stream, threadId],
+    [assistantId, client, loadThreads, stream, threadId],
   );
 
   const decide = useCallback(
