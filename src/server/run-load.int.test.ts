@@ -89,5 +89,6 @@ describe(`${RUNS} concurrent streamed runs on one server`, () => {
       }),
     );
     expect(statuses).toEqual(Array.from({ length: RUNS }, () => 'success'));
-  });
+    // A generous bound for a loaded machine, not a performance target (bench/server measures).
+  }, 240_000);
 });
