@@ -6,7 +6,7 @@ import { configSchema } from '../../config/schema.ts';
 import { createEvident } from '../../evident.ts';
 import { parseCases } from '../cases/read-cases.ts';
 import { writeConvertedSet } from './converted-set.ts';
-import { convertWikiTableQuestions, parseWtqQuestions } from './wikitablequestions.ts';
+import { convertWikiTableQuestions, parseWtqQuestions, toStandardCsv } from './wikitablequestions.ts';
 
 // A few lines in the dataset's own format: quoted fields with doubled quotes, `|` between answers, a shared table.
 const QUESTIONS = [
@@ -16,7 +16,8 @@ const QUESTIONS = [
   'nu-3\twhich networks does televisa own?\tcsv/204-csv/181.csv\tCanal de las Estrellas|Canal 5',
 ].join('\n');
 const NETWORKS = '"Network name","Owner","Affiliates"\n"Canal de las Estrellas","Televisa","10"\n"Canal 5","Televisa","4"\n"Azteca 7","TV Azteca","9"\n';
-const SONGS = '"Song","Year"\n"Sweet Child o\' Mine","1987"\n"Nightrain","1988"\n';
+// The dataset escapes quotes with a backslash, as its csv/203-csv/72.csv does.
+const SONGS = '"Song","Year","Size"\n"Sweet Child o\' Mine","1987","12\\""\n"Nightrain","1988","7\\""\n';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-wtq-'));
 const src = join(root, 'wtq');
@@ -37,6 +38,10 @@ describe('WikiTableQuestions converter', () => {
 
   it('refuses a questions file without the expected columns', () => {
     expect(() => parseWtqQuestions('id\tquestion\nnu-1\twhat?', 'bad.tsv')).toThrow(/bad\.tsv: question 1 is not valid/);
+  });
+
+  it('rewrites backslash-escaped quotes as standard CSV, cells unchanged', () => {
+    expect(toStandardCsv(SONGS, '72.csv')).toBe('"Song","Year","Size"\n"Sweet Child o\' Mine","1987","12"""\n"Nightrain","1988","7"""\n');
   });
 
   it('makes one case per question: every answer value contained, table_query expected, its own table only', async () => {

@@ -17,6 +17,23 @@ const questionSchema = z.object({
 });
 export type WtqQuestion = z.infer<typeof questionSchema>;
 
+/** One CSV field, quoted the RFC 4180 way (inner quotes doubled). */
+const csvField = (value: string): string => `"${value.replaceAll('"', '""')}"`;
+
+/**
+ * The dataset's tables escape quotes with a backslash (`"12\""`), which standard CSV readers (Evident's among them)
+ * take for an unclosed quote; they are rewritten as RFC 4180 CSV with the same cells.
+ */
+export function toStandardCsv(text: string, file: string): string {
+  let rows: string[][];
+  try {
+    rows = parse(text, { escape: '\\', relax_column_count: true, skip_empty_lines: true }) as string[][];
+  } catch (cause) {
+    throw new ValidationError(`${file} is not a WikiTableQuestions CSV table: ${(cause as Error).message}`, { cause, hint: 'Tables are CSV with backslash-escaped quotes.' });
+  }
+  return rows.map((row) => row.map(csvField).join(',')).join('\n') + '\n';
+}
+
 /** `questions.tsv`: a header line, then tab-separated fields, quoted like CSV when they hold quotes. */
 export function parseWtqQuestions(text: string, file: string): WtqQuestion[] {
   const rows = parse(text, { delimiter: '\t', columns: true, skip_empty_lines: true, relax_quotes: true }) as Record<string, string>[];
@@ -48,7 +65,7 @@ export async function convertWikiTableQuestions(src: string, options: WtqOptions
     const docId = question.context;
     const group = groupName('wtq', docId.replace(/^csv\//, '').replace(/\.csv$/, ''));
     if (!files.has(docId)) {
-      files.set(docId, { docId, content: await readFile(join(src, docId)), ...(scope === 'question' ? { acl: [`group:${group}`] } : {}) });
+      files.set(docId, { docId, content: toStandardCsv(await readFile(join(src, docId), 'utf8'), join(src, docId)), ...(scope === 'question' ? { acl: [`group:${group}`] } : {}) });
     }
     const answers = question.targetValue.split('|').map((value) => value.trim()).filter(Boolean);
     cases.push({
