@@ -7,6 +7,7 @@ import { readCases } from '../../eval/cases/read-cases.ts';
 import { readUsers } from '../../eval/cases/read-users.ts';
 import { createProgressReporter } from '../../eval/progress/progress-reporter.ts';
 import { compareResults, readResult, renderComparison } from '../../eval/compare/compare-results.ts';
+import { renderBeirHtml } from '../../eval/report/beir-html-report.ts';
 import { renderEvalHtml } from '../../eval/report/eval-html-report.ts';
 import { renderEvalReport } from '../../eval/report/render-eval-table.ts';
 import { writeReport } from '../../eval/report/write-report.ts';
@@ -29,6 +30,7 @@ interface BeirFlags {
   split: string;
   json?: boolean;
   limit?: string;
+  report?: string;
 }
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
@@ -100,9 +102,11 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--split <split>', 'qrels split', 'test')
     .option('--limit <n>', 'evaluate only the first n judged queries')
     .option('--json', 'print the report as one JSON object')
+    .option('--report <file>', 'also write a self-contained HTML report')
     .action(async (dir: string, flags: BeirFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const limit = intFlag('--limit', flags.limit);
+      const progress = createProgressReporter(io.err);
       // Without an explicit --db the evaluation must not mix its corpus into the user's store.
       const scratch = global.db ? undefined : await mkdtemp(join(tmpdir(), 'evident-beir-'));
       try {
@@ -111,16 +115,13 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
           runBeir(evident, dir, {
             split: flags.split,
             ...(limit ? { limit } : {}),
-            onProgress: (p) => {
-              if (p.phase === 'ingest') {
-                const { filesDone, filesTotal, chunks } = p.progress;
-                if (filesDone % 500 === 0 || filesDone === filesTotal) io.err(`ingest ${filesDone}/${filesTotal} documents, ${chunks} chunks\n`);
-              } else {
-                io.err(`search ${p.pipeline}: ${p.done}/${p.total} queries\n`);
-              }
-            },
+            onProgress: (p) => (p.phase === 'ingest' ? progress.ingest(p.progress) : progress.count(`search ${p.pipeline}`, p.done, p.total, 'queries')),
           }),
         );
+        if (flags.report) {
+          await writeReport(flags.report, renderBeirHtml(report));
+          io.err(`report written to ${flags.report}\n`);
+        }
         io.out(flags.json ? json(report) : renderBeir(report));
       } finally {
         if (scratch) await rm(scratch, { recursive: true, force: true });
