@@ -9,7 +9,7 @@ import type { Embedder } from './models/embedder.ts';
 import type { Reranker } from './models/reranker.ts';
 import { HybridSearch } from './retrieval/hybrid-search.ts';
 import { reindex, type ReindexProgress } from './retrieval/reindex.ts';
-import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 
 /** The service graph every front end (CLI, server, eval) works through. */
@@ -39,7 +39,7 @@ export interface CreateEvidentOptions {
 /** The composition root: builds the store, models and services from config. */
 export async function createEvident(config: EvidentConfig, options: CreateEvidentOptions = {}): Promise<Evident> {
   const logger = options.logger ?? silentLogger;
-  const store = options.store ?? (await openSqliteStore(config.db, { logger }));
+  const store = options.store ?? (await openStore(config, { logger }));
   try {
     const embedder = await createEmbedder(config);
     const reranker = await createReranker(config);

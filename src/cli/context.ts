@@ -7,6 +7,7 @@ import { createStderrLogger } from '../logging/logger.ts';
 /** Options every command accepts (declared on the root program). */
 export interface GlobalOptions {
   db?: string;
+  databaseUrl?: string;
   config?: string;
   embedder?: string;
   reranker?: string;
@@ -19,6 +20,7 @@ export async function withEvident<T>(global: GlobalOptions, flags: ConfigInput, 
     flags: {
       ...flags,
       ...(global.db ? { db: global.db } : {}),
+      ...(global.databaseUrl ? { databaseUrl: global.databaseUrl } : {}),
       ...(global.embedder ? { embedder: global.embedder } : {}),
       ...(global.reranker ? { reranker: global.reranker } : {}),
       ...(global.debug ? { debug: true } : {}),

@@ -14,6 +14,7 @@ const num = (value: string | undefined) => (value === undefined || value === '' 
 function fromEnv(env: Env): ConfigInput {
   const input: Record<string, unknown> = {
     db: env.EVIDENT_DB,
+    databaseUrl: env.EVIDENT_DATABASE_URL,
     embedder: env.EVIDENT_EMBEDDER,
     reranker: env.EVIDENT_RERANKER,
     modelsDir: env.EVIDENT_MODELS_DIR,

@@ -9,6 +9,8 @@ export const configSchema = z
   .object({
     /** The embedded SQLite file. */
     db: z.string().min(1).default('./.evident/evident.db'),
+    /** A PostgreSQL database (`postgres://…`, optional `?schema=`): when set, the store lives there instead of in `db`. */
+    databaseUrl: z.string().regex(/^postgres(ql)?:\/\//i, 'expected a postgres:// URL').optional(),
     embedder: providerSpec.default('offline'),
     /** `offline`, `none`, `cross-encoder:<model or folder>`. */
     /** Off by default: the offline lexical reranker measured neutral on SciFact (see README), so it does not earn its cost. */

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { runBeir, type BeirReport } from '../../eval/beir/run-beir.ts';
 import { readCases } from '../../eval/cases/read-cases.ts';
@@ -14,6 +11,7 @@ import { writeReport } from '../../eval/report/write-report.ts';
 import { assertCorpusFolder, runEval } from '../../eval/run/run-eval.ts';
 import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
+import { withScratchStore } from '../scratch-store.ts';
 import { registerEvalConvertCommand } from './eval-convert-command.ts';
 import { formatTable, json, type CliIo } from '../io.ts';
 
@@ -53,8 +51,8 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const users = await readUsers(flags.users);
       assertCorpusFolder(flags.corpus);
       const progress = createProgressReporter(io.err, { ingestEvery: 50 });
-      await withScratchDb(global, 'evident-eval-', async (db) => {
-        const report = await withEvident({ ...global, db }, flags.llm ? { llm: flags.llm } : {}, async (evident) => {
+      await withScratchStore(global, 'evident-eval-', async (scratch) => {
+        const report = await withEvident(scratch, flags.llm ? { llm: flags.llm } : {}, async (evident) => {
           const chat = await createChatModel(evident.config);
           try {
             return await runEval(evident, {
@@ -107,11 +105,8 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const global = command.optsWithGlobals<GlobalOptions>();
       const limit = intFlag('--limit', flags.limit);
       const progress = createProgressReporter(io.err);
-      // Without an explicit --db the evaluation must not mix its corpus into the user's store.
-      const scratch = global.db ? undefined : await mkdtemp(join(tmpdir(), 'evident-beir-'));
-      try {
-        const db = global.db ?? join(scratch as string, 'beir.db');
-        const report = await withEvident({ ...global, db }, {}, (evident) =>
+      await withScratchStore(global, 'evident-beir-', async (scratch) => {
+        const report = await withEvident(scratch, {}, (evident) =>
           runBeir(evident, dir, {
             split: flags.split,
             ...(limit ? { limit } : {}),
@@ -123,9 +118,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
           io.err(`report written to ${flags.report}\n`);
         }
         io.out(flags.json ? json(report) : renderBeir(report));
-      } finally {
-        if (scratch) await rm(scratch, { recursive: true, force: true });
-      }
+      });
     });
 }
 
@@ -144,15 +137,4 @@ export function renderBeir(report: BeirReport): string {
     s.p95_ms.toFixed(1),
   ]);
   return head + formatTable(['pipeline', 'nDCG@10', 'Recall@100', 'MRR@10', 'p50 ms', 'p95 ms'], rows);
-}
-
-/** Runs `work` on the --db store, or on a scratch store removed afterwards: an evaluation must not mix its corpus into the user's store. */
-async function withScratchDb<T>(global: GlobalOptions, prefix: string, work: (db: string) => Promise<T>): Promise<T> {
-  if (global.db) return work(global.db);
-  const scratch = await mkdtemp(join(tmpdir(), prefix));
-  try {
-    return await work(join(scratch, 'eval.db'));
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
 }

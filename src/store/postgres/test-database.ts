@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe, it } from 'vitest';
+import { dropPostgresStore, withSchema } from './drop-store.ts';
 
 /**
  * The Postgres the integration tests use: `EVIDENT_TEST_DATABASE_URL`. Without it the tests are skipped with a
@@ -31,17 +31,7 @@ export function describeWithPostgres(name: string, body: (url: string) => void):
 /** A fresh schema name per store, so test runs (and parallel test files) never see each other's data. */
 export const freshSchema = (prefix = 'evident_test'): string => `${prefix}_${randomBytes(5).toString('hex')}`;
 
-/** Drops the schemas of the stores a test run created, with their table schemas and reader roles. */
+/** Drops the stores a test run created, with their table schemas and reader roles. */
 export async function dropSchemas(url: string, schemas: Iterable<string>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const schema of schemas) {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}_tables" CASCADE`);
-      await client.query(`DROP ROLE IF EXISTS "${schema}_reader"`);
-    }
-  } finally {
-    await client.end();
-  }
+  for (const schema of schemas) await dropPostgresStore(withSchema(url, schema));
 }
