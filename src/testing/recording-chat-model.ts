@@ -1,3 +1,4 @@
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
 import {
   BaseChatModel,
@@ -87,10 +88,17 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
     return { generations: [{ text: message.text, message }] };
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions']): AsyncGenerator<ChatGenerationChunk> {
+  /** Streams the reply token by token and reports each token to the callbacks, as real providers do (LangGraph's `messages` stream listens there). */
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     const message = await this.next(messages, options);
     for (const token of message.text.match(/\s*\S+|\s+/g) ?? []) {
-      yield new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
+      const chunk = new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
+      await runManager?.handleLLMNewToken(token, undefined, undefined, undefined, undefined, { chunk });
+      yield chunk;
     }
     if (message.tool_calls?.length) {
       const tool_call_chunks = message.tool_calls.map((call, index) => ({

@@ -1,8 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
-import type { BaseMessage } from '@langchain/core/messages';
-import type { ChatGenerationChunk } from '@langchain/core/outputs';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,19 +9,6 @@ import { startApiTestServer, type ApiTestServer } from '../../testing/api-test-s
 import { RecordingChatModel, type RecordedCall } from '../../testing/recording-chat-model.ts';
 import { SAMPLE_CORPUS } from '../../testing/sample-corpus-store.ts';
 import { REVISED_NOTE } from './openai/completion-parts.ts';
-
-/**
- * The recording model, reporting each token to the callbacks as real providers (ChatOpenAI, ChatOllama) do: that is
- * what LangGraph's `messages` stream listens to.
- */
-class TokenReportingModel extends RecordingChatModel {
-  override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
-    for await (const chunk of super._streamResponseChunks(messages, options)) {
-      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, { chunk });
-      yield chunk;
-    }
-  }
-}
 
 /** The official OpenAI client, used as its documentation shows, against a running Evident server. */
 let api: ApiTestServer;
@@ -212,7 +196,7 @@ describe('OpenAI-compatible API with the OpenAI client', () => {
 
 describe('OpenAI-compatible streaming with a chat model', () => {
   let modelApi: ApiTestServer;
-  let model: TokenReportingModel;
+  let model: RecordingChatModel;
   let client: OpenAI;
   const verdict = { answerable: true, reasons: ['the contract states it'], missing_information: [] };
   const contractChunk = (call: RecordedCall) => /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
@@ -225,7 +209,7 @@ describe('OpenAI-compatible streaming with a chat model', () => {
   });
 
   beforeAll(async () => {
-    model = new TokenReportingModel();
+    model = new RecordingChatModel();
     modelApi = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident, { chat: { id: 'recording:test', model } }) });
     client = new OpenAI({ baseURL: `${modelApi.url}/v1`, apiKey: modelApi.keys.alice, maxRetries: 0 });
   });
