@@ -12,6 +12,8 @@ export interface TraceToolCall {
   ok: boolean;
   /** Whether the arguments satisfy the tool's input schema; absent when the agent does not know the schema. */
   arguments_valid?: boolean;
+  /** A side effect the run proposed and that waits for an approval: chosen by the agent, not run yet. */
+  pending?: boolean;
 }
 
 /**

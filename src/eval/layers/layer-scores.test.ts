@@ -62,6 +62,7 @@ describe('answerability', () => {
     expect(scoreAnswerability(true, false, 'refused')).toMatchObject({ status: 'fail', detail: 'refused, expected it to be answered' });
     expect(scoreAnswerability(false, undefined, 'failed')).toMatchObject({ status: 'fail', detail: 'no answer and no refusal (status failed)' });
     expect(scoreAnswerability(undefined, true, 'answered').status).toBe('n/a');
+    expect(scoreAnswerability(true, undefined, 'interrupted')).toMatchObject({ status: 'n/a', detail: 'waiting for an approval' });
   });
 
   it('computes refusal precision, recall, F1 and the false-refusal rate over a set', () => {
@@ -146,6 +147,7 @@ describe('scoreAnswer', () => {
     expect(scoreAnswer(['$48,000', 'ninety days'], 'A fee of $48000; notice of NINETY  days.')).toMatchObject({ status: 'pass', metrics: { containment: 1 } });
     expect(scoreAnswer(['48,000', '36 months'], 'A fee of 48000.')).toMatchObject({ status: 'fail', metrics: { containment: 0.5 }, detail: 'missing "36 months"' });
     expect(scoreAnswer(['x'], null).status).toBe('fail');
+    expect(scoreAnswer(['x'], null, 'interrupted').status).toBe('n/a');
     expect(scoreAnswer(undefined, 'anything').status).toBe('n/a');
   });
 });

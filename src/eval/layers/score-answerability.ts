@@ -12,6 +12,7 @@ export function answeredOf(answer: { answerable: boolean } | null, status: strin
  */
 export function scoreAnswerability(expected: boolean | undefined, answered: boolean | undefined, status: string): LayerResult {
   if (expected === undefined) return notExpected;
+  if (answered === undefined && status === 'interrupted') return { status: 'n/a', detail: 'waiting for an approval' };
   const refused = answered === false;
   const metrics = { expected_refusal: expected ? 0 : 1, refused: refused ? 1 : 0 };
   if (answered === undefined) return passOrFail(false, `no answer and no refusal (status ${status})`, metrics);

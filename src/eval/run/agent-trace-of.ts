@@ -1,3 +1,4 @@
+import type { PendingAction } from '../../agent/approval.ts';
 import type { AgentDefinition } from '../../agent/runs/agent-definition.ts';
 import { docIdOfChunk, uniqueInOrder, type AgentTrace, type TraceEvidence, type TraceToolCall } from '../../agent/runs/run-trace.ts';
 import { knowledgeBaseInputSchema, saveMemoryInputSchema } from '../../agent/react/react-tools.ts';
@@ -21,13 +22,17 @@ function evidenceOf(value: unknown): TraceEvidence[] | null {
   });
 }
 
+const argumentsValidity = (name: string, args: Record<string, unknown>): { arguments_valid?: boolean } => {
+  const schema = SHARED_TOOL_SCHEMAS[name];
+  return schema ? { arguments_valid: schema.safeParse(args).success } : {};
+};
+
 function toolCallsOf(value: unknown): TraceToolCall[] | null {
   if (!Array.isArray(value)) return null;
   return value.filter(isRecord).map((call) => {
     const name = stringOr(call.name, '');
     const args = isRecord(call.arguments) ? call.arguments : {};
-    const schema = SHARED_TOOL_SCHEMAS[name];
-    return { name, arguments: args, ok: call.ok === true, ...(schema ? { arguments_valid: schema.safeParse(args).success } : {}) };
+    return { name, arguments: args, ok: call.ok === true, ...argumentsValidity(name, args) };
   });
 }
 
@@ -55,3 +60,13 @@ export function traceFromSharedState(values: Record<string, unknown>): AgentTrac
 /** The agent's own trace when it has one, else what the shared state fields say. */
 export const agentTraceOf = (agent: AgentDefinition, values: Record<string, unknown>): AgentTrace =>
   agent.trace ? agent.trace(values) : traceFromSharedState(values);
+
+/**
+ * A run that stopped for an approval: its status is `interrupted` (the state still says running) and the side effects
+ * it proposed count as calls in its trajectory, since the agent chose them; they are marked pending, not ok.
+ */
+export function withPendingActions(trace: AgentTrace, pending: readonly PendingAction[]): AgentTrace {
+  if (pending.length === 0) return trace;
+  const proposed = pending.map((action) => ({ name: action.tool, arguments: action.args, ok: false, pending: true, ...argumentsValidity(action.tool, action.args) }));
+  return { ...trace, status: 'interrupted', tool_calls: trace.tool_calls === null ? null : [...trace.tool_calls, ...proposed] };
+}

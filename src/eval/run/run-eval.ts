@@ -10,7 +10,8 @@ import type { IngestProgress } from '../../ingest/ingest-progress.ts';
 import type { ChatModelHandle } from '../../models/chat/chat-model.ts';
 import type { LocatedCase } from '../cases/read-cases.ts';
 import { principalForCase, type UserDirectory } from '../cases/read-users.ts';
-import { agentTraceOf } from './agent-trace-of.ts';
+import { pendingActionsOf } from '../../agent/policy/authorize-decision.ts';
+import { agentTraceOf, withPendingActions } from './agent-trace-of.ts';
 import { scoreCase, type CaseResult } from './score-case.ts';
 import { summarizeResults, type AgentSummary } from './summarize-results.ts';
 
@@ -82,7 +83,7 @@ async function runCase(runtime: AgentRuntime, agent: string, located: LocatedCas
     const ms = performance.now() - started;
     const { agent: definition, snapshot } = await runtime.runs.threadState(threadId, principal);
     if (!definition || !snapshot) return { trace: failedTrace('the run left no state'), ms };
-    const trace = agentTraceOf(definition, snapshot.values as Record<string, unknown>);
+    const trace = withPendingActions(agentTraceOf(definition, snapshot.values as Record<string, unknown>), pendingActionsOf(snapshot));
     // A graph that threw leaves its state mid-run: the run record says how it ended.
     if (finished && (finished.status === 'failed' || finished.status === 'cancelled') && trace.status !== 'failed') {
       return { trace: { ...trace, status: finished.status, errors: [...trace.errors, { node: 'run', code: finished.status, message: finished.error ?? finished.status }] }, ms };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentTrace } from '../../agent/runs/run-trace.ts';
 import { evalCaseSchema } from '../cases/eval-case.ts';
-import { traceFromSharedState } from './agent-trace-of.ts';
+import { traceFromSharedState, withPendingActions } from './agent-trace-of.ts';
 import { scoreCase } from './score-case.ts';
 import { summarizeAgent } from './summarize-results.ts';
 
@@ -91,6 +91,19 @@ describe('traceFromSharedState', () => {
     expect(shared.retrieved_doc_ids).toBeNull();
     expect(shared.tool_calls?.map((call) => call.arguments_valid)).toEqual([false, true, undefined]);
     expect(shared.errors).toEqual([{ node: 'generate', code: 'x', message: 'm' }]);
+  });
+});
+
+describe('withPendingActions', () => {
+  it('counts a proposed side effect in the trajectory as pending, and the run as interrupted', () => {
+    const waiting = withPendingActions(traceFromSharedState({ status: 'running', tool_calls: [] }), [
+      { tool: 'save_memory', args: { text: 'I prefer bullet points' }, approval_id: 'r:1' },
+    ]);
+    expect(waiting.status).toBe('interrupted');
+    expect(waiting.tool_calls).toEqual([{ name: 'save_memory', arguments: { text: 'I prefer bullet points' }, ok: false, pending: true, arguments_valid: true }]);
+    const remember = evalCaseSchema.parse({ id: 'm', user: 'bob', question: 'Remember that …', expect: { answerable: true, answer_contains: ['saved'], tools: { expected: ['save_memory'] } } });
+    const result = scoreCase(remember, 'rag', waiting, 5);
+    expect(result).toMatchObject({ passed: true, layers: { schema: { status: 'n/a' }, answerability: { status: 'n/a' }, answer: { status: 'n/a' }, tools: { status: 'pass' } } });
   });
 });
 

@@ -51,7 +51,7 @@ export function scoreCase(evalCase: EvalCase, agent: string, trace: AgentTrace, 
     answerability: scoreAnswerability(expect.answerable, answeredOf(answer, trace.status), trace.status),
     citations: scoreCitations(expect.cite_docs, answer?.citations ?? null, trace.evidence),
     schema: schema.result,
-    answer: scoreAnswer(expect.answer_contains, answer?.answer ?? looseText(trace.answer)),
+    answer: scoreAnswer(expect.answer_contains, answer?.answer ?? looseText(trace.answer), trace.status),
     tools: scoreTools(expect.tools, trace.tool_calls),
   };
   const first = firstFailure(layers);
