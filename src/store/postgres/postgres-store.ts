@@ -200,6 +200,9 @@ export class PostgresStore implements Store {
     const keywords = write.keywordText.map(keywordDocument);
     await this.transaction('write a document', async (c) => {
       const { document } = write;
+      // Not waiting for the WAL flush: a crash can lose the last writes but never half of one, and the next
+      // ingest redoes what is missing (content hash). Ingestion commits once per document, so this is its speed.
+      await c.query('SET LOCAL synchronous_commit = off');
       await this.lockDocument(c, document.docId);
       if (write.tables.length > 0) await this.lockTableNames(c);
       await this.bindEmbedder(c, write.embedder);
