@@ -5,7 +5,7 @@
  * found in the run's evidence, how often all of them were, and how often the answer contains the gold answer (or an
  * alias). Any agent the runtime serves can be added to the table with --agents.
  *
- *   npm run bench:musique -- [--limit 50] [--agents rag,react] [--data ../shared/datasets/musique/musique_train.json] [--json out.json]
+ *   npm run bench:musique -- [--limit 50] [--agents rag,react,controllable] [--data ../shared/datasets/musique/musique_train.json] [--json out.json]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ const { values: flags } = parseArgs({
   options: {
     data: { type: 'string', default: resolve(repo, '../shared/datasets/musique/musique_train.json') },
     limit: { type: 'string', default: '50' },
-    agents: { type: 'string', default: 'rag,react' },
+    agents: { type: 'string', default: 'rag,react,controllable' },
     json: { type: 'string' },
   },
   strict: true,

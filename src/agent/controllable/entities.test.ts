@@ -9,6 +9,11 @@ describe('offline named entities', () => {
     expect(more.map((entity) => entity.text).sort()).toEqual(['CT-2024-0193', 'G. Stanley Hall', 'Northwind Logistics GmbH'].sort());
     expect(more.find((entity) => entity.text === 'Northwind Logistics GmbH')?.type).toBe('organisation');
     expect(more.find((entity) => entity.text === 'CT-2024-0193')?.type).toBe('identifier');
+    // A title with commas is one name; a possessive is not part of it.
+    expect(findEntitiesOffline('Who wrote Alexander and the Terrible, Horrible, No Good, Very Bad Day?').map((entity) => entity.text)).toEqual([
+      'Alexander and the Terrible, Horrible, No Good, Very Bad Day',
+    ]);
+    expect(findEntitiesOffline("Where did Hello Love's performer live?").map((entity) => entity.text)).toEqual(['Hello Love']);
   });
 
   it('anonymizes longest first and de-anonymizes back, ignoring entities the text does not contain', () => {

@@ -22,7 +22,11 @@ const QUOTED = /["“]([^"”]{2,80})["”]/g;
 /** A capitalised word (or initial such as "G."), letters of any script, inner apostrophes, dots and hyphens. */
 const CAPITALISED = /^(?:\p{Lu}[\p{L}\p{N}'’.-]*|\p{Lu}\.)$/u;
 
-const clean = (word: string): string => word.replace(/^[("'“‘[]+|[)"'”’\],;:!?]+$/gu, '').replace(/\.$/, (dot) => (/^\p{Lu}\.$/u.test(word) ? dot : ''));
+const clean = (word: string): string =>
+  word
+    .replace(/^[("'“‘[]+|[)"'”’\],;:!?]+$/gu, '')
+    .replace(/['’]s$/u, '')
+    .replace(/\.$/, (dot) => (/^\p{Lu}\.$/u.test(word) ? dot : ''));
 
 /**
  * Offline named-entity recognition: identifiers (CT-2024-0193), quoted titles, and runs of capitalised words
@@ -51,11 +55,14 @@ export function findEntitiesOffline(text: string): NamedEntity[] {
   };
   words.forEach((raw, index) => {
     const word = clean(raw);
-    const endsClause = /[,;:!?]$|[^A-Z]\.$/.test(raw) && !/^\p{Lu}\.$/u.test(raw);
+    // A comma between capitalised words continues the name ("Terrible, Horrible, No Good, Very Bad Day").
+    const nextWord = clean(words[index + 1] ?? '');
+    const commaInName = /,$/.test(raw) && CAPITALISED.test(nextWord) && !LEADING_WORDS.has(nextWord.toLowerCase());
+    const endsClause = !commaInName && (/[,;:!?]$|[^A-Z]\.$/.test(raw) || /['’]s$/u.test(raw)) && !/^\p{Lu}\.$/u.test(raw);
     const sentenceStart = index === 0 || /[.!?]$/.test(words[index - 1] ?? '');
     const capitalised = word.length > 0 && CAPITALISED.test(word) && !(sentenceStart && LEADING_WORDS.has(word.toLowerCase()));
     if (capitalised && !(run.length === 0 && LEADING_WORDS.has(word.toLowerCase()) && word.length <= 3)) {
-      run.push(...pendingLinks, word);
+      run.push(...pendingLinks, commaInName ? `${word},` : word);
       pendingLinks = [];
     } else if (run.length > 0 && LINKS.has(word.toLowerCase()) && !endsClause) {
       pendingLinks.push(word);

@@ -6,7 +6,7 @@ import type { ContextItem, Support } from './controllable-state.ts';
 import { ANSWER_TASK_PREFIX } from './offline-plan.ts';
 
 /** Share of a query's terms an item must contain to be kept, and to count as relevant. */
-export const KEEP_COVERAGE = 0.34;
+export const KEEP_COVERAGE = 0.25;
 export const RELEVANT_COVERAGE = 0.5;
 
 /** The query's content terms, without the answer-task wording. */

@@ -13,6 +13,12 @@ describe('offline planner', () => {
       'What is the performer of ENTITY_1?',
       'What is the birthplace of #1?',
     ]);
+    // Nested twice: three hops, innermost first.
+    expect(planOffline('Who was in charge of the country where the composer of ENTITY_1 was a citizen?', 6).slice(0, 3)).toEqual([
+      'What is the composer of ENTITY_1?',
+      'Which country is where #1 was a citizen?',
+      'Who was in charge of #2?',
+    ]);
   });
 
   it('keeps a single need whole, splits listed needs, and respects the task bound', () => {
@@ -22,6 +28,8 @@ describe('offline planner', () => {
     ]);
     expect(planOffline('What are the pricing, term and liability of ENTITY_1?', 6)).toHaveLength(4);
     expect(planOffline('What are the pricing, term and liability of ENTITY_1?', 2)).toHaveLength(2);
+    // A split that leaves a need without words of its own was a comma inside a name, not a list.
+    expect(planOffline('Who wrote ENTITY_1, ENTITY_2?', 6)).toEqual(['Who wrote ENTITY_1, ENTITY_2?', `${ANSWER_TASK_PREFIX} Who wrote ENTITY_1, ENTITY_2?`]);
   });
 
   it('resolves #n with the entity the earlier answer names, preferring the kind asked for', () => {
