@@ -16,6 +16,7 @@ import { dedupeCandidates } from '../../src/retrieval/dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from '../../src/retrieval/fuse.ts';
 import { chunkSearchText } from '../../src/retrieval/search-text.ts';
 import type { ChunkWithSource } from '../../src/store/store.ts';
+import { postgresStoreBytes } from '../store/postgres-store-size.ts';
 import { generateQueries, SyntheticCorpus, type BenchQuery, type QueryKind } from './corpus.ts';
 import { profiled } from './profiler.ts';
 import { collectGarbage, memorySnapshot, summarize, type LatencySummary, type MemorySnapshot } from './stats.ts';
@@ -27,6 +28,8 @@ export interface SizeOptions {
   seed: number;
   /** An empty folder for the store file. */
   workDir: string;
+  /** A PostgreSQL store (an empty schema) instead of the SQLite file in `workDir`. */
+  databaseUrl?: string;
   /** Write `.cpuprofile` files of ingestion and of the hybrid-search loop here. */
   profileDir?: string;
   log: (line: string) => void;
@@ -160,11 +163,12 @@ async function prepareInputs(services: Evident, queries: readonly BenchQuery[]):
 export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   const { log } = options;
   const dbPath = join(options.workDir, 'bench.db');
-  const config = benchConfig(options.workDir, dbPath);
+  const backend: ConfigInput = options.databaseUrl ? { databaseUrl: options.databaseUrl } : {};
+  const config = benchConfig(options.workDir, dbPath, backend);
   // The composition root the CLI uses, with the default config; and the same store under the full pipeline.
   const services = await createEvident(config);
   const { store, embedder, ingestor, search } = services;
-  const full = await createEvident(benchConfig(options.workDir, dbPath, FULL_HYBRID), { store });
+  const full = await createEvident(benchConfig(options.workDir, dbPath, { ...FULL_HYBRID, ...backend }), { store });
   const reranker = full.reranker;
   const { channelDepth } = config.retrieval;
 
@@ -205,13 +209,16 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   const afterIngest = memorySnapshot();
   const loadAtIngestEnd = loadavg()[0] ?? 0;
   const visibleChunks = (await store.listDocuments(MEMBER)).reduce((sum, doc) => sum + doc.chunkCount, 0);
-  const storeMiB = ['', '-wal'].reduce((sum, suffix) => {
-    try {
-      return sum + statSync(dbPath + suffix).size;
-    } catch {
-      return sum;
-    }
-  }, 0) / (1024 * 1024);
+  const storeBytes = options.databaseUrl
+    ? await postgresStoreBytes(options.databaseUrl)
+    : ['', '-wal'].reduce((sum, suffix) => {
+        try {
+          return sum + statSync(dbPath + suffix).size;
+        } catch {
+          return sum;
+        }
+      }, 0);
+  const storeMiB = storeBytes / (1024 * 1024);
 
   // ---- queries: measured ones and distinct warm-up ones, so no cache sees a measured query twice
   const queries = generateQueries(corpus, documents, options.queries, options.seed + 1);
@@ -334,7 +341,7 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   for (const [variant, flags] of [['defaultSearch', {}], ['fullHybrid', FULL_HYBRID]] as const) {
     for (let run = 0; run < 3; run++) {
       const started = performance.now();
-      const fresh = await createEvident(benchConfig(options.workDir, dbPath, flags));
+      const fresh = await createEvident(benchConfig(options.workDir, dbPath, { ...flags, ...backend }));
       await fresh.assertEmbedderMatches();
       await fresh.search.search((queries[run] as BenchQuery).text, MEMBER);
       coldSearchMs[variant].push(performance.now() - started);

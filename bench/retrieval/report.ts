@@ -11,7 +11,7 @@ export interface Targets {
 
 export interface BenchReport {
   environment: Environment;
-  settings: { sizes: number[]; queries: number; warmup: number; seed: number; pdf: string | undefined };
+  settings: { backend: 'sqlite' | 'postgres'; sizes: number[]; queries: number; warmup: number; seed: number; pdf: string | undefined };
   targets: Targets;
   sizes: SizeResult[];
   pdf: PdfResult | undefined;
@@ -61,7 +61,7 @@ export function targetLines(report: BenchReport): string[] {
 export function formatReport(report: BenchReport): string {
   const { environment: env, sizes, pdf } = report;
   const out: string[] = [];
-  out.push(`# Retrieval benchmark — ${env.date}`);
+  out.push(`# Retrieval benchmark (${report.settings.backend} store) — ${env.date}`);
   out.push('');
   out.push(
     `Node ${env.node}, ${env.platform}, ${env.cpus} × ${env.nproc}, ${env.memoryGiB} GiB RAM, commit ${env.commit}. ` +

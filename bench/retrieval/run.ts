@@ -4,7 +4,10 @@
  *
  *   npm run bench:retrieval -- [--sizes 10000,100000] [--queries 200] [--warmup 20] [--seed 42]
  *                              [--json out.json] [--pdf <file> | --no-pdf] [--pdf-runs 4]
- *                              [--profile-dir dir] [--keep]
+ *                              [--profile-dir dir] [--keep] [--database-url postgres://…]
+ *
+ * With --database-url the stores are PostgreSQL (a scratch schema per size, dropped afterwards) instead of SQLite
+ * files; run once with and once without to compare the backends side by side.
  *
  * Each corpus size and the PDF run in a child process of their own, so peak memory is per size and one size's
  * garbage or caches cannot slow another.
@@ -19,6 +22,7 @@ import { measurePdf, type PdfResult } from './measure-pdf.ts';
 import { measureSize, type SizeResult } from './measure-size.ts';
 import { formatReport, type BenchReport } from './report.ts';
 import { describeEnvironment } from '../environment.ts';
+import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
 
 const DEFAULT_PDF = resolve(fileURLToPath(import.meta.url), '../../../../shared/datasets/pdfs/bert-1810.04805.pdf');
 
@@ -34,6 +38,7 @@ const { values: flags } = parseArgs({
     'pdf-runs': { type: 'string', default: '4' },
     'profile-dir': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    'database-url': { type: 'string' },
     // Internal: run one job in this process and write its result to --result.
     child: { type: 'string' },
     result: { type: 'string' },
@@ -64,6 +69,7 @@ const settings = {
 /** Runs one job (`size:<n>` or `pdf`) in this process. */
 async function runChild(job: string, resultFile: string): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'evident-bench-'));
+  const databaseUrl = flags['database-url'] ? withSchema(flags['database-url'], `evident_bench_${job.replace(/\W/g, '_')}_${process.pid}`) : undefined;
   try {
     let result: SizeResult | PdfResult;
     if (job === 'pdf') {
@@ -77,14 +83,18 @@ async function runChild(job: string, resultFile: string): Promise<void> {
         warmup: settings.warmup,
         seed: settings.seed,
         workDir,
+        ...(databaseUrl ? { databaseUrl } : {}),
         ...(settings.profileDir ? { profileDir: settings.profileDir } : {}),
         log,
       });
     }
     writeFileSync(resultFile, JSON.stringify(result));
   } finally {
-    if (flags.keep) log(`  kept ${workDir}`);
-    else rmSync(workDir, { recursive: true, force: true });
+    if (flags.keep) log(`  kept ${workDir}${databaseUrl ? ` and ${databaseUrl}` : ''}`);
+    else {
+      rmSync(workDir, { recursive: true, force: true });
+      if (databaseUrl) await dropPostgresStore(databaseUrl);
+    }
   }
 }
 
@@ -141,7 +151,7 @@ async function main(): Promise<void> {
 
   const report: BenchReport = {
     environment: describeEnvironment('bench/retrieval/run.ts', started, loadBefore),
-    settings: { sizes: settings.sizes, queries: settings.queries, warmup: settings.warmup, seed: settings.seed, pdf: settings.pdf },
+    settings: { backend: flags['database-url'] ? 'postgres' : 'sqlite', sizes: settings.sizes, queries: settings.queries, warmup: settings.warmup, seed: settings.seed, pdf: settings.pdf },
     targets: { hybridP50Ms: 20, hybridAtChunks: 100_000, ingestChunksPerSec: 1_000 },
     sizes,
     pdf,
