@@ -3,6 +3,7 @@ import type { Evidence } from '../state.ts';
 import { judgeOffline } from '../nodes/answerability.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
 import type { ContextItem, Support } from './controllable-state.ts';
+import { findEntitiesOffline } from './entities.ts';
 import { ANSWER_TASK_PREFIX } from './offline-plan.ts';
 
 /** Share of a query's terms an item must contain to be kept, and to count as relevant. */
@@ -28,6 +29,18 @@ export function keepRelevantOffline(query: string, items: readonly ContextItem[]
   return items.filter((item) => {
     const stated = new Set(identifiersIn(`${item.doc_id} ${item.title} ${item.text}`));
     return ids.every((id) => stated.has(id)) && itemCoverage(query, item) >= KEEP_COVERAGE;
+  });
+}
+
+/**
+ * Whether a chunk (with its title and heading) names every entity the question names, by one of the entity's own
+ * words at least: a passage about another person or place does not answer, however many other words it shares.
+ */
+export function namesAll(question: string, chunk: Evidence): boolean {
+  const have = termSet(`${chunk.title} ${chunk.heading} ${chunk.text}`);
+  return findEntitiesOffline(question).every((entity) => {
+    const words = contentTerms(entity.text);
+    return words.length === 0 || words.some((word) => have.has(word));
   });
 }
 
@@ -60,7 +73,7 @@ export function answerOffline(query: string, items: readonly ContextItem[], evid
     const support = verbatimSupport(direct, evidence);
     if (support.length > 0) return support;
   }
-  const judged = judgeOffline([question], evidence).support.map(({ chunk_id, sentence }) => ({ chunk_id, sentence }));
+  const judged = judgeOffline([question], evidence.filter((chunk) => namesAll(question, chunk))).support.map(({ chunk_id, sentence }) => ({ chunk_id, sentence }));
   return judged.length > 0 ? judged : [...previous];
 }
 

@@ -44,7 +44,9 @@ export const answerFromContext: ControllableNode = async (state, deps) => {
     },
     (output) => ({ response: output.answer, support: [] as { chunk_id: string; sentence: string }[] }),
     () => {
-      const previous = state.tool === 'answer_from_context' ? (state.past_steps.filter((step) => step.outcome === 'answered').at(-1)?.support ?? []) : [];
+      // Only a complete chain carries over: the hop just before the answer task must itself have been answered.
+      const last = state.past_steps.at(-1);
+      const previous = state.tool === 'answer_from_context' && last?.outcome === 'answered' ? last.support : [];
       const support = answerOffline(query, items, evidence, previous);
       return { response: support.map((item) => item.sentence).join(' '), support };
     },
