@@ -33,14 +33,15 @@ export function keepRelevantOffline(query: string, items: readonly ContextItem[]
 }
 
 /**
- * Whether a chunk (with its title and heading) names every entity the question names, by one of the entity's own
- * words at least: a passage about another person or place does not answer, however many other words it shares.
+ * Whether a chunk (with its title and heading) names every entity the question names: a passage about another
+ * person or place does not answer, however many other words it shares.
  */
 export function namesAll(question: string, chunk: Evidence): boolean {
   const have = termSet(`${chunk.title} ${chunk.heading} ${chunk.text}`);
   return findEntitiesOffline(question).every((entity) => {
     const words = contentTerms(entity.text);
-    return words.length === 0 || words.some((word) => have.has(word));
+    // Most of a long name (titles get shortened), all of a short one ("McDowell County" is not any county).
+    return words.filter((word) => have.has(word)).length >= Math.ceil(words.length * (words.length > 3 ? 2 / 3 : 1));
   });
 }
 
