@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { DocumentExtrasInfo } from '../store.ts';
 import { aclFilter } from './acl-sql.ts';
-import { CORPUS, keywordDocument, rankByBm25, type KeywordStatsDelta, type KeywordTable } from './keyword-index.ts';
+import { CORPUS, insertPostings, keywordDocument, rankByBm25, type KeywordStatsDelta, type KeywordTable } from './keyword-index.ts';
 
 export const SUMMARIES: KeywordTable = { corpus: CORPUS.summaries, table: 'chapter_summaries' };
 export const QUOTES: KeywordTable = { corpus: CORPUS.quotes, table: 'quotes' };
@@ -23,10 +23,11 @@ export async function insertExtras(client: PoolClient, docPk: number, extras: Do
   const summaryKeywords = extras.summaries.map((summary) => keywordDocument(summary.keywordText));
   summaryKeywords.forEach((doc) => stats.add(CORPUS.summaries, doc));
   if (extras.summaries.length > 0) {
-    await client.query(
+    const inserted = await client.query<{ pk: number; chapter_ordinal: number }>(
       `INSERT INTO chapter_summaries (doc_pk, chapter_ordinal, title, text, method, chunk_ids, keyword, keyword_length)
        SELECT $1, o, t, x, m, array(SELECT json_array_elements_text(c)), k::tsvector, l
-       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::json[], $7::text[], $8::int[]) AS s(o, t, x, m, c, k, l)`,
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::json[], $7::text[], $8::int[]) AS s(o, t, x, m, c, k, l)
+       RETURNING pk, chapter_ordinal`,
       [
         docPk,
         extras.summaries.map((s) => s.chapterOrdinal),
@@ -38,15 +39,20 @@ export async function insertExtras(client: PoolClient, docPk: number, extras: Do
         summaryKeywords.map((k) => k.length),
       ],
     );
+    const pkOf = new Map(inserted.rows.map((row) => [row.chapter_ordinal, Number(row.pk)]));
+    await insertPostings(client, CORPUS.summaries, extras.summaries.map((summary) => pkOf.get(summary.chapterOrdinal) as number), summaryKeywords);
   }
   const quoteKeywords = extras.quotes.map((quote) => keywordDocument(quote.keywordText));
   quoteKeywords.forEach((doc) => stats.add(CORPUS.quotes, doc));
   if (extras.quotes.length > 0) {
-    await client.query(
+    const inserted = await client.query<{ pk: number; ordinal: number }>(
       `INSERT INTO quotes (doc_pk, ordinal, chunk_id, text, keyword, keyword_length)
-       SELECT $1, o - 1, c, x, k::tsvector, l FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS q(c, x, k, l, o)`,
+       SELECT $1, o - 1, c, x, k::tsvector, l FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS q(c, x, k, l, o)
+       RETURNING pk, ordinal`,
       [docPk, extras.quotes.map((q) => q.chunkId), extras.quotes.map((q) => q.text), quoteKeywords.map((k) => k.tsvector), quoteKeywords.map((k) => k.length)],
     );
+    const pkOf = new Map(inserted.rows.map((row) => [row.ordinal, Number(row.pk)]));
+    await insertPostings(client, CORPUS.quotes, extras.quotes.map((_, ordinal) => pkOf.get(ordinal) as number), quoteKeywords);
   }
 }
 

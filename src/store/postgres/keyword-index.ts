@@ -4,9 +4,10 @@ import { parseFtsTerms } from '../sqlite/fts-query.ts';
 /**
  * The keyword channel on Postgres. Evident analyses text itself (retrieval/analyzer.ts), so the index stores those
  * terms verbatim: a `tsvector` is built here from the analysed text (never by `to_tsvector`, whose parser would
- * split `ct_2024_0193`, `v1.2` or `$total`), a query is a `tsquery` literal of the analysed terms, and GIN finds
- * the matches. Ranking is FTS5's BM25, computed in SQL from term statistics the store keeps in step with every
- * write (`keyword_terms`, `keyword_totals`): `ts_rank` is not BM25 and would rank differently from SQLite.
+ * split `ct_2024_0193`, `v1.2` or `$total`; GIN-indexed, it also matches phrases), and a postings table holds each
+ * (term, row, term frequency). Ranking is FTS5's BM25, computed in SQL over the postings of the query's terms with
+ * statistics the store keeps in step with every write (`keyword_terms`, `keyword_totals`): `ts_rank` is not BM25
+ * and would rank differently from SQLite.
  */
 
 /** The three keyword-searchable corpora; their statistics are kept apart. */
@@ -40,6 +41,8 @@ export interface KeywordDocument {
   length: number;
   /** Distinct terms, for the document-frequency statistics. */
   terms: string[];
+  /** Occurrences of each distinct term, parallel to `terms`: the postings' term frequencies. */
+  tf: number[];
 }
 
 export function keywordDocument(text: string): KeywordDocument {
@@ -51,7 +54,7 @@ export function keywordDocument(text: string): KeywordDocument {
     positions.set(token, list);
   });
   const tsvector = [...positions].map(([lexeme, at]) => `${quoteLexeme(lexeme)}:${[...new Set(at)].join(',')}`).join(' ');
-  return { tsvector, length: tokens.length, terms: [...positions.keys()] };
+  return { tsvector, length: tokens.length, terms: [...positions.keys()], tf: [...positions.values()].map((at) => at.length) };
 }
 
 /** One query term as tokens: one token is a term; several (only from odd input) must appear as a phrase. */
@@ -105,13 +108,16 @@ export interface RankedRow {
   score: number;
 }
 
+/** The upper bound of a prefix range in bytewise order (terms are stored `COLLATE "C"`). */
+const PREFIX_END = String.fromCodePoint(0x10ffff);
+
 /**
  * BM25 over one corpus, best first, ties by pk. `filter` is a condition on the candidate row `x` and its document
  * `d` (the principal filter), applied in the WHERE before ranking and the limit; its parameters start at `$1`.
  *
- * Like the SQLite store, terms in half the rows or more (IDF clamped to ~0) do not select candidates when other
- * terms do: they cannot lift a row above one that matches an informative term, yet would make every row a
- * candidate. When that leaves fewer than `limit` rows, the query runs again with every term.
+ * Like the SQLite store's fast path, terms in half the rows or more (IDF clamped to ~1e-6) are left out when other
+ * terms remain: they add nothing measurable to a score, yet their postings cover most rows. When that leaves fewer
+ * than `limit` rows, the query runs again with every term, so rows matching only such terms still come, in order.
  */
 export async function rankByBm25(
   client: PoolClient,
@@ -123,35 +129,36 @@ export async function rankByBm25(
   const parsed = parseQueryTerms(terms);
   if (parsed.length === 0 || limit <= 0) return [];
   const scored = scoredTerms(parsed);
-  const totals = await client.query<{ rows: number; tokens: number }>(
-    'SELECT rows, tokens FROM keyword_totals WHERE corpus = $1',
-    [target.corpus],
-  );
+  const totals = await client.query<{ rows: number; tokens: number }>('SELECT rows, tokens FROM keyword_totals WHERE corpus = $1', [target.corpus]);
   const rows = Number(totals.rows[0]?.rows ?? 0);
   if (rows === 0) return [];
   const avgdl = Number(totals.rows[0]?.tokens ?? 0) / rows;
   const df = await documentFrequencies(client, target, scored);
-  const idf = scored.map((_, i) => Math.max(Math.log((rows - (df[i] as number) + 0.5) / ((df[i] as number) + 0.5)), MIN_IDF));
-  const dfOf = (token: string, prefix: boolean) => df[scored.findIndex((s) => s.term === token && s.prefix === prefix)] as number;
-  const informative = parsed.filter(({ tokens, prefix }) =>
-    prefix || tokens.some((token, i) => dfOf(token, prefix && i === tokens.length - 1) * 2 < rows),
-  );
-  const run = (match: readonly QueryTerm[]) =>
-    scoreCandidates(client, target, matchQuery(match), scored, idf, avgdl, filter, Math.floor(limit));
-  if (informative.length === 0 || informative.length === parsed.length) return run(parsed);
+  const idf = df.map((n) => Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF));
+  const informative = scored.map((s, i) => s.prefix || (df[i] as number) * 2 < rows);
+  const phrases = parsed.some((term) => term.tokens.length > 1);
+  const run = (keep: readonly boolean[]) =>
+    scoreCandidates(
+      client,
+      target,
+      { terms: scored.filter((_, i) => keep[i]), idf: idf.filter((_, i) => keep[i]), avgdl, match: phrases ? matchQuery(parsed) : undefined },
+      filter,
+      Math.floor(limit),
+    );
+  if (informative.every(Boolean) || !informative.some(Boolean)) return run(scored.map(() => true));
   const ranked = await run(informative);
-  return ranked.length >= limit ? ranked : run(parsed);
+  return ranked.length >= limit ? ranked : run(scored.map(() => true));
 }
 
-/** Rows containing each scored term: from the statistics for exact terms, counted through GIN for prefixes. */
+/** Rows containing each scored term: from the statistics for exact terms, counted from the postings for prefixes. */
 async function documentFrequencies(client: PoolClient, target: KeywordTable, scored: readonly ScoredTerm[]): Promise<number[]> {
   const exact = scored.filter((s) => !s.prefix).map((s) => s.term);
   const found = new Map<string, number>();
   if (exact.length > 0) {
-    const result = await client.query<{ term: string; df: string }>(
-      'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
-      [target.corpus, exact],
-    );
+    const result = await client.query<{ term: string; df: number }>('SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])', [
+      target.corpus,
+      exact,
+    ]);
     for (const row of result.rows) found.set(row.term, Number(row.df));
   }
   const counts: number[] = [];
@@ -160,52 +167,72 @@ async function documentFrequencies(client: PoolClient, target: KeywordTable, sco
       counts.push(found.get(s.term) ?? 0);
       continue;
     }
-    const result = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${target.table} WHERE keyword @@ $1::tsquery`, [
-      `${quoteLexeme(s.term)}:*`,
-    ]);
+    const result = await client.query<{ n: number }>(
+      'SELECT count(DISTINCT pk) AS n FROM keyword_postings WHERE corpus = $1 AND term >= $2 AND term < $3',
+      [target.corpus, s.term, s.term + PREFIX_END],
+    );
     counts.push(Number(result.rows[0]?.n ?? 0));
   }
   return counts;
 }
 
+interface ScoringPlan {
+  terms: readonly ScoredTerm[];
+  /** Parallel to `terms`. */
+  idf: readonly number[];
+  avgdl: number;
+  /** The full tsquery when a term is a phrase: postings know terms, not their order. */
+  match: string | undefined;
+}
+
 async function scoreCandidates(
   client: PoolClient,
   target: KeywordTable,
-  match: string,
-  scored: readonly ScoredTerm[],
-  idf: readonly number[],
-  avgdl: number,
+  plan: ScoringPlan,
   filter: { sql: string; params: unknown[] },
   limit: number,
 ): Promise<RankedRow[]> {
-  const n = filter.params.length;
-  const p = (i: number) => `$${n + i}`;
-  // Term frequency per query term from the candidate's own tsvector; a prefix term sums every lexeme it covers.
+  const params: unknown[] = [...filter.params];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const corpus = param(target.corpus);
+  const postingsOf = (s: ScoredTerm, i: number) => {
+    const term = param(s.term);
+    const where = s.prefix ? `term >= ${term} AND term < ${param(s.term + PREFIX_END)}` : `term = ${term}`;
+    return `SELECT pk, ${i} AS qi, tf FROM keyword_postings WHERE corpus = ${corpus} AND ${where}`;
+  };
+  const postings = plan.terms.map(postingsOf);
+  const idf = param(plan.idf);
+  const avgdl = param(Math.max(plan.avgdl, 1e-9));
+  const phrase = plan.match === undefined ? '' : ` AND x.keyword @@ ${param(plan.match)}::tsquery`;
   const sql = `
-    WITH q AS (SELECT * FROM unnest(${p(1)}::text[], ${p(2)}::bool[], ${p(3)}::float8[]) AS q(term, prefix, idf))
-    SELECT x.pk, s.score
-    FROM ${target.table} x JOIN documents d ON d.pk = x.doc_pk
-    CROSS JOIN LATERAL (
-      SELECT sum(q.idf * m.tf * ${K1 + 1} / (m.tf + ${K1} * (${1 - B} + ${B} * x.keyword_length / ${p(4)}::float8))) AS score
-      FROM (
-        SELECT q.term, q.prefix, sum(cardinality(l.positions)) AS tf
-        FROM unnest(x.keyword) l JOIN q ON l.lexeme = q.term OR (q.prefix AND starts_with(l.lexeme, q.term))
-        GROUP BY q.term, q.prefix
-      ) m JOIN q ON q.term = m.term AND q.prefix = m.prefix
-    ) s
-    WHERE x.keyword @@ ${p(5)}::tsquery AND (${filter.sql})
-    ORDER BY s.score DESC, x.pk
-    LIMIT ${p(6)}`;
-  const result = await client.query<{ pk: string; score: number }>(sql, [
-    ...filter.params,
-    scored.map((s) => s.term),
-    scored.map((s) => s.prefix),
-    idf,
-    Math.max(avgdl, 1e-9),
-    match,
-    limit,
-  ]);
+    WITH hits AS (SELECT pk, qi, sum(tf) AS tf FROM (${postings.join(' UNION ALL ')}) p GROUP BY pk, qi)
+    SELECT h.pk, sum((${idf}::float8[])[h.qi + 1] * h.tf * ${K1 + 1} / (h.tf + ${K1} * (${1 - B} + ${B} * x.keyword_length / ${avgdl}::float8))) AS score
+    FROM hits h JOIN ${target.table} x ON x.pk = h.pk JOIN documents d ON d.pk = x.doc_pk
+    WHERE (${filter.sql})${phrase}
+    GROUP BY h.pk
+    ORDER BY score DESC, h.pk
+    LIMIT ${param(limit)}`;
+  const result = await client.query<{ pk: string; score: number }>(sql, params);
   return result.rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));
+}
+
+/** Adds the postings of freshly inserted rows (their pks, parallel to `docs`). */
+export async function insertPostings(client: PoolClient, corpus: Corpus, pks: readonly number[], docs: readonly KeywordDocument[]): Promise<void> {
+  const terms: string[] = [];
+  const rowPks: number[] = [];
+  const tf: number[] = [];
+  docs.forEach((doc, i) => {
+    doc.terms.forEach((term, t) => {
+      terms.push(term);
+      rowPks.push(pks[i] as number);
+      tf.push(doc.tf[t] as number);
+    });
+  });
+  if (terms.length === 0) return;
+  await client.query('INSERT INTO keyword_postings (corpus, term, pk, tf) SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[])', [corpus, terms, rowPks, tf]);
 }
 
 /**
@@ -225,13 +252,19 @@ export class KeywordStatsDelta {
     this.totals.set(corpus, { rows: total.rows + sign, tokens: total.tokens + sign * doc.length });
   }
 
-  /** Subtracts the statistics of the stored rows of `table` that `where` selects (rows about to be deleted). */
+  /** Takes the stored rows of `table` that `where` selects (rows about to be deleted) out of the statistics and postings. */
   async subtractStored(client: PoolClient, target: KeywordTable, where: string, params: unknown[]): Promise<void> {
-    const result = await client.query<{ terms: string[]; length: number }>(
-      `SELECT tsvector_to_array(keyword) AS terms, keyword_length AS length FROM ${target.table} WHERE ${where}`,
+    const result = await client.query<{ pk: number; terms: string[]; length: number }>(
+      `SELECT pk, tsvector_to_array(keyword) AS terms, keyword_length AS length FROM ${target.table} WHERE ${where}`,
       params,
     );
+    if (result.rows.length === 0) return;
     for (const row of result.rows) this.add(target.corpus, row, -1);
+    await client.query('DELETE FROM keyword_postings WHERE corpus = $1 AND term = ANY($2::text[]) AND pk = ANY($3::bigint[])', [
+      target.corpus,
+      [...new Set(result.rows.flatMap((row) => row.terms))],
+      result.rows.map((row) => row.pk),
+    ]);
   }
 
   async apply(client: PoolClient): Promise<void> {

@@ -36,7 +36,7 @@ import { apiKeys } from './api-keys.ts';
 import { connectionError, createPool, parsePostgresUrl, type PostgresTarget } from './connection.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
-import { CORPUS, KeywordStatsDelta, keywordDocument, rankByBm25, type KeywordTable } from './keyword-index.ts';
+import { CORPUS, KeywordStatsDelta, insertPostings, keywordDocument, rankByBm25, type KeywordTable } from './keyword-index.ts';
 import { memories } from './memories.ts';
 import { migratePostgres } from './migrate.ts';
 import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
@@ -247,6 +247,7 @@ export class PostgresStore implements Store {
           write.vectors.map(vectorLiteral),
         ]);
         keywords.forEach((k) => stats.add(CORPUS.chunks, k));
+        await insertPostings(c, CORPUS.chunks, write.chunks.map((chunk) => pkOf.get(chunk.id) as number), keywords);
       }
       if (write.chapters.length > 0) {
         await c.query(

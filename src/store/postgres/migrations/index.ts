@@ -2,9 +2,16 @@ import { documentsSchema } from './001-documents.ts';
 import { principalsSchema } from './002-principals.ts';
 import { runsSchema } from './003-runs.ts';
 import { documentExtrasSchema } from './004-document-extras.ts';
+import { keywordPostings } from './005-keyword-postings.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export type { PostgresMigration, SchemaNames } from './migration.ts';
 
 /** Every schema step in order. Append only: a released migration is never edited. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [documentsSchema, principalsSchema, runsSchema, documentExtrasSchema];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  documentsSchema,
+  principalsSchema,
+  runsSchema,
+  documentExtrasSchema,
+  keywordPostings,
+];
