@@ -10,6 +10,10 @@ let dist: string;
 /** An app shaped like createApp's: an API route first, the UI after it, JSON 404 for the rest. */
 function appServing(distDir: string): Hono {
   const app = new Hono();
+  // Like the key check: a middleware whose dispatch the static handler's fall-through returns through.
+  app.use('/v1/*', async (_c, next) => {
+    await next();
+  });
   app.get('/v1/me', (c) => c.json({ user: 'alice' }));
   app.route('/', webRoutes(distDir));
   app.notFound((c) => c.json({ error: { code: 'not_found' } }, 404));
@@ -46,9 +50,11 @@ describe('webRoutes', () => {
   it('leaves API routes first and unknown paths to the JSON 404', async () => {
     const app = appServing(dist);
     expect(await (await app.request('/v1/me')).json()).toEqual({ user: 'alice' });
-    const missing = await app.request('/assets/nothing.js');
-    expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: { code: 'not_found' } });
+    for (const path of ['/assets/nothing.js', '/v1/nothing-here']) {
+      const missing = await app.request(path);
+      expect(missing.status, path).toBe(404);
+      expect(await missing.json()).toEqual({ error: { code: 'not_found' } });
+    }
     expect((await app.request('/../package.json')).status).toBe(404);
   });
 
