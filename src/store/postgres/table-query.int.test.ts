@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Principal, TableData } from '../../domain/index.ts';
+import { isEvidentError } from '../../errors/index.ts';
+import type { DocumentWrite, Store } from '../store.ts';
+import { openPostgresStore } from './postgres-store.ts';
+import { describeWithPostgres, dropSchemas, freshSchema } from './test-database.ts';
+
+const MEMBER: Principal = { id: 'carol', groups: [], roles: ['member'] };
+const LIMITS = { maxRows: 5, timeoutMs: 2_000 };
+
+const orders: TableData = {
+  title: 'orders',
+  columns: [
+    { name: 'customer', type: 'text' },
+    { name: 'amount', type: 'real' },
+  ],
+  rows: [
+    ['ACME', 10],
+    ['Globex', 20],
+  ],
+};
+
+const write = (docId: string, acl: string[]): DocumentWrite => ({
+  document: { docId, source: docId, title: docId, type: 'csv', contentHash: docId, bytes: 1, acl, tags: [] },
+  chunks: [{ id: `${docId}#0`, docId, ordinal: 0, text: 'rows', headingPath: [], startOffset: 0, endOffset: 4 }],
+  keywordText: ['rows'],
+  vectors: [new Float32Array([1, 0, 0, 0])],
+  embedder: { id: 'test', dimension: 4 },
+  chapters: [],
+  tables: [orders],
+});
+
+// Postgres-specific ways out of the ingested tables, beyond the conformance suite: functions that read files,
+// change the role, run SQL of their own or probe the catalog, however they are spelled.
+describeWithPostgres('postgres table queries: the walls around the ingested tables', (url) => {
+  const schema = freshSchema('evident_tablequery');
+  let store: Store;
+  let visible = '';
+  let hidden = '';
+  beforeAll(async () => {
+    store = await openPostgresStore(url, { schema });
+    await store.putDocument(write('public.csv', []));
+    await store.putDocument(write('board.csv', ['group:board']));
+    const names = new Map((await store.listTables({ id: 'root', groups: [], roles: ['admin'] })).map((t) => [t.docId, t.sqlName]));
+    visible = names.get('public.csv') as string;
+    hidden = names.get('board.csv') as string;
+  });
+  afterAll(async () => {
+    await store.close();
+    await dropSchemas(url, [schema]);
+  });
+
+  const refusal = async (sql: string) => {
+    const error: unknown = await store.queryTables(sql, MEMBER, LIMITS).then(() => undefined, (caught: unknown) => caught);
+    expect(isEvidentError(error), sql).toBe(true);
+    return { code: (error as { code: string }).code, message: (error as Error).message };
+  };
+
+  it('runs as the reader role and refuses every way out with the text a missing table gets', async () => {
+    expect((await store.queryTables(`SELECT current_user, count(*) FROM ${visible}`, MEMBER, LIMITS)).rows).toEqual([[`${schema}_reader`, 2]]);
+    expect((await store.queryTables(`SELECT x FROM ${visible}, generate_series(1, 2) x ORDER BY x`, MEMBER, LIMITS)).rows).toEqual([[1], [1], [2], [2]]);
+    const reference = await refusal('SELECT * FROM tbl_no_such_table');
+    for (const sql of [
+      `SELECT pg_read_file('/etc/passwd') FROM ${visible}`,
+      `SELECT U&"\\0070g_read_file"('/etc/passwd') FROM ${visible}`,
+      `SELECT set_config('role', current_setting('is_superuser'), true) FROM ${visible}`,
+      `SELECT query_to_xml('SELECT * FROM ${hidden}', true, true, '') FROM ${visible}`,
+      `SELECT table_to_xml('${hidden}', true, true, '') FROM ${visible}`,
+      `SELECT '${schema}.documents'::regclass FROM ${visible}`,
+      `SELECT '${schema}.no_such'::regclass FROM ${visible}`,
+      `SELECT to_regclass('${hidden}') FROM ${visible}`,
+      `SELECT has_table_privilege('${schema}.users', 'select') FROM ${visible}`,
+      `SELECT lo_import('/etc/passwd') FROM ${visible}`,
+      'SELECT * FROM information_schema.tables',
+      'SELECT * FROM pg_catalog.pg_authid',
+      `SELECT * FROM ${schema}.users`,
+      `SELECT * FROM ${schema}_tables.${hidden}`,
+      `SELECT * FROM ${visible} v, LATERAL (SELECT * FROM ${schema}.documents) d`,
+    ]) {
+      expect(await refusal(sql), sql).toEqual(reference);
+    }
+  });
+
+  it('stops a long query at its time limit and passes on data errors of a visible table', async () => {
+    expect(await refusal(`SELECT count(*) FROM ${visible}, generate_series(1, 100000000)`)).toMatchObject({ code: 'query_timeout' });
+    expect(await refusal(`SELECT 1 / 0 FROM ${visible}`)).toEqual({ code: 'query_rejected', message: 'The query failed: division by zero.' });
+  });
+});
