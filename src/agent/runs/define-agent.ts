@@ -1,0 +1,70 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { RunRecordStatus } from '../../store/store.ts';
+import type { Turn } from '../state.ts';
+import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
+
+/**
+ * The fields every agent's state shares (ARCHITECTURE §1): the question, the thread's conversation, the principal
+ * and the run's status. Input, view and outcome are defined on them alone, so they are the same for every agent.
+ */
+interface SharedValues {
+  question?: string;
+  history?: Turn[];
+  status?: string;
+}
+
+/** A conversation turn as LangGraph chat clients read it (`messages` in a thread's values). */
+export interface ChatMessage {
+  id: string;
+  type: 'human' | 'ai';
+  content: string;
+}
+
+/**
+ * The thread's conversation as chat messages: its history, plus the question of a run still under way (each agent's
+ * finalize appends it to the history only when the run ends).
+ */
+export function conversationOf(values: SharedValues): ChatMessage[] {
+  const turns: Turn[] = [...(values.history ?? [])];
+  const last = turns.at(-1);
+  if (values.status === 'running' && values.question && !(last?.role === 'user' && last.content === values.question)) {
+    turns.push({ role: 'user', content: values.question });
+  }
+  return turns.map((turn, index) => ({ id: `message-${index}`, type: turn.role === 'user' ? 'human' : 'ai', content: turn.content }));
+}
+
+export interface AgentSpec {
+  name: string;
+  description: string;
+  /** The compiled, checkpointed graph. Its overloaded generics are wider than the structural port; the methods are the same. */
+  graph: { checkpointer?: unknown };
+  trace?: AgentDefinition['trace'];
+}
+
+/** An agent for the run runtime, from its name, description and compiled graph. */
+export function defineAgent(spec: AgentSpec): AgentDefinition {
+  return {
+    name: spec.name,
+    description: spec.description,
+    graph: spec.graph as unknown as AgentGraph,
+    inputFor(start, threadHasState) {
+      return {
+        question: start.question,
+        principal: start.principal,
+        thread_id: start.threadId,
+        run_id: start.runId,
+        ...(!threadHasState && start.history.length > 0 ? { history: start.history } : {}),
+      };
+    },
+    view: (values) => ({ ...values, messages: conversationOf(values as SharedValues) }),
+    outcome(values): RunRecordStatus {
+      const status = (values as SharedValues).status;
+      return status === 'answered' || status === 'refused' ? status : 'failed';
+    },
+    ...(spec.trace ? { trace: spec.trace } : {}),
+    async forgetThread(threadId) {
+      const saver = spec.graph.checkpointer;
+      if (saver && typeof saver === 'object') await (saver as BaseCheckpointSaver).deleteThread(threadId);
+    },
+  };
+}
