@@ -79,8 +79,14 @@ describeWithPostgres('several servers on one Postgres store', (url) => {
     expect((await second.runs.get(thread.thread_id, run.run_id)).status).toBe('interrupted');
     expect((await second.threads.getState(thread.thread_id)).next).toEqual(['save_memory']);
 
-    // Approved through the second server, from the checkpoint the first one wrote.
-    await second.runs.wait(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } } });
+    // Approved through the second server, from the checkpoint the first one wrote, while the same approval races
+    // in through the first: the store lets one run resume the thread, the other is refused.
+    const approvals = await Promise.allSettled(
+      [second, first].map((client) => client.runs.wait(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } } })),
+    );
+    expect(approvals.map((approval) => approval.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = approvals.find((approval) => approval.status === 'rejected') as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/409|in progress|no action waiting/i);
 
     const state = await first.threads.getState(thread.thread_id);
     expect(state.next).toEqual([]);

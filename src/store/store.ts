@@ -113,6 +113,12 @@ export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'i
 
 export const isRunFinished = (status: RunRecordStatus): boolean => status !== 'running';
 
+/**
+ * A `running` run that has shown no sign of life (its start, a stored event) for this long no longer blocks its
+ * thread: its process most likely died without recording the end.
+ */
+export const RUN_STALE_AFTER_MS = 10 * 60_000;
+
 /** What starting a run records. A run on a new thread creates the thread, owned by `user`. */
 export interface RunStart {
   runId: string;
@@ -242,7 +248,9 @@ export interface Store {
 
   /**
    * Records a run as `running`; a new thread is created owned by `run.user`. A thread owned by another user is
-   * refused with `ThreadForbiddenError`, so a run can never join someone else's thread.
+   * refused with `ThreadForbiddenError`, so a run can never join someone else's thread. A thread with a run still
+   * `running` (active within `RUN_STALE_AFTER_MS`) is refused with `thread_busy`, atomically with the insert: two
+   * processes sharing the store cannot run one thread at once (nor both resume one approval).
    */
   startRun(run: RunStart): Promise<RunRecord>;
   /** Settles a run's status, finish time and duration. Fails with `not_found` for an unknown run. */

@@ -1273,6 +1273,16 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
         expect(Date.parse(threads[1]?.updatedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(threads[1]?.createdAt ?? ''));
       });
 
+      it('refuses a second run on a thread while one is running, whoever asks, and accepts one after it ends', async () => {
+        await store.startRun(run('busy-1', 'busy', 'alice'));
+        await expectRejects(store.startRun(run('busy-2', 'busy', 'alice')), 'thread_busy');
+        expect(await store.getRun('busy-2')).toBeUndefined();
+        await store.startRun(run('other-1', 'other', 'alice'));
+        await store.finishRun('busy-1', { status: 'interrupted' });
+        expect((await store.startRun(run('busy-3', 'busy', 'alice'))).status).toBe('running');
+        expect((await store.listRuns('busy', 'alice')).map((r) => r.runId)).toEqual(['busy-1', 'busy-3']);
+      });
+
       it("never lists another user's threads or runs, and refuses a run on their thread", async () => {
         await store.startRun(run('a1', 'alice-thread', 'alice'));
         await store.startRun(run('b1', 'bob-thread', 'bob'));

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { EvidentError, NotFoundError, ThreadForbiddenError, ValidationError } from '../../errors/index.ts';
-import type { RunEventRecord, RunRecord, RunRecordStatus, RunStart, ThreadRecord, ThreadSummary } from '../store.ts';
+import { RUN_STALE_AFTER_MS, type RunEventRecord, type RunRecord, type RunRecordStatus, type RunStart, type ThreadRecord, type ThreadSummary } from '../store.ts';
+import { threadBusyError } from '../thread-busy-error.ts';
 
 interface RunRow {
   run_id: string;
@@ -80,6 +81,13 @@ export const runLog = {
         hint: `Start a new thread for ${run.agent}, or ask ${thread.agent} on this one.`,
       });
     }
+    // The thread row is locked: a concurrent start on this thread waits here and then sees this run.
+    const live = await client.query(
+      `SELECT 1 FROM runs r WHERE r.thread_id = $1 AND r.status = 'running'
+       AND greatest(r.started_at, (SELECT max(e.created_at) FROM run_events e WHERE e.run_id = r.run_id)) > $2`,
+      [run.threadId, new Date(now.getTime() - RUN_STALE_AFTER_MS)],
+    );
+    if ((live.rowCount ?? 0) > 0) throw threadBusyError(run.threadId);
     await client.query('UPDATE threads SET updated_at = $2, agent = $3 WHERE thread_id = $1', [run.threadId, now, run.agent]);
     await client.query(
       `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at) VALUES ($1, $2, $3, $4, $5, 'running', $6)`,

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { EvidentError, NotFoundError, ThreadForbiddenError, ValidationError } from '../../errors/index.ts';
-import type { RunEventRecord, RunRecord, RunRecordStatus, RunStart, ThreadRecord, ThreadSummary } from '../store.ts';
+import { RUN_STALE_AFTER_MS, type RunEventRecord, type RunRecord, type RunRecordStatus, type RunStart, type ThreadRecord, type ThreadSummary } from '../store.ts';
+import { threadBusyError } from '../thread-busy-error.ts';
 
 interface RunRow {
   run_id: string;
@@ -82,6 +83,7 @@ export class SqliteRunLog {
             hint: `Start a new thread for ${run.agent}, or ask ${thread.agent} on this one.`,
           });
         }
+        if (thread && this.hasLiveRun(run.threadId, new Date(Date.now() - RUN_STALE_AFTER_MS).toISOString())) throw threadBusyError(run.threadId);
         if (thread) this.db.prepare('UPDATE threads SET updated_at = ?, agent = ? WHERE thread_id = ?').run(now, run.agent, run.threadId);
         else {
           this.db
@@ -197,6 +199,18 @@ export class SqliteRunLog {
       .prepare('SELECT seq, event, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?')
       .all(runId, afterSeq, limit) as { seq: number; event: string; data: string }[];
     return rows.map((row) => ({ runId, seq: row.seq, event: row.event, data: JSON.parse(row.data) as unknown }));
+  }
+
+  /** Whether a run of the thread is `running` and started or stored an event after `since` (ISO time). */
+  private hasLiveRun(threadId: string, since: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM runs r WHERE r.thread_id = ? AND r.status = 'running'
+           AND max(r.started_at, coalesce((SELECT max(e.created_at) FROM run_events e WHERE e.run_id = r.run_id), '')) > ?`,
+        )
+        .get(threadId, since) !== undefined
+    );
   }
 
   get(runId: string): RunRecord | undefined {
