@@ -5,3 +5,11 @@ export type { Store, DocumentWrite, EmbedderInfo, UserRecord, ChunkWithSource, S
 export type { Embedder } from './models/embedder.ts';
 export type { Reranker, RerankCandidate } from './models/reranker.ts';
 export type { Logger, LogLevel } from './logging/logger.ts';
+export { createEvident, type Evident, type CreateEvidentOptions } from './evident.ts';
+export { openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
+export type { AgentDefinition, AgentGraph } from './agent/runs/agent-definition.ts';
+export { defineAgent } from './agent/runs/define-agent.ts';
+export type { RunManager } from './agent/runs/run-manager.ts';
+export type { ApprovalPolicy, Approver } from './agent/policy/approval-policy.ts';
+export { createApp, type AppDeps } from './server/create-app.ts';
+export { startServer, type RunningServer, type StartServerOptions } from './server/start-server.ts';
