@@ -1,6 +1,5 @@
 import pg, { type Pool, type PoolClient } from 'pg';
-import pgvector from 'pgvector';
-import type { ChannelHit, Chapter, DocumentRecord, Principal, Role, TableRecord } from '../../domain/index.ts';
+import type { ChannelHit, Chapter, DocumentRecord, Principal, TableRecord } from '../../domain/index.ts';
 import { principalAclKeys } from '../../domain/index.ts';
 import { EmbedderMismatchError, StoreError, ValidationError, isEvidentError } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
@@ -40,6 +39,19 @@ import { CORPUS, KeywordStatsDelta, insertPostings, keywordDocument, rankByBm25,
 import { memories } from './memories.ts';
 import { migratePostgres } from './migrate.ts';
 import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
+import {
+  CHUNK_COLUMNS,
+  DOCUMENT_COLUMNS,
+  bytesToFloats,
+  floatsToBytes,
+  toChunkWithSource,
+  toDocumentRecord,
+  toUserRecord,
+  vectorLiteral,
+  type ChunkRow,
+  type DocumentRow,
+  type UserRow,
+} from './row-mappers.ts';
 import { runLog } from './run-log.ts';
 import { runTableQuery } from './table-query.ts';
 
@@ -57,77 +69,6 @@ const RETRIED_SQLSTATES = new Set(['40P01', '40001']);
 const WRITE_ATTEMPTS = 4;
 /** Postgres cannot cancel an HNSW search past this many candidates; more costs more than it finds. */
 const MAX_EF_SEARCH = 1000;
-
-interface DocumentRow {
-  doc_id: string;
-  source: string;
-  title: string;
-  type: string;
-  content_hash: string;
-  bytes: number;
-  tags: string[];
-  page_count: number | null;
-  chunk_count: number;
-  acl: string[];
-  ingested_at: Date;
-}
-
-const DOCUMENT_COLUMNS = 'd.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count, d.chunk_count, d.acl, d.ingested_at';
-
-const toDocumentRecord = (row: DocumentRow): DocumentRecord => ({
-  docId: row.doc_id,
-  source: row.source,
-  title: row.title,
-  type: row.type,
-  contentHash: row.content_hash,
-  bytes: Number(row.bytes),
-  acl: row.acl,
-  tags: row.tags,
-  ...(row.page_count === null ? {} : { pageCount: row.page_count }),
-  chunkCount: row.chunk_count,
-  ingestedAt: row.ingested_at.toISOString(),
-});
-
-interface ChunkRow {
-  id: string;
-  doc_id: string;
-  ordinal: number;
-  text: string;
-  heading_path: string[];
-  page: number | null;
-  start_offset: number;
-  end_offset: number;
-  source: string;
-  doc_title: string;
-}
-
-const CHUNK_COLUMNS = 'c.id, d.doc_id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, d.source, d.title AS doc_title';
-
-const toChunkWithSource = (row: ChunkRow): ChunkWithSource => ({
-  id: row.id,
-  docId: row.doc_id,
-  ordinal: row.ordinal,
-  text: row.text,
-  headingPath: row.heading_path,
-  ...(row.page === null ? {} : { page: row.page }),
-  startOffset: row.start_offset,
-  endOffset: row.end_offset,
-  source: row.source,
-  title: row.doc_title,
-});
-
-interface UserRow {
-  name: string;
-  groups: string[];
-  roles: Role[];
-  created_at: Date;
-}
-
-const toUserRecord = (row: UserRow): UserRecord => ({ name: row.name, groups: row.groups, roles: row.roles, createdAt: row.created_at.toISOString() });
-
-const vectorLiteral = (vector: Float32Array): string => pgvector.toSql(Array.from(vector)) as string;
-const floatsToBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-const bytesToFloats = (bytes: Buffer): Float32Array => new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 
 /**
  * Opens (creating and migrating if needed) the store in a PostgreSQL database with pgvector:
@@ -282,13 +223,13 @@ export class PostgresStore implements Store {
   }
 
   async getDocument(docId: string): Promise<DocumentRecord | undefined> {
-    const row = await this.read('read a document', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = $1`, [docId])).rows[0]);
+    const row = await this.withClient('read a document', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = $1`, [docId])).rows[0]);
     return row ? toDocumentRecord(row) : undefined;
   }
 
   async listDocuments(principal: Principal): Promise<DocumentRecord[]> {
     const acl = aclFilter('d', principalAclKeys(principal), 1);
-    const rows = await this.read('list documents', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C"`, acl.params)).rows);
+    const rows = await this.withClient('list documents', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C"`, acl.params)).rows);
     return rows.map(toDocumentRecord);
   }
 
@@ -306,7 +247,7 @@ export class PostgresStore implements Store {
 
   async listChapters(docId: string, principal: Principal): Promise<Chapter[]> {
     const acl = aclFilter('d', principalAclKeys(principal), 2);
-    const rows = await this.read('list chapters', async (c) =>
+    const rows = await this.withClient('list chapters', async (c) =>
       (
         await c.query<{ ordinal: number; title: string; heading_path: string[]; start_offset: number; end_offset: number; page: number | null }>(
           `SELECT ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset, ch.page
@@ -327,7 +268,7 @@ export class PostgresStore implements Store {
 
   async listTables(principal: Principal): Promise<TableRecord[]> {
     const acl = aclFilter('d', principalAclKeys(principal), 1);
-    const rows = await this.read('list tables', async (c) =>
+    const rows = await this.withClient('list tables', async (c) =>
       (
         await c.query<{ doc_id: string; title: string; sql_name: string; columns: TableRecord['columns']; row_count: number }>(
           `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count
@@ -350,7 +291,7 @@ export class PostgresStore implements Store {
   async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {
     if (chunkIds.length === 0) return [];
     const acl = aclFilter('d', principalAclKeys(principal), 2);
-    const rows = await this.read('read chunks', async (c) =>
+    const rows = await this.withClient('read chunks', async (c) =>
       (
         await c.query<ChunkRow>(
           `SELECT ${CHUNK_COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n)
@@ -381,21 +322,21 @@ export class PostgresStore implements Store {
   }
 
   async documentExtrasInfo(docId: string): Promise<DocumentExtrasInfo | undefined> {
-    return this.read('read document extras', (c) => extras.extrasInfo(c, docId));
+    return this.withClient('read document extras', (c) => extras.extrasInfo(c, docId));
   }
 
   async searchSummaries(terms: readonly string[], principal: Principal, limit: number): Promise<SummaryHit[]> {
-    return this.read('search summaries', (c) => extras.searchSummaries(c, terms, principalAclKeys(principal), limit));
+    return this.withClient('search summaries', (c) => extras.searchSummaries(c, terms, principalAclKeys(principal), limit));
   }
 
   async searchQuotes(terms: readonly string[], principal: Principal, limit: number): Promise<QuoteHit[]> {
-    return this.read('search quotes', (c) => extras.searchQuotes(c, terms, principalAclKeys(principal), limit));
+    return this.withClient('search quotes', (c) => extras.searchQuotes(c, terms, principalAclKeys(principal), limit));
   }
 
   // ---------------------------------------------------------------- search
 
   async keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]> {
-    return this.read('search keywords', async (c) => {
+    return this.withClient('search keywords', async (c) => {
       const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', principalAclKeys(principal), 1), limit);
       if (ranked.length === 0) return [];
       const ids = new Map(
@@ -441,7 +382,7 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- vectors and embedder
 
   async embedderInfo(): Promise<EmbedderInfo | undefined> {
-    return this.read('read the embedder', (c) => this.readEmbedder(c));
+    return this.withClient('read the embedder', (c) => this.readEmbedder(c));
   }
 
   async *chunkTexts(batchSize: number): AsyncIterable<ChunkWithSource[]> {
@@ -449,7 +390,7 @@ export class PostgresStore implements Store {
     let after = -1;
     for (;;) {
       // Keyset pagination: no transaction is held open across the caller's awaits.
-      const rows = await this.read('read chunk texts', async (c) =>
+      const rows = await this.withClient('read chunk texts', async (c) =>
         (
           await c.query<ChunkRow & { pk: number }>(
             `SELECT c.pk, ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.pk = c.doc_pk WHERE c.pk > $1 ORDER BY c.pk LIMIT $2`,
@@ -491,7 +432,7 @@ export class PostgresStore implements Store {
 
   async cachedEmbeddings(embedderId: string, contentHashes: readonly string[]): Promise<Map<string, Float32Array>> {
     if (contentHashes.length === 0) return new Map();
-    const rows = await this.read('read cached embeddings', async (c) =>
+    const rows = await this.withClient('read cached embeddings', async (c) =>
       (
         await c.query<{ content_hash: string; vector: Buffer }>(
           'SELECT content_hash, vector FROM embedding_cache WHERE embedder_id = $1 AND content_hash = ANY($2::text[])',
@@ -505,7 +446,7 @@ export class PostgresStore implements Store {
   async cacheEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void> {
     if (entries.size === 0) return;
     const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    await this.read('cache embeddings', (c) =>
+    await this.withClient('cache embeddings', (c) =>
       c.query(
         `INSERT INTO embedding_cache (embedder_id, content_hash, vector) SELECT $1, h, v FROM unnest($2::text[], $3::bytea[]) AS u(h, v)
          ON CONFLICT (embedder_id, content_hash) DO UPDATE SET vector = excluded.vector`,
@@ -519,7 +460,7 @@ export class PostgresStore implements Store {
   async upsertUser(user: { name: string; groups: string[]; roles?: Principal['roles'] }): Promise<UserRecord> {
     const name = user.name.trim();
     if (!name) throw new ValidationError('A user needs a non-empty name.');
-    const row = await this.read('save a user', async (c) =>
+    const row = await this.withClient('save a user', async (c) =>
       (
         await c.query<UserRow>(
           `INSERT INTO users (name, groups, roles, created_at) VALUES ($1, $2, $3, $4)
@@ -533,12 +474,12 @@ export class PostgresStore implements Store {
   }
 
   async getUser(name: string): Promise<UserRecord | undefined> {
-    const row = await this.read('read a user', async (c) => (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users WHERE name = $1', [name])).rows[0]);
+    const row = await this.withClient('read a user', async (c) => (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users WHERE name = $1', [name])).rows[0]);
     return row ? toUserRecord(row) : undefined;
   }
 
   async listUsers(): Promise<UserRecord[]> {
-    const rows = await this.read('list users', async (c) => (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users ORDER BY name COLLATE "C"')).rows);
+    const rows = await this.withClient('list users', async (c) => (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users ORDER BY name COLLATE "C"')).rows);
     return rows.map(toUserRecord);
   }
 
@@ -547,33 +488,33 @@ export class PostgresStore implements Store {
   }
 
   async principalForApiKey(key: string): Promise<Principal | undefined> {
-    return this.read('check an API key', (c) => apiKeys.principal(c, key));
+    return this.withClient('check an API key', (c) => apiKeys.principal(c, key));
   }
 
   async listApiKeys(user: string): Promise<ApiKeyRecord[]> {
-    return this.read('list API keys', (c) => apiKeys.list(c, user));
+    return this.withClient('list API keys', (c) => apiKeys.list(c, user));
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
-    return this.read('revoke an API key', (c) => apiKeys.revoke(c, id));
+    return this.withClient('revoke an API key', (c) => apiKeys.revoke(c, id));
   }
 
   // ---------------------------------------------------------------- memories
 
   async addMemory(memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
-    return this.read('save a memory', (c) => memories.add(c, memory));
+    return this.withClient('save a memory', (c) => memories.add(c, memory));
   }
 
   async searchMemories(user: string, vector: Float32Array, limit: number): Promise<MemoryHit[]> {
-    return this.read('search memories', (c) => memories.search(c, user, vector, limit));
+    return this.withClient('search memories', (c) => memories.search(c, user, vector, limit));
   }
 
   async listMemories(user: string): Promise<MemoryRecord[]> {
-    return this.read('list memories', (c) => memories.list(c, user));
+    return this.withClient('list memories', (c) => memories.list(c, user));
   }
 
   async deleteMemory(user: string, id: string): Promise<boolean> {
-    return this.read('delete a memory', (c) => memories.delete(c, user, id));
+    return this.withClient('delete a memory', (c) => memories.delete(c, user, id));
   }
 
   // ---------------------------------------------------------------- runs
@@ -587,40 +528,40 @@ export class PostgresStore implements Store {
   }
 
   async listRuns(threadId: string, user: string): Promise<RunRecord[]> {
-    return this.read('list runs', (c) => runLog.listRuns(c, threadId, user));
+    return this.withClient('list runs', (c) => runLog.listRuns(c, threadId, user));
   }
 
   async listThreads(user: string): Promise<ThreadSummary[]> {
-    return this.read('list threads', (c) => runLog.listThreads(c, user));
+    return this.withClient('list threads', (c) => runLog.listThreads(c, user));
   }
 
   async createThread(thread: { threadId: string; owner: string; metadata?: Record<string, unknown> }): Promise<ThreadRecord> {
-    return this.read('create a thread', (c) => runLog.createThread(c, thread));
+    return this.withClient('create a thread', (c) => runLog.createThread(c, thread));
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | undefined> {
-    return this.read('read a thread', (c) => runLog.getThread(c, threadId));
+    return this.withClient('read a thread', (c) => runLog.getThread(c, threadId));
   }
 
   async deleteThread(threadId: string, owner: string): Promise<boolean> {
-    return this.read('delete a thread', (c) => runLog.deleteThread(c, threadId, owner));
+    return this.withClient('delete a thread', (c) => runLog.deleteThread(c, threadId, owner));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
-    return this.read('read a run', (c) => runLog.get(c, runId));
+    return this.withClient('read a run', (c) => runLog.get(c, runId));
   }
 
   async appendRunEvents(events: readonly RunEventRecord[]): Promise<void> {
     if (events.length === 0) return;
-    await this.read('record run events', (c) => runLog.appendRunEvents(c, events));
+    await this.withClient('record run events', (c) => runLog.appendRunEvents(c, events));
   }
 
   async listRunEvents(runId: string, afterSeq: number, limit = 1000): Promise<RunEventRecord[]> {
-    return this.read('read run events', (c) => runLog.listRunEvents(c, runId, afterSeq, limit));
+    return this.withClient('read run events', (c) => runLog.listRunEvents(c, runId, afterSeq, limit));
   }
 
   async stats(): Promise<StoreStats> {
-    return this.read('read statistics', async (c) => {
+    return this.withClient('read statistics', async (c) => {
       const counts = (
         await c.query<{ documents: number; chunks: number; tables: number; users: number }>(
           `SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM chunks) AS chunks,
@@ -689,7 +630,7 @@ export class PostgresStore implements Store {
   }
 
   /** One pooled connection for `fn`, outside any explicit transaction. */
-  private async read<T>(what: string, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  private async withClient<T>(what: string, fn: (c: PoolClient) => Promise<T>): Promise<T> {
     const c = await this.connect();
     try {
       return await fn(c);
