@@ -131,6 +131,8 @@ export interface RunStart {
 
 export interface RunRecord extends RunStart {
   status: RunRecordStatus;
+  /** A client asked to cancel the run; the process executing it stops it (it may be another process). */
+  cancelRequested?: true;
   error?: string;
   startedAt: string;
   finishedAt?: string;
@@ -266,6 +268,11 @@ export interface Store {
   /** Deletes the owner's thread with its runs and their events. False when `owner` has no such thread. */
   deleteThread(threadId: string, owner: string): Promise<boolean>;
   getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Flags a running run for cancellation, for whichever process executes it (it polls the flag). True when the run
+   * was running; false when it has ended or does not exist.
+   */
+  requestRunCancel(runId: string): Promise<boolean>;
   /**
    * Appends events to a run's log with the given sequence numbers, in one transaction. A sequence number the run
    * already has fails (`run_event_conflict`): two writers of one run's log are a bug, never merged silently.

@@ -1312,6 +1312,19 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
         expect(await store.getRun('e1')).toMatchObject({ runId: 'e1', threadId: 'empty', status: 'cancelled' });
       });
 
+      it('flags a running run for cancellation, and only a running one', async () => {
+        await store.startRun(run('c1', 'cancels', 'alice'));
+        expect((await store.getRun('c1'))?.cancelRequested).toBeUndefined();
+        expect(await store.requestRunCancel('c1')).toBe(true);
+        expect((await store.getRun('c1'))?.cancelRequested).toBe(true);
+        await store.finishRun('c1', { status: 'cancelled' });
+        await store.startRun(run('c2', 'cancels', 'alice'));
+        await store.finishRun('c2', { status: 'answered' });
+        expect(await store.requestRunCancel('c2')).toBe(false);
+        expect((await store.getRun('c2'))?.cancelRequested).toBeUndefined();
+        expect(await store.requestRunCancel('no-such-run')).toBe(false);
+      });
+
       it('keeps each run\'s event log in order, refuses a sequence number twice, and deletes it with the thread', async () => {
         await store.startRun(run('ev1', 'events', 'alice'));
         const event = (seq: number, name = 'custom') => ({ runId: 'ev1', seq, event: name, data: { seq, text: `步骤 ${seq}` } });

@@ -28,6 +28,9 @@ interface ActiveRun {
   done: Promise<RunRecord>;
 }
 
+/** How long a cancel waits for another process to stop the run it executes (it polls every `pollMs`). */
+const REMOTE_CANCEL_WAIT_MS = 10_000;
+
 const threadBusy = (threadId: string, hint: string) =>
   new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, { category: 'user', hint });
 
@@ -110,15 +113,20 @@ export class RunManager {
   }
 
   /**
-   * Stops a run executing in this process (its owner, or an admin stopping a runaway); the run ends `cancelled`.
-   * False when it is not executing here (it has ended).
+   * Stops a running run (its owner, or an admin stopping a runaway); the run ends `cancelled`. A run executing in
+   * this process is stopped at once; one executing in another process is flagged in the store, which that process
+   * polls, and this waits (a bounded time) for it to record its end. False when the run had already ended.
    */
   async cancel(threadId: string, runId: string, principal: Principal): Promise<boolean> {
     await readableRun(this.store, threadId, runId, principal);
     const active = this.active.get(runId);
-    if (!active) return false;
-    active.controller.abort();
-    await active.done;
+    if (active) {
+      active.controller.abort();
+      await active.done;
+      return true;
+    }
+    if (!(await this.store.requestRunCancel(runId))) return false;
+    await this.wait(runId, AbortSignal.timeout(REMOTE_CANCEL_WAIT_MS));
     return true;
   }
 
@@ -195,6 +203,13 @@ export class RunManager {
 
   private launch(agent: AgentDefinition, run: RunRecord, input: unknown): void {
     const controller = new AbortController();
+    // A cancel requested through another process (another server on the same store) reaches this one as a flag.
+    const cancelWatch = setInterval(() => {
+      this.store.getRun(run.runId).then(
+        (current) => current?.cancelRequested && controller.abort(),
+        () => undefined,
+      );
+    }, this.pollMs);
     const done = executeRun({
       store: this.store,
       agent,
@@ -210,6 +225,7 @@ export class RunManager {
         return (await this.store.getRun(run.runId).catch(() => undefined)) ?? run;
       })
       .finally(() => {
+        clearInterval(cancelWatch);
         this.active.delete(run.runId);
         this.busyThreads.delete(run.threadId);
         this.appended.emit(run.runId);

@@ -551,6 +551,10 @@ export class PostgresStore implements Store {
     return this.withClient('read a run', (c) => runLog.get(c, runId));
   }
 
+  async requestRunCancel(runId: string): Promise<boolean> {
+    return this.withClient('request a run\'s cancellation', (c) => runLog.requestCancel(c, runId));
+  }
+
   async appendRunEvents(events: readonly RunEventRecord[]): Promise<void> {
     if (events.length === 0) return;
     await this.withClient('record run events', (c) => runLog.appendRunEvents(c, events));

@@ -14,6 +14,7 @@ interface RunRow {
   started_at: Date;
   finished_at: Date | null;
   duration_ms: number | null;
+  cancel_requested: boolean;
 }
 
 interface ThreadRow {
@@ -32,7 +33,7 @@ interface ThreadSummaryRow extends ThreadRow {
 }
 
 const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
-const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms';
+const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested';
 
 // A thread created before its first run has agent '' (NOT NULL, as on SQLite).
 const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
@@ -55,6 +56,7 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   startedAt: row.started_at.toISOString(),
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at.toISOString() }),
   ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
+  ...(row.cancel_requested ? { cancelRequested: true as const } : {}),
 });
 
 /**
@@ -193,6 +195,11 @@ export const runLog = {
       [runId, afterSeq, limit],
     );
     return result.rows.map((row) => ({ runId, seq: row.seq, event: row.event, data: row.data }));
+  },
+
+  async requestCancel(client: PoolClient, runId: string): Promise<boolean> {
+    const result = await client.query("UPDATE runs SET cancel_requested = true WHERE run_id = $1 AND status = 'running'", [runId]);
+    return (result.rowCount ?? 0) > 0;
   },
 
   async get(client: PoolClient, runId: string): Promise<RunRecord | undefined> {

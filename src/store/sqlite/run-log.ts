@@ -14,6 +14,7 @@ interface RunRow {
   started_at: string;
   finished_at: string | null;
   duration_ms: number | null;
+  cancel_requested: number;
 }
 
 interface ThreadRow {
@@ -43,7 +44,7 @@ const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
   updatedAt: row.updated_at,
 });
 
-const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms';
+const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested';
 
 const toRunRecord = (row: RunRow): RunRecord => ({
   runId: row.run_id,
@@ -56,6 +57,7 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   startedAt: row.started_at,
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
   ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
+  ...(row.cancel_requested === 1 ? { cancelRequested: true as const } : {}),
 });
 
 /**
@@ -211,6 +213,10 @@ export class SqliteRunLog {
         )
         .get(threadId, since) !== undefined
     );
+  }
+
+  requestCancel(runId: string): boolean {
+    return this.db.prepare("UPDATE runs SET cancel_requested = 1 WHERE run_id = ? AND status = 'running'").run(runId).changes > 0;
   }
 
   get(runId: string): RunRecord | undefined {

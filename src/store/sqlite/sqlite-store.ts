@@ -654,6 +654,11 @@ export class SqliteStore implements Store {
     return this.guard('read a run', () => new SqliteRunLog(this.db).get(runId));
   }
 
+  async requestRunCancel(runId: string): Promise<boolean> {
+    this.assertWritable();
+    return this.guard('request a run\'s cancellation', () => new SqliteRunLog(this.db).requestCancel(runId));
+  }
+
   async appendRunEvents(events: readonly RunEventRecord[]): Promise<void> {
     this.assertWritable();
     if (events.length === 0) return;

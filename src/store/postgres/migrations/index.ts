@@ -3,6 +3,7 @@ import { principalsSchema } from './002-principals.ts';
 import { runsSchema } from './003-runs.ts';
 import { documentExtrasSchema } from './004-document-extras.ts';
 import { keywordPostings } from './005-keyword-postings.ts';
+import { runCancel } from './006-run-cancel.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export type { PostgresMigration, SchemaNames } from './migration.ts';
@@ -14,4 +15,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   runsSchema,
   documentExtrasSchema,
   keywordPostings,
+  runCancel,
 ];
