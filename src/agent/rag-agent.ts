@@ -81,9 +81,9 @@ export interface RagAgentOptions {
   deps?: Partial<Omit<RagDeps, 'search' | 'store' | 'embedder' | 'tableQuery' | 'chat'>>;
 }
 
-/** The `rag` agent over an Evident instance, checkpointed in its store by thread_id. */
-export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): RagAgent {
-  const deps: RagDeps = {
+/** rag's node dependencies over an Evident instance, with the default bounds (the other agents start from them too). */
+export function defaultRagDeps(evident: Evident): Omit<RagDeps, 'chat'> {
+  return {
     search: evident.search,
     store: evident.store,
     embedder: evident.embedder,
@@ -95,6 +95,13 @@ export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): R
     historyWindow: 12,
     memoryLimit: 3,
     memoryFloor: 0.35,
+  };
+}
+
+/** The `rag` agent over an Evident instance, checkpointed in its store by thread_id. */
+export function openRagAgent(evident: Evident, options: RagAgentOptions = {}): RagAgent {
+  const deps: RagDeps = {
+    ...defaultRagDeps(evident),
     ...options.deps,
     ...(options.chat ? { chat: options.chat } : {}),
   };

@@ -2,7 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { Evident } from '../../evident.ts';
 import { openCheckpointer } from '../checkpointer.ts';
 import { buildReactGraph, reactGraphMermaid, type ReactGraph } from '../graphs/react.ts';
-import { createTableQueryTool } from '../tools/table-query.ts';
+import { defaultRagDeps } from '../rag-agent.ts';
 import type { ReactDeps } from './react-deps.ts';
 
 /** The `react` agent: its checkpointed graph. Runs go through the run runtime, as for the API and the CLI. */
@@ -22,17 +22,7 @@ export const DEFAULT_MAX_ITERATIONS = 10;
 /** The react nodes' dependencies over an Evident instance: its search, store and models, the defaults, then `options`. */
 export function createReactDeps(evident: Evident, options: ReactAgentOptions = {}): ReactDeps {
   return {
-    search: evident.search,
-    store: evident.store,
-    embedder: evident.embedder,
-    tableQuery: createTableQueryTool({ store: evident.store }),
-    topK: evident.retrieval.topK,
-    maxEvidence: 8,
-    maxCitationRetries: 1,
-    maxSchemaRetries: 2,
-    historyWindow: 12,
-    memoryLimit: 3,
-    memoryFloor: 0.35,
+    ...defaultRagDeps(evident),
     maxIterations: DEFAULT_MAX_ITERATIONS,
     protocol: 'auto',
     fusionQueries: 4,
