@@ -1,4 +1,5 @@
 import type { Evidence } from '../state.ts';
+import { evidenceFrom } from '../evidence-from.ts';
 import type { RagNode } from './rag-deps.ts';
 
 const RRF_K = 60;
@@ -27,17 +28,7 @@ export const mergeRerank: RagNode = async (state, deps) => {
   for (const [id, entry] of ranked.slice(0, deps.maxEvidence)) {
     const chunk = byId.get(id);
     if (!chunk) continue;
-    evidence.push({
-      chunk_id: chunk.id,
-      doc_id: chunk.docId,
-      source: chunk.source,
-      title: chunk.title,
-      heading: chunk.headingPath.join(' › '),
-      ...(chunk.page === undefined ? {} : { page: chunk.page }),
-      text: chunk.text,
-      score: Math.round(entry.score * 1e6) / 1e6,
-      queries: [...entry.queries],
-    });
+    evidence.push(evidenceFrom(chunk, entry.score, [...entry.queries]));
   }
   return { update: { evidence }, summary: `${evidence.length} evidence chunks: ${evidence.map((e) => e.chunk_id).join(', ')}` };
 };

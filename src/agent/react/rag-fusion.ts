@@ -3,6 +3,7 @@ import { isEvidentError } from '../../errors/index.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion } from '../../retrieval/fuse.ts';
 import type { Candidate, Evidence, RunError } from '../state.ts';
 import { fusionQueriesByModel, fusionQueriesOffline } from './fusion-queries.ts';
+import { evidenceFrom } from '../evidence-from.ts';
 import type { ReactDeps } from './react-deps.ts';
 
 /** One knowledge_base call: the queries it ran, each query's ranking, and the fused, principal-filtered evidence. */
@@ -46,17 +47,7 @@ export async function ragFusion(request: string, principal: Principal, deps: Rea
   for (const item of fused) {
     const chunk = chunks.get(item.chunkId);
     if (!chunk) continue;
-    evidence.push({
-      chunk_id: chunk.id,
-      doc_id: chunk.docId,
-      source: chunk.source,
-      title: chunk.title,
-      heading: chunk.headingPath.join(' › '),
-      ...(chunk.page === undefined ? {} : { page: chunk.page }),
-      text: chunk.text,
-      score: Math.round(item.score * 1e6) / 1e6,
-      queries: Object.keys(item.channels).map((key) => queries[Number(key.slice(1))] as string),
-    });
+    evidence.push(evidenceFrom(chunk, item.score, Object.keys(item.channels).map((key) => queries[Number(key.slice(1))] as string)));
   }
   return { queries, candidates, evidence, errors };
 }

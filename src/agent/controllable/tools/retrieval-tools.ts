@@ -3,6 +3,7 @@ import type { HybridSearch } from '../../../retrieval/hybrid-search.ts';
 import { analyzeQuery } from '../../../retrieval/analyzer.ts';
 import type { ChunkWithSource, Store } from '../../../store/store.ts';
 import type { Evidence, ToolCallRecord } from '../../state.ts';
+import { evidenceFrom } from '../../evidence-from.ts';
 import type { ContextItem, RetrievalTool } from '../controllable-state.ts';
 
 /** What a retrieval tool returns: the items it found and the chunks they lead back to (the citable evidence). */
@@ -21,19 +22,7 @@ export interface RetrievalToolDeps {
 /** Chunks a chapter summary brings along as evidence: the first few of its chapter. */
 const CHUNKS_PER_SUMMARY = 3;
 
-function toEvidence(chunk: ChunkWithSource, score: number, query: string): Evidence {
-  return {
-    chunk_id: chunk.id,
-    doc_id: chunk.docId,
-    source: chunk.source,
-    title: chunk.title,
-    heading: chunk.headingPath.join(' › '),
-    ...(chunk.page ? { page: chunk.page } : {}),
-    text: chunk.text,
-    score,
-    queries: [query],
-  };
-}
+const toEvidence = (chunk: ChunkWithSource, score: number, query: string): Evidence => evidenceFrom(chunk, score, [query]);
 
 async function retrieveChunks(query: string, principal: Principal, deps: RetrievalToolDeps) {
   const trace = await deps.search.search(query, principal, { topK: deps.topK });
