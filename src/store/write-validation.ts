@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors/index.ts';
 import { validateExtras } from './sqlite/document-extras.ts';
-import type { DocumentWrite, EmbedderInfo, TableQueryLimits } from './store.ts';
+import type { DocumentWrite, EmbedderInfo, MemoryWrite, TableQueryLimits } from './store.ts';
 
 /** Checks shared by every backend, run before any SQL so a malformed write or query is refused with a precise message. */
 
@@ -50,4 +50,10 @@ export function validateReplacement(embedder: EmbedderInfo, vectors: ReadonlyMap
       throw new ValidationError(`The vector for chunk ${id} has ${vector.length} dimensions; ${embedder.id} has ${embedder.dimension}.`);
     }
   }
+}
+
+export function validateMemory(memory: MemoryWrite): void {
+  if (!memory.user.trim()) throw new ValidationError('A memory needs the user it belongs to.');
+  if (!memory.text.trim()) throw new ValidationError('A memory needs non-empty text.');
+  if (memory.vector.length === 0) throw new ValidationError('A memory needs a vector.');
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import pgvector from 'pgvector';
-import { ValidationError } from '../../errors/index.ts';
 import type { MemoryHit, MemoryRecord, MemoryWrite } from '../store.ts';
+import { validateMemory } from '../write-validation.ts';
 
 interface MemoryRow {
   id: string;
@@ -22,17 +22,11 @@ const toRecord = (row: MemoryRow): MemoryRecord => ({
   createdAt: row.created_at.toISOString(),
 });
 
-function validate(memory: MemoryWrite): void {
-  if (!memory.user.trim()) throw new ValidationError('A memory needs the user it belongs to.');
-  if (!memory.text.trim()) throw new ValidationError('A memory needs non-empty text.');
-  if (memory.vector.length === 0) throw new ValidationError('A memory needs a vector.');
-}
-
 /** Long-term memories on Postgres; every statement filters on the user. */
 export const memories = {
   /** Inserts unless the user has a memory with the same idempotency key; a concurrent twin insert loses to the unique key. */
   async add(client: PoolClient, memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
-    validate(memory);
+    validateMemory(memory);
     const row: MemoryRow = { id: randomUUID(), user_name: memory.user, text: memory.text.trim(), source: memory.source ?? null, created_at: new Date() };
     const inserted = await client.query<MemoryRow>(
       `INSERT INTO memories (id, user_name, text, vector, source, idempotency_key, created_at)

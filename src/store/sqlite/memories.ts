@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { ValidationError } from '../../errors/index.ts';
 import type { MemoryHit, MemoryRecord, MemoryWrite } from '../store.ts';
+import { validateMemory } from '../write-validation.ts';
 import { blobToVector, vectorToBlob } from './vector-codec.ts';
 
 type Stmt = (sql: string) => Database.Statement;
@@ -24,18 +24,12 @@ const toRecord = (row: MemoryRow): MemoryRecord => ({
   createdAt: row.created_at,
 });
 
-function validate(memory: MemoryWrite): void {
-  if (!memory.user.trim()) throw new ValidationError('A memory needs the user it belongs to.');
-  if (!memory.text.trim()) throw new ValidationError('A memory needs non-empty text.');
-  if (memory.vector.length === 0) throw new ValidationError('A memory needs a vector.');
-}
-
 /**
  * Inserts a memory unless the user already has one with the same idempotency key, which is then returned as is.
  * Runs inside the caller's IMMEDIATE transaction, so two processes replaying one approval cannot both insert.
  */
 export function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryRecord; created: boolean } {
-  validate(memory);
+  validateMemory(memory);
   if (memory.idempotencyKey !== undefined) {
     const existing = stmt(`SELECT ${COLUMNS} FROM memories WHERE user_name = ? AND idempotency_key = ?`).get(
       memory.user,
