@@ -21,6 +21,14 @@ const CAROL: Principal = { id: 'carol', groups: ['hr'], roles: ['member'] };
 /** A user whose name equals a group name, and a group named like a user: entries must not cross kinds. */
 const USER_NAMED_LEGAL: Principal = { id: 'legal', groups: ['bob'], roles: ['member'] };
 
+/** Who sees which of the four ACL test documents (public.md, legal.md for group legal, bob.md for bob, secret.md for nobody). */
+const VISIBILITY_CASES: [string, Principal, string[]][] = [
+  ['admin sees everything', ADMIN, ['bob.md', 'legal.md', 'public.md', 'secret.md']],
+  ['group match', ALICE, ['legal.md', 'public.md']],
+  ['user match', BOB, ['bob.md', 'public.md']],
+  ['no match sees public only', CAROL, ['public.md']],
+  ['user and group entries do not cross', USER_NAMED_LEGAL, ['public.md']],
+];
 
 function unitVector(next: () => number, dimension = EMBEDDER.dimension): Float32Array {
   const vector = new Float32Array(dimension);
@@ -377,13 +385,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
           tables: [ordersTable('secret orders')],
         }),
       };
-      const cases: [string, Principal, string[]][] = [
-        ['admin sees everything', ADMIN, ['bob.md', 'legal.md', 'public.md', 'secret.md']],
-        ['group match', ALICE, ['legal.md', 'public.md']],
-        ['user match', BOB, ['bob.md', 'public.md']],
-        ['no match sees public only', CAROL, ['public.md']],
-        ['user and group entries do not cross', USER_NAMED_LEGAL, ['public.md']],
-      ];
+      const cases = VISIBILITY_CASES;
 
       beforeEach(async () => {
         for (const write of Object.values(docs)) await store.putDocument(write);
@@ -470,13 +472,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
           'harbour quote secret secretword secretword',
         ),
       };
-      const cases: [string, Principal, string[]][] = [
-        ['admin sees everything', ADMIN, ['bob.md', 'legal.md', 'public.md', 'secret.md']],
-        ['group match', ALICE, ['legal.md', 'public.md']],
-        ['user match', BOB, ['bob.md', 'public.md']],
-        ['no match sees public only', CAROL, ['public.md']],
-        ['user and group entries do not cross', USER_NAMED_LEGAL, ['public.md']],
-      ];
+      const cases = VISIBILITY_CASES;
 
       beforeEach(async () => {
         for (const write of Object.values(docs)) await store.putDocument(write);
