@@ -86,6 +86,15 @@ describe('thread and run permissions', () => {
     ]);
   });
 
+  it('reads a thread\'s history, newest first, with a bounded limit', async () => {
+    const history = (await (await call('GET', `/threads/${answered.threadId}/history?limit=2`, api.keys.alice)).json()) as { next: string[] }[];
+    expect(history).toHaveLength(2);
+    expect(history[0]?.next).toEqual([]);
+    const bad = await call('GET', `/threads/${answered.threadId}/history?limit=zero`, api.keys.alice);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { hint: string } }).error.hint).toMatch(/1 to 1000/);
+  });
+
   it('deletes only the owner’s thread, with its runs and checkpoints', async () => {
     const doomed = await finishedRun(api.keys.alice, 'How many days do customers have to request a refund?');
     expect((await call('DELETE', `/threads/${doomed.threadId}`, api.keys.admin)).status).toBe(404);

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { RunManager } from '../../../agent/runs/run-manager.ts';
 import { readableThread } from '../../../agent/runs/run-access.ts';
-import { isEvidentError } from '../../../errors/index.ts';
+import { isEvidentError, ValidationError } from '../../../errors/index.ts';
 import type { Store } from '../../../store/store.ts';
 import { readJson } from '../../read-json.ts';
 import type { ServerEnv } from '../../server-env.ts';
@@ -25,6 +25,14 @@ export const threadSearchSchema = z.looseObject({
 });
 
 export const historySchema = z.looseObject({ limit: z.number().int().min(1).max(1000).nullish() });
+
+/** `?limit=` of GET …/history: 1–1000, 10 when absent. */
+function historyLimitOf(query: string | undefined): number {
+  if (query === undefined) return 10;
+  const limit = Number(query);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new ValidationError(`Invalid limit ${JSON.stringify(query)}.`, { hint: 'Use a whole number from 1 to 1000.' });
+  return limit;
+}
 
 /** An empty body reads as `{}`: the SDK posts none for a plain `threads.create()`. */
 async function readOptionalJson<T extends z.ZodType>(c: Parameters<typeof readJson>[0], schema: T): Promise<z.infer<T>> {
@@ -72,7 +80,7 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
       return c.json(threadStateJson(agent, snapshot));
     })
     .on(['GET', 'POST'], '/threads/:threadId/history', async (c) => {
-      const limit = c.req.method === 'POST' ? ((await readOptionalJson(c, historySchema)).limit ?? 10) : Number(c.req.query('limit') ?? 10);
+      const limit = c.req.method === 'POST' ? ((await readOptionalJson(c, historySchema)).limit ?? 10) : historyLimitOf(c.req.query('limit'));
       const { agent } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
       if (!agent) return c.json([]);
       const states = [];
