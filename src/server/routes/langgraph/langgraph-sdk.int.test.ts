@@ -84,6 +84,8 @@ describe('LangGraph SDK against the server', () => {
     expect(waiting.next).toEqual(['save_memory']);
     expect((await alice.threads.get(thread.thread_id)).status).toBe('interrupted');
     expect(await api.evident.store.listMemories('alice')).toEqual([]);
+    // A new question waits until the pending action is decided.
+    await expect(alice.runs.wait(thread.thread_id, 'rag', { input: { question: 'What is the refund window?' } })).rejects.toThrow(/409|waits for a decision/);
 
     const resumed = await collect(alice.runs.stream(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } }, streamMode: 'values' }));
     expect(resumed.map((p) => p.event)).not.toContain('error');
