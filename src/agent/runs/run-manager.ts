@@ -4,6 +4,7 @@ import { Command } from '@langchain/langgraph';
 import type { StateSnapshot } from '@langchain/langgraph';
 import { EvidentError, NotFoundError } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
+import { threadBusyError } from '../../store/thread-busy-error.ts';
 import { isRunFinished, type RunEventRecord, type RunRecord, type Store, type ThreadRecord } from '../../store/store.ts';
 import type { Principal } from '../../domain/index.ts';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../policy/approval-policy.ts';
@@ -30,9 +31,6 @@ interface ActiveRun {
 
 /** How long a cancel waits for another process to stop the run it executes (it polls every `pollMs`). */
 const REMOTE_CANCEL_WAIT_MS = 10_000;
-
-const threadBusy = (threadId: string, hint: string) =>
-  new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, { category: 'user', hint });
 
 /**
  * Runs agents in the background and serves their recorded events. A run goes on when the client that started it
@@ -68,7 +66,8 @@ export class RunManager {
     const agent = this.agent(request.agent);
     const { threadId, principal, action } = request;
     const thread = await this.threadFor(request);
-    if (this.busyThreads.has(threadId)) throw threadBusy(threadId, 'Join or cancel the running run first, or ask on another thread.');
+    // The store refuses a second running run atomically; this only fails fast within the process.
+    if (this.busyThreads.has(threadId)) throw threadBusyError(threadId);
     this.busyThreads.add(threadId);
     try {
       const config = { configurable: { thread_id: threadId } };
@@ -177,14 +176,9 @@ export class RunManager {
   /** Deletes the owner's thread: its runs, their events and its checkpoints. Not while a run of it executes. */
   async deleteThread(threadId: string, principal: Principal): Promise<void> {
     const thread = await ownThread(this.store, threadId, principal);
-    if (this.busyThreads.has(threadId)) throw threadBusy(threadId, 'Cancel the run first.');
+    if (this.busyThreads.has(threadId)) throw threadBusyError(threadId);
     await this.store.deleteThread(threadId, principal.id);
     if (thread.agent) await this.agent(thread.agent).forgetThread(threadId);
-  }
-
-  /** Whether a run of this thread executes in this process now. */
-  isBusy(threadId: string): boolean {
-    return this.busyThreads.has(threadId);
   }
 
   /** Cancels every run still executing and waits for them to record their end (server shutdown). */

@@ -53,14 +53,15 @@ export const runJson = (run: RunRecord) => ({
   ...(run.durationMs === undefined ? {} : { duration_ms: run.durationMs }),
 });
 
-export function threadJson(thread: (ThreadRecord & Pick<ThreadSummary, 'lastStatus'>) | ThreadSummary, extra: { values?: Record<string, unknown>; busy?: boolean } = {}) {
+export function threadJson(thread: (ThreadRecord & Pick<ThreadSummary, 'lastStatus'>) | ThreadSummary, extra: { values?: Record<string, unknown> } = {}) {
   const last = 'lastStatus' in thread ? thread.lastStatus : undefined;
   return {
     thread_id: thread.threadId,
     created_at: thread.createdAt,
     updated_at: thread.updatedAt,
     metadata: { ...thread.metadata, ...(thread.agent ? { graph_id: thread.agent, assistant_id: thread.agent } : {}) },
-    status: extra.busy ? 'busy' : last ? THREAD_STATUS[last] : 'idle',
+    // A run is recorded `running` before it starts, so the latest run's status is the thread's.
+    status: last ? THREAD_STATUS[last] : 'idle',
     ...('lastQuestion' in thread ? { last_question: thread.lastQuestion, run_count: thread.runCount } : {}),
     ...(extra.values ? { values: extra.values } : {}),
   };

@@ -61,7 +61,7 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
       const body = await readOptionalJson(c, threadSearchSchema);
       const offset = body.offset ?? 0;
       const threads = (await store.listThreads(c.get('principal').id))
-        .map((thread) => threadJson(thread, { busy: runs.isBusy(thread.threadId) }))
+        .map((thread) => threadJson(thread))
         .filter((thread) => (!body.metadata || matches(thread.metadata, body.metadata)) && (!body.status || thread.status === body.status));
       return c.json(threads.slice(offset, offset + (body.limit ?? 10)));
     })
@@ -69,7 +69,7 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
       const { thread, agent, snapshot } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
       const values = agent && snapshot?.createdAt ? agent.view(snapshot.values as Record<string, unknown>) : undefined;
       const lastRun = (await store.listRuns(thread.threadId, thread.owner)).at(-1);
-      return c.json(threadJson({ ...thread, ...(lastRun ? { lastStatus: lastRun.status } : {}) }, { busy: runs.isBusy(thread.threadId), ...(values ? { values } : {}) }));
+      return c.json(threadJson({ ...thread, ...(lastRun ? { lastStatus: lastRun.status } : {}) }, values ? { values } : {}));
     })
     .delete('/threads/:threadId', async (c) => {
       await runs.deleteThread(c.req.param('threadId'), c.get('principal'));
