@@ -7,7 +7,7 @@ import { BaseCheckpointSaver, MemorySaver, type CheckpointTuple } from '@langcha
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import Database from 'better-sqlite3';
 import { openRagAgent, type RagAgent } from '../../src/agent/rag-agent.ts';
-import { RagState, type RagStateType, type RagUpdate, type Step, type Turn } from '../../src/agent/state.ts';
+import { RagState, type RagStateType, type RagUpdate, type Step, type Turn } from '../../src/agent/core/state.ts';
 import type { Principal } from '../../src/domain/index.ts';
 import type { Evident } from '../../src/evident.ts';
 import { summarize, type LatencySummary } from '../retrieval/stats.ts';

@@ -2,12 +2,12 @@ import type { Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ChatModelHandle } from '../models/chat/chat-model.ts';
 import { openControllableAgent } from './controllable/controllable-agent.ts';
-import { controllableDefinition } from './controllable-definition.ts';
+import { controllableDefinition } from './controllable/controllable-definition.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { openRagAgent, type RagAgent, type RagAgentOptions } from './rag-agent.ts';
-import { ragDefinition } from './rag-definition.ts';
+import { ragDefinition } from './rag/rag-definition.ts';
 import { openReactAgent } from './react/react-agent.ts';
-import { reactDefinition } from './react-definition.ts';
+import { reactDefinition } from './react/react-definition.ts';
 import { RunManager } from './runs/run-manager.ts';
 
 /** The agents of one Evident and the run manager that executes them: what the server serves. */

@@ -1,11 +1,11 @@
 import { Command } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import { ThreadForbiddenError } from '../errors/index.ts';
-import { approvalDecisionSchema, type ApprovalDecision } from './approval.ts';
-import type { RagGraph } from './graphs/rag.ts';
+import { approvalDecisionSchema, type ApprovalDecision } from './core/approval.ts';
+import type { RagGraph } from './rag/rag-graph.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { authorizeDecision } from './policy/authorize-decision.ts';
-import type { RagStateType } from './state.ts';
+import type { RagStateType } from './core/state.ts';
 
 export interface ApproveInput extends ApprovalDecision {
   threadId: string;

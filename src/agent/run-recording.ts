@@ -1,6 +1,6 @@
 import type { RunRecordStatus, RunStart, Store } from '../store/store.ts';
-import type { RagGraph } from './graphs/rag.ts';
-import type { RagStateType } from './state.ts';
+import type { RagGraph } from './rag/rag-graph.ts';
+import type { RagStateType } from './core/state.ts';
 
 /**
  * Runs `work` as one recorded run: `running` in the store before the graph starts, then its final status and

@@ -1,7 +1,7 @@
 import { INTERRUPT } from '@langchain/langgraph';
-import type { RagGraph } from './graphs/rag.ts';
-import type { RagStateType } from './state.ts';
-import { isStepStreamChunk, type StepEvent } from './step-event.ts';
+import type { RagGraph } from './rag/rag-graph.ts';
+import type { RagStateType } from './core/state.ts';
+import { isStepStreamChunk, type StepEvent } from './core/step-event.ts';
 
 type StreamInput = Parameters<RagGraph['stream']>[0];
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
-import { pendingActionOf } from '../agent/approval.ts';
+import { pendingActionOf } from '../agent/core/approval.ts';
 import type { RagRunResult } from '../agent/rag-agent.ts';
 import type { RunAction } from '../agent/runs/run-request.ts';
-import type { RagStateType } from '../agent/state.ts';
-import { isStepStreamChunk, type StepEvent } from '../agent/step-event.ts';
+import type { RagStateType } from '../agent/core/state.ts';
+import { isStepStreamChunk, type StepEvent } from '../agent/core/step-event.ts';
 import type { Principal } from '../domain/index.ts';
 import { EvidentError } from '../errors/index.ts';
 import type { Evident } from '../evident.ts';

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Evident } from '../../evident.ts';
 import { openCheckpointer } from '../checkpointer.ts';
-import { buildControllableGraph, controllableGraphMermaid, type ControllableGraph } from '../graphs/controllable.ts';
+import { buildControllableGraph, controllableGraphMermaid, type ControllableGraph } from './controllable-graph.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 
 /** The `controllable` agent: its checkpointed graph. Runs go through the run runtime, as for the API and the CLI. */

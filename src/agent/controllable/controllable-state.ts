@@ -1,7 +1,7 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Answer } from '../../domain/answer.ts';
 import type { Principal } from '../../domain/index.ts';
-import type { Evidence, RunError, RunStatus, Step, ToolCallRecord, Turn } from '../state.ts';
+import type { Evidence, RunError, RunStatus, Step, ToolCallRecord, Turn } from '../core/state.ts';
 
 /** The retrieval tools a task can use, and answering from what was gathered. */
 export const CONTROLLABLE_TOOLS = ['retrieve_chunks', 'retrieve_summaries', 'retrieve_quotes', 'answer_from_context'] as const;

@@ -1,5 +1,5 @@
-import type { RagStateType, Step } from '../state.ts';
-import { stepEventOf, type StepEvent } from '../step-event.ts';
+import type { RagStateType, Step } from '../core/state.ts';
+import { stepEventOf, type StepEvent } from '../core/step-event.ts';
 import type { ControllableStateType, ControllableUpdate } from './controllable-state.ts';
 
 /** What a controllable step shows beyond the shared fields: the plan, the task and its tool, the verdicts. */

@@ -1,8 +1,8 @@
 import type { Principal } from '../../domain/index.ts';
 import type { Evident } from '../../evident.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from '../../testing/recording-chat-model.ts';
-import { buildControllableGraph } from '../graphs/controllable.ts';
-import { isStepStreamChunk, type StepEvent } from '../step-event.ts';
+import { buildControllableGraph } from './controllable-graph.ts';
+import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
 import { CONTROLLABLE_DEFAULTS } from './controllable-agent.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 import type { ControllableStateType } from './controllable-state.ts';

@@ -1,4 +1,4 @@
-import { IDENTIFIER } from '../text-heuristics.ts';
+import { IDENTIFIER } from '../../text/text-heuristics.ts';
 
 export type EntityType = 'identifier' | 'organisation' | 'name' | 'title';
 

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { z } from 'zod';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { RunError } from '../state.ts';
+import type { RunError } from '../core/state.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 
 export interface ModelStep<S extends z.ZodType> {

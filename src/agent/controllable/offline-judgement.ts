@@ -1,7 +1,7 @@
 import { normalizeForQuote } from '../../domain/answer.ts';
-import type { Evidence } from '../state.ts';
-import { judgeOffline } from '../nodes/answerability.ts';
-import { contentTerms, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
+import type { Evidence } from '../core/state.ts';
+import { judgeOffline } from '../rag/nodes/answerability.ts';
+import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 import type { ContextItem, Support } from './controllable-state.ts';
 import { findEntitiesOffline } from './entities.ts';
 import { ANSWER_TASK_PREFIX } from './offline-plan.ts';

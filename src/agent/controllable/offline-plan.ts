@@ -1,5 +1,5 @@
-import { decomposeOffline } from '../nodes/decompose.ts';
-import { contentTerms } from '../text-heuristics.ts';
+import { decomposeOffline } from '../rag/nodes/decompose.ts';
+import { contentTerms } from '../../text/text-heuristics.ts';
 import { findEntitiesOffline } from './entities.ts';
 
 /** The last task of every offline plan: answer the question from what the earlier tasks gathered. */

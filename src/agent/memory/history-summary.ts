@@ -2,9 +2,9 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { Turn } from '../state.ts';
-import { identifiersIn } from '../text-heuristics.ts';
-import { formatHistory } from '../nodes/llm-prompts.ts';
+import type { Turn } from '../core/state.ts';
+import { identifiersIn } from '../../text/text-heuristics.ts';
+import { formatHistory } from '../core/llm-prompts.ts';
 
 /** Upper bound of the running summary, in characters: it travels in every later prompt of the thread. */
 export const SUMMARY_MAX_CHARS = 1200;

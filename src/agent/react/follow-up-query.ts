@@ -1,5 +1,5 @@
-import type { Evidence } from '../state.ts';
-import { contentTerms, identifiersIn, sentences, termSet } from '../text-heuristics.ts';
+import type { Evidence } from '../core/state.ts';
+import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 
 /** A run of capitalised words, allowing the small words inside names ("Bank of England", "Leonardo da Vinci"). */
 const NAME = /\b\p{Lu}[\p{L}\p{N}'’-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+)?\p{Lu}[\p{L}\p{N}'’-]*)*/gu;

@@ -1,6 +1,6 @@
 import type { AIMessage } from '@langchain/core/messages';
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { formatConversation, formatMemories } from '../nodes/llm-prompts.ts';
+import { formatConversation, formatMemories } from '../core/llm-prompts.ts';
 import { describeTables } from '../tools/table-query.ts';
 import { nativeTurnMessages, readNativeReply } from './native-protocol.ts';
 import type { Decision } from './react-decision.ts';

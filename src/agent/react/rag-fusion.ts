@@ -1,9 +1,9 @@
 import type { ChannelHit, Principal } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion } from '../../retrieval/fuse.ts';
-import type { Candidate, Evidence, RunError } from '../state.ts';
+import type { Candidate, Evidence, RunError } from '../core/state.ts';
 import { fusionQueriesByModel, fusionQueriesOffline } from './fusion-queries.ts';
-import { evidenceFrom } from '../evidence-from.ts';
+import { evidenceFrom } from '../core/evidence-from.ts';
 import type { ReactDeps } from './react-deps.ts';
 
 /** One knowledge_base call: the queries it ran, each query's ranking, and the fused, principal-filtered evidence. */

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Evident } from '../../evident.ts';
 import { openCheckpointer } from '../checkpointer.ts';
-import { buildReactGraph, reactGraphMermaid, type ReactGraph } from '../graphs/react.ts';
+import { buildReactGraph, reactGraphMermaid, type ReactGraph } from './react-graph.ts';
 import { defaultRagDeps } from '../rag-agent.ts';
 import type { ReactDeps } from './react-deps.ts';
 

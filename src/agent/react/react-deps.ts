@@ -1,4 +1,4 @@
-import type { RagDeps } from '../nodes/rag-deps.ts';
+import type { RagDeps } from '../rag/rag-deps.ts';
 import type { ReactStateType, ReactUpdate } from './react-state.ts';
 
 /**

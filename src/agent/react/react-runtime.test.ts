@@ -5,11 +5,11 @@ import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { isPendingAction } from '../approval.ts';
-import { reactDefinition } from '../react-definition.ts';
+import { isPendingAction } from '../core/approval.ts';
+import { reactDefinition } from './react-definition.ts';
 import type { RunAction } from '../runs/run-request.ts';
 import { RunManager } from '../runs/run-manager.ts';
-import { isStepStreamChunk } from '../step-event.ts';
+import { isStepStreamChunk } from '../core/step-event.ts';
 import { openReactAgent, type ReactAgent, type ReactAgentOptions } from './react-agent.ts';
 import type { ReactStateType } from './react-state.ts';
 

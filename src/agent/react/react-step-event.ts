@@ -1,5 +1,5 @@
-import type { RagStateType, Step } from '../state.ts';
-import { stepEventOf, type StepEvent } from '../step-event.ts';
+import type { RagStateType, Step } from '../core/state.ts';
+import { stepEventOf, type StepEvent } from '../core/step-event.ts';
 import type { ReactStateType, ReactUpdate } from './react-state.ts';
 
 /** A react node's step event: the shared fields, with only the tool calls this node made (the loop makes many). */

@@ -1,6 +1,6 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { RunRecordStatus } from '../../store/store.ts';
-import type { Turn } from '../state.ts';
+import type { Turn } from '../core/state.ts';
 import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/index.ts';
-import type { ApprovalDecision } from '../approval.ts';
-import type { Turn } from '../state.ts';
+import type { ApprovalDecision } from '../core/approval.ts';
+import type { Turn } from '../core/state.ts';
 
 /** A new question, or the decision on the action the thread's last run stopped for. */
 export type RunAction = { kind: 'ask'; question: string; history: Turn[] } | { kind: 'resume'; decision: ApprovalDecision };

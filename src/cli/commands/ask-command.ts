@@ -7,7 +7,7 @@ import { DEFAULT_AGENT, runThroughRuntime, withAgentRuntime } from '../agent-ses
 import { printRun, withRagAgent } from '../rag-session.ts';
 import { formatStepLines } from '../step-lines.ts';
 import type { RagRunResult } from '../../agent/rag-agent.ts';
-import type { StepEvent } from '../../agent/step-event.ts';
+import type { StepEvent } from '../../agent/core/step-event.ts';
 
 interface AskFlags extends PrincipalFlags {
   agent: string;

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { RagRunResult } from '../../agent/rag-agent.ts';
-import type { StepEvent } from '../../agent/step-event.ts';
+import type { StepEvent } from '../../agent/core/step-event.ts';
 import type { Principal } from '../../domain/index.ts';
 import type { Evident } from '../../evident.ts';
 import { assertAgent, DEFAULT_AGENT, runThroughRuntime, withAgentRuntime } from '../agent-session.ts';

@@ -1,4 +1,4 @@
-import type { PendingAction } from '../../agent/approval.ts';
+import type { PendingAction } from '../../agent/core/approval.ts';
 import type { AgentDefinition } from '../../agent/runs/agent-definition.ts';
 import { docIdOfChunk, uniqueInOrder, type AgentTrace, type TraceEvidence, type TraceToolCall } from '../../agent/runs/run-trace.ts';
 import { knowledgeBaseInputSchema, saveMemoryInputSchema } from '../../agent/react/react-tools.ts';

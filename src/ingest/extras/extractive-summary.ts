@@ -1,4 +1,4 @@
-import { contentTerms, sentences } from '../../agent/text-heuristics.ts';
+import { contentTerms, sentences } from '../../text/text-heuristics.ts';
 
 /** Sentences a summary keeps, and the characters it may take. */
 const MAX_SENTENCES = 3;

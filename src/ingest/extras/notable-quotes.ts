@@ -1,4 +1,4 @@
-import { identifiersIn, sentences } from '../../agent/text-heuristics.ts';
+import { identifiersIn, sentences } from '../../text/text-heuristics.ts';
 
 /** Quotes kept per chunk, and the score a sentence needs to be one. */
 const MAX_PER_CHUNK = 3;

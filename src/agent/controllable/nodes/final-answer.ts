@@ -1,8 +1,8 @@
 import { answerSchema, refusal, type Answer } from '../../../domain/answer.ts';
-import { describeMissing } from '../../information-need.ts';
-import { extractiveAnswer } from '../../nodes/generate.ts';
-import { formatEvidence } from '../../nodes/llm-prompts.ts';
-import { answerKind, identifiersIn } from '../../text-heuristics.ts';
+import { describeMissing } from '../../core/information-need.ts';
+import { extractiveAnswer } from '../../rag/nodes/generate.ts';
+import { formatEvidence } from '../../core/llm-prompts.ts';
+import { answerKind, identifiersIn } from '../../../text/text-heuristics.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { ControllableStateType } from '../controllable-state.ts';
 import { modelOrOffline } from '../model-step.ts';

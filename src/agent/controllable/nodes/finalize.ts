@@ -1,4 +1,4 @@
-import type { Turn } from '../../state.ts';
+import type { Turn } from '../../core/state.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 
 /** Settles the status and appends the turn to the thread's history. */

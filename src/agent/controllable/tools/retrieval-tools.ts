@@ -2,8 +2,8 @@ import type { Principal } from '../../../domain/index.ts';
 import type { HybridSearch } from '../../../retrieval/hybrid-search.ts';
 import { analyzeQuery } from '../../../retrieval/analyzer.ts';
 import type { ChunkWithSource, Store } from '../../../store/store.ts';
-import type { Evidence, ToolCallRecord } from '../../state.ts';
-import { evidenceFrom } from '../../evidence-from.ts';
+import type { Evidence, ToolCallRecord } from '../../core/state.ts';
+import { evidenceFrom } from '../../core/evidence-from.ts';
 import type { ContextItem, RetrievalTool } from '../controllable-state.ts';
 
 /** What a retrieval tool returns: the items it found and the chunks they lead back to (the citable evidence). */

@@ -1,4 +1,4 @@
-import type { Candidate, RunError, ToolCallRecord } from '../../state.ts';
+import type { Candidate, RunError, ToolCallRecord } from '../../core/state.ts';
 import { mergeEvidence } from '../rag-fusion.ts';
 import type { ReactNode } from '../react-deps.ts';
 import type { Observation } from '../react-state.ts';

@@ -1,6 +1,6 @@
 import type { Principal } from '../../../domain/index.ts';
-import { formatEvidence } from '../../nodes/llm-prompts.ts';
-import type { Candidate, Evidence, RunError } from '../../state.ts';
+import { formatEvidence } from '../../core/llm-prompts.ts';
+import type { Candidate, Evidence, RunError } from '../../core/state.ts';
 import { ragFusion } from '../rag-fusion.ts';
 import type { ReactDeps } from '../react-deps.ts';
 import type { Observation, ToolRequest } from '../react-state.ts';

@@ -1,4 +1,4 @@
-import { loadMemory } from '../../nodes/load-memory.ts';
+import { loadMemory } from '../../rag/nodes/load-memory.ts';
 import type { ReactNode } from '../react-deps.ts';
 
 /** rag's load_memory (history window, running summary, the user's memories, per-run resets), plus the loop's own resets. */

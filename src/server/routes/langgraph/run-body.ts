@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { approvalDecisionSchema } from '../../../agent/approval.ts';
+import { approvalDecisionSchema } from '../../../agent/core/approval.ts';
 import type { RunAction } from '../../../agent/runs/run-request.ts';
-import type { Turn } from '../../../agent/state.ts';
+import type { Turn } from '../../../agent/core/state.ts';
 import { ValidationError } from '../../../errors/index.ts';
 import { STREAM_MODES, type StreamMode } from '../../sse.ts';
 

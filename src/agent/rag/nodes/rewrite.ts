@@ -1,0 +1,57 @@
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { z } from 'zod';
+import { generateStructured } from '../../../models/chat/structured-output.ts';
+import type { Turn } from '../../core/state.ts';
+import { identifiersIn } from '../../../text/text-heuristics.ts';
+import { summaryIdentifiers } from '../../memory/history-summary.ts';
+import { formatConversation } from '../../core/llm-prompts.ts';
+import type { RagNode } from '../rag-deps.ts';
+
+const ANAPHORA = /\b(it|its|it's|that|this|they|them|their|the previous one|the same one|the last one|the former|the latter)\b/i;
+
+/** Whether the question needs the history (or its summary) to be understood: it refers back and names nothing itself. */
+export const needsRewrite = (question: string, history: readonly Turn[], summary = ''): boolean =>
+  (history.length > 0 || summary.length > 0) && ANAPHORA.test(question) && identifiersIn(question).length === 0;
+
+const rewriteSchema = z.object({ standalone_question: z.string().min(3) });
+
+/** Offline: the pronoun is replaced by the identifier most recently named in the window, else in the summary. */
+export function rewriteOffline(question: string, history: readonly Turn[], summary = ''): string {
+  const subject = [...history].reverse().map((turn) => identifiersIn(turn.content)[0]).find(Boolean) ?? summaryIdentifiers(summary)[0];
+  const body = question.trim().replace(/^(and|so|also|then|ok|okay)\b[,\s]*/i, '');
+  if (!subject) {
+    const lastQuestion = [...history].reverse().find((turn) => turn.role === 'user')?.content;
+    return lastQuestion ? `${body} (context: ${lastQuestion})` : body;
+  }
+  const rewritten = body
+    .replace(/\bits\s+([\p{L}\p{N} -]+?)(?=[?.!,;]|$)/iu, `the $1 of ${subject}`)
+    .replace(/\b(the previous one|the same one|the last one|it|that|this)\b/i, subject);
+  return rewritten.charAt(0).toUpperCase() + rewritten.slice(1);
+}
+
+/** Resolves "it / that / the previous one" from the thread's history; a question that stands alone is kept. */
+export const rewrite: RagNode = async (state, deps) => {
+  const question = state.question.trim();
+  if (!needsRewrite(question, state.history, state.history_summary)) {
+    return { update: { standalone_question: question }, summary: 'skipped: the question stands alone' };
+  }
+  let standalone: string;
+  if (deps.chat) {
+    const result = await generateStructured({
+      model: deps.chat.model,
+      schema: rewriteSchema,
+      name: 'standalone_question',
+      maxRetries: deps.maxSchemaRetries,
+      messages: [
+        new SystemMessage(
+          'Rewrite the last user question as a standalone question: replace pronouns and references ("it", "that", "the previous one") with what they refer to in the conversation. Do not answer it.',
+        ),
+        new HumanMessage(`Conversation:\n${formatConversation(state.history_summary, state.history)}\n\nLast question: ${question}`),
+      ],
+    });
+    standalone = result.standalone_question.trim();
+  } else {
+    standalone = rewriteOffline(question, state.history, state.history_summary);
+  }
+  return { update: { standalone_question: standalone }, summary: `rewritten: ${standalone}` };
+};

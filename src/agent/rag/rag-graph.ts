@@ -1,0 +1,108 @@
+import type { BaseCheckpointSaver, LangGraphRunnableConfig } from '@langchain/langgraph';
+import { END, START, StateGraph } from '@langchain/langgraph';
+import { answerDirectly } from './nodes/answer-directly.ts';
+import { answerability } from './nodes/answerability.ts';
+import { citationCheck } from './nodes/citation-check.ts';
+import { decompose } from './nodes/decompose.ts';
+import { finalize } from './nodes/finalize.ts';
+import { generate } from './nodes/generate.ts';
+import { memoryToSave } from '../memory/remember-intent.ts';
+import { loadMemory } from './nodes/load-memory.ts';
+import { mergeRerank } from './nodes/merge-rerank.ts';
+import type { RagDeps } from './rag-deps.ts';
+import { refuse } from './nodes/refuse.ts';
+import { retrieve } from './nodes/retrieve.ts';
+import { rewrite } from './nodes/rewrite.ts';
+import { route } from './nodes/route.ts';
+import { saveMemory } from './nodes/save-memory.ts';
+import { tableAnswer } from './nodes/table-answer.ts';
+import { RagState, type RagStateType, type Step } from '../core/state.ts';
+import { stepEventOf, type StepEvent, type StepStreamChunk } from '../core/step-event.ts';
+
+/** A node's result: the partial state it writes, and a one-line summary for the run's steps. */
+interface TracedResult<U> {
+  update: U;
+  summary: string;
+}
+
+/**
+ * Wraps a node so that every execution appends a step (node, start, end, summary) to the run's trace, and writes it
+ * to the `custom` stream as it completes (a no-op unless the caller streams that mode). Generic over the state, so
+ * every agent whose state carries `steps` (and the shared fields a step event shows) traces its nodes the same way;
+ * `eventOf` lets an agent say what its step events show (default: the shared fields).
+ */
+export function traced<S extends { steps: Step[] }, U extends object, D>(
+  name: string,
+  node: (state: S, deps: D) => Promise<TracedResult<U>>,
+  deps: D,
+  eventOf: (step: Step, update: U, state: S) => StepEvent = (step, update) => stepEventOf(step, update as Partial<RagStateType>),
+) {
+  return async (state: S, config?: LangGraphRunnableConfig): Promise<U> => {
+    const start = new Date();
+    const began = performance.now();
+    const { update, summary } = await node(state, deps);
+    const step: Step = {
+      node: name,
+      start: start.toISOString(),
+      end: new Date().toISOString(),
+      duration_ms: Math.round((performance.now() - began) * 100) / 100,
+      summary,
+    };
+    // load_memory resets the steps of the thread's previous run; every other node appends.
+    const written = (update as { steps?: unknown }).steps;
+    const base = Array.isArray(written) ? (written as Step[]) : state.steps;
+    // The nodes write plain values (never LangGraph's Overwrite wrapper), so the update reads as partial state.
+    const chunk: StepStreamChunk = { type: 'step', event: eventOf(step, update, state) };
+    config?.writer?.(chunk);
+    return { ...update, steps: [...base, step] };
+  };
+}
+
+/**
+ * The `rag` graph: load_memory ⇒ (save_memory, after an approval | rewrite → decompose → route_question ⇒ (table_query | retrieve → merge_rerank →
+ * check_answerability ⇒ (generate → citation_check ⇒ (retry generate | finalize) | refuse) | answer_directly) → finalize.
+ * The wiring is the same with and without a chat model; only the nodes' strategies differ.
+ */
+export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
+  const graph = new StateGraph(RagState)
+    .addNode('load_memory', traced('load_memory', loadMemory, deps))
+    .addNode('rewrite', traced('rewrite', rewrite, deps))
+    .addNode('decompose', traced('decompose', decompose, deps))
+    .addNode('route_question', traced('route_question', route, deps))
+    .addNode('table_query', traced('table_query', tableAnswer, deps))
+    .addNode('answer_directly', traced('answer_directly', answerDirectly, deps))
+    .addNode('retrieve', traced('retrieve', retrieve, deps))
+    .addNode('merge_rerank', traced('merge_rerank', mergeRerank, deps))
+    .addNode('check_answerability', traced('check_answerability', answerability, deps))
+    .addNode('generate', traced('generate', generate, deps))
+    .addNode('citation_check', traced('citation_check', citationCheck, deps))
+    .addNode('refuse', traced('refuse', refuse, deps))
+    .addNode('save_memory', traced('save_memory', saveMemory, deps))
+    .addNode('finalize', traced('finalize', finalize, deps))
+    .addEdge(START, 'load_memory')
+    // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
+    .addConditionalEdges('load_memory', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'rewrite' })
+    .addEdge('save_memory', 'finalize')
+    .addEdge('rewrite', 'decompose')
+    .addEdge('decompose', 'route_question')
+    .addConditionalEdges('route_question', (state) => state.route, { table: 'table_query', retrieve: 'retrieve', direct: 'answer_directly' })
+    // A failed table query falls back to retrieval rather than guessing.
+    .addConditionalEdges('table_query', (state) => (state.answer ? 'answered' : 'fallback'), { answered: 'finalize', fallback: 'retrieve' })
+    .addEdge('retrieve', 'merge_rerank')
+    .addEdge('merge_rerank', 'check_answerability')
+    .addConditionalEdges('check_answerability', (state) => (state.answerability?.answerable ? 'sufficient' : 'insufficient'), {
+      sufficient: 'generate',
+      insufficient: 'refuse',
+    })
+    .addConditionalEdges('generate', (state) => (state.status === 'failed' ? 'failed' : 'check'), { check: 'citation_check', failed: 'finalize' })
+    .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), { done: 'finalize', retry: 'generate' })
+    .addEdge('refuse', 'finalize')
+    .addEdge('answer_directly', 'finalize')
+    .addEdge('finalize', END);
+  return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
+}
+
+export type RagGraph = ReturnType<typeof buildRagGraph>;
+
+/** The graph as a Mermaid flowchart (for `evident graph rag --mermaid` and the README). */
+export const ragGraphMermaid = (graph: RagGraph): string => graph.getGraph().drawMermaid();

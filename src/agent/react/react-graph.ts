@@ -1,0 +1,56 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import { END, START, StateGraph } from '@langchain/langgraph';
+import { citationCheck } from '../rag/nodes/citation-check.ts';
+import { finalize } from '../rag/nodes/finalize.ts';
+import { rewrite } from '../rag/nodes/rewrite.ts';
+import { act } from './nodes/act.ts';
+import { reason } from './nodes/reason.ts';
+import { saveMemoryTool } from './nodes/save-memory-tool.ts';
+import { startRun } from './nodes/start-run.ts';
+import { stop } from './nodes/stop.ts';
+import type { ReactDeps } from './react-deps.ts';
+import { afterAct, afterCitationCheck, afterReason, afterTools } from './react-routes.ts';
+import { ReactState, type ReactStateType, type ReactUpdate } from './react-state.ts';
+import { reactStepEvent } from './react-step-event.ts';
+import { traced } from '../rag/rag-graph.ts';
+
+/**
+ * The `react` graph: load_memory → rewrite → reason ⇒ (act | save_memory) ⇒ … reason, until a final answer ⇒
+ * citation_check (retry: back to reason) → finalize, or the iteration bound ⇒ stop → finalize. rag's own nodes load
+ * the memory, rewrite follow-ups, check citations and finalize; the wiring is the same with and without a model.
+ */
+export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
+  const node = (name: string, run: (state: ReactStateType, deps: ReactDeps) => Promise<{ update: ReactUpdate; summary: string }>) =>
+    traced<ReactStateType, ReactUpdate, ReactDeps>(name, run, deps, reactStepEvent);
+  const graph = new StateGraph(ReactState)
+    .addNode('load_memory', node('load_memory', startRun))
+    .addNode('rewrite', node('rewrite', rewrite))
+    .addNode('reason', node('reason', reason))
+    .addNode('act', node('act', act))
+    .addNode('save_memory', node('save_memory', saveMemoryTool))
+    .addNode('citation_check', node('citation_check', citationCheck))
+    .addNode('stop', node('stop', stop))
+    .addNode('finalize', node('finalize', finalize))
+    .addEdge(START, 'load_memory')
+    .addEdge('load_memory', 'rewrite')
+    .addEdge('rewrite', 'reason')
+    .addConditionalEdges('reason', afterReason(deps), {
+      check: 'citation_check',
+      done: 'finalize',
+      stop: 'stop',
+      act: 'act',
+      save: 'save_memory',
+      reason: 'reason',
+    })
+    .addConditionalEdges('act', afterAct, { save: 'save_memory', reason: 'reason' })
+    .addConditionalEdges('save_memory', afterTools, { act: 'act', save: 'save_memory', reason: 'reason' })
+    .addConditionalEdges('citation_check', afterCitationCheck(deps), { done: 'finalize', stop: 'stop', reason: 'reason' })
+    .addEdge('stop', 'finalize')
+    .addEdge('finalize', END);
+  return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
+}
+
+export type ReactGraph = ReturnType<typeof buildReactGraph>;
+
+/** The graph as a Mermaid flowchart (for `evident graph react --mermaid`). */
+export const reactGraphMermaid = (graph: ReactGraph): string => graph.getGraph().drawMermaid();
