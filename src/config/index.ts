@@ -1,2 +1,3 @@
 export { configSchema, resolveRetrievalSettings, type ConfigInput, type EvidentConfig, type RetrievalSettings } from './schema.ts';
 export { loadConfig, CONFIG_FILE, type LoadConfigOptions } from './load-config.ts';
+export { agentsSchema, type AgentsConfig } from './agents-schema.ts';

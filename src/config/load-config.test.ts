@@ -44,7 +44,7 @@ describe('loadConfig', () => {
         return caught as ConfigError;
       }
     })();
-    expect(error?.toLine()).toMatch(/^Invalid configuration at chunk\.size: .* Check the flag, the EVIDENT_\* variable or evident\.config\.json\.$/);
+    expect(error?.toLine()).toMatch(/^Invalid configuration at chunk\.size: .* Check the flag, EVIDENT_CHUNK_SIZE or evident\.config\.json\.$/);
     expect(() => loadConfig({ cwd, env: {}, flags: { chunk: { size: 1000, overlap: 600 } } })).toThrow(/chunk\.overlap must be less than half/);
   });
 

@@ -2,36 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/index.ts';
+import { configFromEnv, envNameOf, type Env } from './env-vars.ts';
 import { configSchema, type ConfigInput, type EvidentConfig } from './schema.ts';
 
 export const CONFIG_FILE = 'evident.config.json';
-
-type Env = Record<string, string | undefined>;
-
-const num = (value: string | undefined) => (value === undefined || value === '' ? undefined : Number(value));
-
-/** `EVIDENT_*` variables mapped onto the config shape. */
-function fromEnv(env: Env): ConfigInput {
-  const input: Record<string, unknown> = {
-    db: env.EVIDENT_DB,
-    databaseUrl: env.EVIDENT_DATABASE_URL,
-    embedder: env.EVIDENT_EMBEDDER,
-    reranker: env.EVIDENT_RERANKER,
-    modelsDir: env.EVIDENT_MODELS_DIR,
-    ollamaUrl: env.EVIDENT_OLLAMA_URL,
-    openaiBaseUrl: env.EVIDENT_OPENAI_BASE_URL,
-    openaiApiKey: env.EVIDENT_OPENAI_API_KEY ?? env.OPENAI_API_KEY,
-    llm: env.EVIDENT_LLM,
-    llmBaseUrl: env.EVIDENT_LLM_BASE_URL,
-    llmApiKey: env.EVIDENT_LLM_API_KEY,
-    adminKey: env.EVIDENT_ADMIN_KEY,
-    chunk: { size: num(env.EVIDENT_CHUNK_SIZE), overlap: num(env.EVIDENT_CHUNK_OVERLAP) },
-    ingest: { maxFileBytes: num(env.EVIDENT_MAX_FILE_BYTES) },
-    retrieval: { rrfK: num(env.EVIDENT_RRF_K), topK: num(env.EVIDENT_TOP_K) },
-    debug: env.EVIDENT_DEBUG === undefined ? undefined : ['1', 'true', 'yes'].includes(env.EVIDENT_DEBUG.toLowerCase()),
-  };
-  return prune(input) as ConfigInput;
-}
 
 /** Drops undefined leaves and empty objects so lower-priority sources show through. */
 function prune(value: unknown): unknown {
@@ -90,13 +64,14 @@ export function loadConfig(options: LoadConfigOptions = {}): EvidentConfig {
   }
   const filePath = explicit ?? resolve(cwd, CONFIG_FILE);
   const file = existsSync(filePath) ? readConfigFile(filePath) : {};
-  const merged = merge(file, fromEnv(options.env ?? process.env), options.flags ?? {});
+  const merged = merge(file, configFromEnv(options.env ?? process.env), options.flags ?? {});
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'config';
+    const envName = issue ? envNameOf(issue.path) : undefined;
     throw new ConfigError(`Invalid configuration at ${where}: ${issue?.message ?? z.prettifyError(parsed.error)}.`, {
-      hint: `Check the flag, the EVIDENT_* variable or ${CONFIG_FILE}.`,
+      hint: `Check the flag, ${envName ?? 'the EVIDENT_* variable'} or ${CONFIG_FILE}.`,
     });
   }
   return parsed.data;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentsSchema } from './agents-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -71,6 +72,8 @@ export const configSchema = z
         tools: z.record(z.string(), approverList).default({ save_memory: ['owner', 'admin'] }),
       })
       .prefault({}),
+    /** The bounds each agent runs within (retries, iterations, tasks, evidence, memory); see `agents-schema.ts`. */
+    agents: agentsSchema,
     /** The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store. */
     adminKey: z.string().min(16, 'the admin key needs at least 16 characters').optional(),
     debug: z.boolean().default(false),

@@ -1,0 +1,65 @@
+import { agentBoundsSchemas, type AgentBoundsName } from './agents-schema.ts';
+
+export type Env = Record<string, string | undefined>;
+
+/** One `EVIDENT_*` variable: the config path it sets and how its text becomes a value. */
+export interface EnvVar {
+  /** The first one set wins (`EVIDENT_OPENAI_API_KEY`, then `OPENAI_API_KEY`). */
+  names: readonly string[];
+  path: readonly string[];
+  parse: (text: string) => unknown;
+}
+
+const text = (value: string): string => value;
+/** An empty variable counts as unset; anything else that is not a number fails validation as NaN. */
+const num = (value: string): number | undefined => (value === '' ? undefined : Number(value));
+const flag = (value: string): boolean => ['1', 'true', 'yes'].includes(value.toLowerCase());
+
+const screamingSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+
+/** `agents.<agent>.<key>` ← `EVIDENT_<AGENT>_<KEY>`, e.g. `agents.rag.maxEvidence` ← `EVIDENT_RAG_MAX_EVIDENCE`. */
+const agentEnvVars = (Object.keys(agentBoundsSchemas) as AgentBoundsName[]).flatMap((agent) =>
+  Object.keys(agentBoundsSchemas[agent].shape).map(
+    (key): EnvVar => ({ names: [`EVIDENT_${screamingSnake(agent)}_${screamingSnake(key)}`], path: ['agents', agent, key], parse: num }),
+  ),
+);
+
+export const ENV_VARS: readonly EnvVar[] = [
+  { names: ['EVIDENT_DB'], path: ['db'], parse: text },
+  { names: ['EVIDENT_DATABASE_URL'], path: ['databaseUrl'], parse: text },
+  { names: ['EVIDENT_EMBEDDER'], path: ['embedder'], parse: text },
+  { names: ['EVIDENT_RERANKER'], path: ['reranker'], parse: text },
+  { names: ['EVIDENT_MODELS_DIR'], path: ['modelsDir'], parse: text },
+  { names: ['EVIDENT_OLLAMA_URL'], path: ['ollamaUrl'], parse: text },
+  { names: ['EVIDENT_OPENAI_BASE_URL'], path: ['openaiBaseUrl'], parse: text },
+  { names: ['EVIDENT_OPENAI_API_KEY', 'OPENAI_API_KEY'], path: ['openaiApiKey'], parse: text },
+  { names: ['EVIDENT_LLM'], path: ['llm'], parse: text },
+  { names: ['EVIDENT_LLM_BASE_URL'], path: ['llmBaseUrl'], parse: text },
+  { names: ['EVIDENT_LLM_API_KEY'], path: ['llmApiKey'], parse: text },
+  { names: ['EVIDENT_ADMIN_KEY'], path: ['adminKey'], parse: text },
+  { names: ['EVIDENT_CHUNK_SIZE'], path: ['chunk', 'size'], parse: num },
+  { names: ['EVIDENT_CHUNK_OVERLAP'], path: ['chunk', 'overlap'], parse: num },
+  { names: ['EVIDENT_MAX_FILE_BYTES'], path: ['ingest', 'maxFileBytes'], parse: num },
+  { names: ['EVIDENT_RRF_K'], path: ['retrieval', 'rrfK'], parse: num },
+  { names: ['EVIDENT_TOP_K'], path: ['retrieval', 'topK'], parse: num },
+  ...agentEnvVars,
+  { names: ['EVIDENT_DEBUG'], path: ['debug'], parse: flag },
+];
+
+/** The variables that are set, as a nested config input (unset ones are absent, so lower layers show through). */
+export function configFromEnv(env: Env): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const variable of ENV_VARS) {
+    const raw = variable.names.map((name) => env[name]).find((value) => value !== undefined);
+    const value = raw === undefined ? undefined : variable.parse(raw);
+    if (value === undefined) continue;
+    let target = input;
+    for (const key of variable.path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[variable.path.at(-1) as string] = value;
+  }
+  return input;
+}
+
+/** The variable that sets a config path, for error messages (`agents.rag.maxEvidence` → `EVIDENT_RAG_MAX_EVIDENCE`). */
+export const envNameOf = (path: readonly PropertyKey[]): string | undefined =>
+  ENV_VARS.find((variable) => variable.path.length === path.length && variable.path.every((key, i) => key === path[i]))?.names[0];
