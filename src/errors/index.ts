@@ -1,16 +1,29 @@
-export { ForbiddenError, UnauthorizedError } from './auth-errors.ts';
+export { ClientClosedError } from './client-closed-error.ts';
+export { ConfigError } from './config-error.ts';
+export { DecisionForbiddenError } from './decision-forbidden-error.ts';
+export { EmbedderMismatchError, type EmbedderIdentity } from './embedder-mismatch-error.ts';
+export { ERROR_CODES, isErrorCode, type ErrorCode, type IngestErrorCode } from './error-code.ts';
 export { EvidentError, isEvidentError, type ErrorCategory, type EvidentErrorOptions } from './evident-error.ts';
-export {
-  ConfigError,
-  EmbedderMismatchError,
-  IngestError,
-  NotFoundError,
-  ProviderError,
-  QueryRejectedError,
-  StoreError,
-  StructuredOutputError,
-  type StructuredOutputIssue,
-  ValidationError,
-} from './errors.ts';
+export { ForbiddenError } from './forbidden-error.ts';
+export { IngestError } from './ingest-error.ts';
+export { ModelNotFoundError } from './model-not-found-error.ts';
+export { NoPendingApprovalError } from './no-pending-approval-error.ts';
+export { NotFoundError } from './not-found-error.ts';
 export { PayloadTooLargeError } from './payload-too-large-error.ts';
+export { ProviderError } from './provider-error.ts';
+export { publicErrorOf, type PublicError } from './public-error.ts';
+export { QueryRejectedError } from './query-rejected-error.ts';
+export { RouteNotFoundError } from './route-not-found-error.ts';
+export { RunEventConflictError } from './run-event-conflict-error.ts';
+export { RunFailedError, type RunFailure } from './run-failed-error.ts';
+export { RunNotRunningError } from './run-not-running-error.ts';
+export { StoreError } from './store-error.ts';
+export { StructuredOutputError, type StructuredOutputIssue } from './structured-output-error.ts';
+export { ThreadAgentMismatchError } from './thread-agent-mismatch-error.ts';
+export { ThreadBusyError } from './thread-busy-error.ts';
+export { ThreadExistsError } from './thread-exists-error.ts';
 export { ThreadForbiddenError } from './thread-forbidden-error.ts';
+export { ThreadInterruptedError } from './thread-interrupted-error.ts';
+export { UnauthorizedError } from './unauthorized-error.ts';
+export { UnknownAgentError } from './unknown-agent-error.ts';
+export { ValidationError } from './validation-error.ts';

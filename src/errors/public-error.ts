@@ -1,8 +1,9 @@
+import type { ErrorCode } from './error-code.ts';
 import { isEvidentError } from './evident-error.ts';
 
 /** What a client may be told of an error. */
 export interface PublicError {
-  code: string;
+  code: ErrorCode;
   message: string;
   hint: string | null;
 }

@@ -206,7 +206,7 @@ export class Ingestor {
 }
 
 function failed(item: { path: string; docId: string }, error: unknown): IngestOutcome {
-  const known = error instanceof EvidentError;
+  const known = EvidentError.isInstance(error);
   return {
     path: item.path,
     docId: item.docId,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Evident } from '../evident.ts';
-import { EvidentError } from '../errors/index.ts';
+import { RouteNotFoundError } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import { authenticate } from './auth.ts';
 import { errorResponse } from './error-response.ts';
@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', userRoutes(evident));
   app.route('/', webRoutes());
   app.notFound((c) => {
-    const { status, body } = errorResponse(new EvidentError('not_found', `No route ${c.req.method} ${c.req.path}.`));
+    const { status, body } = errorResponse(new RouteNotFoundError(c.req.method, c.req.path));
     return c.json(body, status);
   });
   app.onError((error, c) => {

@@ -1,12 +1,12 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isEvidentError, type EvidentError } from '../errors/index.ts';
-import { publicErrorOf } from '../errors/public-error.ts';
+import { isEvidentError, publicErrorOf, type ErrorCode, type EvidentError, type PublicError } from '../errors/index.ts';
 
 export interface ErrorBody {
-  error: { code: string; message: string; hint: string | null };
+  error: PublicError;
 }
 
-const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
+// Codes not listed take their category's status: user 400, upstream 502, system 500.
+const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   unauthorized: 401,
   forbidden: 403,
   thread_forbidden: 403,

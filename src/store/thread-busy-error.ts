@@ -1,8 +1,6 @@
-import { EvidentError } from '../errors/index.ts';
+import { ThreadBusyError } from '../errors/index.ts';
 
-/** A second run on a thread whose run is still going, refused by the store whichever process asked. */
-export const threadBusyError = (threadId: string): EvidentError =>
-  new EvidentError('thread_busy', `Thread ${threadId} has a run in progress.`, {
-    category: 'user',
-    hint: 'Join or cancel the running run first, or ask on another thread.',
-  });
+export { ThreadBusyError };
+
+/** A second run on a thread whose run is still going. Kept for the store's call sites: throw `new ThreadBusyError(threadId)`. */
+export const threadBusyError = (threadId: string): ThreadBusyError => new ThreadBusyError(threadId);

@@ -1,6 +1,6 @@
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
-import { EvidentError, ValidationError } from '../../errors/index.ts';
+import { DecisionForbiddenError, NoPendingApprovalError, ValidationError } from '../../errors/index.ts';
 import { isPendingAction, type ApprovalDecision, type PendingAction } from '../core/approval.ts';
 import { mayApprove, type ApprovalPolicy } from './approval-policy.ts';
 
@@ -28,15 +28,12 @@ export function authorizeDecision(check: DecisionCheck): PendingAction {
   const pending = pendingActionsOf(check.snapshot)[0];
   if (!pending) {
     if (principal.id !== owner && !principal.roles.includes('admin')) throw check.notVisible();
-    throw new EvidentError('no_pending_approval', `Thread ${threadId} has no action waiting for a decision.`, {
-      category: 'user',
-      hint: 'A run waits for a decision when it ends with an __interrupt__ ("waiting for approval" in the CLI).',
-    });
+    throw new NoPendingApprovalError(threadId);
   }
   if (!mayApprove(policy, pending.tool, principal, owner)) {
     // The owner sees the thread, so they learn who may decide; anyone else learns nothing of it.
     if (principal.id !== owner) throw check.notVisible();
-    throw new EvidentError('forbidden', `Only an admin may decide on ${pending.tool} actions.`, { category: 'user', hint: 'Ask an admin to approve it.' });
+    throw new DecisionForbiddenError(pending.tool);
   }
   if (decision.decision === 'edit' && (typeof decision.args?.text !== 'string' || !decision.args.text.trim())) {
     throw new ValidationError('An edit needs the new arguments, e.g. {"text": "…"} with non-empty text.', {

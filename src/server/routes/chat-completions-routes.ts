@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { ownThread } from '../../agent/runs/run-access.ts';
 import type { RunManager } from '../../agent/runs/run-manager.ts';
-import { EvidentError } from '../../errors/index.ts';
+import { ClientClosedError, ModelNotFoundError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Store } from '../../store/store.ts';
 import { readJson } from '../read-json.ts';
@@ -13,7 +13,7 @@ import { completionJson, modelJson } from './openai/completion-json.ts';
 import { completionParts, type CompletionOutcome } from './openai/completion-parts.ts';
 import { assertSupported, completionRequestSchema } from './openai/completion-request.ts';
 import { endedWithoutAnswer, runFailureBody, streamCompletion } from './openai/completion-stream.ts';
-import { ModelNotFoundError, openAiErrorResponse } from './openai/openai-error.ts';
+import { openAiErrorResponse } from './openai/openai-error.ts';
 
 export interface ChatCompletionsRouteOptions {
   /** The API's key check, run by these routes themselves so that a missing or bad key is answered in OpenAI's shape. */
@@ -72,7 +72,7 @@ export function chatCompletionsRoutes(runs: RunManager, store: Store, options: C
     let outcome: CompletionOutcome | undefined;
     for await (const part of completionParts(runs.events(run.runId, 0, c.req.raw.signal))) if (part.kind === 'end') outcome = part.outcome;
     // Only a client that went away leaves without an outcome; the run goes on, recorded.
-    if (!outcome) throw new EvidentError('client_closed', 'The client closed the request before the run ended.', { category: 'user' });
+    if (!outcome) throw new ClientClosedError();
     if (endedWithoutAnswer(outcome)) return c.json(runFailureBody(run, outcome), 500);
     return c.json(completionJson(run, replyText(outcome, { threadId: run.threadId, agent: run.agent }), evidentExtension(outcome, run)));
   });

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { readableRun, readableThread } from '../../../agent/runs/run-access.ts';
 import type { RunManager } from '../../../agent/runs/run-manager.ts';
-import { EvidentError, ValidationError } from '../../../errors/index.ts';
+import { RunNotRunningError, ValidationError } from '../../../errors/index.ts';
 import type { RunRecord, Store } from '../../../store/store.ts';
 import { readJson } from '../../read-json.ts';
 import type { ServerEnv } from '../../server-env.ts';
@@ -112,7 +112,7 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
       const runId = c.req.param('runId');
       if (!(await runs.cancel(threadId, runId, c.get('principal')))) {
         const run = await readableRun(store, threadId, runId, c.get('principal'));
-        throw new EvidentError('run_not_running', `Run ${runId} is not running (it is ${run.status}).`, { category: 'user', hint: 'Only a running run can be cancelled.' });
+        throw new RunNotRunningError(runId, run.status);
       }
       return c.json(runJson(await readableRun(store, threadId, runId, c.get('principal'))));
     });

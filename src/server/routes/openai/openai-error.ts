@@ -1,13 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { NotFoundError } from '../../../errors/index.ts';
+import { ModelNotFoundError } from '../../../errors/index.ts';
 import { errorResponse } from '../../error-response.ts';
-
-/** A `model` that names no agent: a 404 with OpenAI's `model_not_found`, which clients know. */
-export class ModelNotFoundError extends NotFoundError {
-  constructor(model: string, agents: readonly string[]) {
-    super('model', model, `Models here: ${agents.join(', ')} (GET /v1/models).`);
-  }
-}
 
 /** An error as OpenAI's API sends it, so OpenAI clients raise their typed errors with our message. */
 export interface OpenAiErrorBody {
@@ -33,6 +26,7 @@ export function openAiErrorBody(code: string, message: string, hint: string | nu
 /** Any thrown error in OpenAI's shape, with the status (and the care about what it reveals) of the rest of the API. */
 export function openAiErrorResponse(error: unknown): { status: ContentfulStatusCode; body: OpenAiErrorBody } {
   const { status, body } = errorResponse(error);
-  const code = error instanceof ModelNotFoundError ? 'model_not_found' : body.error.code;
+  // A 404 with OpenAI's `model_not_found`, which OpenAI clients know.
+  const code = ModelNotFoundError.isInstance(error) ? 'model_not_found' : body.error.code;
   return { status, body: openAiErrorBody(code, body.error.message, body.error.hint, status) };
 }

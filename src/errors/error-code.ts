@@ -1,0 +1,95 @@
+/**
+ * Every code Evident raises, one union so a typo or a new code without a class fails to type-check. Codes are
+ * stable: clients, the HTTP status mapping and tests branch on them, so rename none.
+ */
+export type ErrorCode =
+  // Input and configuration: the caller fixes the request, the flags or the config.
+  | 'invalid_input'
+  | 'config_invalid'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'unknown_agent'
+  | 'client_closed'
+  // Access: who is asking, and what they may see or do.
+  | 'unauthorized'
+  | 'forbidden'
+  | 'thread_forbidden'
+  // Threads and runs: the request is fine, but the thread or run is not in a state that allows it now.
+  | 'thread_exists'
+  | 'thread_busy'
+  | 'thread_interrupted'
+  | 'thread_agent_mismatch'
+  | 'no_pending_approval'
+  | 'run_not_running'
+  | 'run_event_conflict'
+  | 'run_failed'
+  | 'cancelled'
+  // Ingest: one file's reason; the rest of the batch goes on.
+  | IngestErrorCode
+  // Table queries: refused before running, or stopped.
+  | 'query_rejected'
+  | 'query_timeout'
+  // Models and the index built with them.
+  | 'provider_failed'
+  | 'structured_output_invalid'
+  | 'embedder_mismatch'
+  // System: the store or a bug; clients see only the public form.
+  | 'store_failed'
+  | 'internal';
+
+/** Why a file could not be ingested. */
+export type IngestErrorCode =
+  | 'file_empty'
+  | 'file_too_large'
+  | 'file_unsupported'
+  | 'file_encoding'
+  | 'pdf_corrupt'
+  | 'pdf_encrypted'
+  | 'file_corrupt'
+  | 'file_unreadable'
+  | 'path_not_found'
+  | 'acl_invalid';
+
+// A record, not a list: adding a code to the union without listing it here fails to type-check.
+const KNOWN: Record<ErrorCode, true> = {
+  invalid_input: true,
+  config_invalid: true,
+  payload_too_large: true,
+  not_found: true,
+  unknown_agent: true,
+  client_closed: true,
+  unauthorized: true,
+  forbidden: true,
+  thread_forbidden: true,
+  thread_exists: true,
+  thread_busy: true,
+  thread_interrupted: true,
+  thread_agent_mismatch: true,
+  no_pending_approval: true,
+  run_not_running: true,
+  run_event_conflict: true,
+  run_failed: true,
+  cancelled: true,
+  file_empty: true,
+  file_too_large: true,
+  file_unsupported: true,
+  file_encoding: true,
+  pdf_corrupt: true,
+  pdf_encrypted: true,
+  file_corrupt: true,
+  file_unreadable: true,
+  path_not_found: true,
+  acl_invalid: true,
+  query_rejected: true,
+  query_timeout: true,
+  provider_failed: true,
+  structured_output_invalid: true,
+  embedder_mismatch: true,
+  store_failed: true,
+  internal: true,
+};
+
+/** Every code, for checks on codes read back from outside (a recorded run event, a client's reply). */
+export const ERROR_CODES = Object.keys(KNOWN) as readonly ErrorCode[];
+
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(KNOWN, value);
