@@ -100,12 +100,12 @@ describe('evident CLI on the sample corpus', () => {
   });
 
   it('lists only the documents a principal may see', async () => {
-    const all = JSON.parse((await cli('docs', 'list', '--json')).stdout) as { docId: string; acl: string[] }[];
+    const all = JSON.parse((await cli('docs', 'list', '--json')).stdout) as { doc_id: string; acl: string[] }[];
     expect(all).toHaveLength(12);
-    expect(all.find((d) => d.docId === 'finance/market-notes.txt')?.acl).toEqual(['group:treasury', 'user:erin']);
-    const bobs = JSON.parse((await cli('docs', 'list', '--as', 'bob', '--json')).stdout) as { docId: string }[];
-    expect(bobs.map((d) => d.docId)).not.toContain('contracts/ct-2024-0193.md');
-    expect(bobs.map((d) => d.docId)).toContain('contracts/nda-template.md');
+    expect(all.find((d) => d.doc_id === 'finance/market-notes.txt')?.acl).toEqual(['group:treasury', 'user:erin']);
+    const bobs = JSON.parse((await cli('docs', 'list', '--as', 'bob', '--json')).stdout) as { doc_id: string }[];
+    expect(bobs.map((d) => d.doc_id)).not.toContain('contracts/ct-2024-0193.md');
+    expect(bobs.map((d) => d.doc_id)).toContain('contracts/nda-template.md');
   });
 
   it('lists the SQL tables made from spreadsheets, with typed columns', async () => {
@@ -172,8 +172,8 @@ describe('ingesting bad files', () => {
       expect(run.stderr).toMatch(/failed broken\.pdf: .*/);
       expect(run.stderr).toMatch(/failed big\.txt: big\.txt is 7\.8 KiB, over the 4\.0 KiB limit/);
       expect(run.stderr).not.toMatch(/\n\s+at /);
-      const docs = JSON.parse((await runCli(['--db', store, 'docs', 'list', '--json'])).stdout) as { docId: string }[];
-      expect(docs.map((d) => d.docId)).toEqual(['good.md']);
+      const docs = JSON.parse((await runCli(['--db', store, 'docs', 'list', '--json'])).stdout) as { doc_id: string }[];
+      expect(docs.map((d) => d.doc_id)).toEqual(['good.md']);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

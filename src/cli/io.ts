@@ -1,3 +1,8 @@
+import { snakeCaseKeys } from '../format/snake-case-keys.ts';
+
+// Tables are formatted below the CLI, so the eval reports print them without importing the CLI.
+export { formatTable } from '../format/format-table.ts';
+
 /** Where CLI commands write: results to `out`, progress and diagnostics to `err`. Tests pass their own. */
 export interface CliIo {
   out: (text: string) => void;
@@ -12,16 +17,8 @@ export const processIo = (): CliIo => ({
   isTty: Boolean(process.stderr.isTTY),
 });
 
-/** Renders rows as an aligned plain-text table. */
-export function formatTable(header: string[], rows: (string | number)[][]): string {
-  const cells = [header, ...rows.map((row) => row.map(String))];
-  const widths = header.map((_, col) => Math.max(...cells.map((row) => [...(row[col] ?? '')].length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, col) => cell + ' '.repeat((widths[col] ?? 0) - [...cell].length))
-      .join('  ')
-      .trimEnd();
-  return [line(cells[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
-}
-
+/** Pretty JSON as it is. Commands print `--json` through `wireJson`, so every key is in the wire naming. */
 export const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+
+/** A command's `--json` output: keys in snake_case through the one mapping every surface uses (`snakeCaseKeys`). */
+export const wireJson = (value: unknown): string => json(snakeCaseKeys(value));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { NotFoundError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 export function registerDocsCommand(program: Command, io: CliIo): void {
   const docs = program.command('docs').description('List and remove ingested documents');
@@ -14,7 +14,7 @@ export function registerDocsCommand(program: Command, io: CliIo): void {
     .action(async (flags: PrincipalFlags & { json?: boolean }, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const documents = await evident.store.listDocuments(await principalFromFlags(evident, flags));
-        if (flags.json) return io.out(json(documents));
+        if (flags.json) return io.out(wireJson(documents));
         if (documents.length === 0) return io.out('No documents. Add some with `evident ingest <folder>`.\n');
         io.out(
           formatTable(

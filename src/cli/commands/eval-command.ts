@@ -13,7 +13,7 @@ import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { withScratchStore } from '../scratch-store.ts';
 import { registerEvalConvertCommand } from './eval-convert-command.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 interface RunFlags {
   corpus: string;
@@ -80,7 +80,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
           await writeReport(flags.report, renderEvalHtml(report));
           io.err(`report written to ${flags.report}\n`);
         }
-        io.out(flags.json ? json({ summary: report.summary, cases: report.cases, meta: report.meta }) : renderEvalReport(report));
+        io.out(flags.json ? wireJson({ summary: report.summary, cases: report.cases, meta: report.meta }) : renderEvalReport(report));
       });
     });
   evalCommand
@@ -91,7 +91,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--json', 'print the comparison as one JSON object')
     .action(async (beforeFile: string, afterFile: string, flags: { json?: boolean }) => {
       const comparison = compareResults(await readResult(beforeFile), await readResult(afterFile));
-      io.out(flags.json ? json(comparison) : renderComparison(comparison));
+      io.out(flags.json ? wireJson(comparison) : renderComparison(comparison));
     });
   evalCommand
     .command('beir')
@@ -117,7 +117,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
           await writeReport(flags.report, renderBeirHtml(report));
           io.err(`report written to ${flags.report}\n`);
         }
-        io.out(flags.json ? json(report) : renderBeir(report));
+        io.out(flags.json ? wireJson(report) : renderBeir(report));
       });
     });
 }

@@ -4,7 +4,7 @@ import { llmSummarizer } from '../../ingest/extras/chapter-summarizer.ts';
 import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { ingestProgressRenderer } from '../ingest-progress-renderer.ts';
-import { json, type CliIo } from '../io.ts';
+import { wireJson, type CliIo } from '../io.ts';
 
 interface IngestFlags {
   acl?: string;
@@ -53,7 +53,7 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
             return chat?.close();
           });
         if (flags.json) {
-          io.out(json(summary));
+          io.out(wireJson(summary));
         } else {
           const seconds = summary.elapsedMs / 1000;
           io.out(

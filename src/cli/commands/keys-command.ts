@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withEvident, type GlobalOptions } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 export function registerKeysCommand(program: Command, io: CliIo): void {
   const keys = program.command('keys').description("Users' API keys for the server (stored hashed)");
@@ -24,7 +24,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .action(async (user: string, flags: { json?: boolean }, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const list = await evident.store.listApiKeys(user);
-        if (flags.json) return io.out(json(list));
+        if (flags.json) return io.out(wireJson(list));
         if (list.length === 0) return io.out(`No keys for ${user}. Create one with \`evident keys create ${user}\`.\n`);
         io.out(formatTable(['id', 'user', 'created'], list.map((k) => [k.id, k.user, k.createdAt])));
       });

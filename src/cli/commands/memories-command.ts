@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { NotFoundError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 interface MemoriesFlags {
   as?: string;
@@ -20,7 +20,7 @@ export function registerMemoriesCommand(program: Command, io: CliIo): void {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const principal = await principalFromFlags(evident, flags.as ? { as: flags.as } : {});
         const list = await evident.store.listMemories(principal.id);
-        if (flags.json) return io.out(json(list));
+        if (flags.json) return io.out(wireJson(list));
         if (list.length === 0) return io.out(`No memories for ${principal.id}. Ask "Remember that …" and approve it to add one.\n`);
         io.out(formatTable(['id', 'created', 'text'], list.map((memory) => [memory.id, memory.createdAt.slice(0, 19), memory.text])));
       });

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { withEvident, type GlobalOptions } from '../context.ts';
-import type { CliIo } from '../io.ts';
+import { wireJson, type CliIo } from '../io.ts';
 
 export function registerReindexCommand(program: Command, io: CliIo): void {
   program
     .command('reindex')
     .description('Rebuild every vector with the configured embedder (after changing --embedder)')
-    .action(async (_flags: unknown, command: Command) => {
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: { json?: boolean }, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const before = await evident.store.embedderInfo();
         let lastPercent = -1;
@@ -15,7 +16,9 @@ export function registerReindexCommand(program: Command, io: CliIo): void {
           if (percent !== lastPercent && (percent % 10 === 0 || io.isTty)) io.err(`reindex ${chunksDone}/${chunksTotal} chunks (${percent}%)\n`);
           lastPercent = percent;
         });
-        io.out(`reindexed ${chunks} chunks: ${before ? `${before.id} → ` : ''}${evident.embedder.id} (dimension ${evident.embedder.dimension})\n`);
+        const { id, dimension } = evident.embedder;
+        if (flags.json) return io.out(wireJson({ chunks, embedder: { id, dimension }, previousEmbedder: before ?? null }));
+        io.out(`reindexed ${chunks} chunks: ${before ? `${before.id} → ` : ''}${id} (dimension ${dimension})\n`);
       });
     });
 }

@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors/index.ts';
 import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
 import { searchResultJson } from '../../retrieval/search-result-json.ts';
 import { intFlag, principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 interface SearchFlags extends PrincipalFlags {
   topK?: string;
@@ -39,7 +39,7 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
           ...(flags.rerank === false ? { rerank: false } : {}),
         };
         const trace = await evident.search.search(query, principal, options);
-        if (flags.json) return io.out(json(trace.results.map(searchResultJson)));
+        if (flags.json) return io.out(wireJson(trace.results.map(searchResultJson)));
         if (flags.explain) {
           const channels = Object.keys(trace.channels).join(' + ');
           const reranker = options.rerank === false ? 'off' : (evident.reranker?.id ?? 'none');

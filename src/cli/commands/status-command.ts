@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withEvident, type GlobalOptions } from '../context.ts';
-import { json, type CliIo } from '../io.ts';
+import { wireJson, type CliIo } from '../io.ts';
 
 export function registerStatusCommand(program: Command, io: CliIo): void {
   program
@@ -21,7 +21,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           reranker: evident.reranker?.id ?? 'none',
           channels: evident.retrieval.channels.join(' + '),
         };
-        if (flags.json) return io.out(json(status));
+        if (flags.json) return io.out(wireJson(status));
         io.out(Object.entries(status).map(([key, value]) => `${key.padEnd(10)} ${value}`).join('\n') + '\n');
       });
     });

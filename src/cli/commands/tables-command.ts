@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 export function registerTablesCommand(program: Command, io: CliIo): void {
   program
@@ -14,7 +14,7 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
     .action(async (flags: PrincipalFlags & { json?: boolean }, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const tables = await evident.store.listTables(await principalFromFlags(evident, flags));
-        if (flags.json) return io.out(json(tables));
+        if (flags.json) return io.out(wireJson(tables));
         if (tables.length === 0) return io.out('No tables. Ingest a CSV or XLSX file to get one.\n');
         io.out(
           formatTable(

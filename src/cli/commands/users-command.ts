@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 const USER_NAME = /^[A-Za-z0-9._@-]+$/;
 const GROUP_NAME = /^[^\s,:]+$/;
@@ -33,7 +33,7 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
     .action(async (flags: { json?: boolean }, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const list = await evident.store.listUsers();
-        if (flags.json) return io.out(json(list));
+        if (flags.json) return io.out(wireJson(list));
         if (list.length === 0) return io.out('No users. Add one with `evident users add <name> --groups a,b`.\n');
         io.out(formatTable(['name', 'groups', 'roles'], list.map((u) => [u.name, u.groups.join(',') || '-', u.roles.join(',')])));
       });

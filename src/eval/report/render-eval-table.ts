@@ -1,4 +1,4 @@
-import { formatTable } from '../../cli/io.ts';
+import { formatTable } from '../../format/format-table.ts';
 import { LAYERS } from '../layers/layer-result.ts';
 import type { EvalReport } from '../run/run-eval.ts';
 import type { LayerSummary } from '../run/summarize-results.ts';
