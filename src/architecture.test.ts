@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import rules of ARCHITECTURE §2 and §7: a layer imports only what is below it. Every static `import … from`,
+ * `export … from`, side-effect `import '…'` and dynamic `import('…')` of every source file is checked, type-only
+ * imports included (a type is a dependency too). Paths are relative to the repository root.
+ */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Where a source file belongs: the most specific prefix that matches. */
+const BASE = ['src/domain', 'src/errors', 'src/logging'];
+
+interface Rule {
+  from: string;
+  /** Only these (and the layer itself) may be imported from `src/`. */
+  only?: string[];
+  /** These may not be imported. */
+  not?: string[];
+}
+
+const RULES: Rule[] = [
+  ...BASE.map((from) => ({ from, only: BASE })),
+  { from: 'src/format', only: BASE },
+  { from: 'src/text', only: [...BASE, 'src/format'] },
+  { from: 'src/store', not: ['src/agent', 'src/retrieval', 'src/ingest', 'src/server', 'src/cli', 'src/eval'] },
+  { from: 'src/store/postgres', not: ['src/store/sqlite'] },
+  { from: 'src/store/sqlite', not: ['src/store/postgres'] },
+  { from: 'src/ingest', not: ['src/agent', 'src/server', 'src/cli', 'src/eval'] },
+  { from: 'src/retrieval', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/ingest'] },
+  { from: 'src/models', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/store'] },
+  { from: 'src/agent', not: ['src/server', 'src/cli', 'src/eval'] },
+  { from: 'src/server', not: ['src/cli', 'src/eval'] },
+  { from: 'src/eval', not: ['src/cli', 'src/server'] },
+  // The server's wire schemas are read by the web UI's type checker, which knows no Node: zod and domain types only.
+  { from: 'src/server/schemas', only: ['src/domain'] },
+];
+
+/**
+ * Edges that break a rule today and are being removed: each names its file and import. Remove an entry when its
+ * edge is gone (the test fails on an entry that no longer matches anything, so the list only shrinks).
+ */
+const TEMPORARY_ALLOWED: { file: string; imports: string; why: string }[] = [
+  // The store split (ARCHITECTURE §3: neither adapter imports the other) moves these to dialect-neutral modules.
+  { file: 'src/store/postgres/ingested-tables.ts', imports: '../sqlite/ingested-tables.ts', why: 'store split' },
+  { file: 'src/store/postgres/keyword-index.ts', imports: '../sqlite/fts-query.ts', why: 'store split' },
+  { file: 'src/store/postgres/postgres-store.ts', imports: '../sqlite/document-extras.ts', why: 'store split' },
+  // Helpers used only by tests but named like library code: they belong in src/testing (or a *.test.ts).
+  { file: 'src/store/postgres/test-database.ts', imports: '../../testing/requirements.ts', why: 'test helper outside src/testing' },
+  { file: 'src/agent/controllable/controllable-test-helpers.ts', imports: '../../testing/recording-chat-model.ts', why: 'test helper outside src/testing' },
+];
+
+const isTest = (file: string) => /\.(int\.)?test\.tsx?$/.test(file);
+const within = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`) || file.startsWith(`${dir}.`);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(path);
+    return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Comments out, so an example in a doc comment is not an import; strings that merely look like comments stay. */
+const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+
+interface ImportEdge {
+  file: string;
+  specifier: string;
+  typeOnly: boolean;
+}
+
+const STATIC = /(?:^|[;\n}])\s*(import|export)\s+(type\s+)?(?:[\w\s{},*$]+?\s+from\s*)?['"]([^'"\n]+)['"]/g;
+const DYNAMIC = /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+function importsOf(file: string): ImportEdge[] {
+  const source = withoutComments(readFileSync(join(root, file), 'utf8'));
+  const edges: ImportEdge[] = [];
+  for (const match of source.matchAll(STATIC)) edges.push({ file, specifier: match[3] as string, typeOnly: Boolean(match[2]) });
+  for (const match of source.matchAll(DYNAMIC)) edges.push({ file, specifier: match[1] as string, typeOnly: /typeof\s*$/.test(source.slice(0, match.index)) });
+  return edges;
+}
+
+/** The repository path an import points at, or undefined for a package. */
+const target = (edge: ImportEdge) => (edge.specifier.startsWith('.') ? relative(root, resolve(root, dirname(edge.file), edge.specifier)) : undefined);
+
+function violations(edges: ImportEdge[]): string[] {
+  const found: string[] = [];
+  for (const edge of edges) {
+    const to = target(edge);
+    if (!to) continue;
+    const line = `${edge.file} imports ${edge.specifier}`;
+    if (within(to, 'src/testing') && !within(edge.file, 'src/testing') && !isTest(edge.file)) found.push(`${line} (library code must not import src/testing)`);
+    if (within(edge.file, 'web') && within(to, 'src') && !edge.typeOnly) found.push(`${line} (the web UI imports the server's types only: import type)`);
+    // Tests wire real dependencies across layers (a models test on a real store); the layers bind library code.
+    if (isTest(edge.file)) continue;
+    for (const rule of RULES) {
+      if (!within(edge.file, rule.from) || within(to, rule.from) || !within(to, 'src')) continue;
+      if (rule.only && !rule.only.some((dir) => within(to, dir))) found.push(`${line} (${rule.from} may import only ${rule.only.join(', ')})`);
+      if (rule.not?.some((dir) => within(to, dir))) found.push(`${line} (${rule.from} must not import ${rule.not.find((dir) => within(to, dir))})`);
+    }
+  }
+  return found;
+}
+
+const edges = [...sourceFiles('src'), ...sourceFiles('web/src')].flatMap(importsOf);
+const allowed = (violation: string) => TEMPORARY_ALLOWED.some((entry) => violation.startsWith(`${entry.file} imports ${entry.imports} `));
+
+describe('architecture: the import rules', () => {
+  it('reads the imports of every source file', () => {
+    const specifiers = edges.filter((edge) => edge.file === 'src/models/create-embedder.ts').map((edge) => edge.specifier);
+    expect(specifiers).toContain('./transformers/transformers-embedder.ts'); // a dynamic import
+    expect(specifiers).toContain('../errors/index.ts'); // a static one
+  });
+
+  it('finds no forbidden edge', () => {
+    expect(violations(edges).filter((violation) => !allowed(violation))).toEqual([]);
+  });
+
+  it('keeps no allow-list entry for an edge that is gone', () => {
+    const all = violations(edges);
+    const stale = TEMPORARY_ALLOWED.filter((entry) => !all.some((violation) => violation.startsWith(`${entry.file} imports ${entry.imports} `)));
+    expect(stale, 'these edges are gone: delete their TEMPORARY_ALLOWED entries').toEqual([]);
+  });
+
+  it('catches a forbidden edge, naming the file and the import', () => {
+    const edge = (file: string, specifier: string, typeOnly = false): ImportEdge => ({ file, specifier, typeOnly });
+    expect(
+      violations([
+        edge('src/store/sqlite/x.ts', '../postgres/y.ts'),
+        edge('src/retrieval/x.ts', '../agent/y.ts', true),
+        edge('src/domain/x.ts', '../config/y.ts'),
+        edge('src/ingest/x.ts', '../testing/y.ts'),
+        edge('src/ingest/x.test.ts', '../testing/y.ts'),
+        edge('web/src/x.ts', '../../src/domain/answer.ts'),
+        edge('web/src/y.ts', '../../src/domain/answer.ts', true),
+      ]),
+    ).toEqual([
+      'src/store/sqlite/x.ts imports ../postgres/y.ts (src/store/sqlite must not import src/store/postgres)',
+      'src/retrieval/x.ts imports ../agent/y.ts (src/retrieval must not import src/agent)',
+      'src/domain/x.ts imports ../config/y.ts (src/domain may import only src/domain, src/errors, src/logging)',
+      'src/ingest/x.ts imports ../testing/y.ts (library code must not import src/testing)',
+      'web/src/x.ts imports ../../src/domain/answer.ts (the web UI imports the server\'s types only: import type)',
+    ]);
+  });
+});
