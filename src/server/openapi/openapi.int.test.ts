@@ -10,7 +10,7 @@ import { buildOpenApiDocument } from './openapi-document.ts';
 import { HTTP_METHODS, type OpenApiDocument, type OperationObject } from './openapi-types.ts';
 import { operation, pathGroup } from './operation.ts';
 import { assistantJson, threadJson, threadStateJson } from './paths/langgraph-schemas.ts';
-import { meResponseJson } from './paths/me-paths.ts';
+import { meResponseJson } from '../schemas/me-json.ts';
 import { chatCompletionJson, modelListJson } from './paths/openai-paths.ts';
 import { renderDocsHtml } from './render-docs-html.ts';
 import { appRouteKeys, documentedRouteKeys, toOpenApiPath } from './route-keys.ts';

@@ -1,45 +1,15 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { z } from 'zod';
-import type { DocumentRecord } from '../../domain/index.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
 import { requireAdmin } from '../auth.ts';
+import { toDocumentJson } from '../schemas/document-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 import { readUploadForm } from './upload-form.ts';
 import { ingestUpload } from './upload-ingest.ts';
 import { streamUpload, wantsEventStream } from './upload-stream.ts';
 import { uploadHttpStatus } from './upload-summary.ts';
-
-/** A document as `GET /v1/documents` lists it. */
-export const documentJson = z
-  .object({
-    doc_id: z.string(),
-    title: z.string(),
-    type: z.string(),
-    source: z.string(),
-    acl: z.array(z.string()).describe('Who may see it (`group:<name>`, `user:<name>`); empty means everyone.'),
-    tags: z.array(z.string()),
-    chunks: z.number().int().nonnegative(),
-    pages: z.number().int().nonnegative().nullable(),
-    bytes: z.number().int().nonnegative(),
-    updated_at: z.string().describe('When this version was ingested (ISO 8601).'),
-  })
-  .strict();
-
-const toDocumentJson = (doc: DocumentRecord): z.infer<typeof documentJson> => ({
-  doc_id: doc.docId,
-  title: doc.title,
-  type: doc.type,
-  source: doc.source,
-  acl: doc.acl,
-  tags: doc.tags,
-  chunks: doc.chunkCount,
-  pages: doc.pageCount ?? null,
-  bytes: doc.bytes,
-  updated_at: doc.ingestedAt,
-});
 
 export interface DocumentRoutesOptions {
   /** Logs failures of a streamed upload, which reach no error handler once the stream started. */

@@ -6,7 +6,7 @@ import { errorBodyJson } from '../openapi/error-schema.ts';
 import { documentListJson } from '../openapi/paths/document-paths.ts';
 import { searchResponseJson } from '../openapi/paths/search-paths.ts';
 import { UPLOAD_TEMP_PREFIX } from './upload-ingest.ts';
-import { uploadProgressJson, uploadSummaryJson } from './upload-summary.ts';
+import { uploadProgressJson, uploadSummaryJson } from '../schemas/upload-json.ts';
 
 let api: ApiTestServer;
 let tempFoldersBefore: string[];

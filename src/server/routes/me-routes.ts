@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
+import type { MeJson } from '../schemas/me-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 
 /** Who the key acts as: lets a client check its key and show the user's groups. */
 export function meRoutes(): Hono<ServerEnv> {
   return new Hono<ServerEnv>().get('/me', (c) => {
     const principal = c.get('principal');
-    return c.json({ user: principal.id, groups: principal.groups, roles: principal.roles });
+    const me: MeJson = { user: principal.id, groups: principal.groups, roles: principal.roles };
+    return c.json(me);
   });
 }

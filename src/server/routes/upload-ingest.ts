@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { IngestProgress } from '../../ingest/ingest-progress.ts';
 import type { Ingestor } from '../../ingest/ingestor.ts';
 import type { UploadForm } from './upload-form.ts';
-import { toUploadSummaryJson, type UploadSummaryJson } from './upload-summary.ts';
+import type { UploadSummaryJson } from '../schemas/upload-json.ts';
+import { toUploadSummaryJson } from './upload-summary.ts';
 
 /** Prefix of the private temp folder an upload is written to while it is ingested. */
 export const UPLOAD_TEMP_PREFIX = 'evident-upload-';

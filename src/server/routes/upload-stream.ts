@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { IngestProgress } from '../../ingest/ingest-progress.ts';
 import { errorResponse } from '../error-response.ts';
-import { toUploadProgressJson, type UploadSummaryJson } from './upload-summary.ts';
+import type { UploadSummaryJson } from '../schemas/upload-json.ts';
+import { toUploadProgressJson } from './upload-summary.ts';
 
 export const wantsEventStream = (c: Context): boolean => (c.req.header('accept') ?? '').includes('text/event-stream');
 

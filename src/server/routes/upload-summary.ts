@@ -1,40 +1,5 @@
-import { z } from 'zod';
 import type { IngestOutcome, IngestProgress, IngestStatus, IngestSummary } from '../../ingest/ingest-progress.ts';
-
-/** `added` and `updated` are one thing to an uploader: the document is now searchable in its new version. */
-const uploadStatus = z.enum(['ingested', 'unchanged', 'failed']);
-export type UploadStatus = z.infer<typeof uploadStatus>;
-
-export const uploadedDocumentJson = z
-  .object({
-    doc_id: z.string(),
-    status: uploadStatus,
-    chunks: z.number().int().nonnegative(),
-    error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).strict().optional(),
-  })
-  .strict();
-
-/** The answer to an upload: one entry per file, in upload order, and the counts. */
-export const uploadSummaryJson = z
-  .object({
-    documents: z.array(uploadedDocumentJson),
-    ingested: z.number().int().nonnegative(),
-    unchanged: z.number().int().nonnegative(),
-    failed: z.number().int().nonnegative(),
-  })
-  .strict();
-export type UploadSummaryJson = z.infer<typeof uploadSummaryJson>;
-
-/** The data of an `event: progress` of an upload stream, sent as each file completes. */
-export const uploadProgressJson = z
-  .object({
-    files_done: z.number().int().nonnegative(),
-    files_total: z.number().int().nonnegative(),
-    chunks: z.number().int().nonnegative(),
-    last: z.object({ doc_id: z.string(), status: uploadStatus }).strict(),
-  })
-  .strict();
-export type UploadProgressJson = z.infer<typeof uploadProgressJson>;
+import type { UploadProgressJson, UploadStatus, UploadSummaryJson } from '../schemas/upload-json.ts';
 
 const toUploadStatus = (status: IngestStatus): UploadStatus => (status === 'added' || status === 'updated' ? 'ingested' : status);
 

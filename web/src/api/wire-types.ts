@@ -1,128 +1,44 @@
 /**
- * The JSON the server sends, as the UI reads it. These mirror the server's types (src/agent/state.ts,
- * src/agent/step-event.ts, src/agent/approval.ts, src/domain/answer.ts) on the wire, where they are plain JSON.
+ * The JSON the server sends, as the UI reads it: the server's own types, not copies. Every import here is
+ * `import type`, erased from the bundle, so no server code reaches the browser (src/architecture.test.ts refuses a
+ * web → src import that is not type-only). The /v1 shapes come from the zod schemas in src/server/schemas, which
+ * import nothing but zod and domain types, so this type check needs no Node.
  */
+import type { ApprovalDecision, PendingAction } from '../../../src/agent/core/approval.ts';
+import type { Evidence, SharedStateType, ToolCallRecord } from '../../../src/agent/core/state.ts';
+import type { ChannelHits, StepEvent } from '../../../src/agent/core/step-event.ts';
+import type { Answer, Citation } from '../../../src/domain/answer.ts';
+import type { DocumentJson } from '../../../src/server/schemas/document-json.ts';
+import type { MeJson } from '../../../src/server/schemas/me-json.ts';
+import type { UploadedDocumentJson, UploadProgressJson, UploadSummaryJson } from '../../../src/server/schemas/upload-json.ts';
 
-export interface Me {
-  user: string;
-  groups: string[];
-  roles: string[];
-}
+export type { Answer, ApprovalDecision, ChannelHits, Citation, Evidence, PendingAction, StepEvent, ToolCallRecord };
 
-export interface Citation {
-  chunk_id: string;
-  doc_id: string;
-  source: string;
-  page?: number;
-  quote: string;
-}
+export type Me = MeJson;
+export type DocumentSummary = DocumentJson;
+export type UploadProgress = UploadProgressJson;
+export type UploadedDocument = UploadedDocumentJson;
+export type UploadSummary = UploadSummaryJson;
 
-export interface Answer {
-  answer: string;
-  answerable: boolean;
-  confidence: number;
-  citations: Citation[];
-  missing_information: string[];
-}
-
-export interface Evidence {
-  chunk_id: string;
-  doc_id: string;
-  source: string;
-  title: string;
-  heading: string;
-  page?: number;
-  text: string;
-  score: number;
-}
-
-export interface ToolCallRecord {
-  name: string;
-  arguments: Record<string, unknown>;
-  result_summary: string;
-  ok: boolean;
-  duration_ms: number;
-}
-
-export interface ChannelHits {
-  query: string;
-  channel: string;
-  chunk_ids: string[];
-}
-
-/** One graph node's completion, streamed as `custom` `{type: 'step', event}`. */
-export interface StepEvent {
-  node: string;
-  start?: string;
-  end?: string;
-  duration_ms: number;
-  summary: string;
-  standalone_question?: string;
-  sub_questions?: string[];
-  hits?: ChannelHits[];
-  evidence?: { chunk_id: string; score: number }[];
-  answerability?: { answerable: boolean; reasons: string[]; missing_information: string[] };
-  tool_calls?: ToolCallRecord[];
-  status?: string;
-}
-
+/**
+ * A message of a thread's `messages`. The server's type (`ChatMessage`, src/agent/runs/define-agent.ts) sits in a
+ * file that imports the store port, which needs Node to type-check; this is its wire form, widened to the content
+ * arrays LangGraph clients may also send, until that type moves below the store.
+ */
 export interface ChatMessage {
   type: 'human' | 'ai' | string;
   content: string | unknown[];
 }
 
-/** The `rag` agent's state as the `values` stream and `GET /threads/{id}/state` send it (the fields the UI shows). */
-export interface RagValues {
-  question?: string;
+/**
+ * An agent's state as the `values` stream and `GET /threads/{id}/state` send it: the fields every agent shares
+ * (the UI shows these, whichever agent ran), plus the conversation the run runtime adds as `messages`.
+ */
+export type AgentValues = Partial<Pick<SharedStateType, 'question' | 'answer' | 'evidence' | 'mode' | 'status' | 'steps'>> & {
   messages?: ChatMessage[];
-  answer?: Answer | null;
-  evidence?: Evidence[];
-  mode?: string;
-  status?: string;
-  steps?: StepEvent[];
-}
+};
 
-/** What a side-effect tool waits for approval of (the `interrupt()` value). */
-export interface PendingAction {
-  tool: string;
-  args: Record<string, unknown>;
-  approval_id: string;
-}
-
-export type ApprovalDecision = { decision: 'approve' } | { decision: 'reject' } | { decision: 'edit'; args: { text: string } };
-
-export interface DocumentSummary {
-  doc_id: string;
-  title: string;
-  acl: string[];
-  chunks: number;
-  type: string;
-  /** When this version was ingested (ISO 8601). */
-  updated_at: string;
-}
-
-export interface UploadProgress {
-  files_done: number;
-  files_total: number;
-  chunks: number;
-  last: { doc_id: string; status: string };
-}
-
-export interface UploadedDocument {
-  doc_id: string;
-  status: 'ingested' | 'unchanged' | 'failed';
-  chunks: number;
-  error?: { code: string; message: string; hint: string | null };
-}
-
-export interface UploadSummary {
-  documents: UploadedDocument[];
-  ingested: number;
-  unchanged: number;
-  failed: number;
-}
-
-/** LangGraph's drawable graph JSON (`GET /assistants/{id}/graph`). */
+/** LangGraph's drawable graph JSON (`GET /assistants/{id}/graph`): LangGraph's format, typed `Record<string, any>` upstream. */
 export interface GraphJson {
   nodes: { id: string; type?: string; data?: unknown }[];
   edges: { source: string; target: string; conditional?: boolean; data?: unknown }[];

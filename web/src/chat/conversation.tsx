@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { ApprovalDecision, RagValues } from '../api/wire-types.ts';
+import type { ApprovalDecision, AgentValues } from '../api/wire-types.ts';
 import { AnswerView } from './answer-view.tsx';
 import { ApprovalCard } from './approval-card.tsx';
 import { MessageBubble } from './message-bubble.tsx';
@@ -22,7 +22,7 @@ interface ConversationProps {
  */
 export function Conversation({ snapshot, run, onOpenCitation, onDecide }: ConversationProps) {
   const streaming = run?.phase === 'streaming';
-  const values: RagValues | undefined = snapshot?.values;
+  const values: AgentValues | undefined = snapshot?.values;
   const messages = values?.messages ?? [];
   const answer = streaming ? undefined : (values?.answer ?? undefined);
   const earlier = answer && messages.at(-1)?.type === 'ai' ? messages.slice(0, -1) : messages;

@@ -1,5 +1,5 @@
 import { apiErrorOfStreamEvent, type ApiError } from '../api/api-error.ts';
-import type { PendingAction, RagValues, StepEvent } from '../api/wire-types.ts';
+import type { PendingAction, AgentValues, StepEvent } from '../api/wire-types.ts';
 
 export type RunPhase = 'streaming' | 'finished' | 'interrupted' | 'failed';
 
@@ -12,7 +12,7 @@ export interface RunView {
   steps: StepEvent[];
   /** Token text per graph node, in arrival order, while a chat model streams. */
   tokens: { node: string; text: string }[];
-  values: RagValues | undefined;
+  values: AgentValues | undefined;
   pending: PendingAction | undefined;
   error: ApiError | undefined;
 }
@@ -78,7 +78,7 @@ function onEvent(view: RunView, event: string, data: unknown): RunView {
     case 'values': {
       if (!isObject(data)) return view;
       const pending = pendingActionOf(data.__interrupt__);
-      return { ...view, values: data as RagValues, ...(pending ? { pending } : {}) };
+      return { ...view, values: data as AgentValues, ...(pending ? { pending } : {}) };
     }
     case 'messages':
     case 'messages/partial': {

@@ -1,8 +1,8 @@
 import type { Thread } from '@langchain/langgraph-sdk';
-import type { RagValues } from '../api/wire-types.ts';
+import type { AgentValues } from '../api/wire-types.ts';
 
 /** A thread as `POST /threads/search` lists it; Evident adds the thread's latest question. */
-export type ThreadListItem = Thread<RagValues> & { last_question?: string | null };
+export type ThreadListItem = Thread<AgentValues> & { last_question?: string | null };
 
 /**
  * A thread's name in the list: the title the UI stored in its metadata when its first question created it, else

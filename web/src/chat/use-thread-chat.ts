@@ -1,14 +1,14 @@
 import type { Client } from '@langchain/langgraph-sdk';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { toApiError, type ApiError } from '../api/api-error.ts';
-import type { ApprovalDecision, PendingAction, RagValues } from '../api/wire-types.ts';
+import type { ApprovalDecision, PendingAction, AgentValues } from '../api/wire-types.ts';
 import { pendingActionOf, runReducer, type RunView } from './run-view.ts';
 import type { ThreadListItem } from './thread-list.tsx';
 
 /** A thread as last checkpointed: its state and, when it waits for one, the approval it waits for. */
 export interface ThreadSnapshot {
   threadId: string;
-  values: RagValues;
+  values: AgentValues;
   pending: PendingAction | undefined;
 }
 
@@ -44,7 +44,7 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
   const loadThreads = useCallback(async () => {
     if (!assistantId) return;
     try {
-      setThreads(await client.threads.search<RagValues>({ limit: 50, metadata: { assistant_id: assistantId } }));
+      setThreads(await client.threads.search<AgentValues>({ limit: 50, metadata: { assistant_id: assistantId } }));
     } catch (failure) {
       setError(toApiError(failure));
     }
@@ -53,7 +53,7 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
   const loadSnapshot = useCallback(
     async (id: string) => {
       try {
-        const state = await client.threads.getState<RagValues>(id);
+        const state = await client.threads.getState<AgentValues>(id);
         setSnapshot({ threadId: id, values: state.values, pending: pendingActionOf(state.tasks.flatMap((task) => task.interrupts)) });
       } catch (failure) {
         setError(toApiError(failure));

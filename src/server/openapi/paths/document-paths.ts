@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { documentJson } from '../../routes/document-routes.ts';
-import { uploadProgressJson, uploadSummaryJson } from '../../routes/upload-summary.ts';
+import { documentJson } from '../../schemas/document-json.ts';
+import { uploadProgressJson, uploadSummaryJson } from '../../schemas/upload-json.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { jsonSchemaOf } from '../json-schema.ts';
 import { operation, pathGroup, pathParam } from '../operation.ts';

@@ -1,9 +1,5 @@
-import { z } from 'zod';
+import { meResponseJson } from '../../schemas/me-json.ts';
 import { operation, pathGroup } from '../operation.ts';
-
-export const meResponseJson = z
-  .object({ user: z.string(), groups: z.array(z.string()), roles: z.array(z.enum(['admin', 'member'])) })
-  .strict();
 
 export const mePaths = pathGroup(
   { name: 'Identity', description: 'Who a key acts as.' },
