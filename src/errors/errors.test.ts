@@ -288,7 +288,6 @@ describe('no inline codes', () => {
    * class named here. Remove a line when its file is switched (the last test fails while a line is stale).
    */
   const ALLOWED: Record<string, string> = {
-    'cli/agent-session.ts': 'UnknownAgentError, RunFailedError',
     'store/postgres/run-log.ts': 'ThreadAgentMismatchError, ThreadExistsError, RunEventConflictError',
     'store/sqlite/run-log.ts': 'ThreadAgentMismatchError, ThreadExistsError, RunEventConflictError',
   };
