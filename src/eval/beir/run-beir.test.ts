@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWith, sharedDataset } from '../../testing/requirements.ts';
 import { runCli } from '../../testing/run-cli.ts';
 import type { BeirReport } from './run-beir.ts';
 
-const scifact = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets/scifact');
+const SCIFACT = sharedDataset('scifact');
 
 let dir: string;
 beforeAll(async () => {
@@ -63,7 +62,7 @@ describe('evident eval beir', () => {
     expect(run.stderr).toMatch(/^error: .*tiny is not a BEIR folder for split "dev": qrels file .*dev\.tsv is missing\. A BEIR folder holds corpus\.jsonl, queries\.jsonl and qrels\/<split>\.tsv\.\n$/);
   });
 
-  it.skipIf(!existsSync(scifact))('runs on SciFact with BM25 in the expected range', async () => {
+  itWith(SCIFACT, 'runs on SciFact with BM25 in the expected range', async (scifact) => {
     const run = await runCli(['eval', 'beir', scifact, '--split', 'train', '--limit', '40', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as BeirReport;

@@ -1,17 +1,11 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { csvLoader } from '../../ingest/loaders/csv-loader.ts';
+import { describeWith, sharedDataset } from '../../testing/requirements.ts';
 import { convertMusique } from './musique.ts';
 import { convertWikiTableQuestions } from './wikitablequestions.ts';
 
 // The shared copies of the datasets (read in place, never copied into the repository), converted whole.
-const shared = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets');
-const wtq = resolve(shared, 'wikitablequestions');
-const musique = resolve(shared, 'musique');
-
-describe.skipIf(!existsSync(wtq))('the shared WikiTableQuestions sample', () => {
+describeWith(sharedDataset('wikitablequestions'), 'the shared WikiTableQuestions sample', (wtq) => {
   it('converts every question, and every table loads as a SQL table with its rows', async () => {
     const set = await convertWikiTableQuestions(wtq);
     expect(set.cases).toHaveLength(150);
@@ -24,7 +18,7 @@ describe.skipIf(!existsSync(wtq))('the shared WikiTableQuestions sample', () => 
   });
 });
 
-describe.skipIf(!existsSync(musique))('the shared MuSiQue sample', () => {
+describeWith(sharedDataset('musique'), 'the shared MuSiQue sample', (musique) => {
   it('converts 100 questions over 1,890 distinct paragraphs, every supporting one among them', async () => {
     const set = await convertMusique(musique);
     expect(set.cases).toHaveLength(100);

@@ -1,26 +1,25 @@
-import { existsSync } from 'node:fs';
 import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { configSchema } from '../../config/schema.ts';
 import { ConfigError, ValidationError } from '../../errors/index.ts';
+import { describeWith, sharedModel } from '../../testing/requirements.ts';
 import type { ChatModelHandle } from './chat-model.ts';
 import { createChatModel } from './create-chat-model.ts';
 import { LlamaCppChatModel, toChatHistory } from './llama-cpp-chat-model.ts';
 import { generateStructured } from './structured-output.ts';
 
 // A real GGUF with random weights: the text is gibberish, but the plumbing and the grammar are real.
-const GGUF = new URL('../../../../shared/models/llama-2-tiny-random.gguf', import.meta.url).pathname;
+const TINY_GGUF = sharedModel('llama-2-tiny-random.gguf');
 
-describe('llama-cpp chat model on a real GGUF', () => {
+describeWith(TINY_GGUF, 'llama-cpp chat model on a real GGUF', (gguf) => {
   let handle: ChatModelHandle;
   let model: LlamaCppChatModel;
   // Random weights rarely stop on their own: plain answers are cut short to keep the test fast.
   const short = { maxTokens: 12 };
 
   beforeAll(async () => {
-    expect(existsSync(GGUF), `${GGUF} is missing`).toBe(true);
-    const loaded = await createChatModel(configSchema.parse({ llm: `llama-cpp:${GGUF}` }), { contextSize: 512 });
+    const loaded = await createChatModel(configSchema.parse({ llm: `llama-cpp:${gguf}` }), { contextSize: 512 });
     if (!loaded) throw new Error('no model');
     handle = loaded;
     expect(handle.model).toBeInstanceOf(LlamaCppChatModel);
@@ -30,7 +29,7 @@ describe('llama-cpp chat model on a real GGUF', () => {
 
   it('is selected by llm=llama-cpp:<path>', () => {
     expect(handle.provider).toBe('llama-cpp');
-    expect(handle.id).toBe(`llama-cpp:${GGUF}`);
+    expect(handle.id).toBe(`llama-cpp:${gguf}`);
     expect(handle.model._llmType()).toBe('llama-cpp');
   });
 
@@ -64,7 +63,9 @@ describe('llama-cpp chat model on a real GGUF', () => {
     expect(schema.parse(result)).toEqual(result);
     expect(['answerable', 'unanswerable']).toContain(result.verdict);
   });
+});
 
+describe('llama-cpp chat model without a GGUF', () => {
   it('names the fix when the GGUF file is missing', async () => {
     const missing = createChatModel(configSchema.parse({ llm: 'llama-cpp:/no/such/model.gguf' }));
     await expect(missing).rejects.toThrow(ConfigError);
