@@ -1,8 +1,14 @@
+import { openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
 import { resolveRetrievalSettings, type EvidentConfig, type RetrievalSettings } from './config/index.ts';
 import type { Principal } from './domain/index.ts';
 import { EmbedderMismatchError, NotFoundError } from './errors/index.ts';
 import { Ingestor } from './ingest/ingestor.ts';
 import { silentLogger, type Logger } from './logging/logger.ts';
+import type { ChatModelHandle } from './models/chat/chat-model.ts';
+
+/** What agents and the llm reranker use of a chat model: its id (for labels and traces) and the model. */
+export type ChatModel = Pick<ChatModelHandle, 'id' | 'model'>;
+import { createChatModel } from './models/chat/create-chat-model.ts';
 import { createEmbedder } from './models/create-embedder.ts';
 import { createReranker } from './models/create-reranker.ts';
 import type { Embedder } from './models/embedder.ts';
@@ -22,6 +28,13 @@ export interface Evident {
   readonly reranker: Reranker | undefined;
   readonly ingestor: Ingestor;
   readonly search: HybridSearch;
+  /**
+   * The configured chat model (`--llm` / `EVIDENT_LLM`), built on first use and shared by every agent, the llm
+   * reranker and ingestion's summaries, so a GGUF is loaded once; undefined offline.
+   */
+  chatModel(): Promise<ChatModel | undefined>;
+  /** Every agent and the one run manager that executes them, built once on first use with the chat model. */
+  agents(): Promise<AgentRuntime>;
   /** Throws EmbedderMismatchError when the store's vectors came from another embedder. */
   assertEmbedderMatches(): Promise<void>;
   /** The principal of a stored user, with the groups the store records for them. */
@@ -34,15 +47,22 @@ export interface CreateEvidentOptions {
   logger?: Logger;
   /** Use this store instead of opening the configured one (tests, eval runs on a scratch store). */
   store?: Store;
+  /** Use this chat model instead of the configured one (tests: a recording or scripted model). */
+  chat?: Pick<ChatModelHandle, 'id' | 'model'>;
+  /** Runtime settings beyond the config (tests: a faster poll). */
+  agents?: Omit<AgentRuntimeOptions, 'chat' | 'logger'>;
 }
 
-/** The composition root: builds the store, models and services from config. */
+/** The composition root: builds the store, models, services and agents from config, each once. */
 export async function createEvident(config: EvidentConfig, options: CreateEvidentOptions = {}): Promise<Evident> {
   const logger = options.logger ?? silentLogger;
   const store = options.store ?? (await openStore(config, { logger }));
+  // A model the caller gave is theirs to close; the configured one is built here, once, and closed with the rest.
+  const built = once(() => (options.chat ? Promise.resolve(undefined) : createChatModel(config)));
+  const chatModel = async (): Promise<ChatModel | undefined> => options.chat ?? (await built());
   try {
     const embedder = await createEmbedder(config);
-    const reranker = await createReranker(config);
+    const reranker = await createReranker(config, chatModel);
     const assertEmbedderMatches = async () => {
       const stored = await store.embedderInfo();
       if (stored && (stored.id !== embedder.id || stored.dimension !== embedder.dimension)) {
@@ -51,7 +71,8 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
     };
     const retrieval = resolveRetrievalSettings(config, embedder);
     const search = new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults: retrieval });
-    return {
+    let runtime: Promise<AgentRuntime> | undefined;
+    const evident: Evident = {
       config,
       retrieval,
       store,
@@ -59,6 +80,11 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
       reranker,
       ingestor: new Ingestor({ store, embedder, config, logger }),
       search,
+      chatModel,
+      agents() {
+        runtime ??= chatModel().then((chat) => openAgentRuntime(evident, { ...options.agents, logger, ...(chat ? { chat } : {}) }));
+        return runtime;
+      },
       assertEmbedderMatches,
       async principalFor(userName) {
         const user = await store.getUser(userName);
@@ -67,12 +93,24 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
       },
       reindex: (onProgress) => reindex({ store, embedder }, onProgress),
       async close() {
+        // Agents first (they cancel what still runs and close their checkpointers), then what they used.
+        await (await runtime?.catch(() => undefined))?.close();
         await reranker?.close?.();
+        await (await built.settled())?.close();
         await store.close();
       },
     };
+    return evident;
   } catch (error) {
+    await (await built.settled())?.close();
     await store.close();
     throw error;
   }
+}
+
+/** A lazily started task that runs at most once; `settled()` is its value if it was started and succeeded. */
+function once<T>(start: () => Promise<T>): (() => Promise<T>) & { settled(): Promise<T | undefined> } {
+  let started: Promise<T> | undefined;
+  const run = () => (started ??= start());
+  return Object.assign(run, { settled: async () => (started ? started.catch(() => undefined) : undefined) });
 }

@@ -6,8 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { BaseCheckpointSaver, MemorySaver, type CheckpointTuple } from '@langchain/langgraph';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import Database from 'better-sqlite3';
-import { openRagAgent, type RagAgent } from '../../src/agent/rag-agent.ts';
-import { RagState, type RagStateType, type RagUpdate, type Step, type Turn } from '../../src/agent/core/state.ts';
+import { openAgentRuntime } from '../../src/agent/agent-runtime.ts';
+import type { buildRagGraph } from '../../src/agent/rag/rag-graph.ts';
+import type { RunManager } from '../../src/agent/runs/run-manager.ts';
+import type { Step, Turn } from '../../src/agent/core/state.ts';
+import { RagState, type RagStateType, type RagUpdate } from '../../src/agent/rag/rag-state.ts';
 import type { Principal } from '../../src/domain/index.ts';
 import type { Evident } from '../../src/evident.ts';
 import { summarize, type LatencySummary } from '../retrieval/stats.ts';
@@ -37,7 +40,7 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 export const VARIANTS = {
-  agent: 'agent.ask, SqliteSaver (store file)',
+  agent: 'run manager (events stored), SqliteSaver (store file)',
   memory: 'graph, MemorySaver',
   none: 'graph, no checkpointer',
   bare: 'nodes only, no LangGraph',
@@ -58,7 +61,7 @@ export interface Sample {
   saver: SaverTimings | undefined;
 }
 
-type RagGraph = RagAgent['graph'];
+type RagGraph = ReturnType<typeof buildRagGraph>;
 type NodeFn = (state: RagStateType) => Promise<RagUpdate>;
 
 /**
@@ -80,14 +83,16 @@ const sum = (values: number[]): number => values.reduce((total, value) => total 
 
 type ThreadRunner = (scenario: Scenario) => Promise<Omit<Sample, 'variant' | 'scenario'>[]>;
 
-function agentRunner(agent: RagAgent, timed: TimedSaver): ThreadRunner {
+/** Runs as every front end runs them: through the run manager, which also stores every event of the run. */
+function agentRunner(runs: RunManager, timed: TimedSaver): ThreadRunner {
   return async (scenario) => {
     const out: Omit<Sample, 'variant' | 'scenario'>[] = [];
     let threadId: string | undefined;
     for (const [turn, question] of scenario.turns.entries()) {
       timed.reset();
       const began = performance.now();
-      const run = await agent.ask({ question, principal: ALICE, ...(threadId ? { threadId } : {}) });
+      const action = { kind: 'ask' as const, question, history: [] };
+      const run = await runs.run({ agent: 'rag', threadId: threadId ?? randomUUID(), principal: ALICE, action, createThread: true });
       const wallMs = performance.now() - began;
       threadId = run.thread_id;
       const steps = stepsOf(run.steps);
@@ -97,7 +102,7 @@ function agentRunner(agent: RagAgent, timed: TimedSaver): ThreadRunner {
   };
 }
 
-/** `graph.invoke` as `agent.ask` calls it (with the same owner check on a continued thread when state is kept). */
+/** `graph.invoke` alone (with the state read the run manager makes before a run on a continued thread). */
 function graphRunner(graph: RagGraph, timed: TimedSaver | undefined): ThreadRunner {
   return async (scenario) => {
     const out: Omit<Sample, 'variant' | 'scenario'>[] = [];
@@ -175,18 +180,19 @@ export interface MeasureResult {
 
 /** Interleaves the variants within each iteration, so drift in machine load touches them alike. */
 export async function measureAgent(evident: Evident, options: MeasureOptions): Promise<MeasureResult> {
-  const agent = openRagAgent(evident);
-  if (!(agent.graph.checkpointer instanceof BaseCheckpointSaver)) throw new Error('the agent has no checkpoint saver');
-  const agentSaver = timeSaver(agent.graph.checkpointer);
+  const runtime = openAgentRuntime(evident);
+  const graph = runtime.runs.agent('rag').graph as unknown as RagGraph;
+  if (!(graph.checkpointer instanceof BaseCheckpointSaver)) throw new Error('the agent has no checkpoint saver');
+  const agentSaver = timeSaver(graph.checkpointer);
   const memory = new MemorySaver();
   const memorySaver = timeSaver(memory);
   const paths = new Map<string, string[]>();
   const runners: Record<VariantKey, ThreadRunner> = {
-    agent: agentRunner(agent, agentSaver),
+    agent: agentRunner(runtime.runs, agentSaver),
     // The agent's own graph definition compiled again: same nodes and deps, another checkpointer or none.
-    memory: graphRunner(agent.graph.builder.compile({ checkpointer: memory }) as RagGraph, memorySaver),
-    none: graphRunner(agent.graph.builder.compile() as RagGraph, undefined),
-    bare: bareRunner(nodeFunctions(agent.graph), paths),
+    memory: graphRunner(graph.builder.compile({ checkpointer: memory }) as RagGraph, memorySaver),
+    none: graphRunner(graph.builder.compile() as RagGraph, undefined),
+    bare: bareRunner(nodeFunctions(graph), paths),
   };
   const samples: Sample[] = [];
   const errors = new Set<string>();
@@ -211,7 +217,7 @@ export async function measureAgent(evident: Evident, options: MeasureOptions): P
       if ((iteration + 1) % 10 === 0) options.log(`  ${iteration + 1}/${options.warmup + options.runs} iterations`);
     }
   } finally {
-    agent.close();
+    await runtime.close();
   }
   return { samples, paths: Object.fromEntries(paths), errors: [...errors] };
 }

@@ -19,7 +19,7 @@ const zero = (): SaverTimings => ({ putMs: 0, puts: 0, putWritesMs: 0, putWrites
 
 /**
  * Wraps `put`, `putWrites` and `getTuple` of this saver instance. Patching the instance (not a subclass) lets the
- * benchmark measure the saver that `openRagAgent` built itself, unchanged. better-sqlite3 is synchronous, so the
+ * benchmark measure the saver that the agent runtime built itself, unchanged. better-sqlite3 is synchronous, so the
  * time until each promise settles is the time the event loop was held.
  */
 export function timeSaver(saver: BaseCheckpointSaver): TimedSaver {

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAgentRuntime } from '../../src/agent/agent-runtime.ts';
-import type { RagStateType } from '../../src/agent/core/state.ts';
+import type { RagStateType } from '../../src/agent/rag/rag-state.ts';
 import { LOCAL_OPERATOR } from '../../src/domain/index.ts';
 import { createEvident } from '../../src/evident.ts';
 import { describeEnvironment } from '../environment.ts';

@@ -80,7 +80,8 @@ describe('evident graph', () => {
     const { thread_id: threadId } = JSON.parse(first.stdout) as { thread_id: string };
     const intruder = await cli('ask', 'What did we discuss?', '--as', 'bob', '--thread', threadId);
     expect(intruder.code).toBe(1);
-    expect(intruder.stderr).toBe(`error: Thread ${threadId} is not available to bob. Omit --thread to start a new thread, or continue one of your own.\n`);
+    // What a missing thread gets: nothing says that the thread exists, or whose it is.
+    expect(intruder.stderr).toBe(`error: No thread named "${threadId}". Start a new thread, or continue one of your own.\n`);
     expect(intruder.stdout).toBe('');
     const owner = await cli('ask', 'And what is its liability cap?', '--as', 'alice', '--thread', threadId, '--json');
     expect(owner.code, owner.stderr).toBe(0);
@@ -91,7 +92,7 @@ describe('evident graph', () => {
     const { thread_id: threadId } = JSON.parse(legal.stdout) as { thread_id: string };
     const outsider = await cli('ask', 'And what is its liability cap?', '--groups', 'engineering', '--thread', threadId);
     expect(outsider.code).toBe(1);
-    expect(outsider.stderr).toMatch(/^error: Thread .* is not available to groups:engineering\./);
+    expect(outsider.stderr).toMatch(/^error: No thread named ".*"\. Start a new thread/);
   });
 
   it('prints the rag graph as Mermaid, with its conditional edges', async () => {

@@ -45,7 +45,7 @@ describe('evident ask → approve → memories', () => {
 
     const intruder = await cli('approve', threadId, '--as', 'bob');
     expect(intruder.code).toBe(1);
-    expect(intruder.stderr).toMatch(new RegExp(`^error: Thread ${threadId} is not available to bob\\.`));
+    expect(intruder.stderr).toBe(`error: No thread named "${threadId}". Start a new thread, or continue one of your own.\n`);
     expect(intruder.stderr).not.toContain('EUR');
     expect(intruder.stdout).toBe('');
 

@@ -1,22 +1,8 @@
-import { openRagAgent, type RagAgent, type RagRunResult } from '../agent/rag-agent.ts';
-import type { Evident } from '../evident.ts';
-import { createChatModel } from '../models/chat/create-chat-model.ts';
+import type { AgentRunResult } from '../agent/core/run-result.ts';
 import { json, type CliIo } from './io.ts';
 
-/** Opens the rag agent with the configured chat model (offline strategies without one), runs `work`, closes both. */
-export async function withRagAgent<T>(evident: Evident, work: (agent: RagAgent) => Promise<T>): Promise<T> {
-  const chat = await createChatModel(evident.config);
-  const agent = openRagAgent(evident, chat ? { chat: { id: chat.id, model: chat.model } } : {});
-  try {
-    return await work(agent);
-  } finally {
-    agent.close();
-    await chat?.close();
-  }
-}
-
 /** The `--json` shape: the answer contract plus the run's trace. */
-export const runJson = (run: RagRunResult) => ({
+export const runJson = (run: AgentRunResult) => ({
   ...(run.answer ?? { answer: null, answerable: false, confidence: 0, citations: [], missing_information: [] }),
   status: run.status,
   mode: run.mode,
@@ -33,7 +19,7 @@ export const runJson = (run: RagRunResult) => ({
 });
 
 /** The answer with numbered citations and the run line, as a terminal shows it. */
-export function human(run: RagRunResult): string {
+export function human(run: AgentRunResult): string {
   const pending = run.pending_action;
   const lines = pending
     ? [
@@ -57,7 +43,7 @@ export function human(run: RagRunResult): string {
  * Prints a run: its JSON (with `extra` fields) or the answer with citations on stdout, its errors on stderr. Returns
  * the exit code a failed run calls for (2), or 0.
  */
-export function printRun(io: CliIo, run: RagRunResult, options: { json?: boolean; extra?: Record<string, unknown> } = {}): number {
+export function printRun(io: CliIo, run: AgentRunResult, options: { json?: boolean; extra?: Record<string, unknown> } = {}): number {
   io.out(options.json ? json({ ...runJson(run), ...options.extra }) : human(run));
   for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);
   return run.status === 'failed' ? 2 : 0;

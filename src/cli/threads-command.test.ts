@@ -101,7 +101,7 @@ describe('evident runs and threads', () => {
     const bobs = await cliJson<AskResult>('ask', 'What is the pricing of CT-2024-0193?', '--as', 'bob');
     const threads = await cliJson<{ threadId: string }[]>('threads', '--as', 'bob');
     expect(threads.map((thread) => thread.threadId)).toEqual([bobs.thread_id]);
-    const forbidden = `error: Thread ${aliceThread} is not available to bob. Omit --thread to start a new thread, or continue one of your own.\n`;
+    const forbidden = `error: No thread named "${aliceThread}". Start a new thread, or continue one of your own.\n`;
     for (const command of ['runs', 'checkpoints']) {
       const run = await cli(command, aliceThread, '--as', 'bob');
       expect(run.code).toBe(1);

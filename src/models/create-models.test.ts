@@ -30,11 +30,11 @@ describe('createEmbedder', () => {
 
 describe('createReranker', () => {
   it('gives no reranker by default, the offline one when asked, and a ConfigError for unknown names', async () => {
-    expect(await createReranker(config({}))).toBeUndefined();
-    expect(await createReranker(config({ reranker: 'offline' }))).toBeInstanceOf(LexicalReranker);
-    expect(await createReranker(config({ reranker: 'none' }))).toBeUndefined();
-    await expect(createReranker(config({ reranker: 'colbert' }))).rejects.toThrow(ConfigError);
-    await expect(createReranker(config({ reranker: 'cross-encoder' }))).rejects.toThrow(/needs a model/);
-    await expect(createReranker(config({ reranker: 'cross-encoder:./no/such/folder' }))).rejects.toThrow(ProviderError);
+    expect(await createReranker(config({}), async () => undefined)).toBeUndefined();
+    expect(await createReranker(config({ reranker: 'offline' }), async () => undefined)).toBeInstanceOf(LexicalReranker);
+    expect(await createReranker(config({ reranker: 'none' }), async () => undefined)).toBeUndefined();
+    await expect(createReranker(config({ reranker: 'colbert' }), async () => undefined)).rejects.toThrow(ConfigError);
+    await expect(createReranker(config({ reranker: 'cross-encoder' }), async () => undefined)).rejects.toThrow(/needs a model/);
+    await expect(createReranker(config({ reranker: 'cross-encoder:./no/such/folder' }), async () => undefined)).rejects.toThrow(ProviderError);
   });
 });

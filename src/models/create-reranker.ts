@@ -3,11 +3,15 @@ import { ConfigError } from '../errors/index.ts';
 import { LexicalReranker } from './offline/lexical-reranker.ts';
 import { parseProviderSpec } from './parse-provider-spec.ts';
 import type { Reranker } from './reranker.ts';
+import type { ChatModelHandle } from './chat/chat-model.ts';
 
 const RERANKERS = 'offline, none, cross-encoder:<folder or hub id>, llm (the chat model of --llm)';
 
-/** The reranker `config.reranker` names, or undefined for `none`. The cross-encoder loads transformers on demand. */
-export async function createReranker(config: EvidentConfig): Promise<Reranker | undefined> {
+/**
+ * The reranker `config.reranker` names, or undefined for `none`. The cross-encoder loads transformers on demand;
+ * `llm` grades with the one chat model of the composition root (`chatModel`), which it does not own or close.
+ */
+export async function createReranker(config: EvidentConfig, chatModel: () => Promise<Pick<ChatModelHandle, 'id' | 'model'> | undefined>): Promise<Reranker | undefined> {
   const { provider, model } = parseProviderSpec(config.reranker);
   switch (provider) {
     case 'none':
@@ -24,8 +28,7 @@ export async function createReranker(config: EvidentConfig): Promise<Reranker | 
       return CrossEncoderReranker.create({ model, modelsDir: config.modelsDir });
     }
     case 'llm': {
-      const { createChatModel } = await import('./chat/create-chat-model.ts');
-      const handle = await createChatModel(config);
+      const handle = await chatModel();
       if (!handle) {
         throw new ConfigError('The llm reranker needs a chat model.', { hint: 'Configure one with --llm provider:model or EVIDENT_LLM.' });
       }
@@ -35,7 +38,6 @@ export async function createReranker(config: EvidentConfig): Promise<Reranker | 
       return new LlmReranker({
         modelId: handle.id,
         chat: async (prompt) => messageText(await handle.model.invoke([new HumanMessage(prompt)])),
-        close: () => handle.close(),
       });
     }
     default:

@@ -18,7 +18,7 @@ import { retrieveWith } from './nodes/retrieve.ts';
 import { rewriteQuery } from './nodes/rewrite-query.ts';
 import { startRun } from './nodes/start-run.ts';
 import { taskHandler } from './nodes/task-handler.ts';
-import { traced } from '../rag/rag-graph.ts';
+import { traced } from '../core/traced.ts';
 
 const TOOL_NODES = {
   retrieve_chunks: 'retrieve_chunks',

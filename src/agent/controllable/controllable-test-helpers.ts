@@ -3,7 +3,6 @@ import type { Evident } from '../../evident.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from '../../testing/recording-chat-model.ts';
 import { buildControllableGraph } from './controllable-graph.ts';
 import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
-import { CONTROLLABLE_DEFAULTS } from './controllable-agent.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 import type { ControllableStateType } from './controllable-state.ts';
 
@@ -40,7 +39,7 @@ export async function runControllable(
     search: evident.search,
     store: evident.store,
     topK: evident.retrieval.topK,
-    ...CONTROLLABLE_DEFAULTS,
+    ...evident.config.agents.controllable,
     ...options.deps,
     ...(options.model ? { chat: { id: 'fake:recording', model: options.model } } : {}),
   });

@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Answer, Citation } from '../../domain/answer.ts';
+import type { Answer } from '../../domain/answer.ts';
 import type { ChannelName, Principal } from '../../domain/index.ts';
 
 /** One earlier turn of the conversation. */
@@ -71,36 +71,29 @@ export interface MemoryContext {
 
 /** `interrupted`: the run waits for an approval of a side-effect tool (see `pending_action` of the run result). */
 export type RunStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted';
-export type Route = 'retrieve' | 'table' | 'direct';
 
 /** Replace-on-write: every node returns the whole new value of the fields it changes. */
-const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
+export const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
 
 /**
- * The `rag` graph's explicit state. It is checkpointed per thread, so per-run fields are reset by `load_memory`
- * at the start of every run, while `history` carries the conversation across runs.
+ * The fields every agent's state carries (ARCHITECTURE §1): the question and conversation, who asks, what the run
+ * found and answered, its trace and status. The run runtime, the event stream, the CLI and the evaluation read
+ * these alone; each agent adds its own fields beside them (`Annotation.Root({ ...SharedState.spec, … })`).
  */
-export const RagState = Annotation.Root({
+export const SharedState = Annotation.Root({
   question: value<string>(() => ''),
-  /** The last `historyWindow` turns, verbatim. */
+  /** The last turns of the thread, verbatim (each agent bounds the window). */
   history: value<Turn[]>(() => []),
-  /** Turns older than the window, folded into a bounded running summary (short-term memory beyond the window). */
-  history_summary: value<string>(() => ''),
+  /** The asking user's long-term memories this run loaded (context, not citations). */
   memories: value<MemoryContext[]>(() => []),
+  /** The question as retrieval saw it (a follow-up rewritten to stand alone). */
   standalone_question: value<string>(() => ''),
   sub_questions: value<string[]>(() => []),
-  route: value<Route>(() => 'retrieve'),
-  candidates: value<Candidate[]>(() => []),
   evidence: value<Evidence[]>(() => []),
-  answerability: value<Answerability | null>(() => null),
   answer: value<Answer | null>(() => null),
-  citations: value<Citation[]>(() => []),
-  /** Why the citation check dropped citations last time: fed back to the model on retry. */
-  citation_feedback: value<string[]>(() => []),
   tool_calls: value<ToolCallRecord[]>(() => []),
   steps: value<Step[]>(() => []),
   errors: value<RunError[]>(() => []),
-  retry_count: value<number>(() => 0),
   status: value<RunStatus>(() => 'running'),
   /** Labels the answer's origin: `offline` (deterministic strategies) or the chat model id. */
   mode: value<string>(() => 'offline'),
@@ -109,5 +102,6 @@ export const RagState = Annotation.Root({
   principal: value<Principal | null>(() => null),
 });
 
-export type RagStateType = typeof RagState.State;
-export type RagUpdate = typeof RagState.Update;
+/** The shared fields as values: what code that works for every agent may read of any agent's state. */
+export type SharedStateType = typeof SharedState.State;
+export type SharedUpdate = typeof SharedState.Update;

@@ -1,4 +1,4 @@
-import type { Answerability, Candidate, RagStateType, Step, ToolCallRecord } from './state.ts';
+import type { Answerability, Candidate, SharedStateType, Step, ToolCallRecord } from './state.ts';
 
 /** One channel's hits for one query, as chunk ids (a chunk id starts with its doc id). */
 export interface ChannelHits {
@@ -41,8 +41,11 @@ function hitsOf(candidates: readonly Candidate[]): ChannelHits[] {
   return [...groups.values()];
 }
 
+/** What a node may write that a step event shows: the shared fields, and the retrieval fields agents that rank write. */
+export type StepUpdate = Partial<SharedStateType> & { candidates?: Candidate[]; answerability?: Answerability | null };
+
 /** The step plus the parts of the node's update a client shows; fields a node did not write are left out. */
-export function stepEventOf(step: Step, update: Partial<RagStateType>): StepEvent {
+export function stepEventOf(step: Step, update: StepUpdate): StepEvent {
   const event: StepEvent = { ...step };
   if (step.node === 'rewrite' && update.standalone_question) event.standalone_question = update.standalone_question;
   if (step.node === 'decompose' && update.sub_questions?.length) event.sub_questions = update.sub_questions;

@@ -3,7 +3,7 @@ import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
 import type { Store } from '../../store/store.ts';
 import type { TableQueryTool } from '../tools/table-query.ts';
-import type { RagStateType, RagUpdate } from '../core/state.ts';
+import type { RagStateType, RagUpdate } from './rag-state.ts';
 
 /** What the `rag` nodes work with. Without `chat`, every LLM step uses its deterministic offline strategy. */
 export interface RagDeps {

@@ -9,7 +9,7 @@ import { createEvident, type Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { runCli } from '../../testing/run-cli.ts';
 import { OFFLINE_LABEL } from './nodes/generate.ts';
-import { openRagAgent, type RagAgent } from '../rag-agent.ts';
+import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const corpus = join(repo, 'samples/corpus');
@@ -18,7 +18,7 @@ const CONTRACT_PHRASE = 'Northwind Logistics';
 let dir: string;
 let db: string;
 let evident: Evident;
-let agent: RagAgent;
+let agent: AgentClient & { close(): Promise<void> };
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-rag-'));
@@ -32,11 +32,11 @@ beforeAll(async () => {
   const ingest = await runCli(['--db', db, 'ingest', corpus]);
   expect(ingest.code, ingest.stderr).toBe(0);
   evident = await createEvident(loadConfig({ flags: { db } }));
-  agent = openRagAgent(evident);
+  agent = openAgent(evident, 'rag');
 });
 
 afterAll(async () => {
-  agent?.close();
+  await agent?.close();
   await evident?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -123,7 +123,7 @@ describe('rag graph, offline', () => {
 });
 
 describe('rag graph with a recording chat model', () => {
-  const withModel = (model: RecordingChatModel) => openRagAgent(evident, { chat: { id: 'recording:test', model } });
+  const withModel = (model: RecordingChatModel) => openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
 
   it('never shows bob the contract text he may not see', async () => {
     const model = new RecordingChatModel([
@@ -145,7 +145,7 @@ describe('rag graph with a recording chat model', () => {
       expect(aliceModel.prompts.join('\n')).toContain('$48,000');
       expect(CONTRACT_PHRASE).toBeTruthy();
     } finally {
-      rag.close();
+      await rag.close();
     }
   });
 
@@ -160,7 +160,7 @@ describe('rag graph with a recording chat model', () => {
       expect(run.answer?.missing_information).toEqual(['the termination fee of CT-2023-0077 (CT-2023-0077 lists a monthly fee but no termination fee)']);
       expect(run.answer?.answer).toContain('Missing: the termination fee of CT-2023-0077 (CT-2023-0077 lists');
     } finally {
-      rag.close();
+      await rag.close();
     }
   });
 
@@ -181,7 +181,7 @@ describe('rag graph with a recording chat model', () => {
       expect(model.calls[2]?.prompt).toContain('did not match the required JSON schema "answer"');
       expect(model.remaining).toBe(0);
     } finally {
-      rag.close();
+      await rag.close();
     }
   });
 
@@ -213,7 +213,7 @@ describe('rag graph with a recording chat model', () => {
       expect(check?.summary).toMatch(/1 kept, 2 dropped/);
       expect(check?.summary).toMatch(/quote not found/);
     } finally {
-      rag.close();
+      await rag.close();
     }
   });
 
@@ -229,7 +229,7 @@ describe('rag graph with a recording chat model', () => {
       expect(run.answer?.answerable).toBe(false);
       expect(run.steps.filter((step) => step.node === 'generate')).toHaveLength(2);
     } finally {
-      rag.close();
+      await rag.close();
     }
   });
 });

@@ -5,20 +5,20 @@ import { isEvidentError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { openRagAgent, type RagAgent } from '../rag-agent.ts';
+import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 
 let sample: SampleCorpusStore;
 let evident: Evident;
-let agent: RagAgent;
+let agent: AgentClient & { close(): Promise<void> };
 
 beforeAll(async () => {
   sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'legal'], ['root', '--admin']]);
   evident = sample.evident;
-  agent = openRagAgent(evident);
+  agent = openAgent(evident, 'rag');
 });
 
 afterAll(async () => {
-  agent?.close();
+  await agent?.close();
   await sample?.close();
 });
 
@@ -42,7 +42,9 @@ describe('save_memory: interrupt and approval', () => {
     expect(await texts('alice')).toEqual([]);
 
     const approved = await agent.approve({ threadId: run.thread_id, principal: alice, decision: 'approve' });
-    expect(approved).toMatchObject({ status: 'answered', run_id: run.run_id, thread_id: run.thread_id });
+    // The decision is a run of its own on the thread (as through the API); the side effect's key stays the interrupted run's.
+    expect(approved).toMatchObject({ status: 'answered', thread_id: run.thread_id });
+    expect(approved.run_id).not.toBe(run.run_id);
     expect(approved.pending_action).toBeUndefined();
     expect(approved.answer?.answer).toBe('Saved to your memories: I prefer invoices in EUR');
     expect(approved.tool_calls).toEqual([
@@ -50,7 +52,10 @@ describe('save_memory: interrupt and approval', () => {
     ]);
     expect(approved.steps.map((step) => step.node)).toEqual(['load_memory', 'save_memory', 'finalize']);
     expect(await texts('alice')).toEqual(['I prefer invoices in EUR']);
-    expect((await agent.runs(run.thread_id, alice)).map((record) => [record.runId, record.status])).toEqual([[run.run_id, 'answered']]);
+    expect((await agent.runs(run.thread_id, alice)).map((record) => [record.runId, record.status])).toEqual([
+      [run.run_id, 'interrupted'],
+      [approved.run_id, 'answered'],
+    ]);
 
     // A second approval finds nothing waiting.
     expect(await errorOf(agent.approve({ threadId: run.thread_id, principal: alice, decision: 'approve' }))).toMatchObject({ code: 'no_pending_approval' });
@@ -60,9 +65,12 @@ describe('save_memory: interrupt and approval', () => {
       if (snapshot.next.includes('save_memory')) interrupted = snapshot.config.configurable?.checkpoint_id as string;
     }
     expect(interrupted).toBeDefined();
-    const replay = await agent.graph.invoke(new Command({ resume: { decision: 'approve' } }), {
+    let replay: { tool_calls: { result_summary: string }[] } = { tool_calls: [] };
+    const replayed = await agent.graph.stream(new Command({ resume: { decision: 'approve' } }), {
       configurable: { thread_id: run.thread_id, checkpoint_id: interrupted },
+      streamMode: 'values',
     });
+    for await (const values of replayed) replay = values as typeof replay;
     expect(replay.tool_calls[0]?.result_summary).toMatch(/^already saved memory /);
     expect(await texts('alice')).toEqual(['I prefer invoices in EUR']);
   });
@@ -86,8 +94,9 @@ describe('save_memory: interrupt and approval', () => {
   it("lets only the thread's owner or an admin decide, without revealing the thread", async () => {
     const run = await agent.ask({ question: 'Remember that my badge number is 4471', principal: await as('alice') });
     const intruder = await errorOf(agent.approve({ threadId: run.thread_id, principal: await as('bob'), decision: 'approve' }));
-    expect(intruder).toMatchObject({ code: 'thread_forbidden' });
-    expect(intruder.message).toContain(`Thread ${run.thread_id} is not available to bob.`);
+    // The answer a missing thread gets: nothing says the thread exists.
+    expect(intruder).toMatchObject({ code: 'not_found' });
+    expect(intruder.message).toContain(`No thread named "${run.thread_id}".`);
     expect(intruder.message).not.toMatch(/4471|badge|save_memory/);
     expect(await texts('bob')).not.toContain('My badge number is 4471');
     expect(await texts('alice')).not.toContain('My badge number is 4471');
@@ -122,8 +131,8 @@ describe('long-term memories in later runs', () => {
     ];
     const aliceModel = new RecordingChatModel(script());
     const bobModel = new RecordingChatModel(script());
-    const aliceAgent = openRagAgent(evident, { chat: { id: 'recording:alice', model: aliceModel } });
-    const bobAgent = openRagAgent(evident, { chat: { id: 'recording:bob', model: bobModel } });
+    const aliceAgent = openAgent(evident, 'rag', { chat: { id: 'recording:alice', model: aliceModel } });
+    const bobAgent = openAgent(evident, 'rag', { chat: { id: 'recording:bob', model: bobModel } });
     try {
       const aliceRun = await aliceAgent.ask({ question, principal: alice });
       const bobRun = await bobAgent.ask({ question, principal: bob });
@@ -138,8 +147,8 @@ describe('long-term memories in later runs', () => {
       expect(aliceRun.memories.length).toBeGreaterThan(0);
       expect(bobRun.memories.map((memory) => memory.text)).not.toContain('I prefer invoices for CT-2024-0193 billed to cost centre QX-7731');
     } finally {
-      aliceAgent.close();
-      bobAgent.close();
+      await aliceAgent.close();
+      await bobAgent.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { SUMMARY_MAX_CHARS, summarizeOffline } from '../memory/history-summary.ts';
-import { openRagAgent } from '../rag-agent.ts';
+import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 import type { Turn } from '../core/state.ts';
 
 let sample: SampleCorpusStore;
@@ -30,7 +30,7 @@ const WINDOW = 2;
 
 describe('short-term memory: a window and a running summary', () => {
   it('offline: folds turns beyond the window into an extractive summary the rewrite resolves through', async () => {
-    const agent = openRagAgent(evident, { deps: { historyWindow: WINDOW } });
+    const agent = openAgent(evident, 'rag', { bounds: { rag: { historyWindow: WINDOW } } });
     try {
       const alice = await evident.principalFor('alice');
       const run = await agent.ask({ question: 'And what is its termination fee?', principal: alice, history });
@@ -47,7 +47,7 @@ describe('short-term memory: a window and a running summary', () => {
       const next = await agent.ask({ question: 'Who are the parties to it?', principal: alice, threadId: run.thread_id });
       expect(next.standalone_question).toBe('Who are the parties to CT-2024-0193?');
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
@@ -67,7 +67,7 @@ describe('short-term memory: a window and a running summary', () => {
       }
     };
     model.push(reply, reply, reply);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model }, deps: { historyWindow: WINDOW } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
     try {
       const run = await agent.ask({ question: 'And what is its termination fee?', principal: await evident.principalFor('alice'), history });
       expect(model.calls.map((call) => call.schemaName)).toEqual(['history_summary', 'standalone_question', 'answerability']);
@@ -79,7 +79,7 @@ describe('short-term memory: a window and a running summary', () => {
       expect(run.standalone_question).toBe('What is the termination fee of CT-2024-0193?');
       expect(run.steps[0]?.summary).toMatch(/2 older folded into the summary \(model\)/);
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
@@ -90,7 +90,7 @@ describe('short-term memory: a window and a running summary', () => {
       { answerable: true, reasons: ['states it'], missing_information: [] },
       'not json', 'not json', 'not json',
     ]);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model }, deps: { historyWindow: WINDOW } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
     try {
       // Names the contract itself, so no rewrite: summary, answerability, then generate (which fails on the script's purpose).
       await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), history });
@@ -99,20 +99,20 @@ describe('short-term memory: a window and a running summary', () => {
       expect(generatePrompt).toContain('The legal department.');
       expect(generatePrompt).not.toContain(OLD_QUESTION);
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
   it('falls back to the offline summary when the model fails', async () => {
     const model = new RecordingChatModel(['not json', 'not json', 'not json', { answerable: false, reasons: [], missing_information: ['x'] }]);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model }, deps: { historyWindow: WINDOW } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
     try {
       const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), history });
       expect(run.steps[0]?.summary).toMatch(/\(offline-fallback\)/);
       const state = (await agent.graph.getState({ configurable: { thread_id: run.thread_id } })).values as { history_summary: string };
       expect(state.history_summary).toContain('CT-2024-0193');
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { openRagAgent } from '../rag-agent.ts';
+import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 import type { StepEvent } from '../core/step-event.ts';
 
 let sample: SampleCorpusStore;
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('rag run streaming', () => {
   it('delivers each step, with what it decided, as the node completes', async () => {
-    const agent = openRagAgent(evident);
+    const agent = openAgent(evident, 'rag');
     try {
       const events: StepEvent[] = [];
       const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), onStep: (event) => events.push(event) });
@@ -33,7 +33,7 @@ describe('rag run streaming', () => {
       expect(events.find((event) => event.node === 'rewrite')?.standalone_question).toBe('What is the termination fee of CT-2024-0193?');
       expect(events.at(-1)).toMatchObject({ node: 'finalize', status: 'answered' });
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
@@ -46,7 +46,7 @@ describe('rag run streaming', () => {
         return { answerable: false, reasons: ['not stated'], missing_information: ['the fee'] };
       },
     ]);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({
         question: 'What is the termination fee of CT-2024-0193?',
@@ -67,7 +67,7 @@ describe('rag run streaming', () => {
         'step:finalize',
       ]);
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 });

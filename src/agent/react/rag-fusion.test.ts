@@ -10,7 +10,7 @@ import { runCli } from '../../testing/run-cli.ts';
 import { followUpQuery } from './follow-up-query.ts';
 import { fusionQueriesOffline } from './fusion-queries.ts';
 import { ragFusion } from './rag-fusion.ts';
-import { createReactDeps } from './react-agent.ts';
+import { reactDeps } from './react-agent.ts';
 
 const QUESTION = 'Who was the first president of the society which published the Journal of Lichen Studies?';
 const DOCS: Record<string, string> = {
@@ -60,7 +60,7 @@ describe('offline query generation', () => {
 describe('knowledge_base: RAG fusion', () => {
   it('fuses the rankings of several queries, so each hop of the question is in the evidence', async () => {
     // One hit per query: whatever the evidence holds beyond the question's own top hit came from another query.
-    const deps = createReactDeps(evident, { deps: { fusionDepth: 1 } });
+    const deps = { ...reactDeps({ evident }), ...{ fusionDepth: 1 } };
     const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, deps);
     expect(fusion.queries).toHaveLength(4);
     const docs = fusion.evidence.map((item) => item.doc_id);
@@ -78,7 +78,7 @@ describe('knowledge_base: RAG fusion', () => {
 
   it('asks the model for the queries when there is one, the question first', async () => {
     const model = new RecordingChatModel([{ queries: ['Journal of Lichen Studies publisher', 'Northmoor Botanical Society first president'] }]);
-    const deps = createReactDeps(evident, { chat: { id: 'recording:test', model }, deps: { fusionDepth: 1 } });
+    const deps = { ...reactDeps({ evident, chat: { id: 'recording:test', model } }), ...{ fusionDepth: 1 } };
     const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, deps);
     expect(fusion.queries).toEqual([QUESTION, 'Journal of Lichen Studies publisher', 'Northmoor Botanical Society first president']);
     expect(model.calls[0]?.schemaName).toBe('search_queries');
@@ -88,7 +88,7 @@ describe('knowledge_base: RAG fusion', () => {
 
   it('falls back to the offline queries, recording the error, when the model gives no valid queries', async () => {
     const model = new RecordingChatModel(['no', 'still no', 'nope']);
-    const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, createReactDeps(evident, { chat: { id: 'recording:test', model } }));
+    const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, reactDeps({ evident, chat: { id: 'recording:test', model } }));
     expect(fusion.queries).toEqual(fusionQueriesOffline(QUESTION, 4));
     expect(fusion.errors).toEqual([expect.objectContaining({ node: 'knowledge_base', code: 'structured_output_invalid' })]);
   });
@@ -96,7 +96,7 @@ describe('knowledge_base: RAG fusion', () => {
 
 describe('offline follow-up hop', () => {
   it('searches next for the entity the evidence names and the words it did not cover', async () => {
-    const fusion = await ragFusion('Which society published the Journal of Lichen Studies?', LOCAL_OPERATOR, createReactDeps(evident));
+    const fusion = await ragFusion('Which society published the Journal of Lichen Studies?', LOCAL_OPERATOR, reactDeps({ evident }));
     expect(followUpQuery('Who was the first president of the society which published the Journal of Lichen Studies?', fusion.evidence.filter((e) => e.doc_id === 'journal.md'))).toBe(
       'Northmoor Botanical Society first president',
     );

@@ -1,41 +1,22 @@
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { Evident } from '../../evident.ts';
-import { openCheckpointer } from '../checkpointer.ts';
-import { buildReactGraph, reactGraphMermaid, type ReactGraph } from './react-graph.ts';
-import { defaultRagDeps } from '../rag-agent.ts';
+import type { AgentContext, AgentFactory } from '../runs/agent-context.ts';
+import { defineAgent } from '../runs/define-agent.ts';
+import { ragDeps } from '../rag/rag-agent.ts';
 import type { ReactDeps } from './react-deps.ts';
+import { buildReactGraph } from './react-graph.ts';
 
-/** The `react` agent: its checkpointed graph. Runs go through the run runtime, as for the API and the CLI. */
-export interface ReactAgent {
-  readonly graph: ReactGraph;
-  mermaid(): string;
-  close(): void;
-}
+/** react's node dependencies: rag's (it runs rag's memory nodes) plus its loop's bounds (`agents.react`). */
+export const reactDeps = (context: Pick<AgentContext, 'evident' | 'chat'>): ReactDeps => ({
+  ...ragDeps(context),
+  ...context.evident.config.agents.react,
+  protocol: 'auto',
+});
 
-export interface ReactAgentOptions {
-  chat?: { id: string; model: BaseChatModel };
-  deps?: Partial<Omit<ReactDeps, 'search' | 'store' | 'embedder' | 'tableQuery' | 'chat'>>;
-}
-
-export const DEFAULT_MAX_ITERATIONS = 10;
-
-/** The react nodes' dependencies over an Evident instance: its search, store and models, the defaults, then `options`. */
-export function createReactDeps(evident: Evident, options: ReactAgentOptions = {}): ReactDeps {
-  return {
-    ...defaultRagDeps(evident),
-    maxIterations: DEFAULT_MAX_ITERATIONS,
-    protocol: 'auto',
-    fusionQueries: 4,
-    fusionDepth: 10,
-    ...options.deps,
-    ...(options.chat ? { chat: options.chat } : {}),
-  };
-}
-
-/** The `react` agent over an Evident instance, checkpointed in its store by thread_id. */
-export function openReactAgent(evident: Evident, options: ReactAgentOptions = {}): ReactAgent {
-  const deps = createReactDeps(evident, options);
-  const checkpointer = openCheckpointer(evident.store);
-  const graph = buildReactGraph(deps, { checkpointer: checkpointer.saver });
-  return { graph, mermaid: () => reactGraphMermaid(graph), close: () => checkpointer.close() };
-}
+/** The `react` agent, checkpointed by thread_id. */
+export const reactAgent: AgentFactory = (context) => {
+  const deps = reactDeps(context);
+  return defineAgent({
+    name: 'react',
+    description: `ReAct: reasons and acts in a loop (at most ${deps.maxIterations} iterations) over knowledge_base (RAG fusion: several queries, hybrid retrieval, reciprocal rank fusion), table_query and save_memory (with approval); the final answer is citation-checked.`,
+    graph: buildReactGraph(deps, { checkpointer: context.checkpointer }),
+  });
+};

@@ -6,38 +6,43 @@ import type { Principal } from '../../domain/index.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedReply } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { OFFLINE_LABEL } from '../rag/nodes/generate.ts';
-import { openReactAgent, type ReactAgent, type ReactAgentOptions } from './react-agent.ts';
+import { MemorySaver } from '@langchain/langgraph';
+import type { ReactDeps } from './react-deps.ts';
+import { reactDeps } from './react-agent.ts';
+import { buildReactGraph } from './react-graph.ts';
+
+type ReactGraph = ReturnType<typeof buildReactGraph>;
+
+/** The react graph over the sample store, checkpointed in memory: the graph's own behaviour, below the run runtime. */
+const reactGraph = (chat?: { id: string; model: RecordingChatModel }, deps: Partial<ReactDeps> = {}): ReactGraph =>
+  buildReactGraph({ ...reactDeps({ evident: sample.evident, ...(chat ? { chat } : {}) }), ...deps }, { checkpointer: new MemorySaver() });
 
 const FEE_CHUNK = 'contracts/ct-2024-0193.md#0';
 const FEE_QUOTE = 'A termination for convenience by the Customer during the first 24 months triggers a termination fee of $48,000.';
 
 let sample: SampleCorpusStore;
-let offline: ReactAgent;
-const opened: ReactAgent[] = [];
+let offline: ReactGraph;
 
 beforeAll(async () => {
   sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'engineering']]);
-  offline = openReactAgent(sample.evident);
+  offline = reactGraph();
 });
 
 afterAll(async () => {
-  offline?.close();
-  for (const agent of opened) agent.close();
   await sample?.close();
 });
 
 const as = (name: string) => sample.evident.principalFor(name);
 
-async function ask(agent: ReactAgent, question: string, principal: Principal, threadId: string = randomUUID()) {
+async function ask(graph: ReactGraph, question: string, principal: Principal, threadId: string = randomUUID()) {
   const runId = randomUUID();
-  return agent.graph.invoke({ question, principal, thread_id: threadId, run_id: runId }, { configurable: { thread_id: threadId, run_id: runId } });
+  return graph.invoke({ question, principal, thread_id: threadId, run_id: runId }, { configurable: { thread_id: threadId, run_id: runId } });
 }
 
-function withModel(script: ScriptedReply[], deps: ReactAgentOptions['deps'] = {}) {
+function withModel(script: ScriptedReply[], deps: Partial<ReactDeps> = {}) {
   const model = new RecordingChatModel(script);
   // One query per knowledge_base call unless a test asks for more: the fusion's own model call stays out of the script.
-  const agent = openReactAgent(sample.evident, { chat: { id: 'recording:test', model }, deps: { fusionQueries: 1, ...deps } });
-  opened.push(agent);
+  const agent = reactGraph({ id: 'recording:test', model }, { fusionQueries: 1, ...deps });
   return { model, agent };
 }
 

@@ -12,7 +12,7 @@ import type { ReactDeps } from './react-deps.ts';
 import { afterAct, afterCitationCheck, afterReason, afterTools } from './react-routes.ts';
 import { ReactState, type ReactStateType, type ReactUpdate } from './react-state.ts';
 import { reactStepEvent } from './react-step-event.ts';
-import { traced } from '../rag/rag-graph.ts';
+import { traced } from '../core/traced.ts';
 
 /**
  * The `react` graph: load_memory → rewrite → reason ⇒ (act | save_memory) ⇒ … reason, until a final answer ⇒

@@ -6,34 +6,29 @@ import type { Principal } from '../../domain/index.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { isPendingAction } from '../core/approval.ts';
-import { reactDefinition } from './react-definition.ts';
 import type { RunAction } from '../runs/run-request.ts';
-import { RunManager } from '../runs/run-manager.ts';
+import type { RunManager } from '../runs/run-manager.ts';
+import { openAgent } from '../../testing/agent-client.ts';
 import { isStepStreamChunk } from '../core/step-event.ts';
-import { openReactAgent, type ReactAgent, type ReactAgentOptions } from './react-agent.ts';
 import type { ReactStateType } from './react-state.ts';
 
 let sample: SampleCorpusStore;
-const opened: { agent: ReactAgent; runs: RunManager }[] = [];
+const opened: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   sample = await openSampleCorpusStore([['alice', '--groups', 'legal']]);
 });
 
 afterAll(async () => {
-  for (const { agent, runs } of opened) {
-    await runs.close();
-    agent.close();
-  }
+  for (const agent of opened) await agent.close();
   await sample?.close();
 });
 
-/** The react agent as the API serves it: its definition in a run manager. */
-function runtime(options: ReactAgentOptions = {}): RunManager {
-  const agent = openReactAgent(sample.evident, options);
-  const runs = new RunManager({ store: sample.evident.store, agents: [reactDefinition(agent)] });
-  opened.push({ agent, runs });
-  return runs;
+/** The react agent as the API serves it: the runtime's run manager. */
+function runtime(options: Parameters<typeof openAgent>[2] = {}): RunManager {
+  const agent = openAgent(sample.evident, 'react', options);
+  opened.push(agent);
+  return agent.runtime.runs;
 }
 
 /** Starts a run, waits for its end, and returns its record, its step events and the thread's state. */

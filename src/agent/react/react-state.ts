@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import { RagState } from '../core/state.ts';
+import { RagState } from '../rag/rag-state.ts';
 
 /** The tools a `react` run may call; `final_answer` ends the loop. */
 export type ReactToolName = 'knowledge_base' | 'table_query' | 'save_memory';

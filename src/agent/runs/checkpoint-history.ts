@@ -1,6 +1,6 @@
 import type { StateSnapshot } from '@langchain/langgraph';
-import type { RagGraph } from '../rag/rag-graph.ts';
-import type { RagStateType } from '../core/state.ts';
+import type { AgentGraph } from './agent-definition.ts';
+import type { SharedStateType } from '../core/state.ts';
 
 /** One checkpoint of a thread, as time travel lists it. */
 export interface CheckpointInfo {
@@ -29,19 +29,19 @@ const checkpointIdOf = (config: StateSnapshot['config'] | undefined): string | n
  * node that produced a checkpoint is what its parent said would run next, since LangGraph's metadata no longer
  * records the writes.
  */
-export async function listCheckpointInfo(graph: RagGraph, threadId: string): Promise<CheckpointInfo[]> {
+export async function listCheckpointInfo(graph: AgentGraph, threadId: string): Promise<CheckpointInfo[]> {
   const snapshots: StateSnapshot[] = [];
   for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: threadId } })) snapshots.push(snapshot);
   const nextById = new Map(snapshots.map((snapshot) => [checkpointIdOf(snapshot.config), snapshot.next]));
   // An input checkpoint still shows the previous run's values (its input is pending); its run is its child's.
   const childValues = new Map(
-    snapshots.map((snapshot) => [checkpointIdOf(snapshot.parentConfig), (snapshot.values ?? {}) as Partial<RagStateType>]),
+    snapshots.map((snapshot) => [checkpointIdOf(snapshot.parentConfig), (snapshot.values ?? {}) as Partial<SharedStateType>]),
   );
   return snapshots
     .map((snapshot): CheckpointInfo => {
       const parentId = checkpointIdOf(snapshot.parentConfig);
       const source = snapshot.metadata?.source ?? 'loop';
-      const own = (snapshot.values ?? {}) as Partial<RagStateType>;
+      const own = (snapshot.values ?? {}) as Partial<SharedStateType>;
       const values = source === 'input' ? (childValues.get(checkpointIdOf(snapshot.config)) ?? {}) : own;
       return {
         checkpoint_id: checkpointIdOf(snapshot.config) ?? '',

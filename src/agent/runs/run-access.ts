@@ -2,20 +2,24 @@ import { isAdmin, type Principal } from '../../domain/index.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import type { RunRecord, Store, ThreadRecord } from '../../store/store.ts';
 
+/** What anyone but the owner (or, to read, an admin) is told of a thread: what a missing thread gets, nothing more. */
+export const threadNotFound = (threadId: string): NotFoundError =>
+  new NotFoundError('thread', threadId, 'Start a new thread, or continue one of your own.');
+
 /**
  * Who may see a thread and its runs: the owner, and admins (who audit and approve). Anyone else gets the answer a
  * missing thread gets, so an id reveals nothing of another user's threads.
  */
 export async function readableThread(store: Store, threadId: string, principal: Principal): Promise<ThreadRecord> {
   const thread = await store.getThread(threadId);
-  if (!thread || (thread.owner !== principal.id && !isAdmin(principal))) throw new NotFoundError('thread', threadId);
+  if (!thread || (thread.owner !== principal.id && !isAdmin(principal))) throw threadNotFound(threadId);
   return thread;
 }
 
 /** Only the owner continues, deletes or cancels in their own thread. */
 export async function ownThread(store: Store, threadId: string, principal: Principal): Promise<ThreadRecord> {
   const thread = await store.getThread(threadId);
-  if (!thread || thread.owner !== principal.id) throw new NotFoundError('thread', threadId);
+  if (!thread || thread.owner !== principal.id) throw threadNotFound(threadId);
   return thread;
 }
 

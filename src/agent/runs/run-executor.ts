@@ -12,8 +12,10 @@ export interface ExecuteRunInput {
   store: Store;
   agent: AgentDefinition;
   run: RunRecord;
-  /** The graph input, or a `Command` resuming an interrupt. */
+  /** The graph input, a `Command` resuming an interrupt, or null to replay from `checkpointId`. */
   input: unknown;
+  /** Time travel: run from this earlier checkpoint of the thread (a new branch). */
+  checkpointId?: string;
   signal: AbortSignal;
   /** Called after each event is stored, so live subscribers read it at once. */
   onEvent: () => void;
@@ -25,7 +27,7 @@ export interface ExecuteRunInput {
  * (`metadata` first, `end` last, `error` before `end` on failure or cancellation), and the run's final status.
  * Never throws: a failure is the run's outcome, recorded for whoever streams or joins it.
  */
-export async function executeRun({ store, agent, run, input, signal, onEvent, logger }: ExecuteRunInput): Promise<RunRecord> {
+export async function executeRun({ store, agent, run, input, checkpointId, signal, onEvent, logger }: ExecuteRunInput): Promise<RunRecord> {
   const { runId, threadId } = run;
   let seq = 0;
   const emit = async (event: string, data: unknown) => {
@@ -40,7 +42,7 @@ export async function executeRun({ store, agent, run, input, signal, onEvent, lo
     let values: Record<string, unknown> = {};
     const stream = await agent.graph.stream(input, {
       streamMode: [...RECORDED_STREAM_MODES],
-      configurable: { thread_id: threadId, run_id: runId },
+      configurable: { thread_id: threadId, run_id: runId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
       signal,
     });
     for await (const part of stream) {

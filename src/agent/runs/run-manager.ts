@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { Command } from '@langchain/langgraph';
 import type { StateSnapshot } from '@langchain/langgraph';
-import { EvidentError, NotFoundError } from '../../errors/index.ts';
-import { silentLogger, type Logger } from '../../logging/logger.ts';
-import { threadBusyError } from '../../store/thread-busy-error.ts';
-import { isRunFinished, type RunEventRecord, type RunRecord, type Store, type ThreadRecord } from '../../store/store.ts';
 import type { Principal } from '../../domain/index.ts';
+import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../../errors/index.ts';
+import { silentLogger, type Logger } from '../../logging/logger.ts';
+import { isRunFinished, type RunEventRecord, type RunRecord, type Store, type ThreadRecord, type ThreadSummary } from '../../store/store.ts';
+import { runResultOf, type AgentRunResult } from '../core/run-result.ts';
+import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../policy/approval-policy.ts';
-import { authorizeDecision, pendingActionsOf } from '../policy/authorize-decision.ts';
 import type { AgentDefinition } from './agent-definition.ts';
+import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
 import { ownThread, readableRun, readableThread } from './run-access.ts';
 import { executeRun } from './run-executor.ts';
+import { runInputFor } from './run-input.ts';
 import type { RunRequest } from './run-request.ts';
 
 export interface RunManagerDeps {
@@ -64,51 +65,56 @@ export class RunManager {
   /** Validates the request, records the run as `running`, and starts it; resolves once it is recorded, not when it ends. */
   async start(request: RunRequest): Promise<RunRecord> {
     const agent = this.agent(request.agent);
-    const { threadId, principal, action } = request;
+    const { threadId, principal } = request;
     const thread = await this.threadFor(request);
     // The store refuses a second running run atomically; this only fails fast within the process.
-    if (this.busyThreads.has(threadId)) throw threadBusyError(threadId);
+    if (this.busyThreads.has(threadId)) throw new ThreadBusyError(threadId);
     this.busyThreads.add(threadId);
     try {
-      const config = { configurable: { thread_id: threadId } };
-      const snapshot = await agent.graph.getState(config);
-      const pending = pendingActionsOf(snapshot);
       const runId = randomUUID();
-      let input: unknown;
-      let question: string;
-      if (action.kind === 'ask') {
-        if (thread.owner !== principal.id) throw new NotFoundError('thread', threadId);
-        if (pending[0]) {
-          throw new EvidentError('thread_interrupted', `Thread ${threadId} waits for a decision on ${pending[0].tool} before a new question.`, {
-            category: 'user',
-            hint: 'Resume it with a command: {"resume": {"decision": "approve" | "edit" | "reject"}}.',
-          });
-        }
-        const hasState = snapshot.createdAt !== undefined;
-        input = agent.inputFor({ question: action.question, history: action.history, principal, threadId, runId }, hasState);
-        question = action.question;
-      } else {
-        const waiting = authorizeDecision({
-          snapshot,
-          threadId,
-          owner: thread.owner,
-          principal,
-          decision: action.decision,
-          policy: this.policy,
-          notVisible: () => new NotFoundError('thread', threadId),
-        });
-        const { decision } = action;
-        input = new Command({ resume: decision });
-        question = `${decision.decision} ${waiting.tool}`;
-      }
+      const { input, question, checkpointId } = await runInputFor(request.action, { agent, thread, principal, runId, policy: this.policy });
       // The run belongs to the thread's owner even when an admin decided on its action.
       const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question });
-      this.launch(agent, run, input);
+      this.launch(agent, run, input, checkpointId);
       return run;
     } catch (error) {
       this.busyThreads.delete(threadId);
       throw error;
     }
+  }
+
+  /**
+   * Starts a run and follows it to its end, as an in-process client (the CLI, the evaluation) does: step events go
+   * to `onStep` as they are stored, and the final state comes back as a run result. A failed run throws its public error.
+   */
+  async run(request: RunRequest, onStep: (event: StepEvent) => void = () => undefined): Promise<AgentRunResult> {
+    const run = await this.start(request);
+    let values: Record<string, unknown> = {};
+    let failure: RunFailure | undefined;
+    for await (const event of this.events(run.runId, 0, new AbortController().signal)) {
+      if (event.event === 'custom' && isStepStreamChunk(event.data)) onStep(event.data.event);
+      else if (event.event === 'values') values = event.data as Record<string, unknown>;
+      else if (event.event === 'error') failure = event.data as RunFailure;
+    }
+    if (failure) throw new RunFailedError(failure);
+    return runResultOf(values, run.threadId, run.runId);
+  }
+
+  /** The principal's threads, most recently updated first. */
+  threads(principal: Principal): Promise<ThreadSummary[]> {
+    return this.store.listThreads(principal.id);
+  }
+
+  /** A thread's runs with status and timings, oldest first, for its owner or an admin. */
+  async runs(threadId: string, principal: Principal): Promise<RunRecord[]> {
+    const thread = await readableThread(this.store, threadId, principal);
+    return this.store.listRuns(threadId, thread.owner);
+  }
+
+  /** A thread's checkpoints, oldest first, every branch included: where `fork` can start from. */
+  async checkpoints(threadId: string, principal: Principal): Promise<CheckpointInfo[]> {
+    const { agent } = await this.threadState(threadId, principal);
+    return agent ? listCheckpointInfo(agent.graph, threadId) : [];
   }
 
   /**
@@ -176,7 +182,7 @@ export class RunManager {
   /** Deletes the owner's thread: its runs, their events and its checkpoints. Not while a run of it executes. */
   async deleteThread(threadId: string, principal: Principal): Promise<void> {
     const thread = await ownThread(this.store, threadId, principal);
-    if (this.busyThreads.has(threadId)) throw threadBusyError(threadId);
+    if (this.busyThreads.has(threadId)) throw new ThreadBusyError(threadId);
     await this.store.deleteThread(threadId, principal.id);
     if (thread.agent) await this.agent(thread.agent).forgetThread(threadId);
   }
@@ -195,7 +201,7 @@ export class RunManager {
     return this.store.createThread({ threadId: request.threadId, owner: request.principal.id });
   }
 
-  private launch(agent: AgentDefinition, run: RunRecord, input: unknown): void {
+  private launch(agent: AgentDefinition, run: RunRecord, input: unknown, checkpointId: string | undefined): void {
     const controller = new AbortController();
     // A cancel requested through another process (another server on the same store) reaches this one as a flag.
     const cancelWatch = setInterval(() => {
@@ -209,6 +215,7 @@ export class RunManager {
       agent,
       run,
       input,
+      ...(checkpointId ? { checkpointId } : {}),
       signal: controller.signal,
       onEvent: () => this.appended.emit(run.runId),
       logger: this.logger,

@@ -2,10 +2,16 @@ import type { Principal } from '../../domain/index.ts';
 import type { ApprovalDecision } from '../core/approval.ts';
 import type { Turn } from '../core/state.ts';
 
-/** A new question, or the decision on the action the thread's last run stopped for. */
-export type RunAction = { kind: 'ask'; question: string; history: Turn[] } | { kind: 'resume'; decision: ApprovalDecision };
+/**
+ * What a run does: a new question; the decision on the action the thread's last run stopped for; or time travel from
+ * an earlier checkpoint of the thread — a new question from the end of a run (a fork), or a replay from mid-run.
+ */
+export type RunAction =
+  | { kind: 'ask'; question: string; history: Turn[] }
+  | { kind: 'resume'; decision: ApprovalDecision }
+  | { kind: 'fork'; checkpointId: string; question?: string };
 
-/** What starting a run needs, whatever front end (HTTP API, OpenAI-compatible route, CLI) asked for it. */
+/** What starting a run needs, whatever front end (HTTP API, OpenAI-compatible route, CLI, eval) asked for it. */
 export interface RunRequest {
   agent: string;
   threadId: string;

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { ValidationError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
-import { runThroughRuntime, withAgentRuntime } from '../agent-session.ts';
-import { printRun, withRagAgent } from '../rag-session.ts';
+import { agentOfThread, runAgent, runManagerOf } from '../agent-session.ts';
+import { printRun } from '../run-output.ts';
 import { formatStepLines } from '../step-lines.ts';
 
 interface ApproveFlags extends PrincipalFlags {
@@ -42,23 +42,12 @@ export function registerApproveCommand(program: Command, io: CliIo, setExit: (co
       await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
         const principal = await principalFromFlags(evident, flags);
         const decision = flags.reject ? ('reject' as const) : args ? ('edit' as const) : ('approve' as const);
-        const print = (run: Parameters<typeof printRun>[1]) => {
-          const code = printRun(io, run, { json: Boolean(flags.json) });
-          if (code) setExit(code);
-        };
-        // A thread is bound to the agent of its first run; rag's are decided by the rag agent itself, the others'
-        // through the run runtime (which applies the approval policy), as the API does.
-        const agent = (await evident.store.getThread(threadId))?.agent;
-        if (agent && agent !== 'rag') {
-          await withAgentRuntime(evident, async (runtime) => {
-            const action = { kind: 'resume' as const, decision: { decision, ...(args ? { args } : {}) } };
-            print(await runThroughRuntime(runtime, { agent, threadId, principal, action, onStep: (event) => io.err(formatStepLines(event)) }));
-          });
-          return;
-        }
-        await withRagAgent(evident, async (ragAgent) => {
-          print(await ragAgent.approve({ threadId, principal, decision, ...(args ? { args } : {}) }));
-        });
+        // The thread's own agent decides, through the run manager, which applies the approval policy as the API does.
+        const agent = await agentOfThread(evident, threadId);
+        const action = { kind: 'resume' as const, decision: { decision, ...(args ? { args } : {}) } };
+        const run = await runAgent(await runManagerOf(evident), { agent, threadId, principal, action, onStep: (event) => io.err(formatStepLines(event)) });
+        const code = printRun(io, run, { json: Boolean(flags.json) });
+        if (code) setExit(code);
       });
     });
 }

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { ValidationError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
-import { DEFAULT_AGENT, runThroughRuntime, withAgentRuntime } from '../agent-session.ts';
-import { printRun, withRagAgent } from '../rag-session.ts';
+import { DEFAULT_AGENT, runAgent, runManagerOf } from '../agent-session.ts';
+import { printRun } from '../run-output.ts';
 import { formatStepLines } from '../step-lines.ts';
-import type { RagRunResult } from '../../agent/rag-agent.ts';
 import type { StepEvent } from '../../agent/core/step-event.ts';
 
 interface AskFlags extends PrincipalFlags {
@@ -50,21 +49,11 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
         const principal = await principalFromFlags(evident, flags);
         // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
         const onStep = (event: StepEvent) => io.err(formatStepLines(event));
-        const print = (run: RagRunResult) => {
-          const code = printRun(io, run, { json: Boolean(flags.json) });
-          if (code) setExit(code);
-        };
-        if (flags.agent === 'rag') {
-          await withRagAgent(evident, async (agent) => {
-            print(await agent.ask({ question, principal, ...(flags.thread ? { threadId: flags.thread } : {}), ...(history ? { history } : {}), onStep }));
-          });
-          return;
-        }
-        // Every other agent runs the way the API runs it: through the run runtime, its steps read from the recorded events.
-        await withAgentRuntime(evident, async (runtime) => {
-          const action = { kind: 'ask' as const, question, history: history ?? [] };
-          print(await runThroughRuntime(runtime, { agent: flags.agent, principal, action, onStep, ...(flags.thread ? { threadId: flags.thread } : {}) }));
-        });
+        const action = { kind: 'ask' as const, question, history: history ?? [] };
+        const runs = await runManagerOf(evident);
+        const run = await runAgent(runs, { agent: flags.agent, principal, action, onStep, ...(flags.thread ? { threadId: flags.thread } : {}) });
+        const code = printRun(io, run, { json: Boolean(flags.json) });
+        if (code) setExit(code);
       });
     });
 }

@@ -9,7 +9,6 @@ import { renderEvalHtml } from '../../eval/report/eval-html-report.ts';
 import { renderEvalReport } from '../../eval/report/render-eval-table.ts';
 import { writeReport } from '../../eval/report/write-report.ts';
 import { assertCorpusFolder, runEval } from '../../eval/run/run-eval.ts';
-import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { withScratchStore } from '../scratch-store.ts';
 import { registerEvalConvertCommand } from './eval-convert-command.ts';
@@ -53,28 +52,22 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const progress = createProgressReporter(io.err, { ingestEvery: 50 });
       await withScratchStore(global, 'evident-eval-', async (scratch) => {
         const report = await withEvident(scratch, flags.llm ? { llm: flags.llm } : {}, async (evident) => {
-          const chat = await createChatModel(evident.config);
-          try {
-            return await runEval(evident, {
-              cases,
-              casesFile,
-              corpus: flags.corpus,
-              users,
-              agent: flags.agent,
-              ...(chat ? { chat } : {}),
-              onProgress: (p) => {
-                if (p.phase === 'ingest') return progress.ingest(p.progress);
-                const tally = Object.entries(p.passedSoFar)
-                  .filter(([, t]) => t.done > 0)
-                  .map(([agent, t]) => `${agent} ${t.passed}/${t.done}`)
-                  .join(', ');
-                const outcome = p.result.passed ? 'pass' : `fail at ${p.result.first_failure}`;
-                progress.count('case', p.done, p.total, `${p.result.agent} ${p.result.id}: ${outcome} (${p.result.latency_ms} ms); passed ${tally}`);
-              },
-            });
-          } finally {
-            await chat?.close();
-          }
+          return await runEval(evident, {
+            cases,
+            casesFile,
+            corpus: flags.corpus,
+            users,
+            agent: flags.agent,
+            onProgress: (p) => {
+              if (p.phase === 'ingest') return progress.ingest(p.progress);
+              const tally = Object.entries(p.passedSoFar)
+                .filter(([, t]) => t.done > 0)
+                .map(([agent, t]) => `${agent} ${t.passed}/${t.done}`)
+                .join(', ');
+              const outcome = p.result.passed ? 'pass' : `fail at ${p.result.first_failure}`;
+              progress.count('case', p.done, p.total, `${p.result.agent} ${p.result.id}: ${outcome} (${p.result.latency_ms} ms); passed ${tally}`);
+            },
+          });
         });
         if (flags.report) {
           await writeReport(flags.report, renderEvalHtml(report));

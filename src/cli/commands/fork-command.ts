@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
-import { printRun, withRagAgent } from '../rag-session.ts';
+import { agentOfThread, runAgent, runManagerOf } from '../agent-session.ts';
+import { printRun } from '../run-output.ts';
+import { formatStepLines } from '../step-lines.ts';
 
 interface ForkFlags extends PrincipalFlags {
   llm?: string;
@@ -23,11 +25,11 @@ export function registerForkCommand(program: Command, io: CliIo, setExit: (code:
       await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
         await evident.assertEmbedderMatches();
         const principal = await principalFromFlags(evident, flags);
-        await withRagAgent(evident, async (agent) => {
-          const run = await agent.fork({ threadId, checkpointId, principal, ...(question === undefined ? {} : { question }) });
-          const code = printRun(io, run, { json: Boolean(flags.json), extra: { forked_from: checkpointId } });
-          if (code) setExit(code);
-        });
+        const agent = await agentOfThread(evident, threadId);
+        const action = { kind: 'fork' as const, checkpointId, ...(question === undefined ? {} : { question }) };
+        const run = await runAgent(await runManagerOf(evident), { agent, threadId, principal, action, onStep: (event) => io.err(formatStepLines(event)) });
+        const code = printRun(io, run, { json: Boolean(flags.json), extra: { forked_from: checkpointId } });
+        if (code) setExit(code);
       });
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { agentMermaid, withAgentRuntime } from '../agent-session.ts';
+import { agentMermaid, runManagerOf } from '../agent-session.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import type { CliIo } from '../io.ts';
 
@@ -11,7 +11,7 @@ export function registerGraphCommand(program: Command, io: CliIo): void {
     .option('--mermaid', 'as a Mermaid flowchart (the default)')
     .action(async (name: string, _flags: { mermaid?: boolean }, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
-        await withAgentRuntime(evident, async (runtime) => io.out(`${(await agentMermaid(runtime, name)).trimEnd()}\n`), { withChat: false });
+        io.out(`${(await agentMermaid(await runManagerOf(evident), name)).trimEnd()}\n`);
       });
     });
 }

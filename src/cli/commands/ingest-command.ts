@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { parseAclList } from '../../domain/index.ts';
 import { llmSummarizer } from '../../ingest/extras/chapter-summarizer.ts';
-import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { ingestProgressRenderer } from '../ingest-progress-renderer.ts';
 import { wireJson, type CliIo } from '../io.ts';
@@ -44,13 +43,12 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
       await withEvident(command.optsWithGlobals<GlobalOptions>(), configFlags, async (evident) => {
         await evident.assertEmbedderMatches();
         const renderer = ingestProgressRenderer(io);
-        const chat = await createChatModel(evident.config);
+        const chat = await evident.chatModel();
         const summarizer = chat ? { summarizer: llmSummarizer(chat) } : {};
         const summary = await evident.ingestor
           .ingest(paths, { ...(acl ? { acl } : {}), ...summarizer, force: Boolean(flags.force), onProgress: (p) => renderer.update(p) })
           .finally(() => {
             renderer.stop();
-            return chat?.close();
           });
         if (flags.json) {
           io.out(wireJson(summary));

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { openAgentRuntime } from '../../agent/agent-runtime.ts';
 import { isAdmin } from '../../domain/index.ts';
-import { createChatModel } from '../../models/chat/create-chat-model.ts';
 import type { Evident } from '../../evident.ts';
 import { createStderrLogger } from '../../logging/logger.ts';
 import { createApp } from '../../server/create-app.ts';
@@ -34,8 +32,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         }
         await printFirstAdminKey(evident, io);
         const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
-        const chat = await createChatModel(evident.config);
-        const agents = openAgentRuntime(evident, { logger, ...(chat ? { chat } : {}) });
+        const agents = await evident.agents();
         const server = await startServer(createApp({ evident, logger, agents }), { port, host: flags.host });
         // Listen for signals before announcing the URL, so a client that stops us at once still gets a clean exit.
         const shutdown = nextShutdownSignal();
@@ -45,7 +42,6 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         // Runs still executing end `cancelled` (recorded) before the store closes.
         await agents.close();
         await server.close();
-        await chat?.close();
       });
     });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { openRagAgent, type RagAgent } from '../../agent/rag-agent.ts';
+import type { RunManager } from '../../agent/runs/run-manager.ts';
 import type { Principal } from '../../domain/index.ts';
-import type { Evident } from '../../evident.ts';
+import { runManagerOf } from '../agent-session.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { formatTable, json, type CliIo } from '../io.ts';
 
@@ -9,20 +9,11 @@ interface ListFlags extends PrincipalFlags {
   json?: boolean;
 }
 
-/** Opens the rag agent (no chat model: listing runs no node) for the principal the flags name. */
-async function withAgent(
-  command: Command,
-  flags: PrincipalFlags,
-  work: (agent: RagAgent, principal: Principal, evident: Evident) => Promise<void>,
-): Promise<void> {
+/** Runs `work` with the run manager and the principal the flags name (listing runs no node, so no model is needed). */
+async function withRuns(command: Command, flags: PrincipalFlags, work: (runs: RunManager, principal: Principal) => Promise<void>): Promise<void> {
   await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
     const principal = await principalFromFlags(evident, flags);
-    const agent = openRagAgent(evident);
-    try {
-      await work(agent, principal, evident);
-    } finally {
-      agent.close();
-    }
+    await work(await runManagerOf(evident), principal);
   });
 }
 
@@ -36,8 +27,8 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
     .option('--as <user>', 'list this stored user\'s threads')
     .option('--json', 'print as JSON')
     .action(async (flags: ListFlags, command: Command) => {
-      await withAgent(command, flags, async (agent, principal) => {
-        const threads = await agent.threads(principal);
+      await withRuns(command, flags, async (runs, principal) => {
+        const threads = await runs.threads(principal);
         if (flags.json) return io.out(json(threads));
         if (threads.length === 0) return io.out(`No threads for ${principal.id}. Start one with \`evident ask "<question>"\`.\n`);
         io.out(
@@ -55,14 +46,14 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
     .option('--as <user>', 'as this stored user (the thread must be theirs)')
     .option('--json', 'print as JSON')
     .action(async (threadId: string, flags: ListFlags, command: Command) => {
-      await withAgent(command, flags, async (agent, principal) => {
-        const runs = await agent.runs(threadId, principal);
-        if (flags.json) return io.out(json(runs));
-        if (runs.length === 0) return io.out(`No runs recorded on thread ${threadId}.\n`);
+      await withRuns(command, flags, async (runs, principal) => {
+        const records = await runs.runs(threadId, principal);
+        if (flags.json) return io.out(json(records));
+        if (records.length === 0) return io.out(`No runs recorded on thread ${threadId}.\n`);
         io.out(
           formatTable(
             ['run', 'status', 'started', 'duration', 'question'],
-            runs.map((run) => [run.runId, run.status, run.startedAt, duration(run.durationMs), run.question]),
+            records.map((run) => [run.runId, run.status, run.startedAt, duration(run.durationMs), run.question]),
           ),
         );
       });
@@ -74,8 +65,8 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
     .option('--as <user>', 'as this stored user (the thread must be theirs)')
     .option('--json', 'print as JSON')
     .action(async (threadId: string, flags: ListFlags, command: Command) => {
-      await withAgent(command, flags, async (agent, principal) => {
-        const checkpoints = await agent.checkpoints(threadId, principal);
+      await withRuns(command, flags, async (runs, principal) => {
+        const checkpoints = await runs.checkpoints(threadId, principal);
         if (flags.json) return io.out(json(checkpoints));
         if (checkpoints.length === 0) return io.out(`No checkpoints on thread ${threadId}.\n`);
         io.out(

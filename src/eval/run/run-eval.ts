@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openAgentRuntime, type AgentRuntime } from '../../agent/agent-runtime.ts';
+import type { AgentRuntime } from '../../agent/agent-runtime.ts';
 import type { AgentTrace } from '../../agent/runs/run-trace.ts';
 import type { Principal } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import type { IngestProgress } from '../../ingest/ingest-progress.ts';
-import type { ChatModelHandle } from '../../models/chat/chat-model.ts';
 import type { LocatedCase } from '../cases/read-cases.ts';
 import { principalForCase, type UserDirectory } from '../cases/read-users.ts';
 import { pendingActionsOf } from '../../agent/policy/authorize-decision.ts';
@@ -33,7 +32,6 @@ export interface RunEvalOptions {
   users: UserDirectory;
   /** Agent names, or `all` for every agent the runtime registers. */
   agent: string;
-  chat?: Pick<ChatModelHandle, 'id' | 'model'>;
   onProgress?: (progress: EvalProgress) => void;
 }
 
@@ -104,40 +102,37 @@ export async function runEval(evident: Evident, options: RunEvalOptions): Promis
   assertCorpusFolder(options.corpus);
   // Every principal is resolved before anything runs, so a bad users file fails at once.
   const principals = options.cases.map((located) => principalForCase(located, options.users));
-  const runtime = openAgentRuntime(evident, options.chat ? { chat: options.chat } : {});
-  try {
-    const agents = agentsToRun(runtime, options.agent);
-    await evident.assertEmbedderMatches();
-    const ingest = await evident.ingestor.ingest([options.corpus], { onProgress: (progress) => options.onProgress?.({ phase: 'ingest', progress }) });
-    const results: CaseResult[] = [];
-    const passedSoFar: Record<string, { passed: number; done: number }> = Object.fromEntries(agents.map((agent) => [agent, { passed: 0, done: 0 }]));
-    const total = agents.length * options.cases.length;
-    for (const agent of agents) {
-      for (const [index, located] of options.cases.entries()) {
-        const { trace, ms } = await runCase(runtime, agent, located, principals[index] as Principal);
-        const result = scoreCase(located.evalCase, agent, trace, ms);
-        results.push(result);
-        const tally = passedSoFar[agent] as { passed: number; done: number };
-        tally.done++;
-        if (result.passed) tally.passed++;
-        options.onProgress?.({ phase: 'case', done: results.length, total, result, passedSoFar });
-      }
+  const runtime = await evident.agents();
+  const chat = await evident.chatModel();
+  const agents = agentsToRun(runtime, options.agent);
+  await evident.assertEmbedderMatches();
+  const ingest = await evident.ingestor.ingest([options.corpus], { onProgress: (progress) => options.onProgress?.({ phase: 'ingest', progress }) });
+  const results: CaseResult[] = [];
+  const passedSoFar: Record<string, { passed: number; done: number }> = Object.fromEntries(agents.map((agent) => [agent, { passed: 0, done: 0 }]));
+  const total = agents.length * options.cases.length;
+  for (const agent of agents) {
+    for (const [index, located] of options.cases.entries()) {
+      const { trace, ms } = await runCase(runtime, agent, located, principals[index] as Principal);
+      const result = scoreCase(located.evalCase, agent, trace, ms);
+      results.push(result);
+      const tally = passedSoFar[agent] as { passed: number; done: number };
+      tally.done++;
+      if (result.passed) tally.passed++;
+      options.onProgress?.({ phase: 'case', done: results.length, total, result, passedSoFar });
     }
-    return {
-      meta: {
-        cases_file: options.casesFile,
-        corpus: resolve(options.corpus),
-        agents,
-        mode: options.chat?.id ?? 'offline',
-        documents: ingest.added + ingest.updated + ingest.unchanged,
-        failed_documents: ingest.failed,
-        started_at: startedAt.toISOString(),
-        elapsed_ms: Math.round(performance.now() - began),
-      },
-      summary: summarizeResults(results),
-      cases: results,
-    };
-  } finally {
-    await runtime.close();
   }
+  return {
+    meta: {
+      cases_file: options.casesFile,
+      corpus: resolve(options.corpus),
+      agents,
+      mode: chat?.id ?? 'offline',
+      documents: ingest.added + ingest.updated + ingest.unchanged,
+      failed_documents: ingest.failed,
+      started_at: startedAt.toISOString(),
+      elapsed_ms: Math.round(performance.now() - began),
+    },
+    summary: summarizeResults(results),
+    cases: results,
+  };
 }

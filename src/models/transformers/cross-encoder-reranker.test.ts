@@ -31,7 +31,7 @@ describe('CrossEncoderReranker with a real model folder', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'evident-tiny-cross-encoder-'));
     folder = writeTinyTransformersModel(join(dir, 'tiny-cross-encoder'), { task: 'text-classification' }).folder;
-    const loaded = await createReranker(configSchema.parse({ reranker: `cross-encoder:${folder}`, modelsDir: join(dir, 'unused') }));
+    const loaded = await createReranker(configSchema.parse({ reranker: `cross-encoder:${folder}`, modelsDir: join(dir, 'unused') }), async () => undefined);
     if (!loaded) throw new Error('createReranker returned no reranker for a cross-encoder');
     reranker = loaded;
   });

@@ -6,9 +6,9 @@ import { configSchema } from '../../../config/schema.ts';
 import type { Principal } from '../../../domain/index.ts';
 import { createEvident, type Evident } from '../../../evident.ts';
 import { RecordingChatModel, type RecordedCall } from '../../../testing/recording-chat-model.ts';
-import { openRagAgent } from '../../rag-agent.ts';
+import { openAgent, type AgentClient } from '../../../testing/agent-client.ts';
 
-const CSV = resolve(import.meta.dirname, '../../../samples/corpus/finance/orders-q1.csv');
+const CSV = resolve(import.meta.dirname, '../../../../samples/corpus/finance/orders-q1.csv');
 const BOB: Principal = { id: 'bob', groups: ['engineering'], roles: ['member'] };
 const FIONA: Principal = { id: 'fiona', groups: ['finance'], roles: ['member'] };
 const QUESTION = 'What is the total order_total_usd of shipped orders?';
@@ -38,7 +38,7 @@ describe('table_query with a chat model writing the SQL', () => {
     const model = new RecordingChatModel([
       (call) => ({ sql: `SELECT ROUND(SUM("order_total_usd"), 2) AS shipped_total FROM ${ordersTable(call)} WHERE "status" = 'shipped'` }),
     ]);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
       expect(run.status).toBe('answered');
@@ -51,7 +51,7 @@ describe('table_query with a chat model writing the SQL', () => {
       expect(model.prompts[0]).toContain(QUESTION);
       expect(run.steps.map((step) => step.node)).not.toContain('retrieve');
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
@@ -60,7 +60,7 @@ describe('table_query with a chat model writing the SQL', () => {
       { sql: 'DELETE FROM documents' },
       (call) => ({ sql: `SELECT COUNT(*) FROM ${ordersTable(call)} WHERE "status" = 'shipped'` }),
     ]);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
       expect(run.tool_calls.map((call) => call.ok)).toEqual([false, true]);
@@ -71,13 +71,13 @@ describe('table_query with a chat model writing the SQL', () => {
       expect(run.answer?.answer).toContain(' is 8.');
       expect(run.steps.find((step) => step.node === 'table_query')?.summary).toMatch(/attempt 2/);
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
   it('falls back to the offline strategy after two failed queries, recording all three calls', async () => {
     const model = new RecordingChatModel([{ sql: 'SELECT nope FROM nowhere' }, { sql: 'SELECT * FROM documents' }]);
-    const agent = openRagAgent(evident, { chat: { id: 'recording:test', model } });
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
       expect(run.tool_calls.map((call) => call.ok)).toEqual([false, false, true]);
@@ -85,7 +85,7 @@ describe('table_query with a chat model writing the SQL', () => {
       expect(run.answer?.answer).toContain('12786.1');
       expect(run.answer?.answer).toContain('offline strategy');
     } finally {
-      agent.close();
+      await agent.close();
     }
   });
 
@@ -93,8 +93,8 @@ describe('table_query with a chat model writing the SQL', () => {
     const sql = (call: RecordedCall) => ({ sql: `SELECT SUM("order_total_usd") FROM ${ordersTable(call)} WHERE "status" = 'shipped'` });
     const bobModel = new RecordingChatModel([sql]);
     const fionaModel = new RecordingChatModel([sql]);
-    const bobAgent = openRagAgent(evident, { chat: { id: 'recording:test', model: bobModel } });
-    const fionaAgent = openRagAgent(evident, { chat: { id: 'recording:test', model: fionaModel } });
+    const bobAgent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model: bobModel } });
+    const fionaAgent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model: fionaModel } });
     try {
       expect((await bobAgent.ask({ question: QUESTION, principal: BOB })).status).toBe('answered');
       expect((await fionaAgent.ask({ question: QUESTION, principal: FIONA })).status).toBe('answered');
@@ -103,8 +103,8 @@ describe('table_query with a chat model writing the SQL', () => {
       // The finance member's prompt lists it, so the assertion above could fail.
       expect(fionaModel.prompts[0]).toContain('"salary_usd"');
     } finally {
-      bobAgent.close();
-      fionaAgent.close();
+      await bobAgent.close();
+      await fionaAgent.close();
     }
   });
 });

@@ -103,7 +103,7 @@ describe('thread and run permissions', () => {
     expect(await api.evident.store.getRun(doomed.runId)).toBeUndefined();
     const rag = openAgentRuntime(api.evident);
     try {
-      expect((await rag.rag.graph.getState({ configurable: { thread_id: doomed.threadId } })).createdAt).toBeUndefined();
+      expect((await rag.runs.agent('rag').graph.getState({ configurable: { thread_id: doomed.threadId } })).createdAt).toBeUndefined();
     } finally {
       await rag.close();
     }

@@ -1,0 +1,42 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { Step } from './state.ts';
+import { stepEventOf, type StepEvent, type StepStreamChunk, type StepUpdate } from './step-event.ts';
+
+/** A node's result: the partial state it writes, and a one-line summary for the run's steps. */
+export interface TracedResult<U> {
+  update: U;
+  summary: string;
+}
+
+/**
+ * Wraps a node so that every execution appends a step (node, start, end, summary) to the run's trace, and writes it
+ * to the `custom` stream as it completes (a no-op unless the caller streams that mode). Generic over the state, so
+ * every agent whose state carries `steps` (and the shared fields a step event shows) traces its nodes the same way;
+ * `eventOf` lets an agent say what its step events show (default: the shared fields).
+ */
+export function traced<S extends { steps: Step[] }, U extends object, D>(
+  name: string,
+  node: (state: S, deps: D) => Promise<TracedResult<U>>,
+  deps: D,
+  eventOf: (step: Step, update: U, state: S) => StepEvent = (step, update) => stepEventOf(step, update as StepUpdate),
+) {
+  return async (state: S, config?: LangGraphRunnableConfig): Promise<U> => {
+    const start = new Date();
+    const began = performance.now();
+    const { update, summary } = await node(state, deps);
+    const step: Step = {
+      node: name,
+      start: start.toISOString(),
+      end: new Date().toISOString(),
+      duration_ms: Math.round((performance.now() - began) * 100) / 100,
+      summary,
+    };
+    // load_memory resets the steps of the thread's previous run; every other node appends.
+    const written = (update as { steps?: unknown }).steps;
+    const base = Array.isArray(written) ? (written as Step[]) : state.steps;
+    // The nodes write plain values (never LangGraph's Overwrite wrapper), so the update reads as partial state.
+    const chunk: StepStreamChunk = { type: 'step', event: eventOf(step, update, state) };
+    config?.writer?.(chunk);
+    return { ...update, steps: [...base, step] };
+  };
+}

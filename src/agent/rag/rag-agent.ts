@@ -1,0 +1,30 @@
+import type { AgentContext, AgentFactory } from '../runs/agent-context.ts';
+import { defineAgent } from '../runs/define-agent.ts';
+import { createTableQueryTool } from '../tools/table-query.ts';
+import type { RagDeps } from './rag-deps.ts';
+import { buildRagGraph } from './rag-graph.ts';
+import type { RagStateType } from './rag-state.ts';
+import { ragTrace } from './rag-trace.ts';
+
+/** rag's node dependencies: the services, the configured bounds (`agents.rag`) and the chat model, if any. */
+export function ragDeps({ evident, chat }: Pick<AgentContext, 'evident' | 'chat'>): RagDeps {
+  return {
+    search: evident.search,
+    store: evident.store,
+    embedder: evident.embedder,
+    tableQuery: createTableQueryTool({ store: evident.store }),
+    topK: evident.retrieval.topK,
+    ...evident.config.agents.rag,
+    ...(chat ? { chat } : {}),
+  };
+}
+
+/** The `rag` agent, checkpointed by thread_id. */
+export const ragAgent: AgentFactory = (context) =>
+  defineAgent({
+    name: 'rag',
+    description:
+      'Enterprise RAG: rewrite, decompose, hybrid retrieval, rerank, answerability check, schema-validated answer with citations; refuses when the evidence is insufficient.',
+    graph: buildRagGraph(ragDeps(context), { checkpointer: context.checkpointer }),
+    trace: (values) => ragTrace(values as Partial<RagStateType>),
+  });

@@ -1,0 +1,25 @@
+import { Annotation } from '@langchain/langgraph';
+import type { Citation } from '../../domain/answer.ts';
+import { SharedState, value, type Answerability, type Candidate } from '../core/state.ts';
+
+export type Route = 'retrieve' | 'table' | 'direct';
+
+/**
+ * The `rag` graph's explicit state: the shared fields plus rag's own. It is checkpointed per thread, so per-run
+ * fields are reset by `load_memory` at the start of every run, while `history` carries the conversation across runs.
+ */
+export const RagState = Annotation.Root({
+  ...SharedState.spec,
+  /** Turns older than the window, folded into a bounded running summary (short-term memory beyond the window). */
+  history_summary: value<string>(() => ''),
+  route: value<Route>(() => 'retrieve'),
+  candidates: value<Candidate[]>(() => []),
+  answerability: value<Answerability | null>(() => null),
+  citations: value<Citation[]>(() => []),
+  /** Why the citation check dropped citations last time: fed back to the model on retry. */
+  citation_feedback: value<string[]>(() => []),
+  retry_count: value<number>(() => 0),
+});
+
+export type RagStateType = typeof RagState.State;
+export type RagUpdate = typeof RagState.Update;

@@ -1,0 +1,13 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { ChatModel, Evident } from '../../evident.ts';
+import type { AgentDefinition } from './agent-definition.ts';
+
+/** What every agent is built from: the services, the chat model (none offline) and the runtime's one checkpointer. */
+export interface AgentContext {
+  evident: Evident;
+  chat?: ChatModel;
+  checkpointer: BaseCheckpointSaver;
+}
+
+/** An agent's folder exports one of these; the runtime's list of them is the list of agents. */
+export type AgentFactory = (context: AgentContext) => AgentDefinition;

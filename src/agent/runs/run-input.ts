@@ -1,0 +1,85 @@
+import { Command } from '@langchain/langgraph';
+import type { Principal } from '../../domain/index.ts';
+import { NotFoundError, ThreadInterruptedError, ValidationError } from '../../errors/index.ts';
+import type { ThreadRecord } from '../../store/store.ts';
+import type { SharedStateType } from '../core/state.ts';
+import type { ApprovalPolicy } from '../policy/approval-policy.ts';
+import { authorizeDecision, pendingActionsOf } from '../policy/authorize-decision.ts';
+import type { AgentDefinition } from './agent-definition.ts';
+import { threadNotFound } from './run-access.ts';
+import type { RunAction } from './run-request.ts';
+
+/** What the executor runs: the graph input (or a resume `Command`, or null to replay), from which checkpoint, and the run's question. */
+export interface RunInput {
+  input: unknown;
+  question: string;
+  /** Time travel: the run starts from this checkpoint; new checkpoints branch off it and the old ones stay. */
+  checkpointId?: string;
+}
+
+export interface RunInputContext {
+  agent: AgentDefinition;
+  thread: ThreadRecord;
+  principal: Principal;
+  runId: string;
+  policy: ApprovalPolicy;
+}
+
+/**
+ * Turns a run action into what the executor runs, with the rules every front end shares: only the owner asks or
+ * travels in their thread; a question waits while a decision is pending; a decision is the policy's to allow.
+ */
+export async function runInputFor(action: RunAction, context: RunInputContext): Promise<RunInput> {
+  const { agent, thread, principal, runId } = context;
+  const threadId = thread.threadId;
+  if (action.kind === 'resume') {
+    const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId } });
+    const waiting = authorizeDecision({
+      snapshot,
+      threadId,
+      owner: thread.owner,
+      principal,
+      decision: action.decision,
+      policy: context.policy,
+      notVisible: () => threadNotFound(threadId),
+    });
+    return { input: new Command({ resume: action.decision }), question: `${action.decision.decision} ${waiting.tool}` };
+  }
+  if (thread.owner !== principal.id) throw threadNotFound(threadId);
+  if (action.kind === 'ask') {
+    const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId } });
+    const pending = pendingActionsOf(snapshot)[0];
+    if (pending) throw new ThreadInterruptedError(threadId, pending.tool);
+    const start = { question: action.question, history: action.history, principal, threadId, runId };
+    return { input: agent.inputFor(start, snapshot.createdAt !== undefined), question: action.question };
+  }
+  return forkInput(action, context);
+}
+
+/** A fork asks anew from the end of a run; a replay (no question) re-runs from a checkpoint in the middle of one. */
+async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, { agent, thread, principal, runId }: RunInputContext): Promise<RunInput> {
+  const { checkpointId } = action;
+  const threadId = thread.threadId;
+  const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } });
+  // An unknown id reads as an empty snapshot; one of another thread cannot be reached through this thread_id.
+  if (!snapshot.createdAt) {
+    throw new NotFoundError('checkpoint', checkpointId, `List the thread's checkpoints with: evident checkpoints ${threadId}`);
+  }
+  const midRun = snapshot.next.length > 0;
+  if (action.question !== undefined) {
+    if (midRun) {
+      throw new ValidationError(`Checkpoint ${checkpointId} is in the middle of a run; a new question forks from the end of one.`, {
+        hint: 'Pick a checkpoint whose next is empty, or omit the question to replay from this one.',
+      });
+    }
+    const start = { question: action.question, history: [], principal, threadId, runId };
+    return { input: agent.inputFor(start, true), question: action.question, checkpointId };
+  }
+  if (!midRun) {
+    throw new ValidationError(`Checkpoint ${checkpointId} is the end of a run; there is nothing to replay from it.`, {
+      hint: 'Give a question to fork a new run from it.',
+    });
+  }
+  const values = (snapshot.values ?? {}) as Partial<SharedStateType>;
+  return { input: null, question: values.question ?? '', checkpointId };
+}
