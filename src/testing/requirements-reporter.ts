@@ -29,19 +29,32 @@ export class RequirementsReporter implements Reporter {
 
 /** The summary lines for the tests of `testModules` that recorded a missing requirement. */
 export function requirementSummary(testModules: ReadonlyArray<TestModule>): string[] {
-  const groups = new Map<string, Group>();
+  const outcomes: RequirementOutcome[] = [];
   for (const module of testModules) {
     for (const test of module.children.allTests()) {
       const requirement = test.meta().requirement;
-      if (!requirement) continue;
-      const key = JSON.stringify([requirement.kind, requirement.missing, requirement.hint]);
-      const group = groups.get(key) ?? { requirement, details: new Set<string>(), skipped: 0, failed: 0 };
-      groups.set(key, group);
-      if (requirement.detail !== undefined) group.details.add(requirement.detail);
-      const state = test.result().state;
-      if (state === 'skipped') group.skipped += 1;
-      else if (state === 'failed') group.failed += 1;
+      if (requirement) outcomes.push({ requirement, state: test.result().state });
     }
+  }
+  return summarizeRequirements(outcomes);
+}
+
+/** A test that recorded a missing requirement, and how it ended. */
+export interface RequirementOutcome {
+  requirement: MissingRequirement;
+  state: string;
+}
+
+/** One line per (kind, reason, hint): the same missing folder behind several datasets is one line. */
+export function summarizeRequirements(outcomes: Iterable<RequirementOutcome>): string[] {
+  const groups = new Map<string, Group>();
+  for (const { requirement, state } of outcomes) {
+    const key = JSON.stringify([requirement.kind, requirement.missing, requirement.hint]);
+    const group = groups.get(key) ?? { requirement, details: new Set<string>(), skipped: 0, failed: 0 };
+    groups.set(key, group);
+    if (requirement.detail !== undefined) group.details.add(requirement.detail);
+    if (state === 'skipped') group.skipped += 1;
+    else if (state === 'failed') group.failed += 1;
   }
   const lines: string[] = [];
   for (const { requirement, details, skipped, failed } of groups.values()) {
