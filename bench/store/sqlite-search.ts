@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '../../src/domain/index.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { DocumentWrite } from '../../src/store/store.ts';
 
 const chunksTotal = Number(process.argv[2] ?? 100_000);
@@ -41,7 +41,7 @@ const member: Principal = { id: 'carol', groups: ['hr'], roles: ['member'] };
 const results: Record<string, unknown>[] = [];
 for (const dims of dimsList) {
   const dir = mkdtempSync(join(tmpdir(), 'evident-bench-'));
-  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const store = await openSqliteStore(join(dir, 'bench.db'));
   let started = performance.now();
   for (let doc = 0; doc < chunksTotal / perDoc; doc++) {
     const docId = `doc-${doc}.md`;

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/index.ts';
-import { validateExtras } from './sqlite/document-extras.ts';
-import type { DocumentWrite, EmbedderInfo, MemoryWrite, TableQueryLimits } from './store.ts';
+import type { DocumentExtras } from './document-extras.ts';
+import type { DocumentWrite, EmbedderInfo, TableQueryLimits } from './ports/document-store.ts';
+import type { MemoryWrite } from './ports/memory-store.ts';
 
 /** Checks shared by every backend, run before any SQL so a malformed write or query is refused with a precise message. */
 
@@ -56,4 +57,19 @@ export function validateMemory(memory: MemoryWrite): void {
   if (!memory.user.trim()) throw new ValidationError('A memory needs the user it belongs to.');
   if (!memory.text.trim()) throw new ValidationError('A memory needs non-empty text.');
   if (memory.vector.length === 0) throw new ValidationError('A memory needs a vector.');
+}
+
+const SUMMARY_METHOD = /^(extractive|llm:.+)$/;
+
+/** Refuses malformed extras before any SQL runs: every quote must name a chunk of the version it belongs to. */
+export function validateExtras(docId: string, extras: DocumentExtras, chunkIds: ReadonlySet<string>): void {
+  const methods = new Set(extras.summaries.map((summary) => summary.method));
+  if (methods.size > 1) throw new ValidationError(`Document ${docId}: its summaries were made by several methods (${[...methods].join(', ')}).`);
+  for (const summary of extras.summaries) {
+    if (!SUMMARY_METHOD.test(summary.method)) throw new ValidationError(`Document ${docId}: unknown summary method ${JSON.stringify(summary.method)}.`);
+    const foreign = summary.chunkIds.find((id) => !chunkIds.has(id));
+    if (foreign) throw new ValidationError(`Document ${docId}: the summary of chapter ${summary.chapterOrdinal} names chunk ${foreign}, which is not one of its chunks.`);
+  }
+  const stray = extras.quotes.find((quote) => !chunkIds.has(quote.chunkId));
+  if (stray) throw new ValidationError(`Document ${docId}: a quote names chunk ${stray.chunkId}, which is not one of its chunks.`);
 }

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { ColumnType, TableData } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { quoteIdentifier, tableSqlName, uniqueColumnNames, type CreatedTable } from '../sqlite/ingested-tables.ts';
+import { quoteIdentifier, tableSqlName, uniqueColumnNames, type CreatedTable } from '../table-names.ts';
 
 /** Booleans are 0/1 integers, as on SQLite, so the same table SQL (`WHERE paid = 1`) runs on both backends. */
 const SQL_TYPE: Record<ColumnType, string> = { integer: 'bigint', real: 'double precision', text: 'text', boolean: 'smallint' };

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { parseFtsTerms } from '../sqlite/fts-query.ts';
+import { parseSearchTerms } from '../search-terms.ts';
 
 /**
  * The keyword channel on Postgres. Evident analyses text itself (retrieval/analyzer.ts), so the index stores those
@@ -64,7 +64,7 @@ interface QueryTerm {
 }
 
 export function parseQueryTerms(terms: readonly string[]): QueryTerm[] {
-  return parseFtsTerms(terms).flatMap(({ term, prefix }) => {
+  return parseSearchTerms(terms).flatMap(({ term, prefix }) => {
     const tokens = keywordTokens(term);
     return tokens.length === 0 ? [] : [{ tokens, prefix }];
   });

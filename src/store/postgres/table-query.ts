@@ -1,6 +1,6 @@
-import type { Pool } from 'pg';
+import type { PoolClient } from 'pg';
 import { QueryRejectedError } from '../../errors/index.ts';
-import type { TableQueryLimits, TableQueryResult } from '../store.ts';
+import type { TableQueryLimits, TableQueryResult } from '../ports/document-store.ts';
 import { tableNotAllowedError, type GuardedQuery } from '../sql-guard.ts';
 
 /**
@@ -39,14 +39,15 @@ function planIsAllowed(node: PlanNode, tablesSchema: string, allowed: ReadonlySe
 /** SQLSTATEs whose message cannot depend on tables the principal may not see, once every table was vouched for. */
 const SCHEMA_FREE_CLASSES = /^(22|42601|42703|42702|42803|42804|42P10|42P18|42611|2201)/;
 
+/** Runs a guarded query on a connection of its own (`connect`), as the reader role, read-only and time-limited. */
 export async function runTableQuery(
-  pool: Pool,
+  connect: () => Promise<PoolClient>,
   names: { tables: string; reader: string },
   guarded: GuardedQuery,
   allowed: readonly string[],
   limits: TableQueryLimits,
 ): Promise<TableQueryResult> {
-  const client = await pool.connect();
+  const client = await connect();
   let broken = false;
   try {
     await client.query('BEGIN READ ONLY');

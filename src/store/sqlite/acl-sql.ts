@@ -21,3 +21,7 @@ export const aclCondition = (docPkColumn: string, keys: readonly string[] | unde
     : ` AND (NOT EXISTS (SELECT 1 FROM document_acl acl WHERE acl.doc_pk = ${docPkColumn})
         OR EXISTS (SELECT 1 FROM document_acl acl WHERE acl.doc_pk = ${docPkColumn}
                    AND acl.entry IN (SELECT value FROM json_each(@keys))))`;
+
+/** The named parameter `aclCondition` reads; none when the principal sees everything. */
+export const aclParams = (keys: readonly string[] | undefined): Record<string, string> =>
+  keys === undefined ? {} : { keys: JSON.stringify(keys) };

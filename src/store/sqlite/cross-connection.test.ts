@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../domain/index.ts';
 import type { DocumentWrite } from '../store.ts';
-import { SqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './sqlite-store.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const CAROL: Principal = { id: 'carol', groups: ['hr'], roles: ['member'] };
@@ -30,8 +30,8 @@ const write = (docId: string, vector: Float32Array, acl: string[] = []): Documen
 describe('two connections on one file', () => {
   it("see each other's writes through the generation counter", async () => {
     const path = join(root, 'shared.db');
-    const a = SqliteStore.open(path);
-    const b = SqliteStore.open(path);
+    const a = await openSqliteStore(path);
+    const b = await openSqliteStore(path);
     await a.putDocument(write('one.txt', axis(0)));
     expect((await b.vectorSearch(axis(0), ADMIN, 5)).map((hit) => hit.chunkId)).toEqual(['one.txt#0']);
     expect(b.indexLoads).toBe(1);
@@ -68,8 +68,8 @@ describe('two connections on one file', () => {
 
   it('sees a reindex by another connection', async () => {
     const path = join(root, 'reindex.db');
-    const a = SqliteStore.open(path);
-    const b = SqliteStore.open(path);
+    const a = await openSqliteStore(path);
+    const b = await openSqliteStore(path);
     await a.putDocument(write('one.txt', axis(0)));
     await a.putDocument(write('two.txt', axis(1)));
     expect((await b.vectorSearch(axis(0), ADMIN, 1))[0]?.chunkId).toBe('one.txt#0');

@@ -1,26 +1,10 @@
 import type Database from 'better-sqlite3';
-import { ValidationError } from '../../errors/index.ts';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { DocumentExtrasInfo } from '../store.ts';
-import { aclCondition } from './acl-sql.ts';
+import { aclCondition, aclParams } from './acl-sql.ts';
 import { ftsMatchExpression } from './fts-query.ts';
 
 type Stmt = (sql: string) => Database.Statement;
-
-const SUMMARY_METHOD = /^(extractive|llm:.+)$/;
-
-/** Refuses malformed extras before any SQL runs: every quote must name a chunk of the version it belongs to. */
-export function validateExtras(docId: string, extras: DocumentExtras, chunkIds: ReadonlySet<string>): void {
-  const methods = new Set(extras.summaries.map((summary) => summary.method));
-  if (methods.size > 1) throw new ValidationError(`Document ${docId}: its summaries were made by several methods (${[...methods].join(', ')}).`);
-  for (const summary of extras.summaries) {
-    if (!SUMMARY_METHOD.test(summary.method)) throw new ValidationError(`Document ${docId}: unknown summary method ${JSON.stringify(summary.method)}.`);
-    const foreign = summary.chunkIds.find((id) => !chunkIds.has(id));
-    if (foreign) throw new ValidationError(`Document ${docId}: the summary of chapter ${summary.chapterOrdinal} names chunk ${foreign}, which is not one of its chunks.`);
-  }
-  const stray = extras.quotes.find((quote) => !chunkIds.has(quote.chunkId));
-  if (stray) throw new ValidationError(`Document ${docId}: a quote names chunk ${stray.chunkId}, which is not one of its chunks.`);
-}
 
 /** Deletes a version's extras and their FTS rows (contentless FTS tables have no cascade). */
 export function removeExtras(stmt: Stmt, docPk: number): void {
@@ -70,8 +54,6 @@ export function extrasInfo(stmt: Stmt, docId: string): DocumentExtrasInfo | unde
   ).get(docId) as { summary_method: string; summaries: number; quotes: number } | undefined;
   return row ? { summaryMethod: row.summary_method as SummaryMethod, summaries: row.summaries, quotes: row.quotes } : undefined;
 }
-
-const aclParams = (keys: readonly string[] | undefined): Record<string, string> => (keys === undefined ? {} : { keys: JSON.stringify(keys) });
 
 interface SummaryRow {
   doc_id: string;

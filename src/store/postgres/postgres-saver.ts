@@ -1,6 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
+import type { Checkpointer } from '../ports/checkpoint-store.ts';
 
 type Saver = PostgresSaver;
 
@@ -67,4 +68,13 @@ export class LazyPostgresSaver extends PostgresSaver {
       client.release();
     }
   }
+}
+
+/**
+ * LangGraph checkpoints in the store's own schema, through a pool of their own, so every server process on the
+ * database resumes any thread.
+ */
+export function openPostgresCheckpointer(connectionString: string, schema: string): Checkpointer {
+  const saver = LazyPostgresSaver.connect(connectionString, schema);
+  return { saver, close: () => saver.end().catch(() => undefined) };
 }

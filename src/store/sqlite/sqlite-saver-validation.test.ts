@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import Database from 'better-sqlite3';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { afterAll, describe } from 'vitest';
-import { installValidationGlobals } from './checkpoint-validation-globals.ts';
+import { installValidationGlobals } from '../../testing/store-conformance/checkpoint-validation-globals.ts';
+import type { Checkpointer } from '../ports/checkpoint-store.ts';
+import { openSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 // SqliteSaver 1.0.4 stores every channel value in each checkpoint (it has no blob table), not only the changed
 // ones, which this one check of the suite looks for.
@@ -13,21 +14,19 @@ const { validate } = await import('@langchain/langgraph-checkpoint-validation');
 
 describe('checkpointer validation: SqliteSaver', () => {
   const root = mkdtempSync(join(tmpdir(), 'evident-checkpoints-'));
-  const open = new Map<SqliteSaver, Database.Database>();
+  const open = new Map<BaseCheckpointSaver, Checkpointer>();
   let created = 0;
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  // A file per checkpointer, in WAL mode as `openCheckpointer` opens the store's file.
-  validate<SqliteSaver>({
+  // A file per checkpointer, opened as the store opens its own file's checkpointer.
+  validate<BaseCheckpointSaver>({
     checkpointerName: 'SqliteSaver (store file)',
     createCheckpointer: () => {
-      const db = new Database(join(root, `checkpoints-${++created}.db`));
-      db.pragma('journal_mode = WAL');
-      const saver = new SqliteSaver(db);
-      open.set(saver, db);
-      return saver;
+      const checkpointer = openSqliteCheckpointer(join(root, `checkpoints-${++created}.db`));
+      open.set(checkpointer.saver, checkpointer);
+      return checkpointer.saver;
     },
-    destroyCheckpointer: (saver) => {
-      open.get(saver)?.close();
+    destroyCheckpointer: async (saver) => {
+      await open.get(saver)?.close();
       open.delete(saver);
     },
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import pgvector from 'pgvector';
-import type { MemoryHit, MemoryRecord, MemoryWrite } from '../store.ts';
+import type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from '../ports/memory-store.ts';
 import { validateMemory } from '../write-validation.ts';
+import type { PostgresPool } from './postgres-pool.ts';
 
 interface MemoryRow {
   id: string;
@@ -23,7 +24,16 @@ const toRecord = (row: MemoryRow): MemoryRecord => ({
 });
 
 /** Long-term memories on Postgres; every statement filters on the user. */
-export const memories = {
+export function postgresMemoryStore(pool: PostgresPool): MemoryStore {
+  return {
+    addMemory: (memory) => pool.withClient('save a memory', (c) => memories.add(c, memory)),
+    searchMemories: (user, vector, limit) => pool.withClient('search memories', (c) => memories.search(c, user, vector, limit)),
+    listMemories: (user) => pool.withClient('list memories', (c) => memories.list(c, user)),
+    deleteMemory: (user, id) => pool.withClient('delete a memory', (c) => memories.delete(c, user, id)),
+  };
+}
+
+const memories = {
   /** Inserts unless the user has a memory with the same idempotency key; a concurrent twin insert loses to the unique key. */
   async add(client: PoolClient, memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
     validateMemory(memory);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { MemoryHit, MemoryRecord, MemoryWrite } from '../store.ts';
+import type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from '../ports/memory-store.ts';
 import { validateMemory } from '../write-validation.ts';
+import type { SqliteConnection } from './sqlite-connection.ts';
 import { blobToVector, vectorToBlob } from './vector-codec.ts';
 
 type Stmt = (sql: string) => Database.Statement;
@@ -24,11 +25,32 @@ const toRecord = (row: MemoryRow): MemoryRecord => ({
   createdAt: row.created_at,
 });
 
+/** Long-term memories on SQLite; every statement filters on the user. */
+export function sqliteMemoryStore(conn: SqliteConnection): MemoryStore {
+  const stmt: Stmt = (sql) => conn.stmt(sql);
+  return {
+    async addMemory(memory) {
+      conn.assertWritable();
+      return conn.guard('save a memory', () => conn.immediate(() => addMemory(stmt, memory)));
+    },
+    async searchMemories(user, vector, limit) {
+      return conn.guard('search memories', () => searchMemories(stmt, user, vector, limit));
+    },
+    async listMemories(user) {
+      return conn.guard('list memories', () => listMemories(stmt, user));
+    },
+    async deleteMemory(user, id) {
+      conn.assertWritable();
+      return conn.guard('delete a memory', () => deleteMemory(stmt, user, id));
+    },
+  };
+}
+
 /**
  * Inserts a memory unless the user already has one with the same idempotency key, which is then returned as is.
  * Runs inside the caller's IMMEDIATE transaction, so two processes replaying one approval cannot both insert.
  */
-export function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryRecord; created: boolean } {
+function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryRecord; created: boolean } {
   validateMemory(memory);
   if (memory.idempotencyKey !== undefined) {
     const existing = stmt(`SELECT ${COLUMNS} FROM memories WHERE user_name = ? AND idempotency_key = ?`).get(
@@ -51,7 +73,7 @@ export function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryReco
   return { memory: toRecord(row), created: true };
 }
 
-export function searchMemories(stmt: Stmt, user: string, vector: Float32Array, limit: number): MemoryHit[] {
+function searchMemories(stmt: Stmt, user: string, vector: Float32Array, limit: number): MemoryHit[] {
   if (limit <= 0) return [];
   const rows = stmt(`SELECT ${COLUMNS}, vector FROM memories WHERE user_name = ? ORDER BY pk`).all(user) as (MemoryRow & {
     vector: Buffer;
@@ -68,10 +90,10 @@ export function searchMemories(stmt: Stmt, user: string, vector: Float32Array, l
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
-export const listMemories = (stmt: Stmt, user: string): MemoryRecord[] =>
+const listMemories = (stmt: Stmt, user: string): MemoryRecord[] =>
   (stmt(`SELECT ${COLUMNS} FROM memories WHERE user_name = ? ORDER BY pk`).all(user) as MemoryRow[]).map(toRecord);
 
-export const deleteMemory = (stmt: Stmt, user: string, id: string): boolean =>
+const deleteMemory = (stmt: Stmt, user: string, id: string): boolean =>
   stmt('DELETE FROM memories WHERE user_name = ? AND id = ?').run(user, id).changes > 0;
 
 function dot(a: Float32Array, b: Float32Array): number {

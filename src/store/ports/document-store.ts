@@ -1,0 +1,109 @@
+import type { ChannelHit, Chapter, Chunk, DocumentRecord, Principal, TableData, TableRecord } from '../../domain/index.ts';
+import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
+import type { SqlDialect } from '../sql-guard.ts';
+
+/** Which embedder built a store's vectors. A store holds vectors of exactly one. */
+export interface EmbedderInfo {
+  id: string;
+  dimension: number;
+}
+
+/** Everything one document version consists of; written (or replaced) in one transaction. */
+export interface DocumentWrite {
+  document: Omit<DocumentRecord, 'chunkCount' | 'ingestedAt'>;
+  chunks: Chunk[];
+  /** Analysed keyword text per chunk (terms separated by spaces), parallel to `chunks`. */
+  keywordText: string[];
+  /** One vector per chunk, parallel to `chunks`. */
+  vectors: Float32Array[];
+  embedder: EmbedderInfo;
+  chapters: Chapter[];
+  tables: TableData[];
+  /** Chapter summaries and quotes of this version, written in the same transaction. Absent: the version has none yet. */
+  extras?: DocumentExtras;
+}
+
+/** What a stored document version has in extras; `undefined` from the store when it has none. */
+export interface DocumentExtrasInfo {
+  summaryMethod: SummaryMethod;
+  summaries: number;
+  quotes: number;
+}
+
+/** A chunk joined with its document's source and title, as search results need it. */
+export interface ChunkWithSource extends Chunk {
+  source: string;
+  title: string;
+}
+
+/** Bounds of one read-only table query. */
+export interface TableQueryLimits {
+  /** At most this many rows are returned; `truncated` says whether there were more. */
+  maxRows: number;
+  /** The query is stopped after this long and fails with `query_timeout`. */
+  timeoutMs: number;
+}
+
+export interface TableQueryResult {
+  columns: string[];
+  /** One array of cell values per row, in `columns` order. */
+  rows: unknown[][];
+  truncated: boolean;
+}
+
+/**
+ * Documents and search: document versions with their chunks, chapters, tables and extras, the keyword and vector
+ * channels, and the embedder binding with its vectors and embedding cache. Every read that returns document
+ * content takes the principal and filters inside the backend's query, before ranking or counting, so
+ * unauthorised text never leaves the store.
+ */
+export interface DocumentStore {
+  /** The SQL dialect `queryTables` accepts (and the table tools must write). */
+  readonly sqlDialect: SqlDialect;
+
+  /** Writes a document version, replacing any previous version of the same doc_id, atomically. Refuses vectors of another embedder. */
+  putDocument(write: DocumentWrite): Promise<void>;
+  /** Metadata only, regardless of principal: for ingestion's change detection and for admins. */
+  getDocument(docId: string): Promise<DocumentRecord | undefined>;
+  listDocuments(principal: Principal): Promise<DocumentRecord[]>;
+  /** Removes a document with its chunks, vectors, chapters, tables, summaries and quotes. False when there was none. */
+  deleteDocument(docId: string): Promise<boolean>;
+  listChapters(docId: string, principal: Principal): Promise<Chapter[]>;
+  listTables(principal: Principal): Promise<TableRecord[]>;
+  /**
+   * Runs one read-only SELECT (or WITH … SELECT) over the ingested tables the principal may see, referenced by
+   * the `sqlName`s `listTables(principal)` returns. Anything else — another statement, a store table, a table
+   * function, another schema or database, a table of a document the principal may not see — fails with
+   * `QueryRejectedError` (`query_rejected`) whose text does not depend on whether such a table exists; a query
+   * running past `limits.timeoutMs` is stopped and fails with `query_timeout`.
+   */
+  queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult>;
+  getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]>;
+
+  /**
+   * Replaces the extras of the stored version of `docId` whose content hash is `contentHash`, atomically (for a
+   * version stored before extras existed). False, writing nothing, when no such version is stored.
+   */
+  putDocumentExtras(docId: string, contentHash: string, extras: DocumentExtras): Promise<boolean>;
+  /** Metadata only, regardless of principal (ingestion's check): undefined when the version has no extras. */
+  documentExtrasInfo(docId: string): Promise<DocumentExtrasInfo | undefined>;
+  /** BM25 over the chapter summaries the principal may see (analysed terms, as for `keywordSearch`). */
+  searchSummaries(terms: readonly string[], principal: Principal, limit: number): Promise<SummaryHit[]>;
+  /** BM25 over the quotes the principal may see. */
+  searchQuotes(terms: readonly string[], principal: Principal, limit: number): Promise<QuoteHit[]>;
+
+  /** BM25 over the analysed keyword text. `terms` are analysed query terms; a term ending in `*` is a prefix. */
+  keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]>;
+  /** Nearest chunks by cosine similarity (vectors are unit length). */
+  vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]>;
+
+  embedderInfo(): Promise<EmbedderInfo | undefined>;
+  /** Every chunk with its document's title, in batches, for `evident reindex` (which rebuilds each chunk's search text). */
+  chunkTexts(batchSize: number): AsyncIterable<ChunkWithSource[]>;
+  /** Replaces every vector and the embedder binding in one transaction. `vectors` must cover every chunk. */
+  replaceVectors(embedder: EmbedderInfo, vectors: ReadonlyMap<string, Float32Array>): Promise<void>;
+
+  /** Embedding cache keyed by (embedder id, content hash). */
+  cachedEmbeddings(embedderId: string, contentHashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  cacheEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void>;
+}

@@ -1,0 +1,114 @@
+/**
+ * A run's state in the store: `running` until finished; `interrupted` when it waits for an approval; `cancelled`
+ * when a client stopped it.
+ */
+export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted' | 'cancelled';
+
+export const isRunFinished = (status: RunRecordStatus): boolean => status !== 'running';
+
+/**
+ * A `running` run that has shown no sign of life (its start, a stored event) for this long no longer blocks its
+ * thread: its process most likely died without recording the end.
+ */
+export const RUN_STALE_AFTER_MS = 10 * 60_000;
+
+/** What starting a run records. A run on a new thread creates the thread, owned by `user`. */
+export interface RunStart {
+  runId: string;
+  threadId: string;
+  /** Which agent graph ran (`rag`, …). */
+  agent: string;
+  user: string;
+  question: string;
+}
+
+export interface RunRecord extends RunStart {
+  status: RunRecordStatus;
+  /** A client asked to cancel the run; the process executing it stops it (it may be another process). */
+  cancelRequested?: true;
+  error?: string;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+}
+
+/** How a run ended, as `finishRun` records it. */
+export interface RunOutcome {
+  status: RunRecordStatus;
+  error?: string;
+}
+
+/** A thread: one owner, and the agent its first run bound it to (null before any run). */
+export interface ThreadRecord {
+  threadId: string;
+  agent: string | null;
+  owner: string;
+  /** The client's own key/values (JSON), kept verbatim. */
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What creating an empty thread takes. */
+export interface ThreadCreate {
+  threadId: string;
+  owner: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** One of a user's threads, as a list shows it. */
+export interface ThreadSummary extends Omit<ThreadRecord, 'owner'> {
+  /** The question of the thread's latest run ('' before any run). */
+  lastQuestion: string;
+  /** The status of the thread's latest run; absent before any run. */
+  lastStatus?: RunRecordStatus;
+  runCount: number;
+}
+
+/** One event of a run's stream, as stored: `seq` counts from 1 within the run and is the SSE event id. */
+export interface RunEventRecord {
+  runId: string;
+  seq: number;
+  event: string;
+  data: unknown;
+}
+
+/**
+ * The run log: threads, the runs on them, each run's numbered event stream, and cancellation requests. It is what
+ * lets several processes sharing one store stream, resume and cancel each other's runs. The rules it enforces
+ * (ownership, agent binding, one running run per thread) are written once, in `run-rules.ts`.
+ */
+export interface RunLog {
+  /**
+   * Records a run as `running`; a new thread is created owned by `run.user`. A thread owned by another user is
+   * refused with `ThreadForbiddenError`, so a run can never join someone else's thread. A thread with a run still
+   * `running` (active within `RUN_STALE_AFTER_MS`) is refused with `thread_busy`, atomically with the insert: two
+   * processes sharing the store cannot run one thread at once (nor both resume one approval).
+   */
+  startRun(run: RunStart): Promise<RunRecord>;
+  /** Settles a run's status, finish time and duration. Fails with `not_found` for an unknown run. */
+  finishRun(runId: string, outcome: RunOutcome): Promise<RunRecord>;
+  /** The thread's runs, oldest first; empty unless `user` owns the thread. */
+  listRuns(threadId: string, user: string): Promise<RunRecord[]>;
+  /** The threads `user` owns, most recently updated first. */
+  listThreads(user: string): Promise<ThreadSummary[]>;
+  /** Creates an empty thread owned by `owner`; an existing id fails with `thread_exists`. */
+  createThread(thread: ThreadCreate): Promise<ThreadRecord>;
+  /** A thread whoever owns it: callers decide who may see it (the owner, or an admin approving its action). */
+  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /** Deletes the owner's thread with its runs and their events. False when `owner` has no such thread. */
+  deleteThread(threadId: string, owner: string): Promise<boolean>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Flags a running run for cancellation, for whichever process executes it (it polls the flag). True when the run
+   * was running; false when it has ended or does not exist.
+   */
+  requestRunCancel(runId: string): Promise<boolean>;
+  /**
+   * Appends events to a run's log with the given sequence numbers, in one transaction. A sequence number the run
+   * already has fails (`run_event_conflict`): two writers of one run's log are a bug, never merged silently.
+   */
+  appendRunEvents(events: readonly RunEventRecord[]): Promise<void>;
+  /** The run's events after `afterSeq`, in order (at most `limit`, 1000 unless given). */
+  listRunEvents(runId: string, afterSeq: number, limit?: number): Promise<RunEventRecord[]>;
+}

@@ -1,0 +1,148 @@
+import type { PoolClient } from 'pg';
+import { EmbedderMismatchError } from '../../errors/index.ts';
+import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
+import * as extras from './document-extras.ts';
+import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
+import { CORPUS, KeywordStatsDelta, insertPostings, type KeywordDocument, type KeywordTable } from './keyword-index.ts';
+import type { SchemaNames } from './migrations/index.ts';
+import { vectorLiteral } from './row-mappers.ts';
+
+export const CHUNKS: KeywordTable = { corpus: CORPUS.chunks, table: 'chunks' };
+
+/**
+ * Writes one document version with its chunks (keyword postings and vectors), chapters, tables and extras,
+ * replacing the previous version, inside the caller's transaction. `keywords` are the analysed keyword documents
+ * parallel to the chunks.
+ */
+export async function insertDocument(c: PoolClient, names: SchemaNames, write: DocumentWrite, keywords: readonly KeywordDocument[]): Promise<void> {
+  const { document } = write;
+  // Not waiting for the WAL flush: a crash can lose the last writes but never half of one, and the next
+  // ingest redoes what is missing (content hash). Ingestion commits once per document, so this is its speed.
+  await c.query('SET LOCAL synchronous_commit = off');
+  await lockDocument(c, names.schema, document.docId);
+  if (write.tables.length > 0) await lockTableNames(c, names.schema);
+  await bindEmbedder(c, write.embedder);
+  const stats = new KeywordStatsDelta();
+  const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId])).rows[0];
+  if (existing) await removeDocumentRows(c, names, Number(existing.pk), stats);
+
+  const acl = [...new Set(document.acl)];
+  const docPk = Number(
+    (
+      await c.query<{ pk: number }>(
+        `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, acl, ingested_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING pk`,
+        [document.docId, document.source, document.title, document.type, document.contentHash, document.bytes, document.tags,
+          document.pageCount ?? null, write.chunks.length, acl, new Date()],
+      )
+    ).rows[0]?.pk,
+  );
+  if (write.chunks.length > 0) {
+    const inserted = await c.query<{ pk: number; id: string }>(
+      `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset, keyword, keyword_length)
+       SELECT id, $1, ordinal, text, array(SELECT json_array_elements_text(heading)), page, s, e, k::tsvector, l
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::json[], $6::int[], $7::int[], $8::int[], $9::text[], $10::int[])
+         AS u(id, ordinal, text, heading, page, s, e, k, l)
+       RETURNING pk, id`,
+      [
+        docPk,
+        write.chunks.map((chunk) => chunk.id),
+        write.chunks.map((chunk) => chunk.ordinal),
+        write.chunks.map((chunk) => chunk.text),
+        write.chunks.map((chunk) => JSON.stringify(chunk.headingPath)),
+        write.chunks.map((chunk) => chunk.page ?? null),
+        write.chunks.map((chunk) => chunk.startOffset),
+        write.chunks.map((chunk) => chunk.endOffset),
+        keywords.map((k) => k.tsvector),
+        keywords.map((k) => k.length),
+      ],
+    );
+    const pkOf = new Map(inserted.rows.map((row) => [row.id, Number(row.pk)]));
+    await c.query('INSERT INTO chunk_vectors (chunk_pk, embedding) SELECT * FROM unnest($1::bigint[], $2::vector[])', [
+      write.chunks.map((chunk) => pkOf.get(chunk.id)),
+      write.vectors.map(vectorLiteral),
+    ]);
+    keywords.forEach((k) => stats.add(CORPUS.chunks, k));
+    await insertPostings(c, CORPUS.chunks, write.chunks.map((chunk) => pkOf.get(chunk.id) as number), keywords);
+  }
+  if (write.chapters.length > 0) {
+    await c.query(
+      `INSERT INTO chapters (doc_pk, ordinal, title, heading_path, start_offset, end_offset, page)
+       SELECT $1, o, t, array(SELECT json_array_elements_text(h)), s, e, p
+       FROM unnest($2::int[], $3::text[], $4::json[], $5::int[], $6::int[], $7::int[]) AS u(o, t, h, s, e, p)`,
+      [
+        docPk,
+        write.chapters.map((ch) => ch.ordinal),
+        write.chapters.map((ch) => ch.title),
+        write.chapters.map((ch) => JSON.stringify(ch.headingPath)),
+        write.chapters.map((ch) => ch.startOffset),
+        write.chapters.map((ch) => ch.endOffset),
+        write.chapters.map((ch) => ch.page ?? null),
+      ],
+    );
+  }
+  for (const [ordinal, table] of write.tables.entries()) {
+    const created = await createIngestedTable(c, names, document.docId, table);
+    await c.query('INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count) VALUES ($1, $2, $3, $4, $5, $6)', [
+      docPk,
+      ordinal,
+      table.title,
+      created.sqlName,
+      JSON.stringify(created.columns),
+      created.rowCount,
+    ]);
+  }
+  if (write.extras) await extras.insertExtras(c, docPk, write.extras, stats);
+  await stats.apply(c);
+}
+
+/** Serialises writers of one document (same doc_id) across processes until the transaction ends. */
+export async function lockDocument(c: PoolClient, schema: string, docId: string): Promise<void> {
+  await c.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`evident-doc:${schema}`, docId]);
+}
+
+/** Ingested-table names are picked by looking at the taken ones: one picker at a time. */
+async function lockTableNames(c: PoolClient, schema: string): Promise<void> {
+  await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`evident-tables:${schema}`]);
+}
+
+/** Deletes a document and everything hanging off it (vectors, chunks, chapters, extras by cascade; tables by name). */
+export async function removeDocumentRows(c: PoolClient, names: SchemaNames, docPk: number, stats: KeywordStatsDelta): Promise<void> {
+  await stats.subtractStored(c, CHUNKS, 'doc_pk = $1', [docPk]);
+  await extras.removeExtras(c, docPk, stats);
+  for (const { sql_name } of (await c.query<{ sql_name: string }>('SELECT sql_name FROM doc_tables WHERE doc_pk = $1', [docPk])).rows) {
+    await dropIngestedTable(c, names.tables, sql_name);
+  }
+  await c.query('DELETE FROM documents WHERE pk = $1', [docPk]);
+}
+
+/**
+ * Binds the store to `embedder` on its first write and refuses any other afterwards. A bound store's writers
+ * share the binding row's lock (so a reindex waits for them); the first writer takes it exclusively.
+ */
+async function bindEmbedder(c: PoolClient, embedder: EmbedderInfo): Promise<void> {
+  const current = await readEmbedder(c);
+  const locked = (await c.query<{ value: EmbedderInfo | null }>(`SELECT value FROM store_meta WHERE key = 'embedder' ${current ? 'FOR SHARE' : 'FOR UPDATE'}`))
+    .rows[0]?.value;
+  if (locked) {
+    if (locked.id !== embedder.id || locked.dimension !== embedder.dimension) throw new EmbedderMismatchError(locked, embedder);
+    return;
+  }
+  await createVectorTable(c, embedder);
+}
+
+/** (Re)creates the vector table with its HNSW index for `embedder`'s dimension and records the binding. */
+export async function createVectorTable(c: PoolClient, embedder: EmbedderInfo): Promise<void> {
+  await c.query('DROP TABLE IF EXISTS chunk_vectors');
+  await c.query(`CREATE TABLE chunk_vectors (
+    chunk_pk bigint PRIMARY KEY REFERENCES chunks(pk) ON DELETE CASCADE,
+    embedding vector(${embedder.dimension}) NOT NULL
+  )`);
+  await c.query('CREATE INDEX chunk_vectors_hnsw ON chunk_vectors USING hnsw (embedding vector_cosine_ops)');
+  await c.query("UPDATE store_meta SET value = $1 WHERE key = 'embedder'", [JSON.stringify({ id: embedder.id, dimension: embedder.dimension })]);
+}
+
+export async function readEmbedder(c: PoolClient): Promise<EmbedderInfo | undefined> {
+  const value = (await c.query<{ value: EmbedderInfo | null }>("SELECT value FROM store_meta WHERE key = 'embedder'")).rows[0]?.value;
+  return value ? { id: value.id, dimension: value.dimension } : undefined;
+}

@@ -1,0 +1,266 @@
+import type { PoolClient } from 'pg';
+import type { Chapter, DocumentRecord, Principal, TableRecord } from '../../domain/index.ts';
+import { principalAclKeys } from '../../domain/index.ts';
+import { ValidationError } from '../../errors/index.ts';
+import type { DocumentExtras, QuoteHit, SummaryHit } from '../document-extras.ts';
+import type {
+  ChunkWithSource,
+  DocumentExtrasInfo,
+  DocumentStore,
+  DocumentWrite,
+  EmbedderInfo,
+  TableQueryLimits,
+  TableQueryResult,
+} from '../ports/document-store.ts';
+import type { ChannelHit } from '../../domain/index.ts';
+import { guardTableQuery } from '../sql-guard.ts';
+import { validateExtras, validateLimits, validateReplacement, validateWrite } from '../write-validation.ts';
+import { aclFilter } from './acl-sql.ts';
+import * as extras from './document-extras.ts';
+import { CHUNKS, createVectorTable, insertDocument, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
+import { KeywordStatsDelta, keywordDocument, rankByBm25 } from './keyword-index.ts';
+import type { PostgresPool } from './postgres-pool.ts';
+import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, bytesToFloats, floatsToBytes, toChunkWithSource, toDocumentRecord, vectorLiteral, type ChunkRow, type DocumentRow } from './row-mappers.ts';
+import { runTableQuery } from './table-query.ts';
+
+/** Postgres cannot cancel an HNSW search past this many candidates; more costs more than it finds. */
+const MAX_EF_SEARCH = 1000;
+
+/** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
+export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
+  const documents: DocumentStore = {
+    sqlDialect: 'postgresql',
+
+    async putDocument(write: DocumentWrite): Promise<void> {
+      validateWrite(write);
+      const keywords = write.keywordText.map(keywordDocument);
+      await pool.transaction('write a document', (c) => insertDocument(c, pool.names, write, keywords));
+    },
+
+    async getDocument(docId: string): Promise<DocumentRecord | undefined> {
+      const row = await pool.withClient('read a document', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = $1`, [docId])).rows[0]);
+      return row ? toDocumentRecord(row) : undefined;
+    },
+
+    async listDocuments(principal: Principal): Promise<DocumentRecord[]> {
+      const acl = aclFilter('d', principalAclKeys(principal), 1);
+      const rows = await pool.withClient('list documents', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C"`, acl.params)).rows);
+      return rows.map(toDocumentRecord);
+    },
+
+    async deleteDocument(docId: string): Promise<boolean> {
+      return pool.transaction('delete a document', async (c) => {
+        await lockDocument(c, pool.names.schema, docId);
+        const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [docId])).rows[0];
+        if (!existing) return false;
+        const stats = new KeywordStatsDelta();
+        await removeDocumentRows(c, pool.names, Number(existing.pk), stats);
+        await stats.apply(c);
+        return true;
+      });
+    },
+
+    async listChapters(docId: string, principal: Principal): Promise<Chapter[]> {
+      const acl = aclFilter('d', principalAclKeys(principal), 2);
+      const rows = await pool.withClient('list chapters', async (c) =>
+        (
+          await c.query<{ ordinal: number; title: string; heading_path: string[]; start_offset: number; end_offset: number; page: number | null }>(
+            `SELECT ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset, ch.page
+             FROM chapters ch JOIN documents d ON d.pk = ch.doc_pk WHERE d.doc_id = $1 AND ${acl.sql} ORDER BY ch.ordinal`,
+            [docId, ...acl.params],
+          )
+        ).rows,
+      );
+      return rows.map((row) => ({
+        ordinal: row.ordinal,
+        title: row.title,
+        headingPath: row.heading_path,
+        startOffset: row.start_offset,
+        endOffset: row.end_offset,
+        ...(row.page === null ? {} : { page: row.page }),
+      }));
+    },
+
+    async listTables(principal: Principal): Promise<TableRecord[]> {
+      const acl = aclFilter('d', principalAclKeys(principal), 1);
+      const rows = await pool.withClient('list tables', async (c) =>
+        (
+          await c.query<{ doc_id: string; title: string; sql_name: string; columns: TableRecord['columns']; row_count: number }>(
+            `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count
+             FROM doc_tables t JOIN documents d ON d.pk = t.doc_pk WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C", t.ordinal`,
+            acl.params,
+          )
+        ).rows,
+      );
+      return rows.map((row) => ({ docId: row.doc_id, title: row.title, sqlName: row.sql_name, columns: row.columns, rowCount: row.row_count }));
+    },
+
+    async queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult> {
+      pool.assertOpen();
+      validateLimits(limits);
+      const allowed = (await documents.listTables(principal)).map((table) => table.sqlName.toLowerCase());
+      const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
+      return runTableQuery(() => pool.connect(), pool.names, guarded, allowed, limits);
+    },
+
+    async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {
+      if (chunkIds.length === 0) return [];
+      const acl = aclFilter('d', principalAclKeys(principal), 2);
+      const rows = await pool.withClient('read chunks', async (c) =>
+        (
+          await c.query<ChunkRow>(
+            `SELECT ${CHUNK_COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n)
+             JOIN chunks c ON c.id = j.id JOIN documents d ON d.pk = c.doc_pk WHERE ${acl.sql} ORDER BY j.n`,
+            [[...new Set(chunkIds)], ...acl.params],
+          )
+        ).rows,
+      );
+      return rows.map(toChunkWithSource);
+    },
+
+    async putDocumentExtras(docId: string, contentHash: string, documentExtras: DocumentExtras): Promise<boolean> {
+      return pool.transaction('write document extras', async (c) => {
+        await lockDocument(c, pool.names.schema, docId);
+        const row = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1 AND content_hash = $2', [docId, contentHash])).rows[0];
+        if (!row) return false;
+        const docPk = Number(row.pk);
+        const chunkIds = new Set((await c.query<{ id: string }>('SELECT id FROM chunks WHERE doc_pk = $1', [docPk])).rows.map((chunk) => chunk.id));
+        validateExtras(docId, documentExtras, chunkIds);
+        const stats = new KeywordStatsDelta();
+        await extras.removeExtras(c, docPk, stats);
+        await extras.insertExtras(c, docPk, documentExtras, stats);
+        await stats.apply(c);
+        return true;
+      });
+    },
+
+    async documentExtrasInfo(docId: string): Promise<DocumentExtrasInfo | undefined> {
+      return pool.withClient('read document extras', (c) => extras.extrasInfo(c, docId));
+    },
+
+    async searchSummaries(terms: readonly string[], principal: Principal, limit: number): Promise<SummaryHit[]> {
+      return pool.withClient('search summaries', (c) => extras.searchSummaries(c, terms, principalAclKeys(principal), limit));
+    },
+
+    async searchQuotes(terms: readonly string[], principal: Principal, limit: number): Promise<QuoteHit[]> {
+      return pool.withClient('search quotes', (c) => extras.searchQuotes(c, terms, principalAclKeys(principal), limit));
+    },
+
+    async keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]> {
+      return pool.withClient('search keywords', async (c) => {
+        const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', principalAclKeys(principal), 1), limit);
+        if (ranked.length === 0) return [];
+        const ids = new Map(
+          (await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [ranked.map((r) => r.pk)])).rows.map(
+            (row) => [Number(row.pk), row.id],
+          ),
+        );
+        return ranked
+          .flatMap(({ pk, score }) => (ids.has(pk) ? [{ chunkId: ids.get(pk) as string, score }] : []))
+          .map((hit, i) => ({ ...hit, rank: i + 1 }));
+      });
+    },
+
+    /**
+     * HNSW (cosine) with the principal filter in the same statement. pgvector's iterative scan keeps walking the
+     * graph until the filter has let `limit` rows through, so a restrictive ACL does not starve the result.
+     */
+    async vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]> {
+      if (limit <= 0) return [];
+      return pool.transaction('search vectors', async (c) => {
+        const embedder = await readEmbedder(c);
+        if (!embedder) return [];
+        if (vector.length !== embedder.dimension) {
+          throw new ValidationError(
+            `The query vector has dimension ${vector.length}, but the store's vectors (${embedder.id}) have ${embedder.dimension}.`,
+            { hint: `Embed queries with ${embedder.id}, or run \`evident reindex\` with the configured embedder.` },
+          );
+        }
+        const k = Math.floor(limit);
+        await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(MAX_EF_SEARCH, Math.max(40, k))}`);
+        await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
+        const acl = aclFilter('d', principalAclKeys(principal), 3);
+        const rows = await c.query<{ id: string; score: number }>(
+          `SELECT c.id, 1 - (v.embedding <=> $1::vector) AS score
+           FROM chunk_vectors v JOIN chunks c ON c.pk = v.chunk_pk JOIN documents d ON d.pk = c.doc_pk
+           WHERE ${acl.sql} ORDER BY v.embedding <=> $1::vector LIMIT $2`,
+          [vectorLiteral(vector), k, ...acl.params],
+        );
+        return rows.rows.map((row, i) => ({ chunkId: row.id, rank: i + 1, score: Number(row.score) }));
+      });
+    },
+
+    async embedderInfo(): Promise<EmbedderInfo | undefined> {
+      return pool.withClient('read the embedder', (c) => readEmbedder(c));
+    },
+
+    async *chunkTexts(batchSize: number): AsyncIterable<ChunkWithSource[]> {
+      const size = Math.max(1, Math.floor(batchSize));
+      let after = -1;
+      for (;;) {
+        // Keyset pagination: no transaction is held open across the caller's awaits.
+        const rows = await pool.withClient('read chunk texts', async (c) =>
+          (
+            await c.query<ChunkRow & { pk: number }>(
+              `SELECT c.pk, ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.pk = c.doc_pk WHERE c.pk > $1 ORDER BY c.pk LIMIT $2`,
+              [after, size],
+            )
+          ).rows,
+        );
+        if (rows.length === 0) return;
+        after = Number((rows.at(-1) as { pk: number }).pk);
+        yield rows.map(toChunkWithSource);
+        if (rows.length < size) return;
+      }
+    },
+
+    async replaceVectors(embedder: EmbedderInfo, vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
+      validateReplacement(embedder, vectors);
+      await pool.transaction('replace the vectors', async (c) => {
+        // Document writes share this row lock; taking it exclusively waits for them and holds off new ones.
+        await c.query("SELECT value FROM store_meta WHERE key = 'embedder' FOR UPDATE");
+        const chunks = (await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks ORDER BY pk')).rows;
+        const missing = chunks.filter((chunk) => !vectors.has(chunk.id));
+        if (missing.length > 0) {
+          throw new ValidationError(
+            `Cannot replace the vectors: ${missing.length} of ${chunks.length} chunks have no new vector (first: ${missing[0]?.id}).`,
+            { hint: 'Pass one vector per chunk (see chunkTexts), or re-run `evident reindex`.' },
+          );
+        }
+        await createVectorTable(c, embedder);
+        if (chunks.length > 0) {
+          await c.query('INSERT INTO chunk_vectors (chunk_pk, embedding) SELECT * FROM unnest($1::bigint[], $2::vector[])', [
+            chunks.map((chunk) => chunk.pk),
+            chunks.map((chunk) => vectorLiteral(vectors.get(chunk.id) as Float32Array)),
+          ]);
+        }
+      });
+    },
+
+    async cachedEmbeddings(embedderId: string, contentHashes: readonly string[]): Promise<Map<string, Float32Array>> {
+      if (contentHashes.length === 0) return new Map();
+      const rows = await pool.withClient('read cached embeddings', async (c) =>
+        (
+          await c.query<{ content_hash: string; vector: Buffer }>(
+            'SELECT content_hash, vector FROM embedding_cache WHERE embedder_id = $1 AND content_hash = ANY($2::text[])',
+            [embedderId, [...new Set(contentHashes)]],
+          )
+        ).rows,
+      );
+      return new Map(rows.map((row) => [row.content_hash, bytesToFloats(row.vector)]));
+    },
+
+    async cacheEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void> {
+      if (entries.size === 0) return;
+      const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      await pool.withClient('cache embeddings', (c) =>
+        c.query(
+          `INSERT INTO embedding_cache (embedder_id, content_hash, vector) SELECT $1, h, v FROM unnest($2::text[], $3::bytea[]) AS u(h, v)
+           ON CONFLICT (embedder_id, content_hash) DO UPDATE SET vector = excluded.vector`,
+          [embedderId, sorted.map(([hash]) => hash), sorted.map(([, vector]) => floatsToBytes(vector))],
+        ),
+      );
+    },
+  };
+  return documents;
+}

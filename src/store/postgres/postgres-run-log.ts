@@ -1,0 +1,221 @@
+import type { PoolClient } from 'pg';
+import type { RunEventRecord, RunLog, RunRecord, RunRecordStatus, ThreadRecord } from '../ports/run-log.ts';
+import {
+  DEFAULT_RUN_EVENT_LIMIT,
+  checkRunStart,
+  checkThreadCreated,
+  liveRunCutoff,
+  requireRun,
+  runDuration,
+  runEventsRefused,
+  threadAgent,
+  toThreadSummary,
+  validateRunStart,
+  validateThreadCreate,
+} from '../run-rules.ts';
+import type { PostgresPool } from './postgres-pool.ts';
+
+interface RunRow {
+  run_id: string;
+  thread_id: string;
+  agent: string;
+  user_name: string;
+  question: string;
+  status: RunRecordStatus;
+  error: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+  duration_ms: number | null;
+  cancel_requested: boolean;
+}
+
+interface ThreadRow {
+  thread_id: string;
+  agent: string;
+  owner: string;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface ThreadSummaryRow extends ThreadRow {
+  last_question: string | null;
+  last_status: RunRecordStatus | null;
+  run_count: number;
+}
+
+const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
+const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested';
+
+const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
+  threadId: row.thread_id,
+  agent: threadAgent(row.agent),
+  owner: row.owner,
+  metadata: row.metadata,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+const toRunRecord = (row: RunRow): RunRecord => ({
+  runId: row.run_id,
+  threadId: row.thread_id,
+  agent: row.agent,
+  user: row.user_name,
+  question: row.question,
+  status: row.status,
+  ...(row.error === null ? {} : { error: row.error }),
+  startedAt: row.started_at.toISOString(),
+  ...(row.finished_at === null ? {} : { finishedAt: row.finished_at.toISOString() }),
+  ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
+  ...(row.cancel_requested ? { cancelRequested: true as const } : {}),
+});
+
+const getRun = async (c: PoolClient, runId: string): Promise<RunRecord | undefined> => {
+  const row = (await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = $1`, [runId])).rows[0];
+  return row ? toRunRecord(row) : undefined;
+};
+
+const getThread = async (c: PoolClient, threadId: string): Promise<ThreadRecord | undefined> => {
+  const row = (await c.query<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = $1`, [threadId])).rows[0];
+  return row ? toThreadRecord(row) : undefined;
+};
+
+/**
+ * The run log on Postgres (threads, runs, run events). Every read names the owner in its WHERE clause. Writes that
+ * read first lock the thread row, so two servers starting runs on one thread see each other.
+ */
+export function postgresRunLog(pool: PostgresPool): RunLog {
+  return {
+    async startRun(run) {
+      return pool.transaction('record a run', async (c) => {
+        validateRunStart(run);
+        const now = new Date();
+        await c.query(
+          `INSERT INTO threads (thread_id, agent, owner, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) ON CONFLICT (thread_id) DO NOTHING`,
+          [run.threadId, '', run.user, now],
+        );
+        // The thread row is locked: a concurrent start on this thread waits here and then sees this run.
+        const thread = (await c.query<{ owner: string; agent: string }>('SELECT owner, agent FROM threads WHERE thread_id = $1 FOR UPDATE', [run.threadId]))
+          .rows[0] as { owner: string; agent: string };
+        const live = await c.query(
+          `SELECT 1 FROM runs r WHERE r.thread_id = $1 AND r.status = 'running'
+           AND greatest(r.started_at, (SELECT max(e.created_at) FROM run_events e WHERE e.run_id = r.run_id)) > $2`,
+          [run.threadId, liveRunCutoff(now)],
+        );
+        checkRunStart(run, { ...thread, hasLiveRun: (live.rowCount ?? 0) > 0 });
+        await c.query('UPDATE threads SET updated_at = $2, agent = $3 WHERE thread_id = $1', [run.threadId, now, run.agent]);
+        await c.query(
+          `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at) VALUES ($1, $2, $3, $4, $5, 'running', $6)`,
+          [run.runId, run.threadId, run.agent, run.user, run.question, now],
+        );
+        return (await getRun(c, run.runId)) as RunRecord;
+      });
+    },
+
+    async finishRun(runId, outcome) {
+      return pool.transaction('record a run', async (c) => {
+        const finished = new Date();
+        const row = requireRun(runId, (await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = $1 FOR UPDATE`, [runId])).rows[0]);
+        await c.query('UPDATE runs SET status = $2, error = $3, finished_at = $4, duration_ms = $5 WHERE run_id = $1', [
+          runId,
+          outcome.status,
+          outcome.error ?? null,
+          finished,
+          runDuration(row.started_at, finished),
+        ]);
+        await c.query('UPDATE threads SET updated_at = $2 WHERE thread_id = $1', [row.thread_id, finished]);
+        return (await getRun(c, runId)) as RunRecord;
+      });
+    },
+
+    async listRuns(threadId, user) {
+      return pool.withClient('list runs', async (c) => {
+        const result = await c.query<RunRow>(
+          `SELECT ${RUN_COLUMNS} FROM runs r JOIN threads t ON t.thread_id = r.thread_id
+           WHERE r.thread_id = $1 AND t.owner = $2 ORDER BY r.started_at, r.seq`,
+          [threadId, user],
+        );
+        return result.rows.map(toRunRecord);
+      });
+    },
+
+    async listThreads(user) {
+      return pool.withClient('list threads', async (c) => {
+        const result = await c.query<ThreadSummaryRow>(
+          `SELECT ${THREAD_COLUMNS}, l.question AS last_question, l.status AS last_status,
+                  (SELECT count(*) FROM runs WHERE thread_id = t.thread_id) AS run_count
+           FROM threads t
+           LEFT JOIN LATERAL (SELECT question, status FROM runs WHERE thread_id = t.thread_id ORDER BY started_at DESC, seq DESC LIMIT 1) l ON true
+           WHERE t.owner = $1 ORDER BY t.updated_at DESC, t.seq DESC`,
+          [user],
+        );
+        return result.rows.map((row) =>
+          toThreadSummary(toThreadRecord(row), { question: row.last_question, status: row.last_status }, Number(row.run_count)),
+        );
+      });
+    },
+
+    async createThread(thread) {
+      return pool.withClient('create a thread', async (c) => {
+        validateThreadCreate(thread);
+        const inserted = await c.query(
+          `INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES ($1, '', $2, $3, $4, $4) ON CONFLICT DO NOTHING`,
+          [thread.threadId, thread.owner, JSON.stringify(thread.metadata ?? {}), new Date()],
+        );
+        checkThreadCreated(thread, (inserted.rowCount ?? 0) > 0);
+        return (await getThread(c, thread.threadId)) as ThreadRecord;
+      });
+    },
+
+    async getThread(threadId) {
+      return pool.withClient('read a thread', (c) => getThread(c, threadId));
+    },
+
+    async deleteThread(threadId, owner) {
+      return pool.withClient('delete a thread', async (c) => ((await c.query('DELETE FROM threads WHERE thread_id = $1 AND owner = $2', [threadId, owner])).rowCount ?? 0) > 0);
+    },
+
+    async getRun(runId) {
+      return pool.withClient('read a run', (c) => getRun(c, runId));
+    },
+
+    async requestRunCancel(runId) {
+      return pool.withClient("request a run's cancellation", async (c) => {
+        const result = await c.query("UPDATE runs SET cancel_requested = true WHERE run_id = $1 AND status = 'running'", [runId]);
+        return (result.rowCount ?? 0) > 0;
+      });
+    },
+
+    /** One INSERT for the batch: a taken sequence number or an unknown run fails it whole. */
+    async appendRunEvents(events) {
+      if (events.length === 0) return;
+      await pool.withClient('record run events', async (c) => {
+        try {
+          await c.query(
+            `INSERT INTO run_events (run_id, seq, event, data, created_at)
+             SELECT run_id, seq, event, data, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::json[]) AS e(run_id, seq, event, data)`,
+            [events.map((e) => e.runId), events.map((e) => e.seq), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data ?? null)), new Date()],
+          );
+        } catch (error) {
+          const { code, detail } = error as { code?: string; detail?: string };
+          if (code === '23505') {
+            const taken = /\(run_id, seq\)=\((.*), (\d+)\)/.exec(detail ?? '');
+            throw runEventsRefused({ kind: 'seq_taken', ...(taken ? { taken: { runId: taken[1] as string, seq: taken[2] as string } } : {}) }, error);
+          }
+          if (code === '23503') throw runEventsRefused({ kind: 'unknown_run', runId: events.find((e) => e.runId)?.runId ?? '' }, error);
+          throw error;
+        }
+      });
+    },
+
+    async listRunEvents(runId, afterSeq, limit = DEFAULT_RUN_EVENT_LIMIT) {
+      return pool.withClient('read run events', async (c) => {
+        const result = await c.query<{ seq: number; event: string; data: unknown }>(
+          'SELECT seq, event, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          [runId, afterSeq, limit],
+        );
+        return result.rows.map((row): RunEventRecord => ({ runId, seq: row.seq, event: row.event, data: row.data }));
+      });
+    },
+  };
+}

@@ -1,0 +1,237 @@
+import type { RunEventRecord, RunLog, RunRecord, RunRecordStatus, ThreadRecord } from '../ports/run-log.ts';
+import {
+  DEFAULT_RUN_EVENT_LIMIT,
+  checkRunStart,
+  checkThreadCreated,
+  liveRunCutoff,
+  requireRun,
+  runDuration,
+  runEventsRefused,
+  threadAgent,
+  toThreadSummary,
+  validateRunStart,
+  validateThreadCreate,
+} from '../run-rules.ts';
+import type { SqliteConnection } from './sqlite-connection.ts';
+
+interface RunRow {
+  run_id: string;
+  thread_id: string;
+  agent: string;
+  user: string;
+  question: string;
+  status: RunRecordStatus;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  cancel_requested: number;
+}
+
+interface ThreadRow {
+  thread_id: string;
+  agent: string;
+  owner: string;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ThreadSummaryRow extends ThreadRow {
+  last_question: string | null;
+  last_status: RunRecordStatus | null;
+  run_count: number;
+}
+
+const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
+
+const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
+  threadId: row.thread_id,
+  agent: threadAgent(row.agent),
+  owner: row.owner,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested';
+
+const toRunRecord = (row: RunRow): RunRecord => ({
+  runId: row.run_id,
+  threadId: row.thread_id,
+  agent: row.agent,
+  user: row.user,
+  question: row.question,
+  status: row.status,
+  ...(row.error === null ? {} : { error: row.error }),
+  startedAt: row.started_at,
+  ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
+  ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
+  ...(row.cancel_requested === 1 ? { cancelRequested: true as const } : {}),
+});
+
+/**
+ * The run log on SQLite (tables `threads`, `runs`, `run_events`). Every read names the owner in its WHERE clause, so
+ * another user's threads are never read, not read and then dropped. Writes that read first run in an IMMEDIATE
+ * transaction, so two processes on one file see each other's runs.
+ */
+export function sqliteRunLog(conn: SqliteConnection): RunLog {
+  const stmt = (sql: string) => conn.stmt(sql);
+  const getRun = (runId: string): RunRecord | undefined => {
+    const row = stmt(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = ?`).get(runId) as RunRow | undefined;
+    return row ? toRunRecord(row) : undefined;
+  };
+  const getThread = (threadId: string): ThreadRecord | undefined => {
+    const row = stmt(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`).get(threadId) as ThreadRow | undefined;
+    return row ? toThreadRecord(row) : undefined;
+  };
+  /** Whether a run of the thread is `running` and started or stored an event after `since`. */
+  const hasLiveRun = (threadId: string, since: Date): boolean =>
+    stmt(
+      `SELECT 1 FROM runs r WHERE r.thread_id = ? AND r.status = 'running'
+       AND max(r.started_at, coalesce((SELECT max(e.created_at) FROM run_events e WHERE e.run_id = r.run_id), '')) > ?`,
+    ).get(threadId, since.toISOString()) !== undefined;
+
+  return {
+    async startRun(run) {
+      conn.assertWritable();
+      return conn.guard('record a run', () => {
+        validateRunStart(run);
+        const now = new Date();
+        return conn.immediate(() => {
+          const thread = stmt('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as { owner: string; agent: string } | undefined;
+          if (thread) {
+            checkRunStart(run, { ...thread, hasLiveRun: hasLiveRun(run.threadId, liveRunCutoff(now)) });
+            stmt('UPDATE threads SET updated_at = ?, agent = ? WHERE thread_id = ?').run(now.toISOString(), run.agent, run.threadId);
+          } else {
+            stmt('INSERT INTO threads (thread_id, agent, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+              run.threadId,
+              run.agent,
+              run.user,
+              now.toISOString(),
+              now.toISOString(),
+            );
+          }
+          stmt(
+            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at)
+             VALUES (@runId, @threadId, @agent, @user, @question, 'running', @now)`,
+          ).run({ ...run, now: now.toISOString() });
+          return getRun(run.runId) as RunRecord;
+        });
+      });
+    },
+
+    async finishRun(runId, outcome) {
+      conn.assertWritable();
+      const finished = new Date();
+      return conn.guard('record a run', () =>
+        conn.immediate(() => {
+          const run = requireRun(runId, getRun(runId));
+          const durationMs = runDuration(new Date(run.startedAt), finished);
+          stmt('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?').run(
+            outcome.status,
+            outcome.error ?? null,
+            finished.toISOString(),
+            durationMs,
+            runId,
+          );
+          stmt('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(finished.toISOString(), run.threadId);
+          return getRun(runId) as RunRecord;
+        }),
+      );
+    },
+
+    async listRuns(threadId, user) {
+      conn.assertOpen();
+      return conn.guard('list runs', () => {
+        const rows = stmt(
+          `SELECT ${RUN_COLUMNS} FROM runs r JOIN threads t ON t.thread_id = r.thread_id
+           WHERE r.thread_id = ? AND t.owner = ? ORDER BY r.started_at, r.rowid`,
+        ).all(threadId, user) as RunRow[];
+        return rows.map(toRunRecord);
+      });
+    },
+
+    async listThreads(user) {
+      conn.assertOpen();
+      return conn.guard('list threads', () => {
+        const rows = stmt(
+          `SELECT ${THREAD_COLUMNS}, l.question AS last_question, l.status AS last_status,
+                  (SELECT count(*) FROM runs WHERE thread_id = t.thread_id) AS run_count
+           FROM threads t
+           LEFT JOIN runs l ON l.run_id = (SELECT run_id FROM runs WHERE thread_id = t.thread_id ORDER BY started_at DESC, rowid DESC LIMIT 1)
+           WHERE t.owner = ? ORDER BY t.updated_at DESC, t.rowid DESC`,
+        ).all(user) as ThreadSummaryRow[];
+        return rows.map((row) => toThreadSummary(toThreadRecord(row), { question: row.last_question, status: row.last_status }, row.run_count));
+      });
+    },
+
+    async createThread(thread) {
+      conn.assertWritable();
+      return conn.guard('create a thread', () => {
+        validateThreadCreate(thread);
+        const now = new Date().toISOString();
+        const inserted = stmt(
+          `INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES (?, '', ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        ).run(thread.threadId, thread.owner, JSON.stringify(thread.metadata ?? {}), now, now);
+        checkThreadCreated(thread, inserted.changes > 0);
+        return getThread(thread.threadId) as ThreadRecord;
+      });
+    },
+
+    async getThread(threadId) {
+      conn.assertOpen();
+      return conn.guard('read a thread', () => getThread(threadId));
+    },
+
+    async deleteThread(threadId, owner) {
+      conn.assertWritable();
+      return conn.guard('delete a thread', () => stmt('DELETE FROM threads WHERE thread_id = ? AND owner = ?').run(threadId, owner).changes > 0);
+    },
+
+    async getRun(runId) {
+      conn.assertOpen();
+      return conn.guard('read a run', () => getRun(runId));
+    },
+
+    async requestRunCancel(runId) {
+      conn.assertWritable();
+      return conn.guard("request a run's cancellation", () =>
+        stmt("UPDATE runs SET cancel_requested = 1 WHERE run_id = ? AND status = 'running'").run(runId).changes > 0,
+      );
+    },
+
+    async appendRunEvents(events) {
+      conn.assertWritable();
+      if (events.length === 0) return;
+      conn.guard('record run events', () => {
+        const insert = stmt('INSERT INTO run_events (run_id, seq, event, data, created_at) VALUES (?, ?, ?, ?, ?)');
+        const now = new Date().toISOString();
+        conn.immediate(() => {
+          for (const event of events) {
+            try {
+              insert.run(event.runId, event.seq, event.event, JSON.stringify(event.data ?? null), now);
+            } catch (error) {
+              const code = (error as { code?: string }).code;
+              if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw runEventsRefused({ kind: 'seq_taken', taken: event }, error);
+              if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw runEventsRefused({ kind: 'unknown_run', runId: event.runId }, error);
+              throw error;
+            }
+          }
+        });
+      });
+    },
+
+    async listRunEvents(runId, afterSeq, limit = DEFAULT_RUN_EVENT_LIMIT) {
+      conn.assertOpen();
+      return conn.guard('read run events', () => {
+        const rows = stmt('SELECT seq, event, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(runId, afterSeq, limit) as {
+          seq: number;
+          event: string;
+          data: string;
+        }[];
+        return rows.map((row): RunEventRecord => ({ runId, seq: row.seq, event: row.event, data: JSON.parse(row.data) as unknown }));
+      });
+    },
+  };
+}
