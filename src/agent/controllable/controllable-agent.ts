@@ -8,6 +8,7 @@ export const controllableAgent: AgentFactory = ({ evident, chat, checkpointer })
   const deps: ControllableDeps = {
     search: evident.search,
     store: evident.store,
+    embedder: evident.embedder,
     topK: evident.retrieval.topK,
     ...evident.config.agents.controllable,
     ...(chat ? { chat } : {}),
@@ -15,7 +16,7 @@ export const controllableAgent: AgentFactory = ({ evident, chat, checkpointer })
   return defineAgent({
     name: 'controllable',
     description:
-      'Plan and execute: anonymizes the question, plans on it, routes each task to retrieve_chunks, retrieve_summaries, retrieve_quotes or answer_from_context, keeps the relevant content, checks relevance (rewrites and retries) and groundedness (answers again), replans, and ends with a citation-checked answer; every loop bounded.',
+      'Plan and execute: anonymizes the question, plans on it, routes each task to retrieve_chunks, retrieve_summaries, retrieve_quotes or answer_from_context, keeps the relevant content, checks relevance (rewrites and retries) and groundedness (answers again), replans, and ends with a citation-checked answer; every loop bounded. Saves a memory ("remember that …") only after an approval.',
     graph: buildControllableGraph(deps, { checkpointer }),
   });
 };

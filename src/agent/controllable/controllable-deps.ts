@@ -1,4 +1,5 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
 import type { Store } from '../../store/store.ts';
 import type { ControllableStateType, ControllableUpdate } from './controllable-state.ts';
@@ -7,6 +8,8 @@ import type { ControllableStateType, ControllableUpdate } from './controllable-s
 export interface ControllableDeps {
   search: HybridSearch;
   store: Store;
+  /** Embeds a memory the user asked to save (the store's embedder). */
+  embedder: Embedder;
   chat?: { id: string; model: BaseChatModel };
   /** Items each retrieval tool returns. */
   topK: number;

@@ -5,7 +5,7 @@ import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sam
 import { openAgentRuntime } from '../agent-runtime.ts';
 import { chooseToolOffline } from './nodes/task-handler.ts';
 import { countOf, nodesOf, runControllable } from './controllable-test-helpers.ts';
-import { OFFLINE_LABEL } from '../rag/nodes/generate.ts';
+import { OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
 
 let sample: SampleCorpusStore;
 

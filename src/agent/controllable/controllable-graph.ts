@@ -16,7 +16,9 @@ import { relevanceCheck } from './nodes/relevance-check.ts';
 import { replan } from './nodes/replan.ts';
 import { retrieveWith } from './nodes/retrieve.ts';
 import { rewriteQuery } from './nodes/rewrite-query.ts';
+import { saveMemory } from './nodes/save-memory.ts';
 import { startRun } from './nodes/start-run.ts';
+import { memoryToSave } from '../memory/remember-intent.ts';
 import { taskHandler } from './nodes/task-handler.ts';
 import { traced } from '../core/traced.ts';
 
@@ -34,12 +36,12 @@ const retrievalToolOf = (state: ControllableStateType) =>
   state.tool === 'retrieve_summaries' || state.tool === 'retrieve_quotes' ? state.tool : 'retrieve_chunks';
 
 /**
- * The `controllable` plan-and-execute graph: start_run → anonymize → planner (plans on the anonymized question) →
+ * The `controllable` plan-and-execute graph: start_run ⇒ (save_memory, after an approval → finalize | anonymize → planner (plans on the anonymized question) →
  * deanonymize_plan → task_handler ⇒ (retrieve_chunks | retrieve_summaries | retrieve_quotes → keep_relevant →
  * relevance_check ⇒ (answer_from_context | rewrite_query → retrieve again, bounded | replan, given up) |
  * answer_from_context) → groundedness_check ⇒ (replan | answer_from_context again, bounded | replan, given up) →
  * replan ⇒ (task_handler | final_answer, when done or at the task bound) → citation_check ⇒ (final_answer again,
- * bounded | finalize). The wiring is the same with and without a chat model; only the nodes' strategies differ.
+ * bounded | finalize)). The wiring is the same with and without a chat model; only the nodes' strategies differ.
  */
 export function buildControllableGraph(deps: ControllableDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
   const node = (name: string, fn: ControllableNode) => traced(name, fn, deps, controllableStepEvent);
@@ -60,9 +62,12 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('replan', node('replan', replan))
     .addNode('final_answer', node('final_answer', finalAnswer))
     .addNode('citation_check', node('citation_check', checkCitations))
+    .addNode('save_memory', node('save_memory', saveMemory))
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'start_run')
-    .addEdge('start_run', 'anonymize')
+    // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
+    .addConditionalEdges('start_run', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'anonymize' })
+    .addEdge('save_memory', 'finalize')
     .addEdge('anonymize', 'planner')
     .addEdge('planner', 'deanonymize_plan')
     .addEdge('deanonymize_plan', 'task_handler')

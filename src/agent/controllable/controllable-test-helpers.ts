@@ -38,6 +38,7 @@ export async function runControllable(
   const graph = buildControllableGraph({
     search: evident.search,
     store: evident.store,
+    embedder: evident.embedder,
     topK: evident.retrieval.topK,
     ...evident.config.agents.controllable,
     ...options.deps,

@@ -1,4 +1,4 @@
-import { decomposeOffline } from '../rag/nodes/decompose.ts';
+import { decomposeOffline } from '../core/offline/decompose-offline.ts';
 import { contentTerms } from '../../text/text-heuristics.ts';
 import { findEntitiesOffline } from './entities.ts';
 

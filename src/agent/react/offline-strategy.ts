@@ -1,9 +1,9 @@
 import { refusal } from '../../domain/answer.ts';
 import { informationNeed } from '../core/information-need.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
-import { judgeOffline } from '../rag/nodes/answerability.ts';
-import { decomposeOffline } from '../rag/nodes/decompose.ts';
-import { extractiveAnswer } from '../rag/nodes/generate.ts';
+import { judgeOffline } from '../core/offline/judge-offline.ts';
+import { decomposeOffline } from '../core/offline/decompose-offline.ts';
+import { extractiveAnswer } from '../core/offline/extractive-answer.ts';
 import { formatCell } from '../tools/table-query.ts';
 import { loadTableSchemas, tableQuestionToSql } from '../tools/table-question-to-sql.ts';
 import { followUpQuery } from './follow-up-query.ts';

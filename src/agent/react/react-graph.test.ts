@@ -5,7 +5,7 @@ import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import type { Principal } from '../../domain/index.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedReply } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { OFFLINE_LABEL } from '../rag/nodes/generate.ts';
+import { OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
 import { MemorySaver } from '@langchain/langgraph';
 import type { ReactDeps } from './react-deps.ts';
 import { reactDeps } from './react-agent.ts';

@@ -10,7 +10,7 @@ import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../policy/approval-policy.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
-import { ownThread, readableRun, readableThread } from './run-access.ts';
+import { ownThread, readableRun, readableThread, threadNotFound } from './run-access.ts';
 import { executeRun } from './run-executor.ts';
 import { runInputFor } from './run-input.ts';
 import type { RunRequest } from './run-request.ts';
@@ -197,6 +197,8 @@ export class RunManager {
   private async threadFor(request: RunRequest): Promise<ThreadRecord> {
     const existing = await this.store.getThread(request.threadId);
     if (existing) return existing;
+    // Only a question starts a thread; a decision or a fork needs the thread it refers to.
+    if (request.action.kind !== 'ask') throw threadNotFound(request.threadId);
     if (!request.createThread) throw new NotFoundError('thread', request.threadId, 'Create it first (POST /threads), or pass if_not_exists: "create".');
     return this.store.createThread({ threadId: request.threadId, owner: request.principal.id });
   }

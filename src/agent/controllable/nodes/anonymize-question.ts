@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
 import { anonymize, findEntitiesOffline } from '../entities.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 
 const entitiesSchema = z.object({
   entities: z

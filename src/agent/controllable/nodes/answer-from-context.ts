@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { ControllableStateType } from '../controllable-state.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { answerOffline } from '../offline-judgement.ts';
 import { formatItems } from './keep-relevant.ts';
 

@@ -1,4 +1,4 @@
-import { checkRunCitations } from '../../rag/nodes/citation-check.ts';
+import { checkRunCitations } from '../../core/citation-check.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 
 /** The same citation check as `rag`: citations must name this run's evidence and quote it exactly. */

@@ -1,11 +1,11 @@
 import { answerSchema, refusal, type Answer } from '../../../domain/answer.ts';
 import { describeMissing } from '../../core/information-need.ts';
-import { extractiveAnswer } from '../../rag/nodes/generate.ts';
+import { asModelFallback, extractiveAnswer } from '../../core/offline/extractive-answer.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
 import { answerKind, identifiersIn } from '../../../text/text-heuristics.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { ControllableStateType } from '../controllable-state.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { formatPastSteps } from './answer-from-context.ts';
 
 /** What is missing when no task found grounded evidence, said as `rag` says it. */
@@ -64,7 +64,7 @@ export const finalAnswer: ControllableNode = async (state, deps) => {
     (answer) => answer,
     () => offlineAnswer(state),
   );
-  const answer = outcome.value;
+  const answer = outcome.strategy === 'offline after a model error' ? asModelFallback(outcome.value) : outcome.value;
   return {
     update: { answer, errors: outcome.errors, ...(answer.answerable ? {} : { status: 'refused' as const }) },
     summary: answer.answerable ? `answer with ${answer.citations.length} citation(s) (${outcome.strategy})` : `refused (${outcome.strategy}): ${answer.missing_information.join('; ')}`,

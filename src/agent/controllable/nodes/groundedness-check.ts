@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { groundedOffline } from '../offline-judgement.ts';
 import { formatItems } from './keep-relevant.ts';
 import { taskContext } from './answer-from-context.ts';

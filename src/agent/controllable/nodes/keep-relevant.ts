@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Evidence } from '../../core/state.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { ContextItem } from '../controllable-state.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { keepRelevantOffline } from '../offline-judgement.ts';
 
 const keepSchema = z.object({ relevant_ids: z.array(z.string()) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { planOffline } from '../offline-plan.ts';
 
 const planSchema = z.object({ plan: z.array(z.string().trim().min(3)).min(1) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { PastStep } from '../controllable-state.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { resolveReferences } from '../offline-plan.ts';
 
 const replanSchema = z.object({ done: z.boolean(), plan: z.array(z.string().trim().min(3)) });

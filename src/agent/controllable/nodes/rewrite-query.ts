@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { RetrievalTool } from '../controllable-state.ts';
 import { findEntitiesOffline } from '../entities.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { ANSWER_TASK_PREFIX } from '../offline-plan.ts';
 
 const QUESTION_WORDS = new Set(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ControllableNode } from '../controllable-deps.ts';
 import { CONTROLLABLE_TOOLS, type ControllableTool } from '../controllable-state.ts';
-import { modelOrOffline } from '../model-step.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { ANSWER_TASK_PREFIX } from '../offline-plan.ts';
 
 const SUMMARY_TASK = /\b(summar\w*|overview|main points|outline|gist|what is .+ about|key topics)\b/i;

@@ -1,50 +1,7 @@
-import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { generateStructured } from '../../../models/chat/structured-output.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
+import { decomposeOffline } from '../../core/offline/decompose-offline.ts';
 import type { RagNode } from '../rag-deps.ts';
-
-const LEAD = /^(.*?\b(?:is|are|was|were|about|describe|summari[sz]e|explain|list|give me|tell me)\s+(?:the\s+)?)/i;
-const TAIL = /\s+((?:of|for|in|under|from)\s+.+)$/i;
-/** Singular nouns that end in "s" (status, analysis, terms of "business"…) and plurals that do not. */
-const SINGULAR_S = /(?:ss|us|is|news|series|species)$/i;
-const PLURAL_IRREGULAR = new Set(['people', 'children', 'data', 'criteria', 'men', 'women', 'feet', 'teeth']);
-
-/** Whether a noun phrase is plural, judged by its head noun (its last word). */
-export function isPluralNoun(phrase: string): boolean {
-  const head = (phrase.trim().split(/\s+/).at(-1) ?? '').toLowerCase();
-  if (PLURAL_IRREGULAR.has(head)) return true;
-  return head.length > 2 && head.endsWith('s') && !SINGULAR_S.test(head);
-}
-
-/** The lead's copula made to agree with the item: "What are the" + "pricing" → "What is the". */
-function agree(lead: string, item: string): string {
-  const plural = isPluralNoun(item);
-  return lead.replace(/\b(is|are|was|were)(\s+(?:the\s+)?)$/i, (_match, verb: string, rest: string) => {
-    const past = /^w/i.test(verb);
-    const word = past ? (plural ? 'were' : 'was') : plural ? 'are' : 'is';
-    return `${/^[A-Z]/.test(verb) ? word.charAt(0).toUpperCase() + word.slice(1) : word}${rest}`;
-  });
-}
-
-/**
- * Offline: a question listing several needs ("the pricing, risks and delivery timeline of X") becomes one question
- * per need, each keeping the shared lead ("What is the", its verb agreeing with the need) and subject ("of X").
- * A list needs a comma, so "termination for convenience and breach" stays one need.
- */
-export function decomposeOffline(question: string): string[] {
-  const body = question.trim().replace(/[?.!]+$/, '');
-  if (!body.includes(',')) return [question.trim()];
-  const lead = LEAD.exec(body)?.[1] ?? '';
-  const tailMatch = TAIL.exec(body.slice(lead.length).split(/,/).at(-1) ?? '');
-  const tail = tailMatch?.[1] ?? '';
-  const list = body.slice(lead.length, tail ? body.length - tail.length - 1 : body.length);
-  const items = list
-    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/i)
-    .map((item) => item.trim())
-    .filter(Boolean);
-  if (items.length < 2) return [question.trim()];
-  return items.map((item) => `${agree(lead, item)}${item}${tail ? ` ${tail}` : ''}?`.replace(/\s+/g, ' ').trim());
-}
 
 const decomposeSchema = z.object({ sub_questions: z.array(z.string().min(3)).min(1).max(5) });
 
@@ -53,26 +10,23 @@ export const decompose: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
   // Both strategies only look at questions that list something; a single need is never sent to the model.
   const listsNeeds = /,|\band\b/i.test(question);
-  let subQuestions = [question];
-  if (listsNeeds && deps.chat) {
-    const result = await generateStructured({
-      model: deps.chat.model,
+  if (!listsNeeds) return { update: { sub_questions: [question] }, summary: 'skipped: one information need' };
+  const { value: subQuestions, errors } = await modelOrOffline(
+    deps,
+    state.errors,
+    {
+      node: 'decompose',
+      schemaName: 'sub_questions',
       schema: decomposeSchema,
-      name: 'sub_questions',
-      maxRetries: deps.maxSchemaRetries,
-      messages: [
-        new SystemMessage(
-          'If the question asks for several distinct pieces of information, split it into one self-contained question per piece (at most 5). Otherwise return the question unchanged as the only item.',
-        ),
-        new HumanMessage(question),
-      ],
-    });
-    subQuestions = result.sub_questions;
-  } else if (listsNeeds) {
-    subQuestions = decomposeOffline(question);
-  }
+      system:
+        'If the question asks for several distinct pieces of information, split it into one self-contained question per piece (at most 5). Otherwise return the question unchanged as the only item.',
+      prompt: question,
+    },
+    (result) => result.sub_questions,
+    () => decomposeOffline(question),
+  );
   return {
-    update: { sub_questions: subQuestions },
+    update: { sub_questions: subQuestions, errors },
     summary: subQuestions.length > 1 ? `${subQuestions.length} sub-questions: ${subQuestions.join(' | ')}` : 'skipped: one information need',
   };
 };

@@ -1,6 +1,5 @@
-import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { generateStructured } from '../../../models/chat/structured-output.ts';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import type { Turn } from '../../core/state.ts';
 import { identifiersIn } from '../../../text/text-heuristics.ts';
 import { summaryIdentifiers } from '../../memory/history-summary.ts';
@@ -35,23 +34,19 @@ export const rewrite: RagNode = async (state, deps) => {
   if (!needsRewrite(question, state.history, state.history_summary)) {
     return { update: { standalone_question: question }, summary: 'skipped: the question stands alone' };
   }
-  let standalone: string;
-  if (deps.chat) {
-    const result = await generateStructured({
-      model: deps.chat.model,
+  const { value: standalone, errors } = await modelOrOffline(
+    deps,
+    state.errors,
+    {
+      node: 'rewrite',
+      schemaName: 'standalone_question',
       schema: rewriteSchema,
-      name: 'standalone_question',
-      maxRetries: deps.maxSchemaRetries,
-      messages: [
-        new SystemMessage(
-          'Rewrite the last user question as a standalone question: replace pronouns and references ("it", "that", "the previous one") with what they refer to in the conversation. Do not answer it.',
-        ),
-        new HumanMessage(`Conversation:\n${formatConversation(state.history_summary, state.history)}\n\nLast question: ${question}`),
-      ],
-    });
-    standalone = result.standalone_question.trim();
-  } else {
-    standalone = rewriteOffline(question, state.history, state.history_summary);
-  }
-  return { update: { standalone_question: standalone }, summary: `rewritten: ${standalone}` };
+      system:
+        'Rewrite the last user question as a standalone question: replace pronouns and references ("it", "that", "the previous one") with what they refer to in the conversation. Do not answer it.',
+      prompt: `Conversation:\n${formatConversation(state.history_summary, state.history)}\n\nLast question: ${question}`,
+    },
+    (result) => result.standalone_question.trim(),
+    () => rewriteOffline(question, state.history, state.history_summary),
+  );
+  return { update: { standalone_question: standalone, errors }, summary: `rewritten: ${standalone}` };
 };

@@ -24,11 +24,14 @@ export const runBodySchema = z.looseObject({
   if_not_exists: z.enum(['create', 'reject']).nullish(),
   on_disconnect: z.enum(['cancel', 'continue']).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
+  /** Time travel: run from this checkpoint of the thread (`GET /threads/<id>/history` lists them). */
+  checkpoint_id: z.string().min(1).max(200).nullish(),
+  checkpoint: z.looseObject({ checkpoint_id: z.string().min(1).max(200) }).nullish(),
 });
 export type RunBody = z.infer<typeof runBodySchema>;
 
 /** Features of the LangGraph API this server does not offer: refused by name rather than silently ignored. */
-const UNSUPPORTED = ['interrupt_before', 'interrupt_after', 'webhook', 'after_seconds', 'checkpoint', 'checkpoint_id'] as const;
+const UNSUPPORTED = ['interrupt_before', 'interrupt_after', 'webhook', 'after_seconds'] as const;
 
 const textOf = (content: ChatMessageInput['content']) =>
   typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
@@ -58,19 +61,31 @@ export function questionFromMessages(messages: readonly ChatMessageInput[]): { q
   return { question: last.content.trim(), history: turns };
 }
 
-/** What the body asks for: a question (from `input`) or a decision on a pending action (from `command.resume`). */
+/**
+ * What the body asks for: a question (from `input`), a decision on a pending action (from `command.resume`), or,
+ * with a checkpoint, time travel: a new question from the end of a run, or a replay (`input: null`) from mid-run.
+ */
 export function runActionOf(body: RunBody): RunAction {
   const unsupported = UNSUPPORTED.find((field) => (body as Record<string, unknown>)[field] != null);
   if (unsupported) throw new ValidationError(`${unsupported} is not supported by this server.`, { hint: `Remove ${unsupported} from the request.` });
   if (body.command && body.input) throw new ValidationError('Send either input (a question) or command (a decision), not both.');
+  const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
+  if (checkpointId) {
+    if (body.command) throw new ValidationError('A decision resumes the thread where it waits; it takes no checkpoint.', { hint: 'Remove checkpoint_id.' });
+    return body.input ? { kind: 'fork', checkpointId, question: askOf(body.input).question } : { kind: 'fork', checkpointId };
+  }
   if (body.command) return { kind: 'resume', decision: body.command.resume };
   if (!body.input) {
     throw new ValidationError('A run needs input: {"messages": [{"role": "user", "content": "…"}]} or {"question": "…"}.', {
       hint: 'To answer a pending approval, send command: {"resume": {"decision": "approve"}} instead.',
     });
   }
-  if ('messages' in body.input) return { kind: 'ask', ...questionFromMessages(body.input.messages as ChatMessageInput[]) };
-  const question = String(body.input.question).trim();
+  return askOf(body.input);
+}
+
+function askOf(input: NonNullable<RunBody['input']>): Extract<RunAction, { kind: 'ask' }> {
+  if ('messages' in input) return { kind: 'ask', ...questionFromMessages(input.messages as ChatMessageInput[]) };
+  const question = String(input.question).trim();
   if (!question) throw new ValidationError('The question is empty.', { hint: 'Send {"question": "…"} with some text.' });
   return { kind: 'ask', question, history: [] };
 }

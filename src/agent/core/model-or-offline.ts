@@ -2,11 +2,14 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { z } from 'zod';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { RunError } from '../core/state.ts';
-import type { ControllableDeps } from './controllable-deps.ts';
+import type { ChatModel } from '../../evident.ts';
+import type { RunError } from './state.ts';
 
 export interface ModelStep<S extends z.ZodType> {
+  /** The graph node: errors are recorded under it. */
   node: string;
+  /** The schema's name as the model sees it; the node's name when absent. */
+  schemaName?: string;
   schema: S;
   system: string;
   prompt: string;
@@ -19,13 +22,21 @@ export interface StepOutcome<T> {
   errors: RunError[];
 }
 
+/** What a model step needs of an agent's dependencies. */
+export interface ModelStepDeps {
+  chat?: ChatModel;
+  /** Further attempts when the model's answer does not validate (the validation error is fed back). */
+  maxSchemaRetries: number;
+}
+
 /**
- * One LLM step with its deterministic offline strategy: the model's schema-validated answer when a model is
- * configured; the offline strategy without one, or after the model failed (a typed error, recorded), so a run
- * never stops on a bad model answer.
+ * Every agent's one rule for an LLM step (ARCHITECTURE §4): with a model, its schema-validated answer; without one,
+ * the step's deterministic offline strategy. When the model keeps failing (a typed error after the bounded
+ * retries), the offline strategy stands in and the error is recorded in `errors`, so a run never stops on a bad
+ * model answer and its trace says which step fell back.
  */
 export async function modelOrOffline<S extends z.ZodType, T>(
-  deps: ControllableDeps,
+  deps: ModelStepDeps,
   errors: readonly RunError[],
   step: ModelStep<S>,
   fromModel: (output: z.output<S>) => T,
@@ -36,7 +47,7 @@ export async function modelOrOffline<S extends z.ZodType, T>(
     const output = await generateStructured({
       model: deps.chat.model,
       schema: step.schema,
-      name: step.node,
+      name: step.schemaName ?? step.node,
       maxRetries: deps.maxSchemaRetries,
       messages: [new SystemMessage(step.system), new HumanMessage(step.prompt)],
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../../core/state.ts';
-import { judgeOffline } from './answerability.ts';
+import type { Evidence } from '../state.ts';
+import { judgeOffline } from './judge-offline.ts';
 
 const chunk = (text: string, title = 'Orders API'): Evidence => ({
   chunk_id: 'api/orders-api.md#0', doc_id: 'api/orders-api.md', source: '/x', title, heading: title, text, score: 1, queries: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeOffline, isPluralNoun } from './decompose.ts';
+import { decomposeOffline, isPluralNoun } from './decompose-offline.ts';
 
 describe('offline decompose', () => {
   it('splits a list of needs into grammatical sub-questions, the verb agreeing with each noun', () => {

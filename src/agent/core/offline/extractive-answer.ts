@@ -1,0 +1,31 @@
+import type { Answer, Citation } from '../../../domain/answer.ts';
+import type { Answerability, Evidence } from '../state.ts';
+
+export const OFFLINE_LABEL = '(Offline answer: sentences quoted from the evidence; no language model was used.)';
+
+/** Offline: the supporting sentences themselves, each followed by its citation number. */
+export function extractiveAnswer(verdict: Answerability, evidence: readonly Evidence[], needs: number): Answer {
+  const byId = new Map(evidence.map((item) => [item.chunk_id, item]));
+  const citations: Citation[] = [];
+  const parts: string[] = [];
+  for (const { chunk_id, sentence } of verdict.support) {
+    const chunk = byId.get(chunk_id);
+    if (!chunk || citations.some((c) => c.chunk_id === chunk_id && c.quote === sentence)) continue;
+    citations.push({ chunk_id, doc_id: chunk.doc_id, source: chunk.source, ...(chunk.page ? { page: chunk.page } : {}), quote: sentence });
+    parts.push(`${sentence} [${citations.length}]`);
+  }
+  const missing = verdict.missing_information.length ? ` Not found in the evidence: ${verdict.missing_information.join('; ')}.` : '';
+  const answered = Math.max(0, needs - verdict.missing_information.length);
+  return {
+    answer: `${parts.join(' ')}${missing} ${OFFLINE_LABEL}`,
+    answerable: citations.length > 0,
+    confidence: citations.length > 0 ? Math.round((0.4 + 0.4 * (answered / Math.max(1, needs))) * 100) / 100 : 0,
+    citations,
+    missing_information: [...verdict.missing_information],
+  };
+}
+
+export const FALLBACK_LABEL = '(Answer quoted from the evidence: the language model failed on this step; see the run errors.)';
+
+/** The extractive answer relabelled where it stood in for a configured model that failed: no model was not the reason. */
+export const asModelFallback = (answer: Answer): Answer => ({ ...answer, answer: answer.answer.replace(OFFLINE_LABEL, FALLBACK_LABEL) });
