@@ -21,12 +21,12 @@ const cliJson = async <T>(...args: string[]): Promise<T> => {
 };
 
 interface RunRow {
-  runId: string;
+  run_id: string;
   status: string;
   question: string;
-  startedAt: string;
-  finishedAt?: string;
-  durationMs?: number;
+  started_at: string;
+  finished_at?: string;
+  duration_ms?: number;
 }
 interface CheckpointRow {
   checkpoint_id: string;
@@ -81,16 +81,16 @@ afterAll(async () => {
 describe('evident runs and threads', () => {
   it("lists a thread's runs with status and timings, and the user's threads", async () => {
     const runs = await cliJson<RunRow[]>('runs', aliceThread, '--as', 'alice');
-    expect(runs.map((run) => [run.runId, run.status, run.question])).toEqual([
+    expect(runs.map((run) => [run.run_id, run.status, run.question])).toEqual([
       [firstRun.run_id, 'answered', 'What is the pricing of CT-2024-0193?'],
       [secondRun.run_id, 'answered', 'And what is its termination fee?'],
     ]);
     for (const run of runs) {
-      expect(run.durationMs).toBeGreaterThan(0);
-      expect(Date.parse(run.finishedAt ?? '') - Date.parse(run.startedAt)).toBe(run.durationMs);
+      expect(run.duration_ms).toBeGreaterThan(0);
+      expect(Date.parse(run.finished_at ?? '') - Date.parse(run.started_at)).toBe(run.duration_ms);
     }
-    const threads = await cliJson<{ threadId: string; runCount: number; lastQuestion: string }[]>('threads', '--as', 'alice');
-    expect(threads.find((thread) => thread.threadId === aliceThread)).toMatchObject({ runCount: 2, lastQuestion: 'And what is its termination fee?' });
+    const threads = await cliJson<{ thread_id: string; run_count: number; last_question: string }[]>('threads', '--as', 'alice');
+    expect(threads.find((thread) => thread.thread_id === aliceThread)).toMatchObject({ run_count: 2, last_question: 'And what is its termination fee?' });
 
     const table = await cli('runs', aliceThread, '--as', 'alice');
     expect(table.stdout).toMatch(/^run\s+status\s+started\s+duration\s+question$/m);
@@ -99,8 +99,8 @@ describe('evident runs and threads', () => {
 
   it("never shows alice's threads, runs or checkpoints to bob", async () => {
     const bobs = await cliJson<AskResult>('ask', 'What is the pricing of CT-2024-0193?', '--as', 'bob');
-    const threads = await cliJson<{ threadId: string }[]>('threads', '--as', 'bob');
-    expect(threads.map((thread) => thread.threadId)).toEqual([bobs.thread_id]);
+    const threads = await cliJson<{ thread_id: string }[]>('threads', '--as', 'bob');
+    expect(threads.map((thread) => thread.thread_id)).toEqual([bobs.thread_id]);
     const forbidden = `error: No thread named "${aliceThread}". Start a new thread, or continue one of your own.\n`;
     for (const command of ['runs', 'checkpoints']) {
       const run = await cli(command, aliceThread, '--as', 'bob');
@@ -145,7 +145,7 @@ describe('evident checkpoints and fork', () => {
     const branches = after.filter((c) => c.parent_id === endOfFirst).map((c) => c.run_id);
     expect(branches.sort()).toEqual([secondRun.run_id, forked.run_id].sort());
     const runs = await cliJson<RunRow[]>('runs', aliceThread, '--as', 'alice');
-    expect(runs.map((run) => run.runId)).toEqual([firstRun.run_id, secondRun.run_id, forked.run_id]);
+    expect(runs.map((run) => run.run_id)).toEqual([firstRun.run_id, secondRun.run_id, forked.run_id]);
 
     // The thread goes on from its newest checkpoint, the fork's end.
     const next = await cliJson<AskResult>('ask', 'And what is its pricing?', '--as', 'alice', '--thread', aliceThread);
@@ -158,9 +158,40 @@ describe('evident checkpoints and fork', () => {
     expect(replay).toMatchObject({ status: 'answered', standalone_question: 'What is the pricing of CT-2024-0193?' });
     expect(replay.answer).toContain('$12,500');
     const replayed = (await cliJson<RunRow[]>('runs', aliceThread, '--as', 'alice')).at(-1);
-    expect(replayed).toMatchObject({ runId: replay.run_id, status: 'answered', question: 'What is the pricing of CT-2024-0193?' });
+    expect(replayed).toMatchObject({ run_id: replay.run_id, status: 'answered', question: 'What is the pricing of CT-2024-0193?' });
     expect((await cli('fork', aliceThread, endOfFirst, '--as', 'alice')).stderr).toMatch(/end of a run; there is nothing to replay/);
     expect((await cli('fork', aliceThread, 'no-such-checkpoint', 'x', '--as', 'alice')).stderr).toMatch(/No checkpoint named "no-such-checkpoint"/);
+  }, 60_000);
+});
+
+describe.each(['react', 'controllable'])('evident checkpoints, fork and approve with --agent %s', (agent) => {
+  it('lists the thread\'s checkpoints, forks from the end of a run, replays from mid-run and decides on a memory', async () => {
+    const asked = await cliJson<AskResult>('ask', 'What is the termination fee of CT-2024-0193?', '--agent', agent, '--as', 'alice');
+    expect(asked.status).toBe('answered');
+    const checkpoints = await cliJson<CheckpointRow[]>('checkpoints', asked.thread_id, '--as', 'alice');
+    const end = checkpoints.find((c) => c.run_id === asked.run_id && c.next.length === 0);
+    const mid = checkpoints.find((c) => c.run_id === asked.run_id && c.next.length > 0 && c.node !== 'input');
+    expect(end && mid).toBeTruthy();
+    expect((await cli('checkpoints', asked.thread_id, '--as', 'bob')).code).toBe(1);
+
+    // The thread is bound to its agent: fork and approve find it from the thread, no --agent needed.
+    const forked = await cliJson<AskResult & { forked_from: string }>('fork', asked.thread_id, end?.checkpoint_id ?? '', 'What is the pricing of CT-2024-0193?', '--as', 'alice');
+    expect(forked).toMatchObject({ thread_id: asked.thread_id, forked_from: end?.checkpoint_id });
+    expect(forked.answer).toContain('$12,500');
+    const branched = await cliJson<CheckpointRow[]>('checkpoints', asked.thread_id, '--as', 'alice');
+    expect(branched.find((c) => c.run_id === forked.run_id && c.node === 'input')?.parent_id).toBe(end?.checkpoint_id);
+    const replay = await cliJson<AskResult>('fork', asked.thread_id, mid?.checkpoint_id ?? '', '--as', 'alice');
+    expect(replay).toMatchObject({ status: 'answered', answer: asked.answer });
+    const runs = await cliJson<RunRow[]>('runs', asked.thread_id, '--as', 'alice');
+    expect(runs.map((run) => run.run_id)).toEqual([asked.run_id, forked.run_id, replay.run_id]);
+
+    const remember = await cliJson<AskResult & { pending_action?: { tool: string } }>('ask', `Remember that my ${agent} badge is 77`, '--agent', agent, '--as', 'alice');
+    expect(remember).toMatchObject({ status: 'interrupted', pending_action: { tool: 'save_memory' } });
+    expect((await cli('approve', remember.thread_id, '--as', 'bob')).code).toBe(1);
+    const approved = await cliJson<AskResult>('approve', remember.thread_id, '--as', 'alice');
+    expect(approved.status).toBe('answered');
+    const memories = await cliJson<{ text: string }[]>('memories', 'list', '--as', 'alice');
+    expect(memories.filter((memory) => memory.text === `My ${agent} badge is 77`)).toHaveLength(1);
   }, 60_000);
 });
 

@@ -1,7 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Answer } from '../../domain/answer.ts';
-import type { Principal } from '../../domain/index.ts';
-import type { Evidence, RunError, RunStatus, Step, ToolCallRecord, Turn } from '../core/state.ts';
+import { SharedState, value, type Evidence } from '../core/state.ts';
 
 /** The retrieval tools a task can use, and answering from what was gathered. */
 export const CONTROLLABLE_TOOLS = ['retrieve_chunks', 'retrieve_summaries', 'retrieve_quotes', 'answer_from_context'] as const;
@@ -36,14 +34,13 @@ export interface PastStep {
   outcome: 'answered' | 'no_relevant_content' | 'not_grounded';
 }
 
-const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
 
 /**
- * The `controllable` graph's typed PlanExecute state. Checkpointed per thread: `start_run` resets the per-run fields
- * at the start of every run, `history` carries the conversation across runs.
+ * The `controllable` graph's typed PlanExecute state: the shared fields plus its own. Checkpointed per thread:
+ * `start_run` resets the per-run fields at the start of every run, `history` carries the conversation across runs.
  */
 export const ControllableState = Annotation.Root({
-  question: value<string>(() => ''),
+  ...SharedState.spec,
   /** The question with its named entities replaced by variables (what the planner sees). */
   anonymized_question: value<string>(() => ''),
   /** Variable → the entity it stands for. */
@@ -74,18 +71,6 @@ export const ControllableState = Annotation.Root({
   /** Final-answer attempts after the citation check dropped every citation. */
   retry_count: value<number>(() => 0),
   citation_feedback: value<string[]>(() => []),
-  // The fields every agent shares.
-  answer: value<Answer | null>(() => null),
-  evidence: value<Evidence[]>(() => []),
-  tool_calls: value<ToolCallRecord[]>(() => []),
-  steps: value<Step[]>(() => []),
-  errors: value<RunError[]>(() => []),
-  status: value<RunStatus>(() => 'running'),
-  mode: value<string>(() => 'offline'),
-  history: value<Turn[]>(() => []),
-  thread_id: value<string>(() => ''),
-  run_id: value<string>(() => ''),
-  principal: value<Principal | null>(() => null),
 });
 
 export type ControllableStateType = typeof ControllableState.State;

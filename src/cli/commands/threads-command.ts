@@ -3,7 +3,7 @@ import type { RunManager } from '../../agent/runs/run-manager.ts';
 import type { Principal } from '../../domain/index.ts';
 import { runManagerOf } from '../agent-session.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { formatTable, json, type CliIo } from '../io.ts';
+import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 interface ListFlags extends PrincipalFlags {
   json?: boolean;
@@ -29,7 +29,7 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
     .action(async (flags: ListFlags, command: Command) => {
       await withRuns(command, flags, async (runs, principal) => {
         const threads = await runs.threads(principal);
-        if (flags.json) return io.out(json(threads));
+        if (flags.json) return io.out(wireJson(threads));
         if (threads.length === 0) return io.out(`No threads for ${principal.id}. Start one with \`evident ask "<question>"\`.\n`);
         io.out(
           formatTable(
@@ -48,7 +48,7 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
     .action(async (threadId: string, flags: ListFlags, command: Command) => {
       await withRuns(command, flags, async (runs, principal) => {
         const records = await runs.runs(threadId, principal);
-        if (flags.json) return io.out(json(records));
+        if (flags.json) return io.out(wireJson(records));
         if (records.length === 0) return io.out(`No runs recorded on thread ${threadId}.\n`);
         io.out(
           formatTable(
@@ -67,7 +67,7 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
     .action(async (threadId: string, flags: ListFlags, command: Command) => {
       await withRuns(command, flags, async (runs, principal) => {
         const checkpoints = await runs.checkpoints(threadId, principal);
-        if (flags.json) return io.out(json(checkpoints));
+        if (flags.json) return io.out(wireJson(checkpoints));
         if (checkpoints.length === 0) return io.out(`No checkpoints on thread ${threadId}.\n`);
         io.out(
           formatTable(
