@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { describeStoreConformance } from '../../testing/store-conformance.ts';
+import { describeStoreConformance } from '../../testing/store-conformance/index.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from './test-database.ts';
 

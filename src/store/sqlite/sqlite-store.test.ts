@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { describeStoreConformance } from '../../testing/store-conformance.ts';
+import { describeStoreConformance } from '../../testing/store-conformance/index.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-sqlite-conformance-'));

@@ -1,0 +1,45 @@
+import { describe } from 'vitest';
+import { describeCheckpointStore } from './checkpoint-store.spec.ts';
+import { describeDocumentAccess } from './document-access.spec.ts';
+import { describeDocumentExtras } from './document-extras.spec.ts';
+import { describeDocuments } from './documents.spec.ts';
+import { describeEmbedder } from './embedder.spec.ts';
+import { describeKeywordSearch } from './keyword-search.spec.ts';
+import { describeMemoryStore } from './memory-store.spec.ts';
+import { describePrincipalStore } from './principal-store.spec.ts';
+import { describeRunLog } from './run-log.spec.ts';
+import { describePersistence } from './store.spec.ts';
+import { ConformanceSuite, type OpenStore } from './suite.ts';
+import { describeTableQueries } from './table-queries.spec.ts';
+import { describeTables } from './tables.spec.ts';
+import { describeVectorSearch } from './vector-search.spec.ts';
+
+export type { OpenStore } from './suite.ts';
+
+/**
+ * The behaviour every `Store` backend must show, one spec file per port (the document port, being the largest, one
+ * per concern). Uses the ports only, so every backend runs it unchanged: a Postgres store passes exactly the tests
+ * the SQLite store passes.
+ */
+export function describeStoreConformance(name: string, open: OpenStore): void {
+  describe(`Store conformance: ${name}`, () => {
+    const suite = new ConformanceSuite(open);
+
+    // DocumentStore
+    describeDocuments(suite);
+    describeDocumentAccess(suite);
+    describeDocumentExtras(suite);
+    describeKeywordSearch(suite);
+    describeVectorSearch(suite);
+    describeEmbedder(suite);
+    describeTables(suite);
+    describeTableQueries(suite);
+    // PrincipalStore, MemoryStore, RunLog, CheckpointStore
+    describePrincipalStore(suite);
+    describeMemoryStore(suite);
+    describeRunLog(suite);
+    describeCheckpointStore(suite);
+    // Store
+    describePersistence(suite);
+  });
+}
