@@ -19,7 +19,7 @@ export interface ControllableStepEvent extends StepEvent {
 export function controllableStepEvent(step: Step, update: ControllableUpdate, state: ControllableStateType): StepEvent {
   // The nodes write plain values (never LangGraph's Overwrite wrapper), so the update reads as partial state.
   const written = update as Partial<ControllableStateType>;
-  const event: ControllableStepEvent = stepEventOf(step, written as unknown as Partial<SharedStateType>);
+  const event: ControllableStepEvent = stepEventOf(step, written);
   if (written.tool_calls) {
     const added = written.tool_calls.slice(state.tool_calls.length);
     if (added.length) event.tool_calls = added;

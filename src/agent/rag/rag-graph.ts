@@ -55,7 +55,7 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
       sufficient: 'generate',
       insufficient: 'refuse',
     })
-    .addConditionalEdges('generate', (state) => (state.status === 'failed' ? 'failed' : 'check'), { check: 'citation_check', failed: 'finalize' })
+    .addEdge('generate', 'citation_check')
     .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), { done: 'finalize', retry: 'generate' })
     .addEdge('refuse', 'finalize')
     .addEdge('answer_directly', 'finalize')
