@@ -57,14 +57,15 @@ export function summarizeRequirements(outcomes: Iterable<RequirementOutcome>): s
     else if (state === 'failed') group.failed += 1;
   }
   const lines: string[] = [];
-  for (const { requirement, details, skipped, failed } of groups.values()) {
+  // In a fixed order (by kind, then reason), whichever test file ended first.
+  for (const [, { requirement, details, skipped, failed }] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     const { kind, missing, hint } = requirement;
     // The details only when the reason does not already name them (one missing file names itself).
-    const named = [...details].filter((detail) => !missing.includes(detail));
+    const named = [...details].filter((detail) => !missing.includes(detail)).sort();
     const which = named.length ? ` (${named.join(', ')})` : '';
     const tests = (count: number) => `${count} ${kind} test${count === 1 ? '' : 's'}${which}`;
     if (skipped) lines.push(`skipped ${tests(skipped)}: ${missing} — ${hint}`);
     if (failed) lines.push(`missing under CI, which skips nothing (${tests(failed)} failed): ${missing} — ${hint}`);
   }
-  return lines.sort();
+  return lines;
 }

@@ -53,7 +53,7 @@ describe('the requirements summary', () => {
     ]);
     expect(lines).toEqual([
       'skipped 12 browser tests: Chromium not found at /usr/bin/chromium — apt-get install chromium',
-      'skipped 3 dataset tests (scifact, musique): ../shared/datasets missing — place the shared folder beside the checkout',
+      'skipped 3 dataset tests (musique, scifact): ../shared/datasets missing — place the shared folder beside the checkout',
     ]);
   });
 
