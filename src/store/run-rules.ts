@@ -11,8 +11,8 @@ import { RUN_STALE_AFTER_MS, type RunRecordStatus, type RunStart, type ThreadCre
 
 /**
  * The run log's rules, written once for every backend. An adapter reads what a rule needs inside its own
- * transaction (locking the thread row where its database needs that), asks the rule, and writes; the rules never
- * see SQL, and the adapters never decide.
+ * transaction (locking the thread row where its database needs that), asks the rule, and writes: the rules see
+ * no SQL, and no adapter holds a rule of its own.
  */
 
 /** A run start needs every field: a blank one would create an ownerless thread or an unlabelled run. */

@@ -1,5 +1,4 @@
-import type { PoolClient } from 'pg';
-import type { Chapter, DocumentRecord, Principal, TableRecord } from '../../domain/index.ts';
+import type { ChannelHit, Chapter, DocumentRecord, Principal, TableRecord } from '../../domain/index.ts';
 import { principalAclKeys } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { DocumentExtras, QuoteHit, SummaryHit } from '../document-extras.ts';
@@ -12,7 +11,6 @@ import type {
   TableQueryLimits,
   TableQueryResult,
 } from '../ports/document-store.ts';
-import type { ChannelHit } from '../../domain/index.ts';
 import { guardTableQuery } from '../sql-guard.ts';
 import { validateExtras, validateLimits, validateReplacement, validateWrite } from '../write-validation.ts';
 import { aclFilter } from './acl-sql.ts';
@@ -20,7 +18,17 @@ import * as extras from './document-extras.ts';
 import { CHUNKS, createVectorTable, insertDocument, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
 import { KeywordStatsDelta, keywordDocument, rankByBm25 } from './keyword-index.ts';
 import type { PostgresPool } from './postgres-pool.ts';
-import { CHUNK_COLUMNS, DOCUMENT_COLUMNS, bytesToFloats, floatsToBytes, toChunkWithSource, toDocumentRecord, vectorLiteral, type ChunkRow, type DocumentRow } from './row-mappers.ts';
+import {
+  CHUNK_COLUMNS,
+  DOCUMENT_COLUMNS,
+  bytesToFloats,
+  floatsToBytes,
+  toChunkWithSource,
+  toDocumentRecord,
+  vectorLiteral,
+  type ChunkRow,
+  type DocumentRow,
+} from './row-mappers.ts';
 import { runTableQuery } from './table-query.ts';
 
 /** Postgres cannot cancel an HNSW search past this many candidates; more costs more than it finds. */
