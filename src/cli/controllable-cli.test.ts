@@ -6,7 +6,7 @@ let sample: SampleCorpusStore;
 const cli = (...args: string[]) => runCli(['--db', sample.db, ...args]);
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'engineering']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }, { name: 'bob', groups: ['engineering'] }]);
 });
 
 afterAll(async () => {

@@ -24,7 +24,7 @@ function chatProcess(args: string[], input: string): Promise<{ code: number | nu
 }
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'engineering']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }, { name: 'bob', groups: ['engineering'] }]);
 });
 
 afterAll(async () => {

@@ -4,7 +4,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
-import { runCli } from './run-cli.ts';
 
 export const SAMPLE_CORPUS = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'samples/corpus');
 
@@ -16,18 +15,24 @@ export interface SampleCorpusStore {
   close(): Promise<void>;
 }
 
+/** A user to add: a member of `groups`, or an admin. */
+export interface SampleUser {
+  name: string;
+  groups?: string[];
+  admin?: boolean;
+}
+
 /**
- * A fresh SQLite store in a temporary folder with `users` added (each the arguments of `evident users add`, e.g.
- * `['alice', '--groups', 'legal']`) and the sample corpus ingested, both through the real CLI.
+ * A fresh SQLite store in a temporary folder with `users` added and the sample corpus ingested (ACLs included),
+ * through the services the CLI uses, not the CLI itself.
  */
-export async function openSampleCorpusStore(users: readonly (readonly string[])[]): Promise<SampleCorpusStore> {
+export async function openSampleCorpusStore(users: readonly SampleUser[]): Promise<SampleCorpusStore> {
   const dir = await mkdtemp(join(tmpdir(), 'evident-sample-'));
   const db = join(dir, 'store.db');
-  for (const args of [...users.map((user) => ['users', 'add', ...user]), ['ingest', SAMPLE_CORPUS]]) {
-    const run = await runCli(['--db', db, ...args]);
-    if (run.code !== 0) throw new Error(`evident ${args.join(' ')} failed: ${run.stderr}`);
-  }
   const evident = await createEvident(loadConfig({ flags: { db } }));
+  for (const user of users) await evident.store.upsertUser({ name: user.name, groups: user.groups ?? [], roles: user.admin ? ['admin'] : ['member'] });
+  const summary = await evident.ingestor.ingest([SAMPLE_CORPUS]);
+  if (summary.failed > 0) throw new Error(`the sample corpus did not ingest: ${JSON.stringify(summary.outcomes.filter((o) => o.status === 'failed'))}`);
   return {
     dir,
     db,

@@ -11,8 +11,8 @@ let sample: SampleCorpusStore;
 
 beforeAll(async () => {
   sample = await openSampleCorpusStore([
-    ['alice', '--groups', 'legal'],
-    ['bob', '--groups', 'engineering'],
+    { name: 'alice', groups: ['legal'] },
+    { name: 'bob', groups: ['engineering'] },
   ]);
 });
 afterAll(async () => {

@@ -7,7 +7,6 @@ import { loadConfig } from '../../config/index.ts';
 import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { runCli } from '../../testing/run-cli.ts';
 import { FALLBACK_LABEL, OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 
@@ -23,15 +22,10 @@ let agent: AgentClient & { close(): Promise<void> };
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-rag-'));
   db = join(dir, 'store.db');
-  for (const [name, groups] of [
-    ['alice', 'legal'],
-    ['bob', 'engineering'],
-  ] as const) {
-    expect((await runCli(['--db', db, 'users', 'add', name, '--groups', groups])).code).toBe(0);
-  }
-  const ingest = await runCli(['--db', db, 'ingest', corpus]);
-  expect(ingest.code, ingest.stderr).toBe(0);
   evident = await createEvident(loadConfig({ flags: { db } }));
+  await evident.store.upsertUser({ name: 'alice', groups: ['legal'] });
+  await evident.store.upsertUser({ name: 'bob', groups: ['engineering'] });
+  expect(await evident.ingestor.ingest([corpus])).toMatchObject({ failed: 0 });
   agent = openAgent(evident, 'rag');
 });
 

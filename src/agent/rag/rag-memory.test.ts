@@ -12,7 +12,7 @@ let evident: Evident;
 let agent: AgentClient & { close(): Promise<void> };
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'legal'], ['root', '--admin']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }, { name: 'bob', groups: ['legal'] }, { name: 'root', admin: true }]);
   evident = sample.evident;
   agent = openAgent(evident, 'rag');
 });

@@ -9,7 +9,7 @@ let sample: SampleCorpusStore;
 let evident: Evident;
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]);
   evident = sample.evident;
 });
 

@@ -6,7 +6,6 @@ import { loadConfig } from '../../config/index.ts';
 import { LOCAL_OPERATOR } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { runCli } from '../../testing/run-cli.ts';
 import { followUpQuery } from './follow-up-query.ts';
 import { fusionQueriesOffline } from './fusion-queries.ts';
 import { ragFusion } from './rag-fusion.ts';
@@ -28,9 +27,8 @@ beforeAll(async () => {
   await mkdir(join(dir, 'docs'));
   for (const [name, text] of Object.entries(DOCS)) await writeFile(join(dir, 'docs', name), text);
   const db = join(dir, 'store.db');
-  const ingest = await runCli(['--db', db, 'ingest', join(dir, 'docs')]);
-  expect(ingest.code, ingest.stderr).toBe(0);
   evident = await createEvident(loadConfig({ flags: { db } }));
+  expect(await evident.ingestor.ingest([join(dir, 'docs')])).toMatchObject({ failed: 0 });
 });
 
 afterAll(async () => {

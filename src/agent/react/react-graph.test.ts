@@ -24,7 +24,7 @@ let sample: SampleCorpusStore;
 let offline: ReactGraph;
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal'], ['bob', '--groups', 'engineering']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }, { name: 'bob', groups: ['engineering'] }]);
   offline = reactGraph();
 });
 

@@ -16,7 +16,7 @@ let sample: SampleCorpusStore;
 const opened: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]);
 });
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ const model = new RecordingChatModel();
 const releases: (() => void)[] = [];
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([['alice', '--groups', 'legal']]);
+  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]);
   alice = await sample.evident.principalFor('alice');
   executing = openAgentRuntime(sample.evident, { chat: { id: 'recording:held', model }, pollMs: 20 });
   elsewhere = openAgentRuntime(sample.evident, { pollMs: 20 });
