@@ -38,20 +38,6 @@ const RULES: Rule[] = [
   { from: 'src/server/schemas', only: ['src/domain'] },
 ];
 
-/**
- * Edges that break a rule today and are being removed: each names its file and import. Remove an entry when its
- * edge is gone (the test fails on an entry that no longer matches anything, so the list only shrinks).
- */
-const TEMPORARY_ALLOWED: { file: string; imports: string; why: string }[] = [
-  // The store split (ARCHITECTURE §3: neither adapter imports the other) moves these to dialect-neutral modules.
-  { file: 'src/store/postgres/ingested-tables.ts', imports: '../sqlite/ingested-tables.ts', why: 'store split' },
-  { file: 'src/store/postgres/keyword-index.ts', imports: '../sqlite/fts-query.ts', why: 'store split' },
-  { file: 'src/store/postgres/postgres-store.ts', imports: '../sqlite/document-extras.ts', why: 'store split' },
-  // Helpers used only by tests but named like library code: they belong in src/testing (or a *.test.ts).
-  { file: 'src/store/postgres/test-database.ts', imports: '../../testing/requirements.ts', why: 'test helper outside src/testing' },
-  { file: 'src/agent/controllable/controllable-test-helpers.ts', imports: '../../testing/recording-chat-model.ts', why: 'test helper outside src/testing' },
-];
-
 const isTest = (file: string) => /\.(int\.)?test\.tsx?$/.test(file);
 const within = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`) || file.startsWith(`${dir}.`);
 
@@ -106,7 +92,6 @@ function violations(edges: ImportEdge[]): string[] {
 }
 
 const edges = [...sourceFiles('src'), ...sourceFiles('web/src')].flatMap(importsOf);
-const allowed = (violation: string) => TEMPORARY_ALLOWED.some((entry) => violation.startsWith(`${entry.file} imports ${entry.imports} `));
 
 describe('architecture: the import rules', () => {
   it('reads the imports of every source file', () => {
@@ -116,13 +101,7 @@ describe('architecture: the import rules', () => {
   });
 
   it('finds no forbidden edge', () => {
-    expect(violations(edges).filter((violation) => !allowed(violation))).toEqual([]);
-  });
-
-  it('keeps no allow-list entry for an edge that is gone', () => {
-    const all = violations(edges);
-    const stale = TEMPORARY_ALLOWED.filter((entry) => !all.some((violation) => violation.startsWith(`${entry.file} imports ${entry.imports} `)));
-    expect(stale, 'these edges are gone: delete their TEMPORARY_ALLOWED entries').toEqual([]);
+    expect(violations(edges)).toEqual([]);
   });
 
   it('catches a forbidden edge, naming the file and the import', () => {

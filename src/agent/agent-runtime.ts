@@ -1,6 +1,5 @@
 import type { ChatModel, Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
-import { openCheckpointer } from './checkpointer.ts';
 import { controllableAgent } from './controllable/controllable-agent.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { ragAgent } from './rag/rag-agent.ts';
@@ -28,7 +27,8 @@ export interface AgentRuntimeOptions {
 
 /** The runtime over an Evident instance; `createEvident` builds it once (`evident.agents()`), with its chat model. */
 export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions = {}): AgentRuntime {
-  const checkpointer = openCheckpointer(evident.store);
+  // One saver for every agent, from the store's checkpoint port (the store knows where its checkpoints live).
+  const checkpointer = evident.store.openCheckpointer();
   const context = { evident, checkpointer: checkpointer.saver, ...(options.chat ? { chat: options.chat } : {}) };
   const runs = new RunManager({
     store: evident.store,
@@ -41,7 +41,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     runs,
     async close() {
       await runs.close();
-      checkpointer.close();
+      await checkpointer.close();
     },
   };
 }

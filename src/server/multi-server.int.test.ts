@@ -4,7 +4,7 @@ import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { withSchema } from '../store/postgres/drop-store.ts';
 import { openPostgresStore } from '../store/postgres/postgres-store.ts';
-import { describeWithPostgres, dropSchemas, freshSchema } from '../store/postgres/test-database.ts';
+import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postgres-test-database.ts';
 
 const CLI = resolve(import.meta.dirname, '../../bin/evident.js');
 

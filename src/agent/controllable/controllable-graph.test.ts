@@ -4,7 +4,7 @@ import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { openAgentRuntime } from '../agent-runtime.ts';
 import { chooseToolOffline } from './nodes/task-handler.ts';
-import { countOf, nodesOf, runControllable } from './controllable-test-helpers.ts';
+import { countOf, nodesOf, runControllable } from '../../testing/controllable-run.ts';
 import { OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
 
 let sample: SampleCorpusStore;

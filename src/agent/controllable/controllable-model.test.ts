@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { countOf, keepAll, nodesOf, runControllable, scriptedByStep } from './controllable-test-helpers.ts';
+import { countOf, keepAll, nodesOf, runControllable, scriptedByStep } from '../../testing/controllable-run.ts';
 
 let sample: SampleCorpusStore;
 

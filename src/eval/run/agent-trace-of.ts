@@ -44,7 +44,8 @@ function toolCallsOf(value: unknown): TraceToolCall[] | null {
 export function traceFromSharedState(values: Record<string, unknown>): AgentTrace {
   const evidence = evidenceOf(values.evidence);
   return {
-    standalone_question: typeof values.standalone_question === 'string' ? values.standalone_question : null,
+    // Every state has the field; an agent that never rewrites leaves it empty, and its rewrite layer is n/a.
+    standalone_question: typeof values.standalone_question === 'string' && values.standalone_question !== '' ? values.standalone_question : null,
     retrieved_doc_ids: null,
     kept_doc_ids: evidence ? uniqueInOrder(evidence.map((item) => item.doc_id)) : null,
     evidence,

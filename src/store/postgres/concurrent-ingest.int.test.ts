@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { withSchema } from './drop-store.ts';
-import { describeWithPostgres, dropSchemas, freshSchema } from './test-database.ts';
+import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 const run = promisify(execFile);
 const CLI = resolve(import.meta.dirname, '../../../bin/evident.js');

@@ -3,7 +3,7 @@ import { installValidationGlobals } from '../../testing/store-conformance/checkp
 import type { Checkpointer } from '../ports/checkpoint-store.ts';
 import { dropPostgresStore, withSchema } from './drop-store.ts';
 import { openPostgresCheckpointer } from './postgres-saver.ts';
-import { describeWithPostgres, freshSchema } from './test-database.ts';
+import { describeWithPostgres, freshSchema } from '../../testing/postgres-test-database.ts';
 
 installValidationGlobals();
 const { validate } = await import('@langchain/langgraph-checkpoint-validation');

@@ -1,7 +1,7 @@
 import { afterAll } from 'vitest';
 import { describeStoreConformance } from '../../testing/store-conformance/index.ts';
 import { openPostgresStore } from './postgres-store.ts';
-import { describeWithPostgres, dropSchemas, freshSchema } from './test-database.ts';
+import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 describeWithPostgres('postgres store', (url) => {
   // A fresh schema per store; reopening a closed store's location finds its schema again.

@@ -3,7 +3,7 @@ import type { Principal, TableData } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import type { DocumentWrite, Store } from '../store.ts';
 import { openPostgresStore } from './postgres-store.ts';
-import { describeWithPostgres, dropSchemas, freshSchema } from './test-database.ts';
+import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 const MEMBER: Principal = { id: 'carol', groups: [], roles: ['member'] };
 const LIMITS = { maxRows: 5, timeoutMs: 2_000 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { describeWith, postgresDatabase } from '../../testing/requirements.ts';
-import { dropPostgresStore, withSchema } from './drop-store.ts';
+import { describeWith, postgresDatabase } from './requirements.ts';
+import { dropPostgresStore, withSchema } from '../store/postgres/drop-store.ts';
 
 /**
  * The Postgres the integration tests use: `EVIDENT_TEST_DATABASE_URL`. Without it the tests are skipped with one

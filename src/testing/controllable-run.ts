@@ -1,10 +1,10 @@
-import type { Principal } from '../../domain/index.ts';
-import type { Evident } from '../../evident.ts';
-import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from '../../testing/recording-chat-model.ts';
-import { buildControllableGraph } from './controllable-graph.ts';
-import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
-import type { ControllableDeps } from './controllable-deps.ts';
-import type { ControllableStateType } from './controllable-state.ts';
+import type { Principal } from '../domain/index.ts';
+import type { Evident } from '../evident.ts';
+import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from './recording-chat-model.ts';
+import { buildControllableGraph } from '../agent/controllable/controllable-graph.ts';
+import { isStepStreamChunk, type StepEvent } from '../agent/core/step-event.ts';
+import type { ControllableDeps } from '../agent/controllable/controllable-deps.ts';
+import type { ControllableStateType } from '../agent/controllable/controllable-state.ts';
 
 /** A reply per model step (the structured-output schema name), in order; a step without replies left fails loudly. */
 export type StepScript = Partial<Record<string, (ScriptedAnswer | ((call: RecordedCall) => ScriptedAnswer))[]>>;
