@@ -16,7 +16,7 @@ import { relevanceCheck } from './nodes/relevance-check.ts';
 import { replan } from './nodes/replan.ts';
 import { retrieveWith } from './nodes/retrieve.ts';
 import { rewriteQuery } from './nodes/rewrite-query.ts';
-import { saveMemory } from './nodes/save-memory.ts';
+import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { startRun } from './nodes/start-run.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 import { taskHandler } from './nodes/task-handler.ts';
@@ -62,7 +62,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('replan', node('replan', replan))
     .addNode('final_answer', node('final_answer', finalAnswer))
     .addNode('citation_check', node('citation_check', checkCitations))
-    .addNode('save_memory', node('save_memory', saveMemory))
+    .addNode('save_memory', node('save_memory', saveRequestedMemory))
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'start_run')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.

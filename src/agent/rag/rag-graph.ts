@@ -14,7 +14,7 @@ import { refuse } from './nodes/refuse.ts';
 import { retrieve } from './nodes/retrieve.ts';
 import { rewrite } from './nodes/rewrite.ts';
 import { route } from './nodes/route.ts';
-import { saveMemory } from './nodes/save-memory.ts';
+import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { tableAnswer } from './nodes/table-answer.ts';
 import { traced } from '../core/traced.ts';
 import { RagState } from './rag-state.ts';
@@ -38,7 +38,7 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addNode('generate', traced('generate', generate, deps))
     .addNode('citation_check', traced('citation_check', citationCheck, deps))
     .addNode('refuse', traced('refuse', refuse, deps))
-    .addNode('save_memory', traced('save_memory', saveMemory, deps))
+    .addNode('save_memory', traced('save_memory', saveRequestedMemory, deps))
     .addNode('finalize', traced('finalize', finalize, deps))
     .addEdge(START, 'load_memory')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.

@@ -3,7 +3,9 @@ import type { Principal } from '../../domain/index.ts';
 import type { Embedder } from '../../models/embedder.ts';
 import type { Store } from '../../store/store.ts';
 import { approvalDecisionSchema, type PendingAction } from '../core/approval.ts';
-import type { ToolCallRecord } from '../core/state.ts';
+import type { Answer } from '../../domain/answer.ts';
+import type { SharedStateType, ToolCallRecord } from '../core/state.ts';
+import { memoryToSave } from '../memory/remember-intent.ts';
 
 /** A memory a run proposes to save, and the key its approval (and the idempotent write) goes by. */
 export interface MemoryProposal {
@@ -58,4 +60,22 @@ export async function saveMemoryWithApproval(proposal: MemoryProposal, deps: { e
   });
   const summary = `${created ? 'saved' : 'already saved'} memory ${memory.id}${edited === undefined ? '' : ' (edited)'}`;
   return { call: record(summary, true, { text }), message: `Saved to your memories: ${memory.text}`, summary };
+}
+
+/** What a graph's `save_memory` node reads of its state (the shared fields). */
+type RememberState = Pick<SharedStateType, 'principal' | 'question' | 'tool_calls' | 'run_id' | 'thread_id' | 'steps'>;
+
+/**
+ * The `save_memory` node of a graph that routes a "remember that …" question to saving (rag, controllable): the
+ * fact, saved after an approval, and the answer that says so.
+ */
+export async function saveRequestedMemory(state: RememberState, deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> }) {
+  const principal = state.principal;
+  const proposed = memoryToSave(state.question);
+  if (!principal || !proposed) throw new Error('save_memory needs a principal and a remember request');
+  // Deterministic per run: a resumed or replayed node computes the same id, hence the same idempotency key.
+  const approvalId = `${state.run_id}:save_memory-${state.tool_calls.length + 1}`;
+  const outcome = await saveMemoryWithApproval({ text: proposed, approvalId, principal, threadId: state.thread_id }, deps);
+  const answer: Answer = { answer: outcome.message, answerable: true, confidence: 1, citations: [], missing_information: [] };
+  return { update: { answer, status: 'answered' as const, tool_calls: [...state.tool_calls, outcome.call] }, summary: `save_memory ${outcome.summary}` };
 }
