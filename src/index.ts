@@ -1,12 +1,28 @@
 export * from './domain/index.ts';
 export * from './errors/index.ts';
 export * from './config/index.ts';
-export type { Store, DocumentWrite, EmbedderInfo, UserRecord, ChunkWithSource, StoreStats } from './store/store.ts';
+export type {
+  Store,
+  DocumentStore,
+  PrincipalStore,
+  MemoryStore,
+  RunLog,
+  CheckpointStore,
+  Checkpointer,
+  DocumentWrite,
+  EmbedderInfo,
+  UserRecord,
+  ChunkWithSource,
+  StoreStats,
+} from './store/store.ts';
 export type { Embedder } from './models/embedder.ts';
 export type { Reranker, RerankCandidate } from './models/reranker.ts';
 export type { Logger, LogLevel } from './logging/logger.ts';
-export { createEvident, type Evident, type CreateEvidentOptions } from './evident.ts';
-export { openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
+export { createEvident, type ChatModel, type Evident, type CreateEvidentOptions } from './evident.ts';
+export { AGENTS, openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
+export type { AgentContext, AgentFactory } from './agent/runs/agent-context.ts';
+export type { AgentRunResult } from './agent/core/run-result.ts';
+export type { RunAction, RunRequest } from './agent/runs/run-request.ts';
 export type { AgentDefinition, AgentGraph } from './agent/runs/agent-definition.ts';
 export { defineAgent } from './agent/runs/define-agent.ts';
 export type { RunManager } from './agent/runs/run-manager.ts';

@@ -23,6 +23,8 @@ export interface AgentRuntimeOptions {
   pollMs?: number;
   /** Overrides the configured approval policy (`approvals` in the config). */
   policy?: ApprovalPolicy;
+  /** The agents to serve (default `AGENTS`): an application's own agent is one more factory. */
+  agents?: readonly AgentFactory[];
 }
 
 /** The runtime over an Evident instance; `createEvident` builds it once (`evident.agents()`), with its chat model. */
@@ -32,7 +34,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
   const context = { evident, checkpointer: checkpointer.saver, ...(options.chat ? { chat: options.chat } : {}) };
   const runs = new RunManager({
     store: evident.store,
-    agents: AGENTS.map((agent) => agent(context)),
+    agents: (options.agents ?? AGENTS).map((agent) => agent(context)),
     policy: options.policy ?? evident.config.approvals,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
