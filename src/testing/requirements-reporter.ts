@@ -65,7 +65,7 @@ export function summarizeRequirements(outcomes: Iterable<RequirementOutcome>): s
     const which = named.length ? ` (${named.join(', ')})` : '';
     const tests = (count: number) => `${count} ${kind} test${count === 1 ? '' : 's'}${which}`;
     if (skipped) lines.push(`skipped ${tests(skipped)}: ${missing} — ${hint}`);
-    if (failed) lines.push(`missing under CI, which skips nothing (${tests(failed)} failed): ${missing} — ${hint}`);
+    if (failed) lines.push(`CI skips nothing: failed ${tests(failed)}: ${missing} — ${hint}`);
   }
   return lines;
 }

@@ -60,7 +60,7 @@ describe('the requirements summary', () => {
   it('says a requirement missing under CI failed, and names no detail the reason already names', () => {
     const model = { kind: 'model', detail: 'tiny.gguf', missing: '../shared/models/tiny.gguf missing', hint: 'place the shared folder' };
     expect(summarizeRequirements([{ requirement: model, state: 'failed' }])).toEqual([
-      'missing under CI, which skips nothing (1 model test failed): ../shared/models/tiny.gguf missing — place the shared folder',
+      'CI skips nothing: failed 1 model test: ../shared/models/tiny.gguf missing — place the shared folder',
     ]);
   });
 });
