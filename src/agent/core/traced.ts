@@ -1,4 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { Principal } from '../../domain/index.ts';
+import type { PrincipalStore } from '../../store/store.ts';
+import { refreshedPrincipal } from './current-principal.ts';
 import type { Step } from './state.ts';
 import { stepEventOf, type StepEvent, type StepStreamChunk, type StepUpdate } from './step-event.ts';
 
@@ -12,9 +15,11 @@ export interface TracedResult<U> {
  * Wraps a node so that every execution appends a step (node, start, end, summary) to the run's trace, and writes it
  * to the `custom` stream as it completes (a no-op unless the caller streams that mode). Generic over the state, so
  * every agent whose state carries `steps` (and the shared fields a step event shows) traces its nodes the same way;
- * `eventOf` lets an agent say what its step events show (default: the shared fields).
+ * `eventOf` lets an agent say what its step events show (default: the shared fields). Before each node runs, the
+ * run's principal is read again from the store, so no node of any agent retrieves, calls a tool or reads memory
+ * with permissions the principal no longer has.
  */
-export function traced<S extends { steps: Step[] }, U extends object, D>(
+export function traced<S extends { steps: Step[]; principal: Principal | null }, U extends object, D extends { store: Pick<PrincipalStore, 'getUser'> }>(
   name: string,
   node: (state: S, deps: D) => Promise<TracedResult<U>>,
   deps: D,
@@ -23,7 +28,8 @@ export function traced<S extends { steps: Step[] }, U extends object, D>(
   return async (state: S, config?: LangGraphRunnableConfig): Promise<U> => {
     const start = new Date();
     const began = performance.now();
-    const { update, summary } = await node(state, deps);
+    const { principal, changed } = await refreshedPrincipal(deps.store, state.principal);
+    const { update, summary } = await node(changed ? { ...state, principal } : state, deps);
     const step: Step = {
       node: name,
       start: start.toISOString(),
@@ -37,6 +43,6 @@ export function traced<S extends { steps: Step[] }, U extends object, D>(
     // The nodes write plain values (never LangGraph's Overwrite wrapper), so the update reads as partial state.
     const chunk: StepStreamChunk = { type: 'step', event: eventOf(step, update, state) };
     config?.writer?.(chunk);
-    return { ...update, steps: [...base, step] };
+    return { ...update, ...(changed ? { principal } : {}), steps: [...base, step] };
   };
 }
