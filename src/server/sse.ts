@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { RunManager } from '../agent/runs/run-manager.ts';
+import type { Principal } from '../domain/index.ts';
 import type { RunEventRecord } from '../store/store.ts';
 
 /** The stream modes a client may ask for; `messages-tuple` is the SDK's name for the `messages` events. */
@@ -19,6 +20,8 @@ export interface RunStreamOptions {
   afterSeq: number;
   modes: readonly StreamMode[];
   heartbeatMs: number;
+  /** Who reads: what the run stored is redacted to what they may read today. */
+  reader: Principal;
   /** Called when the client goes away before the run ended (to cancel it when the client asked for that). */
   onDisconnect?: () => void;
 }
@@ -38,7 +41,7 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
     });
     const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), options.heartbeatMs);
     try {
-      for await (const event of runs.events(options.runId, options.afterSeq, disconnected.signal)) {
+      for await (const event of runs.events(options.runId, options.afterSeq, disconnected.signal, options.reader)) {
         if (event.event === 'end') ended = true;
         if (wanted(event, modes)) await stream.writeSSE({ id: String(event.seq), event: event.event, data: JSON.stringify(event.data) });
       }

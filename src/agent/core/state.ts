@@ -6,6 +6,8 @@ import type { ChannelName, Principal } from '../../domain/index.ts';
 export interface Turn {
   role: 'user' | 'assistant';
   content: string;
+  /** An answer's turn: the chunks it rests on (evidence and citations), so a later reader who may not read them gets it withheld. */
+  sources?: string[];
 }
 
 /** One channel's hit for one sub-question, before merging. */
@@ -105,3 +107,14 @@ export const SharedState = Annotation.Root({
 /** The shared fields as values: what code that works for every agent may read of any agent's state. */
 export type SharedStateType = typeof SharedState.State;
 export type SharedUpdate = typeof SharedState.Update;
+
+/** The chunks an answer rests on: its evidence and its citations, each once (what a conversation turn records as `sources`). */
+export const answerSources = (evidence: readonly Evidence[], answer: Answer): string[] => [
+  ...new Set([...evidence.map((item) => item.chunk_id), ...answer.citations.map((citation) => citation.chunk_id)]),
+];
+
+/** The answer as a conversation turn, with what it rests on. */
+export const answerTurn = (evidence: readonly Evidence[], answer: Answer): Turn => {
+  const sources = answerSources(evidence, answer);
+  return { role: 'assistant', content: answer.answer, ...(sources.length > 0 ? { sources } : {}) };
+};

@@ -1,11 +1,13 @@
 import { Command } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { NotFoundError, ThreadInterruptedError, ValidationError } from '../../errors/index.ts';
-import type { ThreadRecord } from '../../store/store.ts';
-import type { SharedStateType } from '../core/state.ts';
+import type { Store, ThreadRecord } from '../../store/store.ts';
+import { currentPrincipal } from '../core/current-principal.ts';
+import type { SharedStateType, Turn } from '../core/state.ts';
 import type { ApprovalPolicy } from '../policy/approval-policy.ts';
 import { authorizeDecision, pendingActionsOf } from '../policy/authorize-decision.ts';
 import type { AgentDefinition } from './agent-definition.ts';
+import { ReaderRedaction } from './redact-for-reader.ts';
 import { threadNotFound } from './run-access.ts';
 import type { RunAction } from './run-request.ts';
 
@@ -18,6 +20,7 @@ export interface RunInput {
 }
 
 export interface RunInputContext {
+  store: Pick<Store, 'getChunks' | 'getUser'>;
   agent: AgentDefinition;
   thread: ThreadRecord;
   principal: Principal;
@@ -43,7 +46,8 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
       policy: context.policy,
       notVisible: () => threadNotFound(threadId),
     });
-    return { input: new Command({ resume: action.decision }), question: `${action.decision.decision} ${waiting.tool}` };
+    const history = await historyForOwner(snapshot.values, context);
+    return { input: new Command({ resume: action.decision, ...(history ? { update: { history } } : {}) }), question: `${action.decision.decision} ${waiting.tool}` };
   }
   if (thread.owner !== principal.id) throw threadNotFound(threadId);
   if (action.kind === 'ask') {
@@ -51,13 +55,29 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
     const pending = pendingActionsOf(snapshot)[0];
     if (pending) throw new ThreadInterruptedError(threadId, pending.tool);
     const start = { question: action.question, history: action.history, principal, threadId, runId };
-    return { input: agent.inputFor(start, snapshot.createdAt !== undefined), question: action.question };
+    const history = await historyForOwner(snapshot.values, context);
+    return { input: { ...agent.inputFor(start, snapshot.createdAt !== undefined), ...(history ? { history } : {}) }, question: action.question };
   }
   return forkInput(action, context);
 }
 
+/**
+ * The thread's conversation as its owner may read it now: a run reads its history (rewrite, prompts), so a turn that
+ * rests on a document the owner lost, or that was deleted, is withheld from the run as from any reader. Undefined
+ * when nothing changes.
+ */
+async function historyForOwner(values: unknown, { store, thread }: RunInputContext): Promise<Turn[] | undefined> {
+  const state = (values ?? {}) as Partial<SharedStateType>;
+  if (!state.history?.some((turn) => turn.sources?.length)) return undefined;
+  const owner = await currentPrincipal(store, state.principal ?? { id: thread.owner, groups: [], roles: ['member'] });
+  const redaction = new ReaderRedaction(store, owner);
+  const history = await redaction.apply(state.history);
+  return redaction.withheld > 0 ? history : undefined;
+}
+
 /** A fork asks anew from the end of a run; a replay (no question) re-runs from a checkpoint in the middle of one. */
-async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, { agent, thread, principal, runId }: RunInputContext): Promise<RunInput> {
+async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, context: RunInputContext): Promise<RunInput> {
+  const { agent, thread, principal, runId } = context;
   const { checkpointId } = action;
   const threadId = thread.threadId;
   const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } });
@@ -73,7 +93,8 @@ async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, { agent, 
       });
     }
     const start = { question: action.question, history: [], principal, threadId, runId };
-    return { input: agent.inputFor(start, true), question: action.question, checkpointId };
+    const history = await historyForOwner(snapshot.values, context);
+    return { input: { ...agent.inputFor(start, true), ...(history ? { history } : {}) }, question: action.question, checkpointId };
   }
   if (!midRun) {
     throw new ValidationError(`Checkpoint ${checkpointId} is the end of a run; there is nothing to replay from it.`, {

@@ -12,6 +12,7 @@ import type { AgentDefinition } from './agent-definition.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
 import { ownThread, readableRun, readableThread, threadNotFound } from './run-access.ts';
 import { executeRun } from './run-executor.ts';
+import { ReaderRedaction } from './redact-for-reader.ts';
 import { runInputFor } from './run-input.ts';
 import type { RunRequest } from './run-request.ts';
 
@@ -72,7 +73,7 @@ export class RunManager {
     this.busyThreads.add(threadId);
     try {
       const runId = randomUUID();
-      const { input, question, checkpointId } = await runInputFor(request.action, { agent, thread, principal, runId, policy: this.policy });
+      const { input, question, checkpointId } = await runInputFor(request.action, { store: this.store, agent, thread, principal, runId, policy: this.policy });
       // The run belongs to the thread's owner even when an admin decided on its action.
       const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question });
       this.launch(agent, run, input, checkpointId);
@@ -91,7 +92,7 @@ export class RunManager {
     const run = await this.start(request);
     let values: Record<string, unknown> = {};
     let failure: RunFailure | undefined;
-    for await (const event of this.events(run.runId, 0, new AbortController().signal)) {
+    for await (const event of this.events(run.runId, 0, new AbortController().signal, request.principal)) {
       if (event.event === 'custom' && isStepStreamChunk(event.data)) onStep(event.data.event);
       else if (event.event === 'values') values = event.data as Record<string, unknown>;
       else if (event.event === 'error') failure = event.data as RunFailure;
@@ -136,7 +137,14 @@ export class RunManager {
   }
 
   /** The run's events after `afterSeq`, live until its `end` event (or until `signal` aborts). */
-  async *events(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord> {
+  async *events(runId: string, afterSeq: number, signal: AbortSignal, reader: Principal): AsyncGenerator<RunEventRecord> {
+    // What the run stored, as the reader may see it today (documents they lost, or that were deleted, are withheld).
+    const redaction = new ReaderRedaction(this.store, reader);
+    for await (const event of this.storedEvents(runId, afterSeq, signal)) yield { ...event, data: await redaction.apply(event.data) };
+  }
+
+  /** The run's events as stored, live until its `end` event: for the manager's own waiting, never for a client. */
+  private async *storedEvents(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord> {
     let last = afterSeq;
     while (!signal.aborted) {
       // Listening before reading: an event stored between the read and the wait still wakes us.
@@ -165,7 +173,7 @@ export class RunManager {
   async wait(runId: string, signal: AbortSignal): Promise<RunRecord | undefined> {
     const active = this.active.get(runId);
     if (active) return active.done;
-    for await (const _event of this.events(runId, 0, signal)) {
+    for await (const _event of this.storedEvents(runId, 0, signal)) {
       // Reading to the end is the wait; the events themselves are not needed.
     }
     return this.store.getRun(runId);
@@ -176,7 +184,21 @@ export class RunManager {
     const thread = await readableThread(this.store, threadId, principal);
     if (!thread.agent) return { thread };
     const agent = this.agent(thread.agent);
-    return { thread, agent, snapshot: await agent.graph.getState({ configurable: { thread_id: threadId } }) };
+    const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId } });
+    return { thread, agent, snapshot: await redactedSnapshot(snapshot, new ReaderRedaction(this.store, principal)) };
+  }
+
+  /** The thread's checkpoints as states, newest first, at most `limit`, each as the reader may see it today. */
+  async history(threadId: string, principal: Principal, limit: number): Promise<{ agent?: AgentDefinition; snapshots: StateSnapshot[] }> {
+    const thread = await readableThread(this.store, threadId, principal);
+    if (!thread.agent) return { snapshots: [] };
+    const agent = this.agent(thread.agent);
+    const redaction = new ReaderRedaction(this.store, principal);
+    const snapshots: StateSnapshot[] = [];
+    for await (const snapshot of agent.graph.getStateHistory({ configurable: { thread_id: threadId } }, { limit })) {
+      snapshots.push(await redactedSnapshot(snapshot, redaction));
+    }
+    return { agent, snapshots };
   }
 
   /** Deletes the owner's thread: its runs, their events and its checkpoints. Not while a run of it executes. */
@@ -245,6 +267,12 @@ export class RunManager {
     return { appended, dispose: () => this.appended.off(runId, listener) };
   }
 }
+
+/** A stored state as a reader sees it: its values redacted; its config and tasks (ids, pending actions) as they are. */
+const redactedSnapshot = async (snapshot: StateSnapshot, redaction: ReaderRedaction): Promise<StateSnapshot> => ({
+  ...snapshot,
+  values: await redaction.apply(snapshot.values),
+});
 
 /** Resolves when `event` settles, `ms` pass, or `signal` aborts, whichever is first, leaving no timer or listener behind. */
 function firstOf(event: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {

@@ -70,7 +70,7 @@ export function chatCompletionsRoutes(runs: RunManager, store: Store, options: C
       return streamCompletion(c, runs, run, { heartbeatMs: options.heartbeatMs, includeUsage: request.stream_options?.include_usage === true, logger: options.logger });
     }
     let outcome: CompletionOutcome | undefined;
-    for await (const part of completionParts(runs.events(run.runId, 0, c.req.raw.signal))) if (part.kind === 'end') outcome = part.outcome;
+    for await (const part of completionParts(runs.events(run.runId, 0, c.req.raw.signal, c.get('principal')))) if (part.kind === 'end') outcome = part.outcome;
     // Only a client that went away leaves without an outcome; the run goes on, recorded.
     if (!outcome) throw new ClientClosedError();
     if (endedWithoutAnswer(outcome)) return c.json(runFailureBody(run, outcome), 500);

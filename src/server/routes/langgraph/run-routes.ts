@@ -45,6 +45,7 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
   const stream = (c: Context<ServerEnv>, run: RunRecord, modes: readonly StreamMode[], cancelOnDisconnect: boolean, afterSeq = 0) =>
     streamRunEvents(c, runs, {
       runId: run.runId,
+      reader: c.get('principal'),
       afterSeq,
       modes,
       heartbeatMs: options.heartbeatMs,

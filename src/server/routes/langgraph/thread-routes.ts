@@ -81,12 +81,7 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
     })
     .on(['GET', 'POST'], '/threads/:threadId/history', async (c) => {
       const limit = c.req.method === 'POST' ? ((await readOptionalJson(c, historySchema)).limit ?? 10) : historyLimitOf(c.req.query('limit'));
-      const { agent } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
-      if (!agent) return c.json([]);
-      const states = [];
-      for await (const snapshot of agent.graph.getStateHistory({ configurable: { thread_id: c.req.param('threadId') } }, { limit })) {
-        states.push(threadStateJson(agent, snapshot));
-      }
-      return c.json(states);
+      const { agent, snapshots } = await runs.history(c.req.param('threadId'), c.get('principal'), limit);
+      return c.json(snapshots.map((snapshot) => threadStateJson(agent, snapshot)));
     });
 }

@@ -43,7 +43,7 @@ export function streamCompletion(c: Context<ServerEnv>, runs: RunManager, run: R
       const send = (data: unknown) => stream.writeSSE({ data: JSON.stringify(data) });
       try {
         await send(chunkJson(run, { delta: { role: 'assistant', content: '' } }));
-        for await (const part of completionParts(runs.events(run.runId, 0, disconnected.signal))) {
+        for await (const part of completionParts(runs.events(run.runId, 0, disconnected.signal, c.get('principal')))) {
           if (part.kind === 'text') {
             await send(chunkJson(run, { delta: { content: part.text } }));
             continue;
