@@ -5,6 +5,7 @@ import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { ragAgent } from './rag/rag-agent.ts';
 import { reactAgent } from './react/react-agent.ts';
 import type { AgentFactory } from './runs/agent-context.ts';
+import type { RunLimits } from './runs/run-admission.ts';
 import { RunManager } from './runs/run-manager.ts';
 
 /** Every agent Evident serves. A new agent is one folder with its factory, and one entry here. */
@@ -25,6 +26,8 @@ export interface AgentRuntimeOptions {
   policy?: ApprovalPolicy;
   /** The agents to serve (default `AGENTS`): an application's own agent is one more factory. */
   agents?: readonly AgentFactory[];
+  /** How many runs execute at once, in all and per user. */
+  limits?: RunLimits;
 }
 
 /** The runtime over an Evident instance; `createEvident` builds it once (`evident.agents()`), with its chat model. */
@@ -38,6 +41,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     policy: options.policy ?? evident.config.approvals,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   return {
     runs,

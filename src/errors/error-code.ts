@@ -17,6 +17,7 @@ export type ErrorCode =
   // Threads and runs: the request is fine, but the thread or run is not in a state that allows it now.
   | 'thread_exists'
   | 'thread_busy'
+  | 'too_many_runs'
   | 'thread_interrupted'
   | 'thread_agent_mismatch'
   | 'no_pending_approval'
@@ -63,6 +64,7 @@ const KNOWN: Record<ErrorCode, true> = {
   thread_forbidden: true,
   thread_exists: true,
   thread_busy: true,
+  too_many_runs: true,
   thread_interrupted: true,
   thread_agent_mismatch: true,
   no_pending_approval: true,

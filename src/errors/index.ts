@@ -24,6 +24,7 @@ export { ThreadBusyError } from './thread-busy-error.ts';
 export { ThreadExistsError } from './thread-exists-error.ts';
 export { ThreadForbiddenError } from './thread-forbidden-error.ts';
 export { ThreadInterruptedError } from './thread-interrupted-error.ts';
+export { TooManyRunsError } from './too-many-runs-error.ts';
 export { UnauthorizedError } from './unauthorized-error.ts';
 export { UnknownAgentError } from './unknown-agent-error.ts';
 export { ValidationError } from './validation-error.ts';

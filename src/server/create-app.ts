@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Evident } from '../evident.ts';
-import { RouteNotFoundError } from '../errors/index.ts';
+import { RouteNotFoundError, TooManyRunsError } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import { authenticate } from './auth.ts';
 import { errorResponse } from './error-response.ts';
@@ -63,6 +63,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   });
   app.onError((error, c) => {
     const { status, body } = errorResponse(error);
+    if (TooManyRunsError.isInstance(error)) c.header('Retry-After', String(error.retryAfterSeconds));
     if (status >= 500) logger.error('request failed', { path: c.req.path, code: body.error.code, error: String(error) });
     return c.json(body, status);
   });

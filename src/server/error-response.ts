@@ -21,6 +21,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   no_pending_approval: 409,
   run_not_running: 409,
   payload_too_large: 413,
+  too_many_runs: 429,
 };
 
 function statusOf(error: EvidentError): ContentfulStatusCode {

@@ -4,6 +4,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { RunRecord, RunRecordStatus, Store } from '../../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { messageTupleJson } from './stream-json.ts';
+import { valuesToStore } from './values-delta.ts';
 
 /** Every mode is recorded, whatever the starting client asked for: a later join may ask for other modes. */
 export const RECORDED_STREAM_MODES = ['values', 'updates', 'custom', 'messages'] as const;
@@ -45,13 +46,16 @@ export async function executeRun({ store, agent, run, input, checkpointId, signa
       configurable: { thread_id: threadId, run_id: runId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
       signal,
     });
+    let stored: Record<string, unknown> | undefined;
     for await (const part of stream) {
       const [mode, chunk] = part as [string, unknown];
       if (mode === 'values') {
         const chunkValues = chunk as Record<string, unknown>;
         // An interrupt arrives as a values chunk of its own; clients get it merged into the last state, as invoke returns it.
         values = INTERRUPT in chunkValues ? { ...values, [INTERRUPT]: chunkValues[INTERRUPT] } : chunkValues;
-        await emit('values', agent.view(values));
+        const view = agent.view(values);
+        await emit('values', valuesToStore(stored, view));
+        stored = view;
       } else {
         await emit(mode, mode === 'messages' ? messageTupleJson(chunk) : chunk);
       }

@@ -13,7 +13,9 @@ import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts
 import { ownThread, readableRun, readableThread, threadNotFound } from './run-access.ts';
 import { executeRun } from './run-executor.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
+import { RunAdmission, type RunLimits } from './run-admission.ts';
 import { runInputFor } from './run-input.ts';
+import { ValuesReplay } from './values-delta.ts';
 import type { RunRequest } from './run-request.ts';
 
 export interface RunManagerDeps {
@@ -23,6 +25,8 @@ export interface RunManagerDeps {
   logger?: Logger;
   /** How often a subscriber re-reads the event log of a run executing elsewhere (another process). */
   pollMs?: number;
+  /** How many runs this process executes at once, in all and per user. */
+  limits?: RunLimits;
 }
 
 interface ActiveRun {
@@ -46,6 +50,7 @@ export class RunManager {
   private readonly pollMs: number;
   private readonly active = new Map<string, ActiveRun>();
   private readonly busyThreads = new Set<string>();
+  private readonly admission: RunAdmission;
   /** Emits a run id whenever that run stored an event. */
   private readonly appended = new EventEmitter().setMaxListeners(0);
 
@@ -55,6 +60,7 @@ export class RunManager {
     this.policy = deps.policy ?? DEFAULT_APPROVAL_POLICY;
     this.logger = deps.logger ?? silentLogger;
     this.pollMs = deps.pollMs ?? 250;
+    this.admission = new RunAdmission(deps.limits);
   }
 
   agent(name: string): AgentDefinition {
@@ -70,6 +76,7 @@ export class RunManager {
     const thread = await this.threadFor(request);
     // The store refuses a second running run atomically; this only fails fast within the process.
     if (this.busyThreads.has(threadId)) throw new ThreadBusyError(threadId);
+    const release = this.admission.admit(thread.owner);
     this.busyThreads.add(threadId);
     try {
       const runId = randomUUID();
@@ -77,8 +84,10 @@ export class RunManager {
       // The run belongs to the thread's owner even when an admin decided on its action.
       const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question });
       this.launch(agent, run, input, checkpointId);
+      void this.active.get(run.runId)?.done.finally(release);
       return run;
     } catch (error) {
+      release();
       this.busyThreads.delete(threadId);
       throw error;
     }
@@ -140,7 +149,12 @@ export class RunManager {
   async *events(runId: string, afterSeq: number, signal: AbortSignal, reader: Principal): AsyncGenerator<RunEventRecord> {
     // What the run stored, as the reader may see it today (documents they lost, or that were deleted, are withheld).
     const redaction = new ReaderRedaction(this.store, reader);
-    for await (const event of this.storedEvents(runId, afterSeq, signal)) yield { ...event, data: await redaction.apply(event.data) };
+    // `values` are stored as deltas: read from the run's first event to rebuild them whole, yield what follows `afterSeq`.
+    const replay = new ValuesReplay();
+    for await (const event of this.storedEvents(runId, 0, signal)) {
+      const data = event.event === 'values' ? replay.next(event.data) : event.data;
+      if (event.seq > afterSeq) yield { ...event, data: await redaction.apply(data) };
+    }
   }
 
   /** The run's events as stored, live until its `end` event: for the manager's own waiting, never for a client. */

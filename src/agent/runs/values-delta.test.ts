@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ValuesReplay, valuesToStore } from './values-delta.ts';
+
+describe('values events stored as deltas', () => {
+  it('stores the first values whole and later ones as their changed fields, and replays them whole', () => {
+    const states = [
+      { question: 'q'.repeat(10_000), history: [{ role: 'user', content: 'hi' }], status: 'running', steps: [] as string[] },
+      { question: 'q'.repeat(10_000), history: [{ role: 'user', content: 'hi' }], status: 'running', steps: ['load_memory'] },
+      { question: 'q'.repeat(10_000), history: [{ role: 'user', content: 'hi' }], status: 'answered', steps: ['load_memory', 'finalize'], answer: 'a' },
+      { question: 'q'.repeat(10_000), status: 'answered', steps: ['load_memory', 'finalize'], answer: 'a' },
+    ];
+    const stored = states.map((state, i) => valuesToStore(states[i - 1], state));
+    expect(stored[0]).toEqual(states[0]);
+    // The large unchanged question is stored once.
+    const size = JSON.stringify(stored).length;
+    expect(size).toBeLessThan(JSON.stringify(states[0]).length + 1_000);
+    const replay = new ValuesReplay();
+    expect(stored.map((data) => replay.next(data))).toEqual(states);
+  });
+});
+
+describe('a run with a large question', () => {
+  it('stores it a bounded number of times, not once per step', async () => {
+    const { openSampleCorpusStore } = await import('../../testing/sample-corpus-store.ts');
+    const { openAgent } = await import('../../testing/agent-client.ts');
+    const sample = await openSampleCorpusStore([]);
+    const rag = openAgent(sample.evident, 'rag');
+    try {
+      const question = `What is the termination fee of CT-2024-0193? ${'Please answer carefully. '.repeat(8_000)}`;
+      const run = await rag.ask({ question, principal: { id: 'alice', groups: ['legal'], roles: ['member'] } });
+      const events = await sample.evident.store.listRunEvents(run.run_id, 0);
+      const bytes = events.reduce((total, event) => total + JSON.stringify(event.data).length, 0);
+      expect(run.steps.length).toBeGreaterThan(5);
+      // The question is in the input values, the standalone question, the conversation and the final history:
+      // a few copies, where every step's full state held one each before.
+      expect(bytes / question.length).toBeLessThan(8);
+    } finally {
+      await rag.close();
+      await sample.close();
+    }
+  });
+});
