@@ -15,6 +15,7 @@ function typeOf(status: number): string {
   if (status === 403) return 'permission_error';
   if (status === 404) return 'not_found_error';
   if (status === 409) return 'conflict_error';
+  if (status === 429) return 'rate_limit_error';
   return status >= 500 ? 'server_error' : 'invalid_request_error';
 }
 
