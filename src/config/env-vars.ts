@@ -1,4 +1,5 @@
 import { agentBoundsSchemas, type AgentBoundsName } from './agents-schema.ts';
+import { limitBoundsSchema, limitEnvName, type LimitName } from './limits-schema.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -24,6 +25,11 @@ const agentEnvVars = (Object.keys(agentBoundsSchemas) as AgentBoundsName[]).flat
   ),
 );
 
+/** `limits.<key>` ← `EVIDENT_<KEY>`, e.g. `limits.maxBodyBytes` ← `EVIDENT_MAX_BODY_BYTES`. */
+const limitEnvVars = (Object.keys(limitBoundsSchema.shape) as LimitName[]).map(
+  (key): EnvVar => ({ names: [limitEnvName(key)], path: ['limits', key], parse: num }),
+);
+
 export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_DB'], path: ['db'], parse: text },
   { names: ['EVIDENT_DATABASE_URL'], path: ['databaseUrl'], parse: text },
@@ -42,6 +48,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_MAX_FILE_BYTES'], path: ['ingest', 'maxFileBytes'], parse: num },
   { names: ['EVIDENT_RRF_K'], path: ['retrieval', 'rrfK'], parse: num },
   { names: ['EVIDENT_TOP_K'], path: ['retrieval', 'topK'], parse: num },
+  ...limitEnvVars,
   ...agentEnvVars,
   { names: ['EVIDENT_DEBUG'], path: ['debug'], parse: flag },
 ];

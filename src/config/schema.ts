@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentsSchema } from './agents-schema.ts';
+import { limitsSchema } from './limits-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -72,6 +73,8 @@ export const configSchema = z
         tools: z.record(z.string(), approverList).default({ save_memory: ['owner', 'admin'] }),
       })
       .prefault({}),
+    /** What one HTTP request may carry (body bytes and depth, query, question, messages, metadata); see `limits-schema.ts`. */
+    limits: limitsSchema,
     /** The bounds each agent runs within (retries, iterations, tasks, evidence, memory); see `agents-schema.ts`. */
     agents: agentsSchema,
     /** The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store. */

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'invalid_input'
   | 'config_invalid'
   | 'payload_too_large'
+  | 'input_too_large'
   | 'not_found'
   | 'unknown_agent'
   | 'client_closed'
@@ -56,6 +57,7 @@ const KNOWN: Record<ErrorCode, true> = {
   invalid_input: true,
   config_invalid: true,
   payload_too_large: true,
+  input_too_large: true,
   not_found: true,
   unknown_agent: true,
   client_closed: true,

@@ -11,6 +11,7 @@ import {
   EvidentError,
   ForbiddenError,
   IngestError,
+  InputTooLargeError,
   isErrorCode,
   isEvidentError,
   ModelNotFoundError,
@@ -121,6 +122,14 @@ const CASES: Case[] = [
     code: 'payload_too_large',
     category: 'user',
     message: "The request is larger than the server's limit of 10 bytes.",
+  },
+  {
+    type: InputTooLargeError,
+    error: new InputTooLargeError({ what: 'the query', unit: 'terms', limit: 128, actual: 300, setting: 'limits.maxQueryTerms (EVIDENT_MAX_QUERY_TERMS)', fix: 'Send a shorter query' }),
+    code: 'input_too_large',
+    category: 'user',
+    message: 'The query has 300 terms; the limit is 128.',
+    hint: 'Send a shorter query, or raise limits.maxQueryTerms (EVIDENT_MAX_QUERY_TERMS).',
   },
   {
     type: ThreadBusyError,

@@ -9,6 +9,7 @@ export { IngestError } from './ingest-error.ts';
 export { ModelNotFoundError } from './model-not-found-error.ts';
 export { NoPendingApprovalError } from './no-pending-approval-error.ts';
 export { NotFoundError } from './not-found-error.ts';
+export { InputTooLargeError, type InputBound } from './input-too-large-error.ts';
 export { PayloadTooLargeError } from './payload-too-large-error.ts';
 export { ProviderError } from './provider-error.ts';
 export { publicErrorOf, type PublicError } from './public-error.ts';

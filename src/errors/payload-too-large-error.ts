@@ -7,10 +7,11 @@ const symbol = Symbol.for(marker);
 export class PayloadTooLargeError extends EvidentError {
   private readonly [symbol] = true;
 
-  constructor(limitBytes: number, what = 'request') {
+  /** `hint` says how to stay within this limit and which setting raises it; the default is the upload's. */
+  constructor(limitBytes: number, what = 'request', hint = 'Send fewer or smaller files per request, or raise the limit (EVIDENT_MAX_FILE_BYTES or ingest.maxFileBytes).') {
     super('payload_too_large', `The ${what} is larger than the server's limit of ${limitBytes} bytes.`, {
       category: 'user',
-      hint: 'Send fewer or smaller files per request, or raise the limit (EVIDENT_MAX_FILE_BYTES or ingest.maxFileBytes).',
+      hint,
       details: { limitBytes },
     });
   }
