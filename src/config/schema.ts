@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentsSchema } from './agents-schema.ts';
 import { limitsSchema } from './limits-schema.ts';
+import { ingestSchema } from './ingest-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -40,12 +41,8 @@ export const configSchema = z
       })
       .prefault({})
       .refine((chunk) => chunk.overlap < chunk.size / 2, { message: 'chunk.overlap must be less than half of chunk.size' }),
-    ingest: z
-      .object({
-        /** Files larger than this are refused (bytes). */
-        maxFileBytes: z.number().int().positive().default(50 * 1024 * 1024),
-      })
-      .prefault({}),
+    /** The bounds of ingesting one file (size, expansion, XML, tables, text, chunks); see `ingest-schema.ts`. */
+    ingest: ingestSchema,
     retrieval: z
       .object({
         /** Reciprocal rank fusion constant. */

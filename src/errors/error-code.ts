@@ -50,7 +50,12 @@ export type IngestErrorCode =
   | 'file_corrupt'
   | 'file_unreadable'
   | 'path_not_found'
-  | 'acl_invalid';
+  | 'file_changed'
+  | 'file_limit_exceeded'
+  | 'doc_id_invalid'
+  | 'acl_invalid'
+  | 'acl_unreadable'
+  | 'acl_empty';
 
 // A record, not a list: adding a code to the union without listing it here fails to type-check.
 const KNOWN: Record<ErrorCode, true> = {
@@ -83,7 +88,12 @@ const KNOWN: Record<ErrorCode, true> = {
   file_corrupt: true,
   file_unreadable: true,
   path_not_found: true,
+  file_changed: true,
+  file_limit_exceeded: true,
+  doc_id_invalid: true,
   acl_invalid: true,
+  acl_unreadable: true,
+  acl_empty: true,
   query_rejected: true,
   query_timeout: true,
   provider_failed: true,

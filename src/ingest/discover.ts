@@ -54,14 +54,14 @@ export async function discoverFiles(paths: readonly string[], exclude: readonly 
   return { files, missing };
 }
 
-async function walk(dir: string): Promise<string[]> {
+// One output list through the recursion: spreading a folder's files as arguments overflows the stack at ~100,000.
+async function walk(dir: string, out: string[] = []): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const out: string[] = [];
   for (const entry of entries) {
     if (isHidden(entry.name) || entry.name === 'node_modules') continue;
     const path = resolve(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await walk(path)));
+    if (entry.isDirectory()) await walk(path, out);
     else if (entry.isFile() && !entry.name.endsWith(ACL_SIDECAR_SUFFIX)) out.push(path);
   }
   return out;

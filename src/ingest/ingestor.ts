@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { EvidentConfig } from '../config/index.ts';
 import type { LoadedDocument } from '../domain/index.ts';
@@ -14,12 +13,18 @@ import { chunkDocument } from './chunking.ts';
 import { buildDocumentExtras } from './extras/build-extras.ts';
 import { extractiveSummarizer, type ChapterSummarizer } from './extras/chapter-summarizer.ts';
 import { discoverFiles, type DiscoveredFile } from './discover.ts';
+import { checkDocId, escapeUnsafe } from './doc-id.ts';
 import { summarize, type IngestOutcome, type IngestProgress, type IngestSummary } from './ingest-progress.ts';
+import { limitExceeded } from './limits.ts';
 import { loaderFor, SUPPORTED_EXTENSIONS } from './loaders/index.ts';
+import { readFileOnce } from './read-file-once.ts';
 import { resolveAcl } from './resolve-acl.ts';
 
 export interface IngestOptions {
-  /** ACL for every file of this run (`--acl`), overriding sidecars and front matter. */
+  /**
+   * ACL for every file of this run (`--acl`, an upload's `acl` field), overriding sidecars and front matter; `[]` is
+   * "public" spelled out (parse user text with `parseAclValue`, which refuses an empty one).
+   */
   acl?: string[];
   /** Re-ingest even when the content and ACL are unchanged. */
   force?: boolean;
@@ -47,6 +52,9 @@ export interface IngestorDeps {
 /** One document ready to be chunked and written. */
 interface Prepared {
   docId: string;
+  /** Where it was read from, for the ingest summary of whoever ran it (never stored). */
+  path: string;
+  /** What readers see as its origin: the doc_id for a file of a folder, `upload:<doc_id>`, a data set's id. */
   source: string;
   type: string;
   bytes: number;
@@ -83,6 +91,7 @@ export class Ingestor {
     const items = records.map((record) => ({ ...record, path: record.source ?? record.docId }));
     return this.run(items, [], options, async (record) => ({
       docId: record.docId,
+      path: record.path,
       source: record.path,
       type: 'text',
       bytes: Buffer.byteLength(record.text),
@@ -114,6 +123,13 @@ export class Ingestor {
     for (const { item, error } of failures) report(failed(item, error));
     for (const item of items) {
       try {
+        checkDocId(item.docId);
+      } catch (error) {
+        // The outcome names the file with its unsafe characters written out, so a terminal shows what it is.
+        report(failed({ path: escapeUnsafe(item.path), docId: escapeUnsafe(item.docId) }, error));
+        continue;
+      }
+      try {
         report(await this.write(await prepare(item), options));
       } catch (error) {
         if (!isEvidentError(error) || error.category !== 'user') {
@@ -133,24 +149,29 @@ export class Ingestor {
         hint: `Supported: ${SUPPORTED_EXTENSIONS.join(', ')}.`,
       });
     }
-    const info = await stat(file.path);
-    if (info.size === 0) throw new IngestError('file_empty', `${file.docId} is empty (0 bytes).`);
-    if (info.size > config.ingest.maxFileBytes) {
-      throw new IngestError(
-        'file_too_large',
-        `${file.docId} is ${formatBytes(info.size)}, over the ${formatBytes(config.ingest.maxFileBytes)} limit.`,
-        { hint: 'Raise it with --max-file-bytes or EVIDENT_MAX_FILE_BYTES, or split the file.' },
-      );
+    // Read once: these bytes are the ones parsed, hashed and counted, whatever happens to the file meanwhile.
+    const bytes = await readFileOnce(file.path, file.docId, config.ingest.maxFileBytes);
+    let loaded: LoadedDocument;
+    try {
+      loaded = await loader.load(bytes, file.path, config.ingest);
+    } catch (error) {
+      if (isEvidentError(error)) throw error;
+      // A loader bug, not the user's file: logged in full, reported typed.
+      this.deps.logger.error('loader failed', { path: file.path, error: String(error) });
+      throw new IngestError('file_corrupt', `${file.docId} could not be read as a ${loader.type} file.`, {
+        cause: error,
+        hint: 'Save it again in the program that made it; if it still fails, report it with the server log.',
+      });
     }
-    const bytes = await readFile(file.path);
-    const loaded = await loader.load(bytes, file.path);
     return {
       docId: file.docId,
-      source: file.source ?? file.path,
+      path: file.path,
+      // Readers see the doc_id (or the upload's label), never where this process keeps its files.
+      source: file.source ?? file.docId,
       type: loader.type,
-      bytes: info.size,
+      bytes: bytes.length,
       contentHash: sha256(bytes),
-      acl: await resolveAcl(file.path, options.acl, loaded.acl),
+      acl: await resolveAcl(file.path, file.docId, { override: options.acl, fromFile: loaded.acl, maxSidecarBytes: config.ingest.maxSidecarBytes }),
       loaded,
       fallbackTitle: basename(file.path, extname(file.path)),
     };
@@ -159,14 +180,25 @@ export class Ingestor {
   private async write(doc: Prepared, options: IngestOptions): Promise<IngestOutcome> {
     const { store, embedder, config } = this.deps;
     const { loaded } = doc;
-    const base = { path: doc.source, docId: doc.docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
+    const base = { path: doc.path, docId: doc.docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
     const previous = await store.getDocument(doc.docId);
-    const unchanged = !options.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl);
+    // The source counts: a version stored with another origin (an absolute path, before sources were doc_ids) is rewritten.
+    const unchanged =
+      !options.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl) && previous.source === doc.source;
     if (unchanged && (await store.documentExtrasInfo(doc.docId))) {
       return { ...base, status: 'unchanged', chunks: previous.chunkCount };
     }
 
+    const { ingest } = config;
+    let chars = 0;
+    for (const block of loaded.blocks) chars += block.text.length;
+    if (chars > ingest.maxDocumentChars) {
+      throw limitExceeded('maxDocumentChars', doc.docId, `yields ${chars.toLocaleString('en-US')} characters of text`, ingest);
+    }
     const { text, chunks, chapters } = chunkDocument(doc.docId, loaded.blocks, config.chunk);
+    if (chunks.length > ingest.maxDocumentChunks) {
+      throw limitExceeded('maxDocumentChunks', doc.docId, `makes ${chunks.length.toLocaleString('en-US')} chunks`, ingest);
+    }
     if (chunks.length === 0) {
       throw new IngestError('file_empty', `${doc.docId} has no extractable text.`, {
         hint: 'A scanned PDF needs OCR first; an image-only or empty document has nothing to search.',
@@ -227,5 +259,4 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 const sameEntries = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
-export const formatBytes = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+export { formatBytes } from './limits.ts';

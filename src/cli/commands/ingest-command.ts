@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseAclList } from '../../domain/index.ts';
+import { parseAclValue } from '../../ingest/acl-text.ts';
 import { llmSummarizer } from '../../ingest/extras/chapter-summarizer.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { ingestProgressRenderer } from '../ingest-progress-renderer.ts';
@@ -20,7 +20,7 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
     .command('ingest')
     .description('Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx); doc_id = path relative to the folder')
     .argument('<paths...>', 'files or folders')
-    .option('--acl <entries>', 'ACL for every file, e.g. group:legal,user:bob (overrides sidecars and front matter)')
+    .option('--acl <entries>', 'ACL for every file, e.g. group:legal,user:bob, or public (overrides sidecars and front matter; empty is an error)')
     .option('--force', 're-ingest files even when unchanged')
     .option('--chunk-size <chars>', 'target chunk size in characters')
     .option('--chunk-overlap <chars>', 'overlap between chunks in characters')
@@ -32,7 +32,8 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
       const overlapRaw = flags.chunkOverlap;
       const chunkOverlap = overlapRaw === '0' ? 0 : intFlag('--chunk-overlap', overlapRaw);
       const maxFileBytes = intFlag('--max-file-bytes', flags.maxFileBytes);
-      const acl = flags.acl === undefined ? undefined : parseAclList(flags.acl, '--acl');
+      // An empty --acl (an unset variable) is refused, not taken as public: `--acl public` says that.
+      const acl = flags.acl === undefined ? undefined : parseAclValue(flags.acl, '--acl');
       const configFlags = {
         ...(chunkSize || chunkOverlap !== undefined
           ? { chunk: { ...(chunkSize ? { size: chunkSize } : {}), ...(chunkOverlap !== undefined ? { overlap: chunkOverlap } : {}) } }
@@ -46,7 +47,7 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
         const chat = await evident.chatModel();
         const summarizer = chat ? { summarizer: llmSummarizer(chat) } : {};
         const summary = await evident.ingestor
-          .ingest(paths, { ...(acl ? { acl } : {}), ...summarizer, force: Boolean(flags.force), onProgress: (p) => renderer.update(p) })
+          .ingest(paths, { ...(acl === undefined ? {} : { acl }), ...summarizer, force: Boolean(flags.force), onProgress: (p) => renderer.update(p) })
           .finally(() => {
             renderer.stop();
           });

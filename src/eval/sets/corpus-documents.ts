@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { principalAclKeys, type Principal } from '../../domain/index.ts';
 import { discoverFiles } from '../../ingest/discover.ts';
+import { INGEST_DEFAULTS } from '../../ingest/limits.ts';
 import { loaderFor } from '../../ingest/loaders/index.ts';
 import { resolveAcl } from '../../ingest/resolve-acl.ts';
 
@@ -22,7 +23,7 @@ export async function readCorpusDocuments(dir: string): Promise<Map<string, Corp
     const loader = loaderFor(file.path);
     if (!loader) continue;
     const loaded = await loader.load(await readFile(file.path), file.path);
-    const acl = await resolveAcl(file.path, undefined, loaded.acl);
+    const acl = await resolveAcl(file.path, file.docId, { override: undefined, fromFile: loaded.acl, maxSidecarBytes: INGEST_DEFAULTS.maxSidecarBytes });
     const text = loaded.blocks.map((block) => block.text).join('\n');
     documents.set(file.docId, { docId: file.docId, text, acl });
   }

@@ -2,9 +2,10 @@ import { basename } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { LoadedDocument } from '../../domain/index.ts';
 import { IngestError } from '../../errors/index.ts';
+import { INGEST_DEFAULTS, type IngestLimits } from '../limits.ts';
 import { decodeText, fileStem } from './decode-text.ts';
 import type { Loader } from './loader.ts';
-import { gridToTable } from './tables.ts';
+import { checkTableShape, gridShape, gridToTable } from './tables.ts';
 
 /** The delimiter that occurs most in the first line (`,` `;` or tab), so European `;` files load too. */
 function guessDelimiter(text: string, path: string): string {
@@ -18,7 +19,7 @@ function guessDelimiter(text: string, path: string): string {
 /** CSV/TSV: one table (title = file stem) and a `row` block per record. */
 export const csvLoader: Loader = {
   type: 'csv',
-  async load(bytes: Buffer, path: string): Promise<LoadedDocument> {
+  async load(bytes: Buffer, path: string, limits: IngestLimits = INGEST_DEFAULTS): Promise<LoadedDocument> {
     const text = decodeText(bytes, path);
     let grid: string[][];
     try {
@@ -35,6 +36,7 @@ export const csvLoader: Loader = {
         details: { path },
       });
     }
+    checkTableShape(basename(path), gridShape(grid), limits);
     const sheet = gridToTable(fileStem(path), grid);
     if (!sheet) return { blocks: [] };
     return { blocks: sheet.blocks, tables: [sheet.table] };

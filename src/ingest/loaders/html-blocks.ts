@@ -1,7 +1,9 @@
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 import type { Block, LoadedDocument } from '../../domain/index.ts';
+import { INGEST_DEFAULTS, type IngestLimits } from '../limits.ts';
+import { tooDeep } from './xml-scan.ts';
 
-type HtmlDocument = ReturnType<typeof parseDocument>;
+type HtmlDocument = DomHandler['root'];
 type HtmlNode = HtmlDocument['children'][number];
 type HtmlElement = Extract<HtmlNode, { name: string; attribs: Record<string, string> }>;
 type HtmlText = Extract<HtmlNode, { type: 'text' }>;
@@ -21,8 +23,8 @@ const LINE_BREAK = '\u2028';
 
 const isElement = (node: HtmlNode): node is HtmlElement => 'name' in node && 'attribs' in node;
 const isText = (node: HtmlNode): node is HtmlText => node.type === 'text';
-const contains = (outer: HtmlNode, inner: HtmlNode): boolean => {
-  for (let node = inner.parent; node; node = node.parent) if (node === outer) return true;
+const hasAncestorNamed = (node: HtmlNode, name: string): boolean => {
+  for (let parent = node.parent; parent; parent = parent.parent) if ('name' in parent && parent.name === name) return true;
   return false;
 };
 const collapse = (text: string): string =>
@@ -150,15 +152,50 @@ function contentRoots(document: HtmlDocument): HtmlNode[] {
   const main = byName('main')[0];
   if (main) return [main];
   const articles = byName('article');
-  const outer = articles.filter((article) => !articles.some((other) => other !== article && contains(other, article)));
+  const outer = articles.filter((article) => !hasAncestorNamed(article, 'article'));
   if (outer.length > 0) return outer;
   const body = byName('body')[0];
   return body ? [body] : (document.children as HtmlNode[]);
 }
 
-/** HTML → blocks of its main text, with `<title>` (or the first `<h1>`) as title. Also used for DOCX. */
-export function htmlToDocument(html: string): LoadedDocument {
-  const document = parseDocument(html, { decodeEntities: true, lowerCaseTags: true });
+/**
+ * A DOM builder that stops at `ingest.maxNestingDepth`: the parser's and the walks' cost grows with depth times
+ * size (200,000 nested <div>s, 1 MB, took minutes and then overflowed the stack), so a deeper file fails at once.
+ */
+class DepthBoundedHandler extends DomHandler {
+  private depth = 0;
+
+  constructor(
+    private readonly maxDepth: number,
+    private readonly tooDeep: () => Error,
+  ) {
+    super();
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    this.depth += 1;
+    if (this.depth > this.maxDepth) throw this.tooDeep();
+    super.onopentag(name, attribs);
+  }
+
+  override onclosetag(): void {
+    this.depth -= 1;
+    super.onclosetag();
+  }
+}
+
+function parseHtml(html: string, name: string, limits: IngestLimits): HtmlDocument {
+  const handler = new DepthBoundedHandler(limits.maxNestingDepth, () => tooDeep(name, limits));
+  new Parser(handler, { decodeEntities: true, lowerCaseTags: true }).end(html);
+  return handler.root;
+}
+
+/**
+ * HTML → blocks of its main text, with `<title>` (or the first `<h1>`) as title. Also used for DOCX. `name` (the
+ * file's) is for the message of a file nested deeper than `limits.maxNestingDepth`.
+ */
+export function htmlToDocument(html: string, name = 'The HTML', limits: IngestLimits = INGEST_DEFAULTS): LoadedDocument {
+  const document = parseHtml(html, name, limits);
   const collector = new BlockCollector();
   for (const root of contentRoots(document)) collector.walk(root);
   collector.flush();

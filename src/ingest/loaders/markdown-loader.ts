@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { parseAcl, parseAclList, type Block, type LoadedDocument } from '../../domain/index.ts';
-import { IngestError, isEvidentError } from '../../errors/index.ts';
+import type { Block, LoadedDocument } from '../../domain/index.ts';
+import { EmptyAclError, IngestError, isEvidentError } from '../../errors/index.ts';
+import { parseAclValue } from '../acl-text.ts';
 import { decodeText, normalizeNewlines } from './decode-text.ts';
 import type { Loader } from './loader.ts';
 
@@ -25,6 +26,16 @@ const listOf = (value: unknown): unknown[] =>
         ? []
         : [value];
 
+/**
+ * Keys someone may write meaning "who may read this" (compared lower case, without `-`, `_` and spaces). Evident reads
+ * only `acl`; taking `ACL:` or `permissions:` for no ACL would publish the file, so such a key fails it instead.
+ */
+const ACL_LOOKALIKES = new Set([
+  'acl', 'acls', 'accesscontrol', 'accesscontrollist', 'access', 'permission', 'permissions', 'perms', 'allow',
+  'allowed', 'allowedgroups', 'allowedusers', 'groups', 'users', 'readers', 'visibility', 'visibleto', 'sharedwith',
+  'private', 'restricted',
+]);
+
 function readFrontMatter(yamlText: string, path: string): FrontMatter {
   let data: unknown;
   try {
@@ -42,14 +53,22 @@ function readFrontMatter(yamlText: string, path: string): FrontMatter {
   if (typeof record.title === 'string' && record.title.trim()) out.title = record.title.trim();
   const tags = listOf(record.tags).map((tag) => String(tag).trim()).filter(Boolean);
   if (tags.length > 0) out.tags = tags;
-  if (record.acl !== undefined && record.acl !== null) {
+  const lookalike = Object.keys(record).find((key) => key !== 'acl' && ACL_LOOKALIKES.has(key.toLowerCase().replace(/[\s_-]+/g, '')));
+  if (lookalike !== undefined) {
+    throw new IngestError('acl_invalid', `The front matter of ${basename(path)} has the key ${JSON.stringify(lookalike)}, which Evident does not read as an ACL: it reads only "acl".`, {
+      hint: 'Write who may read the file as acl: [group:legal, user:bob] (or acl: public), or rename the key if it means something else.',
+      details: { path, key: lookalike },
+    });
+  }
+  if (Object.hasOwn(record, 'acl')) {
     try {
-      out.acl = typeof record.acl === 'string' ? parseAclList(record.acl, basename(path)) : parseAcl(listOf(record.acl), basename(path));
+      out.acl = parseAclValue(record.acl, `the front matter of ${basename(path)}`);
     } catch (cause) {
+      if (EmptyAclError.isInstance(cause)) throw cause;
       const detail = isEvidentError(cause) ? cause.message : String(cause);
       throw new IngestError('acl_invalid', detail, {
         cause,
-        hint: 'Write the acl as a list or a comma-separated string of entries like "group:legal" or "user:bob".',
+        hint: 'Write the acl as a list or a comma-separated string of entries like "group:legal" or "user:bob", or as public.',
         details: { path },
       });
     }
@@ -57,12 +76,30 @@ function readFrontMatter(yamlText: string, path: string): FrontMatter {
   return out;
 }
 
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+// Linear on any line: the closing `#`s and trailing blanks are trimmed in code (a lazy group followed by optional
+// blanks took seconds on a line of spaces).
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]([\s\S]*))?$/;
+const ATX_CLOSING = /(?:^|[ \t])#+$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+/;
-const TABLE_SEPARATOR = /^ *\|? *:?-+:? *(\| *:?-+:? *)*\|? *$/;
+const SEPARATOR_CELL = /^:?-+:?$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])( *\1){2,} *$/;
+
+/** `| --- | :-: |`: cells of dashes (optionally colon-aligned) between pipes; checked cell by cell, in linear time. */
+function isTableSeparator(line: string): boolean {
+  let body = line.trim();
+  if (body.startsWith('|')) body = body.slice(1);
+  if (body.endsWith('|')) body = body.slice(0, -1);
+  return body.split('|').every((cell) => SEPARATOR_CELL.test(cell.trim()));
+}
+
+/** An ATX heading's text without its optional closing sequence (`## Title ##` → `Title`). */
+function atxText(rest: string): string {
+  const text = rest.trim();
+  const closing = ATX_CLOSING.exec(text);
+  return closing ? text.slice(0, closing.index).trim() : text;
+}
 
 function tableCells(line: string): string[] {
   let body = line.trim();
@@ -113,11 +150,11 @@ function markdownBlocks(lines: readonly string[]): { blocks: Block[]; firstH1?: 
     const atx = ATX_HEADING.exec(line);
     if (atx?.[1]) {
       flush();
-      heading(atx[1].length, atx[2] ?? '');
+      heading(atx[1].length, atxText(atx[2] ?? ''));
       continue;
     }
 
-    if (line.includes('|') && next !== undefined && TABLE_SEPARATOR.test(next) && next.includes('-')) {
+    if (line.includes('|') && next !== undefined && next.includes('-') && isTableSeparator(next)) {
       flush();
       const header = tableCells(line);
       for (i += 2; i < lines.length && (lines[i] ?? '').includes('|') && (lines[i] ?? '').trim() !== ''; i += 1) {

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { getDocumentProxy } from 'unpdf';
 import type { Block, LoadedDocument } from '../../domain/index.ts';
 import { IngestError } from '../../errors/index.ts';
+import { INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '../limits.ts';
 import type { Loader } from './loader.ts';
 
 /** A text line as laid out on a page (PDF user space: y grows upwards). */
@@ -214,14 +215,17 @@ function pageBlocks(lines: readonly PdfTextLine[], page: number, style: PageStyl
   return blocks;
 }
 
-async function readPages(pdf: DocumentProxy): Promise<PdfTextLine[][]> {
+/** Every page's lines; stops with `maxDocumentChars` as soon as the text read so far is over it. */
+async function readPages(pdf: DocumentProxy, path: string, limits: IngestLimits): Promise<PdfTextLine[][]> {
   const pages: PdfTextLine[][] = [];
+  let chars = 0;
   for (let number = 1; number <= pdf.numPages; number += 1) {
     const page = await pdf.getPage(number);
     const content = await page.getTextContent();
     const items: PositionedItem[] = [];
     for (const item of content.items) {
       if (!('str' in item)) continue;
+      chars += item.str.length;
       const [a = 0, b = 0, , d = 0, x = 0, y = 0] = item.transform as number[];
       items.push({
         str: item.str,
@@ -235,6 +239,9 @@ async function readPages(pdf: DocumentProxy): Promise<PdfTextLine[][]> {
     }
     pages.push(pageLines(items));
     page.cleanup();
+    if (chars > limits.maxDocumentChars) {
+      throw limitExceeded('maxDocumentChars', basename(path), `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text by page ${number}`, limits);
+    }
   }
   return pages;
 }
@@ -253,7 +260,7 @@ function documentStyle(pages: readonly PdfTextLine[][]): PageStyle {
 /** PDF via pdf.js (unpdf): paragraphs and headings per page, every block with its 1-based page. */
 export const pdfLoader: Loader = {
   type: 'pdf',
-  async load(bytes: Buffer, path: string): Promise<LoadedDocument> {
+  async load(bytes: Buffer, path: string, limits: IngestLimits = INGEST_DEFAULTS): Promise<LoadedDocument> {
     let pdf: DocumentProxy;
     try {
       // pdf.js may take ownership of the buffer it is given, so it gets a copy.
@@ -265,12 +272,12 @@ export const pdfLoader: Loader = {
       let pages: PdfTextLine[][];
       let metaTitle = '';
       try {
-        pages = await readPages(pdf);
+        pages = await readPages(pdf, path, limits);
         const meta = await pdf.getMetadata().catch(() => undefined);
         const info = meta?.info as { Title?: unknown } | undefined;
         metaTitle = typeof info?.Title === 'string' ? info.Title.trim() : '';
       } catch (error) {
-        throw pdfError(error, path);
+        throw IngestError.isInstance(error) ? error : pdfError(error, path);
       }
       const style = documentStyle(pages);
       const keepHyphen = hyphenatedWords(pages.flat());

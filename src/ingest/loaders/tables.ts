@@ -1,4 +1,5 @@
 import type { Block, ColumnType, TableData } from '../../domain/index.ts';
+import { limitExceeded, type IngestLimits } from '../limits.ts';
 
 type Cell = string | number | boolean | null;
 
@@ -29,13 +30,40 @@ function toCell(value: string, type: ColumnType): Cell {
 /** Header names as given; an empty one becomes `column_<n>` and a repeated one gets a `_<k>` suffix, so SQL can hold them. */
 function columnNames(header: readonly string[], width: number): string[] {
   const names: string[] = [];
+  const taken = new Set<string>();
   for (let index = 0; index < width; index += 1) {
     const base = (header[index] ?? '').trim() || `column_${index + 1}`;
     let name = base;
-    for (let k = 2; names.includes(name); k += 1) name = `${base}_${k}`;
+    for (let k = 2; taken.has(name); k += 1) name = `${base}_${k}`;
     names.push(name);
+    taken.add(name);
   }
   return names;
+}
+
+/**
+ * Fails a file whose tables are over `ingest.maxTableCells` or `ingest.maxTableColumns` (`verb` says whether the
+ * cells are there or only declared). Every cell becomes a typed SQL value and part of a row block, and neither
+ * PostgreSQL (1,600) nor SQLite (2,000) holds a table of any width.
+ */
+export function checkTableShape(name: string, shape: { cells: number; columns: number }, limits: IngestLimits, verb = 'has'): void {
+  if (shape.columns > limits.maxTableColumns) {
+    throw limitExceeded('maxTableColumns', name, `has a table ${shape.columns.toLocaleString('en-US')} columns wide`, limits);
+  }
+  if (shape.cells > limits.maxTableCells) {
+    throw limitExceeded('maxTableCells', name, `${verb} ${shape.cells.toLocaleString('en-US')} cells`, limits);
+  }
+}
+
+/** The cells and the widest row of a grid. */
+export function gridShape(grid: readonly (readonly unknown[])[]): { cells: number; columns: number } {
+  let cells = 0;
+  let columns = 0;
+  for (const row of grid) {
+    cells += row.length;
+    if (row.length > columns) columns = row.length;
+  }
+  return { cells, columns };
 }
 
 export interface SheetBlocks {
@@ -55,7 +83,9 @@ export function gridToTable(title: string, grid: readonly (readonly string[])[])
   const header = rows[0];
   if (!header) return undefined;
   const body = rows.slice(1);
-  const width = Math.max(header.length, ...body.map((row) => row.length));
+  // A loop, not Math.max(...rows): spreading 150,000 rows as arguments overflows the stack.
+  let width = header.length;
+  for (const row of body) if (row.length > width) width = row.length;
   const names = columnNames(header, width);
   const types = names.map((_, index) => inferColumnType(body.map((row) => row[index] ?? '')));
   const table: TableData = {

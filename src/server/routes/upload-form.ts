@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
-import { parseAclList } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
+import { parseAclValue } from '../../ingest/acl-text.ts';
 import { ACL_SIDECAR_SUFFIX } from '../../ingest/discover.ts';
+import { UNSAFE_DOC_ID_CHAR, escapeUnsafe } from '../../ingest/doc-id.ts';
 
 /** One uploaded file and the doc_id it will be stored under (`<folder>/<file name>`). */
 export interface UploadedFile {
@@ -12,16 +13,20 @@ export interface UploadedFile {
 
 export interface UploadForm {
   files: UploadedFile[];
-  /** From the `acl` field; undefined leaves each file's own ACL (Markdown front matter), as the CLI does. */
+  /**
+   * From the `acl` field; undefined (no field) leaves each file's own ACL (Markdown front matter), as the CLI does;
+   * `[]` is `acl=public`. A field that is sent but names no one (`acl=`, `acl=,`) is refused, never public.
+   */
   acl: string[] | undefined;
 }
 
 const FORM_HINT =
-  'Send multipart/form-data with one or more file parts named "files", an optional "folder" (e.g. contracts) and an optional "acl" (e.g. group:legal,user:alice), e.g. `curl -F files=@x.md -F folder=contracts`.';
+  'Send multipart/form-data with one or more file parts named "files", an optional "folder" (e.g. contracts) and an optional "acl" (e.g. group:legal,user:alice, or public), e.g. `curl -F files=@x.md -F folder=contracts`.';
 const FIELDS = ['files', 'folder', 'acl'];
 // Names are written to disk as one path segment; longer ones would fail there with a system error.
 const MAX_NAME_BYTES = 255;
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+// Controls and bidirectional overrides/isolates: the characters no doc_id may hold (see ingest/doc-id.ts).
+const CONTROL_CHARS = UNSAFE_DOC_ID_CHAR;
 
 const invalid = (message: string, hint = FORM_HINT) => new ValidationError(message, { hint });
 
@@ -64,8 +69,8 @@ export async function readUploadForm(c: Context): Promise<UploadForm> {
     seen.add(docId);
     return { docId, name, file };
   });
-  const aclText = texts.get('acl')?.trim();
-  return { files: uploaded, acl: aclText ? parseAclList(aclText, 'the "acl" field') : undefined };
+  const aclText = texts.get('acl');
+  return { files: uploaded, acl: aclText === undefined ? undefined : parseAclValue(aclText, 'the "acl" field') };
 }
 
 /** `contracts` or `contracts/2024` → its segments; blank means the files go to the top level. */
@@ -74,7 +79,9 @@ function folderSegments(raw: string): string[] {
   if (!folder) return [];
   const hint = 'Give "folder" as a relative path of plain names, like contracts or contracts/2024.';
   if (folder.startsWith('/') || /^[A-Za-z]:/.test(folder)) throw invalid(`The folder ${JSON.stringify(raw)} is absolute.`, hint);
-  if (folder.includes('\\') || CONTROL_CHARS.test(folder)) throw invalid(`The folder ${JSON.stringify(raw)} has a backslash or a control character.`, hint);
+  if (folder.includes('\\') || CONTROL_CHARS.test(folder)) {
+    throw invalid(`The folder ${JSON.stringify(escapeUnsafe(raw))} has a backslash, a control or a bidirectional character.`, hint);
+  }
   const segments = folder.split('/');
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') {
@@ -88,7 +95,10 @@ function checkFileName(raw: string): string {
   const hint = 'A file name is one plain name like ct-2024-0193.md; put folders in the "folder" field.';
   if (!raw.trim()) throw invalid('A file part has an empty file name.', hint);
   if (raw.includes('/') || raw.includes('\\')) throw invalid(`The file name ${JSON.stringify(raw)} contains a path separator.`, hint);
-  if (raw === '.' || raw === '..' || CONTROL_CHARS.test(raw)) throw invalid(`The file name ${JSON.stringify(raw)} is not allowed.`, hint);
+  if (raw === '.' || raw === '..') throw invalid(`The file name ${JSON.stringify(raw)} is not allowed.`, hint);
+  if (CONTROL_CHARS.test(raw)) {
+    throw invalid(`The file name ${JSON.stringify(escapeUnsafe(raw))} holds a control or bidirectional character.`, `${hint} Rename it without control, bidirectional-override or isolate characters.`);
+  }
   if (Buffer.byteLength(raw) > MAX_NAME_BYTES) throw invalid(`The file name ${JSON.stringify(raw.slice(0, 40) + '…')} is longer than ${MAX_NAME_BYTES} bytes.`, hint);
   if (raw.endsWith(ACL_SIDECAR_SUFFIX)) {
     throw invalid(`${JSON.stringify(raw)} is an ACL sidecar file, which an upload does not read.`, 'Send the ACL in the "acl" form field instead.');

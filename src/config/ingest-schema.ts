@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * The bounds of ingesting one file. Each is checked before the work it bounds where the file says how big it is
+ * (zip directories, declared sheet ranges), and while the work runs where it does not (inflating, reading pages);
+ * a file over one fails alone with `file_limit_exceeded`, naming the setting, and the rest of the batch goes on.
+ * The defaults and what they cost at their maximum are measured in `bench/ingest/bombs.ts`.
+ */
+export const ingestSchema = z
+  .object({
+    /** Bytes of a file as stored on disk or uploaded (an upload request carries at most this much in total). */
+    maxFileBytes: z.number().int().positive().default(50 * MiB),
+    /** Bytes a DOCX/XLSX expands to: every zip entry, as declared and as actually inflated. */
+    maxExpandedBytes: z.number().int().positive().default(256 * MiB),
+    /** Entries in a DOCX/XLSX zip. */
+    maxArchiveEntries: z.number().int().positive().default(10_000),
+    /**
+     * XML elements in a DOCX/XLSX's parts, counted before they are parsed: the parsers' time and memory grow with them
+     * (mammoth ≈ 35 µs and 2 KB per element, so the default costs ≈ 17 s and 1 GB at most; an XLSX cell is 2–3).
+     */
+    maxXmlElements: z.number().int().positive().default(500_000),
+    /** Nesting of HTML elements and of a DOCX/XLSX's XML (browsers keep 512 levels). */
+    maxNestingDepth: z.number().int().min(16).max(10_000).default(512),
+    /** Cells of the tables of one CSV/XLSX (all sheets; an XLSX sheet's declared range counts in full). */
+    maxTableCells: z.number().int().positive().default(1_000_000),
+    /** Columns of one table; PostgreSQL holds at most 1,600 per table. */
+    maxTableColumns: z.number().int().min(1).max(1_600).default(1_000),
+    /** Characters of text one document yields (≈ 10,000 pages). */
+    maxDocumentChars: z.number().int().positive().default(20_000_000),
+    /** Chunks of one document. */
+    maxDocumentChunks: z.number().int().positive().default(25_000),
+    /** Bytes of an ACL sidecar (`<file>.acl.json`). */
+    maxSidecarBytes: z.number().int().min(64).max(16 * MiB).default(64 * KiB),
+  })
+  .strict()
+  .prefault({});
+
+export type IngestConfig = z.infer<typeof ingestSchema>;
+
+/** The documented defaults, for loaders called outside a configured ingestor. */
+export const INGEST_DEFAULTS: IngestConfig = ingestSchema.parse({});
