@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentsSchema } from './agents-schema.ts';
+import { tablesSchema } from './tables-schema.ts';
 import { limitsSchema } from './limits-schema.ts';
 import { ingestSchema } from './ingest-schema.ts';
 
@@ -60,6 +61,8 @@ export const configSchema = z
         channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
       })
       .prefault({}),
+    /** The bounds of one read-only table query (rows, time, result and value bytes, memory); see `tables-schema.ts`. */
+    tables: tablesSchema,
     /**
      * Who may approve a side-effect tool's pending action, per tool: the thread's `owner`, any `admin`, or both.
      * E.g. `{"tools": {"save_memory": ["admin"]}}` makes saving memories an admin decision.

@@ -31,6 +31,7 @@ export type ErrorCode =
   // Table queries: refused before running, or stopped.
   | 'query_rejected'
   | 'query_timeout'
+  | 'query_too_large'
   // Models and the index built with them.
   | 'provider_failed'
   | 'structured_output_invalid'
@@ -96,6 +97,7 @@ const KNOWN: Record<ErrorCode, true> = {
   acl_empty: true,
   query_rejected: true,
   query_timeout: true,
+  query_too_large: true,
   provider_failed: true,
   structured_output_invalid: true,
   embedder_mismatch: true,

@@ -16,6 +16,7 @@ export { PayloadTooLargeError } from './payload-too-large-error.ts';
 export { ProviderError } from './provider-error.ts';
 export { publicErrorOf, type PublicError } from './public-error.ts';
 export { QueryRejectedError } from './query-rejected-error.ts';
+export { QueryTooLargeError, type QueryBound } from './query-too-large-error.ts';
 export { RouteNotFoundError } from './route-not-found-error.ts';
 export { RunEventConflictError } from './run-event-conflict-error.ts';
 export { RunFailedError, type RunFailure } from './run-failed-error.ts';

@@ -12,7 +12,7 @@ export function ragDeps({ evident, chat }: Pick<AgentContext, 'evident' | 'chat'
     search: evident.search,
     store: evident.store,
     embedder: evident.embedder,
-    tableQuery: createTableQueryTool({ store: evident.store }),
+    tableQuery: createTableQueryTool({ store: evident.store, limits: evident.config.tables }),
     topK: evident.retrieval.topK,
     ...evident.config.agents.rag,
     ...(chat ? { chat } : {}),

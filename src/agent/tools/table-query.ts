@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Principal, TableRecord } from '../../domain/index.ts';
+import { TABLE_QUERY_DEFAULTS } from '../../config/tables-schema.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import type { Store, TableQueryLimits } from '../../store/store.ts';
 
@@ -10,7 +11,8 @@ export const tableQueryInputSchema = z.object({
 });
 export type TableQueryInput = z.infer<typeof tableQueryInputSchema>;
 
-export const DEFAULT_TABLE_QUERY_LIMITS: TableQueryLimits = { maxRows: 200, timeoutMs: 5_000 };
+/** The configured bounds' defaults (`tables.*`); an agent passes `config.tables`. */
+export const DEFAULT_TABLE_QUERY_LIMITS: TableQueryLimits = TABLE_QUERY_DEFAULTS;
 /** Rows and characters per cell shown in the summary an agent reads; the full rows stay in `rows`. */
 const SUMMARY_ROWS = 20;
 const SUMMARY_CELL_CHARS = 80;

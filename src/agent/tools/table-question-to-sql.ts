@@ -1,4 +1,5 @@
 import type { Principal, TableRecord } from '../../domain/index.ts';
+import { QueryRejectedError, QueryTooLargeError } from '../../errors/index.ts';
 import type { Store } from '../../store/store.ts';
 
 export type TableAggregate = 'sum' | 'avg' | 'count' | 'max' | 'min';
@@ -19,24 +20,34 @@ export interface TableSqlPlan {
 }
 
 const VALUES_PER_COLUMN = 50;
+/** Longer values are not words a question names; leaving them out keeps what reaches a prompt small. */
+const VALUE_CHARS = 100;
+/** Bounds of one column's distinct values: 50 short values, with room for multi-byte text. */
+const VALUE_LIMITS = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000, maxResultBytes: 64 * 1024, maxValueBytes: 4 * VALUE_CHARS };
 
 /**
- * Schemas of the tables the principal may see, with up to 50 distinct values of each text column, read through
- * the principal-filtered `queryTables` like any other table query.
+ * Schemas of the tables the principal may see, with up to 50 distinct short values of each text column, read
+ * through the principal-filtered `queryTables` like any other table query. A column whose values cannot be read
+ * within their bounds is listed without values.
  */
 export async function loadTableSchemas(store: Store, principal: Principal): Promise<TableSchema[]> {
   const tables = await store.listTables(principal);
-  const limits = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000 };
   return Promise.all(
     tables.map(async (table) => {
       const values: Record<string, string[]> = {};
       for (const column of table.columns.filter((c) => c.type === 'text')) {
-        const result = await store.queryTables(
-          `SELECT DISTINCT ${quoteId(column.name)} FROM ${quoteId(table.sqlName)} WHERE ${quoteId(column.name)} IS NOT NULL`,
-          principal,
-          limits,
-        );
-        values[column.name] = result.rows.map((row) => String(row[0]));
+        const name = quoteId(column.name);
+        try {
+          const result = await store.queryTables(
+            `SELECT DISTINCT ${name} FROM ${quoteId(table.sqlName)} WHERE ${name} IS NOT NULL AND length(${name}) <= ${VALUE_CHARS}`,
+            principal,
+            VALUE_LIMITS,
+          );
+          values[column.name] = result.rows.map((row) => String(row[0]));
+        } catch (error) {
+          if (!QueryTooLargeError.isInstance(error) && !(QueryRejectedError.isInstance(error) && error.code === 'query_timeout')) throw error;
+          values[column.name] = [];
+        }
       }
       return { ...table, values };
     }),

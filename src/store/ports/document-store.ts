@@ -40,8 +40,14 @@ export interface ChunkWithSource extends Chunk {
 export interface TableQueryLimits {
   /** At most this many rows are returned; `truncated` says whether there were more. */
   maxRows: number;
-  /** The query is stopped after this long and fails with `query_timeout`. */
+  /** From sending the query until its rows are read back; then it is stopped and fails with `query_timeout`. */
   timeoutMs: number;
+  /** Bytes of the result (column names and values); over it the query is stopped with `query_too_large`. Default: `tables.maxResultBytes`'s. */
+  maxResultBytes?: number;
+  /** Bytes of any one value; over it: `query_too_large`. Default: `tables.maxValueBytes`'s. */
+  maxValueBytes?: number;
+  /** Working memory of the query where the backend can bound it (see `tables.maxMemoryBytes`). */
+  maxMemoryBytes?: number;
 }
 
 export interface TableQueryResult {
@@ -75,7 +81,8 @@ export interface DocumentStore {
    * the `sqlName`s `listTables(principal)` returns. Anything else — another statement, a store table, a table
    * function, another schema or database, a table of a document the principal may not see — fails with
    * `QueryRejectedError` (`query_rejected`) whose text does not depend on whether such a table exists; a query
-   * running past `limits.timeoutMs` is stopped and fails with `query_timeout`.
+   * running past `limits.timeoutMs` is stopped and fails with `query_timeout`; one whose result or a value of it
+   * goes over the byte bounds is stopped there and fails with `query_too_large`.
    */
   queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult>;
   getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]>;

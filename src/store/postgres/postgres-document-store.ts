@@ -12,7 +12,8 @@ import type {
   TableQueryResult,
 } from '../ports/document-store.ts';
 import { guardTableQuery } from '../sql-guard.ts';
-import { validateExtras, validateLimits, validateReplacement, validateWrite } from '../write-validation.ts';
+import { resolveTableQueryLimits } from '../table-query-limits.ts';
+import { validateExtras, validateReplacement, validateWrite } from '../write-validation.ts';
 import { aclFilter } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
 import { CHUNKS, createVectorTable, insertDocument, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
@@ -105,10 +106,10 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
 
     async queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult> {
       pool.assertOpen();
-      validateLimits(limits);
+      const bounds = resolveTableQueryLimits(limits);
       const allowed = (await documents.listTables(principal)).map((table) => table.sqlName.toLowerCase());
       const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
-      return runTableQuery(() => pool.connect(), pool.names, guarded, allowed, limits);
+      return runTableQuery(() => pool.connect(), pool.names, guarded, allowed, bounds);
     },
 
     async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {

@@ -1,7 +1,9 @@
+import { Socket } from 'node:net';
 import type { PoolClient } from 'pg';
-import { QueryRejectedError } from '../../errors/index.ts';
-import type { TableQueryLimits, TableQueryResult } from '../ports/document-store.ts';
+import { QueryRejectedError, QueryTooLargeError, StoreError } from '../../errors/index.ts';
+import type { TableQueryResult } from '../ports/document-store.ts';
 import { tableNotAllowedError, type GuardedQuery } from '../sql-guard.ts';
+import { checkResultBytes, type ResolvedTableQueryLimits } from '../table-query-limits.ts';
 
 /**
  * Read-only table queries on Postgres. Besides the shared guard, three walls: the statement runs in a READ ONLY
@@ -39,19 +41,52 @@ function planIsAllowed(node: PlanNode, tablesSchema: string, allowed: ReadonlySe
 /** SQLSTATEs whose message cannot depend on tables the principal may not see, once every table was vouched for. */
 const SCHEMA_FREE_CLASSES = /^(22|42601|42703|42702|42803|42804|42P10|42P18|42611|2201)/;
 
-/** Runs a guarded query on a connection of its own (`connect`), as the reader role, read-only and time-limited. */
+/** The socket a pg client reads from: the fetch counts its bytes and closes it at the cap. */
+function socketOf(client: PoolClient): Socket {
+  const stream = (client as unknown as { connection?: { stream?: unknown } }).connection?.stream;
+  if (!(stream instanceof Socket)) throw new StoreError('The PostgreSQL client exposes no socket to bound a table query\'s fetch by.');
+  return stream;
+}
+
+const timeoutError = (timeoutMs: number) =>
+  new QueryRejectedError('query_timeout', `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`, {
+    hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
+  });
+
+/**
+ * Runs a guarded query on a connection of its own (`connect`), as the reader role, read-only and time-limited:
+ * `statement_timeout` stops it in the server, and a timer over the whole exchange (plan check, fetch, parsing)
+ * closes the connection. The fetch reads at most about four bytes on the wire per byte of the result bound (text
+ * forms of numbers and bytea are longer than their values) before the connection is closed, then the rows are
+ * counted against the bounds exactly.
+ */
 export async function runTableQuery(
   connect: () => Promise<PoolClient>,
   names: { tables: string; reader: string },
   guarded: GuardedQuery,
   allowed: readonly string[],
-  limits: TableQueryLimits,
+  limits: ResolvedTableQueryLimits,
 ): Promise<TableQueryResult> {
+  const started = performance.now();
   const client = await connect();
-  let broken = false;
+  const socket = socketOf(client);
+  let stopped: Error | undefined;
+  const stop = (error: Error) => {
+    if (stopped) return;
+    stopped = error;
+    socket.destroy();
+  };
+  // The client reports a closed connection as an error event too; the query's own rejection carries it.
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  const timer = setTimeout(() => stop(timeoutError(limits.timeoutMs)), Math.max(0, limits.timeoutMs - (performance.now() - started)));
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(limits.timeoutMs))}`);
+    // Temporary files of sorts and hashes count against the working memory bound where the role may set it.
+    await client.query(`SELECT set_config('temp_file_limit', $1, true) WHERE current_setting('is_superuser') = 'on'`, [
+      `${Math.max(1, Math.floor(limits.maxMemoryBytes / 1024))}kB`,
+    ]);
     await client.query(`SET LOCAL search_path = "${names.tables}"`);
     await client.query(`SET LOCAL ROLE "${names.reader}"`);
     const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${guarded.sql}`);
@@ -60,30 +95,50 @@ export async function runTableQuery(
       throw tableNotAllowedError(allowed);
     }
     await client.query(`DECLARE evident_table_query NO SCROLL CURSOR FOR ${guarded.sql}`);
-    const maxRows = Math.floor(limits.maxRows);
-    const fetched = await client.query({ text: `FETCH FORWARD ${maxRows + 1} FROM evident_table_query`, rowMode: 'array' });
-    const rows = fetched.rows as unknown[][];
-    return { columns: fetched.fields.map((field) => field.name), rows: rows.slice(0, maxRows), truncated: rows.length > maxRows };
-  } catch (error) {
-    throw rejection(error, guarded, allowed, limits);
-  } finally {
+    const maxRows = limits.maxRows;
+    const wireCap = 4 * limits.maxResultBytes + 64 * (maxRows + 1) + 64 * 1024;
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > wireCap) stop(new QueryTooLargeError('result', limits.maxResultBytes));
+    };
+    socket.on('data', count);
+    let fetched;
     try {
-      await client.query('ROLLBACK');
-    } catch {
-      broken = true;
+      fetched = await client.query({ text: `FETCH FORWARD ${maxRows + 1} FROM evident_table_query`, rowMode: 'array' });
+    } finally {
+      socket.off('data', count);
     }
+    if (performance.now() - started > limits.timeoutMs) throw timeoutError(limits.timeoutMs);
+    const columns = fetched.fields.map((field) => field.name);
+    const rows = (fetched.rows as unknown[][]).slice(0, maxRows);
+    checkResultBytes(columns, rows, limits);
+    return { columns, rows, truncated: fetched.rows.length > maxRows };
+  } catch (error) {
+    throw stopped ?? rejection(error, guarded, allowed, limits);
+  } finally {
+    clearTimeout(timer);
+    let broken = stopped !== undefined;
+    if (!broken) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+    }
+    // A closed connection may still report its end; a healthy one goes back to the pool without the listener.
+    if (!broken) client.off('error', ignore);
     client.release(broken);
   }
 }
 
-function rejection(error: unknown, guarded: GuardedQuery, allowed: readonly string[], limits: TableQueryLimits): Error {
-  if (error instanceof QueryRejectedError) return error;
+function rejection(error: unknown, guarded: GuardedQuery, allowed: readonly string[], limits: ResolvedTableQueryLimits): Error {
+  if (QueryRejectedError.isInstance(error) || QueryTooLargeError.isInstance(error)) return error;
   const code = (error as { code?: string }).code ?? '';
-  if (code === '57014') {
-    return new QueryRejectedError('query_timeout', `The query ran longer than ${limits.timeoutMs} ms and was stopped.`, {
-      hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
-    });
-  }
+  if (code === '57014') return timeoutError(limits.timeoutMs);
+  // The server's own bounds: memory, temp_file_limit (53400), a value past its length limit (54000).
+  if (code === '53200' || code === '53400') return new QueryTooLargeError('memory', limits.maxMemoryBytes);
+  if (code === '54000') return new QueryTooLargeError('value', limits.maxValueBytes);
   // Postgres's message is passed on only when it cannot depend on tables the principal may not see: a syntax
   // error, or a column/type/data error once the guard's parser vouched for every table of the statement.
   const passOn = code === '42601' || (guarded.tables !== undefined && SCHEMA_FREE_CLASSES.test(code));

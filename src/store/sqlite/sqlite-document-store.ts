@@ -2,7 +2,8 @@ import { principalAclKeys } from '../../domain/index.ts';
 import { QueryRejectedError, ValidationError } from '../../errors/index.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
-import { validateExtras, validateLimits, validateReplacement, validateWrite } from '../write-validation.ts';
+import { checkResultBytes, resolveTableQueryLimits } from '../table-query-limits.ts';
+import { validateExtras, validateReplacement, validateWrite } from '../write-validation.ts';
 import { aclCondition, aclParams } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
 import { contentWrite, createVectorTable, insertDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
@@ -98,16 +99,14 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
 
     async queryTables(sql, principal, limits) {
       conn.assertOpen();
-      validateLimits(limits);
+      const bounds = resolveTableQueryLimits(limits);
       const allowed = (await documents.listTables(principal)).map((table) => table.sqlName.toLowerCase());
       const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
-      const reply = await tableQueries.run({
-        sql: guarded.sql,
-        allowed,
-        maxRows: Math.floor(limits.maxRows),
-        timeoutMs: limits.timeoutMs,
-      });
-      if (reply.ok) return { columns: reply.columns, rows: reply.rows, truncated: reply.truncated };
+      const reply = await tableQueries.run({ sql: guarded.sql, allowed, limits: bounds });
+      if (reply.ok) {
+        checkResultBytes(reply.columns, reply.rows, bounds);
+        return { columns: reply.columns, rows: reply.rows, truncated: reply.truncated };
+      }
       if (reply.reason === 'not_allowed') throw tableNotAllowedError(allowed);
       if (reply.reason === 'not_select') throw notOneSelectError(allowed, 'it is not a read-only SELECT');
       // SQLite's message is passed on only when it cannot depend on tables the principal may not see: a syntax

@@ -3,23 +3,31 @@
  * Runs read-only table queries for the SQLite store in a process of its own: better-sqlite3 is synchronous and
  * exposes neither sqlite3_interrupt nor a progress handler, so a query that runs too long (a recursive CTE, a
  * cross join) can only be stopped by killing the process that runs it. Plain CommonJS so it starts without a
- * TypeScript loader. argv[2]: the path of better-sqlite3. Messages: see table-query-runner.ts.
+ * TypeScript loader. argv[2]: the path of better-sqlite3. Frames on stdin (requests) and stdout (replies): a
+ * 4-byte big-endian length, then v8.serialize of the message; see table-query-runner.ts.
  */
+const v8 = require('node:v8');
 const Database = require(process.argv[2]);
 
 let connection;
 let openedPath;
 
+function open(db) {
+  // Sorts and temporary tables stay in memory, where the process's data limit bounds them, never in a temp file.
+  db.pragma('temp_store = MEMORY');
+  return db;
+}
+
 function connect(request) {
   if (request.image) {
     if (connection) connection.close();
     openedPath = undefined;
-    connection = new Database(Buffer.from(request.image), { readonly: true });
+    connection = open(new Database(Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength), { readonly: true }));
     return connection;
   }
   if (!connection || openedPath !== request.path) {
     if (connection) connection.close();
-    connection = new Database(request.path, { readonly: true, fileMustExist: true });
+    connection = open(new Database(request.path, { readonly: true, fileMustExist: true }));
     openedPath = request.path;
   }
   return connection;
@@ -66,40 +74,97 @@ function planIsAllowed(db, sql, allowed) {
   return true;
 }
 
+/** The byte rule of src/store/table-query-limits.ts (valueBytes), which the parent applies again and which decides. */
+function valueBytes(value) {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (typeof value === 'number' || typeof value === 'bigint') return 8;
+  return 1;
+}
+
+const tooLarge = (bound) => ({ ok: false, reason: 'too_large', bound });
+
+/** Reads rows until the row, byte or time bound: the process stops producing where a bound is crossed. */
+function readRows(statement, request, deadline) {
+  const columns = statement.columns().map((column) => column.name);
+  let bytes = 0;
+  for (const name of columns) bytes += valueBytes(name);
+  if (bytes > request.maxResultBytes) return tooLarge('result');
+  const rows = [];
+  let truncated = false;
+  for (const row of statement.iterate()) {
+    if (rows.length >= request.maxRows) {
+      truncated = true;
+      break;
+    }
+    for (const value of row) {
+      const size = valueBytes(value);
+      if (size > request.maxValueBytes) return tooLarge('value');
+      bytes += size;
+    }
+    if (bytes > request.maxResultBytes) return tooLarge('result');
+    if (Date.now() > deadline) return { ok: false, reason: 'timeout' };
+    rows.push(row);
+  }
+  return { ok: true, columns, rows, truncated };
+}
+
 function run(request) {
+  const deadline = Date.now() + request.timeoutMs;
   const db = connect(request);
   let statement;
   try {
     statement = db.prepare(request.sql);
   } catch (error) {
-    return { ok: false, reason: 'sql_error', message: String(error.message) };
+    return failure(error);
   }
   if (!statement.reader || !statement.readonly) return { ok: false, reason: 'not_select' };
   // One read transaction: the plan check and the rows come from the same schema and snapshot.
   return db.transaction(() => {
     if (!planIsAllowed(db, request.sql, request.allowed)) return NOT_ALLOWED;
     statement.raw(true);
-    const rows = [];
-    let truncated = false;
-    for (const row of statement.iterate()) {
-      if (rows.length >= request.maxRows) {
-        truncated = true;
-        break;
-      }
-      rows.push(row);
-    }
-    return { ok: true, columns: statement.columns().map((column) => column.name), rows, truncated };
+    return readRows(statement, request, deadline);
   })();
 }
 
-process.on('message', (request) => {
-  let reply;
-  try {
-    reply = run(request);
-  } catch (error) {
-    reply = { ok: false, reason: 'sql_error', message: String(error && error.message) };
+function failure(error) {
+  const message = String((error && error.message) || error).slice(0, 500);
+  // SQLite's own bounds: an allocation the process's data limit refused, a value past SQLite's length limit.
+  if (/out of memory/i.test(message)) return tooLarge('memory');
+  if (/string or blob too big/i.test(message)) return tooLarge('value');
+  return { ok: false, reason: 'sql_error', message };
+}
+
+function send(message) {
+  const body = v8.serialize(message);
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(body.length);
+  process.stdout.write(Buffer.concat([header, body]));
+}
+
+let pending = [];
+let pendingBytes = 0;
+process.stdin.on('data', (chunk) => {
+  pending.push(chunk);
+  pendingBytes += chunk.length;
+  while (pendingBytes >= 4) {
+    // Only the header is joined until the whole frame is there: an in-memory store's image is copied once.
+    if (pending[0].length < 4) pending = [Buffer.concat(pending)];
+    const length = pending[0].readUInt32BE(0);
+    if (pendingBytes < 4 + length) return;
+    const buffered = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+    const request = v8.deserialize(buffered.subarray(4, 4 + length));
+    const rest = buffered.subarray(4 + length);
+    pending = rest.length ? [rest] : [];
+    pendingBytes = rest.length;
+    let reply;
+    try {
+      reply = run(request);
+    } catch (error) {
+      reply = failure(error);
+    }
+    send({ id: request.id, ...reply });
   }
-  process.send({ id: request.id, ...reply });
 });
-process.on('disconnect', () => process.exit(0));
-process.send({ type: 'ready' });
+process.stdin.on('end', () => process.exit(0));
+send({ type: 'ready' });

@@ -1,7 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { QueryRejectedError, StoreError } from '../../errors/index.ts';
+import type { Readable, Writable } from 'node:stream';
+import { QueryRejectedError, QueryTooLargeError, StoreError, type QueryBound } from '../../errors/index.ts';
+import type { ResolvedTableQueryLimits } from '../table-query-limits.ts';
+import { FrameReader, frame } from './table-query-frames.ts';
 
 /** Where the child reads the database: the store's file, or an image of an in-memory store. */
 export type QuerySource = { path: string } | { image: Uint8Array };
@@ -10,8 +13,7 @@ export interface TableQueryRequest {
   sql: string;
   /** Lowercase SQL names of the tables the statement may read. */
   allowed: readonly string[];
-  maxRows: number;
-  timeoutMs: number;
+  limits: ResolvedTableQueryLimits;
 }
 
 export type TableQueryReply =
@@ -20,20 +22,40 @@ export type TableQueryReply =
   | { ok: false; reason: 'not_select' }
   | { ok: false; reason: 'sql_error'; message: string };
 
-type ChildMessage = { type: 'ready' } | ({ id: number } & TableQueryReply);
+type ChildReply = TableQueryReply | { ok: false; reason: 'too_large'; bound: QueryBound } | { ok: false; reason: 'timeout' };
+type ChildMessage = { type: 'ready' } | ({ id: number } & ChildReply);
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./table-query-child.cjs', import.meta.url));
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
+/** What Node, better-sqlite3 and SQLite's page cache take before a query allocates anything (measured: ~50 MB). */
+const BASELINE_BYTES = 128 * 1024 * 1024;
+/**
+ * Linux counts every private writable mapping against RLIMIT_DATA (since 4.7), so `ulimit -d` bounds the process's
+ * heap, SQLite's allocations and V8's alike. Elsewhere the child runs without a memory bound.
+ */
+const MEMORY_LIMITED = process.platform === 'linux';
+
+type Child = ChildProcessByStdio<Writable, Readable, null>;
 
 interface Live {
-  process: ChildProcess;
+  process: Child;
+  reader: FrameReader<ChildMessage>;
   ready: Promise<void>;
+  /** The data limit it was started with (bytes), 0 for none. */
+  dataLimit: number;
 }
+
+const timeoutError = (timeoutMs: number) =>
+  new QueryRejectedError('query_timeout', `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`, {
+    hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
+  });
 
 /**
  * Runs table queries one at a time in a child process with its own read-only connection, started on first use
- * and kept for the next query. A query past its time limit gets the child killed (SIGKILL: the only way to stop
- * SQLite inside a synchronous step) and the next query starts a fresh one.
+ * and kept for the next query. The child works within a data-segment limit (Linux), counts what it returns and
+ * stops at the result's byte bounds; the parent stops reading a reply at its byte cap and counts the rows again.
+ * A query past its time limit — measured from sending it until its reply is read — gets the child killed
+ * (SIGKILL: the only way to stop SQLite inside a synchronous step) and the next query starts a fresh one.
  */
 export class TableQueryRunner {
   private live: Live | undefined;
@@ -49,79 +71,116 @@ export class TableQueryRunner {
   }
 
   close(): void {
-    this.live?.process.kill('SIGKILL');
-    this.live = undefined;
+    this.stop(this.live);
   }
 
-  private start(): Live {
-    const child = fork(CHILD_SCRIPT, [BETTER_SQLITE3], {
-      execArgv: [],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    });
+  private stop(live: Live | undefined): void {
+    if (!live) return;
+    if (this.live === live) this.live = undefined;
+    live.process.kill('SIGKILL');
+  }
+
+  private start(dataLimit: number): Live {
+    const args = [CHILD_SCRIPT, BETTER_SQLITE3];
+    const child: Child = dataLimit
+      ? spawn('/bin/sh', ['-c', 'ulimit -d "$1" && shift && exec "$@"', 'sh', String(Math.ceil(dataLimit / 1024)), process.execPath, ...args], {
+          stdio: ['pipe', 'pipe', 'ignore'],
+        })
+      : spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const reader = new FrameReader<ChildMessage>();
+    child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+    // A write to a child that died is reported by its exit; the pipe's own error adds nothing.
+    child.stdin.on('error', () => undefined);
     const ready = new Promise<void>((resolve, reject) => {
-      const onMessage = (message: ChildMessage) => {
-        if ('type' in message && message.type === 'ready') {
-          child.off('exit', onExit);
-          child.off('message', onMessage);
-          resolve();
-        }
+      reader.onMessage = (message) => {
+        if ('type' in message && message.type === 'ready') resolve();
       };
-      const onExit = () => reject(new StoreError('The table query process could not start.'));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-      child.once('error', onExit);
+      const failed = () => reject(new StoreError('The table query process could not start.', { hint: 'Check that Node can start child processes here.' }));
+      child.once('exit', failed);
+      child.once('error', failed);
     });
-    const live = { process: child, ready };
+    const live: Live = { process: child, reader, ready, dataLimit };
     child.once('exit', () => {
       if (this.live === live) this.live = undefined;
     });
     return live;
   }
 
+  /** The child for this query: the live one, unless its data limit does not fit this query's bounds. */
+  private childFor(limits: ResolvedTableQueryLimits, imageBytes: number): Live {
+    // An in-memory store's image is held twice in the child (the message and SQLite's copy), plus the read buffer.
+    const dataLimit = MEMORY_LIMITED ? BASELINE_BYTES + limits.maxMemoryBytes + 3 * imageBytes : 0;
+    if (this.live && (this.live.dataLimit < dataLimit || this.live.dataLimit > 2 * dataLimit)) this.stop(this.live);
+    return this.live ?? (this.live = this.start(dataLimit));
+  }
+
   private async runNow(request: TableQueryRequest): Promise<TableQueryReply> {
-    const live = this.live ?? (this.live = this.start());
+    const { limits } = request;
+    const source = this.source();
+    const live = this.childFor(limits, 'image' in source ? source.image.byteLength : 0);
     const child = live.process;
     // Idle children must not keep the process alive; a running query does.
-    child.ref();
-    child.channel?.ref();
+    setRef(child, true);
     try {
       await live.ready;
       const id = ++this.nextId;
-      return await new Promise<TableQueryReply>((resolve, reject) => {
+      // v8.serialize takes at most two bytes per UTF-8 byte of text (one per raw byte), plus a few per row.
+      live.reader.maxFrameBytes = 2 * limits.maxResultBytes + 16 * (limits.maxRows + 1) + 64 * 1024;
+      const reply = await new Promise<ChildReply>((resolve, reject) => {
+        const started = performance.now();
+        const fail = (error: Error) => {
+          done();
+          this.stop(live);
+          reject(error);
+        };
         const done = () => {
           clearTimeout(timer);
-          child.off('message', onMessage);
+          live.reader.onMessage = undefined;
+          live.reader.onOverflow = undefined;
           child.off('exit', onExit);
         };
-        const onMessage = (message: ChildMessage) => {
-          if ('id' in message && message.id === id) {
-            done();
-            const { id: _, ...reply } = message;
-            resolve(reply);
-          }
-        };
-        const onExit = () => {
+        live.reader.onMessage = (message) => {
+          if (!('id' in message) || message.id !== id) return;
+          // The loop may have been busy elsewhere while the reply arrived: the limit covers the whole exchange.
+          if (performance.now() - started > limits.timeoutMs) return fail(timeoutError(limits.timeoutMs));
           done();
-          reject(new StoreError('The table query process ended unexpectedly.', { hint: 'Run the query again.' }));
+          const { id: _, ...rest } = message;
+          resolve(rest);
         };
-        const timer = setTimeout(() => {
-          done();
-          if (this.live === live) this.live = undefined;
-          child.kill('SIGKILL');
-          reject(
-            new QueryRejectedError('query_timeout', `The query ran longer than ${request.timeoutMs} ms and was stopped.`, {
-              hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
-            }),
-          );
-        }, request.timeoutMs);
-        child.on('message', onMessage);
+        live.reader.onOverflow = () => fail(new QueryTooLargeError('result', limits.maxResultBytes));
+        const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+          // A child that dies inside a query with a data limit ran out of it (V8 aborts when an allocation fails).
+          if (live.dataLimit && (signal !== null || code !== 0)) return fail(new QueryTooLargeError('memory', limits.maxMemoryBytes));
+          fail(new StoreError('The table query process ended unexpectedly.', { hint: 'Run the query again.' }));
+        };
+        const timer = setTimeout(() => fail(timeoutError(limits.timeoutMs)), limits.timeoutMs);
         child.once('exit', onExit);
-        child.send({ id, sql: request.sql, allowed: request.allowed, maxRows: request.maxRows, ...this.source() });
+        child.stdin.write(
+          frame({
+            id,
+            sql: request.sql,
+            allowed: request.allowed,
+            maxRows: limits.maxRows,
+            maxResultBytes: limits.maxResultBytes,
+            maxValueBytes: limits.maxValueBytes,
+            timeoutMs: limits.timeoutMs,
+            ...source,
+          }),
+        );
       });
+      if (reply.ok || reply.reason === 'not_allowed' || reply.reason === 'not_select' || reply.reason === 'sql_error') return reply;
+      if (reply.reason === 'timeout') throw timeoutError(limits.timeoutMs);
+      const limit = { result: limits.maxResultBytes, value: limits.maxValueBytes, memory: limits.maxMemoryBytes }[reply.bound];
+      throw new QueryTooLargeError(reply.bound, limit);
     } finally {
-      child.unref();
-      child.channel?.unref();
+      setRef(child, false);
     }
+  }
+}
+
+function setRef(child: Child, ref: boolean): void {
+  for (const handle of [child, child.stdin, child.stdout] as { ref(): void; unref(): void }[]) {
+    if (ref) handle.ref();
+    else handle.unref();
   }
 }

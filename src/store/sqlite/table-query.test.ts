@@ -47,4 +47,22 @@ describe('SQLite table queries', () => {
       await store.close();
     }
   });
+
+  // Linux bounds the query process's data segment (RLIMIT_DATA); elsewhere the byte bounds alone apply.
+  it.runIf(process.platform === 'linux')('stop a query whose values outgrow the query process\'s memory, named by its setting', async () => {
+    const { store } = await memoryStoreWithTable();
+    const wide = { maxRows: 1, timeoutMs: 20_000, maxResultBytes: 256 * 1024 * 1024, maxValueBytes: 256 * 1024 * 1024 };
+    try {
+      const error = await store.queryTables('SELECT zeroblob(100000000)', ADMIN, { ...wide, maxMemoryBytes: 64 * 1024 * 1024 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'query_too_large', details: { bound: 'memory', limitBytes: 64 * 1024 * 1024 } });
+      expect((error as Error).message).toContain('tables.maxMemoryBytes');
+      // The same value with room for it: the bound, not the query, stopped it.
+      const fits = await store.queryTables('SELECT length(zeroblob(100000000))', ADMIN, { ...wide, maxMemoryBytes: 64 * 1024 * 1024 });
+      expect(fits.rows).toEqual([[100_000_000]]);
+      const roomy = await store.queryTables('SELECT zeroblob(100000000)', ADMIN, { ...wide, maxMemoryBytes: 1024 * 1024 * 1024 });
+      expect((roomy.rows[0]?.[0] as Uint8Array).byteLength).toBe(100_000_000);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { describeRunLog } from './run-log.spec.ts';
 import { describePersistence } from './store.spec.ts';
 import { ConformanceSuite, type OpenStore } from './suite.ts';
 import { describeTableQueries } from './table-queries.spec.ts';
+import { describeTableQueryBounds } from './table-query-bounds.spec.ts';
 import { describeTables } from './tables.spec.ts';
 import { describeVectorSearch } from './vector-search.spec.ts';
 
@@ -34,6 +35,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeEmbedder(suite);
     describeTables(suite);
     describeTableQueries(suite);
+    describeTableQueryBounds(suite);
     // PrincipalStore, MemoryStore, RunLog, CheckpointStore
     describePrincipalStore(suite);
     describeMemoryStore(suite);
