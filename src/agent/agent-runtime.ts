@@ -39,6 +39,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     store: evident.store,
     agents: (options.agents ?? AGENTS).map((agent) => agent(context)),
     policy: options.policy ?? evident.config.approvals,
+    leases: evident.config.runs,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     ...(options.limits ? { limits: options.limits } : {}),

@@ -3,6 +3,7 @@ import { agentsSchema } from './agents-schema.ts';
 import { tablesSchema } from './tables-schema.ts';
 import { limitsSchema } from './limits-schema.ts';
 import { ingestSchema } from './ingest-schema.ts';
+import { runsSchema } from './runs-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -73,6 +74,7 @@ export const configSchema = z
         tools: z.record(z.string(), approverList).default({ save_memory: ['owner', 'admin'] }),
       })
       .prefault({}),
+    runs: runsSchema,
     /** What one HTTP request may carry (body bytes and depth, query, question, messages, metadata); see `limits-schema.ts`. */
     limits: limitsSchema,
     /** The bounds each agent runs within (retries, iterations, tasks, evidence, memory); see `agents-schema.ts`. */

@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'no_pending_approval'
   | 'run_not_running'
   | 'run_event_conflict'
+  | 'run_lease_lost'
+  | 'run_orphaned'
   | 'run_failed'
   | 'cancelled'
   // Ingest: one file's reason; the rest of the batch goes on.
@@ -78,6 +80,8 @@ const KNOWN: Record<ErrorCode, true> = {
   no_pending_approval: true,
   run_not_running: true,
   run_event_conflict: true,
+  run_lease_lost: true,
+  run_orphaned: true,
   run_failed: true,
   cancelled: true,
   file_empty: true,

@@ -20,7 +20,9 @@ export { QueryTooLargeError, type QueryBound } from './query-too-large-error.ts'
 export { RouteNotFoundError } from './route-not-found-error.ts';
 export { RunEventConflictError } from './run-event-conflict-error.ts';
 export { RunFailedError, type RunFailure } from './run-failed-error.ts';
+export { RunLeaseLostError } from './run-lease-lost-error.ts';
 export { RunNotRunningError } from './run-not-running-error.ts';
+export { RunOrphanedError } from './run-orphaned-error.ts';
 export { StoreError } from './store-error.ts';
 export { StructuredOutputError, type StructuredOutputIssue } from './structured-output-error.ts';
 export { ThreadAgentMismatchError } from './thread-agent-mismatch-error.ts';

@@ -1,13 +1,16 @@
 import {
   NotFoundError,
+  publicErrorOf,
   RunEventConflictError,
+  RunLeaseLostError,
+  RunOrphanedError,
   ThreadAgentMismatchError,
   ThreadBusyError,
   ThreadExistsError,
   ThreadForbiddenError,
   ValidationError,
 } from '../errors/index.ts';
-import { RUN_STALE_AFTER_MS, type RunRecordStatus, type RunStart, type ThreadCreate, type ThreadRecord, type ThreadSummary } from './ports/run-log.ts';
+import type { RunEventRecord, RunLease, RunOutcome, RunRecordStatus, RunStart, ThreadCreate, ThreadRecord, ThreadSummary } from './ports/run-log.ts';
 
 /**
  * The run log's rules, written once for every backend. An adapter reads what a rule needs inside its own
@@ -20,14 +23,25 @@ export function validateRunStart(run: RunStart): void {
   for (const [field, value] of Object.entries(run)) {
     if (!value) throw new ValidationError(`A run needs a non-empty ${field}.`);
   }
+  validateLease(run.lease, { release: false });
 }
+
+/** A lease names its owner and lasts a whole number of milliseconds; only a renewal may release one (0). */
+export function validateLease(lease: RunLease, options: { release: boolean }): void {
+  if (!lease.owner) throw new ValidationError('A run lease needs a non-empty owner.');
+  const least = options.release ? 0 : 1;
+  if (!Number.isSafeInteger(lease.ttlMs) || lease.ttlMs < least) throw new ValidationError(`A run lease lasts a whole number of milliseconds, at least ${least}.`);
+}
+
+/** When a lease taken or renewed at `now` runs out. A lease is expired once the store's clock reaches this. */
+export const leaseExpiry = (now: Date, lease: RunLease): Date => new Date(now.getTime() + lease.ttlMs);
 
 /** What a run start must know of its thread, read in the transaction that records the run. */
 export interface ThreadForRun {
   owner: string;
   /** The agent the thread is bound to; '' while it has had no run. */
   agent: string;
-  /** A run of the thread is `running` and has shown life since `liveRunCutoff(now)`. */
+  /** A run of the thread is `running` under a lease that has not expired. */
   hasLiveRun: boolean;
 }
 
@@ -42,8 +56,29 @@ export function checkRunStart(run: RunStart, thread: ThreadForRun): void {
   if (thread.hasLiveRun) throw new ThreadBusyError(run.threadId);
 }
 
-/** A `running` run that has shown no life since this time no longer blocks its thread (its process died). */
-export const liveRunCutoff = (now: Date): Date => new Date(now.getTime() - RUN_STALE_AFTER_MS);
+/**
+ * How a run start ends a `running` run of its thread whose lease expired (its process died and no process has
+ * claimed it yet): `failed`, with the public error and the `error` and `end` events that close its log after
+ * `lastSeq`. The thread is then usable at once, and the orphan can no longer be claimed and run beside the new run.
+ */
+export function supersededOrphan(runId: string, lastSeq: number): { outcome: Required<Omit<RunOutcome, 'leaseOwner'>>; events: RunEventRecord[] } {
+  const shown = publicErrorOf(new RunOrphanedError(runId));
+  return {
+    outcome: { status: 'failed', error: shown.message },
+    events: [
+      { runId, seq: lastSeq + 1, event: 'error', data: { error: shown.code, message: shown.message, hint: shown.hint } },
+      { runId, seq: lastSeq + 2, event: 'end', data: { status: 'failed' } },
+    ],
+  };
+}
+
+/** A write that named a lease owner proceeds only while that owner holds the run. */
+export function checkLeaseHeld(runId: string, owner: string | undefined, holder: string | null | undefined): void {
+  if (owner !== undefined && holder !== owner) throw new RunLeaseLostError(runId, owner);
+}
+
+/** How many orphaned runs `listOrphanedRuns` returns when the caller gives no limit. */
+export const DEFAULT_ORPHAN_LIMIT = 100;
 
 /** The run a finish (or any change) applies to; an unknown run is `not_found`. */
 export function requireRun<T>(runId: string, run: T | undefined): T {

@@ -19,9 +19,9 @@ export type {
 export type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from './ports/memory-store.ts';
 export type { PrincipalStore, UserRecord } from './ports/principal-store.ts';
 export {
-  RUN_STALE_AFTER_MS,
   isRunFinished,
   type RunEventRecord,
+  type RunLease,
   type RunLog,
   type RunOutcome,
   type RunRecord,

@@ -1,8 +1,10 @@
-import { INTERRUPT } from '@langchain/langgraph';
+import { INTERRUPT, type StateSnapshot } from '@langchain/langgraph';
+import { RunLeaseLostError } from '../../errors/index.ts';
 import { publicErrorOf } from '../../errors/public-error.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RunRecord, RunRecordStatus, Store } from '../../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
+import { leaseStopOf, type LeaseStop } from './run-lease.ts';
 import { messageTupleJson } from './stream-json.ts';
 import { valuesToStore } from './values-delta.ts';
 
@@ -17,6 +19,13 @@ export interface ExecuteRunInput {
   input: unknown;
   /** Time travel: run from this earlier checkpoint of the thread (a new branch). */
   checkpointId?: string;
+  /** The lease this process holds on the run: every write names it, so once another process holds the run this one writes nothing more. */
+  leaseOwner: string;
+  /** A recovered run continues its log after its last stored event (0, the default, for a new run). */
+  afterSeq?: number;
+  /** An orphan that cannot be resumed: the run ends failed with this error, the graph untouched. */
+  failWith?: Error;
+  /** Aborting with a plain reason cancels the run; with a `LeaseStop` the run is left to another process, unrecorded. */
   signal: AbortSignal;
   /** Called after each event is stored, so live subscribers read it at once. */
   onEvent: () => void;
@@ -25,21 +34,36 @@ export interface ExecuteRunInput {
 
 /**
  * Runs one graph execution to its end and records it: every stream chunk becomes a numbered event in the store
- * (`metadata` first, `end` last, `error` before `end` on failure or cancellation), and the run's final status.
- * Never throws: a failure is the run's outcome, recorded for whoever streams or joins it.
+ * (`metadata` first, `end` last, `error` before `end` on failure or cancellation), and the run's final status. A
+ * first `metadata` names the thread's head checkpoint as the run found it (`from_checkpoint_id`): a head that has
+ * moved on since is the run's own work, which is how recovery knows it can resume. A recovered run's execution
+ * (`afterSeq` > 0) continues the numbering, opens with a `metadata` of its attempt, and resumes the graph from the
+ * thread's last checkpoint (input null). Never throws: a failure is the run's outcome, recorded for whoever streams
+ * or joins it; a run this process lost (or hands over) is left as it is.
  */
-export async function executeRun({ store, agent, run, input, checkpointId, signal, onEvent, logger }: ExecuteRunInput): Promise<RunRecord> {
+export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord> {
+  const { store, agent, run, input, checkpointId, leaseOwner, failWith, signal, onEvent, logger } = execution;
   const { runId, threadId } = run;
-  let seq = 0;
+  let seq = execution.afterSeq ?? 0;
   const emit = async (event: string, data: unknown) => {
     seq += 1;
-    await store.appendRunEvents([{ runId, seq, event, data }]);
+    await store.appendRunEvents([{ runId, seq, event, data }], leaseOwner);
     onEvent();
   };
+  /** The run goes on elsewhere (or is free for whoever claims it next): nothing of its end is recorded here. */
+  const leave = async (stop: LeaseStop): Promise<RunRecord> => {
+    if (stop === 'handover') await store.renewRunLease(runId, { owner: leaseOwner, ttlMs: 0 });
+    else logger.warn('run lost to another process', { run_id: runId, owner: leaseOwner });
+    return (await store.getRun(runId)) ?? run;
+  };
+  const stopOf = (caught: unknown): LeaseStop | undefined => leaseStopOf(signal) ?? (RunLeaseLostError.isInstance(caught) ? 'lease_lost' : undefined);
   let status: RunRecordStatus;
   let error: string | undefined;
   try {
-    await emit('metadata', { run_id: runId, thread_id: threadId, assistant_id: agent.name, attempt: 1 });
+    const metadata = { run_id: runId, thread_id: threadId, assistant_id: agent.name, attempt: run.attempt };
+    if (seq > 0) await emit('metadata', metadata);
+    else await emit('metadata', { ...metadata, from_checkpoint_id: await headCheckpointId(agent, threadId) });
+    if (failWith) throw failWith;
     let values: Record<string, unknown> = {};
     const stream = await agent.graph.stream(input, {
       streamMode: [...RECORDED_STREAM_MODES],
@@ -65,14 +89,29 @@ export async function executeRun({ store, agent, run, input, checkpointId, signa
     const runErrors = (values.errors ?? []) as { code: string; message: string }[];
     if (runErrors[0]) error = `${runErrors[0].message} (${runErrors[0].code})`;
   } catch (caught) {
+    const stop = stopOf(caught);
+    if (stop) return leave(stop);
     const cancelled = signal.aborted;
     status = cancelled ? 'cancelled' : 'failed';
     const shown = cancelled ? { code: 'cancelled', message: 'The run was cancelled.', hint: null } : publicErrorOf(caught);
     error = shown.message;
-    if (!cancelled) logger.error('run failed', { run_id: runId, error: String(caught) });
+    if (!cancelled && !failWith) logger.error('run failed', { run_id: runId, error: String(caught) });
     await emit('error', { error: shown.code, message: shown.message, hint: shown.hint }).catch(() => undefined);
   }
-  const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}) });
-  await emit('end', { status: finished.status });
-  return finished;
+  try {
+    const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}), leaseOwner });
+    await emit('end', { status: finished.status });
+    return finished;
+  } catch (caught) {
+    const stop = stopOf(caught);
+    if (stop) return leave(stop);
+    throw caught;
+  }
 }
+
+/** The id of a state's checkpoint; null for the empty state of a thread without checkpoints. */
+export const checkpointIdOf = (state: StateSnapshot): string | null =>
+  state.createdAt ? ((state.config?.configurable?.checkpoint_id as string | undefined) ?? null) : null;
+
+const headCheckpointId = async (agent: AgentDefinition, threadId: string): Promise<string | null> =>
+  checkpointIdOf(await agent.graph.getState({ configurable: { thread_id: threadId } }));

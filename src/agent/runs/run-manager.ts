@@ -12,6 +12,8 @@ import type { AgentDefinition } from './agent-definition.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
 import { ownThread, readableRun, readableThread, threadNotFound } from './run-access.ts';
 import { executeRun } from './run-executor.ts';
+import { DEFAULT_RUN_LEASE_SETTINGS, RunLeases, type RunLeaseSettings } from './run-lease.ts';
+import { RunRecovery, type RecoveredRun } from './run-recovery.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
 import { RunAdmission, type RunLimits } from './run-admission.ts';
 import { runInputFor } from './run-input.ts';
@@ -27,12 +29,24 @@ export interface RunManagerDeps {
   pollMs?: number;
   /** How many runs this process executes at once, in all and per user. */
   limits?: RunLimits;
+  /** Heartbeat and lease of the runs this manager executes (config `runs`; 5 s and 20 s by default). */
+  leases?: RunLeaseSettings;
+  /** Look for orphaned runs at start-up and every heartbeat, and take them over (default true). */
+  recover?: boolean;
 }
 
 interface ActiveRun {
   threadId: string;
   controller: AbortController;
   done: Promise<RunRecord>;
+  /** Claimed from a process that died: on close it is handed over, not cancelled (nobody here asked for it). */
+  recovered: boolean;
+}
+
+/** What launching a claimed orphan adds to a run start: where its log goes on, or the error it ends with. */
+interface Recovery {
+  afterSeq: number;
+  failWith?: Error;
 }
 
 /** How long a cancel waits for another process to stop the run it executes (it polls every `pollMs`). */
@@ -48,6 +62,8 @@ export class RunManager {
   private readonly policy: ApprovalPolicy;
   private readonly logger: Logger;
   private readonly pollMs: number;
+  private readonly leases: RunLeases;
+  private readonly recovery: RunRecovery;
   private readonly active = new Map<string, ActiveRun>();
   private readonly busyThreads = new Set<string>();
   private readonly admission: RunAdmission;
@@ -61,6 +77,15 @@ export class RunManager {
     this.logger = deps.logger ?? silentLogger;
     this.pollMs = deps.pollMs ?? 250;
     this.admission = new RunAdmission(deps.limits);
+    this.leases = new RunLeases(this.store, deps.leases ?? DEFAULT_RUN_LEASE_SETTINGS, this.logger);
+    this.recovery = new RunRecovery({
+      store: this.store,
+      agents: this.agents,
+      leases: this.leases,
+      logger: this.logger,
+      execute: (recovered) => this.relaunch(recovered),
+    });
+    if (deps.recover ?? true) this.recovery.start();
   }
 
   agent(name: string): AgentDefinition {
@@ -82,7 +107,7 @@ export class RunManager {
       const runId = randomUUID();
       const { input, question, checkpointId } = await runInputFor(request.action, { store: this.store, agent, thread, principal, runId, policy: this.policy });
       // The run belongs to the thread's owner even when an admin decided on its action.
-      const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question });
+      const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question, lease: this.leases.lease });
       this.launch(agent, run, input, checkpointId);
       void this.active.get(run.runId)?.done.finally(release);
       return run;
@@ -223,10 +248,14 @@ export class RunManager {
     if (thread.agent) await this.agent(thread.agent).forgetThread(threadId);
   }
 
-  /** Cancels every run still executing and waits for them to record their end (server shutdown). */
+  /**
+   * Server shutdown: stops looking for orphans, cancels every run started here (they record their end) and hands
+   * the runs it recovered back (their lease is released, so the next process to sweep resumes them), then waits.
+   */
   async close(): Promise<void> {
+    await this.recovery.stop();
     const running = [...this.active.values()];
-    for (const run of running) run.controller.abort();
+    for (const run of running) run.controller.abort(run.recovered ? 'handover' : undefined);
     await Promise.allSettled(running.map((run) => run.done));
   }
 
@@ -239,8 +268,16 @@ export class RunManager {
     return this.store.createThread({ threadId: request.threadId, owner: request.principal.id });
   }
 
-  private launch(agent: AgentDefinition, run: RunRecord, input: unknown, checkpointId: string | undefined): void {
+  /** Executes an orphan this manager claimed: resumed from its checkpoint, or ended failed. */
+  private relaunch({ agent, run, plan, afterSeq }: RecoveredRun): void {
+    this.busyThreads.add(run.threadId);
+    this.launch(agent, run, null, undefined, { afterSeq, ...(plan.kind === 'fail' ? { failWith: plan.error } : {}) });
+  }
+
+  private launch(agent: AgentDefinition, run: RunRecord, input: unknown, checkpointId: string | undefined, recovery?: Recovery): void {
     const controller = new AbortController();
+    // The heartbeat: while the run executes here, its lease is renewed; once another process holds it, this one stops.
+    const stopHeartbeat = this.leases.hold(run.runId, () => controller.abort('lease_lost'));
     // A cancel requested through another process (another server on the same store) reaches this one as a flag.
     const cancelWatch = setInterval(() => {
       this.store.getRun(run.runId).then(
@@ -254,6 +291,9 @@ export class RunManager {
       run,
       input,
       ...(checkpointId ? { checkpointId } : {}),
+      leaseOwner: this.leases.owner,
+      ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
+      ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
       signal: controller.signal,
       onEvent: () => this.appended.emit(run.runId),
       logger: this.logger,
@@ -265,11 +305,12 @@ export class RunManager {
       })
       .finally(() => {
         clearInterval(cancelWatch);
+        stopHeartbeat();
         this.active.delete(run.runId);
         this.busyThreads.delete(run.threadId);
         this.appended.emit(run.runId);
       });
-    this.active.set(run.runId, { threadId: run.threadId, controller, done });
+    this.active.set(run.runId, { threadId: run.threadId, controller, done, recovered: recovery !== undefined });
   }
 
   private wakeOnAppend(runId: string): { appended: Promise<void>; dispose(): void } {

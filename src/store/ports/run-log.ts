@@ -7,10 +7,17 @@ export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'i
 export const isRunFinished = (status: RunRecordStatus): boolean => status !== 'running';
 
 /**
- * A `running` run that has shown no sign of life (its start, a stored event) for this long no longer blocks its
- * thread: its process most likely died without recording the end.
+ * A process's hold on a running run (ARCHITECTURE §6): the process executing a run renews its lease on a timer; a
+ * `running` run whose lease expired is orphaned (its process died) and is claimed by another process, which resumes
+ * it from its last checkpoint or ends it as failed. Expiry is measured on the store's clock (the database's on
+ * PostgreSQL), so processes whose clocks disagree still agree on it.
  */
-export const RUN_STALE_AFTER_MS = 10 * 60_000;
+export interface RunLease {
+  /** Who holds it: one id per run manager (host, process, random part). */
+  owner: string;
+  /** How long the lease lasts from now unless renewed; 0 releases it (the run is orphaned at once). */
+  ttlMs: number;
+}
 
 /** What starting a run records. A run on a new thread creates the thread, owned by `user`. */
 export interface RunStart {
@@ -20,10 +27,16 @@ export interface RunStart {
   agent: string;
   user: string;
   question: string;
+  /** The starting process's lease on the run, taken atomically with the insert. */
+  lease: RunLease;
 }
 
-export interface RunRecord extends RunStart {
+export interface RunRecord extends Omit<RunStart, 'lease'> {
   status: RunRecordStatus;
+  /** 1 for the first execution; one more each time a process claims the run after its process died. */
+  attempt: number;
+  /** Who holds the run's lease and until when; absent once no process holds it (a run failed as orphaned). */
+  lease?: { owner: string; expiresAt: string };
   /** A client asked to cancel the run; the process executing it stops it (it may be another process). */
   cancelRequested?: true;
   error?: string;
@@ -36,6 +49,8 @@ export interface RunRecord extends RunStart {
 export interface RunOutcome {
   status: RunRecordStatus;
   error?: string;
+  /** Only while this process holds the run's lease: an outcome from a process that lost it is `run_lease_lost`. */
+  leaseOwner?: string;
 }
 
 /** A thread: one owner, and the agent its first run bound it to (null before any run). */
@@ -82,11 +97,16 @@ export interface RunLog {
   /**
    * Records a run as `running`; a new thread is created owned by `run.user`. A thread owned by another user is
    * refused with `ThreadForbiddenError`, so a run can never join someone else's thread. A thread with a run still
-   * `running` (active within `RUN_STALE_AFTER_MS`) is refused with `thread_busy`, atomically with the insert: two
-   * processes sharing the store cannot run one thread at once (nor both resume one approval).
+   * `running` under a live lease is refused with `thread_busy`, atomically with the insert: two processes sharing the
+   * store cannot run one thread at once (nor both resume one approval). A `running` run of the thread whose lease
+   * expired does not block it: it is ended `failed` (`run_orphaned`, with its `error` and `end` events) in the same
+   * transaction, so the thread is usable as soon as the lease runs out and never runs twice.
    */
   startRun(run: RunStart): Promise<RunRecord>;
-  /** Settles a run's status, finish time and duration. Fails with `not_found` for an unknown run. */
+  /**
+   * Settles a run's status, finish time and duration. Fails with `not_found` for an unknown run, and with
+   * `run_lease_lost` when `leaseOwner` is given and no longer holds the running run.
+   */
   finishRun(runId: string, outcome: RunOutcome): Promise<RunRecord>;
   /** The thread's runs, oldest first; empty unless `user` owns the thread. */
   listRuns(threadId: string, user: string): Promise<RunRecord[]>;
@@ -106,9 +126,26 @@ export interface RunLog {
   requestRunCancel(runId: string): Promise<boolean>;
   /**
    * Appends events to a run's log with the given sequence numbers, in one transaction. A sequence number the run
-   * already has fails (`run_event_conflict`): two writers of one run's log are a bug, never merged silently.
+   * already has fails (`run_event_conflict`): two writers of one run's log are a bug, never merged silently. With
+   * `leaseOwner`, the append is refused (`run_lease_lost`) unless that owner holds the run's lease: after another
+   * process claimed the run, the one that lost it cannot write into its log.
    */
-  appendRunEvents(events: readonly RunEventRecord[]): Promise<void>;
+  appendRunEvents(events: readonly RunEventRecord[], leaseOwner?: string): Promise<void>;
   /** The run's events after `afterSeq`, in order (at most `limit`, 1000 unless given). */
   listRunEvents(runId: string, afterSeq: number, limit?: number): Promise<RunEventRecord[]>;
+  /** The sequence number of the run's last stored event; 0 when it has none. */
+  lastRunEventSeq(runId: string): Promise<number>;
+  /**
+   * Extends the lease of a running run its owner still holds to `lease.ttlMs` from now (0 releases it). False when
+   * the run has ended, is unknown, or another process holds it: the caller has lost the run and must stop writing.
+   */
+  renewRunLease(runId: string, lease: RunLease): Promise<boolean>;
+  /** Running runs whose lease has expired (their process died), oldest first, at most `limit` (100 unless given). */
+  listOrphanedRuns(limit?: number): Promise<RunRecord[]>;
+  /**
+   * Takes over an orphaned run, atomically: the lease passes to `lease.owner` and `attempt` counts one more. Only one
+   * of several processes claiming the same run gets it; undefined for every other, and for a run that is not
+   * running, holds a live lease, or does not exist.
+   */
+  claimOrphanedRun(runId: string, lease: RunLease): Promise<RunRecord | undefined>;
 }

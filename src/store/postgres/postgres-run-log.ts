@@ -1,15 +1,18 @@
 import type { PoolClient } from 'pg';
 import type { RunEventRecord, RunLog, RunRecord, RunRecordStatus, ThreadRecord } from '../ports/run-log.ts';
 import {
+  DEFAULT_ORPHAN_LIMIT,
   DEFAULT_RUN_EVENT_LIMIT,
+  checkLeaseHeld,
   checkRunStart,
   checkThreadCreated,
-  liveRunCutoff,
   requireRun,
   runDuration,
   runEventsRefused,
   threadAgent,
   toThreadSummary,
+  supersededOrphan,
+  validateLease,
   validateRunStart,
   validateThreadCreate,
 } from '../run-rules.ts';
@@ -27,6 +30,9 @@ interface RunRow {
   finished_at: Date | null;
   duration_ms: number | null;
   cancel_requested: boolean;
+  attempt: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
 }
 
 interface ThreadRow {
@@ -45,7 +51,15 @@ interface ThreadSummaryRow extends ThreadRow {
 }
 
 const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
-const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested';
+const RUN_COLUMNS =
+  'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at';
+
+/**
+ * Leases run on the database's clock (`now()`, the transaction's start), so servers whose clocks disagree agree on
+ * expiry. None (a run from before leases) counts as expired. `leaseExpiry` in run-rules is the same sum in JS.
+ */
+const EXPIRED_LEASE = `r.status = 'running' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= now())`;
+const expiryAfter = (param: string) => `now() + ${param} * interval '1 millisecond'`;
 
 const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
   threadId: row.thread_id,
@@ -63,6 +77,8 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   user: row.user_name,
   question: row.question,
   status: row.status,
+  attempt: row.attempt,
+  ...(row.lease_owner === null || row.lease_expires_at === null ? {} : { lease: { owner: row.lease_owner, expiresAt: row.lease_expires_at.toISOString() } }),
   ...(row.error === null ? {} : { error: row.error }),
   startedAt: row.started_at.toISOString(),
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at.toISOString() }),
@@ -80,9 +96,37 @@ const getThread = async (c: PoolClient, threadId: string): Promise<ThreadRecord 
   return row ? toThreadRecord(row) : undefined;
 };
 
+const lastSeq = async (c: PoolClient, runId: string): Promise<number> =>
+  Number((await c.query<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = $1', [runId])).rows[0]?.seq ?? 0);
+
+const insertEvents = async (c: PoolClient, events: readonly RunEventRecord[], now: Date, leaseOwner?: string): Promise<number> => {
+  const rows = [events.map((e) => e.runId), events.map((e) => e.seq), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data ?? null)), now];
+  // With an owner, the run rows are share-locked in the statement: a claim waits for the insert, then sees its events.
+  const sql =
+    leaseOwner === undefined
+      ? `INSERT INTO run_events (run_id, seq, event, data, created_at)
+         SELECT run_id, seq, event, data, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::json[]) AS e(run_id, seq, event, data)`
+      : `WITH held AS (SELECT run_id FROM runs WHERE run_id = ANY($1::text[]) AND lease_owner = $6 FOR SHARE)
+         INSERT INTO run_events (run_id, seq, event, data, created_at)
+         SELECT run_id, seq, event, data, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::json[]) AS e(run_id, seq, event, data)
+         WHERE e.run_id IN (SELECT run_id FROM held)`;
+  try {
+    return (await c.query(sql, leaseOwner === undefined ? rows : [...rows, leaseOwner])).rowCount ?? 0;
+  } catch (error) {
+    const { code, detail } = error as { code?: string; detail?: string };
+    if (code === '23505') {
+      const taken = /\(run_id, seq\)=\((.*), (\d+)\)/.exec(detail ?? '');
+      throw runEventsRefused({ kind: 'seq_taken', ...(taken ? { taken: { runId: taken[1] as string, seq: taken[2] as string } } : {}) }, error);
+    }
+    if (code === '23503') throw runEventsRefused({ kind: 'unknown_run', runId: events.find((e) => e.runId)?.runId ?? '' }, error);
+    throw error;
+  }
+};
+
 /**
  * The run log on Postgres (threads, runs, run events). Every read names the owner in its WHERE clause. Writes that
- * read first lock the thread row, so two servers starting runs on one thread see each other.
+ * read first lock the thread row, so two servers starting runs on one thread see each other; a run start also locks
+ * the thread's running runs, so a claim of an orphan and a start superseding it never both succeed.
  */
 export function postgresRunLog(pool: PostgresPool): RunLog {
   return {
@@ -97,16 +141,26 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
         // The thread row is locked: a concurrent start on this thread waits here and then sees this run.
         const thread = (await c.query<{ owner: string; agent: string }>('SELECT owner, agent FROM threads WHERE thread_id = $1 FOR UPDATE', [run.threadId]))
           .rows[0] as { owner: string; agent: string };
-        const live = await c.query(
-          `SELECT 1 FROM runs r WHERE r.thread_id = $1 AND r.status = 'running'
-           AND greatest(r.started_at, (SELECT max(e.created_at) FROM run_events e WHERE e.run_id = r.run_id)) > $2`,
-          [run.threadId, liveRunCutoff(now)],
+        const running = await c.query<{ run_id: string; started_at: Date; live: boolean }>(
+          `SELECT r.run_id, r.started_at, coalesce(r.lease_expires_at > now(), false) AS live FROM runs r
+           WHERE r.thread_id = $1 AND r.status = 'running' ORDER BY r.seq FOR UPDATE`,
+          [run.threadId],
         );
-        checkRunStart(run, { ...thread, hasLiveRun: (live.rowCount ?? 0) > 0 });
+        checkRunStart(run, { ...thread, hasLiveRun: running.rows.some((r) => r.live) });
+        // The thread's orphans (locked above, so no claim can take one now) end as a new run takes their thread.
+        for (const orphan of running.rows) {
+          const { outcome, events } = supersededOrphan(orphan.run_id, await lastSeq(c, orphan.run_id));
+          await c.query(
+            `UPDATE runs SET status = $2, error = $3, finished_at = $4, duration_ms = $5, lease_owner = NULL, lease_expires_at = NULL WHERE run_id = $1`,
+            [orphan.run_id, outcome.status, outcome.error, now, runDuration(orphan.started_at, now)],
+          );
+          await insertEvents(c, events, now);
+        }
         await c.query('UPDATE threads SET updated_at = $2, agent = $3 WHERE thread_id = $1', [run.threadId, now, run.agent]);
         await c.query(
-          `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at) VALUES ($1, $2, $3, $4, $5, 'running', $6)`,
-          [run.runId, run.threadId, run.agent, run.user, run.question, now],
+          `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at, lease_owner, lease_expires_at)
+           VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, ${expiryAfter('$8')})`,
+          [run.runId, run.threadId, run.agent, run.user, run.question, now, run.lease.owner, run.lease.ttlMs],
         );
         return (await getRun(c, run.runId)) as RunRecord;
       });
@@ -116,6 +170,7 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
       return pool.transaction('record a run', async (c) => {
         const finished = new Date();
         const row = requireRun(runId, (await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = $1 FOR UPDATE`, [runId])).rows[0]);
+        checkLeaseHeld(runId, outcome.leaseOwner, row.status === 'running' ? row.lease_owner : undefined);
         await c.query('UPDATE runs SET status = $2, error = $3, finished_at = $4, duration_ms = $5 WHERE run_id = $1', [
           runId,
           outcome.status,
@@ -186,25 +241,13 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
       });
     },
 
-    /** One INSERT for the batch: a taken sequence number or an unknown run fails it whole. */
-    async appendRunEvents(events) {
+    /** One INSERT for the batch: a taken sequence number, an unknown run or a lost lease fails it whole. */
+    async appendRunEvents(events, leaseOwner) {
       if (events.length === 0) return;
       await pool.withClient('record run events', async (c) => {
-        try {
-          await c.query(
-            `INSERT INTO run_events (run_id, seq, event, data, created_at)
-             SELECT run_id, seq, event, data, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::json[]) AS e(run_id, seq, event, data)`,
-            [events.map((e) => e.runId), events.map((e) => e.seq), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data ?? null)), new Date()],
-          );
-        } catch (error) {
-          const { code, detail } = error as { code?: string; detail?: string };
-          if (code === '23505') {
-            const taken = /\(run_id, seq\)=\((.*), (\d+)\)/.exec(detail ?? '');
-            throw runEventsRefused({ kind: 'seq_taken', ...(taken ? { taken: { runId: taken[1] as string, seq: taken[2] as string } } : {}) }, error);
-          }
-          if (code === '23503') throw runEventsRefused({ kind: 'unknown_run', runId: events.find((e) => e.runId)?.runId ?? '' }, error);
-          throw error;
-        }
+        const inserted = await insertEvents(c, events, new Date(), leaseOwner);
+        // Fewer rows than events: some run of the batch is not held by `leaseOwner` (its rows were left out).
+        if (inserted < events.length) checkLeaseHeld(events[0]?.runId ?? '', leaseOwner, null);
       });
     },
 
@@ -215,6 +258,42 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           [runId, afterSeq, limit],
         );
         return result.rows.map((row): RunEventRecord => ({ runId, seq: row.seq, event: row.event, data: row.data }));
+      });
+    },
+
+    async lastRunEventSeq(runId) {
+      return pool.withClient('read run events', (c) => lastSeq(c, runId));
+    },
+
+    async renewRunLease(runId, lease) {
+      validateLease(lease, { release: true });
+      return pool.withClient("renew a run's lease", async (c) => {
+        const renewed = await c.query(
+          `UPDATE runs SET lease_expires_at = ${expiryAfter('$3')} WHERE run_id = $1 AND status = 'running' AND lease_owner = $2`,
+          [runId, lease.owner, lease.ttlMs],
+        );
+        return (renewed.rowCount ?? 0) > 0;
+      });
+    },
+
+    async listOrphanedRuns(limit = DEFAULT_ORPHAN_LIMIT) {
+      return pool.withClient('list orphaned runs', async (c) => {
+        const result = await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${EXPIRED_LEASE} ORDER BY r.started_at, r.seq LIMIT $1`, [limit]);
+        return result.rows.map(toRunRecord);
+      });
+    },
+
+    async claimOrphanedRun(runId, lease) {
+      validateLease(lease, { release: false });
+      return pool.withClient('claim an orphaned run', async (c) => {
+        // One statement: a second claimer waits on the row, re-reads it, finds the lease live and matches nothing.
+        const claimed = await c.query<RunRow>(
+          `UPDATE runs r SET lease_owner = $2, lease_expires_at = ${expiryAfter('$3')}, attempt = r.attempt + 1
+           WHERE r.run_id = $1 AND ${EXPIRED_LEASE} RETURNING ${RUN_COLUMNS}`,
+          [runId, lease.owner, lease.ttlMs],
+        );
+        const row = claimed.rows[0];
+        return row ? toRunRecord(row) : undefined;
       });
     },
   };

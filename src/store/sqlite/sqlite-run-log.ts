@@ -1,14 +1,18 @@
 import type { RunEventRecord, RunLog, RunRecord, RunRecordStatus, ThreadRecord } from '../ports/run-log.ts';
 import {
+  DEFAULT_ORPHAN_LIMIT,
   DEFAULT_RUN_EVENT_LIMIT,
+  checkLeaseHeld,
   checkRunStart,
   checkThreadCreated,
-  liveRunCutoff,
+  leaseExpiry,
   requireRun,
   runDuration,
   runEventsRefused,
   threadAgent,
   toThreadSummary,
+  supersededOrphan,
+  validateLease,
   validateRunStart,
   validateThreadCreate,
 } from '../run-rules.ts';
@@ -26,6 +30,9 @@ interface RunRow {
   finished_at: string | null;
   duration_ms: number | null;
   cancel_requested: number;
+  attempt: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
 }
 
 interface ThreadRow {
@@ -54,7 +61,8 @@ const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
   updatedAt: row.updated_at,
 });
 
-const RUN_COLUMNS = 'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested';
+const RUN_COLUMNS =
+  'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at';
 
 const toRunRecord = (row: RunRow): RunRecord => ({
   runId: row.run_id,
@@ -63,6 +71,8 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   user: row.user,
   question: row.question,
   status: row.status,
+  attempt: row.attempt,
+  ...(row.lease_owner === null || row.lease_expires_at === null ? {} : { lease: { owner: row.lease_owner, expiresAt: row.lease_expires_at } }),
   ...(row.error === null ? {} : { error: row.error }),
   startedAt: row.started_at,
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
@@ -70,10 +80,15 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   ...(row.cancel_requested === 1 ? { cancelRequested: true as const } : {}),
 });
 
+/** A running run's lease is live while its expiry is after now; none (a run from before leases) counts as expired. */
+const LIVE_LEASE = `r.status = 'running' AND r.lease_expires_at > ?`;
+const EXPIRED_LEASE = `r.status = 'running' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= ?)`;
+
 /**
  * The run log on SQLite (tables `threads`, `runs`, `run_events`). Every read names the owner in its WHERE clause, so
  * another user's threads are never read, not read and then dropped. Writes that read first run in an IMMEDIATE
- * transaction, so two processes on one file see each other's runs.
+ * transaction, so two processes on one file see each other's runs. Lease times are ISO strings of one clock (the
+ * processes sharing a file share its machine), compared as text.
  */
 export function sqliteRunLog(conn: SqliteConnection): RunLog {
   const stmt = (sql: string) => conn.stmt(sql);
@@ -85,12 +100,39 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
     const row = stmt(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`).get(threadId) as ThreadRow | undefined;
     return row ? toThreadRecord(row) : undefined;
   };
-  /** Whether a run of the thread is `running` and started or stored an event after `since`. */
-  const hasLiveRun = (threadId: string, since: Date): boolean =>
-    stmt(
-      `SELECT 1 FROM runs r WHERE r.thread_id = ? AND r.status = 'running'
-       AND max(r.started_at, coalesce((SELECT max(e.created_at) FROM run_events e WHERE e.run_id = r.run_id), '')) > ?`,
-    ).get(threadId, since.toISOString()) !== undefined;
+  const lastSeq = (runId: string): number =>
+    (stmt('SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = ?').get(runId) as { seq: number }).seq;
+  const insertEvents = (events: readonly RunEventRecord[], now: string) => {
+    const insert = stmt('INSERT INTO run_events (run_id, seq, event, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    for (const event of events) {
+      try {
+        insert.run(event.runId, event.seq, event.event, JSON.stringify(event.data ?? null), now);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw runEventsRefused({ kind: 'seq_taken', taken: event }, error);
+        if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw runEventsRefused({ kind: 'unknown_run', runId: event.runId }, error);
+        throw error;
+      }
+    }
+  };
+  /** Ends the thread's orphaned runs as a new run takes the thread (`supersededOrphan`), in the caller's transaction. */
+  const endOrphans = (threadId: string, now: Date) => {
+    const orphans = stmt(`SELECT r.run_id, r.started_at FROM runs r WHERE r.thread_id = ? AND ${EXPIRED_LEASE}`).all(threadId, now.toISOString()) as {
+      run_id: string;
+      started_at: string;
+    }[];
+    for (const orphan of orphans) {
+      const { outcome, events } = supersededOrphan(orphan.run_id, lastSeq(orphan.run_id));
+      stmt('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ?, lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ?').run(
+        outcome.status,
+        outcome.error,
+        now.toISOString(),
+        runDuration(new Date(orphan.started_at), now),
+        orphan.run_id,
+      );
+      insertEvents(events, now.toISOString());
+    }
+  };
 
   return {
     async startRun(run) {
@@ -101,7 +143,9 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
         return conn.immediate(() => {
           const thread = stmt('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as { owner: string; agent: string } | undefined;
           if (thread) {
-            checkRunStart(run, { ...thread, hasLiveRun: hasLiveRun(run.threadId, liveRunCutoff(now)) });
+            const live = stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${LIVE_LEASE}`).get(run.threadId, now.toISOString()) !== undefined;
+            checkRunStart(run, { ...thread, hasLiveRun: live });
+            endOrphans(run.threadId, now);
             stmt('UPDATE threads SET updated_at = ?, agent = ? WHERE thread_id = ?').run(now.toISOString(), run.agent, run.threadId);
           } else {
             stmt('INSERT INTO threads (thread_id, agent, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
@@ -113,9 +157,18 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             );
           }
           stmt(
-            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at)
-             VALUES (@runId, @threadId, @agent, @user, @question, 'running', @now)`,
-          ).run({ ...run, now: now.toISOString() });
+            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at, lease_owner, lease_expires_at)
+             VALUES (@runId, @threadId, @agent, @user, @question, 'running', @now, @owner, @expires)`,
+          ).run({
+            runId: run.runId,
+            threadId: run.threadId,
+            agent: run.agent,
+            user: run.user,
+            question: run.question,
+            now: now.toISOString(),
+            owner: run.lease.owner,
+            expires: leaseExpiry(now, run.lease).toISOString(),
+          });
           return getRun(run.runId) as RunRecord;
         });
       });
@@ -127,6 +180,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       return conn.guard('record a run', () =>
         conn.immediate(() => {
           const run = requireRun(runId, getRun(runId));
+          checkLeaseHeld(runId, outcome.leaseOwner, run.status === 'running' ? run.lease?.owner : undefined);
           const durationMs = runDuration(new Date(run.startedAt), finished);
           stmt('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?').run(
             outcome.status,
@@ -201,23 +255,18 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       );
     },
 
-    async appendRunEvents(events) {
+    async appendRunEvents(events, leaseOwner) {
       conn.assertWritable();
       if (events.length === 0) return;
       conn.guard('record run events', () => {
-        const insert = stmt('INSERT INTO run_events (run_id, seq, event, data, created_at) VALUES (?, ?, ?, ?, ?)');
-        const now = new Date().toISOString();
         conn.immediate(() => {
-          for (const event of events) {
-            try {
-              insert.run(event.runId, event.seq, event.event, JSON.stringify(event.data ?? null), now);
-            } catch (error) {
-              const code = (error as { code?: string }).code;
-              if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw runEventsRefused({ kind: 'seq_taken', taken: event }, error);
-              if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw runEventsRefused({ kind: 'unknown_run', runId: event.runId }, error);
-              throw error;
+          if (leaseOwner !== undefined) {
+            for (const runId of new Set(events.map((event) => event.runId))) {
+              const holder = stmt('SELECT lease_owner FROM runs WHERE run_id = ?').get(runId) as { lease_owner: string | null } | undefined;
+              checkLeaseHeld(runId, leaseOwner, holder?.lease_owner);
             }
           }
+          insertEvents(events, new Date().toISOString());
         });
       });
     },
@@ -231,6 +280,44 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
           data: string;
         }[];
         return rows.map((row): RunEventRecord => ({ runId, seq: row.seq, event: row.event, data: JSON.parse(row.data) as unknown }));
+      });
+    },
+
+    async lastRunEventSeq(runId) {
+      conn.assertOpen();
+      return conn.guard('read run events', () => lastSeq(runId));
+    },
+
+    async renewRunLease(runId, lease) {
+      conn.assertWritable();
+      validateLease(lease, { release: true });
+      return conn.guard("renew a run's lease", () => {
+        const expires = leaseExpiry(new Date(), lease).toISOString();
+        return stmt("UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND status = 'running' AND lease_owner = ?").run(expires, runId, lease.owner).changes > 0;
+      });
+    },
+
+    async listOrphanedRuns(limit = DEFAULT_ORPHAN_LIMIT) {
+      conn.assertOpen();
+      return conn.guard('list orphaned runs', () => {
+        const rows = stmt(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${EXPIRED_LEASE} ORDER BY r.started_at, r.rowid LIMIT ?`).all(new Date().toISOString(), limit) as RunRow[];
+        return rows.map(toRunRecord);
+      });
+    },
+
+    async claimOrphanedRun(runId, lease) {
+      conn.assertWritable();
+      validateLease(lease, { release: false });
+      return conn.guard('claim an orphaned run', () => {
+        const now = new Date();
+        // One statement: whichever process updates the row first wins; the others match no row.
+        const claimed = stmt(`UPDATE runs AS r SET lease_owner = ?, lease_expires_at = ?, attempt = attempt + 1 WHERE r.run_id = ? AND ${EXPIRED_LEASE}`).run(
+          lease.owner,
+          leaseExpiry(now, lease).toISOString(),
+          runId,
+          now.toISOString(),
+        );
+        return claimed.changes > 0 ? getRun(runId) : undefined;
       });
     },
   };

@@ -8,6 +8,7 @@ import { describeKeywordSearch } from './keyword-search.spec.ts';
 import { describeMemoryStore } from './memory-store.spec.ts';
 import { describePrincipalStore } from './principal-store.spec.ts';
 import { describeRunLog } from './run-log.spec.ts';
+import { describeRunLogLeases } from './run-log-lease.spec.ts';
 import { describePersistence } from './store.spec.ts';
 import { ConformanceSuite, type OpenStore } from './suite.ts';
 import { describeTableQueries } from './table-queries.spec.ts';
@@ -40,6 +41,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describePrincipalStore(suite);
     describeMemoryStore(suite);
     describeRunLog(suite);
+    describeRunLogLeases(suite);
     describeCheckpointStore(suite);
     // Store
     describePersistence(suite);

@@ -17,11 +17,12 @@ export function describeRunLog(suite: ConformanceSuite): void {
       agent: 'rag',
       user,
       question,
+      lease: { owner: 'process-a', ttlMs: 60_000 },
     });
 
     it('records runs with status and timings, and lists the owner\'s threads newest first', async () => {
       const started = await store.startRun(run('r1', 't1', 'alice', 'What is the fee?'));
-      expect(started).toMatchObject({ runId: 'r1', threadId: 't1', status: 'running', user: 'alice', question: 'What is the fee?' });
+      expect(started).toMatchObject({ runId: 'r1', threadId: 't1', status: 'running', user: 'alice', question: 'What is the fee?', attempt: 1 });
       expect(started.finishedAt).toBeUndefined();
       const finished = await store.finishRun('r1', { status: 'answered' });
       expect(finished.status).toBe('answered');

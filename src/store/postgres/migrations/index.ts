@@ -4,6 +4,7 @@ import { runsSchema } from './003-runs.ts';
 import { documentExtrasSchema } from './004-document-extras.ts';
 import { keywordPostings } from './005-keyword-postings.ts';
 import { runCancel } from './006-run-cancel.ts';
+import { runLease } from './007-run-lease.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export type { PostgresMigration, SchemaNames } from './migration.ts';
@@ -16,4 +17,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   documentExtrasSchema,
   keywordPostings,
   runCancel,
+  runLease,
 ];

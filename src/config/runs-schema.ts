@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/**
+ * Crash-safe runs (ARCHITECTURE §6): the process executing a run renews its lease every `heartbeatMs`; a run whose
+ * lease went `leaseMs` without renewal is orphaned (its process died): its thread is free, and a server on the store
+ * resumes it from its last checkpoint (or ends it failed). Every run manager looks for orphans at start-up and every
+ * `heartbeatMs`. The lease is a small multiple of the heartbeat, so one late heartbeat (a busy event loop, a slow
+ * store) does not lose a run.
+ */
+export const runsSchema = z
+  .object({
+    heartbeatMs: z.number().int().min(50).max(600_000).default(5_000),
+    leaseMs: z.number().int().min(150).max(3_600_000).default(20_000),
+  })
+  .prefault({})
+  .refine((runs) => runs.leaseMs >= 3 * runs.heartbeatMs, { message: 'runs.leaseMs must be at least 3 × runs.heartbeatMs' });
+export type RunsConfig = z.infer<typeof runsSchema>;
