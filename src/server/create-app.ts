@@ -38,6 +38,11 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   const { evident } = deps;
   const logger = deps.logger ?? silentLogger;
   const app = new Hono<ServerEnv>();
+  // First, so every route (and the one JSON reader, read-json.ts) works within the configured request limits.
+  app.use('*', async (c, next) => {
+    c.set('limits', evident.config.limits);
+    await next();
+  });
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
   const auth = authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey });

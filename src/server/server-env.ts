@@ -1,6 +1,7 @@
+import type { LimitsConfig } from '../config/index.ts';
 import type { Principal } from '../domain/index.ts';
 
-/** What the auth middleware puts on every `/v1` request's context. */
+/** What the middleware puts on a request's context: the limits on every request, the principal once authenticated. */
 export interface ServerEnv {
-  Variables: { principal: Principal };
+  Variables: { principal: Principal; limits: LimitsConfig };
 }

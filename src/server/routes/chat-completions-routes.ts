@@ -5,7 +5,7 @@ import type { RunManager } from '../../agent/runs/run-manager.ts';
 import { ClientClosedError, ModelNotFoundError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Store } from '../../store/store.ts';
-import { readJson } from '../read-json.ts';
+import { readJson, requestLimits } from '../read-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 import { questionFromMessages } from './langgraph/run-body.ts';
 import { evidentExtension, replyText } from './openai/completion-content.ts';
@@ -52,7 +52,7 @@ export function chatCompletionsRoutes(runs: RunManager, store: Store, options: C
     const request = await readJson(c, completionRequestSchema);
     assertSupported(request);
     if (!runs.agents.has(request.model)) throw new ModelNotFoundError(request.model, agentNames());
-    const { question, history } = questionFromMessages(request.messages);
+    const { question, history } = questionFromMessages(request.messages, requestLimits(c));
     const principal = c.get('principal');
     const continued = c.req.header(THREAD_HEADER)?.trim() || undefined;
     // Only the owner continues a thread; anyone else's id reads as missing. Its own history then wins over `messages`.

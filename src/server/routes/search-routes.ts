@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Evident } from '../../evident.ts';
 import { searchResultJson } from '../../retrieval/search-result-json.ts';
-import { readJson } from '../read-json.ts';
+import { readJson, requestLimits } from '../read-json.ts';
+import { assertQueryWithin } from '../request-limits.ts';
 import type { ServerEnv } from '../server-env.ts';
 
 export const searchBody = z
@@ -17,6 +18,7 @@ export const searchBody = z
 export function searchRoutes(evident: Evident): Hono<ServerEnv> {
   return new Hono<ServerEnv>().post('/search', async (c) => {
     const body = await readJson(c, searchBody);
+    assertQueryWithin(body.query, requestLimits(c));
     await evident.assertEmbedderMatches();
     const trace = await evident.search.search(body.query, c.get('principal'), {
       ...(body.top_k ? { topK: body.top_k } : {}),

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { approvalDecisionSchema } from '../../../agent/core/approval.ts';
 import type { RunAction } from '../../../agent/runs/run-request.ts';
 import type { Turn } from '../../../agent/core/state.ts';
+import type { LimitsConfig } from '../../../config/index.ts';
 import { ValidationError } from '../../../errors/index.ts';
+import { assertMessagesWithin, assertMetadataWithin, assertQuestionWithin } from '../../request-limits.ts';
 import { STREAM_MODES, type StreamMode } from '../../sse.ts';
 
 /** A chat message as LangGraph clients send it: `role` (OpenAI style) or `type` (LangChain style); text or text parts. */
@@ -44,8 +46,12 @@ const roleOf = (message: ChatMessageInput): Turn['role'] | 'system' | undefined 
   return undefined;
 };
 
-/** The chat convention: the last message is the user's question; earlier user/assistant turns are history. */
-export function questionFromMessages(messages: readonly ChatMessageInput[]): { question: string; history: Turn[] } {
+/**
+ * The chat convention: the last message is the user's question; earlier user/assistant turns are history. The
+ * message count and the question's length are within `limits` (the body's size bounds the history).
+ */
+export function questionFromMessages(messages: readonly ChatMessageInput[], limits: LimitsConfig): { question: string; history: Turn[] } {
+  assertMessagesWithin(messages.length, limits);
   const turns: Turn[] = [];
   for (const message of messages) {
     const role = roleOf(message);
@@ -58,21 +64,24 @@ export function questionFromMessages(messages: readonly ChatMessageInput[]): { q
       hint: 'Send {"messages": [{"role": "user", "content": "…"}]}.',
     });
   }
-  return { question: last.content.trim(), history: turns };
+  const question = last.content.trim();
+  assertQuestionWithin(question, limits);
+  return { question, history: turns };
 }
 
 /**
  * What the body asks for: a question (from `input`), a decision on a pending action (from `command.resume`), or,
  * with a checkpoint, time travel: a new question from the end of a run, or a replay (`input: null`) from mid-run.
  */
-export function runActionOf(body: RunBody): RunAction {
+export function runActionOf(body: RunBody, limits: LimitsConfig): RunAction {
+  assertMetadataWithin(body.metadata, limits);
   const unsupported = UNSUPPORTED.find((field) => (body as Record<string, unknown>)[field] != null);
   if (unsupported) throw new ValidationError(`${unsupported} is not supported by this server.`, { hint: `Remove ${unsupported} from the request.` });
   if (body.command && body.input) throw new ValidationError('Send either input (a question) or command (a decision), not both.');
   const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
   if (checkpointId) {
     if (body.command) throw new ValidationError('A decision resumes the thread where it waits; it takes no checkpoint.', { hint: 'Remove checkpoint_id.' });
-    return body.input ? { kind: 'fork', checkpointId, question: askOf(body.input).question } : { kind: 'fork', checkpointId };
+    return body.input ? { kind: 'fork', checkpointId, question: askOf(body.input, limits).question } : { kind: 'fork', checkpointId };
   }
   if (body.command) return { kind: 'resume', decision: body.command.resume };
   if (!body.input) {
@@ -80,13 +89,14 @@ export function runActionOf(body: RunBody): RunAction {
       hint: 'To answer a pending approval, send command: {"resume": {"decision": "approve"}} instead.',
     });
   }
-  return askOf(body.input);
+  return askOf(body.input, limits);
 }
 
-function askOf(input: NonNullable<RunBody['input']>): Extract<RunAction, { kind: 'ask' }> {
-  if ('messages' in input) return { kind: 'ask', ...questionFromMessages(input.messages as ChatMessageInput[]) };
+function askOf(input: NonNullable<RunBody['input']>, limits: LimitsConfig): Extract<RunAction, { kind: 'ask' }> {
+  if ('messages' in input) return { kind: 'ask', ...questionFromMessages(input.messages as ChatMessageInput[], limits) };
   const question = String(input.question).trim();
   if (!question) throw new ValidationError('The question is empty.', { hint: 'Send {"question": "…"} with some text.' });
+  assertQuestionWithin(question, limits);
   return { kind: 'ask', question, history: [] };
 }
 

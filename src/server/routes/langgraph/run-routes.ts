@@ -6,7 +6,7 @@ import { readableRun, readableThread } from '../../../agent/runs/run-access.ts';
 import type { RunManager } from '../../../agent/runs/run-manager.ts';
 import { RunNotRunningError, ValidationError } from '../../../errors/index.ts';
 import type { RunRecord, Store } from '../../../store/store.ts';
-import { readJson } from '../../read-json.ts';
+import { readJson, requestLimits } from '../../read-json.ts';
 import type { ServerEnv } from '../../server-env.ts';
 import { lastEventId, STREAM_MODES, streamRunEvents, type StreamMode } from '../../sse.ts';
 import { runJson, threadStateJson } from './api-json.ts';
@@ -32,7 +32,7 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
       agent: body.assistant_id,
       threadId: threadId ?? randomUUID(),
       principal: c.get('principal'),
-      action: runActionOf(body),
+      action: runActionOf(body, requestLimits(c)),
       createThread: threadId === undefined || body.if_not_exists === 'create',
     });
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
