@@ -26,6 +26,14 @@ const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
 /** Builds a real, minimal .docx (WordprocessingML in a zip) with heading styles Word would write. */
 export function buildDocx(paragraphs: readonly DocxParagraph[]): Buffer {
+  return buildDocxFromBody(paragraphs.map(paragraphXml).join(''));
+}
+
+/**
+ * A .docx whose `<w:body>` is the XML given, written by the test: what no word processor writes (a million empty
+ * paragraphs, 100,000 nested elements, one 20-million-character run) to attack the loader with.
+ */
+export function buildDocxFromBody(bodyXml: string): Buffer {
   const headingStyles = [1, 2, 3, 4, 5, 6]
     .map(
       (level) =>
@@ -66,9 +74,7 @@ export function buildDocx(paragraphs: readonly DocxParagraph[]): Buffer {
     },
     {
       path: 'word/document.xml',
-      data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${paragraphs
-        .map(paragraphXml)
-        .join('')}</w:body></w:document>`,
+      data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${bodyXml}</w:body></w:document>`,
     },
   ]);
 }
