@@ -48,6 +48,9 @@ function socketOf(client: PoolClient): Socket {
   return stream;
 }
 
+/** Bytes on the wire of the set-up statements and a plan, besides the constants a plan may show (up to a value's bound each). */
+const PLAN_BYTES = 256 * 1024;
+
 const timeoutError = (timeoutMs: number) =>
   new QueryRejectedError('query_timeout', `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`, {
     hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
@@ -56,9 +59,9 @@ const timeoutError = (timeoutMs: number) =>
 /**
  * Runs a guarded query on a connection of its own (`connect`), as the reader role, read-only and time-limited:
  * `statement_timeout` stops it in the server, and a timer over the whole exchange (plan check, fetch, parsing)
- * closes the connection. The fetch reads at most about four bytes on the wire per byte of the result bound (text
- * forms of numbers and bytea are longer than their values) before the connection is closed, then the rows are
- * counted against the bounds exactly.
+ * closes the connection. The client reads at most about four bytes on the wire per byte of the bound of each step
+ * (text forms of numbers and bytea are longer than their values) before the connection is closed, then the rows
+ * are counted against the bounds exactly.
  */
 export async function runTableQuery(
   connect: () => Promise<PoolClient>,
@@ -80,6 +83,15 @@ export async function runTableQuery(
   const ignore = () => undefined;
   client.on('error', ignore);
   const timer = setTimeout(() => stop(timeoutError(limits.timeoutMs)), Math.max(0, limits.timeoutMs - (performance.now() - started)));
+  // Every byte the server sends is counted against the bound of the current step: a plan shows constants folded
+  // into it (a `repeat('x', 1e8)` becomes a 100 MB literal), the fetch shows the rows.
+  let received = 0;
+  let bound: { bytes: number; error: () => Error } = { bytes: PLAN_BYTES + 4 * limits.maxValueBytes, error: () => new QueryTooLargeError('value', limits.maxValueBytes) };
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > bound.bytes) stop(bound.error());
+  };
+  socket.on('data', count);
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(limits.timeoutMs))}`);
@@ -96,19 +108,10 @@ export async function runTableQuery(
     }
     await client.query(`DECLARE evident_table_query NO SCROLL CURSOR FOR ${guarded.sql}`);
     const maxRows = limits.maxRows;
-    const wireCap = 4 * limits.maxResultBytes + 64 * (maxRows + 1) + 64 * 1024;
-    let received = 0;
-    const count = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > wireCap) stop(new QueryTooLargeError('result', limits.maxResultBytes));
-    };
-    socket.on('data', count);
-    let fetched;
-    try {
-      fetched = await client.query({ text: `FETCH FORWARD ${maxRows + 1} FROM evident_table_query`, rowMode: 'array' });
-    } finally {
-      socket.off('data', count);
-    }
+    received = 0;
+    bound = { bytes: 4 * limits.maxResultBytes + 64 * (maxRows + 1) + 64 * 1024, error: () => new QueryTooLargeError('result', limits.maxResultBytes) };
+    const fetched = await client.query({ text: `FETCH FORWARD ${maxRows + 1} FROM evident_table_query`, rowMode: 'array' });
+    socket.off('data', count);
     if (performance.now() - started > limits.timeoutMs) throw timeoutError(limits.timeoutMs);
     const columns = fetched.fields.map((field) => field.name);
     const rows = (fetched.rows as unknown[][]).slice(0, maxRows);
@@ -118,6 +121,7 @@ export async function runTableQuery(
     throw stopped ?? rejection(error, guarded, allowed, limits);
   } finally {
     clearTimeout(timer);
+    socket.off('data', count);
     let broken = stopped !== undefined;
     if (!broken) {
       try {

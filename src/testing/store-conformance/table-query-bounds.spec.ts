@@ -79,6 +79,10 @@ export function describeTableQueryBounds(suite: ConformanceSuite): void {
       // The value itself is fine under a bound that fits it.
       const fits = await store.queryTables(sql(wide), CAROL, { maxRows: 10, timeoutMs: 10_000, maxValueBytes: 100_000 });
       expect((fits.rows[0]?.[0] as string).length).toBe(100_000);
+      // A huge one is stopped as a value, wherever it shows first (Postgres folds constants into the plan it sends).
+      const huge = { sqlite: "SELECT printf('%.*c', 10000000, 'x')", postgresql: "SELECT repeat('x', 10000000)" };
+      const stopped = await store.queryTables(sql(huge), CAROL, { maxRows: 10, timeoutMs: 10_000 }).catch((caught: unknown) => caught);
+      expect(stopped).toMatchObject({ code: 'query_too_large', details: { bound: 'value', limitBytes: 262_144 } });
     });
 
     it('stops at the bound of the whole result, counting every row it returns', async () => {
