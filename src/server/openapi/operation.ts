@@ -48,7 +48,9 @@ export function operation(spec: OperationSpec): OperationObject {
     };
   }
   const hasBody = Boolean(spec.json ?? spec.body);
-  if (hasBody) responses['400'] ??= errorResponse('Invalid input: the message names the field, the hint the fix.');
+  if (hasBody) responses['400'] ??= errorResponse('Invalid input (`invalid_input`), or a field over a request limit (`input_too_large`): the message names the field, the hint the fix or the setting.');
+  // Every JSON body goes through the one reader, which refuses one over `limits.maxBodyBytes`.
+  if (spec.json) responses['413'] ??= errorResponse('The body is larger than `limits.maxBodyBytes` (`payload_too_large`).');
   if (spec.access !== 'public') responses['401'] ??= errorResponse('Missing or invalid API key.');
   if (spec.access === 'admin') responses['403'] ??= errorResponse('The key is not an admin key.');
   return {

@@ -20,7 +20,11 @@ export const langgraphThreadPaths = pathGroup(
         description: 'An empty body creates one with a new id. `if_exists: do_nothing` returns an existing thread of yours.',
         access: 'key',
         json: threadCreateSchema,
-        responses: { 200: { description: 'The thread.', json: threadJson }, 409: { description: 'The thread id is taken.', json: ERROR_SCHEMA_REF } },
+        responses: {
+          200: { description: 'The thread.', json: threadJson },
+          404: { description: 'The id is taken by a thread the key may not read: answered as every route answers for it, and nothing is created.', json: ERROR_SCHEMA_REF },
+          409: { description: 'The id is taken by a thread the key may read (`thread_exists`).', json: ERROR_SCHEMA_REF },
+        },
       }),
     },
     '/threads/search': {

@@ -86,6 +86,24 @@ describe('thread and run permissions', () => {
     ]);
   });
 
+  it("answers another user's POST /threads with alice's thread id as for a missing thread (404), creating and changing nothing", async () => {
+    const before = await api.evident.store.getThread(answered.threadId);
+    const missing = await call('GET', '/threads/never-existed', api.keys.bob);
+    for (const if_exists of [undefined, 'raise', 'do_nothing']) {
+      const response = await call('POST', '/threads', api.keys.bob, { thread_id: answered.threadId, metadata: { taken: true }, ...(if_exists ? { if_exists } : {}) });
+      const body = (await response.json()) as { error: { code: string; hint: string } };
+      expect([if_exists, response.status, body.error.code]).toEqual([if_exists, 404, 'not_found']);
+      // The hint a missing thread gets, and a message naming only the id bob sent.
+      expect(body.error.hint).toBe(((await missing.clone().json()) as { error: { hint: string } }).error.hint);
+    }
+    expect(await api.evident.store.getThread(answered.threadId)).toEqual(before);
+    // Whoever may read it is told it exists: its owner, and an admin.
+    expect((await call('POST', '/threads', api.keys.alice, { thread_id: answered.threadId })).status).toBe(409);
+    expect((await call('POST', '/threads', api.keys.admin, { thread_id: answered.threadId })).status).toBe(409);
+    const own = await call('POST', '/threads', api.keys.alice, { thread_id: answered.threadId, if_exists: 'do_nothing' });
+    expect([own.status, ((await own.json()) as { thread_id: string }).thread_id]).toEqual([200, answered.threadId]);
+  });
+
   it('reads a thread\'s history, newest first, with a bounded limit', async () => {
     const history = (await (await call('GET', `/threads/${answered.threadId}/history?limit=2`, api.keys.alice)).json()) as { next: string[] }[];
     expect(history).toHaveLength(2);

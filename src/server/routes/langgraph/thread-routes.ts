@@ -5,7 +5,8 @@ import type { RunManager } from '../../../agent/runs/run-manager.ts';
 import { readableThread } from '../../../agent/runs/run-access.ts';
 import { isEvidentError, ValidationError } from '../../../errors/index.ts';
 import type { Store } from '../../../store/store.ts';
-import { readJson } from '../../read-json.ts';
+import { readJson, requestLimits } from '../../read-json.ts';
+import { assertMetadataWithin } from '../../request-limits.ts';
 import type { ServerEnv } from '../../server-env.ts';
 import { threadJson, threadStateJson } from './api-json.ts';
 
@@ -47,18 +48,24 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
   return new Hono<ServerEnv>()
     .post('/threads', async (c) => {
       const body = await readOptionalJson(c, threadCreateSchema);
+      assertMetadataWithin(body.metadata, requestLimits(c));
       const principal = c.get('principal');
       const threadId = body.thread_id ?? randomUUID();
       try {
         const thread = await store.createThread({ threadId, owner: principal.id, metadata: body.metadata ?? {} });
         return c.json(threadJson(thread));
       } catch (error) {
-        if (!(isEvidentError(error) && error.code === 'thread_exists' && body.if_exists === 'do_nothing')) throw error;
-        return c.json(threadJson(await readableThread(store, threadId, principal)));
+        if (!(isEvidentError(error) && error.code === 'thread_exists')) throw error;
+        // An id taken by a thread this key may not read gets the 404 of every other route (nothing is created): a
+        // 409 would tell that someone else uses it. The reader (its owner, or an admin) learns it exists.
+        const thread = await readableThread(store, threadId, principal);
+        if (body.if_exists !== 'do_nothing') throw error;
+        return c.json(threadJson(thread));
       }
     })
     .post('/threads/search', async (c) => {
       const body = await readOptionalJson(c, threadSearchSchema);
+      assertMetadataWithin(body.metadata, requestLimits(c));
       const offset = body.offset ?? 0;
       const threads = (await store.listThreads(c.get('principal').id))
         .map((thread) => threadJson(thread))
