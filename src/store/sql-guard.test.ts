@@ -24,6 +24,14 @@ describe('guardTableQuery', () => {
     expect(guard("SELECT ';' AS s FROM tbl_orders -- trailing; comment", dialect).tables).toEqual(['tbl_orders']);
   });
 
+  it('refuses a statement longer than its bound before reading it', () => {
+    const padded = (n: number) => `SELECT 1 FROM tbl_orders WHERE 1 = 1 ${'AND 1 = 1 '.repeat(n)}`;
+    expect(padded(1000).length).toBeGreaterThan(10_000);
+    expect(failure(padded(1000))).toContain('more than the 10000 allowed');
+    expect(padded(990).length).toBeLessThanOrEqual(10_000);
+    expect(guard(padded(990)).tables).toEqual(['tbl_orders']);
+  });
+
   it('leaves syntax its parser does not know to the backend', () => {
     expect(guard('SELECT x, row_number() OVER (ORDER BY x) FROM anything').tables).toBeUndefined();
   });

@@ -23,6 +23,9 @@ const FORBIDDEN_WORDS = new Set([
 
 const DEFAULT_SCHEMA: Record<SqlDialect, string> = { sqlite: 'main', postgresql: 'public' };
 
+/** The longest statement accepted (the `table_query` tool's bound too): enough for any query over a few tables. */
+export const MAX_TABLE_QUERY_CHARS = 10_000;
+
 const allowedList = (allowed: readonly string[]): string =>
   allowed.length === 0 ? 'none are visible to you' : [...allowed].sort().join(', ');
 
@@ -125,6 +128,10 @@ export function guardTableQuery(
   options: { allowedTables: readonly string[]; dialect: SqlDialect },
 ): GuardedQuery {
   const allowed = options.allowedTables;
+  // Bounded before it is lexed or parsed: both are linear, but nothing reads an unbounded input.
+  if (sql.length > MAX_TABLE_QUERY_CHARS) {
+    throw notOneSelectError(allowed, `it is ${sql.length} characters long, more than the ${MAX_TABLE_QUERY_CHARS} allowed`);
+  }
   const all = tokenize(sql);
   // Trailing semicolons (and comments, which are not tokens) end the statement; anything after one is another.
   const end = all.findIndex((token) => token.kind === 'semicolon');

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { Principal, TableRecord } from '../../domain/index.ts';
 import { TABLE_QUERY_DEFAULTS } from '../../config/tables-schema.ts';
 import { isEvidentError } from '../../errors/index.ts';
+import { MAX_TABLE_QUERY_CHARS } from '../../store/sql-guard.ts';
 import type { Store, TableQueryLimits } from '../../store/store.ts';
 
 export const TABLE_QUERY_TOOL = 'table_query';
 
 export const tableQueryInputSchema = z.object({
-  sql: z.string().trim().min(1, 'sql must be one SELECT statement').max(10_000),
+  sql: z.string().trim().min(1, 'sql must be one SELECT statement').max(MAX_TABLE_QUERY_CHARS),
 });
 export type TableQueryInput = z.infer<typeof tableQueryInputSchema>;
 
