@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { SearchResult } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
-import { searchResultJson } from '../../retrieval/search-result-json.ts';
+import { scoreViewFor, searchResultJson, type ScoreView } from '../../retrieval/search-result-json.ts';
 import { intFlag, principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
@@ -39,11 +39,14 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
           ...(flags.rerank === false ? { rerank: false } : {}),
         };
         const trace = await evident.search.search(query, principal, options);
-        if (flags.json) return io.out(wireJson(trace.results.map(searchResultJson)));
+        // Raw channel scores carry statistics of documents a non-admin cannot read (`--as`, `--groups`): ranks only.
+        const view = scoreViewFor(principal);
+        if (flags.json) return io.out(wireJson(trace.results.map((result) => searchResultJson(result, view))));
         if (flags.explain) {
           const channels = Object.keys(trace.channels).join(' + ');
           const reranker = options.rerank === false ? 'off' : (evident.reranker?.id ?? 'none');
-          return io.out(explain(trace.results) + `channels: ${channels}; reranker: ${reranker}\n` + timings(trace.timingsMs));
+          const note = view === 'ranks' ? 'channel scores: shown to admins only (they depend on documents this principal cannot read)\n' : '';
+          return io.out(explain(trace.results, view) + note + `channels: ${channels}; reranker: ${reranker}\n` + timings(trace.timingsMs));
         }
         io.out(trace.results.length ? trace.results.map(humanResult).join('\n') : 'No results.\n');
       });
@@ -66,8 +69,14 @@ function humanResult(result: SearchResult): string {
   return `${result.rank}. ${result.chunk.docId}${where ? ` (${where})` : ''}  [${result.chunk.id}]\n   ${snippet}${result.chunk.text.length > 240 ? '…' : ''}\n`;
 }
 
-function explain(results: SearchResult[]): string {
+function explain(results: SearchResult[], view: ScoreView): string {
   const fmt = (value: number | undefined, digits: number) => (value === undefined ? '-' : value.toFixed(digits));
+  if (view === 'ranks') {
+    return formatTable(
+      ['rank', 'chunk_id', 'bm25 rank', 'vector rank', 'rrf', 'rerank'],
+      results.map((r) => [r.rank, r.chunk.id, r.channels.bm25?.rank ?? '-', r.channels.vector?.rank ?? '-', r.score.toFixed(4), fmt(r.rerankScore, 3)]),
+    );
+  }
   return formatTable(
     ['rank', 'chunk_id', 'bm25 rank', 'bm25 score', 'vector rank', 'vector score', 'rrf', 'rerank'],
     results.map((r) => [

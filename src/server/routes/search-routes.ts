@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Evident } from '../../evident.ts';
-import { searchResultJson } from '../../retrieval/search-result-json.ts';
+import { scoreViewFor, searchResultJson } from '../../retrieval/search-result-json.ts';
 import { readJson, requestLimits } from '../read-json.ts';
 import { assertQueryWithin } from '../request-limits.ts';
 import type { ServerEnv } from '../server-env.ts';
@@ -20,10 +20,13 @@ export function searchRoutes(evident: Evident): Hono<ServerEnv> {
     const body = await readJson(c, searchBody);
     assertQueryWithin(body.query, requestLimits(c));
     await evident.assertEmbedderMatches();
-    const trace = await evident.search.search(body.query, c.get('principal'), {
+    const principal = c.get('principal');
+    const trace = await evident.search.search(body.query, principal, {
       ...(body.top_k ? { topK: body.top_k } : {}),
       ...(body.channels ? { channels: body.channels } : {}),
     });
-    return c.json({ query: body.query, results: trace.results.map(searchResultJson) });
+    // Raw channel scores carry statistics of documents a non-admin cannot read: they get ranks.
+    const view = scoreViewFor(principal);
+    return c.json({ query: body.query, results: trace.results.map((result) => searchResultJson(result, view)) });
   });
 }

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { searchBody } from '../../routes/search-routes.ts';
 import { operation, pathGroup } from '../operation.ts';
 
-const channelHit = z.object({ rank: z.number().int(), score: z.number() }).strict();
+const channelHit = z
+  .object({
+    rank: z.number().int(),
+    score: z.number().optional().describe('The channel\'s raw score, for admins only: BM25 scores depend on statistics of documents others cannot read.'),
+  })
+  .strict();
 
 export const searchResponseJson = z
   .object({
