@@ -3,3 +3,4 @@ export * from './acl.ts';
 export * from './document.ts';
 export * from './search.ts';
 export * from './answer.ts';
+export * from './principal-name.ts';

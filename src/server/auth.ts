@@ -1,12 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import { isAdmin, type Principal } from '../domain/index.ts';
+import { ADMIN_KEY_PRINCIPAL, isAdmin } from '../domain/index.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors/index.ts';
 import type { Store } from '../store/store.ts';
 import type { ServerEnv } from './server-env.ts';
-
-/** Who `EVIDENT_ADMIN_KEY` acts as: an admin that is no stored user. */
-export const ADMIN_KEY_PRINCIPAL: Principal = { id: 'admin-key', groups: [], roles: ['admin'] };
 
 /** The key of a request: `Authorization: Bearer <key>`, else `x-api-key`. */
 export function requestKey(headers: { header(name: string): string | undefined }): string | undefined {
@@ -19,7 +16,10 @@ export function requestKey(headers: { header(name: string): string | undefined }
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
-/** Resolves the request's key to a principal (the admin key, or a user's key from the store), or fails with 401. */
+/**
+ * Resolves the request's key to a principal (the admin key, whose reserved id no stored user can take, or a user's key
+ * from the store), or fails with 401.
+ */
 export function authenticate(deps: { store: Store; adminKey?: string | undefined }) {
   return createMiddleware<ServerEnv>(async (c, next) => {
     const key = requestKey(c.req);

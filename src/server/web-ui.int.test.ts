@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/ensure-web-build.ts';
 import { openAgentRuntime, type AgentRuntimeOptions } from '../agent/agent-runtime.ts';
 import { ensureSampleCorpus } from '../cli/sample-corpus.ts';
+import { ADMIN_KEY_PRINCIPAL } from '../domain/index.ts';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
 import { createApp } from './create-app.ts';
@@ -270,7 +271,7 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
 
     it('lets an admin upload a document with an ACL, following its progress, and delete it', async () => {
       const page = await openUi();
-      await signIn(page, ADMIN_KEY, 'admin-key');
+      await signIn(page, ADMIN_KEY, ADMIN_KEY_PRINCIPAL.id);
       await page.getByRole('link', { name: 'Documents' }).click();
       const table = page.getByTestId('document-table');
       await table.waitFor();

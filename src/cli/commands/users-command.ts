@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import { ValidationError } from '../../errors/index.ts';
+import { assertValidUser } from '../../domain/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
-
-const USER_NAME = /^[A-Za-z0-9._@-]+$/;
-const GROUP_NAME = /^[^\s,:]+$/;
 
 export function registerUsersCommand(program: Command, io: CliIo): void {
   const users = program.command('users').description('Principals: users and their groups');
@@ -15,12 +12,9 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
     .option('--groups <a,b>', 'groups (match acl entries group:<name>)', '')
     .option('--admin', 'give the admin role (sees every document)')
     .action(async (name: string, flags: { groups: string; admin?: boolean }, command: Command) => {
-      if (!USER_NAME.test(name)) {
-        throw new ValidationError(`Invalid user name ${JSON.stringify(name)}.`, { hint: 'Use letters, digits, ".", "_", "@" or "-".' });
-      }
       const groups = flags.groups.split(',').map((g) => g.trim()).filter(Boolean);
-      const badGroup = groups.find((g) => !GROUP_NAME.test(g));
-      if (badGroup) throw new ValidationError(`Invalid group name ${JSON.stringify(badGroup)}.`, { hint: 'Group names have no spaces, commas or colons.' });
+      // Checked before the store opens; the store's upsertUser runs the same check.
+      assertValidUser({ name, groups });
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const user = await evident.store.upsertUser({ name, groups, roles: flags.admin ? ['admin'] : ['member'] });
         io.out(`user ${user.name}: groups ${user.groups.join(',') || '(none)'}, roles ${user.roles.join(',')}\n`);

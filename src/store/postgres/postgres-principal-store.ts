@@ -1,5 +1,5 @@
-import type { Role } from '../../domain/index.ts';
-import { NotFoundError, ValidationError } from '../../errors/index.ts';
+import { assertValidUser, type Role } from '../../domain/index.ts';
+import { NotFoundError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey } from '../api-key.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { PostgresPool } from './postgres-pool.ts';
@@ -9,8 +9,9 @@ import { toUserRecord, type UserRow } from './row-mappers.ts';
 export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
   return {
     async upsertUser(user) {
-      const name = user.name.trim();
-      if (!name) throw new ValidationError('A user needs a non-empty name.');
+      // The one user check (reserved identities, name and group rules), whoever calls.
+      assertValidUser(user);
+      const { name } = user;
       const row = await pool.withClient('save a user', async (c) =>
         (
           await c.query<UserRow>(

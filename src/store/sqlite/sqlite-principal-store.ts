@@ -1,4 +1,5 @@
-import { NotFoundError, ValidationError } from '../../errors/index.ts';
+import { assertValidUser } from '../../domain/index.ts';
+import { NotFoundError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey, type ApiKeyRecord } from '../api-key.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import { toUserRecord, type UserRow } from './row-mappers.ts';
@@ -16,8 +17,9 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
   return {
     async upsertUser(user) {
       conn.assertWritable();
-      const name = user.name.trim();
-      if (!name) throw new ValidationError('A user needs a non-empty name.');
+      // The one user check (reserved identities, name and group rules), whoever calls.
+      assertValidUser(user);
+      const { name } = user;
       const row = conn.guard('save a user', () =>
         conn.immediate(() => {
           stmt(

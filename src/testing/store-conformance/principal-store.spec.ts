@@ -31,6 +31,16 @@ export function describePrincipalStore(suite: ConformanceSuite): void {
     });
   });
 
+  describe('reserved identities', () => {
+    it('refuses a user named as a principal that is no stored user (a colon), or as the operator ids of before', async () => {
+      for (const name of ['evident:local', 'evident:admin-key', 'groups:legal', 'local', 'admin-key', '', 'a b', 'x'.repeat(129)]) {
+        await expectRejects(suite.store.upsertUser({ name, groups: [] }), 'invalid_input');
+      }
+      await expectRejects(suite.store.upsertUser({ name: 'zoe', groups: ['legal:ops'] }), 'invalid_input');
+      expect(await suite.store.listUsers()).toEqual([]);
+    });
+  });
+
   describe('api keys', () => {
     let store: Store;
     beforeEach(() => {
