@@ -51,10 +51,10 @@ function utf8Length(text: string): number {
     const code = text.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes += 4;
       i++;
-    } else bytes += 3;
+    } else bytes += 3; // the rest of the BMP, and a lone surrogate (written as U+FFFD)
   }
   return bytes;
 }
