@@ -4,7 +4,11 @@ import type { DocumentStore } from '../../store/store.ts';
 /** What replaces a withheld answer or conversation turn: it says that something was withheld, never what it said. */
 export const WITHHELD_TEXT = '[withheld: this cites documents you cannot read now]';
 
-const CHUNK_MENTION = /\[chunk_id: ([^\]\s]+)\]/g;
+/** A chunk id in free text (`contracts/ct-2024-0193.md#0`, `[chunk_id: …]`): a path-like token and its ordinal. */
+const CHUNK_MENTION = /([^\s,;:"'()[\]{}<>]+#\d+)/g;
+
+/** Fields whose text is written from the items beside or below them. */
+const DERIVED_TEXT = ['answer', 'response', 'content', 'thought', 'raw', 'result_summary'] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
@@ -12,7 +16,10 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 /** Lists of bare chunk ids (a step event's hits, a turn's sources). */
 const ID_LISTS = new Set(['chunk_ids', 'evidence_ids', 'sources']);
 
-/** Every chunk id a stored value refers to: `chunk_id` fields, id lists, a turn's `sources`, `[chunk_id: …]` in text. */
+/**
+ * Every chunk id a stored value refers to: `chunk_id` fields, id lists, a turn's `sources`, and ids named in text (a
+ * token that only looks like one is looked up too, and withheld when it names nothing the reader may read).
+ */
 function chunkIdsIn(value: unknown, into: Set<string>): Set<string> {
   if (typeof value === 'string') {
     for (const match of value.matchAll(CHUNK_MENTION)) into.add(match[1] as string);
@@ -36,6 +43,7 @@ function chunkIdsIn(value: unknown, into: Set<string>): Set<string> {
  */
 export class ReaderRedaction {
   private readonly visible = new Map<string, boolean>();
+  private hiddenDocs: string[] = [];
   withheld = 0;
 
   constructor(
@@ -50,15 +58,24 @@ export class ReaderRedaction {
       for (const id of unknown) this.visible.set(id, readable.has(id));
     }
     const before = this.withheld;
+    this.hiddenDocs = this.hiddenDocIds();
     const redacted = this.walk(value) as T;
     return this.withheld > before && isRecord(redacted) && !('withheld' in redacted) ? ({ ...redacted, withheld: this.withheld - before } as T) : redacted;
   }
 
   private hidden = (id: string): boolean => this.visible.get(id) !== true;
 
+  /** Documents with a chunk the reader may not read: a document's ACL covers all its chunks, so its id is withheld in any text. */
+  private hiddenDocIds(): string[] {
+    const docs = new Set<string>();
+    for (const [id, visible] of this.visible) if (!visible) docs.add(docIdOf(id));
+    return [...docs];
+  }
+
   /** Whether this item rests on a chunk the reader may not read, so that it is left out whole (evidence, a citation, a hit). */
   private restsOnHidden(value: unknown): boolean {
-    if (typeof value === 'string') return [...value.matchAll(CHUNK_MENTION)].some((match) => this.hidden(match[1] as string));
+    // Free text (a step's summary, a verdict's reasons, a tool's observation) that names a withheld document.
+    if (typeof value === 'string') return this.hiddenDocs.some((docId) => value.includes(docId));
     if (!isRecord(value)) return false;
     if (typeof value.chunk_id === 'string' && this.hidden(value.chunk_id)) return true;
     // An item with text from its chunks (a context item) goes whole; a bare hit list is filtered id by id.
@@ -77,14 +94,18 @@ export class ReaderRedaction {
       return WITHHELD_TEXT;
     }
     if (!isRecord(value)) return value;
+    const before = this.withheld;
     const out: Record<string, unknown> = {};
     for (const [field, item] of Object.entries(value)) out[field] = this.walk(item, field);
-    // An answer that lost a citation quoted it; a turn from an answer that rests on a hidden chunk repeats it.
-    const citedHidden = Array.isArray(value.citations) && Array.isArray(out.citations) && out.citations.length < value.citations.length;
-    if (citedHidden && typeof out.answer === 'string') out.answer = WITHHELD_TEXT;
-    if (typeof value.content === 'string' && strings(value.sources).some(this.hidden)) {
-      out.content = WITHHELD_TEXT;
-      this.withheld += 1;
+    // Text written from what was withheld below it (an answer from its citations, a turn from its sources, a
+    // task's response from its support, a model's thought from its observations) may quote it: withheld too.
+    if (this.withheld > before) {
+      for (const field of DERIVED_TEXT) {
+        if (typeof out[field] === 'string' && out[field] !== WITHHELD_TEXT) {
+          out[field] = WITHHELD_TEXT;
+          this.withheld += 1;
+        }
+      }
     }
     // A state's chat `messages` mirror its `history` turn by turn.
     if (Array.isArray(out.history) && Array.isArray(out.messages)) out.messages = mirrorWithheld(out.messages, out.history);
@@ -98,3 +119,9 @@ function mirrorWithheld(messages: unknown[], history: unknown[]): unknown[] {
     return isRecord(message) && isRecord(turn) && turn.content === WITHHELD_TEXT ? { ...message, content: WITHHELD_TEXT } : message;
   });
 }
+
+/** The document a chunk id names: chunk ids are `<doc_id>#<ordinal>`. */
+const docIdOf = (chunkId: string): string => {
+  const hash = chunkId.lastIndexOf('#');
+  return hash < 0 ? chunkId : chunkId.slice(0, hash);
+};

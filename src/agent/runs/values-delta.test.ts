@@ -20,7 +20,7 @@ describe('values events stored as deltas', () => {
 });
 
 describe('a run with a large question', () => {
-  it('stores it a bounded number of times, not once per step', async () => {
+  it('stores its state a bounded number of times, not once per step', async () => {
     const { openSampleCorpusStore } = await import('../../testing/sample-corpus-store.ts');
     const { openAgent } = await import('../../testing/agent-client.ts');
     const sample = await openSampleCorpusStore([]);
@@ -29,11 +29,15 @@ describe('a run with a large question', () => {
       const question = `What is the termination fee of CT-2024-0193? ${'Please answer carefully. '.repeat(8_000)}`;
       const run = await rag.ask({ question, principal: { id: 'alice', groups: ['legal'], roles: ['member'] } });
       const events = await sample.evident.store.listRunEvents(run.run_id, 0);
-      const bytes = events.reduce((total, event) => total + JSON.stringify(event.data).length, 0);
-      expect(run.steps.length).toBeGreaterThan(5);
-      // The question is in the input values, the standalone question, the conversation and the final history:
-      // a few copies, where every step's full state held one each before.
-      expect(bytes / question.length).toBeLessThan(8);
+      const bytesOf = (kind: string) => events.filter((event) => event.event === kind).reduce((total, event) => total + JSON.stringify(event.data).length, 0);
+      const replay = new ValuesReplay();
+      let last: Record<string, unknown> = {};
+      for (const event of events) if (event.event === 'values') last = replay.next(event.data);
+      const finalState = JSON.stringify(last).length;
+      expect(events.filter((event) => event.event === 'values').length).toBeGreaterThan(8);
+      // The whole state once, then what each step changed: where every step's full state was stored before.
+      expect(bytesOf('values')).toBeLessThan(1.5 * finalState);
+      expect(events.reduce((total, event) => total + JSON.stringify(event.data).length, 0)).toBeLessThan(4 * finalState);
     } finally {
       await rag.close();
       await sample.close();

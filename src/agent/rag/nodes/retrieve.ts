@@ -1,3 +1,4 @@
+import { isAdmin } from '../../../domain/index.ts';
 import type { Candidate } from '../../core/state.ts';
 import type { RagNode } from '../rag-deps.ts';
 
@@ -15,7 +16,8 @@ export const retrieve: RagNode = async (state, deps) => {
     const query = queries[i] as string;
     for (const channel of ['bm25', 'vector'] as const) {
       for (const hit of (trace.channels[channel] ?? []).slice(0, deps.topK)) {
-        candidates.push({ query, channel, chunk_id: hit.chunkId, rank: hit.rank, score: hit.score });
+        // A raw channel score (BM25) rests on statistics of documents the principal may not read: non-admins keep its rank.
+        candidates.push({ query, channel, chunk_id: hit.chunkId, rank: hit.rank, score: isAdmin(principal) ? hit.score : 1 / hit.rank });
       }
     }
     for (const result of trace.results) {
