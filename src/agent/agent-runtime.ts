@@ -42,7 +42,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     leases: evident.config.runs,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    limits: options.limits ?? evident.config.runs,
   });
   return {
     runs,

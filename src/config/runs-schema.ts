@@ -5,12 +5,17 @@ import { z } from 'zod';
  * lease went `leaseMs` without renewal is orphaned (its process died): its thread is free, and a server on the store
  * resumes it from its last checkpoint (or ends it failed). Every run manager looks for orphans at start-up and every
  * `heartbeatMs`. The lease is a small multiple of the heartbeat, so one late heartbeat (a busy event loop, a slow
- * store) does not lose a run.
+ * store) does not lose a run. `maxConcurrent` and `maxConcurrentPerUser` bound how many runs a process executes at
+ * once, so one user or a burst cannot take every step of the one event loop.
  */
 export const runsSchema = z
   .object({
     heartbeatMs: z.number().int().min(50).max(600_000).default(5_000),
     leaseMs: z.number().int().min(150).max(3_600_000).default(20_000),
+    /** Runs one process executes at once; one more is refused with 429 (`too_many_runs`) and Retry-After. */
+    maxConcurrent: z.number().int().min(1).max(10_000).default(64),
+    /** Runs of one user (a thread's owner) one process executes at once. */
+    maxConcurrentPerUser: z.number().int().min(1).max(10_000).default(16),
   })
   .prefault({})
   .refine((runs) => runs.leaseMs >= 3 * runs.heartbeatMs, { message: 'runs.leaseMs must be at least 3 × runs.heartbeatMs' });

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** A runtime over the sample store with these lease settings, the given store port, and optionally a chat model. */
 function runtime(runs: { heartbeatMs: number; leaseMs: number }, options: { store?: Store; model?: RecordingChatModel } = {}): AgentRuntime {
-  const evident: Evident = { ...sample.evident, store: options.store ?? sample.evident.store, config: { ...sample.evident.config, runs } };
+  const evident: Evident = { ...sample.evident, store: options.store ?? sample.evident.store, config: { ...sample.evident.config, runs: { ...sample.evident.config.runs, ...runs } } };
   const agents = openAgentRuntime(evident, { pollMs: 20, ...(options.model ? { chat: { id: 'recording:held', model: options.model } } : {}) });
   opened.push(agents);
   return agents;
