@@ -10,7 +10,7 @@ import {
   ThreadForbiddenError,
   ValidationError,
 } from '../errors/index.ts';
-import type { RunEventRecord, RunLease, RunOutcome, RunRecordStatus, RunStart, ThreadCreate, ThreadRecord, ThreadSummary } from './ports/run-log.ts';
+import type { RunEventRecord, RunLease, RunRecordStatus, RunStart, ThreadCreate, ThreadRecord, ThreadSummary } from './ports/run-log.ts';
 
 /**
  * The run log's rules, written once for every backend. An adapter reads what a rule needs inside its own
@@ -61,16 +61,16 @@ export function checkRunStart(run: RunStart, thread: ThreadForRun): void {
  * claimed it yet): `failed`, with the public error and the `error` and `end` events that close its log after
  * `lastSeq`. The thread is then usable at once, and the orphan can no longer be claimed and run beside the new run.
  */
-export function supersededOrphan(runId: string, lastSeq: number): { outcome: Required<Omit<RunOutcome, 'leaseOwner'>>; events: RunEventRecord[] } {
+export function supersededOrphan(runId: string, lastSeq: number): { outcome: { status: RunRecordStatus; error: string }; events: RunEventRecord[] } {
   const shown = publicErrorOf(new RunOrphanedError(runId));
   return {
     outcome: { status: 'failed', error: shown.message },
-    events: [
-      { runId, seq: lastSeq + 1, event: 'error', data: { error: shown.code, message: shown.message, hint: shown.hint } },
-      { runId, seq: lastSeq + 2, event: 'end', data: { status: 'failed' } },
-    ],
+    events: [{ runId, seq: lastSeq + 1, event: 'error', data: { error: shown.code, message: shown.message, hint: shown.hint } }, endEvent(runId, lastSeq + 2, 'failed')],
   };
 }
+
+/** A run's last event: how it ended, as LangGraph clients read it. */
+export const endEvent = (runId: string, seq: number, status: RunRecordStatus): RunEventRecord => ({ runId, seq, event: 'end', data: { status } });
 
 /** A write that named a lease owner proceeds only while that owner holds the run. */
 export function checkLeaseHeld(runId: string, owner: string | undefined, holder: string | null | undefined): void {

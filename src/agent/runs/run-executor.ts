@@ -99,8 +99,10 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
     await emit('error', { error: shown.code, message: shown.message, hint: shown.hint }).catch(() => undefined);
   }
   try {
-    const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}), leaseOwner });
-    await emit('end', { status: finished.status });
+    // The status and the `end` event in one transaction: a run is never finished without its end, nor ended twice.
+    const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}), leaseOwner, endSeq: seq + 1 });
+    seq += 1;
+    onEvent();
     return finished;
   } catch (caught) {
     const stop = stopOf(caught);

@@ -84,6 +84,7 @@ export class RunManager {
       leases: this.leases,
       logger: this.logger,
       execute: (recovered) => this.relaunch(recovered),
+      executing: (runId) => this.active.has(runId),
     });
     if (deps.recover ?? true) this.recovery.start();
   }

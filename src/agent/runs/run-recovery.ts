@@ -22,21 +22,20 @@ export interface RecoveredRun {
 }
 
 /**
- * Resume where the thread's head checkpoint has moved on from the one the run started at (its first `metadata`
- * names it: the checkpoints since are the run's own work), or where the head waits for a decision (a decision run
- * that died: its approval, if it got that far, is a pending write of that checkpoint; if not, the graph asks for it
- * again and the run ends `interrupted`). A head that has not moved belongs to an earlier run (this one died before
- * its first checkpoint): continuing it would answer another question, so the run fails.
+ * Resume where the thread's head waits for a decision (a decision run that died: its approval, if it got that far,
+ * is a pending write of that checkpoint; if not, the graph asks for it again and the run ends `interrupted`), or
+ * where the head has moved on from the checkpoint the run started at (its first `metadata` names it: the
+ * checkpoints since are the run's own work). A head that has not moved belongs to an earlier run (this one died
+ * before its first checkpoint): continuing it would answer another question, so the run fails.
  */
 export async function recoveryPlanFor(store: Pick<Store, 'listRunEvents'>, agent: AgentDefinition, run: RunRecord): Promise<RecoveryPlan> {
-  const fail: RecoveryPlan = { kind: 'fail', error: new RunOrphanedError(run.runId) };
-  const [first] = await store.listRunEvents(run.runId, 0, 1);
-  if (first?.event !== 'metadata') return fail;
-  const startedFrom = (first.data as { from_checkpoint_id?: string | null }).from_checkpoint_id ?? null;
   const head = await agent.graph.getState({ configurable: { thread_id: run.threadId } });
-  if (!head.createdAt) return fail;
-  const moved = checkpointIdOf(head) !== startedFrom;
-  return moved || head.tasks.some((task) => task.interrupts.length > 0) ? { kind: 'resume' } : fail;
+  if (!head.createdAt) return { kind: 'fail', error: new RunOrphanedError(run.runId) };
+  if (head.tasks.some((task) => task.interrupts.length > 0)) return { kind: 'resume' };
+  // No first event: the process died before the graph started, so the head is an earlier run's.
+  const [first] = await store.listRunEvents(run.runId, 0, 1);
+  const startedFrom = first?.event === 'metadata' ? ((first.data as { from_checkpoint_id?: string | null }).from_checkpoint_id ?? null) : checkpointIdOf(head);
+  return checkpointIdOf(head) !== startedFrom ? { kind: 'resume' } : { kind: 'fail', error: new RunOrphanedError(run.runId) };
 }
 
 export interface RunRecoveryDeps {
@@ -46,6 +45,8 @@ export interface RunRecoveryDeps {
   logger: Logger;
   /** Executes a claimed orphan in this process (the run manager's launch). */
   execute(recovered: RecoveredRun): void;
+  /** Whether this process is executing the run: its lease lapsed only because a heartbeat came late. */
+  executing(runId: string): boolean;
 }
 
 /**
@@ -87,7 +88,8 @@ export class RunRecovery {
       for (const orphan of await store.listOrphanedRuns()) {
         if (this.stopped) return;
         const agent = agents.get(orphan.agent);
-        if (!agent) continue;
+        // Never claim a run from oneself: a second execution under the same owner would pass every lease check.
+        if (!agent || this.deps.executing(orphan.runId)) continue;
         const run = await store.claimOrphanedRun(orphan.runId, leases.lease);
         if (!run) continue;
         // Read after the claim: the process that lost the run can no longer append, so this is its log's end.

@@ -51,6 +51,11 @@ export interface RunOutcome {
   error?: string;
   /** Only while this process holds the run's lease: an outcome from a process that lost it is `run_lease_lost`. */
   leaseOwner?: string;
+  /**
+   * Records the run's `end` event (`{status}`) with this sequence number in the same transaction: a process that dies
+   * between the two can leave neither a finished run without its `end` nor an `end` of a running run.
+   */
+  endSeq?: number;
 }
 
 /** A thread: one owner, and the agent its first run bound it to (null before any run). */

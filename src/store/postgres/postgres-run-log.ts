@@ -6,6 +6,7 @@ import {
   checkLeaseHeld,
   checkRunStart,
   checkThreadCreated,
+  endEvent,
   requireRun,
   runDuration,
   runEventsRefused,
@@ -179,6 +180,7 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           runDuration(row.started_at, finished),
         ]);
         await c.query('UPDATE threads SET updated_at = $2 WHERE thread_id = $1', [row.thread_id, finished]);
+        if (outcome.endSeq !== undefined) await insertEvents(c, [endEvent(runId, outcome.endSeq, outcome.status)], finished);
         return (await getRun(c, runId)) as RunRecord;
       });
     },

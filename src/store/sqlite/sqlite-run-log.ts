@@ -5,6 +5,7 @@ import {
   checkLeaseHeld,
   checkRunStart,
   checkThreadCreated,
+  endEvent,
   leaseExpiry,
   requireRun,
   runDuration,
@@ -190,6 +191,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             runId,
           );
           stmt('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(finished.toISOString(), run.threadId);
+          if (outcome.endSeq !== undefined) insertEvents([endEvent(runId, outcome.endSeq, outcome.status)], finished.toISOString());
           return getRun(runId) as RunRecord;
         }),
       );

@@ -119,6 +119,16 @@ export function describeRunLogLeases(suite: ConformanceSuite): void {
       expect((await store.getRun('f1'))?.status).toBe('answered');
     });
 
+    it('settles a run and appends its end in one transaction, or neither', async () => {
+      await start('e1', 'ends');
+      await store.appendRunEvents([event('e1', 1, 'metadata'), event('e1', 2)], 'process-a');
+      await expectRejects(store.finishRun('e1', { status: 'answered', leaseOwner: 'process-a', endSeq: 2 }), 'run_event_conflict');
+      expect((await store.getRun('e1'))?.status).toBe('running');
+      const finished = await store.finishRun('e1', { status: 'answered', leaseOwner: 'process-a', endSeq: 3 });
+      expect(finished.status).toBe('answered');
+      expect((await store.listRunEvents('e1', 2)).map((e) => [e.seq, e.event, e.data])).toEqual([[3, 'end', { status: 'answered' }]]);
+    });
+
     it('knows each run\'s last event number, and refuses leases without an owner or a duration', async () => {
       await start('s1', 'seqs');
       expect(await store.lastRunEventSeq('s1')).toBe(0);
