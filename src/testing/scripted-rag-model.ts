@@ -1,0 +1,44 @@
+import type { Received } from './fake-llm-server.ts';
+
+/**
+ * A well-behaved chat model for the `rag` agent, as a `FakeLlmServer.respond`: it answers each structured step by
+ * the schema the request names (OpenAI `json_schema`), from the prompt alone, so any number of runs (and resumed
+ * runs asking again) get valid answers in any order. The answer cites the first evidence chunk of its prompt with
+ * words copied from it, so the citation check keeps it.
+ */
+export function scriptedRagAnswer(body: Received['body']): string | undefined {
+  const format = body.response_format as { json_schema?: { name?: string } } | undefined;
+  const prompt = body.messages.find((message) => message.role === 'user')?.content ?? '';
+  switch (format?.json_schema?.name) {
+    case 'standalone_question':
+      return JSON.stringify({ standalone_question: /Last question: (.+)$/m.exec(prompt)?.[1] ?? prompt });
+    case 'sub_questions': {
+      const parts = prompt
+        .split(/,\s*|\s+and\s+/i)
+        .map((part) => part.trim())
+        .filter((part) => part.length >= 3);
+      return JSON.stringify({ sub_questions: (parts.length > 0 ? parts : [prompt]).slice(0, 5) });
+    }
+    case 'answerability':
+      return JSON.stringify({ answerable: true, reasons: ['the evidence states it'], missing_information: [] });
+    case 'answer':
+      return JSON.stringify(answerFrom(prompt));
+    default:
+      return undefined;
+  }
+}
+
+function answerFrom(prompt: string) {
+  const chunk = /\[chunk_id: ([^\]]+)\] \[doc_id: ([^\]]+)\][^\n]*\n([^\n]+)/.exec(prompt);
+  const words = chunk?.[3]?.trim().split(/\s+/).slice(0, 8).join(' ');
+  if (!chunk?.[1] || !chunk[2] || !words) {
+    return { answer: "I don't know based on the current evidence.", answerable: false, confidence: 0, citations: [], missing_information: ['evidence'] };
+  }
+  return {
+    answer: `The evidence says: ${words}`,
+    answerable: true,
+    confidence: 0.8,
+    citations: [{ chunk_id: chunk[1], doc_id: chunk[2], source: chunk[2], quote: words }],
+    missing_information: [],
+  };
+}
