@@ -9,8 +9,9 @@ import { STREAM_MODES, type StreamMode } from '../../sse.ts';
 
 /** A chat message as LangGraph clients send it: `role` (OpenAI style) or `type` (LangChain style); text or text parts. */
 export const chatMessageSchema = z.looseObject({
-  role: z.string().optional(),
-  type: z.string().optional(),
+  // Bounded: an unknown role is quoted back in the error.
+  role: z.string().max(64).optional(),
+  type: z.string().max(64).optional(),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]),
 });
 export type ChatMessageInput = z.infer<typeof chatMessageSchema>;
@@ -19,7 +20,7 @@ const streamModeSchema = z.enum(STREAM_MODES);
 
 /** The body of a run create / stream / wait request (LangGraph API); unknown fields are the SDK's defaults and ignored. */
 export const runBodySchema = z.looseObject({
-  assistant_id: z.string().min(1, 'name the assistant (an agent: rag, …)'),
+  assistant_id: z.string().min(1, 'name the assistant (an agent: rag, …)').max(128, 'an assistant name has at most 128 characters'),
   input: z.union([z.looseObject({ messages: z.array(chatMessageSchema).min(1) }), z.looseObject({ question: z.string() })]).nullish(),
   command: z.looseObject({ resume: approvalDecisionSchema }).nullish(),
   stream_mode: z.union([streamModeSchema, z.array(streamModeSchema)]).nullish(),

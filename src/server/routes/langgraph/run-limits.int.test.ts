@@ -61,6 +61,19 @@ describe('run limits (LangGraph API)', () => {
     expect((await api.evident.store.listThreads('alice')).length).toBe(1);
   });
 
+  it('refuses names that would be quoted back whole (assistant, model, message role)', async () => {
+    const long = 'r'.repeat(10_000);
+    for (const [path, body] of [
+      ['/runs/wait', { assistant_id: long, input: { question: 'What is the fee?' } }],
+      ['/runs/wait', { assistant_id: 'rag', input: { messages: [{ role: long, content: 'x' }, { role: 'user', content: 'What is the fee?' }] } }],
+      ['/v1/chat/completions', { model: long, messages: [{ role: 'user', content: 'What is the fee?' }] }],
+    ] as const) {
+      const sent = await post(path, body);
+      expect([path, sent.status]).toEqual([path, 400]);
+      expect(sent.text.length).toBeLessThan(1_000);
+    }
+  });
+
   it('runs a question at the limits', async () => {
     const question = `What is the termination fee of CT-2024-0193?${' '.repeat(8)}${'x'.repeat(LIMITS_DEFAULTS.maxQuestionChars - 52)}`;
     expect(question.length).toBe(LIMITS_DEFAULTS.maxQuestionChars);

@@ -7,7 +7,7 @@ import { chatMessageSchema, type ChatMessageInput } from '../langgraph/run-body.
  * applied: the agent's model and its settings are the server's configuration.
  */
 export const completionRequestSchema = z.looseObject({
-  model: z.string().min(1, 'name the agent (GET /v1/models lists them)'),
+  model: z.string().min(1, 'name the agent (GET /v1/models lists them)').max(128, 'a model name has at most 128 characters'),
   messages: z.array(chatMessageSchema).min(1, 'send at least one message'),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
