@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
@@ -39,6 +40,8 @@ function openSqlite(path: string): Database.Database {
 const hasTable = (db: Database.Database, name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
 
 export function sqliteIntegrity(path: string): IntegrityReport {
+  // Killed before it created the file: nothing was written, nothing can be broken.
+  if (!existsSync(path)) return { problems: [] };
   const db = openSqlite(path);
   try {
     const problems: string[] = [];
@@ -78,6 +81,7 @@ export function sqliteIntegrity(path: string): IntegrityReport {
 }
 
 export function sqliteSnapshot(path: string): DocumentSnapshot[] {
+  if (!existsSync(path)) return [];
   const db = openSqlite(path);
   try {
     if (!hasTable(db, 'documents')) return [];
