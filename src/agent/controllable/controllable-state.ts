@@ -32,6 +32,8 @@ export interface PastStep {
   response: string;
   support: Support[];
   outcome: 'answered' | 'no_relevant_content' | 'not_grounded';
+  /** The chunks the response was written from (its context and support), so a reader who may not read them gets it withheld. */
+  sources: string[];
 }
 
 

@@ -46,8 +46,9 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
       policy: context.policy,
       notVisible: () => threadNotFound(threadId),
     });
-    const history = await historyForOwner(snapshot.values, context);
-    return { input: new Command({ resume: action.decision, ...(history ? { update: { history } } : {}) }), question: `${action.decision.decision} ${waiting.tool}` };
+    // The run goes on from its stored state: what of it the owner may no longer read is withheld before any step reads it.
+    const update = await stateForOwner(snapshot.values, context);
+    return { input: new Command({ resume: action.decision, ...(update ? { update } : {}) }), question: `${action.decision.decision} ${waiting.tool}` };
   }
   if (thread.owner !== principal.id) throw threadNotFound(threadId);
   if (action.kind === 'ask') {
@@ -62,17 +63,24 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
 }
 
 /**
- * The thread's conversation as its owner may read it now: a run reads its history (rewrite, prompts), so a turn that
- * rests on a document the owner lost, or that was deleted, is withheld from the run as from any reader. Undefined
- * when nothing changes.
+ * The thread's stored state as its owner may read it now, as the fields that change: a run reads its history (and a
+ * resumed run its evidence, scratchpad, context), so what rests on a document the owner lost, or that was deleted,
+ * is withheld from the run as from any reader. Undefined when nothing changes.
  */
-async function historyForOwner(values: unknown, { store, thread }: RunInputContext): Promise<Turn[] | undefined> {
-  const state = (values ?? {}) as Partial<SharedStateType>;
-  if (!state.history?.some((turn) => turn.sources?.length)) return undefined;
+async function stateForOwner(values: unknown, { store, thread }: RunInputContext): Promise<Record<string, unknown> | undefined> {
+  const state = (values ?? {}) as Record<string, unknown> & Partial<SharedStateType>;
   const owner = await currentPrincipal(store, state.principal ?? { id: thread.owner, groups: [], roles: ['member'] });
   const redaction = new ReaderRedaction(store, owner);
-  const history = await redaction.apply(state.history);
-  return redaction.withheld > 0 ? history : undefined;
+  const redacted = await redaction.apply(state);
+  if (redaction.withheld === 0) return undefined;
+  const changed = Object.entries(redacted).filter(([key, value]) => key in state && JSON.stringify(value) !== JSON.stringify(state[key]));
+  return Object.fromEntries(changed);
+}
+
+/** The conversation part of the owner's view of the state: what a new question's run reads of earlier runs. */
+async function historyForOwner(values: unknown, context: RunInputContext): Promise<Turn[] | undefined> {
+  const update = await stateForOwner(values, context);
+  return update?.history as Turn[] | undefined;
 }
 
 /** A fork asks anew from the end of a run; a replay (no question) re-runs from a checkpoint in the middle of one. */

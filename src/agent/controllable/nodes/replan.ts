@@ -20,6 +20,7 @@ export const replan: ControllableNode = async (state, deps) => {
     response: outcome === 'answered' ? state.response : '',
     support: outcome === 'answered' ? state.response_support : [],
     outcome,
+    sources: [...new Set([...state.curr_context.flatMap((item) => item.chunk_ids), ...state.response_support.map((item) => item.chunk_id)])],
   };
   const pastSteps = [...state.past_steps, step];
   const remaining = state.plan.slice(1);
