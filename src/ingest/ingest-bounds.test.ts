@@ -69,7 +69,7 @@ describe('reading a file', () => {
       `const fs = require('node:fs'); const pause = new Int32Array(new SharedArrayBuffer(4)); let i = 0;
        for (;;) { fs.appendFileSync(${JSON.stringify(path)}, ('appended line ' + i++ + ' of the log\\n').repeat(160)); Atomics.wait(pause, 0, 0, 2); }`,
     ]);
-    const seen: { status: string; code?: string; hash?: string; bytes?: number }[] = [];
+    const seen: { status: string; code?: string; hash?: string | undefined; bytes?: number | undefined }[] = [];
     try {
       for (let round = 0; round < 6; round += 1) {
         const [outcome] = (await evident.ingestor.ingest([path], { force: true })).outcomes;

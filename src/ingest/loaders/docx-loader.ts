@@ -34,7 +34,7 @@ export const docxLoader: Loader = {
     for (const [entry, xml] of parts) {
       // Text runs (`w:t`, and the `t` of drawings and equations) in the document's own parts.
       scanXml(xml, name, limits, budget, entry.startsWith('word/') ? (tag) => {
-        if (tag.localName !== 't') return;
+        if (!tag.is('t')) return;
         chars += tag.textLength();
         if (chars > limits.maxDocumentChars) {
           throw limitExceeded('maxDocumentChars', name, `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text`, limits);

@@ -61,9 +61,9 @@ function precheck(bytes: Buffer, path: string, limits: IngestLimits): void {
   let declared = 0;
   for (const xml of parts.values()) {
     scanXml(xml, name, limits, budget, (tag) => {
-      if (tag.localName === 'c') {
+      if (tag.is('c')) {
         cells += 1;
-      } else if (tag.localName === 'dimension') {
+      } else if (tag.is('dimension')) {
         const shape = rangeShape(attribute(tag.raw(), 'ref') ?? '');
         if (!shape) return;
         checkTableShape(name, { cells: shape.rows * shape.cols, columns: shape.cols }, limits, 'declares a sheet range of');

@@ -10,14 +10,47 @@ const COLON = 0x3a;
 const AMP = 0x26;
 const SEMICOLON = 0x3b;
 
-/** A start tag met by `scanXml`: its local name (prefix dropped) and where its text starts. */
-export interface XmlStartTag {
-  localName: string;
+/**
+ * A start tag met by `scanXml`. One object is reused for every tag of a part (a visitor must not keep it), and
+ * nothing is decoded unless asked: the scan runs over every element of the file.
+ */
+export class XmlStartTag {
+  selfClosing = false;
+  private part: Buffer = Buffer.alloc(0);
+  private start = 0;
+  private end = 0;
+  private nameStart = 0;
+  private nameEnd = 0;
+
+  /** @internal */
+  point(part: Buffer, start: number, end: number, selfClosing: boolean): this {
+    let nameEnd = start + 1;
+    let localStart = start + 1;
+    for (; nameEnd < end; nameEnd += 1) {
+      const byte = part[nameEnd] ?? 0;
+      if (byte === COLON) localStart = nameEnd + 1;
+      else if (byte <= 0x20 || byte === SLASH) break;
+    }
+    Object.assign(this, { part, start, end, nameStart: localStart, nameEnd, selfClosing });
+    return this;
+  }
+
+  /** Whether its local name (prefix dropped) is `name` (ASCII). */
+  is(name: string): boolean {
+    if (this.nameEnd - this.nameStart !== name.length) return false;
+    for (let i = 0; i < name.length; i += 1) if (this.part[this.nameStart + i] !== name.charCodeAt(i)) return false;
+    return true;
+  }
+
   /** The tag as written, `<w:t xml:space="preserve">`, for reading an attribute. */
-  raw(): string;
+  raw(): string {
+    return this.part.toString('utf8', this.start, this.end + 1);
+  }
+
   /** Characters of the text right after the tag, up to the next `<` (an entity counts as one). */
-  textLength(): number;
-  selfClosing: boolean;
+  textLength(): number {
+    return this.selfClosing ? 0 : textLength(this.part, this.end + 1);
+  }
 }
 
 /** Counts shared by the parts of one file, so the bound is per file, not per part. */
@@ -32,6 +65,7 @@ export interface XmlBudget {
  * only as much XML as it needs to find tags; what it does not understand is left for the parser to refuse.
  */
 export function scanXml(part: Buffer, fileName: string, limits: IngestLimits, budget: XmlBudget, visit?: (tag: XmlStartTag) => void): void {
+  const tag = new XmlStartTag();
   let depth = 0;
   let i = 0;
   const length = part.length;
@@ -68,25 +102,9 @@ export function scanXml(part: Buffer, fileName: string, limits: IngestLimits, bu
       depth += 1;
       if (depth > limits.maxNestingDepth) throw tooDeep(fileName, limits);
     }
-    if (visit) visit(startTag(part, i, end, selfClosing));
+    if (visit) visit(tag.point(part, i, end, selfClosing));
     i = end + 1;
   }
-}
-
-function startTag(part: Buffer, start: number, end: number, selfClosing: boolean): XmlStartTag {
-  let nameEnd = start + 1;
-  let colon = -1;
-  for (; nameEnd < end; nameEnd += 1) {
-    const byte = part[nameEnd] ?? 0;
-    if (byte === COLON) colon = nameEnd;
-    else if (byte <= 0x20 || byte === SLASH) break;
-  }
-  return {
-    localName: part.toString('latin1', colon >= 0 ? colon + 1 : start + 1, nameEnd),
-    raw: () => part.toString('utf8', start, end + 1),
-    textLength: () => (selfClosing ? 0 : textLength(part, end + 1)),
-    selfClosing,
-  };
 }
 
 /** Characters from `from` to the next `<`: UTF-8 lead bytes, an entity as one. */
