@@ -113,7 +113,7 @@ export async function runCrashTrials(backend: CrashBackend, options: CrashRunOpt
     const k = 1 + Math.floor(random() * Math.max(1, options.files - 1));
     const marker = /^\[\d+\/\d+\]/m;
     const point: KillPoint = early ? { marker, count: 0, delayMs: (startupMs.get(script) ?? 3_000) * (0.2 + random() * 0.7) } : { marker, count: k, delayMs: random() * options.perFileMs * 1.5 };
-    const label = early ? `${Math.round(point.delayMs)} ms after spawn` : `${Math.round(point.delayMs)} ms after file ${k}`;
+    const label = early ? `${Math.round(point.delayMs)} ms after spawn` : `${Math.round(point.delayMs)} ms after file ${k} was reported`;
     const killed = await spawnAndKill(process.execPath, [script, ...storeFlags, 'ingest', dir], point, { cwd: options.cwd, timeoutMs: 180_000 });
     if (killed.firstMarkerMs !== undefined) startupMs.set(script, killed.firstMarkerMs);
     const problems = [...(await backend.integrity(storeFlags)).problems];
