@@ -53,7 +53,7 @@ export interface Chunk {
 /** A document as stored. */
 export interface DocumentRecord {
   docId: string;
-  /** Where it was ingested from (absolute path or URI). */
+  /** Where it came from, as every reader may see it: the doc_id of a file, `upload:<doc_id>`, a data set's id; never a server path. */
   source: string;
   title: string;
   type: string;
