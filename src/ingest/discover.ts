@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { basename, relative, resolve, sep } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { IngestError } from '../errors/index.ts';
 
 /** A file to ingest and the doc_id it will have. */
@@ -8,6 +8,11 @@ export interface DiscoveredFile {
   docId: string;
   /** Where the file came from, when `path` is only a temporary copy (an upload); defaults to `path`. */
   source?: string;
+  /**
+   * A sibling named like this file's ACL sidecar but not exactly (`a.md.ACL.json` for `a.md.acl.json`): Evident
+   * reads only the exact name, so the file fails rather than be ingested as if it had no sidecar.
+   */
+  sidecarLookalike?: string;
 }
 
 export interface Discovery {
@@ -19,6 +24,23 @@ export interface Discovery {
 export const ACL_SIDECAR_SUFFIX = '.acl.json';
 
 const isHidden = (name: string) => name.startsWith('.');
+/** A sidecar by name, in any case: skipped as a document either way. */
+const isSidecarName = (name: string) => name.toLowerCase().endsWith(ACL_SIDECAR_SUFFIX);
+
+/** The name among `siblings` that is `name`'s sidecar in another case, if any. */
+function lookalikeOf(name: string, siblings: ReadonlyMap<string, readonly string[]>): string | undefined {
+  const exact = name + ACL_SIDECAR_SUFFIX;
+  return siblings.get(exact.toLowerCase())?.find((sibling) => sibling !== exact);
+}
+
+function byLowerName(names: readonly string[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    map.set(key, [...(map.get(key) ?? []), name]);
+  }
+  return map;
+}
 const toPosix = (path: string) => path.split(sep).join('/');
 
 /**
@@ -46,23 +68,34 @@ export async function discoverFiles(paths: readonly string[], exclude: readonly 
         error: new IngestError('path_not_found', `${given} does not exist.`, { hint: 'Check the path.' }),
       });
     } else if (info.isDirectory()) {
-      for (const path of await walk(root)) add({ path, docId: toPosix(relative(root, path)) });
-    } else if (!basename(root).endsWith(ACL_SIDECAR_SUFFIX)) {
-      add({ path: root, docId: basename(root) });
+      for (const { path, sidecarLookalike } of await walk(root)) {
+        add({ path, docId: toPosix(relative(root, path)), ...(sidecarLookalike ? { sidecarLookalike } : {}) });
+      }
+    } else if (!isSidecarName(basename(root))) {
+      const siblings = byLowerName(await readdir(dirname(root)).catch(() => []));
+      const sidecarLookalike = lookalikeOf(basename(root), siblings);
+      add({ path: root, docId: basename(root), ...(sidecarLookalike ? { sidecarLookalike } : {}) });
     }
   }
   return { files, missing };
 }
 
+type Walked = { path: string; sidecarLookalike?: string };
+
 // One output list through the recursion: spreading a folder's files as arguments overflows the stack at ~100,000.
-async function walk(dir: string, out: string[] = []): Promise<string[]> {
+async function walk(dir: string, out: Walked[] = []): Promise<Walked[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const siblings = byLowerName(entries.map((entry) => entry.name));
   for (const entry of entries) {
     if (isHidden(entry.name) || entry.name === 'node_modules') continue;
     const path = resolve(dir, entry.name);
-    if (entry.isDirectory()) await walk(path, out);
-    else if (entry.isFile() && !entry.name.endsWith(ACL_SIDECAR_SUFFIX)) out.push(path);
+    if (entry.isDirectory()) {
+      await walk(path, out);
+    } else if (entry.isFile() && !isSidecarName(entry.name)) {
+      const sidecarLookalike = lookalikeOf(entry.name, siblings);
+      out.push(sidecarLookalike ? { path, sidecarLookalike } : { path });
+    }
   }
   return out;
 }

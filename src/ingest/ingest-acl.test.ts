@@ -76,6 +76,22 @@ describe('an ACL sidecar that is there but cannot be read fails its file', () =>
   });
 });
 
+describe('a sidecar named in another case', () => {
+  it('fails its file instead of ingesting it as if it had no sidecar, in a folder and given directly; --acl still wins', async () => {
+    await write('a.md', '# A\n\nAlpha text.\n');
+    await write('a.md.ACL.json', '{"acl": ["group:legal"]}');
+    await write('b.md', '# B\n\nBeta text.\n');
+    const summary = await evident.ingestor.ingest([docs]);
+    expect(summary.outcomes.map((o) => [o.docId, o.status])).toEqual([['a.md', 'failed'], ['b.md', 'added']]);
+    expect(summary.outcomes[0]?.error).toMatchObject({
+      code: 'acl_invalid',
+      message: 'a.md has "a.md.ACL.json" beside it, which Evident does not read as its ACL sidecar: it reads only "a.md.acl.json". Rename the sidecar to a.md.acl.json (lower case), or give --acl.',
+    });
+    expect((await evident.ingestor.ingest([join(docs, 'a.md')])).outcomes[0]?.error?.code).toBe('acl_invalid');
+    expect((await outcomes({ acl: ['group:legal'] }))['a.md']?.status).toBe('added');
+  });
+});
+
 describe('front matter', () => {
   it.each(['ACL', 'Acl', 'permissions', 'allowed_groups', 'Visible-To'])('fails a file whose front matter says %s:, naming the key Evident reads', async (key) => {
     await write('a.md', `---\n${key}: [group:legal]\n---\n# A\n\nAlpha text.\n`);

@@ -171,7 +171,12 @@ export class Ingestor {
       type: loader.type,
       bytes: bytes.length,
       contentHash: sha256(bytes),
-      acl: await resolveAcl(file.path, file.docId, { override: options.acl, fromFile: loaded.acl, maxSidecarBytes: config.ingest.maxSidecarBytes }),
+      acl: await resolveAcl(file.path, file.docId, {
+        override: options.acl,
+        fromFile: loaded.acl,
+        maxSidecarBytes: config.ingest.maxSidecarBytes,
+        sidecarLookalike: file.sidecarLookalike,
+      }),
       loaded,
       fallbackTitle: basename(file.path, extname(file.path)),
     };

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { EmptyAclError, IngestError, isEvidentError } from '../errors/index.ts';
 import { parseAclValue, PUBLIC_ACL } from './acl-text.ts';
 import { ACL_SIDECAR_SUFFIX } from './discover.ts';
@@ -11,6 +12,8 @@ export interface AclSources {
   /** From the file itself (Markdown front matter); `[]` is "public", spelled out. */
   fromFile: string[] | undefined;
   maxSidecarBytes: number;
+  /** A sibling named like the sidecar in another case (`a.md.ACL.json`), found when the folder was listed. */
+  sidecarLookalike?: string | undefined;
 }
 
 /**
@@ -22,6 +25,12 @@ export interface AclSources {
  */
 export async function resolveAcl(path: string, docId: string, sources: AclSources): Promise<string[]> {
   if (sources.override) return sources.override;
+  if (sources.sidecarLookalike) {
+    throw new IngestError('acl_invalid', `${docId} has ${JSON.stringify(sources.sidecarLookalike)} beside it, which Evident does not read as its ACL sidecar: it reads only ${JSON.stringify(basename(docId) + ACL_SIDECAR_SUFFIX)}.`, {
+      hint: `Rename the sidecar to ${basename(docId)}${ACL_SIDECAR_SUFFIX} (lower case), or give --acl.`,
+      details: { sidecar: sources.sidecarLookalike },
+    });
+  }
   const sidecar = await readSidecar(path + ACL_SIDECAR_SUFFIX, docId + ACL_SIDECAR_SUFFIX, sources.maxSidecarBytes);
   return sidecar ?? sources.fromFile ?? [];
 }
