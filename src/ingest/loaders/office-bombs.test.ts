@@ -118,10 +118,15 @@ describe('DOCX bombs', () => {
 });
 
 describe('CSV tables', () => {
-  it('refuses a table wider than ingest.maxTableColumns, or with more cells than ingest.maxTableCells', async () => {
+  it('refuses a table wider than ingest.maxTableColumns, or with more cells than ingest.maxTableCells, counted on the text', async () => {
     const wide = Buffer.from(`${Array.from({ length: 1_001 }, (_, i) => `c${i}`).join(',')}\n1\n`);
     await expectLimit(csvLoader.load(wide, '/in/wide.csv'), 'ingest.maxTableColumns', 'EVIDENT_MAX_TABLE_COLUMNS', /wide\.csv has a table 1,001 columns wide/);
     const long = Buffer.from(`id,name\n${Array.from({ length: 600 }, (_, i) => `${i},n${i}`).join('\n')}\n`);
-    await expectLimit(csvLoader.load(long, '/in/long.csv', limits({ maxTableCells: 1_000 })), 'ingest.maxTableCells', 'EVIDENT_MAX_TABLE_CELLS', /long\.csv has 1,202 cells/);
+    await expectLimit(csvLoader.load(long, '/in/long.csv', limits({ maxTableCells: 1_000 })), 'ingest.maxTableCells', 'EVIDENT_MAX_TABLE_CELLS', /long\.csv has more than 1,000 cells/);
+    // 5 million commas on one line (10 MB) fail before csv-parse makes a string of each cell; quoted ones do not count.
+    const line = Buffer.from(`a${','.repeat(5_000_000)}\n1\n`);
+    await expectLimit(csvLoader.load(line, '/in/line.csv'), 'ingest.maxTableColumns', 'EVIDENT_MAX_TABLE_COLUMNS', /line\.csv has a table 5,000,001 columns wide/);
+    const quoted = await csvLoader.load(Buffer.from(`id,note\n1,"${','.repeat(5_000)}"\n`), '/in/quoted.csv');
+    expect(quoted.tables?.[0]?.columns.map((column) => column.name)).toEqual(['id', 'note']);
   });
 });
