@@ -221,7 +221,11 @@ export async function runLeakFuzz(
     asked.set(query.user.name, [...earlier, query.query]);
     model.calls.splice(0);
     const started = performance.now();
-    const outcome = await askOnSurface(api, query).catch((error: unknown): SurfaceOutcome => ({ outputs: [String(error)], ok: false, detail: String(error) }));
+    const failed = (error: unknown): SurfaceOutcome => ({ outputs: [String(error)], ok: false, detail: String(error) });
+    // A keep-alive socket the server closed just as the client reused it fails the request before it was sent: ask again.
+    const outcome = await askOnSurface(api, query).catch((error: unknown) =>
+      /fetch failed/.test(String(error)) ? askOnSurface(api, query).catch(failed) : failed(error),
+    );
     const stats = perSurface[query.surface];
     stats.queries++;
     stats.ms += performance.now() - started;

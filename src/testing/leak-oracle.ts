@@ -72,6 +72,15 @@ function ngramsOf(tokens: readonly string[], n = NGRAM): string[] {
   return grams;
 }
 
+/**
+ * Whether an n-gram says more than the query did: a token the query lacks, other than a short number — servers print
+ * counts and ranks beside an echoed query (`"…budget line" → 5` is a hit count, not the restricted "Budget line 5").
+ */
+function novel(gram: string, queryTokens: ReadonlySet<string>): boolean {
+  const added = gram.split(' ').filter((token) => !queryTokens.has(token));
+  return added.length > 1 || (added.length === 1 && !/^\d{1,3}$/.test(added[0] as string));
+}
+
 export interface Leak {
   docId: string;
   /** `doc_id`, `title`, `canary` or `text` (an n-gram of the document's text). */
@@ -113,7 +122,7 @@ export class LeakOracle {
     const seen = new Set<string>();
     for (const gram of ngramsOf(tokensOf(output))) {
       const docId = forbidden.grams.get(gram);
-      if (!docId || seen.has(gram) || gram.split(' ').every((token) => queryTokens.has(token))) continue;
+      if (!docId || seen.has(gram) || !novel(gram, queryTokens)) continue;
       seen.add(gram);
       found.push({ docId, kind: 'text', found: gram });
     }
