@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -54,5 +54,15 @@ export async function bundledCli(): Promise<string> {
   writeFileSync(launcher, `const { main } = await import('./cli-${digest}.mjs');\nprocess.exitCode = await main(process.argv.slice(2));\n`);
   // Written last: its presence means the bundle beside it is complete (concurrent builders each rename their own).
   renameSync(launcher, entry);
+  pruneOldBundles(digest);
   return entry;
+}
+
+/** Bundles of earlier sources (~12 MB each) go after an hour, by when no test run still starts children from them. */
+function pruneOldBundles(keep: string): void {
+  const hourAgo = Date.now() - 3_600_000;
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    if (!name.includes(keep) && statSync(path).mtimeMs < hourAgo) rmSync(path, { force: true });
+  }
 }
