@@ -1,5 +1,6 @@
 import type { Principal } from '../../domain/index.ts';
 import type { DocumentStore } from '../../store/store.ts';
+import { docIdOfChunk } from './run-trace.ts';
 
 /** What replaces a withheld answer or conversation turn: it says that something was withheld, never what it said. */
 export const WITHHELD_TEXT = '[withheld: this cites documents you cannot read now]';
@@ -68,7 +69,7 @@ export class ReaderRedaction {
   /** Documents with a chunk the reader may not read: a document's ACL covers all its chunks, so its id is withheld in any text. */
   private hiddenDocIds(): string[] {
     const docs = new Set<string>();
-    for (const [id, visible] of this.visible) if (!visible) docs.add(docIdOf(id));
+    for (const [id, visible] of this.visible) if (!visible) docs.add(docIdOfChunk(id));
     return [...docs];
   }
 
@@ -119,9 +120,3 @@ function mirrorWithheld(messages: unknown[], history: unknown[]): unknown[] {
     return isRecord(message) && isRecord(turn) && turn.content === WITHHELD_TEXT ? { ...message, content: WITHHELD_TEXT } : message;
   });
 }
-
-/** The document a chunk id names: chunk ids are `<doc_id>#<ordinal>`. */
-const docIdOf = (chunkId: string): string => {
-  const hash = chunkId.lastIndexOf('#');
-  return hash < 0 ? chunkId : chunkId.slice(0, hash);
-};

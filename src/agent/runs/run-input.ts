@@ -79,6 +79,8 @@ async function stateForOwner(values: unknown, { store, thread }: RunInputContext
 
 /** The conversation part of the owner's view of the state: what a new question's run reads of earlier runs. */
 async function historyForOwner(values: unknown, context: RunInputContext): Promise<Turn[] | undefined> {
+  // Only answer turns record what they rest on: a thread without one has nothing to withhold, and no lookup to make.
+  if (!(values as Partial<SharedStateType> | undefined)?.history?.some((turn) => turn.sources?.length)) return undefined;
   const update = await stateForOwner(values, context);
   return update?.history as Turn[] | undefined;
 }
