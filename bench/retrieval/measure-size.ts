@@ -11,7 +11,7 @@ import { loadConfig, type ConfigInput, type EvidentConfig } from '../../src/conf
 import type { ChannelHit, Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
 import type { RerankCandidate } from '../../src/models/reranker.ts';
-import { analyzeQuery } from '../../src/retrieval/analyzer.ts';
+import { analyzeQuery } from '../../src/text/analyzer.ts';
 import { dedupeCandidates } from '../../src/retrieval/dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from '../../src/retrieval/fuse.ts';
 import { chunkSearchText } from '../../src/retrieval/search-text.ts';

@@ -5,7 +5,7 @@ import type { LoadedDocument } from '../domain/index.ts';
 import { EvidentError, IngestError, isEvidentError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Embedder } from '../models/embedder.ts';
-import { analyzeForIndex } from '../retrieval/analyzer.ts';
+import { analyzeForIndex } from '../text/analyzer.ts';
 import { embedWithCache } from '../retrieval/embed-with-cache.ts';
 import { chunkSearchText } from '../retrieval/search-text.ts';
 import type { Store } from '../store/store.ts';

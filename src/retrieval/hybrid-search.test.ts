@@ -11,7 +11,7 @@ import { LexicalReranker } from '../models/offline/lexical-reranker.ts';
 import type { Reranker } from '../models/reranker.ts';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import type { Store } from '../store/store.ts';
-import { analyzeForIndex } from './analyzer.ts';
+import { analyzeForIndex } from '../text/analyzer.ts';
 import { embedWithCache } from './embed-with-cache.ts';
 import { HybridSearch } from './hybrid-search.ts';
 import { chunkSearchText } from './search-text.ts';

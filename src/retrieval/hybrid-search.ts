@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
 import type { ChunkWithSource, Store } from '../store/store.ts';
-import { analyzeForIndex, analyzeQuery } from './analyzer.ts';
+import { analyzeForIndex, analyzeQuery } from '../text/analyzer.ts';
 import { dedupeCandidates } from './dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from './fuse.ts';
 import { chunkSearchText } from './search-text.ts';

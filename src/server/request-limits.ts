@@ -1,6 +1,6 @@
 import { limitSetting, type LimitsConfig } from '../config/index.ts';
 import { InputTooLargeError } from '../errors/index.ts';
-import { analyzeQuery } from '../retrieval/analyzer.ts';
+import { analyzeQuery } from '../text/analyzer.ts';
 import { depthOf } from './json-depth.ts';
 
 /**

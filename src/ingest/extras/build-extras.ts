@@ -1,7 +1,7 @@
 import type { Chapter, Chunk } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { analyzeForIndex } from '../../retrieval/analyzer.ts';
+import { analyzeForIndex } from '../../text/analyzer.ts';
 import type { DocumentExtras } from '../../store/document-extras.ts';
 import { extractiveSummarizer, type ChapterSummarizer } from './chapter-summarizer.ts';
 import { notableQuotes } from './notable-quotes.ts';

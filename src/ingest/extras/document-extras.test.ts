@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/index.ts';
 import { LOCAL_OPERATOR, type Principal } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
-import { analyzeQuery } from '../../retrieval/analyzer.ts';
+import { analyzeQuery } from '../../text/analyzer.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { llmSummarizer } from './chapter-summarizer.ts';
 import { extractiveSummary } from './extractive-summary.ts';

@@ -1,4 +1,4 @@
-import { analyzeForIndex } from '../../retrieval/analyzer.ts';
+import { analyzeForIndex } from '../../text/analyzer.ts';
 import type { Embedder } from '../embedder.ts';
 import { normalizeInPlace } from '../unit-vector.ts';
 

@@ -1,4 +1,4 @@
-import { analyzeForIndex, analyzeQuery } from '../../retrieval/analyzer.ts';
+import { analyzeForIndex, analyzeQuery } from '../../text/analyzer.ts';
 import type { RerankCandidate, Reranker } from '../reranker.ts';
 
 export interface LexicalRerankerWeights {

@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { parseSearchTerms } from '../search-terms.ts';
 
 /**
- * The keyword channel on Postgres. Evident analyses text itself (retrieval/analyzer.ts), so the index stores those
+ * The keyword channel on Postgres. Evident analyses text itself (text/analyzer.ts), so the index stores those
  * terms verbatim: a `tsvector` is built here from the analysed text (never by `to_tsvector`, whose parser would
  * split `ct_2024_0193`, `v1.2` or `$total`; GIN-indexed, it also matches phrases), and a postings table holds each
  * (term, row, term frequency). Ranking is FTS5's BM25, computed in SQL over the postings of the query's terms with

@@ -1,6 +1,6 @@
 import type { Principal } from '../../../domain/index.ts';
 import type { HybridSearch } from '../../../retrieval/hybrid-search.ts';
-import { analyzeQuery } from '../../../retrieval/analyzer.ts';
+import { analyzeQuery } from '../../../text/analyzer.ts';
 import type { ChunkWithSource, Store } from '../../../store/store.ts';
 import type { Evidence, ToolCallRecord } from '../../core/state.ts';
 import { evidenceFrom } from '../../core/evidence-from.ts';
