@@ -36,6 +36,8 @@ export interface Evidence {
 
 export interface Answerability {
   answerable: boolean;
+  /** The judged probability that the evidence states the answer; `answerable` is `isSufficient(sufficiency)` (core/sufficiency.ts). */
+  sufficiency: number;
   reasons: string[];
   missing_information: string[];
   /** Sentences judged to answer a need, per sub-question (offline strategy; empty when a model judged). */

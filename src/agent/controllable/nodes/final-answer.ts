@@ -32,7 +32,7 @@ function offlineAnswer(state: ControllableStateType): Answer {
   const last = state.past_steps.at(-1);
   if (!last || last.outcome !== 'answered') return refusal(missingOf(state));
   const support = state.past_steps.filter((step) => step.outcome === 'answered').flatMap((step) => step.support.map((item) => ({ query: step.task, ...item })));
-  const answer = extractiveAnswer({ answerable: true, reasons: [], missing_information: [], support }, state.evidence, 1);
+  const answer = extractiveAnswer({ answerable: true, sufficiency: 1, reasons: [], missing_information: [], support }, state.evidence, 1);
   return answer.answerable ? answer : refusal(missingOf(state));
 }
 

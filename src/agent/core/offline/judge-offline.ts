@@ -71,5 +71,5 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
       );
     }
   }
-  return { answerable: support.length > 0, reasons, missing_information: missing, support };
+  return { answerable: support.length > 0, sufficiency: support.length > 0 ? 1 : 0, reasons, missing_information: missing, support };
 }

@@ -23,7 +23,7 @@ export const answerability: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
   if (state.evidence.length === 0) {
     const missing = queries.map((q) => describeMissing({ question: q, identifiers: [], identifiersFound: false, related: 0, evidence: 0, kind: 'any' }));
-    const verdict: Answerability = { answerable: false, reasons: ['no evidence retrieved'], missing_information: missing, support: [] };
+    const verdict: Answerability = { answerable: false, sufficiency: 0, reasons: ['no evidence retrieved'], missing_information: missing, support: [] };
     return { update: { answerability: verdict }, summary: `insufficient: ${verdict.reasons.join('; ')}` };
   }
   const { value: verdict, errors } = await modelOrOffline(
@@ -39,7 +39,7 @@ export const answerability: RagNode = async (state, deps) => {
         'evidence shows instead, e.g. "the termination fee of CT-2023-0077 (the evidence mentions CT-2023-0077 but states no termination fee)"; never repeat the question.',
       prompt: `Question: ${question}\n\nEvidence:\n${formatEvidence(state.evidence)}`,
     },
-    (result): Answerability => ({ ...result, missing_information: missingFromVerdict(question, result), support: [] }),
+    (result): Answerability => ({ ...result, sufficiency: result.answerable ? 1 : 0, missing_information: missingFromVerdict(question, result), support: [] }),
     () => judgeOffline(queries, state.evidence),
   );
   return {
