@@ -11,8 +11,11 @@ export const expectationSchema = z
     relevant_docs: z.array(z.string().min(1)).optional(),
     /** Whether the question can be answered from what this user may see. */
     answerable: z.boolean().optional(),
-    /** Strings the final answer must contain (case-, whitespace- and digit-grouping-insensitive). */
-    answer_contains: z.array(z.string().min(1)).optional(),
+    /**
+     * What the final answer must contain (case-, whitespace- and digit-grouping-insensitive): every entry must be
+     * contained, and an entry that is a list names alternatives of which one suffices (`[["B站", "哔哩哔哩"], "2009"]`).
+     */
+    answer_contains: z.array(z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
     /** Docs the citations should name (citation recall). */
     cite_docs: z.array(z.string().min(1)).optional(),
     tools: z

@@ -79,7 +79,16 @@ describe('answerability', () => {
     expect(metrics.refusal_recall).toBe(0.5);
     expect(metrics.refusal_f1).toBe(0.5);
     expect(metrics.false_refusal_rate).toBe(0.25);
-    expect(refusalMetrics([{ expected_refusal: 0, refused: 0 }])).toEqual({ refusal_precision: null, refusal_recall: null, refusal_f1: null, false_refusal_rate: 0 });
+    expect(metrics).toMatchObject({ rejection_rate: 0.5, unanswerable_cases: 2, answerable_cases: 4 });
+    expect(refusalMetrics([{ expected_refusal: 0, refused: 0 }])).toEqual({
+      refusal_precision: null,
+      refusal_recall: null,
+      refusal_f1: null,
+      false_refusal_rate: 0,
+      rejection_rate: null,
+      unanswerable_cases: 0,
+      answerable_cases: 1,
+    });
   });
 });
 
@@ -149,6 +158,12 @@ describe('scoreAnswer', () => {
     expect(scoreAnswer(['x'], null).status).toBe('fail');
     expect(scoreAnswer(['x'], null, 'interrupted').status).toBe('n/a');
     expect(scoreAnswer(undefined, 'anything').status).toBe('n/a');
+  });
+
+  it('takes a list entry as alternatives, any one of which meets it', () => {
+    expect(scoreAnswer([['B站', '哔哩哔哩'], '2009'], '它由哔哩哔哩于2009年创办。')).toMatchObject({ status: 'pass', metrics: { containment: 1 } });
+    expect(scoreAnswer([['十六', '16'], '大会'], '第16次')).toMatchObject({ status: 'fail', metrics: { containment: 0.5 }, detail: 'missing "大会"' });
+    expect(scoreAnswer([['1.32万亿欧元', '1.3万亿美元']], '约6万亿')).toMatchObject({ status: 'fail', detail: 'missing "1.32万亿欧元 | 1.3万亿美元"' });
   });
 });
 

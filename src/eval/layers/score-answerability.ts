@@ -20,6 +20,10 @@ export function scoreAnswerability(expected: boolean | undefined, answered: bool
   return passOrFail(answered === expected, answered === expected ? word(answered) : `${word(answered)}, expected it to be ${word(expected)}`, metrics);
 }
 
+/**
+ * Set-level refusal quality. The positive class is "should refuse" (a case expected unanswerable), so precision is
+ * about the refusals made and recall about the unanswerable cases.
+ */
 export interface RefusalMetrics {
   /** Of the refusals, how many were of unanswerable cases. */
   refusal_precision: number | null;
@@ -28,6 +32,11 @@ export interface RefusalMetrics {
   refusal_f1: number | null;
   /** Of the answerable cases, how many were refused. */
   false_refusal_rate: number | null;
+  /** RGB's name for refusal recall (the share of cases with no answer in their passages that were refused). */
+  rejection_rate: number | null;
+  /** The denominators, so a rate can be read with its sample size. */
+  unanswerable_cases: number;
+  answerable_cases: number;
 }
 
 /** Set-level refusal quality, a refusal being the positive class; null where the denominator is zero. */
@@ -42,5 +51,13 @@ export function refusalMetrics(cases: readonly { expected_refusal: number; refus
   const precision = ratio(truePositives, truePositives + falsePositives);
   const recall = ratio(truePositives, truePositives + falseNegatives);
   const f1 = precision === null || recall === null ? null : precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { refusal_precision: precision, refusal_recall: recall, refusal_f1: f1, false_refusal_rate: ratio(falsePositives, answerable) };
+  return {
+    refusal_precision: precision,
+    refusal_recall: recall,
+    refusal_f1: f1,
+    false_refusal_rate: ratio(falsePositives, answerable),
+    rejection_rate: recall,
+    unanswerable_cases: truePositives + falseNegatives,
+    answerable_cases: answerable,
+  };
 }

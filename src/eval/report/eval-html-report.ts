@@ -52,6 +52,8 @@ function charts(report: EvalReport): string {
     ['all layers', (s) => s.overall.pass_rate],
     ['hit@10', (s) => s.retrieval.hit_at_10 ?? null],
     ['rerank hit@5', (s) => s.rerank.hit_at_5 ?? null],
+    ['rejection rate', (s) => s.answerability.rejection_rate ?? null],
+    ['accuracy', (s) => s.answer.accuracy ?? null],
     ['refusal F1', (s) => s.answerability.refusal_f1 ?? null],
     ['citation validity', (s) => s.citations.validity ?? null],
     ['schema valid', (s) => s.schema.valid ?? null],
@@ -80,6 +82,37 @@ function summaryTable(report: EvalReport): string {
     );
   });
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+const rate = (value: number | null | undefined, cases: number | null | undefined): string =>
+  value === null || value === undefined || !cases ? '<span class="na">n/a</span>' : `${Math.round(value * cases)}/${cases} (${percent(value)})`;
+const fixed = (value: number | null | undefined): string => (value === null || value === undefined ? '<span class="na">n/a</span>' : value.toFixed(3));
+
+/**
+ * The benchmarks' own answer figures (RGB's rejection rate and accuracy; refusal P/R/F1 and false refusals, the
+ * positive class being "should refuse"); empty when no case expected anything of answers or answerability.
+ */
+function answerTable(report: EvalReport): string {
+  const agents = Object.entries(report.summary).filter(([, s]) => s.answerability.scored > 0 || (s.answer.accuracy_cases ?? 0) > 0);
+  if (agents.length === 0) return '';
+  const head = ['agent', 'rejection rate', 'accuracy', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'containment'].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const rows = agents.map(([agent, s]) => {
+    const cells = [
+      rate(s.answerability.rejection_rate, s.answerability.unanswerable_cases),
+      rate(s.answer.accuracy, s.answer.accuracy_cases),
+      fixed(s.answerability.refusal_precision),
+      fixed(s.answerability.refusal_recall),
+      fixed(s.answerability.refusal_f1),
+      rate(s.answerability.false_refusal_rate, s.answerability.answerable_cases),
+      fixed(s.answer.containment),
+    ];
+    return `<tr><td>${escapeHtml(agent)}</td>${cells.map((cell) => `<td class="num">${cell}</td>`).join('')}</tr>`;
+  });
+  return (
+    `<h2>Answers</h2><p>Rejection rate: refused, of the cases expected unanswerable. Accuracy: the gold answer contained, of the cases ` +
+    `expected answerable (a refusal is wrong). Refusal precision, recall and F1 take "should refuse" as the positive class; false refusals: ` +
+    `refused, of the answerable.</p><table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 const list = (items: readonly string[] | null): string => (items === null ? 'n/a (not exposed)' : items.length ? items.join(', ') : '(none)');
@@ -125,6 +158,7 @@ export function renderEvalHtml(report: EvalReport): string {
     `<p>${report.cases.length} runs · agents ${escapeHtml(meta.agents.join(', '))} · ${escapeHtml(meta.mode)} · ${meta.documents} documents from ` +
     `<code>${escapeHtml(meta.corpus)}</code> · ${escapeHtml(meta.started_at)} · ${(meta.elapsed_ms / 1000).toFixed(1)} s</p>` +
     `<h2>Summary</h2>${summaryTable(report)}` +
+    answerTable(report) +
     `<h2>Charts</h2>${charts(report)}` +
     `<h2>Failing cases (${report.cases.filter((r) => !r.passed).length})</h2>${failingTable(report)}`;
   return htmlPage(escapeHtml(title), REPORT_STYLE, body);

@@ -8,6 +8,32 @@ const fixed = (value: number | null | undefined): string => (value === null || v
 /** Table cells stay one readable line. */
 const clip = (text: string, max = 110): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const layerCell = (layer: LayerSummary): string => (layer.scored === 0 ? 'n/a' : `${layer.passed}/${layer.scored}`);
+/** A rate with the count behind it (`18/30 (60%)`), so a rate over a handful of cases reads as such. */
+export const rateCell = (rate: number | null | undefined, cases: number | null | undefined): string =>
+  rate === null || rate === undefined || !cases ? 'n/a' : `${Math.round(rate * cases)}/${cases} (${percent(rate)})`;
+
+/**
+ * The benchmarks' own answer figures: RGB's rejection rate (refused among cases expected unanswerable) and accuracy
+ * (gold contained, among cases expected answerable, refusals wrong), then refusal P/R/F1 and false refusals
+ * (positive class: should refuse). Empty when no case expected anything of answers or answerability.
+ */
+export function renderAnswerMetrics(summary: EvalReport['summary']): string {
+  const agents = Object.entries(summary).filter(([, s]) => s.answerability.scored > 0 || (s.answer.accuracy_cases ?? 0) > 0);
+  if (agents.length === 0) return '';
+  return formatTable(
+    ['agent', 'rejection rate', 'accuracy', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'containment'],
+    agents.map(([agent, s]) => [
+      agent,
+      rateCell(s.answerability.rejection_rate, s.answerability.unanswerable_cases),
+      rateCell(s.answer.accuracy, s.answer.accuracy_cases),
+      fixed(s.answerability.refusal_precision),
+      fixed(s.answerability.refusal_recall),
+      fixed(s.answerability.refusal_f1),
+      rateCell(s.answerability.false_refusal_rate, s.answerability.answerable_cases),
+      fixed(s.answer.containment),
+    ]),
+  );
+}
 
 /** The terminal view of an evaluation: pass counts by layer and agent, the layer metrics, then the failing cases. */
 export function renderEvalReport(report: EvalReport): string {
@@ -28,23 +54,19 @@ export function renderEvalReport(report: EvalReport): string {
     ]),
   );
   const metricTable = formatTable(
-    ['agent', 'hit@10', 'recall@10', 'MRR@10', 'rerank hit@5', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'citation validity', 'citation recall', 'schema valid', 'containment'],
+    ['agent', 'hit@10', 'recall@10', 'MRR@10', 'rerank hit@5', 'citation validity', 'citation recall', 'schema valid'],
     agents.map(([agent, s]) => [
       agent,
       fixed(s.retrieval.hit_at_10),
       fixed(s.retrieval.recall_at_10),
       fixed(s.retrieval.mrr_at_10),
       fixed(s.rerank.hit_at_5),
-      fixed(s.answerability.refusal_precision),
-      fixed(s.answerability.refusal_recall),
-      fixed(s.answerability.refusal_f1),
-      percent(s.answerability.false_refusal_rate),
       fixed(s.citations.validity),
       fixed(s.citations.recall),
       fixed(s.schema.valid),
-      fixed(s.answer.containment),
     ]),
   );
+  const answerTable = renderAnswerMetrics(report.summary);
   const failing = report.cases.filter((result) => !result.passed);
   const failTable = failing.length
     ? '\nFirst failing layer:\n' +
@@ -53,5 +75,5 @@ export function renderEvalReport(report: EvalReport): string {
         failing.map((result) => [result.id, result.agent, result.first_failure ?? '', result.first_failure ? clip(result.layers[result.first_failure].detail) : '']),
       )
     : '\nEvery case passed every scored layer.\n';
-  return `${head}${passTable}\n${metricTable}${failTable}`;
+  return `${head}${passTable}\n${metricTable}${answerTable ? `\nAnswers (rejection rate: refused of the unanswerable; accuracy: gold contained of the answerable, refusals wrong):\n${answerTable}` : ''}${failTable}`;
 }

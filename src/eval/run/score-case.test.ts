@@ -122,5 +122,16 @@ describe('summarizeAgent', () => {
     expect(summary.retrieval).toMatchObject({ scored: 3, passed: 2, pass_rate: 0.6667, not_applicable: 1, hit_at_10: 0.6667, recall_at_10: 0.6667 });
     expect(summary.answerability).toMatchObject({ scored: 4, refusal_precision: 0.5, refusal_recall: 1, refusal_f1: 0.6667, false_refusal_rate: 0.3333 });
     expect(summary.rewrite.pass_rate).toBe(1);
+    expect(summary.answerability).toMatchObject({ rejection_rate: 1, unanswerable_cases: 1, answerable_cases: 3 });
+    expect(summary.answer).toMatchObject({ accuracy: 0.6667, accuracy_cases: 3 });
+  });
+
+  it('counts a refusal as inaccurate even when its text holds the gold answer', () => {
+    const refusedWithGold = { ...answer, answer: 'I cannot confirm the $48,000 fee.', answerable: false, citations: [] };
+    const results = [scoreCase(evalCase, 'rag', trace(), 10), scoreCase(evalCase, 'rag', trace({ answer: refusedWithGold, status: 'refused' }), 10)];
+    expect(results[1]?.layers.answer.status).toBe('pass');
+    const summary = summarizeAgent(results);
+    expect(summary.answer).toMatchObject({ containment: 1, accuracy: 0.5, accuracy_cases: 2 });
+    expect(summary.answerability).toMatchObject({ rejection_rate: null, unanswerable_cases: 0, false_refusal_rate: 0.5 });
   });
 });

@@ -27,6 +27,20 @@ export type AgentSummary = { overall: OverallSummary } & Record<LayerName, Layer
 
 const round = (value: number, digits = 4): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
+/** Whether the run refused: the answerability layer's reading when it scored, else the answer's own flag or status. */
+const refusedOf = (result: CaseResult): boolean =>
+  result.layers.answerability.metrics?.refused !== undefined ? result.layers.answerability.metrics.refused === 1 : result.trace.answerable === false || result.trace.status === 'refused';
+
+/**
+ * RGB's accuracy: of the cases with an expected answer that are not expected to be refused, the share whose answer
+ * contains it all; a refusal counts as wrong even when its text happens to hold the gold string.
+ */
+function accuracyOf(scored: readonly CaseResult[]): { accuracy: number | null; accuracy_cases: number } {
+  const eligible = scored.filter((result) => result.layers.answerability.metrics?.expected_refusal !== 1);
+  const accurate = eligible.filter((result) => result.layers.answer.status === 'pass' && !refusedOf(result)).length;
+  return { accuracy: eligible.length ? round(accurate / eligible.length) : null, accuracy_cases: eligible.length };
+}
+
 function summarizeLayer(layer: LayerName, results: readonly CaseResult[]): LayerSummary {
   const scored = results.filter((result) => result.layers[layer].status !== 'n/a');
   const passed = scored.filter((result) => result.layers[layer].status === 'pass').length;
@@ -49,6 +63,7 @@ function summarizeLayer(layer: LayerName, results: readonly CaseResult[]): Layer
     const values = scored.map((result) => result.layers[layer].metrics?.[name]).filter((value): value is number => value !== undefined);
     summary[name] = round(mean(values));
   }
+  if (layer === 'answer') Object.assign(summary, accuracyOf(scored));
   return summary;
 }
 

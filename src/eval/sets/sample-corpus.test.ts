@@ -4,6 +4,7 @@ import type { EvalCase } from '../cases/eval-case.ts';
 import { parseCases } from '../cases/read-cases.ts';
 import { principalForCase, readUsers, type UserDirectory } from '../cases/read-users.ts';
 import { containsNormalized } from '../layers/normalize-answer-text.ts';
+import { containsAnswerEntry } from '../layers/score-answer.ts';
 import { mayRead, readCorpusDocuments, type CorpusDocument } from './corpus-documents.ts';
 import { SAMPLE_CORPUS_CASES, SAMPLE_CORPUS_DIR, SAMPLE_USERS } from './sample-corpus-paths.ts';
 
@@ -53,7 +54,7 @@ describe('sample-corpus.jsonl', () => {
     for (const evalCase of cases.filter((c) => c.expect.answer_contains && c.expect.relevant_docs)) {
       const texts = (evalCase.expect.relevant_docs ?? []).map((docId) => documents.get(docId)?.text ?? '');
       for (const needle of evalCase.expect.answer_contains ?? []) {
-        expect(texts.some((text) => containsNormalized(text, needle)), `${evalCase.id}: "${needle}"`).toBe(true);
+        expect(texts.some((text) => containsAnswerEntry(text, needle)), `${evalCase.id}: "${String(needle)}"`).toBe(true);
       }
     }
   });
@@ -89,7 +90,7 @@ describe('sample-corpus.jsonl', () => {
       // Nothing else the denied user can read holds the answer either, so a refusal is the only right outcome.
       const texts = visibleTexts(evalCase);
       for (const needle of allowed.expect.answer_contains ?? []) {
-        expect(texts.some((text) => containsNormalized(text, needle)), `${evalCase.id}: "${needle}" readable`).toBe(false);
+        expect(texts.some((text) => containsAnswerEntry(text, needle)), `${evalCase.id}: "${String(needle)}" readable`).toBe(false);
       }
     }
   });
