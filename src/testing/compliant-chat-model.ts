@@ -180,7 +180,11 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
       case 'done':
         return true;
       case 'confidence':
+      case 'sufficiency':
         return 0.9;
+      case 'supporting':
+        // The answerability judge's extraction: what it was told to cite, and a sentence of the first passage.
+        return this.citations(call, reading).map(({ chunk_id, quote }) => ({ chunk_id, sentence: quote }));
       case 'missing_information':
       case 'entities':
         return [];

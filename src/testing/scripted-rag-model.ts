@@ -13,14 +13,20 @@ export function scriptedRagAnswer(body: Received['body']): string | undefined {
     case 'standalone_question':
       return JSON.stringify({ standalone_question: /Last question: (.+)$/m.exec(prompt)?.[1] ?? prompt });
     case 'sub_questions': {
-      const parts = prompt
+      const question = /^Question: (.+)$/m.exec(prompt)?.[1] ?? prompt;
+      const parts = question
         .split(/,\s*|\s+and\s+/i)
         .map((part) => part.trim())
         .filter((part) => part.length >= 3);
-      return JSON.stringify({ sub_questions: (parts.length > 0 ? parts : [prompt]).slice(0, 5) });
+      return JSON.stringify({ sub_questions: (parts.length > 0 ? parts : [question]).slice(0, 5) });
     }
-    case 'answerability':
-      return JSON.stringify({ answerable: true, reasons: ['the evidence states it'], missing_information: [] });
+    case 'answerability': {
+      const first = firstPassage(prompt);
+      const supporting = first ? [{ chunk_id: first.chunkId, sentence: first.words }] : [];
+      return JSON.stringify({ supporting, sufficiency: first ? 0.9 : 0, reasons: ['the evidence states it'], missing_information: first ? [] : ['evidence'] });
+    }
+    case 'route':
+      return JSON.stringify({ route: 'retrieve', reason: 'the documents state it' });
     case 'answer':
       return JSON.stringify(answerFrom(prompt));
     default:
@@ -28,17 +34,23 @@ export function scriptedRagAnswer(body: Received['body']): string | undefined {
   }
 }
 
-function answerFrom(prompt: string) {
+/** The prompt's first evidence passage, and its first words (a quote the citation check finds in it). */
+function firstPassage(prompt: string): { chunkId: string; docId: string; words: string } | undefined {
   const chunk = /\[chunk_id: ([^\]]+)\] \[doc_id: ([^\]]+)\][^\n]*\n([^\n]+)/.exec(prompt);
   const words = chunk?.[3]?.trim().split(/\s+/).slice(0, 8).join(' ');
-  if (!chunk?.[1] || !chunk[2] || !words) {
+  return chunk?.[1] && chunk[2] && words ? { chunkId: chunk[1], docId: chunk[2], words } : undefined;
+}
+
+function answerFrom(prompt: string) {
+  const first = firstPassage(prompt);
+  if (!first) {
     return { answer: "I don't know based on the current evidence.", answerable: false, confidence: 0, citations: [], missing_information: ['evidence'] };
   }
   return {
-    answer: `The evidence says: ${words}`,
+    answer: `The evidence says: ${first.words}`,
     answerable: true,
     confidence: 0.8,
-    citations: [{ chunk_id: chunk[1], doc_id: chunk[2], source: chunk[2], quote: words }],
+    citations: [{ chunk_id: first.chunkId, doc_id: first.docId, source: first.docId, quote: first.words }],
     missing_information: [],
   };
 }

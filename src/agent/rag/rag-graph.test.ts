@@ -7,6 +7,7 @@ import { loadConfig } from '../../config/index.ts';
 import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { FALLBACK_LABEL, OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 
@@ -121,6 +122,8 @@ describe('rag graph with a recording chat model', () => {
 
   it('never shows bob the contract text he may not see', async () => {
     const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('retrieve'),
       () => ({ answerable: false, reasons: ['not in the evidence'], missing_information: ['the termination fee of CT-2024-0193'] }),
     ]);
     const rag = withModel(model);
@@ -133,7 +136,7 @@ describe('rag graph with a recording chat model', () => {
         expect(prompt).not.toContain('warehouse and last-mile');
       }
       // alice's prompt, by contrast, carries the contract: the assertion above could fail.
-      const aliceModel = new RecordingChatModel([{ answerable: false, reasons: [], missing_information: ['x'] }]);
+      const aliceModel = new RecordingChatModel([oneNeed, routeTo('retrieve'), { answerable: false, reasons: [], missing_information: ['x'] }]);
       const aliceRun = await withModel(aliceModel).ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
       expect(aliceRun.status).toBe('refused');
       expect(aliceModel.prompts.join('\n')).toContain('$48,000');
@@ -145,6 +148,8 @@ describe('rag graph with a recording chat model', () => {
 
   it('says what is missing from the model’s reasons when its list repeats the question', async () => {
     const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('retrieve'),
       { answerable: false, reasons: ['CT-2023-0077 lists a monthly fee but no termination fee.'], missing_information: ['What is the termination fee of CT-2023-0077?'] },
     ]);
     const rag = withModel(model);
@@ -160,6 +165,8 @@ describe('rag graph with a recording chat model', () => {
 
   it('retries an invalid answer with the validation error, then records the typed error and answers from the evidence', async () => {
     const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('retrieve'),
       { answerable: true, reasons: ['states it'], missing_information: [] },
       { answer: 'The fee is $48,000.', answerable: 'yes' },
       { answer: 'The fee is $48,000.' },
@@ -174,8 +181,8 @@ describe('rag graph with a recording chat model', () => {
       expect(run.answer?.answer).toContain(FALLBACK_LABEL);
       expect(run.answer?.answer).not.toContain(OFFLINE_LABEL);
       expect(run.errors).toEqual([{ node: 'generate', code: 'structured_output_invalid', message: expect.stringMatching(/after 3 attempts/) }]);
-      expect(model.calls).toHaveLength(4);
-      expect(model.calls[2]?.prompt).toContain('did not match the required JSON schema "answer"');
+      expect(model.calls).toHaveLength(6);
+      expect(model.calls[4]?.prompt).toContain('did not match the required JSON schema "answer"');
       expect(model.remaining).toBe(0);
     } finally {
       await rag.close();
@@ -184,6 +191,8 @@ describe('rag graph with a recording chat model', () => {
 
   it('drops an invalid citation and keeps the valid one', async () => {
     const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('retrieve'),
       { answerable: true, reasons: ['states it'], missing_information: [] },
       (call) => {
         const chunkId = /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
@@ -216,12 +225,12 @@ describe('rag graph with a recording chat model', () => {
 
   it('retries generation when every citation is dropped, feeding the reasons back', async () => {
     const bad = { answer: 'It is $48,000.', answerable: true, confidence: 0.9, citations: [{ chunk_id: 'nope#1', doc_id: 'nope', source: 'x', quote: 'q' }], missing_information: [] };
-    const model = new RecordingChatModel([{ answerable: true, reasons: [], missing_information: [] }, bad, bad]);
+    const model = new RecordingChatModel([oneNeed, routeTo('retrieve'), { answerable: true, reasons: [], missing_information: [] }, bad, bad]);
     const rag = withModel(model);
     try {
       const run = await rag.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
-      expect(model.calls).toHaveLength(3);
-      expect(model.calls[2]?.prompt).toContain("Your previous answer's citations were rejected");
+      expect(model.calls).toHaveLength(5);
+      expect(model.calls[4]?.prompt).toContain("Your previous answer's citations were rejected");
       expect(run.status).toBe('refused');
       expect(run.answer?.answerable).toBe(false);
       expect(run.steps.filter((step) => step.node === 'generate')).toHaveLength(2);

@@ -1,23 +1,22 @@
-import { z } from 'zod';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
-import { describeMissing, missingFromVerdict } from '../../core/information-need.ts';
+import { describeMissing } from '../../core/information-need.ts';
+import { JUDGE_SYSTEM, modelJudgementSchema, verdictFromJudgement } from '../../core/model-judgement.ts';
 import { judgeOffline } from '../../core/offline/judge-offline.ts';
 import type { Answerability } from '../../core/state.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
 import type { RagNode } from '../rag-deps.ts';
 import type { RagStateType } from '../rag-state.ts';
 
-const verdictSchema = z.object({
-  answerable: z.boolean(),
-  reasons: z.array(z.string()),
-  missing_information: z.array(z.string()),
-});
-
 /** The needs the evidence is judged against: the sub-questions, or the (standalone) question itself. */
 export const queriesOf = (state: Pick<RagStateType, 'sub_questions' | 'standalone_question' | 'question'>): string[] =>
   state.sub_questions.length > 0 ? state.sub_questions : [state.standalone_question || state.question];
 
-/** Is the evidence sufficient to answer (not merely related)? No evidence is insufficient without asking a model. */
+/**
+ * Is the evidence sufficient to answer (not merely related)? No evidence is insufficient without asking a model.
+ * With a model: it extracts the sentences that state the answer (by evidence id) and judges their sufficiency; only
+ * extracted sentences the evidence contains become `support`, and the verdict is answerable exactly at
+ * `isSufficient(sufficiency)`, the threshold the offline judge uses too.
+ */
 export const answerability: RagNode = async (state, deps) => {
   const queries = queriesOf(state);
   const question = state.standalone_question || state.question;
@@ -32,18 +31,15 @@ export const answerability: RagNode = async (state, deps) => {
     {
       node: 'check_answerability',
       schemaName: 'answerability',
-      schema: verdictSchema,
-      system:
-        'Decide whether the evidence is SUFFICIENT to answer the question: it must state the answer, not merely mention the topic. ' +
-        'In reasons, say what the evidence does state. In missing_information, name each missing fact as a noun phrase with what the ' +
-        'evidence shows instead, e.g. "the termination fee of CT-2023-0077 (the evidence mentions CT-2023-0077 but states no termination fee)"; never repeat the question.',
-      prompt: `Question: ${question}\n\nEvidence:\n${formatEvidence(state.evidence)}`,
+      schema: modelJudgementSchema,
+      system: JUDGE_SYSTEM,
+      prompt: `Question: ${question}${queries.length > 1 ? `\n\nIt asks for:\n${queries.map((q) => `- ${q}`).join('\n')}` : ''}\n\nEvidence:\n${formatEvidence(state.evidence)}`,
     },
-    (result): Answerability => ({ ...result, sufficiency: result.answerable ? 1 : 0, missing_information: missingFromVerdict(question, result), support: [] }),
+    (judged): Answerability => verdictFromJudgement(question, judged, state.evidence),
     () => judgeOffline(queries, state.evidence),
   );
   return {
     update: { answerability: verdict, errors },
-    summary: `${verdict.answerable ? 'sufficient' : 'insufficient'}: ${verdict.reasons.join('; ')}`,
+    summary: `${verdict.answerable ? 'sufficient' : 'insufficient'} (${verdict.sufficiency.toFixed(2)}, ${verdict.support.length} supporting sentence(s)): ${verdict.reasons.join('; ')}`,
   };
 };

@@ -2,13 +2,16 @@ import { answerSchema } from '../../../domain/answer.ts';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { asModelFallback, extractiveAnswer } from '../../core/offline/extractive-answer.ts';
 import { judgeOffline } from '../../core/offline/judge-offline.ts';
-import { formatConversation, formatEvidence, formatMemories } from '../../core/llm-prompts.ts';
+import { CITE_BY_ID, formatConversation, formatEvidence, formatMemories, formatSupport } from '../../core/llm-prompts.ts';
+import { repairCitations } from '../../core/model-evidence.ts';
 import type { RagNode } from '../rag-deps.ts';
 import { queriesOf } from './answerability.ts';
 
 /**
- * Writes the answer contract. With a model: zod-validated structured output, the validation errors (and, on a
- * citation retry, why citations were dropped) fed back, bounded retries; a model that still fails is recorded in
+ * Writes the answer contract. With a model: zod-validated structured output written from the sentences the
+ * answerability judge extracted (by evidence id), the validation errors (and, on a citation retry, why citations were
+ * dropped) fed back, bounded retries; citations naming an unknown or wrong id are re-pointed to the chunk that holds
+ * their quote, and the citation check drops what still does not hold. A model that still fails is recorded in
  * `errors` and the extractive answer stands in, labelled so. Offline: the extractive answer.
  */
 export const generate: RagNode = async (state, deps) => {
@@ -22,6 +25,9 @@ export const generate: RagNode = async (state, deps) => {
   // The conversation is context for what the question means, never a source: only evidence may be cited.
   const context = conversation ? `Conversation so far (context, not evidence; never cite it):\n${conversation}\n\n` : '';
   const needs = Math.max(1, state.sub_questions.length);
+  const extracted = verdict.support.length
+    ? `Support: the sentences judged to state the answer (write the answer from these, and cite them):\n${formatSupport(verdict.support)}\n\n`
+    : '';
   const { value, strategy, errors } = await modelOrOffline(
     deps,
     state.errors,
@@ -30,11 +36,12 @@ export const generate: RagNode = async (state, deps) => {
       schemaName: 'answer',
       schema: answerSchema,
       system:
-        'Answer only from the evidence. Cite every claim: each citation names the chunk_id and doc_id of an evidence chunk and quotes its exact words. If the evidence does not state the answer, set answerable to false and list the missing information.',
-      prompt: `${formatMemories(state.memories)}${context}Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${question}${feedback}`,
+        'Answer only from the evidence. Cite every claim: each citation names the chunk_id and doc_id of an evidence chunk and quotes its exact words. If the evidence does not state the answer, set answerable to false and list the missing information. ' +
+        CITE_BY_ID,
+      prompt: `${formatMemories(state.memories)}${context}Evidence:\n${formatEvidence(state.evidence)}\n\n${extracted}Question: ${question}${feedback}`,
     },
-    (output) => output,
-    // A model's verdict names no supporting sentences; the offline answer quotes those its own judgement finds.
+    (output) => repairCitations(output, state.evidence).answer,
+    // A verdict without supporting sentences (a model that extracted none): the offline answer quotes those its own judgement finds.
     () => extractiveAnswer(verdict.support.length > 0 ? verdict : judgeOffline(queriesOf(state), state.evidence), state.evidence, needs),
   );
   const fellBack = strategy === 'offline after a model error';

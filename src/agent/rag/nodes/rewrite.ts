@@ -8,7 +8,10 @@ import type { RagNode } from '../rag-deps.ts';
 
 const ANAPHORA = /\b(it|its|it's|that|this|they|them|their|the previous one|the same one|the last one|the former|the latter)\b/i;
 
-/** Whether the question needs the history (or its summary) to be understood: it refers back and names nothing itself. */
+/**
+ * Offline: whether the question needs the history (or its summary) to be understood: it refers back and names nothing
+ * itself. Only the offline strategy is gated so; with a model, every follow-up goes to it (any language, any phrasing).
+ */
 export const needsRewrite = (question: string, history: readonly Turn[], summary = ''): boolean =>
   (history.length > 0 || summary.length > 0) && ANAPHORA.test(question) && identifiersIn(question).length === 0;
 
@@ -28,13 +31,20 @@ export function rewriteOffline(question: string, history: readonly Turn[], summa
   return rewritten.charAt(0).toUpperCase() + rewritten.slice(1);
 }
 
-/** Resolves "it / that / the previous one" from the thread's history; a question that stands alone is kept. */
+/**
+ * Resolves "it / that / the previous one" (or "它", "那个合同"…) from the thread's history; a question that stands alone
+ * is kept. With a model, every question that has a conversation before it is the model's to rewrite: no pattern
+ * decides for it which follow-ups refer back, so a follow-up in any language is resolved. Offline, only a question
+ * that refers back with an English pronoun and names no identifier is rewritten.
+ */
 export const rewrite: RagNode = async (state, deps) => {
   const question = state.question.trim();
-  if (!needsRewrite(question, state.history, state.history_summary)) {
+  const hasConversation = state.history.length > 0 || state.history_summary.length > 0;
+  const asks = deps.chat ? hasConversation : needsRewrite(question, state.history, state.history_summary);
+  if (!asks) {
     return { update: { standalone_question: question }, summary: 'skipped: the question stands alone' };
   }
-  const { value: standalone, errors } = await modelOrOffline(
+  const { value: standalone, strategy, errors } = await modelOrOffline(
     deps,
     state.errors,
     {
@@ -42,11 +52,14 @@ export const rewrite: RagNode = async (state, deps) => {
       schemaName: 'standalone_question',
       schema: rewriteSchema,
       system:
-        'Rewrite the last user question as a standalone question: replace pronouns and references ("it", "that", "the previous one") with what they refer to in the conversation. Do not answer it.',
+        'Rewrite the last user question as a standalone question in its own language: replace pronouns and references ("it", "that", "the previous one", "它", "那个") with what they refer to in the conversation, and add what an elliptical follow-up leaves out. ' +
+        'If it already stands alone, return it unchanged. Do not answer it.',
       prompt: `Conversation:\n${formatConversation(state.history_summary, state.history)}\n\nLast question: ${question}`,
     },
     (result) => result.standalone_question.trim(),
-    () => rewriteOffline(question, state.history, state.history_summary),
+    // The model failed: the offline strategy, behind its own gate.
+    () => (needsRewrite(question, state.history, state.history_summary) ? rewriteOffline(question, state.history, state.history_summary) : question),
   );
-  return { update: { standalone_question: standalone, errors }, summary: `rewritten: ${standalone}` };
+  const summary = standalone === question ? `kept (${strategy}): the question stands alone` : `rewritten: ${standalone}`;
+  return { update: { standalone_question: standalone, errors }, summary };
 };

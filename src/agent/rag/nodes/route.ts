@@ -1,24 +1,53 @@
+import { z } from 'zod';
+import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { loadTableSchemas, tableQuestionToSql } from '../../tools/table-question-to-sql.ts';
+import { describeTables } from '../../tools/table-query.ts';
 import type { RagNode } from '../rag-deps.ts';
+import type { Route } from '../rag-state.ts';
 
 /** Greetings and thanks: nothing to retrieve. */
 const SMALL_TALK = /^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b[\s!.,]*(there|a lot|so much|evident)?[\s!.]*$/i;
 
+const routeSchema = z.object({
+  route: z.enum(['retrieve', 'table']).describe('table: compute the answer with SQL over the tables; retrieve: find it in the documents'),
+  reason: z.string(),
+});
+
 /**
- * Chooses the path: small talk is answered directly, an aggregation over a named table column goes to the
- * `table_query` tool (never arithmetic over chunks), everything else to retrieval. The same deterministic test runs
- * with and without a chat model, so routing is reproducible.
+ * Chooses the path: small talk is answered directly; with tables the principal may see, a question answered by
+ * computing over them goes to the `table_query` tool (never arithmetic over chunks), everything else to retrieval.
+ * With a model, the model makes that choice from the question and the tables' schemas (only those this principal may
+ * see); the SQL is then written by the table step and checked by the tool's guard, and a table query that answers
+ * nothing still falls back to retrieval. Offline, the deterministic question→SQL strategy decides.
  */
 export const route: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
   if (SMALL_TALK.test(question)) return { update: { route: 'direct' }, summary: 'direct: no retrieval needed' };
   const principal = state.principal;
-  if (principal && state.sub_questions.length <= 1) {
-    const tables = await deps.store.listTables(principal);
-    if (tables.length > 0) {
-      const plan = tableQuestionToSql(question, await loadTableSchemas(deps.store, principal));
-      if (plan) return { update: { route: 'table' }, summary: `table: ${plan.aggregate} over ${plan.table}` };
-    }
-  }
-  return { update: { route: 'retrieve' }, summary: 'retrieve' };
+  if (!principal) return { update: { route: 'retrieve' }, summary: 'retrieve' };
+  const tables = await deps.store.listTables(principal);
+  if (tables.length === 0) return { update: { route: 'retrieve' }, summary: 'retrieve: no tables' };
+  const offline = async (): Promise<{ route: Route; reason: string }> => {
+    if (state.sub_questions.length > 1) return { route: 'retrieve', reason: 'several information needs' };
+    const plan = tableQuestionToSql(question, await loadTableSchemas(deps.store, principal));
+    return plan ? { route: 'table', reason: `${plan.aggregate} over ${plan.table}` } : { route: 'retrieve', reason: 'no SQL plan' };
+  };
+  const needs = state.sub_questions.length > 1 ? `\n\nIt asks for:\n${state.sub_questions.map((q) => `- ${q}`).join('\n')}` : '';
+  const { value, strategy, errors } = await modelOrOffline(
+    deps,
+    state.errors,
+    {
+      node: 'route_question',
+      schemaName: 'route',
+      schema: routeSchema,
+      system:
+        'Choose where the answer comes from. "table" when it is computed or looked up from rows of the tables listed (counts, sums, averages, minima, maxima, filters, groups, the row with the most …); ' +
+        '"retrieve" when it is stated in the documents\' text (policies, contracts, descriptions) or the tables cannot answer it. Say why in reason.',
+      prompt: `Tables:\n${describeTables(tables)}\n\nQuestion: ${question}${needs}`,
+    },
+    (output) => Promise.resolve(output),
+    offline,
+  );
+  const decided = await value;
+  return { update: { route: decided.route, errors }, summary: `${decided.route} (${strategy}): ${decided.reason}` };
 };
