@@ -5,6 +5,17 @@ import { SharedState, value, type Answerability, type Candidate } from '../core/
 export type Route = 'retrieve' | 'table' | 'direct';
 
 /**
+ * A sub-question retrieved hop by hop (offline multi-hop): its hops innermost first (`#n` = hop n's answer), the
+ * queries each ran with bridges substituted, the bridge entities read from each hop's evidence (with the chunk and
+ * sentence naming them, so an answer can cite the bridge), and the resolved last hops, best first.
+ */
+export interface HopChain {
+  question: string;
+  hops: { hop: string; queries: string[]; bridges: { text: string; chunk_id: string; sentence: string }[] }[];
+  resolved: string[];
+}
+
+/**
  * The `rag` graph's explicit state: the shared fields plus rag's own. It is checkpointed per thread, so per-run
  * fields are reset by `load_memory` at the start of every run, while `history` carries the conversation across runs.
  */
@@ -14,6 +25,8 @@ export const RagState = Annotation.Root({
   history_summary: value<string>(() => ''),
   route: value<Route>(() => 'retrieve'),
   candidates: value<Candidate[]>(() => []),
+  /** The hop chains retrieval followed this run (empty for a question that nests nothing). */
+  hop_chains: value<HopChain[]>(() => []),
   answerability: value<Answerability | null>(() => null),
   citations: value<Citation[]>(() => []),
   /** Why the citation check dropped citations last time: fed back to the model on retry. */

@@ -29,6 +29,7 @@ export const loadMemory: RagNode = async (state, deps) => {
       sub_questions: [],
       route: 'retrieve',
       candidates: [],
+      hop_chains: [],
       evidence: [],
       answerability: null,
       answer: null,

@@ -1,0 +1,298 @@
+import nlp from 'compromise';
+import { contentTerms, IDENTIFIER } from '../../../text/text-heuristics.ts';
+
+/**
+ * Offline decomposition of a compositional question into a chain of hops, innermost first, where a later hop refers
+ * to an earlier hop's answer as `#n` (1-based): "Who is the spouse of the director of X?" → ["the director of X",
+ * "Who is the spouse of #1?"]. Three English constructions nest a question inside another, and each is read off the
+ * question's words and their parts of speech (compromise), never off a list of topics:
+ * - a relative clause about a named thing: "the city where Y was born", "the association which published X";
+ * - a possessive of a named thing: "X's main director" (read as "the main director of X");
+ * - an "of/by" phrase whose object is named: "the author of X", "the performer of #1".
+ * A construction only makes a hop when the rest of the question still asks something about its answer.
+ */
+
+/** Hops nested beyond this many are left inside the last one. */
+export const MAX_HOPS = 4;
+
+interface Token {
+  text: string;
+  /** Offset of the token in the question body. */
+  start: number;
+  end: number;
+  verb: boolean;
+  auxiliary: boolean;
+  noun: boolean;
+  adjective: boolean;
+  /** A participle or gerund ("containing", "named"): it can open a reduced relative clause. */
+  participle: boolean;
+}
+
+const QUESTION_WORDS = new Set(
+  'what which who whom whose when where why how is are was were do does did can could should would will in on at of for from by with the a an and or to besides'.split(' '),
+);
+/** Only a definite description ("the author of X") names one thing a later hop can be about; "a member of X" does not. */
+const DETERMINERS = new Set(['the']);
+/** Words that open a clause nested inside a relative clause ("… lived in | when he died"). */
+const SUBORDINATORS = new Set(['which', 'that', 'who', 'whom', 'whose', 'where', 'when', 'if', 'because', 'while', 'after', 'before']);
+const RELATIVE_PRONOUNS = new Set(['which', 'that', 'who', 'whom', 'whose', 'where', 'when']);
+const CLAUSE_PREPOSITIONS = new Set(['in', 'at', 'on', 'of', 'from', 'by', 'for', 'with', 'to', 'under', 'into']);
+const OF_WORDS = new Set(['of', 'by']);
+/** Lowercase words allowed inside a multi-word name ("Bank of England", "Leonardo da Vinci"). */
+const NAME_LINKS = new Set(['of', 'the', 'de', 'da', 'du', 'la', 'von', 'van', 'der', 'and', '&', 'for', 'on', 'in', 'with', 'to', 'a']);
+const REFERENCE = /^#\d+$/;
+const PLACEHOLDER = /^(?:ENTITY_\d+|#\d+)$/;
+const bare = (word: string): string => word.replace(/^[("'“‘[]+|[)"'”’\],;:!?.]+$/gu, '').replace(/['’]s$/u, '');
+
+/** Whitespace tokens with the parts of speech compromise gives the words they start with. */
+function tokenize(body: string): Token[] {
+  const tags: { start: number; tags: Set<string> }[] = [];
+  let cursor = 0;
+  for (const sentence of nlp(body).json() as { terms: { pre: string; text: string; post: string; tags: string[] }[] }[]) {
+    for (const term of sentence.terms) {
+      const at = body.indexOf(term.text, cursor);
+      if (at < 0) continue;
+      tags.push({ start: at, tags: new Set(term.tags) });
+      cursor = at + term.text.length;
+    }
+  }
+  const tokens: Token[] = [];
+  for (const match of body.matchAll(/\S+/g)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const own = tags.find((tag) => tag.start >= start && tag.start < end)?.tags ?? new Set<string>();
+    tokens.push({
+      text: match[0],
+      start,
+      end,
+      verb: own.has('Verb'),
+      auxiliary: own.has('Auxiliary') || own.has('Copula') || own.has('Modal'),
+      noun: own.has('Noun') && !own.has('Pronoun'),
+      adjective: own.has('Adjective'),
+      participle: own.has('Gerund') || own.has('Participle') || own.has('PastTense'),
+    });
+  }
+  return tokens;
+}
+
+/** A token that names something: a capitalised word past the question's first, an identifier, a placeholder or a reference. */
+function isNamed(token: Token, index: number): boolean {
+  const word = bare(token.text);
+  if (PLACEHOLDER.test(word) || IDENTIFIER.test(word)) {
+    IDENTIFIER.lastIndex = 0;
+    return true;
+  }
+  IDENTIFIER.lastIndex = 0;
+  if (/^["“]/.test(token.text)) return true;
+  return index > 0 && /^\p{Lu}/u.test(word) && !QUESTION_WORDS.has(word.toLowerCase());
+}
+
+/**
+ * Where a relative clause starting at `from` ends: before a second verb group once the clause has its verb and no
+ * clause nested in it ("where Y is located | became a state", "who played Z in W | is stuck in …"), or at a comma
+ * that a name does not continue past ("Johnnycake, West Virginia").
+ */
+function clauseEnd(tokens: readonly Token[], from: number): number {
+  let seenVerb = false;
+  let nested = false;
+  for (let i = from; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    const previous = tokens[i - 1];
+    const sameGroup = previous !== undefined && i > from && ((previous.verb && previous.auxiliary) || previous.text.toLowerCase() === 'to');
+    if (seenVerb && !nested && token.verb && !sameGroup && i > from) return i;
+    if (token.verb) seenVerb = true;
+    if (seenVerb && SUBORDINATORS.has(bare(token.text).toLowerCase())) nested = true;
+    const next = tokens[i + 1];
+    if (/[,;]$/.test(token.text) && !(next && isNamed(next, i + 1))) return i + 1;
+  }
+  return tokens.length;
+}
+
+interface Split {
+  /** The nested question (its hop), as words of the question. */
+  inner: string;
+  /** The question with `#REF` where the nested one's answer goes. */
+  outer: string;
+}
+
+const words = (tokens: readonly Token[], from: number, to: number): string =>
+  tokens
+    .slice(from, to)
+    .map((token) => token.text)
+    .join(' ')
+    .replace(/[,;]$/, '');
+
+function outerOf(body: string, tokens: readonly Token[], from: number, to: number, trailingComma = false): string {
+  const before = body.slice(0, tokens[from]?.start ?? 0);
+  const after = to < tokens.length ? body.slice((tokens[to - 1] as Token).end) : '';
+  return `${before}#REF${trailingComma ? '' : ''}${after}`.replace(/#REF,\s*(?=\S)/, '#REF ').replace(/\s+/g, ' ').trim();
+}
+
+/** The outer question still asks something beyond the nested answer. */
+const asksMore = (outer: string): boolean => contentTerms(outer.replace(/#REF|#\d+|ENTITY_\d+/g, ' ')).length > 0;
+
+/** The determiner of the noun phrase of one to three words ending before `end`, or -1; the phrase crosses no comma or verb. */
+function headDeterminer(tokens: readonly Token[], end: number): number {
+  for (let d = end - 1; d >= Math.max(0, end - 4); d--) {
+    const token = tokens[d] as Token;
+    if (d < end - 1 && /[,;]$/.test(token.text)) return -1;
+    if (DETERMINERS.has(token.text.toLowerCase())) return d + 1 < end ? d : -1;
+    if (token.verb && !token.participle) return -1;
+  }
+  return -1;
+}
+
+/** Where a relative clause opens at token `p`, the index its clause starts at and where its head noun phrase ends. */
+function relativeOpening(tokens: readonly Token[], p: number): { nounEnd: number; clauseStart: number } | undefined {
+  const token = tokens[p] as Token;
+  const word = bare(token.text).toLowerCase();
+  const before = tokens[p - 1] as Token;
+  if (RELATIVE_PRONOUNS.has(word)) {
+    const preposition = CLAUSE_PREPOSITIONS.has(bare(before.text).toLowerCase()) && (word === 'which' || word === 'whom');
+    // "where did Germany …" is a new question, not a clause about the noun before it.
+    const next = tokens[p + 1];
+    if (next?.verb && next.auxiliary && word !== 'who' && word !== 'that' && word !== 'which') return undefined;
+    return { nounEnd: preposition ? p - 1 : p, clauseStart: p + 1 };
+  }
+  // A reduced relative: "the country containing X", "the book named after Y".
+  if (token.verb && token.participle && !token.auxiliary && before.noun && !isNamed(before, p - 1)) return { nounEnd: p, clauseStart: p };
+  // A contact clause: "the country X is from", "the company X is part of".
+  if (isNamed(token, p) && before.noun && !isNamed(before, p - 1) && !/[,;]$/.test(before.text)) {
+    const verbAt = tokens.findIndex((t, i) => i > p && t.verb);
+    if (verbAt > p && tokens.slice(p, verbAt).every((t, i) => isNamed(t, p + i) || NAME_LINKS.has(t.text.toLowerCase()))) return { nounEnd: p, clauseStart: p };
+  }
+  return undefined;
+}
+
+/** "… the association which published X" / "… the state in which Y is": the last such clause that names something. */
+function relativeSplit(body: string, tokens: readonly Token[]): Split | undefined {
+  for (let p = tokens.length - 2; p >= 2; p--) {
+    const opening = relativeOpening(tokens, p);
+    if (!opening) continue;
+    const det = headDeterminer(tokens, opening.nounEnd);
+    if (det < 0) continue;
+    if (tokens.slice(det + 1, opening.nounEnd).some((token, i) => isNamed(token, det + 1 + i))) continue;
+    const end = clauseEnd(tokens, opening.clauseStart);
+    if (end <= opening.clauseStart) continue;
+    const clause = tokens.slice(opening.clauseStart, end);
+    if (!clause.some((token, i) => isNamed(token, opening.clauseStart + i))) continue;
+    const outer = outerOf(body, tokens, det, end);
+    if (!asksMore(outer)) continue;
+    return { inner: words(tokens, det + 1, end), outer };
+  }
+  return undefined;
+}
+
+/** The run of named tokens (with small linking words) ending at `last`, as its first index. */
+function nameStart(tokens: readonly Token[], last: number): number {
+  let start = last;
+  for (let i = last - 1; i >= 1; i--) {
+    const token = tokens[i] as Token;
+    if (/[,;]$/.test(token.text)) break;
+    if (isNamed(token, i)) start = i;
+    else if (!NAME_LINKS.has(token.text.toLowerCase()) || !isNamed(tokens[i - 1] as Token, i - 1)) break;
+  }
+  return start;
+}
+
+/** "X's main director" → "the main director of X". */
+function possessiveSplit(body: string, tokens: readonly Token[]): Split | undefined {
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    const token = tokens[i] as Token;
+    if (!/['’]s?$/u.test(token.text.replace(/[,;]$/, '')) || !isNamed(token, i === 0 ? 1 : i)) continue;
+    if (/[,;]$/.test(token.text)) continue;
+    let end = i + 1;
+    while (end < tokens.length && end - i <= 3) {
+      const next = tokens[end] as Token;
+      if (!(next.noun || next.adjective) || next.verb || isNamed(next, end)) break;
+      end++;
+      if (/[,;?]$/.test(next.text)) break;
+    }
+    if (end === i + 1) continue;
+    const start = nameStart(tokens, i);
+    const name = `${words(tokens, start, i)} ${token.text.replace(/['’]s?$/u, '')}`.trim();
+    const noun = words(tokens, i + 1, end).replace(/[?.!]$/, '');
+    const outer = outerOf(body, tokens, start, end);
+    if (!asksMore(outer)) continue;
+    return { inner: `the ${noun} of ${name}`, outer };
+  }
+  return undefined;
+}
+
+/** "the author of X", "the performer of #1": a thing known only through a named one. */
+function ofNamedSplit(body: string, tokens: readonly Token[]): Split | undefined {
+  for (let o = tokens.length - 2; o >= 2; o--) {
+    if (!OF_WORDS.has((tokens[o] as Token).text.toLowerCase()) || !isNamed(tokens[o + 1] as Token, o + 1)) continue;
+    const det = headDeterminer(tokens, o);
+    // "the Siege of Cassel" is one name, not a thing known through Cassel.
+    if (det < 0 || tokens.slice(det + 1, o).some((token, i) => isNamed(token, det + 1 + i))) continue;
+    const end = nameEnd(tokens, o + 1);
+    const outer = outerOf(body, tokens, det, end);
+    if (!asksMore(outer)) continue;
+    return { inner: words(tokens, det + 1, end).replace(/[?.!]$/, ''), outer };
+  }
+  return undefined;
+}
+
+/** The end (exclusive) of the name starting at `start`: capitalised words, small links between them, commas inside titles. */
+function nameEnd(tokens: readonly Token[], start: number): number {
+  let end = start + 1;
+  while (end < tokens.length) {
+    const previous = tokens[end - 1] as Token;
+    if (/[?]$/.test(previous.text)) break;
+    if (/[,;]$/.test(previous.text) && !isNamed(tokens[end] as Token, end)) break;
+    if (isNamed(tokens[end] as Token, end)) {
+      end++;
+      continue;
+    }
+    let link = end;
+    while (link < tokens.length && link - end < 2 && NAME_LINKS.has((tokens[link] as Token).text.toLowerCase())) link++;
+    if (link > end && link < tokens.length && isNamed(tokens[link] as Token, link)) end = link + 1;
+    else break;
+  }
+  return end;
+}
+
+function splitOnce(body: string): Split | undefined {
+  const tokens = tokenize(body);
+  if (tokens.length < 4) return undefined;
+  return relativeSplit(body, tokens) ?? possessiveSplit(body, tokens) ?? ofNamedSplit(body, tokens);
+}
+
+/** `body` as hops: its nested questions first (each split again), then what is left of it, `#n` numbered from `base`. */
+function hopsOf(body: string, base: number, budget: number): string[] {
+  const hops: string[] = [];
+  let rest = body;
+  while (hops.length < budget - 1) {
+    const split = splitOnce(rest);
+    if (!split) break;
+    const inner = hopsOf(split.inner, base + hops.length, budget - hops.length - 1);
+    hops.push(...inner);
+    rest = split.outer.replace('#REF', `#${base + hops.length}`);
+  }
+  return [...hops, rest];
+}
+
+/**
+ * The question as a chain of hops, innermost first; a later hop names an earlier answer as `#n`. A question that
+ * nests nothing is its own single hop.
+ */
+export function decomposeHops(question: string, maxHops = MAX_HOPS): string[] {
+  const trimmed = question.trim();
+  const mark = /[?]$/.test(trimmed) ? '?' : '';
+  const body = trimmed.replace(/[?.!]+$/, '').trim();
+  if (!body) return [trimmed];
+  const hops = hopsOf(body, 0, Math.max(1, maxHops));
+  if (hops.length < 2) return [trimmed];
+  return hops.map((hop, i) => (i === hops.length - 1 ? `${hop}${mark}` : hop));
+}
+
+/** The hop with earlier answers filled in: `#n` → `answers[n-1]` (a missing answer leaves the reference). */
+export function substituteAnswers(hop: string, answers: readonly (string | undefined)[]): string {
+  return hop.replace(/#(\d+)/g, (reference, n: string) => answers[Number(n) - 1] ?? reference);
+}
+
+/** Whether a hop refers to an earlier hop's answer. */
+export const refersBack = (hop: string): boolean => /#\d+/.test(hop);
+
+export { REFERENCE as HOP_REFERENCE };
