@@ -1,0 +1,259 @@
+/**
+ * Named things in Chinese text: people, places, organisations and titles, from jieba's tags plus what the tags
+ * miss. jieba knows common names but tags a new one as unknown (`x`, its HMM guess) or splits it (德约/科维奇,
+ * 扬科维/奇), and it tags some countries as people; so a candidate is a run of name-like words, and the words
+ * around it (主演, 由…执导, …饰, 在…举行, …公司) say which kind of name it is and move it up.
+ */
+import type { AnswerSpan, AnswerType } from './language.ts';
+import { isHan, tagged, type ZhToken } from './zh-segmenter.ts';
+
+/** The commonest Chinese surnames: an unknown 2–4 character word starting with one is likely a person's name. */
+const SURNAMES = new Set(
+  Array.from(
+    '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔向汤常温康施牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕季裴霍涂苗谷盛曲翁冉骆蓝游辛靳管柴蒙鲍喻祁蒲房滕屈饶解牟艾尤穆农卓古吉缪简车项连芦麦褚娄窦戚岑景宫费卜冷晏席卫米柏宗瞿桂佟臧闵苟邬卞姬栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩佘池查麻苑迟邝匡鞠惠荆冀郁胥栗燕楚鄢谌奚皮粟冼蔺楼阚帅屠朴廉禹祖漆狄晋芮扈晁邸雍辜裘亓邰赫杭逯茹嵇',
+  ),
+);
+
+const PERSON_TAGS = new Set(['nr', 'nrt', 'nrfg']);
+/** Words that end a name run: a name is never followed by these inside itself. */
+const NAME_BREAKERS = new Set(['饰', '等', '和', '与', '及', '的', '是', '在', '为', '将', '也', '都', '已', '被', '由', '从', '对', '向', '了']);
+
+/** Cue words after which a name follows (主演：X, 由X执导, 总理X). */
+const BEFORE_PERSON = new Set([
+  '主演', '导演', '总导演', '编剧', '作者', '主持人', '主持', '饰演', '扮演', '由', '冠军', '亚军', '季军', '得主', '总理', '首相',
+  '总统', '市长', '议长', '主席', '教练', '主教练', '主帅', '记者', '选手', '球员', '演员', '歌手', '航天员', '宇航员', '新任', '创始人',
+  '董事长', '总裁', '部长', '国务卿', '外长', '女士', '先生', '男主', '女主', '男主角', '女主角', '嫌疑人', '作家',
+]);
+/** Cue words before which a name stands (X饰, X执导, X夺冠). */
+const AFTER_PERSON = new Set([
+  '饰', '执导', '主演', '领衔', '导演', '夺冠', '夺得', '摘得', '获得', '荣获', '获', '当选', '出任', '担任', '击败', '战胜', '卫冕', '创办',
+  '创立', '扮演', '饰演', '主持', '出演', '领衔主演', '联合主演',
+]);
+const BEFORE_PLACE = new Set(['在', '于', '位于', '前往', '抵达', '来到', '落户', '赴', '访问', '到访', '飞往', '途经', '举办地', '举办国', '东道主']);
+const AFTER_PLACE = new Set(['举行', '举办', '召开', '开幕', '开幕式', '闭幕', '揭幕', '落幕', '开赛', '登场', '启幕', '首站', '站']);
+const PLACE_SUFFIX = /(?:市|省|县|州|区|镇|乡|村|岛|湾|港|城|国)$/u;
+const ORG_SUFFIX =
+  /(?:公司|集团|大学|学院|学校|银行|协会|委员会|联合会|俱乐部|球队|队|党|部|局|署|院|研究所|中心|基金会|联盟|组织|平台|电视台|网站|工作室|医院|法院|交易所|实验室|有限公司|股份|控股|科技|传媒|影业|娱乐|站|网)$/u;
+
+/** Words that are an organisation's kind on their own, after its name (… 公司, … 队). */
+const ORG_WORD = /^(?:公司|有限公司|股份有限公司|集团|大学|银行|协会|俱乐部|队|球队|战队|平台|电视台|工作室|影业|科技|控股|基金会|委员会)$/u;
+const LONG_ORG_SUFFIX = /(?:公司|集团|大学|学院|银行|协会|委员会|联合会|俱乐部|基金会|研究所|研究院|电视台|交易所|实验室)$/u;
+
+export interface NameCandidate {
+  text: string;
+  start: number;
+  end: number;
+  type: 'person' | 'place' | 'organization' | 'title';
+  score: number;
+}
+
+/** Offsets of 《…》 titles, whose insides are never a person or place. */
+function titleRanges(text: string): { start: number; end: number; text: string }[] {
+  return [...text.matchAll(/《([^《》]{1,40})》/gu)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, text: m[1] as string }));
+}
+
+const isWordy = (token: ZhToken): boolean => /[\p{L}\p{N}]/u.test(token.word);
+const prevWord = (tokens: ZhToken[], i: number): ZhToken | undefined => {
+  for (let k = i - 1; k >= 0; k--) if ((tokens[k] as ZhToken).word.trim()) return tokens[k];
+  return undefined;
+};
+const nextWord = (tokens: ZhToken[], i: number): ZhToken | undefined => {
+  for (let k = i + 1; k < tokens.length; k++) if ((tokens[k] as ZhToken).word.trim()) return tokens[k];
+  return undefined;
+};
+
+/** A word that can be (part of) a person's name: tagged a name, or an unknown Han word, or a lone surname. */
+function nameish(token: ZhToken): boolean {
+  if (!isHan(token.word) || NAME_BREAKERS.has(token.word)) return false;
+  if (PERSON_TAGS.has(token.tag)) return true;
+  return token.tag === 'x' && token.word.length <= 4;
+}
+
+/** Runs of name-like words: 德约/科维奇 → 德约科维奇, 克里斯/·/希普金斯, 蒋/万安. */
+function personRuns(tokens: ZhToken[]): { start: number; end: number; first: number; last: number }[] {
+  const runs: { start: number; end: number; first: number; last: number }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as ZhToken;
+    const surnameStart = isHan(token.word) && token.word.length <= 3 && SURNAMES.has(token.word[0] as string);
+    const nzCued = token.tag === 'nz' && isHan(token.word) && token.word.length <= 3 && (BEFORE_PERSON.has(prevWord(tokens, i)?.word ?? '') || tokens[i + 1]?.word.length === 1);
+    if (!nameish(token) && !(surnameStart && token.word.length === 1) && !nzCued) continue;
+    let j = i;
+    let length = token.word.length;
+    let transliterated = false;
+    while (j + 1 < tokens.length) {
+      const next = tokens[j + 1] as ZhToken;
+      if (next.word === '·' || next.word === '・') {
+        const after = tokens[j + 2];
+        if (after && isHan(after.word)) {
+          transliterated = true;
+          length += 1 + after.word.length;
+          j += 2;
+          continue;
+        }
+        break;
+      }
+      const limit = transliterated ? 16 : 5;
+      // A one-character surname jieba split from its given name (周/冬雨): the next short word is the given name.
+      if (j === i && token.word.length === 1 && isHan(next.word) && next.word.length <= 2 && !NAME_BREAKERS.has(next.word) && !/^(?:v|p|c|u|uj|ul|d|r|f|m|q)$/u.test(next.tag)) {
+        length += next.word.length;
+        j++;
+        continue;
+      }
+      const joinable = isHan(next.word) && !NAME_BREAKERS.has(next.word) && (nameish(next) || (next.word.length === 1 && /^(?:nr|nz|ag|ng|g|x|n|ns)$/u.test(next.tag)) || (next.tag === 'nz' && next.word.length <= 2));
+      if (!joinable || length + next.word.length > limit) break;
+      length += next.word.length;
+      j++;
+    }
+    runs.push({ start: token.start, end: (tokens[j] as ZhToken).end, first: i, last: j });
+    i = j;
+  }
+  return runs;
+}
+
+/** Text between list separators (、 和 与 及) with a name on one side counts as a name of the same kind. */
+const LIST_SEPARATORS = new Set(['、', '和', '与', '及', '以及', '跟', '同']);
+
+export function personCandidates(text: string): NameCandidate[] {
+  const tokens = tagged(text);
+  const titles = titleRanges(text);
+  const out: NameCandidate[] = [];
+  for (const run of personRuns(tokens)) {
+    if (titles.some((t) => run.start >= t.start && run.end <= t.end)) continue;
+    let name = text.slice(run.start, run.end);
+    // jieba's HMM glues the role marker to a new name (金晨饰).
+    name = name.replace(/(?:饰演|饰|主演|执导)$/u, '');
+    if (name.length >= 4 && !name.includes('·')) name = name.replace(/[演在是说称]$/u, '');
+    if (name.length < 2) continue;
+    const first = tokens[run.first] as ZhToken;
+    const before = prevWord(tokens, run.first);
+    const after = nextWord(tokens, run.last);
+    const cued = (before && BEFORE_PERSON.has(before.word)) || (after && AFTER_PERSON.has(after.word)) || /(?:饰|主演|执导)$/u.test(text.slice(run.start, run.end));
+    const placeCued = (before && BEFORE_PLACE.has(before.word) && before.word !== '由') || (after && AFTER_PLACE.has(after.word));
+    if (placeCued && !cued) continue;
+    const tagged = PERSON_TAGS.has(first.tag) && (first.word.length >= 2 || run.last > run.first);
+    const surname = SURNAMES.has(name[0] as string) && name.length <= 4;
+    const foreign = name.includes('·');
+    let score = (tagged ? 1 : 0) + (surname ? 0.6 : 0) + (foreign ? 0.6 : 0) + (cued ? 1.5 : 0);
+    // A bare unknown word is kept only with some sign that it is a name.
+    if (score < 0.6) continue;
+    if (name.length > 4 && !foreign && !tagged && !cued) score -= 0.5;
+    out.push({ text: name, start: run.start, end: run.start + name.length, type: 'person', score });
+  }
+  return promoteListMates(text, tokens, out, 'person');
+}
+
+/** Members of a 、-list whose other members are names of this kind join as candidates (吴京、刘德华、李雪健). */
+function promoteListMates(text: string, tokens: ZhToken[], found: NameCandidate[], type: NameCandidate['type']): NameCandidate[] {
+  if (found.length === 0) return found;
+  const out = [...found];
+  for (let i = 0; i < tokens.length; i++) {
+    const sep = tokens[i] as ZhToken;
+    if (!LIST_SEPARATORS.has(sep.word)) continue;
+    const left = prevWord(tokens, i);
+    const right = nextWord(tokens, i);
+    for (const [mate, other] of [
+      [left, right],
+      [right, left],
+    ] as const) {
+      if (!mate || !other || !isHan(mate.word) || mate.word.length < 2 || mate.word.length > 4) continue;
+      // A known place or organisation in a list of people is still what jieba says it is.
+      if (type === 'person' && /^(?:ns|nt)$/u.test(mate.tag)) continue;
+      const otherIsName = out.some((c) => c.start <= other.start && c.end >= other.end);
+      const mateKnown = out.some((c) => c.start < mate.end && mate.start < c.end);
+      if (otherIsName && !mateKnown && isWordy(mate)) out.push({ text: mate.word, start: mate.start, end: mate.end, type, score: 0.9 });
+    }
+  }
+  void text;
+  return out;
+}
+
+export function placeCandidates(text: string): NameCandidate[] {
+  const tokens = tagged(text);
+  const titles = titleRanges(text);
+  const out: NameCandidate[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as ZhToken;
+    if (!isHan(token.word) || token.word.length < 2) continue;
+    if (titles.some((t) => token.start >= t.start && token.end <= t.end)) continue;
+    const before = prevWord(tokens, i);
+    const after = nextWord(tokens, i);
+    const cued = (before && BEFORE_PLACE.has(before.word)) || (after && AFTER_PLACE.has(after.word));
+    const known = token.tag === 'ns';
+    const unknownPlace = (token.tag === 'x' || token.tag === 'nrt' || token.tag === 'nz') && PLACE_SUFFIX.test(token.word);
+    const nominal = /^(?:n|nr|nrt|nz|x|ns|nt|j)$/u.test(token.tag);
+    if (!known && !unknownPlace && !(cued && nominal)) continue;
+    let end = token.end;
+    // A place written with its kind as a separate word (台北 市).
+    const next = tokens[i + 1];
+    if (next && /^(?:市|省|县|州|区|镇)$/u.test(next.word)) end = next.end;
+    const score = (known ? 1 : 0.4) + (cued ? 1 : 0);
+    out.push({ text: text.slice(token.start, end), start: token.start, end, type: 'place', score });
+  }
+  return promoteListMates(text, tokens, out, 'place');
+}
+
+export function organizationCandidates(text: string): NameCandidate[] {
+  const tokens = tagged(text);
+  const out: NameCandidate[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as ZhToken;
+    if (token.tag === 'nt') {
+      out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 1.5 });
+      continue;
+    }
+    // A Latin name with a one-character kind (B站) or a name before an organisation word (艺画开天 公司).
+    if (token.tag === 'eng' && /^[A-Za-z][A-Za-z0-9]*$/u.test(token.word)) {
+      const next = tokens[i + 1];
+      if (next && /^(?:站|网|台|社)$/u.test(next.word)) {
+        out.push({ text: token.word + next.word, start: token.start, end: next.end, type: 'organization', score: 1.2 });
+        i++;
+        continue;
+      }
+      if (/[A-Z]/u.test(token.word[0] as string) && token.word.length >= 2) out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.4 });
+      continue;
+    }
+    if (!isHan(token.word)) continue;
+    const suffixWord = ORG_WORD.test(token.word);
+    // A common noun ending in 网 or 队 (互联网, 田径队) is not a name; a proper or unknown one is (泰山队).
+    const namedWithSuffix = !suffixWord && ORG_SUFFIX.test(token.word) && token.word.length >= 3 && (/^(?:nz|x|nt|nrt|ns|j)$/u.test(token.tag) || (token.tag === 'n' && LONG_ORG_SUFFIX.test(token.word)));
+    if (suffixWord || namedWithSuffix) {
+      // The name before an organisation word: 山东 泰山队, 艺画 开天 公司, 中国移动通信集团 有限公司.
+      let k = i;
+      while (k - 1 >= 0 && i - (k - 1) <= 3) {
+        const prev = tokens[k - 1] as ZhToken;
+        // A common noun can name a company (光明 影业) but not a team (足球 队).
+        const tags = token.word.length >= 2 && suffixWord && k === i ? /^(?:n|nz|x|nt|nr|nrt|ns|eng|j)$/u : /^(?:nz|x|nt|nr|nrt|ns|eng|j)$/u;
+        if (!(isHan(prev.word) || prev.tag === 'eng') || !tags.test(prev.tag) || NAME_BREAKERS.has(prev.word)) break;
+        k--;
+      }
+      if (k < i || namedWithSuffix) {
+        const start = (tokens[k] as ZhToken).start;
+        out.push({ text: text.slice(start, token.end), start, end: token.end, type: 'organization', score: k < i ? 1.2 : 1 });
+      }
+      continue;
+    }
+    if (token.tag === 'nz' && token.word.length >= 2) out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.3 });
+  }
+  return out;
+}
+
+/** 《…》 titles as written, without the brackets. */
+export const titles = (text: string): string[] => titleRanges(text).map((t) => t.text);
+
+export function toSpans(candidates: NameCandidate[], type: AnswerType): AnswerSpan[] {
+  const best = new Map<string, NameCandidate>();
+  const order: NameCandidate[] = [];
+  for (const c of candidates) {
+    const known = best.get(c.text);
+    // The same name cued anywhere in the sentence is that kind of name everywhere in it.
+    if (known) known.score = Math.max(known.score, c.score);
+    else {
+      const copy = { ...c };
+      best.set(c.text, copy);
+      order.push(copy);
+    }
+  }
+  return order
+    .sort((a, b) => b.score - a.score || a.start - b.start)
+    .map((c) => ({ text: c.text, start: c.start, end: c.end, type }));
+}

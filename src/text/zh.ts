@@ -1,0 +1,54 @@
+/**
+ * The Chinese language module of the offline reader: sentences, question focus, named things and typed answer
+ * spans for Chinese text, on jieba's segmentation and tags (zh-segmenter.ts). Word terms come from the keyword
+ * analyzer, so a focus matches passages the way the index reads them.
+ */
+import type { AnswerSpan, AnswerType, LanguageModule } from './language.ts';
+import { zhEntities, zhFocus } from './zh-focus.ts';
+import { listSpans } from './zh-lists.ts';
+import { organizationCandidates, personCandidates, placeCandidates, toSpans } from './zh-names.ts';
+import { zhSentences } from './zh-sentences.ts';
+import { amountSpans, dateSpans, durationSpans, numberSpans } from './zh-values.ts';
+
+/** The predicate of a defining sentence (X是一种…, X指…), the part a 什么是 question asks for. */
+function definitionSpans(sentence: string): AnswerSpan[] {
+  const match = /(?:是|指|即|为|系)(?:一(?:个|家|种|部|款|项|支|位|座|类|场)|[^，。；]{0,2}(?:的))?[^。；！？]{2,}/u.exec(sentence);
+  if (!match) return [];
+  const text = match[0].replace(/^(?:是|指|即|为|系)/u, '').trim();
+  const start = (match.index ?? 0) + match[0].indexOf(text);
+  return text.length >= 2 ? [{ text, start, end: start + text.length, type: 'definition' }] : [];
+}
+
+function zhSpans(sentence: string, type: AnswerType): AnswerSpan[] {
+  switch (type) {
+    case 'date':
+      return dateSpans(sentence);
+    case 'amount':
+      return amountSpans(sentence);
+    case 'number':
+      return numberSpans(sentence);
+    case 'duration':
+      return durationSpans(sentence);
+    case 'person':
+      return toSpans(personCandidates(sentence), 'person');
+    case 'place':
+      return toSpans(placeCandidates(sentence), 'place');
+    case 'organization':
+      return toSpans(organizationCandidates(sentence), 'organization');
+    case 'list':
+      return listSpans(sentence);
+    case 'definition':
+      return definitionSpans(sentence);
+    case 'yes_no':
+    case 'any':
+      return [];
+  }
+}
+
+export const zh: LanguageModule = {
+  code: 'zh',
+  sentences: zhSentences,
+  focus: zhFocus,
+  entities: zhEntities,
+  spans: zhSpans,
+};
