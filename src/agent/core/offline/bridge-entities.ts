@@ -25,6 +25,25 @@ const NOT_NAMES = new Set(
 );
 /** What a hop asks for, read from its question word or head noun, and the shape of value that fits it. */
 const ASKS_TIME = /^\s*(?:when|what year|which year|in what year|what date)\b|\b(?:year|date|century|decade)\b/i;
+/**
+ * English writes places smallest first ("Nashville, Tennessee, United States"): in such a comma chain a hop asking
+ * for a country wants the last name, one asking for a state or region the one before it, a city or town the first.
+ */
+const PLACE_SCALE: Record<string, 'largest' | 'middle' | 'smallest'> = {
+  country: 'largest',
+  nation: 'largest',
+  state: 'middle',
+  province: 'middle',
+  region: 'middle',
+  territory: 'middle',
+  city: 'smallest',
+  town: 'smallest',
+  village: 'smallest',
+  municipality: 'smallest',
+  birthplace: 'smallest',
+  location: 'smallest',
+  place: 'smallest',
+};
 const CHUNKS_READ = 4;
 const SENTENCES_PER_CHUNK = 3;
 
@@ -65,11 +84,45 @@ export function namesIn(sentence: string, withDates = false): string[] {
     });
 }
 
+/** The names of a sentence that form comma chains ("A, B, C"), each name with its position and its chain's length. */
+function chainPositions(sentence: string, names: readonly string[]): Map<string, { index: number; length: number }> {
+  const positions = new Map<string, { index: number; length: number }>();
+  let chain: string[] = [];
+  let cursor = -1;
+  const close = () => {
+    chain.forEach((name, index) => positions.set(name.toLowerCase(), { index, length: chain.length }));
+    chain = [];
+  };
+  for (const name of names) {
+    const at = sentence.indexOf(name, Math.max(0, cursor));
+    if (at < 0) continue;
+    const between = cursor >= 0 ? sentence.slice(cursor, at) : '';
+    if (chain.length > 0 && !/^\s*,\s*$/.test(between)) close();
+    chain.push(name);
+    cursor = at + name.length;
+  }
+  close();
+  return positions;
+}
+
+/** How well a name's place in a comma chain fits the size of place the hop asks for (0 when the hop asks no place). */
+function scaleFit(target: string | undefined, position: { index: number; length: number } | undefined): number {
+  const scale = target ? PLACE_SCALE[target] : undefined;
+  if (!scale || !position || position.length < 2) return 0;
+  const wanted = scale === 'largest' ? position.length - 1 : scale === 'smallest' ? 0 : Math.max(0, position.length - 2);
+  return position.index === wanted ? 0.3 : 0;
+}
+
+/** Stems of one family match ("director" and "directed" → "director", "direct"): a shared stem of five letters or more. */
+const related = (a: string, b: string): boolean => a === b || (a.length >= 5 && b.length >= 5 && (a.startsWith(b) || b.startsWith(a)));
+const sharedTerms = (wanted: readonly string[], have: ReadonlySet<string>): number =>
+  wanted.filter((term) => have.has(term) || [...have].some((other) => related(term, other))).length;
+
 /** The noun the hop asks for ("country where Y was born" → "country"; "Which river …" → "river"). */
 export function hopTarget(hop: string): string | undefined {
   const body = hop.trim().replace(/^(?:the|a|an)\s+/i, '');
-  const wh = /^(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+)?([\p{Ll}-]+)/u.exec(body);
-  if (wh) return wh[1];
+  const wh = /^(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+)?([\p{L}-]+)/iu.exec(body);
+  if (wh) return wh[1]?.toLowerCase();
   const head = /^([\p{Ll}-]+)\b/u.exec(body);
   return head && !/^(?:who|whom|what|which|where|when|how|why)$/.test(head[1] as string) ? head[1] : undefined;
 }
@@ -87,14 +140,15 @@ export function bridgeCandidates(hop: string, question: string, passages: readon
   const known = new Set([...asked, ...hopTerms]);
   const target = hopTarget(hop)?.toLowerCase();
   const withDates = ASKS_TIME.test(hop);
+  const targetTerm = target ? contentTerms(target)[0] : undefined;
   const byName = new Map<string, BridgeCandidate>();
   passages.slice(0, CHUNKS_READ).forEach((passage, rank) => {
     const titleTerms = termSet(passage.title);
-    const titleOverlap = hopTerms.filter((term) => titleTerms.has(term)).length;
+    const titleOverlap = sharedTerms(hopTerms, titleTerms);
     const scored = sentences(passage.text)
       .map(({ text }, index) => {
         const words = termSet(text);
-        const overlap = hopTerms.filter((term) => words.has(term)).length;
+        const overlap = sharedTerms(hopTerms, words);
         // A passage's first sentence defines its subject ("X is a song by Y"): it answers questions about the title.
         return { text, score: (overlap + (index === 0 ? 0.5 * titleOverlap : 0)) / hopTerms.length };
       })
@@ -103,15 +157,19 @@ export function bridgeCandidates(hop: string, question: string, passages: readon
       .slice(0, SENTENCES_PER_CHUNK);
     for (const sentence of scored) {
       const lower = sentence.text.toLowerCase();
-      const anchors = hopTerms.map((term) => lower.indexOf(term)).filter((at) => at >= 0);
-      for (const name of namesIn(sentence.text, withDates)) {
+      const anchors = hopTerms.map((term) => lower.indexOf(term.slice(0, 5))).filter((at) => at >= 0);
+      const names = namesIn(sentence.text, withDates);
+      const chains = chainPositions(sentence.text, names);
+      for (const name of names) {
         const terms = contentTerms(name);
         if (terms.length === 0 || terms.every((term) => known.has(term))) continue;
         const at = lower.indexOf(name.toLowerCase());
         const distance = anchors.length ? Math.min(...anchors.map((anchor) => Math.abs(anchor - at))) : 80;
         const near = 1 / (1 + distance / 40);
-        const fits = target && name.toLowerCase().split(/\s+/).includes(target) ? 0.5 : 0;
-        const score = (sentence.score * (0.6 + 0.4 * near) + fits) / (1 + 0.35 * rank);
+        const fits = (target && name.toLowerCase().split(/\s+/).includes(target) ? 0.5 : 0) + scaleFit(target, chains.get(name.toLowerCase()));
+        // The hop's answer is new: a name half made of the hop's own words ("Hill Country" for "… Lantern Hill") is likely a namesake.
+        const fresh = terms.filter((term) => !known.has(term) || term === targetTerm).length / terms.length;
+        const score = ((sentence.score * (0.6 + 0.4 * near)) * fresh + fits) / (1 + 0.35 * rank);
         const key = name.toLowerCase();
         const previous = byName.get(key);
         if (!previous) byName.set(key, { text: name, score, chunk_id: passage.chunk_id, sentence: sentence.text });
