@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEvidentError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 
@@ -126,6 +127,8 @@ describe('long-term memories in later runs', () => {
     expect((await agent.ask({ question: 'How many vacation days do employees get?', principal: alice })).memories).toEqual([]);
 
     const script = () => [
+      oneNeed,
+      routeTo('retrieve'),
       { answerable: true, reasons: ['related'], missing_information: [] },
       { answer: 'Not stated in the evidence.', answerable: false, confidence: 0, citations: [], missing_information: ['the currency'] },
     ];

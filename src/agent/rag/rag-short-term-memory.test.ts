@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { SUMMARY_MAX_CHARS, summarizeOffline } from '../memory/history-summary.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
@@ -60,17 +61,21 @@ describe('short-term memory: a window and a running summary', () => {
           return { summary: SUMMARY };
         case 'standalone_question':
           return { standalone_question: 'What is the termination fee of CT-2024-0193?' };
+        case 'sub_questions':
+          return { sub_questions: ['What is the termination fee of CT-2024-0193?'] };
+        case 'route':
+          return { route: 'retrieve', reason: 'the contracts state it' };
         case 'answerability':
           return { answerable: false, reasons: ['not needed for this test'], missing_information: ['x'] };
         default:
           throw new Error(`unexpected call ${call.schemaName ?? '(plain)'}`);
       }
     };
-    model.push(reply, reply, reply);
+    model.push(reply, reply, reply, reply, reply);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
     try {
       const run = await agent.ask({ question: 'And what is its termination fee?', principal: await evident.principalFor('alice'), history });
-      expect(model.calls.map((call) => call.schemaName)).toEqual(['history_summary', 'standalone_question', 'answerability']);
+      expect(model.calls.map((call) => call.schemaName)).toEqual(['history_summary', 'standalone_question', 'sub_questions', 'route', 'answerability']);
       expect(model.calls[0]?.prompt).toContain(OLD_QUESTION);
       const rewritePrompt = model.calls[1]?.prompt ?? '';
       expect(rewritePrompt).toContain(SUMMARY);
@@ -87,12 +92,16 @@ describe('short-term memory: a window and a running summary', () => {
     const SUMMARY = 'The user asked about contract CT-2024-0193.';
     const model = new RecordingChatModel([
       { summary: SUMMARY },
+      { standalone_question: 'What is the termination fee of CT-2024-0193?' },
+      oneNeed,
+      routeTo('retrieve'),
       { answerable: true, reasons: ['states it'], missing_information: [] },
       'not json', 'not json', 'not json',
     ]);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
     try {
-      // Names the contract itself, so no rewrite: summary, answerability, then generate (which fails on the script's purpose).
+      // With a model every follow-up is the model's to rewrite (it keeps this one): summary, rewrite, decompose, route,
+      // answerability, then generate (which fails on the script's purpose).
       await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), history });
       const generatePrompt = model.calls.find((call) => call.schemaName === 'answer')?.prompt ?? '';
       expect(generatePrompt).toContain(SUMMARY);
@@ -104,7 +113,13 @@ describe('short-term memory: a window and a running summary', () => {
   });
 
   it('falls back to the offline summary when the model fails', async () => {
-    const model = new RecordingChatModel(['not json', 'not json', 'not json', { answerable: false, reasons: [], missing_information: ['x'] }]);
+    const model = new RecordingChatModel([
+      'not json', 'not json', 'not json',
+      { standalone_question: 'What is the termination fee of CT-2024-0193?' },
+      oneNeed,
+      routeTo('retrieve'),
+      { answerable: false, reasons: [], missing_information: ['x'] },
+    ]);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
     try {
       const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), history });

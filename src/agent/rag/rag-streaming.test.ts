@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evident } from '../../evident.ts';
-import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { RecordingChatModel, type RecordedCall, type ScriptedReply } from '../../testing/recording-chat-model.ts';
+import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 import type { StepEvent } from '../core/step-event.ts';
@@ -39,8 +40,14 @@ describe('rag run streaming', () => {
 
   it('delivers the early steps before the later nodes run', async () => {
     const log: string[] = [];
-    // The model's calls happen inside check_answerability and generate: the log shows what had been delivered by then.
+    // The model's calls happen inside decompose, route_question and check_answerability: the log shows what had been delivered by then.
+    const logged = (reply: ScriptedReply) => (call: RecordedCall) => {
+      log.push(`model:${call.schemaName ?? ''}`);
+      return typeof reply === 'function' ? reply(call) : reply;
+    };
     const model = new RecordingChatModel([
+      logged(oneNeed),
+      logged(routeTo('retrieve')),
       (call) => {
         log.push(`model:${call.schemaName ?? ''}`);
         return { answerable: false, reasons: ['not stated'], missing_information: ['the fee'] };
@@ -57,7 +64,9 @@ describe('rag run streaming', () => {
       expect(log).toEqual([
         'step:load_memory',
         'step:rewrite',
+        'model:sub_questions',
         'step:decompose',
+        'model:route',
         'step:route_question',
         'step:retrieve',
         'step:merge_rerank',
