@@ -1,0 +1,156 @@
+/**
+ * Issue 13's dev targets in one go, offline: converts the public dev sets (RGB zh negative and positive, MTRAG-UN,
+ * MuSiQue, WikiTableQuestions) into a temporary folder, runs each through the eval runner in-process (the code
+ * `evident eval run` uses, a scratch store per set), runs the sample set, and prints one table
+ * `target | measured | met?`. Sets whose data is absent (no ../shared) are skipped with a line saying so.
+ *
+ *   npm run bench:answer -- [--only rgb-negative,mtrag,…] [--limit 20] [--out answer.json] [--shared ../shared/datasets]
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { withEvident } from '../../src/cli/context.ts';
+import { withScratchStore } from '../../src/cli/scratch-store.ts';
+import { readCases } from '../../src/eval/cases/read-cases.ts';
+import { readUsers } from '../../src/eval/cases/read-users.ts';
+import { writeConvertedSet, type ConvertedSet } from '../../src/eval/datasets/converted-set.ts';
+import { convertMtrag } from '../../src/eval/datasets/mtrag.ts';
+import { convertMusique } from '../../src/eval/datasets/musique.ts';
+import { convertRgb } from '../../src/eval/datasets/rgb.ts';
+import { convertWikiTableQuestions } from '../../src/eval/datasets/wikitablequestions.ts';
+import { createProgressReporter } from '../../src/eval/progress/progress-reporter.ts';
+import { runEval, type EvalReport } from '../../src/eval/run/run-eval.ts';
+import { SAMPLE_CORPUS_CASES, SAMPLE_CORPUS_DIR, SAMPLE_USERS } from '../../src/eval/sets/sample-corpus-paths.ts';
+import { formatTable } from '../../src/format/format-table.ts';
+import { describeEnvironment } from '../environment.ts';
+import { agentsOfSuite, outcomeOf, SUITES, TARGETS, targetRows, type SuiteName, type TargetOutcome } from './targets.ts';
+
+const repo = resolve(fileURLToPath(import.meta.url), '../../..');
+
+const { values: flags } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    limit: { type: 'string' },
+    out: { type: 'string' },
+    shared: { type: 'string', default: resolve(repo, '../shared/datasets') },
+  },
+  strict: true,
+});
+
+const log = (text: string): void => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+
+function fail(message: string): never {
+  log(message);
+  process.exit(2);
+}
+
+const limit = flags.limit === undefined ? undefined : Number(flags.limit);
+if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) fail(`--limit must be a positive integer, got ${JSON.stringify(flags.limit)}.`);
+const only = flags.only?.split(',').map((name) => name.trim()).filter(Boolean);
+const unknown = (only ?? []).filter((name) => !(SUITES as readonly string[]).includes(name));
+if (unknown.length) fail(`--only: no set named ${unknown.join(', ')}; the sets are ${SUITES.join(', ')}.`);
+const suites = SUITES.filter((suite) => !only || only.includes(suite));
+const shared = resolve(flags.shared);
+
+/** What a suite runs on: a cases file and its corpus (and users), or why it cannot run here. */
+type Prepared = { casesFile: string; corpus: string; users?: string } | { skip: string };
+
+/** A converted set in its own folder under `work`, from data under ../shared (skipped when that data is absent). */
+async function converted(work: string, name: string, data: string, convert: (path: string) => Promise<ConvertedSet>): Promise<Prepared> {
+  const path = join(shared, data);
+  if (!existsSync(path)) return { skip: `${path} is absent` };
+  const written = await writeConvertedSet(await convert(path), join(work, name));
+  return { casesFile: written.casesFile, corpus: written.corpusDir };
+}
+
+async function prepare(suite: SuiteName, work: string): Promise<Prepared> {
+  const limited = limit ? { limit } : {};
+  switch (suite) {
+    case 'rgb-negative':
+      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) => convertRgb(path, { variant: 'negative', ...limited }));
+    case 'rgb-positive':
+      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) => convertRgb(path, { variant: 'positive', ...limited }));
+    case 'mtrag':
+      return converted(work, suite, 'mtrag-un/reference_dev.jsonl', (path) => convertMtrag(path, limited));
+    case 'musique':
+      return converted(work, suite, 'musique', (path) => convertMusique(path, limited));
+    case 'wtq':
+      return converted(work, suite, 'wikitablequestions', (path) => convertWikiTableQuestions(path, limited));
+    case 'sample': {
+      if (!limit) return { casesFile: SAMPLE_CORPUS_CASES, corpus: SAMPLE_CORPUS_DIR, users: SAMPLE_USERS };
+      // --limit takes the sample set's first n cases too, through a trimmed copy of its cases file.
+      const casesFile = join(work, 'sample-cases.jsonl');
+      writeFileSync(casesFile, `${(await readCases(SAMPLE_CORPUS_CASES)).slice(0, limit).map(({ evalCase }) => JSON.stringify(evalCase)).join('\n')}\n`);
+      return { casesFile, corpus: SAMPLE_CORPUS_DIR, users: SAMPLE_USERS };
+    }
+  }
+}
+
+/** One suite through the eval runner, in a scratch store, with a progress line per case. */
+async function runSuite(suite: SuiteName, input: { casesFile: string; corpus: string; users?: string }): Promise<EvalReport> {
+  const cases = await readCases(input.casesFile);
+  const users = await readUsers(input.users);
+  const progress = createProgressReporter(log, { ingestEvery: 250 });
+  const agents = agentsOfSuite(suite);
+  return withScratchStore({}, `evident-bench-answer-${suite}-`, (scratch) =>
+    withEvident(scratch, {}, (evident) =>
+      runEval(evident, {
+        cases,
+        casesFile: input.casesFile,
+        corpus: input.corpus,
+        users,
+        agent: agents.join(','),
+        onProgress: (p) => {
+          if (p.phase === 'ingest') return progress.ingest(p.progress);
+          // Every 25th run and the last, so a 300-run set stays a readable log.
+          if (p.done % 25 !== 0 && p.done !== p.total) return;
+          const tally = Object.entries(p.passedSoFar)
+            .filter(([, t]) => t.done > 0)
+            .map(([agent, t]) => `${agent} ${t.passed}/${t.done}`)
+            .join(', ');
+          progress.count(`${suite} runs`, p.done, p.total, `passed ${tally}`);
+        },
+      }),
+    ),
+  );
+}
+
+const started = performance.now();
+const loadBefore = loadavg()[0] ?? 0;
+const work = mkdtempSync(join(tmpdir(), 'evident-bench-answer-'));
+const outcomes: TargetOutcome[] = [];
+const reports: Partial<Record<SuiteName, { meta: EvalReport['meta']; summary: EvalReport['summary'] }>> = {};
+try {
+  for (const suite of suites) {
+    const prepared = await prepare(suite, work);
+    const targets = TARGETS.filter((target) => target.suite === suite);
+    if ('skip' in prepared) {
+      log(`${suite}: skipped (${prepared.skip})`);
+      outcomes.push(...targets.map((target) => outcomeOf(target, null, `skipped: ${prepared.skip}`)));
+      continue;
+    }
+    log(`${suite}: running ${agentsOfSuite(suite).join(', ')} on ${prepared.casesFile}`);
+    const report = await runSuite(suite, prepared);
+    reports[suite] = { meta: report.meta, summary: report.summary };
+    log(`${suite}: ${report.cases.length} runs in ${(report.meta.elapsed_ms / 1000).toFixed(1)} s (${report.meta.mode})`);
+    outcomes.push(...targets.map((target) => outcomeOf(target, report)));
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const environment = describeEnvironment('bench/answer/run.ts', started, loadBefore);
+const met = outcomes.filter((outcome) => outcome.met === true).length;
+const measured = outcomes.filter((outcome) => outcome.met !== null).length;
+process.stdout.write(
+  `\nIssue 13 dev targets (${environment.commit}${limit ? `, --limit ${limit}: not the targets' full sets` : ''}): ${met}/${measured} met` +
+    (measured < outcomes.length ? `, ${outcomes.length - measured} not measured` : '') +
+    ` in ${environment.totalSeconds.toFixed(0)} s\n\n` +
+    formatTable(['target', 'measured', 'met?'], targetRows(outcomes)),
+);
+if (flags.out) {
+  writeFileSync(flags.out, `${JSON.stringify({ environment, limit: limit ?? null, targets: outcomes, suites: reports }, null, 2)}\n`);
+  log(`written to ${flags.out}`);
+}

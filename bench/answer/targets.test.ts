@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { evalCaseSchema } from '../../src/eval/cases/eval-case.ts';
+import type { EvalReport } from '../../src/eval/run/run-eval.ts';
+import { scoreCase } from '../../src/eval/run/score-case.ts';
+import { summarizeResults } from '../../src/eval/run/summarize-results.ts';
+import type { AgentTrace } from '../../src/agent/runs/run-trace.ts';
+import { agentsOfSuite, outcomeOf, TARGETS, targetRows } from './targets.ts';
+
+const trace = (answer: string, answerable: boolean): AgentTrace => ({
+  standalone_question: null,
+  retrieved_doc_ids: null,
+  kept_doc_ids: null,
+  evidence: [],
+  answer: { answer, answerable, confidence: 0.5, citations: [], missing_information: [] },
+  tool_calls: null,
+  status: answerable ? 'answered' : 'refused',
+  errors: [],
+});
+const negative = (id: string) => evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'negative'], expect: { answerable: false } });
+const positive = (id: string) => evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'positive'], expect: { answerable: true, answer_contains: [['B站', '哔哩哔哩']] } });
+
+/** A report of runs as `eval run` builds it: each run scored, then summarised. */
+function reportOf(runs: [ReturnType<typeof negative>, AgentTrace][], agent = 'rag'): EvalReport {
+  const cases = runs.map(([evalCase, run]) => scoreCase(evalCase, agent, run, 10));
+  return { meta: { cases_file: 'c.jsonl', corpus: 'corpus', agents: [agent], mode: 'offline', documents: 1, failed_documents: 0, started_at: '', elapsed_ms: 1 }, summary: summarizeResults(cases), cases };
+}
+
+const target = (name: string, agent = 'rag') => {
+  const found = TARGETS.find((t) => t.name === name && t.agent === agent);
+  if (!found) throw new Error(`no target ${name}`);
+  return found;
+};
+
+describe('bench:answer targets', () => {
+  it('reads RGB rejection rate and accuracy off the summary, with the counts behind them', () => {
+    const report = reportOf([
+      [negative('n1'), trace('信息不足', false)],
+      [negative('n2'), trace('是B站', true)],
+      [positive('p1'), trace('在哔哩哔哩播出', true)],
+      [positive('p2'), trace('无法确定B站是否', false)],
+    ]);
+    expect(outcomeOf(target('RGB zh negative: rejection rate'), report)).toMatchObject({ measured: 0.5, counts: '1/2', met: false });
+    // The refused positive holds the gold string yet counts as wrong.
+    expect(outcomeOf(target('RGB zh positive: accuracy'), report)).toMatchObject({ measured: 0.5, counts: '1/2', met: false });
+    expect(outcomeOf(target('MTRAG-UN: false refusals'), report)).toMatchObject({ measured: 0.5, met: false });
+  });
+
+  it('meets a max target at or below its threshold, and counts tagged cases per agent', () => {
+    const report = reportOf([
+      [positive('p1'), trace('B站', true)],
+      [{ ...positive('p2'), tags: ['semantic'] }, trace('B站', true)],
+      [{ ...negative('n1'), tags: ['permission'] }, trace('no', false)],
+    ]);
+    expect(outcomeOf(target('sample set: false refusals'), report)).toMatchObject({ measured: 0, met: true });
+    expect(outcomeOf(target('sample set: semantic (paraphrase) passed'), report)).toMatchObject({ measured: 1, counts: '1/1', met: true });
+    expect(outcomeOf(target('sample set: permission passed'), report)).toMatchObject({ measured: 1, met: true });
+    expect(outcomeOf(target('sample set: passed', 'react'), report)).toMatchObject({ measured: null, met: null, note: 'nothing to measure (no case scored it)' });
+    expect(targetRows([outcomeOf(target('sample set: passed', 'react'), report)])[0]?.[2]).toBe('n/a');
+  });
+
+  it('marks the targets of a set that did not run as skipped, and prints one row each', () => {
+    const skipped = outcomeOf(target('MTRAG-UN: refusal F1'), null, 'skipped: ../shared is absent');
+    expect(skipped).toMatchObject({ met: null, measured: null });
+    expect(targetRows([skipped])).toEqual([['MTRAG-UN: refusal F1 (rag) ≥ 0.700', 'skipped: ../shared is absent', 'skipped']]);
+    expect(agentsOfSuite('sample')).toEqual(['rag', 'react', 'controllable']);
+    expect(agentsOfSuite('wtq')).toEqual(['rag', 'react']);
+  });
+});
