@@ -46,7 +46,7 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
     const fact = memoryToSave(state.question);
     if (fact) return call(iteration, 'The user asks me to remember a fact; saving it needs their approval.', 'save_memory', { text: fact });
     if (state.principal && (await deps.store.listTables(state.principal)).length > 0) {
-      const plan = tableQuestionToSql(question, await loadTableSchemas(deps.store, state.principal));
+      const plan = tableQuestionToSql(question, await loadTableSchemas(deps.store, state.principal), { dialect: deps.store.sqlDialect });
       if (plan) return call(iteration, `An aggregation over ${plan.table}: computed in SQL, not from text.`, 'table_query', { sql: plan.sql });
     }
     return search('Search the knowledge base for the evidence.');

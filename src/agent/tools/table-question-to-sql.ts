@@ -1,10 +1,22 @@
 import type { Principal, TableRecord } from '../../domain/index.ts';
 import { QueryRejectedError, QueryTooLargeError } from '../../errors/index.ts';
+import type { SqlDialect } from '../../store/sql-guard.ts';
 import type { Store } from '../../store/store.ts';
+import { identifiersIn } from '../../text/text-heuristics.ts';
+import { cellMentions, columnMentions, profileColumn, questionText, type CellMention, type ColumnMention, type ColumnProfile, type QuestionText } from './table-question-to-sql-columns.ts';
+import { comparisonColumn, comparisonFilter, filterSql, findComparisons, negated, numberOf, numericExpr, yearCells, type PlanFilter } from './table-question-to-sql-filters.ts';
+import { detectIntent, type Intent } from './table-question-to-sql-intent.ts';
+import { wordsOf } from './table-question-to-sql-text.ts';
 
 export type TableAggregate = 'sum' | 'avg' | 'count' | 'max' | 'min';
+/**
+ * What a plan computes: an aggregate; the cell(s) of rows a question names (`lookup`); the row with the largest or
+ * smallest value (`argmax`/`argmin`) or the most or least frequent value (`mode`/`antimode`); the first or last row
+ * (`first`/`last`), the row after or before a named one (`next`/`previous`); the difference of two rows' values.
+ */
+export type TableQuestionShape = TableAggregate | 'lookup' | 'argmax' | 'argmin' | 'mode' | 'antimode' | 'first' | 'last' | 'next' | 'previous' | 'difference';
 
-/** A table's schema plus, per text column, some of its distinct values (to recognise "shipped", "Acme"). */
+/** A table's schema plus, per column, its distinct values as text (to recognise "shipped", "Acme", "1913–1914"). */
 export interface TableSchema extends TableRecord {
   values?: Record<string, readonly string[]>;
 }
@@ -12,21 +24,35 @@ export interface TableSchema extends TableRecord {
 export interface TableSqlPlan {
   sql: string;
   table: string;
-  aggregate: TableAggregate;
-  /** The aggregated column; absent for COUNT(*). */
+  /** The shape (named `aggregate` since the strategy first wrote aggregations only). */
+  aggregate: TableQuestionShape;
+  /** The measured column (aggregated, ordered by, subtracted); absent for COUNT(*). */
   column?: string;
-  filters: { column: string; value: string | number }[];
+  /** The column whose cells answer (lookups, argmax, first/next …). */
+  target?: string;
+  filters: PlanFilter[];
   groupBy?: string;
+  /** How strongly the question is tied to this table (names of its columns, cells it names). */
+  score: number;
 }
 
-const VALUES_PER_COLUMN = 50;
+export interface TableQuestionOptions {
+  /** The store's SQL dialect (`store.sqlDialect`); row order and number parsing differ. Default sqlite. */
+  dialect?: SqlDialect;
+}
+
+/** Distinct values read per column: enough for tables of a few hundred rows, bounded for large ones. */
+const VALUES_PER_COLUMN = 1000;
 /** Longer values are not words a question names; leaving them out keeps what reaches a prompt small. */
 const VALUE_CHARS = 100;
-/** Bounds of one column's distinct values: 50 short values, with room for multi-byte text. */
-const VALUE_LIMITS = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000, maxResultBytes: 64 * 1024, maxValueBytes: 4 * VALUE_CHARS };
+const VALUE_LIMITS = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000, maxResultBytes: 256 * 1024, maxValueBytes: 4 * VALUE_CHARS };
+/** Rows a lookup returns at most. */
+const LOOKUP_ROWS = 20;
+
+const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Schemas of the tables the principal may see, with up to 50 distinct short values of each text column, read
+ * Schemas of the tables the principal may see, with up to 1,000 distinct short values of each column (as text), read
  * through the principal-filtered `queryTables` like any other table query. A column whose values cannot be read
  * within their bounds is listed without values.
  */
@@ -35,11 +61,12 @@ export async function loadTableSchemas(store: Store, principal: Principal): Prom
   return Promise.all(
     tables.map(async (table) => {
       const values: Record<string, string[]> = {};
-      for (const column of table.columns.filter((c) => c.type === 'text')) {
+      for (const column of table.columns) {
         const name = quoteId(column.name);
+        const text = column.type === 'text' ? name : `CAST(${name} AS TEXT)`;
         try {
           const result = await store.queryTables(
-            `SELECT DISTINCT ${name} FROM ${quoteId(table.sqlName)} WHERE ${name} IS NOT NULL AND length(${name}) <= ${VALUE_CHARS}`,
+            `SELECT DISTINCT ${text} FROM ${quoteId(table.sqlName)} WHERE ${name} IS NOT NULL AND length(${text}) <= ${VALUE_CHARS}`,
             principal,
             VALUE_LIMITS,
           );
@@ -54,179 +81,298 @@ export async function loadTableSchemas(store: Store, principal: Principal): Prom
   );
 }
 
-// Aggregates in the order they are tested: extremes and averages before "total", which also names columns.
-const AGGREGATE_CUES: [TableAggregate, RegExp][] = [
-  ['count', /\b(how many|number of|count of|count)\b/],
-  ['avg', /\b(average|mean|avg)\b/],
-  ['max', /\b(max|maximum|highest|largest|biggest|greatest|most expensive|top)\b/],
-  ['min', /\b(min|minimum|lowest|smallest|least|cheapest)\b/],
-  ['sum', /\b(sum|total|overall|combined|in total)\b/],
-];
-
-const STOPWORDS = new Set(
-  'a an the of in on at to for by per each is are was were be what which who how many much did do does of and or with from that this there their its as all any our my your me it value values'.split(
-    ' ',
-  ),
-);
-
-/** Related words a column name may use for what the question says. */
-const SYNONYMS: Record<string, string[]> = {
-  amount: ['total', 'value', 'sum'],
-  value: ['total', 'amount'],
-  revenue: ['sales', 'total', 'amount'],
-  price: ['cost', 'amount'],
-  cost: ['price', 'amount'],
-  dollars: ['usd'],
-  dollar: ['usd'],
-  euros: ['eur'],
-  date: ['day'],
-  client: ['customer'],
-  customer: ['client'],
-  qty: ['quantity'],
-  quantity: ['qty', 'units'],
-};
-
-/** Words of a name or question: identifiers split at `_`, `-` and camelCase, lowercased, plural `s` dropped. */
-function words(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .map(stem);
-}
-
-const stem = (word: string): string => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
-
-/** How well a column (or table) name matches question words: the share of its words the question mentions. */
-function nameScore(name: string, questionWords: ReadonlySet<string>, questionText: string): number {
-  const nameWords = words(name).filter((word) => !STOPWORDS.has(word));
-  if (nameWords.length === 0) return 0;
-  // The name written as is ("order_total_usd") is the strongest signal.
-  const exact = new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(name.toLowerCase())}($|[^\\p{L}\\p{N}_])`, 'u').test(questionText);
-  const hits = nameWords.filter(
-    (word) => questionWords.has(word) || (SYNONYMS[word] ?? []).some((synonym) => questionWords.has(stem(synonym))),
-  ).length;
-  return (exact ? 1 : 0) + hits / nameWords.length;
-}
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-const quoteLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
-
-interface Candidate {
-  table: TableSchema;
-  column: string | undefined;
-  score: number;
-}
-
 /**
- * The offline strategy for table questions: SQL for one simple aggregation (sum, average, count, max, min) over
- * a column named in the question, optionally filtered by values the question mentions ("shipped", "Acme",
- * "where region is EMEA") and grouped "per"/"by"/"for each" a column. Tables and columns are chosen by name
- * similarity. `undefined` when the question is not such an aggregation or names no column it can find.
+ * The offline strategy for table questions. It reads the question against each visible table — the columns it names
+ * (analyzer terms and a few related words), the cells it names (whole or by a distinctive part), numbers it compares
+ * ("more than 10", "before 1998"), years and numbers next to a column's name ("week 3") — and writes one SELECT:
+ * an aggregate (count, sum, average, min, max; grouped "per" a column), a lookup of the named rows' cells, the row
+ * with the most or least of a value, the most frequent value, the first/last row, the row after or before a named
+ * one, or the difference of two rows' values. `undefined` when the question is not tied to any table well enough.
  */
-export function tableQuestionToSql(question: string, tables: readonly TableSchema[]): TableSqlPlan | undefined {
-  const text = question.toLowerCase().replace(/\s+/g, ' ');
-  // Cues are looked for in plain words only: "total" inside "order_total_usd" is a column name, not a sum.
-  const plain = text.replace(/[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)+/gu, ' ');
-  const aggregate = AGGREGATE_CUES.find(([, cue]) => cue.test(plain))?.[0];
-  if (!aggregate || tables.length === 0) return undefined;
-  const questionWords = new Set(words(question).filter((word) => !STOPWORDS.has(word)));
-
-  const groupMatch = /\b(?:per|by|for each|for every|grouped by|broken down by)\s+([\p{L}\p{N}_ -]+?)(?=[?.!,;]|$)/u.exec(text);
-  let best: (Candidate & { groupBy?: string; filters: TableSqlPlan['filters'] }) | undefined;
+export function tableQuestionToSql(question: string, tables: readonly TableSchema[], options: TableQuestionOptions = {}): TableSqlPlan | undefined {
+  const dialect = options.dialect ?? 'sqlite';
+  const q = questionText(question);
+  if (q.words.length === 0) return undefined;
+  const intent = detectIntent(q);
+  let best: TableSqlPlan | undefined;
   for (const table of tables) {
-    const tableScore = Math.max(nameScore(table.title, questionWords, text), nameScore(table.sqlName, questionWords, text)) * 0.5;
-    const groupBy = groupMatch ? bestColumn(table, groupMatch[1] as string, () => true) : undefined;
-    const filters = explicitFilter(table, text) ?? valueFilters(table, text, groupBy);
-    const filterScore = filters.length * 0.5;
-    let column: string | undefined;
-    let columnScore = 0;
-    if (aggregate !== 'count') {
-      const used = new Set([groupBy, ...filters.map((filter) => filter.column)]);
-      for (const candidate of table.columns) {
-        if (candidate.type !== 'integer' && candidate.type !== 'real') continue;
-        if (used.has(candidate.name)) continue;
-        const score = nameScore(candidate.name, questionWords, text);
-        if (score > columnScore) {
-          column = candidate.name;
-          columnScore = score;
-        }
+    const plan = planFor(question, q, intent, table, dialect);
+    if (plan && (!best || plan.score > best.score)) best = plan;
+  }
+  return best;
+}
+
+/** How the question reads against one table: what it names, compares and asks for. */
+interface Reading {
+  profiles: ColumnProfile[];
+  byName: Map<string, ColumnProfile>;
+  mentions: ColumnMention[];
+  cells: CellMention[];
+  filters: PlanFilter[];
+  /** Words consumed by cells, comparisons and numbers. */
+  taken: Set<number>;
+  tableTie: number;
+  /** Words of the table's title ("orders" of orders-q1.csv), singular. */
+  titleWords: Set<string>;
+}
+
+function read(question: string, q: QuestionText, table: TableSchema): Reading | undefined {
+  const profiles = table.columns.map((column, index) => {
+    const values = table.values?.[column.name] ?? [];
+    return profileColumn(column, index, values, values.length < VALUES_PER_COLUMN);
+  });
+  const byName = new Map(profiles.map((profile) => [profile.name, profile]));
+  // An identifier the table does not hold (CT-2024-0193) means the question is about a document, not this table.
+  const cellText = new Set(profiles.flatMap((profile) => profile.values.map((value) => value.toUpperCase())));
+  if (identifiersIn(question).some((id) => !cellText.has(id))) return undefined;
+
+  const taken = new Set<number>();
+  const filters: PlanFilter[] = [];
+  const comparisons = findComparisons(q);
+  const firstMentions = columnMentions(q, profiles, new Set());
+  for (const comparison of comparisons) {
+    const column = comparisonColumn(comparison, profiles, firstMentions, new Set());
+    if (!column) continue;
+    filters.push(comparisonFilter(comparison, column));
+    for (let i = comparison.start; i < comparison.end; i++) taken.add(i);
+  }
+  const nameWords = new Set(firstMentions.filter((m) => m.score >= 0.5).flatMap((m) => m.positions));
+  const cells = cellMentions(q, profiles, nameWords, taken);
+  for (const cell of cells) for (let i = cell.start; i < cell.end; i++) taken.add(i);
+  // Cell mentions on the same words (a team both home and away) become one filter over either column.
+  const spans = new Map<string, CellMention[]>();
+  for (const cell of cells) spans.set(`${cell.start}:${cell.end}`, [...(spans.get(`${cell.start}:${cell.end}`) ?? []), cell]);
+  const grouped = new Map<string, PlanFilter>();
+  for (const same of spans.values()) {
+    const first = same[0] as CellMention;
+    const op = negated(q, first) ? '<>' : '=';
+    const columns = [...new Set(same.map((cell) => cell.column.name))];
+    const key = `${op}|${columns.join('|')}`;
+    const existing = grouped.get(key);
+    const values = same.flatMap((cell) => cell.cells);
+    if (existing) existing.values.push(...values.filter((value) => !existing.values.includes(value)));
+    else grouped.set(key, { columns, op, values: [...new Set(values)] });
+  }
+  filters.push(...grouped.values());
+
+  // Numbers left: next to a column's name ("week 3", "pick 1"), or a year of the one year-like column.
+  q.words.forEach((word, i) => {
+    if (taken.has(i)) return;
+    const value = numberOf(word);
+    if (value === undefined || !/^\d/.test(word)) return;
+    const named = firstMentions.find((mention) => mention.positions.some((p) => p === i - 1 || p === i - 2 || p === i + 1) && mention.column.values.some((cell) => wordsOf(cell)[0] === word));
+    if (named) {
+      const cellsNamed = named.column.values.filter((cell) => wordsOf(cell)[0] === word && wordsOf(cell).length <= 2);
+      if (cellsNamed.length) {
+        filters.push({ columns: [named.column.name], op: '=', values: named.column.type === 'text' ? cellsNamed : [value] });
+        taken.add(i);
+        return;
       }
-      // At least half the column's words must be in the question: "total headcount" does not name order_total_usd.
-      if (!column || columnScore < 0.5) continue;
     }
-    const score = columnScore + tableScore + filterScore + (groupBy ? 0.25 : 0);
-    if (!best || score > best.score) best = { table, column, score, filters, ...(groupBy ? { groupBy } : {}) };
-  }
-  if (!best) return undefined;
-  // A count needs something that ties the question to the table (its name, a value in it, a grouping column):
-  // "how many AAPL shares" is not a count of the only table's rows.
-  if (aggregate === 'count' && best.score === 0) return undefined;
+    if (Number.isInteger(value) && value >= 1500 && value <= 2100) {
+      const years = profiles.filter((column) => column.yearLike && yearCells(column, value).length > 0);
+      const column = years.find((candidate) => firstMentions.some((m) => m.column === candidate)) ?? years[0];
+      if (column) {
+        filters.push({ columns: [column.name], op: '=', values: column.type === 'text' ? yearCells(column, value) : [value] });
+        taken.add(i);
+      }
+    }
+  });
+  const mentions = columnMentions(q, profiles, taken);
+  const titleWords = new Set(wordsOf(table.title).filter((word) => word.length > 2).map(singular));
+  const tableTie = q.words.some((word) => titleWords.has(singular(word))) ? 0.5 : 0;
+  return { profiles, byName, mentions, cells, filters, taken, tableTie, titleWords };
+}
 
-  const target = best.column === undefined ? 'COUNT(*)' : `${aggregate.toUpperCase()}(${quoteId(best.column)})`;
-  const where = best.filters.map(({ column, value }) =>
-    typeof value === 'number' ? `${quoteId(column)} = ${value}` : `lower(${quoteId(column)}) = ${quoteLiteral(value.toLowerCase())}`,
+const singular = (word: string): string => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+
+const filterColumns = (filters: readonly PlanFilter[]): Set<string> => new Set(filters.flatMap((filter) => filter.columns));
+
+/** The column a wh-phrase or "how many …" asks for: named within a few words after the cue. */
+function columnAfter(position: number | undefined, reading: Reading, accept: (column: ColumnProfile) => boolean, span = 4): ColumnProfile | undefined {
+  if (position === undefined) return undefined;
+  const inWindow = reading.mentions.filter(
+    (mention) => mention.score >= 0.5 && accept(mention.column) && mention.positions.some((p) => p > position && p <= position + span && !reading.taken.has(p)),
   );
-  const select = best.groupBy ? `${quoteId(best.groupBy)}, ${target} AS result` : `${target} AS result`;
-  const sql = [
-    `SELECT ${select} FROM ${quoteId(best.table.sqlName)}`,
-    where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
-    best.groupBy ? `GROUP BY ${quoteId(best.groupBy)} ORDER BY ${quoteId(best.groupBy)}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return {
-    sql,
-    table: best.table.sqlName,
-    aggregate,
-    ...(best.column === undefined ? {} : { column: best.column }),
-    filters: best.filters,
-    ...(best.groupBy ? { groupBy: best.groupBy } : {}),
-  };
+  inWindow.sort((a, b) => Math.min(...a.positions.filter((p) => p > position)) - Math.min(...b.positions.filter((p) => p > position)) || b.score - a.score);
+  return inWindow[0]?.column;
 }
 
-/** The column whose name best matches `phrase` (at least half its words), among those `accept` lets through. */
-function bestColumn(table: TableSchema, phrase: string, accept: (type: string) => boolean): string | undefined {
-  const phraseWords = new Set(words(phrase).filter((word) => !STOPWORDS.has(word)));
-  let chosen: string | undefined;
-  let top = 0.5;
-  for (const column of table.columns) {
-    if (!accept(column.type)) continue;
-    const score = nameScore(column.name, phraseWords, phrase.toLowerCase());
-    if (score >= top) {
-      chosen = column.name;
-      top = score + 1e-9;
+/** The first text column not used by a filter: tables put the name of what a row is about first. */
+const labelColumn = (reading: Reading, avoid: ReadonlySet<string>): ColumnProfile | undefined =>
+  reading.profiles.find((column) => !avoid.has(column.name) && column.type === 'text' && !column.textNumeric && !column.yearLike && column.values.length > 1) ??
+  reading.profiles.find((column) => !avoid.has(column.name) && column.type === 'text');
+
+/** A column named anywhere, strongest first, that `accept` lets through. */
+const namedColumn = (reading: Reading, accept: (column: ColumnProfile) => boolean): ColumnProfile | undefined =>
+  reading.mentions.find((mention) => mention.score >= 0.5 && accept(mention.column))?.column;
+
+function planFor(question: string, q: QuestionText, intent: Intent, table: TableSchema, dialect: SqlDialect): TableSqlPlan | undefined {
+  const reading = read(question, q, table);
+  if (!reading) return undefined;
+  const used = filterColumns(reading.filters);
+  const strongMentions = reading.mentions.filter((mention) => mention.score >= 0.5);
+  const score =
+    reading.tableTie +
+    reading.cells.reduce((sum, cell) => sum + (cell.exact ? 1 : 0.5) * (cell.end - cell.start), 0) +
+    reading.filters.length * 0.5 +
+    strongMentions.reduce((sum, mention) => sum + Math.min(1, mention.score), 0);
+  const build = (shape: TableQuestionShape, parts: { column?: ColumnProfile; target?: ColumnProfile; groupBy?: ColumnProfile; filters?: PlanFilter[] }): TableSqlPlan | undefined => {
+    const sql = writeSql(shape, table.sqlName, parts.filters ?? reading.filters, reading.byName, dialect, parts, reading);
+    if (!sql) return undefined;
+    return {
+      sql,
+      table: table.sqlName,
+      aggregate: shape,
+      ...(parts.column ? { column: parts.column.name } : {}),
+      ...(parts.target ? { target: parts.target.name } : {}),
+      filters: parts.filters ?? reading.filters,
+      ...(parts.groupBy ? { groupBy: parts.groupBy.name } : {}),
+      score,
+    };
+  };
+  const numeric = (column: ColumnProfile) => column.numeric && !used.has(column.name);
+  const anchored = reading.cells.length > 0;
+  const tied = anchored || reading.filters.length > 0 || strongMentions.length > 0 || reading.tableTie > 0;
+  if (!tied) return undefined;
+  const groupBy = intent.groupAt === undefined ? undefined : columnAfter(intent.groupAt, reading, (column) => !used.has(column.name), 3);
+  const whTarget = columnAfter(intent.whAt, reading, (column) => !used.has(column.name));
+  const fallbackTarget = (avoid: ReadonlySet<string>) =>
+    whTarget ?? (intent.asksPerson || intent.asksThing ? labelColumn(reading, avoid) : undefined);
+
+  // The difference of two named rows' values ("how many more points did fram have than leiftur").
+  if (intent.difference) {
+    const spans = [...new Map(reading.cells.map((cell) => [`${cell.start}`, cell])).values()].sort((a, b) => a.start - b.start);
+    const measure = namedColumn(reading, numeric);
+    if (spans.length >= 2) {
+      const [a, b] = spans as [CellMention, CellMention];
+      const others = reading.filters.filter((filter) => !(filter.op === '=' && filter.values.some((value) => a.cells.includes(String(value)) || b.cells.includes(String(value)))));
+      return build('difference', { ...(measure ? { column: measure } : {}), filters: [...others, cellFilter(a), cellFilter(b)] });
     }
   }
-  return chosen;
-}
 
-/** `where <column> is|= <value>`. */
-function explicitFilter(table: TableSchema, text: string): TableSqlPlan['filters'] | undefined {
-  const match = /\bwhere\s+(?:the\s+)?([\p{L}\p{N}_ -]+?)\s+(?:is|=|equals)\s+['"]?([^'"?!,;]+?)['"]?\s*(?=[?!,;]|$)/u.exec(text);
-  if (!match) return undefined;
-  const column = bestColumn(table, match[1] as string, () => true);
-  if (!column) return undefined;
-  const raw = (match[2] as string).trim();
-  const type = table.columns.find((c) => c.name === column)?.type;
-  const value = (type === 'integer' || type === 'real') && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-  return [{ column, value }];
-}
-
-/** Known values of text columns that the question mentions as words ("shipped orders", "did Acme place"). */
-function valueFilters(table: TableSchema, text: string, groupBy: string | undefined): TableSqlPlan['filters'] {
-  const filters: TableSqlPlan['filters'] = [];
-  for (const [column, values] of Object.entries(table.values ?? {})) {
-    if (column === groupBy) continue;
-    const mentioned = values.filter((value) => {
-      const lower = value.toLowerCase().trim();
-      if (lower.length < 2 || STOPWORDS.has(lower)) return false;
-      return new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(lower)}($|[^\\p{L}\\p{N}_])`, 'u').test(text);
-    });
-    // One value per column: several would need OR, which this strategy does not attempt.
-    if (mentioned.length === 1) filters.push({ column, value: mentioned[0] as string });
+  // "How many …": a count of rows, unless the words after it name a numeric column ("how many points did X have").
+  if (intent.countAt !== undefined) {
+    // "How many orders …" counts the rows of the orders table, whatever numeric column mentions orders.
+    const countsRows = reading.titleWords.has(singular(q.words[intent.countAt + 1] ?? ''));
+    const measure = countsRows ? undefined : columnAfter(intent.countAt, reading, numeric, 3);
+    if (measure && (anchored || intent.sum)) return build(anchored && !intent.sum && reading.cells.length === 1 ? 'lookup' : 'sum', { column: measure, target: measure });
+    if (groupBy) return build('count', { groupBy });
+    if (!anchored && reading.filters.length === 0 && strongMentions.length === 0 && reading.tableTie === 0) return undefined;
+    return build('count', {});
   }
-  return filters;
+
+  if (intent.average || (intent.sum && !intent.extreme)) {
+    const measure = namedColumn(reading, numeric) ?? soleMeasure(reading, used);
+    if (measure) return build(intent.average ? 'avg' : 'sum', { column: measure, ...(groupBy ? { groupBy } : {}) });
+  }
+
+  if (intent.extreme) {
+    const measure = namedColumn(reading, (column) => numeric(column) && column !== whTarget) ?? (intent.sum ? undefined : undefined);
+    const target = whTarget && whTarget !== measure ? whTarget : intent.asksPerson || (intent.asksThing && !measure?.own.some((term) => q.terms.slice(intent.whAt ?? 0, (intent.whAt ?? 0) + 3).includes(term))) ? labelColumn(reading, new Set([...used, ...(measure ? [measure.name] : [])])) : undefined;
+    if (measure && target) return build(intent.extreme === 'max' ? 'argmax' : 'argmin', { column: measure, target });
+    if (measure) return build(intent.extreme, { column: measure, ...(groupBy ? { groupBy } : {}) });
+    const modeTarget = whTarget ?? fallbackTarget(used);
+    if (modeTarget) return build(intent.extreme === 'max' ? 'mode' : 'antimode', { target: modeTarget });
+  }
+
+  // The row after or before a named one ("which player is listed previous to john holt").
+  if (intent.order && anchored) {
+    const anchor = reading.cells.find((cell) => cell.start > (intent.orderAt ?? -1));
+    if (anchor) {
+      const target = whTarget ?? anchor.column;
+      const others = reading.filters.filter((filter) => !filter.columns.includes(anchor.column.name) || filter.op !== '=');
+      return build(intent.order, { target, filters: [...others, cellFilter(anchor)] });
+    }
+  }
+
+  if (intent.position) {
+    const target = whTarget ?? fallbackTarget(used) ?? labelColumn(reading, used);
+    if (target) return build(intent.position, { target });
+  }
+
+  if (anchored || reading.filters.length > 0) {
+    const target = whTarget ?? namedColumn(reading, (column) => !used.has(column.name)) ?? (anchored ? fallbackTarget(used) : undefined);
+    if (target) return build('lookup', { target });
+  }
+  return undefined;
+}
+
+const cellFilter = (cell: CellMention): PlanFilter => ({ columns: [cell.column.name], op: '=', values: cell.cells });
+
+/** The one real-valued column a "how much … in total" question can be about, when the question names none. */
+function soleMeasure(reading: Reading, used: ReadonlySet<string>): ColumnProfile | undefined {
+  const measures = reading.profiles.filter((column) => column.type === 'real' && !used.has(column.name));
+  return measures.length === 1 ? measures[0] : undefined;
+}
+
+/** Row order: ingestion inserts rows in file order. */
+const rowOrder = (dialect: SqlDialect): string => (dialect === 'postgresql' ? 'ctid' : 'rowid');
+
+function writeSql(
+  shape: TableQuestionShape,
+  sqlName: string,
+  filters: readonly PlanFilter[],
+  profiles: ReadonlyMap<string, ColumnProfile>,
+  dialect: SqlDialect,
+  parts: { column?: ColumnProfile; target?: ColumnProfile; groupBy?: ColumnProfile },
+  reading: Reading,
+): string | undefined {
+  const from = quoteId(sqlName);
+  const conditions = filters.map((filter) => filterSql(filter, profiles, dialect));
+  const where = (extra: string[] = []) => {
+    const all = [...conditions, ...extra];
+    return all.length ? ` WHERE ${all.join(' AND ')}` : '';
+  };
+  const measure = parts.column ? numericExpr(parts.column, dialect) : undefined;
+  const target = parts.target ? quoteId(parts.target.name) : undefined;
+  const order = rowOrder(dialect);
+  switch (shape) {
+    case 'count':
+    case 'sum':
+    case 'avg':
+    case 'max':
+    case 'min': {
+      const aggregate = shape === 'count' ? 'COUNT(*)' : `${shape.toUpperCase()}(${measure})`;
+      if (shape !== 'count' && !measure) return undefined;
+      if (parts.groupBy) {
+        const group = quoteId(parts.groupBy.name);
+        return `SELECT ${group}, ${aggregate} AS result FROM ${from}${where()} GROUP BY ${group} ORDER BY ${group}`;
+      }
+      return `SELECT ${aggregate} AS result FROM ${from}${where()}`;
+    }
+    case 'lookup':
+      if (!target) return undefined;
+      return `SELECT DISTINCT ${target} AS result FROM ${from}${where([`${target} IS NOT NULL`])} LIMIT ${LOOKUP_ROWS}`;
+    case 'argmax':
+    case 'argmin':
+      if (!target || !measure) return undefined;
+      return `SELECT ${target} AS result FROM ${from}${where([`${measure} IS NOT NULL`, `${target} IS NOT NULL`])} ORDER BY ${measure} ${shape === 'argmax' ? 'DESC' : 'ASC'} LIMIT 1`;
+    case 'mode':
+    case 'antimode':
+      if (!target) return undefined;
+      return `SELECT ${target} AS result FROM ${from}${where([`${target} IS NOT NULL`])} GROUP BY ${target} ORDER BY COUNT(*) ${shape === 'mode' ? 'DESC' : 'ASC'} LIMIT 1`;
+    case 'first':
+    case 'last':
+      if (!target) return undefined;
+      return `SELECT ${target} AS result FROM ${from}${where([`${target} IS NOT NULL`])} ORDER BY ${order} ${shape === 'first' ? 'ASC' : 'DESC'} LIMIT 1`;
+    case 'next':
+    case 'previous': {
+      if (!target) return undefined;
+      const anchor = conditions.at(-1) as string;
+      const rest = conditions.slice(0, -1);
+      const bound = shape === 'next' ? `${order} > (SELECT MIN(${order}) FROM ${from} WHERE ${anchor})` : `${order} < (SELECT MAX(${order}) FROM ${from} WHERE ${anchor})`;
+      const all = [...rest, bound, `${target} IS NOT NULL`];
+      return `SELECT ${target} AS result FROM ${from} WHERE ${all.join(' AND ')} ORDER BY ${order} ${shape === 'next' ? 'ASC' : 'DESC'} LIMIT 1`;
+    }
+    case 'difference': {
+      if (conditions.length < 2) return undefined;
+      const [a, b] = conditions.slice(-2) as [string, string];
+      const rest = conditions.slice(0, -2);
+      const value = measure ? `SUM(${measure})` : 'COUNT(*)';
+      const side = (condition: string) => `(SELECT ${value} FROM ${from} WHERE ${[...rest, condition].join(' AND ')})`;
+      void reading;
+      return `SELECT ${side(a)} - ${side(b)} AS result`;
+    }
+  }
 }
