@@ -15,6 +15,10 @@ export const finalAnswerSchema = z.object({
   confidence: z.number().min(0).max(1),
   citations: z.array(z.object({ chunk_id: z.string().min(1), quote: z.string().min(1), doc_id: z.string().optional() })),
   missing_information: z.array(z.string()).default([]),
+  /** Extract, then judge (as every agent's model path does): the passage sentences that state the answer, by chunk_id … */
+  supporting: z.array(z.object({ chunk_id: z.string().min(1), sentence: z.string().min(1) })).max(12).optional(),
+  /** … and how likely (0..1) they state the whole answer; when given, the answer is answerable exactly at the shared threshold. */
+  sufficiency: z.number().min(0).max(1).optional(),
 });
 export type FinalAnswer = z.infer<typeof finalAnswerSchema>;
 
@@ -46,7 +50,8 @@ export const REACT_TOOLS: readonly ToolSpec[] = [
   {
     name: FINAL_ANSWER,
     description:
-      'Gives the final answer and ends the work. Cite every claim with the chunk_id of a knowledge_base passage and a quote copied exactly from it. If the evidence does not state the answer, set answerable to false and list the missing information.',
+      'Gives the final answer and ends the work. First copy into supporting the passage sentences that state the answer (each with its chunk_id), and judge in sufficiency (0 to 1) how likely they state the whole answer. ' +
+      'Cite every claim with the chunk_id of a knowledge_base passage and a quote copied exactly from it. If the evidence does not state the answer, set answerable to false and list the missing information.',
     schema: finalAnswerSchema,
   },
 ];
