@@ -16,7 +16,7 @@ export interface BridgeCandidate {
 }
 
 /** A run of capitalised words (or initials), allowing the small words inside names ("Bank of England", "G. Stanley Hall"). */
-const NAME = /(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|on|&)\s+){0,2}(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
+const NAME = /(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+){0,2}(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
 const QUOTED = /["“]([^"”]{2,80})["”]/gu;
 const YEAR_OR_DATE = /\b(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},?)?\s+\d{4}\b|\b(?:1[0-9]|20)\d{2}\b/g;
 /** Capitalised function words that start sentences without naming anything. */
@@ -44,6 +44,12 @@ const PLACE_SCALE: Record<string, 'largest' | 'middle' | 'smallest'> = {
   location: 'smallest',
   place: 'smallest',
 };
+/** Month and day names: a date's words, a bridge only when the hop asks when. */
+const CALENDAR = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
+/** A one-word demonym or nationality used as an adjective ("American singer", "Swedish film"): it describes, it names no bridge. */
+const ADJECTIVAL_NAME = /^\p{Lu}\p{Ll}+(?:an|ish|ese|ic|i)$/u;
+/** The kinds of place a name may say it is ("Ford County", "Oklahoma City"). */
+const PLACE_NOUNS = new Set(['country', 'nation', 'state', 'province', 'region', 'territory', 'county', 'district', 'city', 'town', 'village', 'municipality']);
 const CHUNKS_READ = 4;
 const SENTENCES_PER_CHUNK = 3;
 
@@ -68,7 +74,9 @@ export function namesIn(sentence: string, withDates = false): string[] {
       at += text.length - rest.length;
       text = rest;
     }
-    if (text.length < 2 || NOT_NAMES.has(text.toLowerCase())) continue;
+    if (text.length < 2 || NOT_NAMES.has(text.toLowerCase()) || CALENDAR.test(text)) continue;
+    const following = sentence.slice(at + text.length).match(/^\s+(\p{Ll}+)/u)?.[1];
+    if (ADJECTIVAL_NAME.test(text) && following && contentTerms(following).length > 0) continue;
     found.push({ text, at });
   }
   if (withDates) for (const match of sentence.matchAll(YEAR_OR_DATE)) found.push({ text: match[0], at: match.index });
@@ -142,9 +150,14 @@ export function bridgeCandidates(hop: string, question: string, passages: readon
   const withDates = ASKS_TIME.test(hop);
   const targetTerm = target ? contentTerms(target)[0] : undefined;
   const byName = new Map<string, BridgeCandidate>();
+  // The hop's named things ("Peter Bonetti" in "the team of Peter Bonetti"): a passage titled by them is about them.
+  const namedTerms = [...termSet(namesIn(hop).join(' '))];
   passages.slice(0, CHUNKS_READ).forEach((passage, rank) => {
     const titleTerms = termSet(passage.title);
     const titleOverlap = sharedTerms(hopTerms, titleTerms);
+    const about = namedTerms.length ? sharedTerms(namedTerms, titleTerms) / namedTerms.length : 0;
+    // "Privilege (Ivor Cutler album)": a title's parenthesis names what tells it apart, often the hop's answer.
+    const qualifier = /\(([^)]+)\)\s*$/.exec(passage.title)?.[1];
     const scored = sentences(passage.text)
       .map(({ text }, index) => {
         const words = termSet(text);
@@ -155,6 +168,7 @@ export function bridgeCandidates(hop: string, question: string, passages: readon
       .filter((sentence) => sentence.score > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, SENTENCES_PER_CHUNK);
+    if (qualifier && about > 0) scored.unshift({ text: qualifier, score: about });
     for (const sentence of scored) {
       const lower = sentence.text.toLowerCase();
       const anchors = hopTerms.map((term) => lower.indexOf(term.slice(0, 5))).filter((at) => at >= 0);
@@ -169,7 +183,9 @@ export function bridgeCandidates(hop: string, question: string, passages: readon
         const fits = (target && name.toLowerCase().split(/\s+/).includes(target) ? 0.5 : 0) + scaleFit(target, chains.get(name.toLowerCase()));
         // The hop's answer is new: a name half made of the hop's own words ("Hill Country" for "… Lantern Hill") is likely a namesake.
         const fresh = terms.filter((term) => !known.has(term) || term === targetTerm).length / terms.length;
-        const score = ((sentence.score * (0.6 + 0.4 * near)) * fresh + fits) / (1 + 0.35 * rank);
+        // "Ford County" says it is a county: not the state a hop asks for.
+        const otherPlace = target && PLACE_NOUNS.has(target) && name.toLowerCase().split(/\s+/).some((word) => PLACE_NOUNS.has(word) && word !== target);
+        const score = ((sentence.score * (0.6 + 0.4 * near)) * (0.5 + 0.5 * fresh) * (otherPlace ? 0.5 : 1) + fits) * (1 + about) / (1 + 0.35 * rank);
         const key = name.toLowerCase();
         const previous = byName.get(key);
         if (!previous) byName.set(key, { text: name, score, chunk_id: passage.chunk_id, sentence: sentence.text });

@@ -44,27 +44,36 @@ const REFERENCE = /^#\d+$/;
 const PLACEHOLDER = /^(?:ENTITY_\d+|#\d+)$/;
 const bare = (word: string): string => word.replace(/^[("'“‘[]+|[)"'”’\],;:!?.]+$/gu, '').replace(/['’]s$/u, '');
 
-/** Whitespace tokens with the parts of speech compromise gives the words they start with. */
-function tokenize(body: string): Token[] {
-  const tags: { start: number; tags: Set<string> }[] = [];
+interface Tags {
+  verb: boolean;
+  auxiliary: boolean;
+  noun: boolean;
+  adjective: boolean;
+  participle: boolean;
+}
+
+const NO_TAGS: Tags = { verb: false, auxiliary: false, noun: false, adjective: false, participle: false };
+
+/**
+ * The parts of speech of a question's words, keyed by the whitespace token they start. Tagged once per question:
+ * every hop is made of the question's own words (and `#n`), so its splits read the same tags.
+ */
+function tagWords(body: string): Map<string, Tags> {
+  const byWord = new Map<string, Tags>();
+  const terms: { start: number; tags: Set<string> }[] = [];
   let cursor = 0;
-  for (const sentence of nlp(body).json() as { terms: { pre: string; text: string; post: string; tags: string[] }[] }[]) {
+  for (const sentence of nlp(body).json() as { terms: { text: string; tags: string[] }[] }[]) {
     for (const term of sentence.terms) {
       const at = body.indexOf(term.text, cursor);
       if (at < 0) continue;
-      tags.push({ start: at, tags: new Set(term.tags) });
+      terms.push({ start: at, tags: new Set(term.tags) });
       cursor = at + term.text.length;
     }
   }
-  const tokens: Token[] = [];
   for (const match of body.matchAll(/\S+/g)) {
-    const start = match.index;
-    const end = start + match[0].length;
-    const own = tags.find((tag) => tag.start >= start && tag.start < end)?.tags ?? new Set<string>();
-    tokens.push({
-      text: match[0],
-      start,
-      end,
+    const own = terms.find((term) => term.start >= match.index && term.start < match.index + match[0].length)?.tags;
+    if (!own || byWord.has(match[0])) continue;
+    byWord.set(match[0], {
       verb: own.has('Verb'),
       auxiliary: own.has('Auxiliary') || own.has('Copula') || own.has('Modal'),
       noun: own.has('Noun') && !own.has('Pronoun'),
@@ -72,7 +81,17 @@ function tokenize(body: string): Token[] {
       participle: own.has('Gerund') || own.has('Participle') || own.has('PastTense'),
     });
   }
-  return tokens;
+  return byWord;
+}
+
+/** Whitespace tokens of a hop with the tags their words have in the question. */
+function tokenize(body: string, tags: ReadonlyMap<string, Tags>): Token[] {
+  return [...body.matchAll(/\S+/g)].map((match) => ({
+    text: match[0],
+    start: match.index,
+    end: match.index + match[0].length,
+    ...(tags.get(match[0]) ?? tags.get(match[0].replace(/[?.!]+$/, '')) ?? NO_TAGS),
+  }));
 }
 
 /** A token that names something: a capitalised word past the question's first, an identifier, a placeholder or a reference. */
@@ -253,20 +272,20 @@ function nameEnd(tokens: readonly Token[], start: number): number {
   return end;
 }
 
-function splitOnce(body: string): Split | undefined {
-  const tokens = tokenize(body);
+function splitOnce(body: string, tags: ReadonlyMap<string, Tags>): Split | undefined {
+  const tokens = tokenize(body, tags);
   if (tokens.length < 4) return undefined;
   return relativeSplit(body, tokens) ?? possessiveSplit(body, tokens) ?? ofNamedSplit(body, tokens);
 }
 
 /** `body` as hops: its nested questions first (each split again), then what is left of it, `#n` numbered from `base`. */
-function hopsOf(body: string, base: number, budget: number): string[] {
+function hopsOf(body: string, base: number, budget: number, tags: ReadonlyMap<string, Tags>): string[] {
   const hops: string[] = [];
   let rest = body;
   while (hops.length < budget - 1) {
-    const split = splitOnce(rest);
+    const split = splitOnce(rest, tags);
     if (!split) break;
-    const inner = hopsOf(split.inner, base + hops.length, budget - hops.length - 1);
+    const inner = hopsOf(split.inner, base + hops.length, budget - hops.length - 1, tags);
     hops.push(...inner);
     rest = split.outer.replace('#REF', `#${base + hops.length}`);
   }
@@ -282,7 +301,9 @@ export function decomposeHops(question: string, maxHops = MAX_HOPS): string[] {
   const mark = /[?]$/.test(trimmed) ? '?' : '';
   const body = trimmed.replace(/[?.!]+$/, '').trim();
   if (!body) return [trimmed];
-  const hops = hopsOf(body, 0, Math.max(1, maxHops));
+  // Every construction nests a named thing: a question naming nothing past its first word skips the tagger.
+  if (!/\s(?:["“]|#\d|ENTITY_\d|[\p{Lu}\d])/u.test(body)) return [trimmed];
+  const hops = hopsOf(body, 0, Math.max(1, maxHops), tagWords(body));
   if (hops.length < 2) return [trimmed];
   return hops.map((hop, i) => (i === hops.length - 1 ? `${hop}${mark}` : hop));
 }

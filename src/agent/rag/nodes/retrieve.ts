@@ -8,7 +8,7 @@ import type { HopChain } from '../rag-state.ts';
 
 const RRF_K = 60;
 /** Chain states kept after each hop: the bridges tried per later hop. */
-export const BRIDGE_BEAM = 3;
+export const BRIDGE_BEAM = 2;
 /** Resolved last hops judged beside the question itself. */
 const RESOLVED_JUDGED = 2;
 
@@ -81,25 +81,25 @@ export const retrieve: RagNode = async (state, deps) => {
   const principal = state.principal;
   if (!principal) throw new Error('rag: retrieve needs the principal');
   const queries = state.sub_questions.length > 0 ? state.sub_questions : [state.standalone_question || state.question];
-  const traces = await Promise.all(queries.map((query) => deps.search.search(query, principal, { topK: deps.topK })));
+  // The model path decomposes with the model; the bridge chain is the offline strategy.
+  const plans = deps.chat ? [] : queries.map((query) => ({ query, hops: decomposeHops(query) })).filter((plan) => plan.hops.length > 1);
+  // The chains' first hops do not wait for the plain searches.
+  const [traces, chains] = await Promise.all([
+    Promise.all(queries.map((query) => deps.search.search(query, principal, { topK: deps.topK }))),
+    Promise.all(plans.map((plan) => chainCandidates(plan.query, plan.hops, principal, deps))),
+  ]);
   const candidates: Candidate[] = [];
   traces.forEach((trace, i) => candidates.push(...channelCandidates(queries[i] as string, trace, principal, deps.topK)));
   const summaries = traces.map((trace, i) => `"${queries[i]}" → ${trace.results.length}`);
   const hopChains: HopChain[] = [];
-  const judged: string[] = [];
-  // The model path decomposes with the model; the bridge chain is the offline strategy.
-  if (!deps.chat) {
-    for (const query of queries) {
-      const hops = decomposeHops(query);
-      judged.push(query);
-      if (hops.length < 2) continue;
-      const found = await chainCandidates(query, hops, principal, deps);
-      candidates.push(...found.candidates);
-      hopChains.push({ question: query, hops: found.chain.hops.map(toHopState), resolved: found.chain.resolved });
-      for (const resolved of found.chain.resolved.slice(0, RESOLVED_JUDGED)) if (!judged.includes(resolved)) judged.push(resolved);
-      summaries.push(`${hops.length} hops: ${found.chain.hops.map((hop) => `${hop.queries[0]}${hop.bridges[0] ? ` ⇒ ${hop.bridges[0].text}` : ''}`).join(' → ')} (${found.traces} searches)`);
-    }
-  }
+  const judged = [...queries];
+  chains.forEach((found, i) => {
+    const plan = plans[i] as { query: string; hops: string[] };
+    candidates.push(...found.candidates);
+    hopChains.push({ question: plan.query, hops: found.chain.hops.map(toHopState), resolved: found.chain.resolved });
+    for (const resolved of found.chain.resolved.slice(0, RESOLVED_JUDGED)) if (!judged.includes(resolved)) judged.push(resolved);
+    summaries.push(`${plan.hops.length} hops: ${found.chain.hops.map((hop) => `${hop.queries[0]}${hop.bridges[0] ? ` ⇒ ${hop.bridges[0].text}` : ''}`).join(' → ')} (${found.traces} searches)`);
+  });
   const update = hopChains.length > 0 ? { candidates, hop_chains: hopChains, sub_questions: judged } : { candidates, hop_chains: hopChains };
   return { update, summary: summaries.join('; ') };
 };
