@@ -182,9 +182,12 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
       case 'confidence':
       case 'sufficiency':
         return 0.9;
-      case 'supporting':
-        // The answerability judge's extraction: what it was told to cite, and a sentence of the first passage.
-        return this.citations(call, reading).map(({ chunk_id, quote }) => ({ chunk_id, sentence: quote }));
+      case 'supporting': {
+        // The judge's extraction: what it was told to cite, and a sentence of the first passage, under the id field its schema names.
+        const item = (schema.items ?? {}) as JsonSchema;
+        const idKey = 'id' in ((item.properties ?? {}) as Record<string, unknown>) ? 'id' : 'chunk_id';
+        return this.citations(call, reading).map(({ chunk_id, quote }) => ({ [idKey]: chunk_id, sentence: quote }));
+      }
       case 'missing_information':
       case 'entities':
         return [];
