@@ -22,6 +22,12 @@ export const routeTo =
   (route: 'table' | 'retrieve', reason = `the model chose ${route}`) =>
   (): ScriptedAnswer => ({ route, reason });
 
+/**
+ * Standing replies for rag's planning steps (decompose keeps one need, route_question retrieves), for tests about
+ * something else: `new RecordingChatModel(script, { standing: RAG_PLANNING })`.
+ */
+export const RAG_PLANNING = { sub_questions: oneNeed, route: routeTo('retrieve') };
+
 /** The evidence ids the prompt shows (`[chunk_id: …]` headers), in order. */
 export const chunkIdsIn = (call: RecordedCall): string[] => [...call.prompt.matchAll(/\[chunk_id: ([^\]]+)\] \[doc_id:/g)].map((match) => match[1] as string);
 

@@ -63,4 +63,17 @@ describe('RecordingChatModel', () => {
     for await (const chunk of await model.stream('go')) merged = merged ? merged.concat(chunk) : chunk;
     expect(merged?.tool_calls).toEqual([{ id: 'c', name: 'search', args: { q: 'x' }, type: 'tool_call' }]);
   });
+
+  it('answers standing steps by schema name without using the script, and records them', async () => {
+    const model = new RecordingChatModel([{ verdict: 'scripted' }], { standing: { sub_questions: (call) => ({ sub_questions: [call.prompt.split('Question: ')[1] ?? ''] }) } });
+    const schema = z.object({ sub_questions: z.array(z.string()) });
+    for (const question of ['a?', 'b?']) {
+      const output = await generateStructured({ model, schema, name: 'sub_questions', messages: [new HumanMessage(`Question: ${question}`)] });
+      expect(output).toEqual({ sub_questions: [question] });
+    }
+    expect(model.remaining).toBe(1);
+    const verdict = await generateStructured({ model, schema: z.object({ verdict: z.string() }), name: 'answerability', messages: [new HumanMessage('judge')] });
+    expect(verdict).toEqual({ verdict: 'scripted' });
+    expect(model.calls.map((call) => call.schemaName)).toEqual(['sub_questions', 'sub_questions', 'answerability']);
+  });
 });

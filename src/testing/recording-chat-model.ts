@@ -45,10 +45,17 @@ export interface RecordingCallOptions extends BaseChatModelCallOptions {
 export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> implements JsonSchemaConstrainedModel {
   readonly calls: RecordedCall[] = [];
   private readonly script: ScriptedReply[];
+  private readonly standing: Partial<Record<string, ScriptedReply>>;
 
-  constructor(script: readonly ScriptedReply[] = []) {
+  /**
+   * `standing` answers every call of the named structured steps (by schema name) without using the script: for tests
+   * about something else, the steps they do not script (e.g. rag's planning: `RAG_PLANNING` in rag-model-script.ts).
+   * Those calls are recorded like any other.
+   */
+  constructor(script: readonly ScriptedReply[] = [], options: { standing?: Partial<Record<string, ScriptedReply>> } = {}) {
     super({});
     this.script = [...script];
+    this.standing = { ...options.standing };
   }
 
   /** Every prompt so far, one string per call. */
@@ -122,7 +129,7 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
       ...(options.schemaName ? { schemaName: options.schemaName } : {}),
     };
     this.calls.push(call);
-    const reply = this.script.shift();
+    const reply = (call.schemaName ? this.standing[call.schemaName] : undefined) ?? this.script.shift();
     if (reply === undefined) {
       throw new Error(
         `RecordingChatModel: the script ran out at call ${call.index + 1} (${call.index} scripted replies used). The prompt was:\n${call.prompt}`,

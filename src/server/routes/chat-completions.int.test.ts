@@ -7,6 +7,7 @@ import { openAgentRuntime } from '../../agent/agent-runtime.ts';
 import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import { startApiTestServer, type ApiTestServer } from '../../testing/api-test-server.ts';
 import { RecordingChatModel, type RecordedCall } from '../../testing/recording-chat-model.ts';
+import { RAG_PLANNING } from '../../testing/rag-model-script.ts';
 import { SAMPLE_CORPUS } from '../../testing/sample-corpus-store.ts';
 import { REVISED_NOTE } from './openai/completion-parts.ts';
 
@@ -209,7 +210,7 @@ describe('OpenAI-compatible streaming with a chat model', () => {
   });
 
   beforeAll(async () => {
-    model = new RecordingChatModel();
+    model = new RecordingChatModel([], { standing: RAG_PLANNING });
     modelApi = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident, { chat: { id: 'recording:test', model } }) });
     client = new OpenAI({ baseURL: `${modelApi.url}/v1`, apiKey: modelApi.keys.alice, maxRetries: 0 });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentRuntime } from '../../../agent/agent-runtime.ts';
 import { RecordingChatModel } from '../../../testing/recording-chat-model.ts';
+import { RAG_PLANNING } from '../../../testing/rag-model-script.ts';
 import { startApiTestServer, type ApiTestServer } from '../../../testing/api-test-server.ts';
 import { readSse } from '../../../testing/sse-reader.ts';
 
@@ -9,7 +10,7 @@ const DENIED = 'fixed monthly platform fee of $12,500';
 const QUESTION = 'What is the monthly platform fee in contract CT-2024-0193?';
 
 /** Answers every call: a refusal for answerability, an answer quoting nothing for generation. */
-const model = new RecordingChatModel();
+const model = new RecordingChatModel([], { standing: RAG_PLANNING });
 const reply = (call: { schemaName?: string }) =>
   call.schemaName === 'answerability'
     ? { answerable: false, reasons: ['not in the excerpts'], missing_information: ['the monthly fee'] }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentRuntime } from '../../../agent/agent-runtime.ts';
 import { RecordingChatModel } from '../../../testing/recording-chat-model.ts';
+import { RAG_PLANNING } from '../../../testing/rag-model-script.ts';
 import { startApiTestServer, type ApiTestServer } from '../../../testing/api-test-server.ts';
 import { readSse, type SseEvent } from '../../../testing/sse-reader.ts';
 
@@ -11,7 +12,7 @@ import { readSse, type SseEvent } from '../../../testing/sse-reader.ts';
  */
 const held: (() => void)[] = [];
 let modelCalls = 0;
-const model = new RecordingChatModel();
+const model = new RecordingChatModel([], { standing: RAG_PLANNING });
 const refusal = { answerable: false, reasons: ['the excerpts do not state it'], missing_information: ['the fee'] };
 
 let api: ApiTestServer;
