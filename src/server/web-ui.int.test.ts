@@ -15,6 +15,7 @@ import { createApp } from './create-app.ts';
 import type { ServerEnv } from './server-env.ts';
 import { startServer } from './start-server.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from '../testing/recording-chat-model.ts';
+import { RAG_PLANNING } from '../testing/rag-model-script.ts';
 import { chromiumBrowser, describeWith } from '../testing/requirements.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -321,7 +322,7 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
   });
 
   describe('the web UI with a chat model', () => {
-    const model = new RecordingChatModel();
+    const model = new RecordingChatModel([], { standing: RAG_PLANNING });
     const gates: (() => void)[] = [];
     let withModel: UiServer;
 
@@ -375,7 +376,9 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
       await answer.reached;
       const tokens = page.locator('.token-stream');
       await tokens.filter({ hasText: '"answerable"' }).waitFor();
-      expect(await tokens.locator('.step-node').first().textContent()).toBe('check_answerability');
+      // The model's planning steps streamed theirs first, each under its own node.
+      expect(await tokens.locator('.step-node').allTextContents()).toEqual(['decompose', 'route_question', 'check_answerability']);
+      expect(await tokens.locator('div').filter({ hasText: '"answerable"' }).locator('.step-node').textContent()).toBe('check_answerability');
       await screenshot(page, 'chat-model-streaming');
 
       answer.release();
