@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { runBeir, type BeirReport } from '../../eval/beir/run-beir.ts';
+import { FTS5_BASELINES, isFts5BaselineName } from '../../eval/beir/fts5-baseline.ts';
+import { ValidationError } from '../../errors/index.ts';
 import { readCases } from '../../eval/cases/read-cases.ts';
 import { readUsers } from '../../eval/cases/read-users.ts';
 import { createProgressReporter } from '../../eval/progress/progress-reporter.ts';
@@ -28,6 +30,7 @@ interface BeirFlags {
   json?: boolean;
   limit?: string;
   report?: string;
+  baseline?: string[];
 }
 
 export function registerEvalCommand(program: Command, io: CliIo): void {
@@ -92,17 +95,23 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .argument('<dir>', 'folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv')
     .option('--split <split>', 'qrels split', 'test')
     .option('--limit <n>', 'evaluate only the first n judged queries')
+    .option('--baseline <name...>', 'also score a free baseline in the same run: fts5 (SQLite FTS5 porter unicode61) or fts5-unicode61')
     .option('--json', 'print the report as one JSON object')
     .option('--report <file>', 'also write a self-contained HTML report')
     .action(async (dir: string, flags: BeirFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const limit = intFlag('--limit', flags.limit);
+      const baselines = (flags.baseline ?? []).map((name) => {
+        if (!isFts5BaselineName(name)) throw new ValidationError(`--baseline ${name} is not a known baseline.`, { hint: `Use one of: ${Object.keys(FTS5_BASELINES).join(', ')}.` });
+        return name;
+      });
       const progress = createProgressReporter(io.err);
       await withScratchStore(global, 'evident-beir-', async (scratch) => {
         const report = await withEvident(scratch, {}, (evident) =>
           runBeir(evident, dir, {
             split: flags.split,
             ...(limit ? { limit } : {}),
+            baselines,
             onProgress: (p) => (p.phase === 'ingest' ? progress.ingest(p.progress) : progress.count(`search ${p.pipeline}`, p.done, p.total, 'queries')),
           }),
         );

@@ -56,6 +56,19 @@ describe('evident eval beir', () => {
     expect(run.stdout).toMatch(/\nbm25\+rerank \(default\)\s+[\d.]+/);
   });
 
+  it('scores the FTS5 porter baseline in the same run when asked', async () => {
+    const run = await runCli(['eval', 'beir', join(dir, 'tiny'), '--baseline', 'fts5', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as BeirReport;
+    const baseline = report.pipelines['fts5 (baseline: porter unicode61)'];
+    // "headaches" / "disturbs" match only through porter stemming of both sides; every query finds its documents.
+    expect(baseline?.recall_at_100).toBe(1);
+    expect(baseline?.mrr_at_10).toBe(1);
+    const unknown = await runCli(['eval', 'beir', join(dir, 'tiny'), '--baseline', 'lucene']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/--baseline lucene is not a known baseline\. Use one of: fts5, fts5-unicode61\./);
+  });
+
   it('explains what a BEIR folder needs when a file is missing', async () => {
     const run = await runCli(['eval', 'beir', join(dir, 'tiny'), '--split', 'dev']);
     expect(run.code).toBe(1);

@@ -5,6 +5,7 @@ import type { IngestProgress } from '../../ingest/ingest-progress.ts';
 import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
 import { mean, mrrAt, ndcgAt, percentile, recallAt } from '../metrics/ranking-metrics.ts';
 import { readBeirDataset } from './beir-dataset.ts';
+import { buildFts5Baseline, type Fts5BaselineName } from './fts5-baseline.ts';
 
 /** A retrieval pipeline as `evident search` can run it. */
 export interface BeirPipeline {
@@ -45,6 +46,8 @@ export interface RunBeirOptions {
   /** Evaluate only the first n judged queries (quick checks). */
   limit?: number;
   onProgress?: (progress: BeirProgress) => void;
+  /** Free baselines scored in the same run on the same folder (e.g. `fts5`: SQLite FTS5 `porter unicode61`). */
+  baselines?: readonly Fts5BaselineName[];
 }
 
 /** Every BEIR document is public, so the evaluation runs as an ordinary member with no groups. */
@@ -114,6 +117,35 @@ export async function runBeir(evident: Evident, dir: string, options: RunBeirOpt
       p50_ms: percentile(latencies, 50),
       p95_ms: percentile(latencies, 95),
     };
+  }
+
+  for (const name of options.baselines ?? []) {
+    const baseline = buildFts5Baseline(dataset.corpus, name);
+    try {
+      const ndcg: number[] = [];
+      const recall: number[] = [];
+      const mrr: number[] = [];
+      const latencies: number[] = [];
+      for (const query of queries) {
+        const started = performance.now();
+        const ranked = baseline.search(query.text, DEPTH);
+        latencies.push(performance.now() - started);
+        const judgements = dataset.qrels.get(query.id) ?? new Map<string, number>();
+        ndcg.push(ndcgAt(ranked, judgements, 10));
+        recall.push(recallAt(ranked, judgements, 100));
+        mrr.push(mrrAt(ranked, judgements, 10));
+      }
+      options.onProgress?.({ phase: 'search', pipeline: name, done: queries.length, total: queries.length });
+      scores[`${name} (baseline: ${baseline.tokenizer})`] = {
+        ndcg_at_10: mean(ndcg),
+        recall_at_100: mean(recall),
+        mrr_at_10: mean(mrr),
+        p50_ms: percentile(latencies, 50),
+        p95_ms: percentile(latencies, 95),
+      };
+    } finally {
+      baseline.close();
+    }
   }
 
   return {
