@@ -12,9 +12,9 @@ const matches = (query: string, text: string) => {
 const TERM = /^[\p{Ll}\p{Lo}\p{N}_$.]+$/u;
 
 describe('analyzer', () => {
-  it('lowercases, splits and Porter-stems ordinary words, keeping stopwords', () => {
+  it('lowercases, splits and Porter-stems ordinary words, keeping stopwords in the index', () => {
     expect(analyzeForIndex('The Running runners, quickly!')).toBe('the run runner quickli');
-    expect(analyzeQuery('running RUNNERS the')).toEqual(['run', 'runner', 'the']);
+    expect(analyzeQuery('running RUNNERS the')).toEqual(['run', 'runner']);
   });
 
   it('folds diacritics and full-width forms', () => {
@@ -58,6 +58,22 @@ describe('analyzer', () => {
     expect(analyzeForIndex(text).split(' ').every((term) => TERM.test(term))).toBe(true);
   });
 
+  it('reads abbreviations and initials as their letters, not as an identifier compound', () => {
+    expect(analyzeForIndex('systems (i.e., expert systems) by A.J. Perlis')).toBe('system i e expert system by a j perli');
+    expect(analyzeForIndex('e.g. U.S.A.')).toBe('e g u s a');
+    // Identifiers with digits or several letters between the dots keep their compound.
+    expect(analyzeForIndex('v2.1.3 example.com')).toContain('v2.1.3');
+    expect(analyzeForIndex('example.com')).toContain('example.com');
+  });
+
+  it('leaves stopwords out of queries, unless the query has nothing else', () => {
+    expect(analyzeQuery('Memory management aspects of the operating systems')).toEqual(['memori', 'manag', 'aspect', 'oper', 'system']);
+    expect(analyzeQuery('what is this')).toEqual(['what']);
+    expect(analyzeQuery('to be or not to be')).toEqual(['to', 'be', 'or', 'not']);
+    // Identifiers are never stopwords.
+    expect(analyzeQuery('the HIP-3 status of CT-2024-0193')).toEqual(['hip_3', 'hip', '3', 'statu', 'ct_2024_0193', 'ct', '2024', '0193']);
+  });
+
   it('does not confuse neighbouring identifiers', () => {
     expect(indexTerms('ticket CT-2024-0193')).not.toContain('ct_2024_0194');
     expect(analyzeQuery('CT-2024-0194')).toContain('ct_2024_0194');
@@ -70,7 +86,7 @@ describe('analyzer', () => {
   });
 
   it('turns hex prefixes of at least 6 characters into prefix terms in queries only', () => {
-    expect(analyzeQuery('sent to 0x7a25f3…')).toEqual(['sent', 'to', '0x7a25f3*']);
+    expect(analyzeQuery('sent to 0x7a25f3…')).toEqual(['sent', '0x7a25f3*']);
     expect(analyzeQuery('0x7a25')).toEqual(['0x7a25*']);
     expect(analyzeQuery('0x7a2')).toEqual(['0x7a2']);
     expect(analyzeQuery('commit 3f2a9bc')).toEqual(['commit', '3f2a9bc*']);

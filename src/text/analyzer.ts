@@ -5,7 +5,8 @@
  * as one token (SQLite FTS5 with `tokenchars '_$.'`, a Postgres `simple` tsvector).
  *
  * - Ordinary words: NFKC, lowercase, diacritics folded, split on non-alphanumerics, Porter-stemmed (`stemmer`).
- *   No stopword removal: BM25's IDF already discounts them, and on SciFact removal did not measure better.
+ *   The index keeps stopwords; a query drops Lucene's English stop set (see QUERY_STOPWORDS).
+ * - Abbreviations and initials (`i.e.`, `e.g.`, `A.J.`): their letters only, no compound.
  * - Identifiers: a whitespace-delimited token made of several alphanumeric parts (`CT-2024-0193`, `HIP-3`,
  *   `/v2/orders/{id}`, `order_total_usd`, `v2.1.3`, `alice@example.com`, `$500K`, `1,250.50`) yields a compound
  *   term for the whole identifier IN ADDITION to its parts: `ct_2024_0193` + `ct 2024 0193`. The compound is rare,
@@ -40,6 +41,19 @@ const NUMBER_WITH_SEPARATORS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d+\.\d+$/;
 const VERSION = /^v\d+(?:\.\d+)+$/;
 const HEX_0X = /^0x[0-9a-f]{4,}$/;
 const HEX_BARE = /^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}$/;
+/** Single letters joined by dots (`i.e.`, `e.g.`, `U.S.A.`, `A.J.`): an abbreviation or initials, not an identifier. */
+const ABBREVIATION = /^\p{L}(?:\.\p{L})+\.?$/u;
+/**
+ * Query-side stopwords: Lucene's English stop set (EnglishAnalyzer's default). Long natural-language queries
+ * ("I'd like to find articles on …") otherwise let mid-frequency function words, whose IDF is not clamped, rank
+ * documents. Only the query drops them (the index keeps every word, so a phrase-like query still matches), and a
+ * query made only of stopwords keeps them. CACM dev nDCG@10 0.4537 → 0.4562, SciFact train 0.7012 → 0.7031.
+ */
+const QUERY_STOPWORDS = new Set(
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'
+    .split(' ')
+    .map((word) => stemmer(word)),
+);
 
 type Mode = 'index' | 'query';
 
@@ -122,6 +136,12 @@ function tokenTerms(token: string, mode: Mode, out: string[]): void {
     for (const part of parts) out.push(stemWord(part));
     return;
   }
+  // An abbreviation's compound (`i.e`) is rare, so its high IDF ranked documents that merely say "i.e." (CACM dev
+  // nDCG@10 0.4509 → 0.4537, SciFact unchanged); its letters are what FTS5 and readers see.
+  if (!dollar && ABBREVIATION.test(body)) {
+    for (const part of parts) out.push(stemWord(part));
+    return;
+  }
   const compound = compoundOf(body);
   if (dollar) out.push(`$${compound}`);
   out.push(compound);
@@ -163,7 +183,12 @@ export function analyzeForIndex(text: string): string {
 const recentlyAnalysed = new Map<string, string>();
 const RECENT_LIMIT = 2048;
 
-/** Query-side terms of `text`, unique, in order of first appearance. A term ending in `*` is a prefix. */
+/**
+ * Query-side terms of `text`, unique, in order of first appearance, stopwords left out unless nothing else
+ * remains. A term ending in `*` is a prefix.
+ */
 export function analyzeQuery(text: string): string[] {
-  return [...new Set(analyze(text, 'query'))];
+  const terms = [...new Set(analyze(text, 'query'))];
+  const content = terms.filter((term) => !QUERY_STOPWORDS.has(term));
+  return content.length > 0 ? content : terms;
 }
