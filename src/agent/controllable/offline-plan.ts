@@ -1,3 +1,5 @@
+import { bridgeCandidates } from '../core/offline/bridge-entities.ts';
+import { decomposeHops, hopQuestion, offsetReferences } from '../core/offline/decompose-offline-hops.ts';
 import { decomposeOffline } from '../core/offline/decompose-offline.ts';
 import { contentTerms } from '../../text/text-heuristics.ts';
 import { findEntitiesOffline } from './entities.ts';
@@ -6,47 +8,13 @@ import { findEntitiesOffline } from './entities.ts';
 export const ANSWER_TASK_PREFIX = 'Answer the question from the context:';
 
 const REFERENCE = /#(\d+)\b/g;
-const NAMED = /ENTITY_\d+|#\d+|\p{Lu}[\p{L}\p{N}-]*-\d+/u;
-/** "… the association which published ENTITY_1" → the noun closest to the pronoun and the clause about it. */
-const RELATIVE = /^(.*\b)(?:the|a|an)\s+((?:[\p{L}\p{N}'-]+\s+){0,2}?[\p{L}\p{N}'-]+)\s+(which|that|who|whom|whose|where|when)\s+(.+)$/iu;
-/** "the performer of ENTITY_1": a thing known only through a named one. */
-const OF_NAMED = /\bthe\s+((?:[\p{L}'-]+\s+){0,2}?[\p{L}'-]+)\s+(?:of|by)\s+(ENTITY_\d+(?:['’]s)?|#\d+)/iu;
-/** Hops nested deeper than this are left to the last one. */
-const MAX_DEPTH = 3;
 
-interface Hop {
-  inner: string;
-  /** The outer question with `#REF` where the inner question's answer goes. */
-  outer: string;
-}
-
-/** One multi-hop need split in two: the inner question about a named thing first, then the outer one about its answer. */
-function splitHop(need: string): Hop | undefined {
-  const body = need.trim().replace(/[?.!]+$/, '');
-  const relative = RELATIVE.exec(body);
-  if (relative) {
-    const [, prefix = '', noun = '', pronoun = '', clause = ''] = relative;
-    if (NAMED.test(clause) && contentTerms(prefix).length > 0) {
-      const lead = /^(who|whom)$/i.test(pronoun) ? 'Who' : /^(where|when)$/i.test(pronoun) ? `Which ${noun} is ${pronoun.toLowerCase()}` : `Which ${noun}`;
-      return { inner: `${lead} ${clause}?`, outer: `${prefix}#REF?` };
-    }
-  }
-  const named = OF_NAMED.exec(body);
-  if (named) {
-    const outer = `${body.slice(0, named.index)}#REF${body.slice(named.index + named[0].length)}`;
-    // "What is the fee of ENTITY_1" asks for the phrase itself: nothing is left to ask about its answer.
-    if (contentTerms(outer.replace(/#REF/, '')).length >= 1 && outer.trim() !== '#REF') return { inner: `What is ${named[0]}?`, outer: `${outer}?` };
-  }
-  return undefined;
-}
-
-/** A need as hops, innermost first; `#n` numbers count from `base` (the tasks before this need). */
-function hopsOf(need: string, base: number, depth = 0): string[] {
-  const hop = depth < MAX_DEPTH ? splitHop(need) : undefined;
-  if (!hop) return [need.trim()];
-  const inner = hopsOf(hop.inner, base, depth + 1);
-  return [...inner, hop.outer.replace('#REF', `#${base + inner.length}`)];
-}
+/** A need as tasks, one per hop, innermost first (the shared offline hop decomposition); `#n` counts from `base`. */
+const hopsOf = (need: string, base: number): string[] => {
+  const hops = decomposeHops(need);
+  if (hops.length < 2) return [need.trim()];
+  return hops.map((hop) => offsetReferences(hopQuestion(hop), base));
+};
 
 /**
  * Offline planner over the anonymized question: one task per information need (a comma list is split as `rag`
@@ -70,6 +38,9 @@ const TARGET = /^(?:which|what)\s+(?:is\s+the\s+|are\s+the\s+|was\s+the\s+)?([\p
  * that contains the word the task asks for, else the first. Undefined when the answer names nothing new.
  */
 export function answerEntity(task: string, response: string): string | undefined {
+  // The bridge step rag and react share reads the answer like hop evidence; the entity finder below is its fallback.
+  const bridge = bridgeCandidates(task, task, [{ chunk_id: 'response', title: '', text: response }], 1)[0];
+  if (bridge) return bridge.text;
   const known = findEntitiesOffline(task).map((entity) => entity.text.toLowerCase());
   const fresh = findEntitiesOffline(response)
     .map((entity) => entity.text)

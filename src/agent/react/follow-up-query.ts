@@ -1,3 +1,5 @@
+import { resolveFromEvidence } from '../core/offline/bridge-chain.ts';
+import { decomposeHops } from '../core/offline/decompose-offline-hops.ts';
 import type { Evidence } from '../core/state.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 
@@ -8,12 +10,25 @@ const CHUNKS_READ = 3;
 const NAMES_KEPT = 2;
 
 /**
- * The next hop of a multi-hop question, offline: the evidence sentence closest to the question names an entity the
+ * The next hop of a multi-hop question, offline. A question the hop decomposer splits ("the president of the society
+ * which published X") is resolved through core/offline/bridge-chain.ts, the step rag and controllable share. Otherwise
+ * the evidence sentence closest to the question names an entity the
  * question does not (the bridge: "published by the American Psychological Association"); the follow-up query is that
  * entity plus the question's words the sentence did not cover ("first president"). Undefined when nothing new is named
  * or nothing of the question is left to ask.
  */
 export function followUpQuery(question: string, evidence: readonly Evidence[]): string | undefined {
+  // A compositional question takes the shared bridge step: the next hop with the bridge the evidence names substituted.
+  const hops = decomposeHops(question);
+  if (hops.length > 1) {
+    const next = resolveFromEvidence(question, hops, evidence.slice(0, CHUNKS_READ + 1));
+    return next.bridges.length > 0 ? next.query : undefined;
+  }
+  return followUpByNames(question, evidence);
+}
+
+/** A question that nests nothing: the names its closest evidence sentence adds, plus its words that sentence left uncovered. */
+function followUpByNames(question: string, evidence: readonly Evidence[]): string | undefined {
   const asked = termSet(question);
   let best: { text: string; overlap: number } | undefined;
   for (const chunk of evidence.slice(0, CHUNKS_READ)) {

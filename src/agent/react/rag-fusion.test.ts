@@ -93,11 +93,13 @@ describe('knowledge_base: RAG fusion', () => {
 });
 
 describe('offline follow-up hop', () => {
-  it('searches next for the entity the evidence names and the words it did not cover', async () => {
+  it('searches next for the last hop with the bridge entity the evidence names substituted', async () => {
     const fusion = await ragFusion('Which society published the Journal of Lichen Studies?', LOCAL_OPERATOR, reactDeps({ evident }));
     expect(followUpQuery('Who was the first president of the society which published the Journal of Lichen Studies?', fusion.evidence.filter((e) => e.doc_id === 'journal.md'))).toBe(
-      'Northmoor Botanical Society first president',
+      'Who was the first president of Northmoor Botanical Society?',
     );
+    // Evidence that names no bridge gives no follow-up.
+    expect(followUpQuery('Who was the first president of the society which published the Journal of Lichen Studies?', fusion.evidence.filter((e) => e.doc_id === 'club.md'))).toBeUndefined();
     expect(followUpQuery('Who founded it?', [])).toBeUndefined();
     // The sentence already covers everything the question asks: there is no next hop to search for.
     expect(followUpQuery('Which society published the Journal of Lichen Studies?', fusion.evidence)).toBeUndefined();

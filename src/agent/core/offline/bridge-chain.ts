@@ -88,3 +88,38 @@ export async function retrieveChain<T extends BridgePassage>(
   const lastLists = lists.filter((list) => list.hop === hops.length - 1).sort((a, b) => b.weight - a.weight);
   return { hops: records, lists, resolved: lastLists.slice(0, options.beam).map((list) => list.query) };
 }
+
+/** A chain resolved as far as some evidence allows: the next hop to search, with the bridges substituted so far. */
+export interface EvidenceResolution {
+  /** The first hop whose answer the evidence does not name, earlier answers filled in (the last hop when all are). */
+  query: string;
+  /** 0-based index of that hop. */
+  hop: number;
+  bridges: { text: string; chunk_id: string; sentence: string }[];
+}
+
+/**
+ * The same bridge step over evidence already gathered (react's follow-up search, controllable's next task): hop 1's
+ * bridge is read from the evidence; a later hop's bridge only from a sentence that also names the previous bridge,
+ * so each step of the chain rests on a sentence linking it to the one before. Where no bridge is found the chain
+ * stops, and the hop after the last bridge, with earlier hops' words standing in for unresolved answers, is the query.
+ */
+export function resolveFromEvidence(question: string, hops: readonly string[], passages: readonly BridgePassage[]): EvidenceResolution {
+  const answers: string[] = [];
+  const bridges: EvidenceResolution['bridges'] = [];
+  const textOf = (index: number): string => {
+    const filled = hops.map((earlier, i) => answers[i] ?? substituteAnswers(earlier, answers));
+    return substituteAnswers(hops[index] as string, filled).replace(/\s+/g, ' ').trim();
+  };
+  for (let index = 0; index < hops.length - 1; index++) {
+    const previous = answers[index - 1];
+    const readable = previous ? passages.filter((passage) => passage.text.includes(previous)) : passages;
+    const candidates = bridgeCandidates(textOf(index), question, readable, 3);
+    const best = previous ? candidates.find((candidate) => candidate.sentence.includes(previous)) : candidates[0];
+    if (!best) break;
+    answers.push(best.text);
+    bridges.push({ text: best.text, chunk_id: best.chunk_id, sentence: best.sentence });
+  }
+  const hop = Math.min(answers.length, hops.length - 1);
+  return { query: textOf(hop), hop, bridges };
+}
