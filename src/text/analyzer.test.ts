@@ -70,7 +70,8 @@ describe('analyzer', () => {
     expect(analyzeQuery('Memory management aspects of the operating systems')).toEqual(['memori', 'manag', 'aspect', 'oper', 'system']);
     expect(analyzeQuery('what is this')).toEqual(['what']);
     expect(analyzeQuery('to be or not to be')).toEqual(['to', 'be', 'or', 'not']);
-    // Identifiers are never stopwords.
+    // Identifiers and their parts are never stopwords.
+    expect(analyzeQuery('status of order A-1007')).toEqual(['statu', 'order', 'a_1007', 'a', '1007']);
     expect(analyzeQuery('the HIP-3 status of CT-2024-0193')).toEqual(['hip_3', 'hip', '3', 'statu', 'ct_2024_0193', 'ct', '2024', '0193']);
   });
 

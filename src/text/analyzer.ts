@@ -107,7 +107,7 @@ function compoundOf(token: string): string {
 }
 
 /** Terms of one non-CJK token (a whitespace-delimited piece with CJK removed), edges already trimmed. */
-function tokenTerms(token: string, mode: Mode, out: string[]): void {
+function tokenTerms(token: string, mode: Mode, out: string[], identifierParts?: Set<string>): void {
   const dollar = token.startsWith('$');
   const body = dollar ? token.replace(/^\$+/, '') : token;
   if (!body) return;
@@ -146,21 +146,25 @@ function tokenTerms(token: string, mode: Mode, out: string[]): void {
   if (dollar) out.push(`$${compound}`);
   out.push(compound);
   if (VERSION.test(compound)) out.push(compound.slice(1));
-  for (const part of parts) out.push(stemWord(part));
+  for (const part of parts) {
+    const term = stemWord(part);
+    out.push(term);
+    identifierParts?.add(term);
+  }
 }
 
-function analyze(text: string, mode: Mode): string[] {
+function analyze(text: string, mode: Mode, identifierParts?: Set<string>): string[] {
   const out: string[] = [];
   for (const raw of normalize(text).split(/\s+/)) {
     if (!raw) continue;
     if (!CJK.test(raw)) {
-      tokenTerms(raw.replace(EDGE_PUNCT, ''), mode, out);
+      tokenTerms(raw.replace(EDGE_PUNCT, ''), mode, out, identifierParts);
       continue;
     }
     for (const segment of raw.split(CJK_RUNS)) {
       if (!segment) continue;
       if (CJK.test(segment)) cjkTerms(segment, mode, out);
-      else tokenTerms(segment.replace(EDGE_PUNCT, ''), mode, out);
+      else tokenTerms(segment.replace(EDGE_PUNCT, ''), mode, out, identifierParts);
     }
   }
   return out;
@@ -184,11 +188,13 @@ const recentlyAnalysed = new Map<string, string>();
 const RECENT_LIMIT = 2048;
 
 /**
- * Query-side terms of `text`, unique, in order of first appearance, stopwords left out unless nothing else
+ * Query-side terms of `text`, unique, in order of first appearance, prose stopwords left out unless nothing else
  * remains. A term ending in `*` is a prefix.
  */
 export function analyzeQuery(text: string): string[] {
-  const terms = [...new Set(analyze(text, 'query'))];
-  const content = terms.filter((term) => !QUERY_STOPWORDS.has(term));
+  // A stopword that is part of an identifier (the `a` of `A-1007`) stays: it is not prose there.
+  const identifierParts = new Set<string>();
+  const terms = [...new Set(analyze(text, 'query', identifierParts))];
+  const content = terms.filter((term) => identifierParts.has(term) || !QUERY_STOPWORDS.has(term));
   return content.length > 0 ? content : terms;
 }
