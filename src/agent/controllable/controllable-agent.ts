@@ -1,5 +1,6 @@
 import type { AgentFactory } from '../runs/agent-context.ts';
 import { defineAgent } from '../runs/define-agent.ts';
+import { createTableQueryTool } from '../tools/table-query.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 import { buildControllableGraph } from './controllable-graph.ts';
 
@@ -9,6 +10,7 @@ export const controllableAgent: AgentFactory = ({ evident, chat, checkpointer })
     search: evident.search,
     store: evident.store,
     embedder: evident.embedder,
+    tableQuery: createTableQueryTool({ store: evident.store, limits: evident.config.tables }),
     topK: evident.retrieval.topK,
     ...evident.config.agents.controllable,
     ...(chat ? { chat } : {}),
@@ -16,7 +18,7 @@ export const controllableAgent: AgentFactory = ({ evident, chat, checkpointer })
   return defineAgent({
     name: 'controllable',
     description:
-      'Plan and execute: anonymizes the question, plans on it, routes each task to retrieve_chunks, retrieve_summaries, retrieve_quotes or answer_from_context, keeps the relevant content, checks relevance (rewrites and retries) and groundedness (answers again), replans, and ends with a citation-checked answer; every loop bounded. Saves a memory ("remember that …") only after an approval.',
+      'Plan and execute: anonymizes the question, plans on it, routes each task to retrieve_chunks, retrieve_summaries, retrieve_quotes, table_query (SQL over ingested tables) or answer_from_context, keeps the relevant content, checks relevance (rewrites and retries) and groundedness (answers again), replans, and ends with a citation-checked answer; every loop bounded. Saves a memory ("remember that …") only after an approval.',
     graph: buildControllableGraph(deps, { checkpointer }),
   });
 };

@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
 import type { Store } from '../../store/store.ts';
+import type { TableQueryTool } from '../tools/table-query.ts';
 import type { ControllableStateType, ControllableUpdate } from './controllable-state.ts';
 
 /** What the `controllable` nodes work with. Without `chat`, every LLM step uses its deterministic offline strategy. */
@@ -10,6 +11,8 @@ export interface ControllableDeps {
   store: Store;
   /** Embeds a memory the user asked to save (the store's embedder). */
   embedder: Embedder;
+  /** One read-only SELECT over the ingested tables the principal may see (the same tool `rag` and `react` use). */
+  tableQuery: TableQueryTool;
   chat?: { id: string; model: BaseChatModel };
   /** Items each retrieval tool returns. */
   topK: number;

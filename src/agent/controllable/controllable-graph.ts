@@ -20,12 +20,14 @@ import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { startRun } from './nodes/start-run.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 import { taskHandler } from './nodes/task-handler.ts';
+import { tableQueryTask } from './tools/table-query-task.ts';
 import { traced } from '../core/traced.ts';
 
 const TOOL_NODES = {
   retrieve_chunks: 'retrieve_chunks',
   retrieve_summaries: 'retrieve_summaries',
   retrieve_quotes: 'retrieve_quotes',
+  table_query: 'table_query',
   answer_from_context: 'answer_from_context',
 } as const;
 const RETRIEVAL_NODES = { retrieve_chunks: 'retrieve_chunks', retrieve_summaries: 'retrieve_summaries', retrieve_quotes: 'retrieve_quotes' } as const;
@@ -37,7 +39,7 @@ const retrievalToolOf = (state: ControllableStateType) =>
 
 /**
  * The `controllable` plan-and-execute graph: start_run ⇒ (save_memory, after an approval → finalize | anonymize → planner (plans on the anonymized question) →
- * deanonymize_plan → task_handler ⇒ (retrieve_chunks | retrieve_summaries | retrieve_quotes → keep_relevant →
+ * deanonymize_plan → task_handler ⇒ (table_query ⇒ (finalize, answered in SQL | retrieve_chunks …) | retrieve_chunks | retrieve_summaries | retrieve_quotes → keep_relevant →
  * relevance_check ⇒ (answer_from_context | rewrite_query → retrieve again, bounded | replan, given up) |
  * answer_from_context) → groundedness_check ⇒ (replan | answer_from_context again, bounded | replan, given up) →
  * replan ⇒ (task_handler | final_answer, when done or at the task bound) → citation_check ⇒ (final_answer again,
@@ -54,6 +56,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('retrieve_chunks', node('retrieve_chunks', retrieveWith('retrieve_chunks')))
     .addNode('retrieve_summaries', node('retrieve_summaries', retrieveWith('retrieve_summaries')))
     .addNode('retrieve_quotes', node('retrieve_quotes', retrieveWith('retrieve_quotes')))
+    .addNode('table_query', node('table_query', tableQueryTask))
     .addNode('keep_relevant', node('keep_relevant', keepRelevant))
     .addNode('relevance_check', node('relevance_check', relevanceCheck))
     .addNode('rewrite_query', node('rewrite_query', rewriteQuery))
@@ -72,6 +75,8 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addEdge('planner', 'deanonymize_plan')
     .addEdge('deanonymize_plan', 'task_handler')
     .addConditionalEdges('task_handler', toolOf, TOOL_NODES)
+    // A table answer is computed in SQL and ends the run, as in rag; no rows fall back to retrieving passages.
+    .addConditionalEdges('table_query', (state) => (state.answer ? 'answered' : 'retrieve'), { answered: 'finalize', retrieve: 'retrieve_chunks' })
     .addEdge('retrieve_chunks', 'keep_relevant')
     .addEdge('retrieve_summaries', 'keep_relevant')
     .addEdge('retrieve_quotes', 'keep_relevant')
@@ -100,11 +105,11 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
 
 /**
  * The most node executions a run can take under its bounds: the four opening nodes; per task, the task handler,
- * each retrieval attempt (retrieve, keep, check, rewrite), each answer with its check, and the replan; then every
+ * table_query, each retrieval attempt (retrieve, keep, check, rewrite), each answer with its check, and the replan; then every
  * final-answer attempt with its citation check, and finalize.
  */
 export function controllableStepBound(deps: ControllableDeps): number {
-  const perTask = 1 + 4 * (deps.maxRelevanceRetries + 1) + 2 * (deps.maxGroundednessRetries + 1) + 1;
+  const perTask = 2 + 4 * (deps.maxRelevanceRetries + 1) + 2 * (deps.maxGroundednessRetries + 1) + 1;
   return 4 + deps.maxReplans * perTask + 2 * (deps.maxCitationRetries + 1) + 1;
 }
 

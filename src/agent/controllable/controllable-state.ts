@@ -1,10 +1,10 @@
 import { Annotation } from '@langchain/langgraph';
 import { SharedState, value, type Evidence } from '../core/state.ts';
 
-/** The retrieval tools a task can use, and answering from what was gathered. */
-export const CONTROLLABLE_TOOLS = ['retrieve_chunks', 'retrieve_summaries', 'retrieve_quotes', 'answer_from_context'] as const;
+/** The retrieval tools a task can use, `table_query` over the ingested tables, and answering from what was gathered. */
+export const CONTROLLABLE_TOOLS = ['retrieve_chunks', 'retrieve_summaries', 'retrieve_quotes', 'table_query', 'answer_from_context'] as const;
 export type ControllableTool = (typeof CONTROLLABLE_TOOLS)[number];
-export type RetrievalTool = Exclude<ControllableTool, 'answer_from_context'>;
+export type RetrievalTool = Exclude<ControllableTool, 'answer_from_context' | 'table_query'>;
 
 /** One retrieved item: a chunk, a chapter summary or a quote, with the chunks it leads back to (what may be cited). */
 export interface ContextItem {

@@ -158,3 +158,12 @@ export async function answerFromTables(question: string, principal: Principal, d
     summary: `table_query${attempts > 1 ? ` (attempt ${attempts})` : ''}: ${value}`,
   };
 }
+
+/**
+ * The offline strategy's plan for a question over the tables the principal may see, or `undefined` (no tables, or the
+ * question is not tied to one). Agents route a question to `table_query` offline exactly when this plans it.
+ */
+export async function offlineTablePlan(question: string, principal: Principal, store: Store): Promise<TableSqlPlan | undefined> {
+  if ((await store.listTables(principal)).length === 0) return undefined;
+  return tableQuestionToSql(question, await loadTableSchemas(store, principal), { dialect: store.sqlDialect });
+}

@@ -49,6 +49,8 @@ const VALUE_LIMITS = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000, maxResultBy
 /** Rows a lookup returns at most. */
 const LOOKUP_ROWS = 20;
 
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
 const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /**
@@ -125,6 +127,10 @@ function read(question: string, q: QuestionText, table: TableSchema): Reading | 
   // An identifier the table does not hold (CT-2024-0193) means the question is about a document, not this table.
   const cellText = new Set(profiles.flatMap((profile) => profile.values.map((value) => value.toUpperCase())));
   if (identifiersIn(question).some((id) => !cellText.has(id))) return undefined;
+  // Chinese (or Japanese, Korean) words the table's names and cells do not hold are conditions this strategy cannot
+  // read (it has no lexicon from them to the table's language): planning without them would drop a filter.
+  const known = [table.title, ...profiles.flatMap((profile) => [profile.name, ...profile.values])].join('\n');
+  if ((question.match(CJK_RUN) ?? []).some((run) => !known.includes(run))) return undefined;
 
   const taken = new Set<number>();
   const filters: PlanFilter[] = [];
@@ -268,7 +274,10 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
   }
 
   if (intent.extreme) {
-    const measure = namedColumn(reading, (column) => numeric(column) && column !== whTarget) ?? (intent.sum ? undefined : undefined);
+    // "the largest order_total_usd" asks for the value itself; "which period had the largest number of deaths" for a row.
+    const other = namedColumn(reading, (column) => numeric(column) && column !== whTarget);
+    if (!other && whTarget && numeric(whTarget)) return build(intent.extreme, { column: whTarget, ...(groupBy ? { groupBy } : {}) });
+    const measure = other;
     const target = whTarget && whTarget !== measure ? whTarget : intent.asksPerson || (intent.asksThing && !measure?.own.some((term) => q.terms.slice(intent.whAt ?? 0, (intent.whAt ?? 0) + 3).includes(term))) ? labelColumn(reading, new Set([...used, ...(measure ? [measure.name] : [])])) : undefined;
     if (measure && target) return build(intent.extreme === 'max' ? 'argmax' : 'argmin', { column: measure, target });
     if (measure) return build(intent.extreme, { column: measure, ...(groupBy ? { groupBy } : {}) });

@@ -35,7 +35,7 @@ const rewriteSchema = z.object({ query: z.string().trim().min(2) });
 export const rewriteQuery: ControllableNode = async (state, deps) => {
   const attempt = state.relevance_retries + 1;
   const current = state.query_to_retrieve_or_answer || state.curr_task;
-  const tool: RetrievalTool = state.tool === '' || state.tool === 'answer_from_context' ? 'retrieve_chunks' : state.tool;
+  const tool: RetrievalTool = state.tool === '' || state.tool === 'answer_from_context' || state.tool === 'table_query' ? 'retrieve_chunks' : state.tool;
   const outcome = await modelOrOffline(
     deps,
     state.errors,
