@@ -5,7 +5,7 @@
  * around it (主演, 由…执导, …饰, 在…举行, …公司) say which kind of name it is and move it up.
  */
 import type { AnswerSpan, AnswerType } from './language.ts';
-import { isHan, tagged, type ZhToken } from './zh-segmenter.ts';
+import { dictionaryParts, isHan, tagged, type ZhToken } from './zh-segmenter.ts';
 
 /** The commonest Chinese surnames: an unknown 2–4 character word starting with one is likely a person's name. */
 const SURNAMES = new Set(
@@ -17,6 +17,13 @@ const SURNAMES = new Set(
 const PERSON_TAGS = new Set(['nr', 'nrt', 'nrfg']);
 /** Words that end a name run: a name is never followed by these inside itself. */
 const NAME_BREAKERS = new Set(['饰', '等', '和', '与', '及', '的', '是', '在', '为', '将', '也', '都', '已', '被', '由', '从', '对', '向', '了']);
+
+/** Not a name whatever its tags: numerals (二人), pronoun-like and generic words. */
+const NOT_A_NAME = /^[一二两三四五六七八九十百千万几数多]|^(?:本人|个人|他人|众人|路人|家人|国人|人们|双方|对方|大家|自己|我们|他们|她们|网友|记者|观众|粉丝)$/u;
+/** Place words that name no particular place. */
+const GENERIC_PLACES = new Set(['全球', '全国', '国内', '国外', '海外', '世界', '各地', '当地', '本地', '全省', '全市', '中外', '境内', '境外', '内地', '全世界', '各国', '外地', '异地', '地区', '国际']);
+/** Latin words that are dates or plain English, not names of organisations. */
+const LATIN_NOT_ORG = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|the|and|for|with|this|that|from|notice|content|above|including|news|via)$/iu;
 
 /** Cue words after which a name follows (主演：X, 由X执导, 总理X). */
 const BEFORE_PERSON = new Set([
@@ -69,6 +76,11 @@ function nameish(token: ZhToken): boolean {
   return token.tag === 'x' && token.word.length <= 4;
 }
 
+function startsWithCommonWord(word: string): boolean {
+  const first = dictionaryParts(word)[0];
+  return !!first && first.word.length >= 2 && !PERSON_TAGS.has(first.tag);
+}
+
 /** Runs of name-like words: 德约/科维奇 → 德约科维奇, 克里斯/·/希普金斯, 蒋/万安. */
 function personRuns(tokens: ZhToken[]): { start: number; end: number; first: number; last: number }[] {
   const runs: { start: number; end: number; first: number; last: number }[] = [];
@@ -94,7 +106,7 @@ function personRuns(tokens: ZhToken[]): { start: number; end: number; first: num
       }
       const limit = transliterated ? 16 : 5;
       // A one-character surname jieba split from its given name (周/冬雨): the next short word is the given name.
-      if (j === i && token.word.length === 1 && isHan(next.word) && next.word.length <= 2 && !NAME_BREAKERS.has(next.word) && !/^(?:v|p|c|u|uj|ul|d|r|f|m|q)$/u.test(next.tag)) {
+      if (j === i && token.word.length === 1 && isHan(next.word) && next.word.length <= 2 && !NAME_BREAKERS.has(next.word) && /^(?:n|nr|nrt|nz|x|t|ng|g|ag|an|a|j|ns|s|b|z|vn|i)$/u.test(next.tag)) {
         length += next.word.length;
         j++;
         continue;
@@ -123,7 +135,7 @@ export function personCandidates(text: string): NameCandidate[] {
     // jieba's HMM glues the role marker to a new name (金晨饰).
     name = name.replace(/(?:饰演|饰|主演|执导)$/u, '');
     if (name.length >= 4 && !name.includes('·')) name = name.replace(/[演在是说称]$/u, '');
-    if (name.length < 2) continue;
+    if (name.length < 2 || NOT_A_NAME.test(name)) continue;
     const first = tokens[run.first] as ZhToken;
     const before = prevWord(tokens, run.first);
     const after = nextWord(tokens, run.last);
@@ -134,7 +146,11 @@ export function personCandidates(text: string): NameCandidate[] {
     const surname = SURNAMES.has(name[0] as string) && name.length <= 4;
     const foreign = name.includes('·');
     let score = (tagged ? 1 : 0) + (surname ? 0.6 : 0) + (foreign ? 0.6 : 0) + (cued ? 1.5 : 0);
-    // A bare unknown word is kept only with some sign that it is a name.
+    // A bare unknown word is kept only with some sign that it is a name: a surname alone is not enough for an
+    // unknown word (中华田园犬 starts with one), a surname with the shape of a name (2–3 characters) is.
+    if (!tagged && !cued && !foreign && (name.length > 3 || first.tag !== 'x' || run.last !== run.first)) score -= 0.3;
+    // An unknown word that starts with a dictionary word (田园 in 田园犬) is a compound, not a name.
+    if (!tagged && !cued && !foreign && first.tag === 'x' && startsWithCommonWord(name)) score -= 0.3;
     if (score < 0.6) continue;
     if (name.length > 4 && !foreign && !tagged && !cued) score -= 0.5;
     out.push({ text: name, start: run.start, end: run.start + name.length, type: 'person', score });
@@ -173,7 +189,7 @@ export function placeCandidates(text: string): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as ZhToken;
-    if (!isHan(token.word) || token.word.length < 2) continue;
+    if (!isHan(token.word) || token.word.length < 2 || GENERIC_PLACES.has(token.word)) continue;
     if (titles.some((t) => token.start >= t.start && token.end <= t.end)) continue;
     const before = prevWord(tokens, i);
     const after = nextWord(tokens, i);
@@ -209,7 +225,9 @@ export function organizationCandidates(text: string): NameCandidate[] {
         i++;
         continue;
       }
-      if (/[A-Z]/u.test(token.word[0] as string) && token.word.length >= 2) out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.4 });
+      // A Latin name reads as one when it is not a plain word: NBA, TikTok, OpenAI, 3M (not Three, Dec).
+      const nameShaped = /^[A-Z0-9]{2,}$/u.test(token.word) || /^[A-Z][a-z]+[A-Z]/u.test(token.word) || /\d/u.test(token.word);
+      if (nameShaped && !LATIN_NOT_ORG.test(token.word)) out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.4 });
       continue;
     }
     if (!isHan(token.word)) continue;

@@ -84,3 +84,8 @@ export const words = (text: string): string[] => tagged(text).map((token) => tok
 const HAN_ONLY = /^\p{Script=Han}+$/u;
 
 export const isHan = (word: string): boolean => HAN_ONLY.test(word);
+
+/** How jieba's dictionary alone (no HMM guessing) splits a word: an unknown word made of known words is a compound. */
+export function dictionaryParts(word: string): { word: string; tag: string }[] {
+  return segmenter().tag(word, false);
+}

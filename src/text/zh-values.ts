@@ -57,7 +57,8 @@ const NUMBER_PATTERNS: Pattern[] = [
   { re: new RegExp(`第${NUM}${COUNTER}?`, 'gu'), rank: 4 },
   { re: new RegExp(`${NUM}${APPROX}?${SCALE}?${APPROX}?${COUNTER}`, 'gu'), rank: 4 },
   { re: new RegExp(`${ARABIC}${APPROX}?${SCALE}`, 'gu'), rank: 3 },
-  { re: new RegExp(`(?<![A-Za-z\\d.])${ARABIC}(?![\\d.]|\\s?[年月日号]|[A-Za-z])`, 'gu'), rank: 2 },
+  // A bare number, not a year (1900–2099 stand for years far more often than for counts) and not a part of a code.
+  { re: new RegExp(`(?<![A-Za-z\\d.])(?!(?:19|20)\\d{2}(?![\\d.]))${ARABIC}(?![\\d.]|\\s?[年月日号]|[A-Za-z])`, 'gu'), rank: 2 },
 ];
 
 const DURATION_UNIT = '(?:个?(?:多|半)?(?:月|星期|礼拜)|年|周|天|日|小时|钟头|分钟|秒钟|秒|世纪|季度|学期|工作日)';

@@ -139,6 +139,13 @@ describe('zh.spans names', () => {
     expect(spans).not.toContain('洛杉矶');
   });
 
+  it('leaves out numerals, generic places and plain English words', () => {
+    expect(texts(zh.spans('二人随后见面。', 'person'))).toEqual([]);
+    expect(texts(zh.spans('全球经济放缓，峰会在全国范围内转播。', 'place'))).toEqual([]);
+    expect(texts(zh.spans('Dec 12, 2022 ... 动画《Three Body》在NBA中场播出', 'organization'))).toEqual(['NBA']);
+    expect(texts(zh.spans('2022 年的比赛有12支队伍', 'number'))).toEqual(['12支']);
+  });
+
   it('finds places, the one where something is held first', () => {
     expect(texts(zh.spans('来自中国的代表团抵达后，论坛在杭州举行。', 'place'))[0]).toBe('杭州');
   });
