@@ -47,4 +47,10 @@ export interface LanguageModule {
   entities(text: string): string[];
   /** Candidate answer spans of `type` in a sentence, best first; for `any`, none. */
   spans(sentence: string, type: AnswerType): AnswerSpan[];
+  /**
+   * Paraphrases of a question's key terms, where the language has a thesaurus: for a key term, the analyzer terms
+   * of each synonym (all of a multi-word synonym's terms must occur for it to match). A synonym is weaker evidence
+   * than the word itself. Optional: a module without one matches key terms exactly.
+   */
+  expansions?(question: string): Map<string, string[][]>;
 }

@@ -1,4 +1,13 @@
+/**
+ * The older text helpers, kept for their callers outside the reader (ingest extras, follow-up queries, the
+ * controllable plan): sentences and identifiers now live in their own modules, answer types and spans in the
+ * language modules (en.ts, zh.ts) behind language.ts. New code should use those.
+ */
 import { stemmer } from 'stemmer';
+import { IDENTIFIER, identifiersIn } from './identifiers.ts';
+import { headedSentences } from './sentences.ts';
+
+export { IDENTIFIER, identifiersIn };
 
 /** Words that carry no information need of their own (question words, auxiliaries, articles). */
 const STOPWORDS = new Set(
@@ -9,11 +18,6 @@ const STOPWORDS = new Set(
     'as if than then into under over up out does has have had s'
   ).split(' '),
 );
-
-/** Identifiers such as CT-2024-0193, HIP-3, INV-88412: matched exactly, never stemmed. */
-export const IDENTIFIER = /\b[A-Za-z]{2,}(?:-[A-Za-z0-9]+)*-\d+[A-Za-z0-9]*\b/g;
-
-export const identifiersIn = (text: string): string[] => [...new Set((text.match(IDENTIFIER) ?? []).map((id) => id.toUpperCase()))];
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
@@ -31,77 +35,8 @@ export function contentTerms(text: string): string[] {
   return [...new Set([...identifiers, ...words.map((word) => stemmer(word)), ...bigrams])];
 }
 
-/** Share of a text's content terms that are CJK bigrams (they match far less often than whole words). */
-export function cjkShare(terms: readonly string[]): number {
-  if (terms.length === 0) return 0;
-  return terms.filter((term) => /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u.test(term)).length / terms.length;
-}
-
 /** The stemmed term set of a passage, for coverage tests. */
 export const termSet = (text: string): Set<string> => new Set(contentTerms(text));
 
-/** Sentences of a passage, each with the markdown heading it sits under (headings and list items split too). */
-export function sentences(text: string): { text: string; heading: string }[] {
-  const out: { text: string; heading: string }[] = [];
-  let heading = '';
-  for (const block of text.split(/\n{2,}|\n(?=[#*-]\s)|\n(?=#)/u)) {
-    const trimmed = block.trim();
-    // Chunk text keeps headings as short lines of their own, without the markdown `#`.
-    if (!trimmed.includes('\n') && trimmed.length <= 80 && !/[.!?:;。！？]$/u.test(trimmed)) {
-      heading = trimmed.replace(/^#+\s*/, '');
-      continue;
-    }
-    const headingMatch = /^#{1,6}\s+(.+)$/m.exec(trimmed);
-    if (headingMatch && trimmed.startsWith('#')) {
-      heading = headingMatch[1] as string;
-      const rest = trimmed.slice(trimmed.indexOf('\n') + 1);
-      if (!trimmed.includes('\n')) continue;
-      pushSentences(rest, heading, out);
-      continue;
-    }
-    pushSentences(trimmed, heading, out);
-  }
-  return out;
-}
-
-function pushSentences(block: string, heading: string, out: { text: string; heading: string }[]): void {
-  // Chinese and Japanese put no space after a full stop, so their stops end a sentence on their own.
-  for (const sentence of block.split(/(?<=[.!?])\s+|(?<=[。！？])/u)) {
-    const clean = sentence.replace(/\s+/g, ' ').trim();
-    if (clean.length >= 12) out.push({ text: clean, heading });
-  }
-}
-
-/** What kind of value answers the question, when the question says so. */
-export type AnswerKind = 'amount' | 'date' | 'duration' | 'number' | 'any';
-
-export function answerKind(question: string): AnswerKind {
-  const q = question.toLowerCase();
-  if (/\b(how much|price|prices|pricing|cost|costs|fee|fees|amount|pay|paid|charge|charged|budget)\b/.test(q)) return 'amount';
-  if (/\b(when|what date|which date|deadline|start date|end date)\b/.test(q)) return 'date';
-  if (/\b(how long|duration|notice period|term|timeline|how many (days|months|years|weeks|hours))\b/.test(q)) return 'duration';
-  // A cap or limit may be money ("liability cap") or not ("rate limit: 600 requests per minute"): any figure.
-  if (/\b(how many|number of|percentage|percent|rate|cap|capped|limit|limits)\b/.test(q)) return 'number';
-  return 'any';
-}
-
-const AMOUNT = /([$€£¥]\s?\d[\d,.]*\s?[kKmM]?\b|\b\d[\d,.]*\s?(usd|eur|gbp|dollars|euros|元|万元)|\d[\d,.]*\s?%)/i;
-const DATE = /\b(\d{1,2}\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{4}|\d{4}-\d{2}-\d{2}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{4})\b/i;
-const DURATION = /\b\d+\s*(-\s*)?(day|days|week|weeks|month|months|year|years|hour|hours|minutes)\b|\b(one|two|three|four|five|six|twelve)\s+(days|weeks|months|years)\b/i;
-const NUMBER = /\d/;
-
-/** Whether a sentence contains a value of the kind the question asks for. */
-export function hasValueOfKind(sentence: string, kind: AnswerKind): boolean {
-  switch (kind) {
-    case 'amount':
-      return AMOUNT.test(sentence);
-    case 'date':
-      return DATE.test(sentence);
-    case 'duration':
-      return DURATION.test(sentence) || DATE.test(sentence);
-    case 'number':
-      return NUMBER.test(sentence);
-    case 'any':
-      return true;
-  }
-}
+/** Sentences of a passage, each with the markdown heading it sits under. */
+export const sentences = headedSentences;

@@ -1,4 +1,4 @@
-import type { AnswerKind } from '../../text/text-heuristics.ts';
+import type { AnswerType } from '../../text/language.ts';
 
 const QUESTION_END = /[\s?？.!。！]+$/u;
 /** Question leads that wrap a noun phrase: "What is <the fee of X>", "How much is <the fee>", "Tell me <the risks>". */
@@ -36,6 +36,20 @@ export function needTopic(need: string): string {
     .trim();
 }
 
+/** How a refusal names the kind of value it did not find. */
+const KIND_WORDS: Record<Exclude<AnswerType, 'any'>, string> = {
+  number: 'number',
+  amount: 'amount',
+  date: 'date',
+  duration: 'duration',
+  person: 'person',
+  organization: 'organisation',
+  place: 'place',
+  list: 'list',
+  yes_no: 'yes-or-no answer',
+  definition: 'definition',
+};
+
 export interface MissingContext {
   question: string;
   /** Identifiers the question names. */
@@ -46,7 +60,7 @@ export interface MissingContext {
   related: number;
   /** Chunks retrieved at all. */
   evidence: number;
-  kind: AnswerKind;
+  kind: AnswerType;
 }
 
 /**
@@ -57,7 +71,7 @@ export function describeMissing(context: MissingContext): string {
   const need = informationNeed(context.question);
   // Only a noun phrase names what the evidence lacks; other shapes (or CJK questions) fall back to the answer's kind.
   const topic = need === context.question.trim().replace(QUESTION_END, '') ? '' : needTopic(need);
-  const lacking = topic || (context.kind === 'any' ? 'answer' : context.kind);
+  const lacking = topic || (context.kind === 'any' ? 'answer' : KIND_WORDS[context.kind]);
   const ids = context.identifiers.join(', ');
   let why: string;
   if (context.evidence === 0) why = 'no evidence was retrieved';

@@ -2,7 +2,8 @@ import { answerSchema, refusal, type Answer } from '../../../domain/answer.ts';
 import { describeMissing } from '../../core/information-need.ts';
 import { asModelFallback, extractiveAnswer } from '../../core/offline/extractive-answer.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
-import { answerKind, identifiersIn } from '../../../text/text-heuristics.ts';
+import { identifiersIn } from '../../../text/identifiers.ts';
+import { moduleFor } from '../../../text/languages.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { ControllableStateType } from '../controllable-state.ts';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
@@ -19,7 +20,7 @@ function missingOf(state: ControllableStateType): string[] {
       identifiersFound: ids.length > 0 && ids.every((id) => stated.has(id)),
       related: state.aggregated_context.length,
       evidence: state.evidence.length,
-      kind: answerKind(state.question),
+      kind: moduleFor(state.question).focus(state.question).answer_type,
     }),
   ];
 }

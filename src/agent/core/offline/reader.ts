@@ -1,0 +1,235 @@
+import { analyzeForIndex, analyzeQuery } from '../../../text/analyzer.ts';
+import { identifiersIn } from '../../../text/identifiers.ts';
+import type { AnswerSpan, LanguageModule, QuestionFocus } from '../../../text/language.ts';
+import { moduleFor } from '../../../text/languages.ts';
+import { headedSentences } from '../../../text/sentences.ts';
+import type { Evidence } from '../state.ts';
+
+/**
+ * The offline reader: for one information need, the evidence sentences scored against the question's focus (its
+ * key terms, their synonyms, its entities, the answer type it asks for) and the answer spans of that type found in
+ * the best of them. Everything the sufficiency model weighs is measured here, once, so the judge and the answer
+ * read the evidence the same way.
+ */
+
+/** Credit for a key term found only as a synonym, only in the sentence's heading, or only in the chunk's title. */
+const SYNONYM_CREDIT = 0.75;
+const HEADING_CREDIT = 0.6;
+const TITLE_CREDIT = 0.5;
+/** Candidates kept per need, and those whose spans are looked for (names cost a compromise call each). */
+const CANDIDATES_KEPT = 6;
+const SPAN_CANDIDATES = 4;
+/** A sentence whose coverage reaches this share of the best one's agrees that the evidence is about the need. */
+const AGREEING_SHARE = 0.8;
+
+export interface Candidate {
+  chunk: Evidence;
+  /** The chunk's place in the evidence (0 = ranked first). */
+  rank: number;
+  sentence: string;
+  heading: string;
+  /** Weighted share of the need's key terms the sentence states (its heading and title count for less). */
+  coverage: number;
+  /** Spans of the asked type in the sentence that the question does not itself contain. */
+  spans: AnswerSpan[];
+  score: number;
+}
+
+export interface Reading {
+  need: string;
+  focus: QuestionFocus;
+  /** Best first. */
+  candidates: Candidate[];
+  /** Weighted key-term coverage of the best single chunk (text, heading and title). */
+  chunkCoverage: number;
+  /** Weighted key-term coverage of all the evidence together. */
+  unionCoverage: number;
+  /** Share of the question's entities the best candidate's chunk names (1 when the question names none). */
+  entityCoverage: number;
+  /** Chunks other than the best one whose best sentence is about as close to the need. */
+  agreeing: number;
+  /** Other chunks whose close sentences state the same value as the answer's (0 when no value of the asked type). */
+  spanAgreeing: number;
+  /** Whether the best candidate (sentence or its heading) states the question's most specific own key term. */
+  specificStated: boolean;
+  /** Whether the best candidate's chunk (text, heading, title) states every key term of the question itself. */
+  chunkComplete: boolean;
+  /** Whether some chunk names every entity of the question. */
+  entitiesFound: boolean;
+}
+
+const termsOf = (text: string): Set<string> => new Set(analyzeForIndex(text).split(' '));
+
+const normalize = (text: string): string => text.normalize('NFKC').toLowerCase();
+
+interface Weighted {
+  term: string;
+  weight: number;
+  synonyms: string[][];
+}
+
+/** Key terms weighted by how few evidence chunks state them: the specific words of a need say more than its topic. */
+function weighted(focus: QuestionFocus, expansions: Map<string, string[][]>, chunkTerms: readonly Set<string>[]): Weighted[] {
+  const n = chunkTerms.length;
+  return focus.key_terms.map((term) => {
+    const df = chunkTerms.filter((terms) => terms.has(term)).length;
+    return { term, weight: 1 + Math.log(1 + n / (1 + df)), synonyms: expansions.get(term) ?? [] };
+  });
+}
+
+function match(term: Weighted, terms: Set<string>): number {
+  if (terms.has(term.term)) return 1;
+  return term.synonyms.some((synonym) => synonym.every((part) => terms.has(part))) ? SYNONYM_CREDIT : 0;
+}
+
+function coverageIn(keys: readonly Weighted[], layers: readonly [Set<string>, number][]): number {
+  const total = keys.reduce((sum, key) => sum + key.weight, 0);
+  if (total === 0) return 0;
+  let have = 0;
+  for (const key of keys) {
+    let best = 0;
+    for (const [terms, credit] of layers) best = Math.max(best, match(key, terms) * credit);
+    have += key.weight * best;
+  }
+  return have / total;
+}
+
+/** Spans of the asked type, without values the question itself states (its own year is not the answer). */
+function freshSpans(module: LanguageModule, focus: QuestionFocus, question: string, sentence: string): AnswerSpan[] {
+  if (focus.answer_type === 'any') return [];
+  const asked = normalize(question);
+  return module.spans(sentence, focus.answer_type).filter((span) => span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()));
+}
+
+const namesEntity = (haystack: string, entity: string): boolean => haystack.includes(normalize(entity));
+
+/**
+ * A follow-up the offline rewrite made standalone carries the earlier question as `(context: …)`: it says what the
+ * follow-up is about, but the follow-up's own words say what it asks.
+ */
+const CONTEXT = /\s*\(context:\s*(.+)\)\s*$/su;
+const CONTEXT_WEIGHT = 0.4;
+
+function splitContext(need: string): { asked: string; context: string } {
+  const match = CONTEXT.exec(need);
+  return match ? { asked: need.slice(0, match.index).trim(), context: match[1] as string } : { asked: need, context: '' };
+}
+
+/**
+ * Identifiers are matched whole whatever a language module's segmenter made of them (a Chinese segmenter may cut
+ * `CT-2024-0201` at a hyphen): the question's identifiers are its entities, and key terms are only terms the
+ * analyzer itself gives for the question, so they can match the index's terms.
+ */
+function withIdentifiers(question: string, focus: QuestionFocus): QuestionFocus {
+  const ids = identifiersIn(question);
+  const analysed = new Set([...analyzeQuery(question), ...analyzeForIndex(question).split(' ')]);
+  // An identifier counts once, as its compound term: its parts (`ct`, `2023`) would let a passage about another
+  // contract of the same year cover half the question.
+  const idTerms = ids.map((id) => analyzeQuery(id)[0]).filter((term): term is string => term !== undefined);
+  const idParts = new Set(ids.flatMap((id) => analyzeQuery(id).slice(1)));
+  const entities = [...new Set([...ids, ...focus.entities.filter((entity) => !ids.some((id) => id !== entity.toUpperCase() && id.startsWith(entity.toUpperCase())))])];
+  const key_terms = [...new Set([...focus.key_terms.filter((term) => analysed.has(term) && !idParts.has(term)), ...idTerms])];
+  return { ...focus, entities, key_terms };
+}
+
+/** Reads the evidence for one need. */
+export function read(need: string, evidence: readonly Evidence[]): Reading {
+  const { asked, context } = splitContext(need);
+  const module = moduleFor(asked || need);
+  const own = module.focus(asked || need);
+  const contextFocus = context ? module.focus(context) : undefined;
+  const contextTerms = (contextFocus?.key_terms ?? []).filter((term) => !own.key_terms.includes(term));
+  const focus = withIdentifiers(asked || need, { ...own, key_terms: [...own.key_terms, ...contextTerms] });
+  const expansions = module.expansions?.(asked || need) ?? new Map<string, string[][]>();
+  const chunkTerms = evidence.map((chunk) => termsOf(`${chunk.title}\n${chunk.heading}\n${chunk.text}`));
+  const keys = weighted(focus, expansions, chunkTerms).map((key) => (contextTerms.includes(key.term) ? { ...key, weight: key.weight * CONTEXT_WEIGHT } : key));
+
+  const all: Candidate[] = [];
+  let chunkCoverage = 0;
+  let entitiesFound = focus.entities.length === 0;
+  const chunkEntityShare = new Map<string, number>();
+  const ownKeys = keys.filter((key) => !contextTerms.includes(key.term));
+  // The rarest of the question's own words that is not an identifier (those are entities): what a passage about
+  // the same topic most often lacks.
+  const idTerms = new Set(identifiersIn(asked || need).map((id) => analyzeQuery(id)[0]));
+  const specific = [...ownKeys].filter((key) => !idTerms.has(key.term)).sort((a, b) => b.weight - a.weight)[0];
+  const specificIn = (candidate: Candidate): boolean => {
+    if (!specific) return true;
+    const terms = termsOf(`${candidate.heading}\n${candidate.sentence}`);
+    return match(specific, terms) > 0;
+  };
+  const completeChunks = new Set<string>();
+  evidence.forEach((chunk, rank) => {
+    const titleTerms = termsOf(`${chunk.title} ${chunk.doc_id.replace(/[/_.-]+/g, ' ')}`);
+    const headingTerms = termsOf(chunk.heading);
+    chunkCoverage = Math.max(chunkCoverage, coverageIn(keys, [[chunkTerms[rank] as Set<string>, 1], [titleTerms, 1]]));
+    // Complete means the words themselves: a synonym ("end" for "termination") may paraphrase, or may be another thing.
+    if (ownKeys.every((key) => (chunkTerms[rank] as Set<string>).has(key.term) || titleTerms.has(key.term))) completeChunks.add(chunk.chunk_id);
+    const haystack = normalize(`${chunk.doc_id} ${chunk.title} ${chunk.heading} ${chunk.text}`);
+    const named = focus.entities.filter((entity) => namesEntity(haystack, entity)).length;
+    const share = focus.entities.length === 0 ? 1 : named / focus.entities.length;
+    chunkEntityShare.set(chunk.chunk_id, share);
+    if (share === 1) entitiesFound = true;
+    // Headings come from the markdown structure in every language; the module splits what lies under them.
+    const sentences = module.code === 'en' ? headedSentences(chunk.text) : headedSentences(chunk.text).flatMap(({ text, heading }) => module.sentences(text).map((sentence) => ({ text: sentence, heading })));
+    for (const { text, heading } of sentences) {
+      const ownHeading = heading ? termsOf(heading) : headingTerms;
+      const coverage = coverageIn(keys, [[termsOf(text), 1], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]);
+      if (coverage === 0) continue;
+      all.push({ chunk, rank, sentence: text, heading: heading || chunk.heading, coverage, spans: [], score: coverage });
+    }
+  });
+
+  // Spans only for the closest sentences: finding names costs a parse per sentence.
+  all.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
+  const typed = focus.answer_type !== 'any';
+  for (const candidate of all.slice(0, typed ? SPAN_CANDIDATES * 2 : 0)) {
+    candidate.spans = freshSpans(module, focus, need, candidate.sentence);
+  }
+  // Spans for each chunk's closest sentence too, so agreement between passages on a value can be counted.
+  const seenChunks = new Set<string>();
+  for (const candidate of all) {
+    if (!typed || seenChunks.has(candidate.chunk.chunk_id)) continue;
+    seenChunks.add(candidate.chunk.chunk_id);
+    if (candidate.spans.length === 0) candidate.spans = freshSpans(module, focus, need, candidate.sentence);
+  }
+  // A value counts as the answer only near the focus: in a sentence (or under a heading) that states the
+  // question's most specific word. "$86,000" under "Fees" is a fee, but not the termination fee that was asked.
+  // Only where key terms are words: a CJK question's terms are character bigrams, whose rarest is often one that
+  // straddles two words and says nothing.
+  if (focus.language === 'en') for (const candidate of all) if (candidate.spans.length > 0 && !specificIn(candidate)) candidate.spans = [];
+  for (const candidate of all) {
+    const entities = chunkEntityShare.get(candidate.chunk.chunk_id) ?? 0;
+    candidate.score = candidate.coverage + (typed && candidate.spans.length > 0 ? 0.25 : 0) + 0.2 * entities + 0.05 / (1 + candidate.rank);
+  }
+  all.sort((a, b) => b.score - a.score);
+  const candidates = all.slice(0, CANDIDATES_KEPT);
+  const best = candidates[0];
+  const bestPerChunk = new Map<string, number>();
+  for (const candidate of all) bestPerChunk.set(candidate.chunk.chunk_id, Math.max(bestPerChunk.get(candidate.chunk.chunk_id) ?? 0, candidate.coverage));
+  const agreeing = best ? [...bestPerChunk].filter(([id, coverage]) => id !== best.chunk.chunk_id && coverage >= best.coverage * AGREEING_SHARE).length : 0;
+  const union = new Set(chunkTerms.flatMap((terms) => [...terms]));
+  const value = candidates.slice(0, 2).find((candidate) => candidate.spans.length > 0)?.spans[0]?.text;
+  const spanAgreeing = value
+    ? new Set(all.filter((candidate) => candidate.chunk.chunk_id !== best?.chunk.chunk_id && candidate.spans.some((span) => normalize(span.text) === normalize(value))).map((candidate) => candidate.chunk.chunk_id)).size
+    : 0;
+  return {
+    need,
+    focus,
+    candidates,
+    chunkCoverage,
+    unionCoverage: coverageIn(keys, [[union, 1]]),
+    entityCoverage: best ? (chunkEntityShare.get(best.chunk.chunk_id) ?? 0) : 0,
+    agreeing,
+    spanAgreeing,
+    chunkComplete: best ? completeChunks.has(best.chunk.chunk_id) : false,
+    specificStated: best ? specificIn(best) : false,
+    entitiesFound,
+  };
+}
+
+/** The answer spans of a supporting sentence for a need, best first (what an extractive answer leads with). */
+export function answerSpans(need: string, sentence: string): AnswerSpan[] {
+  const module = moduleFor(need);
+  return freshSpans(module, module.focus(need), need, sentence);
+}

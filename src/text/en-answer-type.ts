@@ -1,0 +1,25 @@
+import type { AnswerType } from './language.ts';
+
+/**
+ * What an English question asks for, read from its question words and the noun they govern ("which company" asks
+ * for an organisation, "how long" for a duration). Ordered: the first rule that applies wins, so "how many days"
+ * is a duration and not a bare number.
+ */
+const RULES: readonly [RegExp, AnswerType][] = [
+  [/^(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|had|may|must|might)\b/i, 'yes_no'],
+  [/\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i, 'duration'],
+  [/\b(?:how much|price|prices|pricing|cost|costs|fee|fees|amount|salary|budget|pay|paid|charge|charged|spend|spent)\b/i, 'amount'],
+  [/^(?:when|until when|since when)\b|\b(?:what (?:date|day|year|month|time)|which (?:date|day|year|month)|in what year|deadline|until when|since when)\b/i, 'date'],
+  [/\b(?:how many|number of|percentage|percent|share of|rate|ratio|cap|capped|limit|limits|how old|how big|how large|how tall|how far)\b/i, 'number'],
+  [/\b(?:which|what) (?:company|companies|organi[sz]ation|organi[sz]ations|firm|team|agency|bank|university|vendor|supplier|customer|partner|band|club|publisher|network|party)\b/i, 'organization'],
+  [/\b(?:where|which (?:country|city|place|state|town|region|continent)|what (?:country|city|place|state|town|region))\b/i, 'place'],
+  [/^(?:who|whom|whose)\b|\b(?:who|whom|whose) (?:is|was|are|were|did|does|do|has|had|will|may|must|can)\b|\bwhich (?:person|people|employee|manager|author|director|actor|actress|player|singer|writer)\b/i, 'person'],
+  [/^(?:list|name|enumerate)\b|\b(?:which|what) (?:\w+ ){0,2}(?:events|types|kinds|steps|items|options|scopes|categories|fields|methods|ways|features|members|countries|products)\b/i, 'list'],
+  [/^(?:what (?:is|are|was|were) (?:a |an |the )?[\w\s-]{1,40}\??$|what does .+ (?:mean|stand for)|define|meaning of|definition of)/i, 'definition'],
+];
+
+export function englishAnswerType(question: string): AnswerType {
+  const q = question.trim();
+  for (const [pattern, type] of RULES) if (pattern.test(q)) return type;
+  return 'any';
+}

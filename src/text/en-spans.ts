@@ -1,0 +1,112 @@
+import type { AnswerSpan, AnswerType } from './language.ts';
+import { namedThings } from './en-nlp.ts';
+
+const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const NUMBER_WORD = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a few|several)';
+const UNIT = '(?:seconds?|minutes?|hours?|days?|business days?|working days?|weeks?|months?|years?|quarters?|decades?)';
+const NUMERAL = '(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?';
+
+const PATTERNS: Record<'amount' | 'date' | 'duration' | 'number', RegExp[]> = {
+  amount: [
+    new RegExp(`[$€£¥]\\s?${NUMERAL}(?:\\s?(?:k|m|bn|million|billion|thousand)\\b)?`, 'gi'),
+    new RegExp(`\\b${NUMERAL}\\s?(?:usd|eur|gbp|dollars|euros|pounds|cents)\\b`, 'gi'),
+    new RegExp(`\\b(?:usd|eur|gbp)\\s?${NUMERAL}`, 'gi'),
+    new RegExp(`\\b${NUMERAL}\\s?(?:%|percent\\b)`, 'gi'),
+  ],
+  date: [
+    new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\.?(?:\\s+\\d{4})?\\b`, 'gi'),
+    new RegExp(`\\b${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?\\b`, 'gi'),
+    new RegExp(`\\b${MONTH}\\s+\\d{4}\\b`, 'gi'),
+    /\b\d{4}-\d{2}-\d{2}\b/g,
+    /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
+    /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/gi,
+    /\bQ[1-4](?:\s+\d{4})?\b/g,
+    /\b(?:1[5-9]|20)\d{2}s?\b/g,
+  ],
+  duration: [
+    new RegExp(`\\b(?:within\\s+|after\\s+|for\\s+|up to\\s+|at least\\s+)?(?:${NUMERAL}|${NUMBER_WORD})(?:\\s*(?:-|to)\\s*(?:${NUMERAL}|${NUMBER_WORD}))?[\\s-]+(?:calendar\\s+)?${UNIT}\\b`, 'gi'),
+  ],
+  number: [new RegExp(`[$€£¥]?\\b${NUMERAL}(?:\\s?(?:%|k|m|million|billion|thousand)\\b)?(?:\\s+(?!(?:between|and|or|to|the|of|in|on|for|with|is|are|was|were|by|at|from)\\b)[a-z]+)?`, 'gi'), new RegExp(`\\b${NUMBER_WORD}\\b`, 'gi')],
+};
+
+/** Where identifiers sit in a sentence: their digits (CT-2024-0193, HIP-3, v2.1) are names, not values. */
+const IDENTIFIER_LIKE = /[\p{L}_]+[-_./]?\d[\w.-]*|\d+[-_/][\p{L}][\w-]*|[\w]+(?:-[\w]+)*-\d[\w-]*/gu;
+
+function regexSpans(sentence: string, type: 'amount' | 'date' | 'duration' | 'number'): AnswerSpan[] {
+  const out: AnswerSpan[] = [];
+  const names = [...sentence.matchAll(IDENTIFIER_LIKE)].map((match) => [match.index ?? 0, (match.index ?? 0) + match[0].length] as const);
+  const inName = (start: number, end: number) => names.some(([from, to]) => start >= from && end <= to + 1 && start < to);
+  for (const pattern of PATTERNS[type]) {
+    for (const match of sentence.matchAll(pattern)) {
+      const start = match.index ?? 0;
+      const end = start + match[0].length;
+      if (out.some((span) => start < span.end && end > span.start) || inName(start, start + (match[0].match(/^[^\d]*\d[\d,.]*/)?.[0].length ?? 1))) continue;
+      out.push({ text: match[0].trim(), start, end, type });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+function spansOf(sentence: string, items: readonly string[], type: AnswerType): AnswerSpan[] {
+  const out: AnswerSpan[] = [];
+  for (const item of items) {
+    const start = sentence.indexOf(item);
+    if (start >= 0) out.push({ text: item, start, end: start + item.length, type });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** "X is Y", "X means Y", "X refers to Y": the Y. */
+const DEFINING = /\b(?:is|are|means|mean|refers to|stands for|is defined as|describes)\s+(.{3,})$/i;
+const POLARITY = /\b(?:no|not|never|none|cannot|can't|won't|doesn't|don't|isn't|aren't|only|must|may|always|yes)\b/gi;
+/** A sentence that enumerates: commas or semicolons between items, or "and"/"or" joining several. */
+const ENUMERATION = /[^,;:]+(?:[,;]\s*[^,;]+){1,}|[^,;:]+\s(?:and|or)\s[^,;]+/i;
+
+/** Candidate answer spans of `type` in an English sentence, in reading order. */
+export function englishSpans(sentence: string, type: AnswerType): AnswerSpan[] {
+  switch (type) {
+    case 'amount':
+    case 'date':
+    case 'number':
+      return regexSpans(sentence, type);
+    case 'duration': {
+      const spans = regexSpans(sentence, 'duration');
+      // A deadline may be stated as a date ("until 30 April") rather than a length.
+      return spans.length > 0 ? spans : regexSpans(sentence, 'date').map((span) => ({ ...span, type }));
+    }
+    case 'person':
+      return spansOf(sentence, namedThings(sentence).people, type);
+    case 'place':
+      return spansOf(sentence, namedThings(sentence).places, type);
+    case 'organization': {
+      const named = namedThings(sentence);
+      // compromise tags many company names as people or leaves them untagged; any proper name may be one.
+      const spans = spansOf(sentence, [...named.organizations, ...named.people], type);
+      return spans.length > 0 ? spans : capitalisedRuns(sentence, type);
+    }
+    case 'list': {
+      const match = ENUMERATION.exec(sentence);
+      return match ? [{ text: match[0].trim(), start: match.index, end: match.index + match[0].length, type }] : [];
+    }
+    case 'definition': {
+      const match = DEFINING.exec(sentence);
+      if (!match) return [];
+      const text = (match[1] as string).replace(/[.;]\s*$/, '');
+      const start = sentence.lastIndexOf(text);
+      return [{ text, start, end: start + text.length, type }];
+    }
+    case 'yes_no':
+      return [...sentence.matchAll(POLARITY)].map((match) => ({ text: match[0], start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, type }));
+    case 'any':
+      return [];
+  }
+}
+
+/** Capitalised runs not at the sentence start: the floor for names compromise does not know. */
+function capitalisedRuns(sentence: string, type: AnswerType): AnswerSpan[] {
+  const out: AnswerSpan[] = [];
+  for (const match of sentence.matchAll(/(?<!^)(?<=\s)\p{Lu}[\p{L}\p{N}&.-]*(?:\s+\p{Lu}[\p{L}\p{N}&.-]*)*/gu)) {
+    out.push({ text: match[0], start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, type });
+  }
+  return out;
+}

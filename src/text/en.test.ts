@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { en, englishExpansions, englishKeyTerms } from './en.ts';
+import { languageModule, languageOf } from './languages.ts';
+import { synonymsOf } from './wordnet.ts';
+
+describe('English language module', () => {
+  it('reads the answer type a question asks for', () => {
+    const types = [
+      ['What is the termination fee of CT-2024-0193?', 'amount'],
+      ['How long is the notice period?', 'duration'],
+      ['How quickly must we reply to a webhook?', 'duration'],
+      ['When was the billing problem fixed?', 'date'],
+      ['How many partners use the API?', 'number'],
+      ['Who signed the contract?', 'person'],
+      ['Which company supplies the packaging?', 'organization'],
+      ['Where is the data stored?', 'place'],
+      ['Is the vendor allowed to see customer data?', 'yes_no'],
+      ['Which events does the webhooks guide list?', 'list'],
+      ['What does SEV-2 mean?', 'definition'],
+      ['What happens when an order is cancelled after shipping?', 'any'],
+    ] as const;
+    for (const [question, type] of types) expect([question, en.focus(question).answer_type]).toEqual([question, type]);
+  });
+
+  it('keeps content words as analyzer terms and drops question and function words', () => {
+    expect(englishKeyTerms('What is the termination fee of CT-2024-0193?')).toEqual(['termin', 'fee', 'ct_2024_0193', 'ct', '2024', '0193']);
+    expect(englishKeyTerms('How many of them are there?')).toEqual([]);
+  });
+
+  it('names people, places, organisations, identifiers and years', () => {
+    const entities = en.focus('Did Alice Smith sign CT-2024-0193 in London in 2023?').entities;
+    expect(entities).toEqual(expect.arrayContaining(['CT-2024-0193', 'Alice Smith', 'London', '2023']));
+  });
+
+  it('finds spans of each value type', () => {
+    const sentence = 'Northwind must be told at least 90 days before 1 March 2025, or pay $48,000 (10% of fees).';
+    expect(en.spans(sentence, 'duration').map((s) => s.text)).toEqual(['at least 90 days']);
+    expect(en.spans(sentence, 'date').map((s) => s.text)).toContain('1 March 2025');
+    expect(en.spans(sentence, 'amount').map((s) => s.text)).toEqual(['$48,000', '10%']);
+    expect(en.spans('The contract was signed by Alice Smith.', 'person').map((s) => s.text)).toEqual(['Alice Smith']);
+    expect(en.spans('SEV-2 means a major feature is degraded.', 'definition').map((s) => s.text)).toEqual(['a major feature is degraded']);
+    expect(en.spans('Pricing is discussed with your account manager.', 'amount')).toEqual([]);
+    const span = en.spans(sentence, 'amount')[0];
+    expect(span && sentence.slice(span.start, span.end)).toBe('$48,000');
+  });
+
+  it('paraphrases key terms with WordNet synonyms, as analyzer terms', () => {
+    expect(synonymsOf('give up')).toContain('quit');
+    expect(synonymsOf('refund')).toContain('repayment');
+    expect(synonymsOf('zzzz-not-a-word')).toEqual([]);
+    const expansions = englishExpansions('When do you give up delivering?');
+    expect(expansions.get('give')).toContainEqual(['quit']);
+  });
+
+  it('routes a text to its language module', () => {
+    expect(languageOf('How many days of leave do I get?')).toBe('en');
+    expect(languageOf('员工每年有几天年假？')).toBe('zh');
+    expect(languageOf('使用HIP-3协议的客户有哪些？')).toBe('zh');
+    expect(languageModule('zh').code).toBe('zh');
+  });
+});

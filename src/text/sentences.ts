@@ -1,0 +1,43 @@
+/** A sentence of a passage with the heading it sits under ('' when none). */
+export interface HeadedSentence {
+  text: string;
+  heading: string;
+}
+
+/** Shorter pieces are headings, labels or table debris, not sentences that can state an answer (a CJK character says more than a letter). */
+const MIN_SENTENCE = 12;
+const MIN_CJK_SENTENCE = 6;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * Sentences of a passage, each with the markdown heading it sits under (headings and list items split too).
+ * Language-neutral: Chinese and Japanese full stops end a sentence without a following space.
+ */
+export function headedSentences(text: string): HeadedSentence[] {
+  const out: HeadedSentence[] = [];
+  let heading = '';
+  for (const block of text.split(/\n{2,}|\n(?=[#*-]\s)|\n(?=#)/u)) {
+    const trimmed = block.trim();
+    // Chunk text keeps headings as short lines of their own, without the markdown `#`.
+    if (!trimmed.includes('\n') && trimmed.length <= 80 && !/[.!?:;。！？]$/u.test(trimmed)) {
+      heading = trimmed.replace(/^#+\s*/, '');
+      continue;
+    }
+    const headingMatch = /^#{1,6}\s+(.+)$/m.exec(trimmed);
+    if (headingMatch && trimmed.startsWith('#')) {
+      heading = headingMatch[1] as string;
+      if (!trimmed.includes('\n')) continue;
+      pushSentences(trimmed.slice(trimmed.indexOf('\n') + 1), heading, out);
+      continue;
+    }
+    pushSentences(trimmed, heading, out);
+  }
+  return out;
+}
+
+function pushSentences(block: string, heading: string, out: HeadedSentence[]): void {
+  for (const sentence of block.split(/(?<=[.!?])\s+|(?<=[。！？])/u)) {
+    const clean = sentence.replace(/\s+/g, ' ').trim();
+    if (clean.length >= (CJK.test(clean) ? MIN_CJK_SENTENCE : MIN_SENTENCE)) out.push({ text: clean, heading });
+  }
+}
