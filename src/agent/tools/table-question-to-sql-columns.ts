@@ -1,6 +1,5 @@
 import type { ColumnType } from '../../domain/index.ts';
-import { analyzeQuery } from '../../text/analyzer.ts';
-import { CUE_WORDS, leadingNumber, nameTermsWithSynonyms, wordsOf, yearsIn } from './table-question-to-sql-text.ts';
+import { CUE_WORDS, leadingNumber, nameTermsWithSynonyms, nearlySame, termOf, wordsOf, yearsIn } from './table-question-to-sql-text.ts';
 
 /** What the strategy knows of one column: its type, how it reads as a number, its name's terms, its values. */
 export interface ColumnProfile {
@@ -15,6 +14,10 @@ export interface ColumnProfile {
   values: readonly string[];
   complete: boolean;
   valueWords: readonly (readonly string[])[];
+  /** The cells' words as analyzer terms (stemmed). */
+  valueTerms: readonly (readonly string[])[];
+  /** Cells that sum up the other rows ("Total"): not rows a first/last/most question is about. */
+  summaryCells: readonly string[];
   own: readonly string[];
   related: ReadonlySet<string>;
   /** Names or holds years (Year, Season, Date, "March 5, 1997"). */
@@ -54,6 +57,8 @@ export function profileColumn(column: { name: string; type: ColumnType }, index:
     values,
     complete,
     valueWords: values.map(wordsOf),
+    valueTerms: values.map((value) => wordsOf(value).map(termOf)),
+    summaryCells: column.type === 'text' ? values.filter((value) => /^(total|totals|grand total|sum|average)\b/i.test(value.trim()) && wordsOf(value).length <= 4) : [],
     own,
     related,
     yearLike,
@@ -70,7 +75,7 @@ export interface QuestionText {
 
 export function questionText(question: string): QuestionText {
   const words = wordsOf(question);
-  return { words, terms: words.map((word) => analyzeQuery(word)[0] ?? word) };
+  return { words, terms: words.map(termOf) };
 }
 
 /** Where and how strongly the question names a column. */
@@ -117,9 +122,9 @@ export interface CellMention {
   exact: boolean;
 }
 
-const sublistAt = (list: readonly string[], part: readonly string[]): number => {
+const sublistAt = (list: readonly string[], part: readonly string[], same = (a: string, b: string) => a === b): number => {
   outer: for (let i = 0; i + part.length <= list.length; i++) {
-    for (let j = 0; j < part.length; j++) if (list[i + j] !== part[j]) continue outer;
+    for (let j = 0; j < part.length; j++) if (!same(list[i + j] as string, part[j] as string)) continue outer;
     return i;
   }
   return -1;
@@ -136,23 +141,27 @@ const MAX_PARTIAL_CELLS = 3;
 export function cellMentions(question: QuestionText, columns: readonly ColumnProfile[], nameWords: ReadonlySet<number>, taken: ReadonlySet<number>): CellMention[] {
   const candidates: CellMention[] = [];
   const words = question.words;
+  const terms = question.terms;
   for (const column of columns) {
-    column.valueWords.forEach((cell, v) => {
+    column.valueTerms.forEach((cell, v) => {
       if (cell.length === 0) return;
       const text = cell.join(' ');
       // Bare numbers are read by the numeric filters; one stopword or letter is no name.
-      if (cell.length === 1 && (CUE_WORDS.has(text) || text.length < 2 || /^\d+(\.\d+)?$/.test(text))) return;
-      const at = sublistAt(words, cell);
+      if (cell.length === 1 && (CUE_WORDS.has((column.valueWords[v] as string[])[0] as string) || text.length < 2 || /^\d+(\.\d+)?$/.test(text))) return;
+      // Whole cells, by stemmed words, one misspelt word of five letters or more forgiven ("tyrell-renault").
+      let at = sublistAt(terms, cell);
+      if (at === -1 && text.length >= 5) at = sublistAt(words, column.valueWords[v] as string[], nearlySame);
       if (at !== -1) candidates.push({ column, cells: [column.values[v] as string], start: at, end: at + cell.length, exact: true });
     });
     // Partial runs: up to three words of the question inside cells.
     for (let start = 0; start < words.length; start++) {
       for (let length = Math.min(3, words.length - start); length >= 1; length--) {
-        const run = words.slice(start, start + length);
+        const run = terms.slice(start, start + length);
+        const runWords = words.slice(start, start + length);
         if (run.some((_, k) => nameWords.has(start + k) || taken.has(start + k))) continue;
-        if (run.every((word) => CUE_WORDS.has(word)) || CUE_WORDS.has(run[0] as string) || CUE_WORDS.has(run.at(-1) as string)) continue;
+        if (runWords.some((word) => CUE_WORDS.has(word))) continue;
         if (run.join('').length < 4 || run.every((word) => /^\d/.test(word))) continue;
-        const cells = column.values.filter((_, v) => sublistAt(column.valueWords[v] as string[], run) !== -1 && (column.valueWords[v] as string[]).length > run.length);
+        const cells = column.values.filter((_, v) => sublistAt(column.valueTerms[v] as string[], run) !== -1 && (column.valueTerms[v] as string[]).length > run.length);
         if (cells.length >= 1 && cells.length <= MAX_PARTIAL_CELLS) candidates.push({ column, cells, start, end: start + length, exact: false });
       }
     }

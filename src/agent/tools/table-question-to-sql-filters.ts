@@ -96,6 +96,8 @@ export function findComparisons(question: QuestionText): Comparison[] {
       if (cue.words.some((word, k) => words[i + k] !== word || used.has(i + k))) continue;
       let at = cue.after ? i - 1 : i + cue.words.length;
       if (!cue.after && words[at] === 'than') at++;
+      // A unit or a measure word may sit between the number and its cue ("1.80 meters tall or more").
+      for (let back = 0; cue.after && back < 2 && at > 0 && numberOf(words[at] as string) === undefined; back++) at--;
       const value = at >= 0 && at < words.length && !used.has(at) ? numberOf(words[at] as string) : undefined;
       if (value === undefined) continue;
       if (cue.years && !isYear(value)) continue;
@@ -175,7 +177,8 @@ export function filterSql(filter: PlanFilter, profiles: ReadonlyMap<string, Colu
     }
     return `${numericExpr(column, dialect)} ${filter.op} ${value}`;
   });
-  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' OR ')})`;
+  // Named cells of either column match; "not" one of them excludes it from both.
+  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(filter.op === '<>' ? ' AND ' : ' OR ')})`;
 }
 
 function compare(a: number, op: FilterOp, b: number): boolean {

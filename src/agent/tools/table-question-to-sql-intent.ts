@@ -46,6 +46,9 @@ export function detectIntent(q: QuestionText): Intent {
 
   intent.sum = words.some((word) => ['sum', 'total', 'combined', 'altogether', 'overall'].includes(word)) || has('all', 'together') || has('how', 'much');
   intent.average = words.some((word) => ['average', 'mean', 'avg'].includes(word));
+  // "the largest number of deaths", "the most amount of time": an extreme of a value, not a count of rows.
+  const extremeBefore = (at: number) => words.slice(Math.max(0, at - 2), at).some((word) => MAX_WORDS.has(word) || MIN_WORDS.has(word));
+  if (intent.countAt !== undefined && howMany === -1 && extremeBefore(intent.countAt - 1)) delete intent.countAt;
   intent.difference = has('difference') || has('how', 'many', 'more') || has('how', 'much', 'more') || has('how', 'many', 'fewer') || has('how', 'much', 'less');
   if (intent.difference) delete intent.countAt;
 
@@ -63,8 +66,9 @@ export function detectIntent(q: QuestionText): Intent {
     intent.order = NEXT_WORDS.has(word) ? 'next' : 'previous';
     intent.orderAt = orderAt;
   }
-  if (words.some((word) => FIRST_WORDS.has(word))) intent.position = 'first';
-  else if (words.some((word) => LAST_WORDS.has(word))) intent.position = 'last';
+  // The earliest position word is the one asked about ("the last year … finished first").
+  const positionWord = words.find((word) => FIRST_WORDS.has(word) || LAST_WORDS.has(word));
+  if (positionWord) intent.position = FIRST_WORDS.has(positionWord) ? 'first' : 'last';
 
   const whAt = words.findIndex((word) => WH.has(word));
   if (whAt !== -1) {

@@ -37,12 +37,17 @@ export const STOPWORDS = new Set(
 );
 
 /** Words a question uses around what it asks ("the total number listed in the chart"): never part of a named cell. */
-export const CUE_WORDS = new Set([...STOPWORDS, ...'listed list chart table name give number total amount times'.split(' ')]);
+export const CUE_WORDS = new Set([
+  ...STOPWORDS,
+  ...('listed list chart table name give number total amount times most least highest lowest largest smallest first last next ' +
+    'previous after before more less fewer top bottom only same other than not no').split(' '),
+]);
 
 /** Analyzer terms of a name or phrase, without the stopwords' terms. */
 export function termsOf(text: string): string[] {
   const stop = new Set([...STOPWORDS].flatMap((word) => analyzeQuery(word)));
-  return analyzeQuery(wordsOf(text).join(' ')).filter((term) => !stop.has(term));
+  // One letter ("robot's" → robot, s) names nothing.
+  return analyzeQuery(wordsOf(text).join(' ')).filter((term) => !stop.has(term) && term.length > 1);
 }
 
 /** Related words a column name may use for what a question says (business tables' common vocabulary). */
@@ -103,6 +108,25 @@ export function leadingNumber(text: string): number | undefined {
 /** Four-digit years a cell names ("March 5, 1997", "1983–1984 season", "2005"). */
 export function yearsIn(text: string): number[] {
   return [...text.matchAll(/(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)/g)].map((match) => Number(match[1]));
+}
+
+/** A word's analyzer term (stemmed), so "wins" matches a cell "Win" and "losses" one "Loss". */
+export const termOf = (word: string): string => analyzeQuery(word)[0] ?? word;
+
+/** Whether two words are the same up to one edit (two for long words): "tyrell" for "tyrrell". */
+export function nearlySame(a: string, b: string): boolean {
+  if (a === b) return true;
+  const allowed = Math.min(a.length, b.length) >= 9 ? 2 : Math.min(a.length, b.length) >= 5 ? 1 : 0;
+  if (allowed === 0 || Math.abs(a.length - b.length) > allowed || /\d/.test(a) || /\d/.test(b)) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return (previous[b.length] as number) <= allowed;
 }
 
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -4,7 +4,7 @@ import type { SqlDialect } from '../../store/sql-guard.ts';
 import type { Store } from '../../store/store.ts';
 import { identifiersIn } from '../../text/text-heuristics.ts';
 import { cellMentions, columnMentions, profileColumn, questionText, type CellMention, type ColumnMention, type ColumnProfile, type QuestionText } from './table-question-to-sql-columns.ts';
-import { comparisonColumn, comparisonFilter, filterSql, findComparisons, negated, numberOf, numericExpr, yearCells, type PlanFilter } from './table-question-to-sql-filters.ts';
+import { comparisonColumn, comparisonFilter, filterSql, findComparisons, negated, numberOf, numericExpr, quoteLiteral, yearCells, type PlanFilter } from './table-question-to-sql-filters.ts';
 import { detectIntent, type Intent } from './table-question-to-sql-intent.ts';
 import { wordsOf } from './table-question-to-sql-text.ts';
 
@@ -165,10 +165,14 @@ function read(question: string, q: QuestionText, table: TableSchema): Reading | 
   q.words.forEach((word, i) => {
     if (taken.has(i)) return;
     const value = numberOf(word);
-    if (value === undefined || !/^\d/.test(word)) return;
-    const named = firstMentions.find((mention) => mention.positions.some((p) => p === i - 1 || p === i - 2 || p === i + 1) && mention.column.values.some((cell) => wordsOf(cell)[0] === word));
+    if (value === undefined) return;
+    const digits = String(value);
+    // "week 3", "pick 1", "one bronze medal", "1.69 in height": the number is a cell of the column named beside it.
+    const beside = (p: number) => p === i - 1 || p === i - 2 || p === i + 1 || (p === i + 2 && ['in', 'of', 'for'].includes(q.words[i + 1] ?? ''));
+    const named = firstMentions.find((mention) => mention.positions.some(beside) && mention.column.values.some((cell) => wordsOf(cell)[0] === digits));
+    if (!/^\d/.test(word) && !named) return;
     if (named) {
-      const cellsNamed = named.column.values.filter((cell) => wordsOf(cell)[0] === word && wordsOf(cell).length <= 2);
+      const cellsNamed = named.column.values.filter((cell) => wordsOf(cell)[0] === digits && wordsOf(cell).length <= 2);
       if (cellsNamed.length) {
         filters.push({ columns: [named.column.name], op: '=', values: named.column.type === 'text' ? cellsNamed : [value] });
         taken.add(i);
@@ -242,7 +246,10 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
   const tied = anchored || reading.filters.length > 0 || strongMentions.length > 0 || reading.tableTie > 0;
   if (!tied) return undefined;
   const groupBy = intent.groupAt === undefined ? undefined : columnAfter(intent.groupAt, reading, (column) => !used.has(column.name), 3);
-  const whTarget = columnAfter(intent.whAt, reading, (column) => !used.has(column.name));
+  // "who …" asks for a name, never a number; a column named by the options of a choice ("levi or elkabetz") is the answer.
+  const choice = reading.filters.find((filter) => filter.op === '=' && filter.columns.length === 1 && filter.values.length >= 2 && q.words.includes('or'));
+  const choiceColumn = choice ? reading.byName.get(choice.columns[0] as string) : undefined;
+  const whTarget = columnAfter(intent.whAt, reading, (column) => !used.has(column.name) && !(intent.asksPerson && column.numeric)) ?? choiceColumn;
   const fallbackTarget = (avoid: ReadonlySet<string>) =>
     whTarget ?? (intent.asksPerson || intent.asksThing ? labelColumn(reading, avoid) : undefined);
 
@@ -262,6 +269,7 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
     // "How many orders …" counts the rows of the orders table, whatever numeric column mentions orders.
     const countsRows = reading.titleWords.has(singular(q.words[intent.countAt + 1] ?? ''));
     const measure = countsRows ? undefined : columnAfter(intent.countAt, reading, numeric, 3);
+    if (measure && intent.position && !anchored) return build(intent.position, { target: measure });
     if (measure && (anchored || intent.sum)) return build(anchored && !intent.sum && reading.cells.length === 1 ? 'lookup' : 'sum', { column: measure, target: measure });
     if (groupBy) return build('count', { groupBy });
     if (!anchored && reading.filters.length === 0 && strongMentions.length === 0 && reading.tableTie === 0) return undefined;
@@ -329,8 +337,12 @@ function writeSql(
 ): string | undefined {
   const from = quoteId(sqlName);
   const conditions = filters.map((filter) => filterSql(filter, profiles, dialect));
+  // A "Total" row sums up the others: it is no row a count, an extreme or the first/last is about.
+  const rowsOnly = reading.profiles
+    .filter((column) => column.summaryCells.length > 0 && column.summaryCells.length <= 2 && column.values.length > 3)
+    .map((column) => `(${quoteId(column.name)} IS NULL OR ${quoteId(column.name)} NOT IN (${column.summaryCells.map(quoteLiteral).join(', ')}))`);
   const where = (extra: string[] = []) => {
-    const all = [...conditions, ...extra];
+    const all = [...conditions, ...(shape === 'lookup' ? [] : rowsOnly), ...extra];
     return all.length ? ` WHERE ${all.join(' AND ')}` : '';
   };
   const measure = parts.column ? numericExpr(parts.column, dialect) : undefined;
@@ -380,7 +392,6 @@ function writeSql(
       const rest = conditions.slice(0, -2);
       const value = measure ? `SUM(${measure})` : 'COUNT(*)';
       const side = (condition: string) => `(SELECT ${value} FROM ${from} WHERE ${[...rest, condition].join(' AND ')})`;
-      void reading;
       return `SELECT ${side(a)} - ${side(b)} AS result`;
     }
   }
