@@ -84,9 +84,7 @@ describe('rag graph, offline', () => {
     expect(run.answer?.answer).toContain('$48,000');
   });
 
-  // Known regression of the fitted reader (issue 13): the pricing need is answered from the per-parcel sentence, not
-  // the monthly fee; `it.fails` so the fix shows up as this test starting to pass.
-  it.fails('decomposes a question with several needs and retrieves per need', async () => {
+  it('decomposes a question with several needs and retrieves per need', async () => {
     const run = await agent.ask({ question: 'What are the pricing, term and liability of CT-2024-0193?', principal: await as('alice') });
     expect(run.sub_questions).toEqual([
       'What is the pricing of CT-2024-0193?',

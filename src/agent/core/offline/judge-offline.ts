@@ -15,7 +15,7 @@ function supportOf(reading: Reading): Reading['candidates'] {
   const [best, ...rest] = reading.candidates;
   if (!best) return [];
   const typed = reading.focus.answer_type !== 'any';
-  const second = rest.find((candidate) => candidate.sentence !== best.sentence && candidate.coverage >= best.coverage * 0.8 && (!typed || candidate.spans.length > 0));
+  const second = rest.find((candidate) => candidate.sentence !== best.sentence && candidate.coverage >= best.coverage * 0.5 && (!typed || candidate.spans.length > 0));
   return (second ? [best, second] : [best]).slice(0, SENTENCES_PER_NEED);
 }
 
