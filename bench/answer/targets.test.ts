@@ -5,17 +5,8 @@ import { scoreCase } from '../../src/eval/run/score-case.ts';
 import { summarizeResults } from '../../src/eval/run/summarize-results.ts';
 import type { AgentTrace } from '../../src/agent/runs/run-trace.ts';
 import { agentsOfSuite, outcomeOf, TARGETS, targetRows } from './targets.ts';
+import { answerTrace as trace } from '../../src/testing/answer-trace.ts';
 
-const trace = (answer: string, answerable: boolean): AgentTrace => ({
-  standalone_question: null,
-  retrieved_doc_ids: null,
-  kept_doc_ids: null,
-  evidence: [],
-  answer: { answer, answerable, confidence: 0.5, citations: [], missing_information: [] },
-  tool_calls: null,
-  status: answerable ? 'answered' : 'refused',
-  errors: [],
-});
 const negative = (id: string) => evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'negative'], expect: { answerable: false } });
 const positive = (id: string) => evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'positive'], expect: { answerable: true, answer_contains: [['B站', '哔哩哔哩']] } });
 

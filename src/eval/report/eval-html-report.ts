@@ -2,6 +2,7 @@ import { LAYERS } from '../layers/layer-result.ts';
 import type { EvalReport } from '../run/run-eval.ts';
 import type { CaseResult } from '../run/score-case.ts';
 import { escapeHtml } from './escape-html.ts';
+import { ANSWER_METRIC_HEADERS, answerMetricRows } from './render-eval-table.ts';
 import { svgBarChart } from './svg-bar-chart.ts';
 import { htmlPage, REPORT_STYLE } from './write-report.ts';
 
@@ -93,20 +94,12 @@ const fixed = (value: number | null | undefined): string => (value === null || v
  * positive class being "should refuse"); empty when no case expected anything of answers or answerability.
  */
 function answerTable(report: EvalReport): string {
-  const agents = Object.entries(report.summary).filter(([, s]) => s.answerability.scored > 0 || (s.answer.accuracy_cases ?? 0) > 0);
+  const agents = answerMetricRows(report.summary);
   if (agents.length === 0) return '';
-  const head = ['agent', 'rejection rate', 'accuracy', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'containment'].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const rows = agents.map(([agent, s]) => {
-    const cells = [
-      rate(s.answerability.rejection_rate, s.answerability.unanswerable_cases),
-      rate(s.answer.accuracy, s.answer.accuracy_cases),
-      fixed(s.answerability.refusal_precision),
-      fixed(s.answerability.refusal_recall),
-      fixed(s.answerability.refusal_f1),
-      rate(s.answerability.false_refusal_rate, s.answerability.answerable_cases),
-      fixed(s.answer.containment),
-    ];
-    return `<tr><td>${escapeHtml(agent)}</td>${cells.map((cell) => `<td class="num">${cell}</td>`).join('')}</tr>`;
+  const head = ANSWER_METRIC_HEADERS.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const rows = agents.map(([agent, cells]) => {
+    const shown = cells.map((cell) => ('figure' in cell ? fixed(cell.figure) : rate(cell.rate, cell.cases)));
+    return `<tr><td>${escapeHtml(agent)}</td>${shown.map((cell) => `<td class="num">${cell}</td>`).join('')}</tr>`;
   });
   return (
     `<h2>Answers</h2><p>Rejection rate: refused, of the cases expected unanswerable. Accuracy: the gold answer contained, of the cases ` +

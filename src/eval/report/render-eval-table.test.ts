@@ -6,17 +6,8 @@ import { scoreCase } from '../run/score-case.ts';
 import { summarizeResults } from '../run/summarize-results.ts';
 import { renderEvalHtml } from './eval-html-report.ts';
 import { rateCell, renderAnswerMetrics, renderEvalReport } from './render-eval-table.ts';
+import { answerTrace as trace } from '../../testing/answer-trace.ts';
 
-const trace = (answer: string, answerable: boolean): AgentTrace => ({
-  standalone_question: null,
-  retrieved_doc_ids: null,
-  kept_doc_ids: null,
-  evidence: [],
-  answer: { answer, answerable, confidence: 0.5, citations: [], missing_information: [] },
-  tool_calls: null,
-  status: answerable ? 'answered' : 'refused',
-  errors: [],
-});
 
 function reportOf(runs: [Record<string, unknown>, AgentTrace][]): EvalReport {
   const cases = runs.map(([raw, run], index) => scoreCase(evalCaseSchema.parse({ id: `c${index}`, user: 'u', question: 'Q?', ...raw }), 'rag', run, 10));

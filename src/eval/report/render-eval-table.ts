@@ -12,26 +12,40 @@ const layerCell = (layer: LayerSummary): string => (layer.scored === 0 ? 'n/a' :
 export const rateCell = (rate: number | null | undefined, cases: number | null | undefined): string =>
   rate === null || rate === undefined || !cases ? 'n/a' : `${Math.round(rate * cases)}/${cases} (${percent(rate)})`;
 
+/** One cell of the Answers table: a rate read with the count behind it, or a plain figure. */
+export type AnswerMetricCell = { rate: number | null | undefined; cases: number | null | undefined } | { figure: number | null | undefined };
+
+export const ANSWER_METRIC_HEADERS = ['agent', 'rejection rate', 'accuracy', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'containment'];
+
 /**
- * The benchmarks' own answer figures: RGB's rejection rate (refused among cases expected unanswerable) and accuracy
- * (gold contained, among cases expected answerable, refusals wrong), then refusal P/R/F1 and false refusals
- * (positive class: should refuse). Empty when no case expected anything of answers or answerability.
+ * The benchmarks' own answer figures, per agent, for the terminal and the HTML report alike: RGB's rejection rate
+ * (refused among cases expected unanswerable) and accuracy (gold contained, among cases expected answerable,
+ * refusals wrong), then refusal P/R/F1 and false refusals (positive class: should refuse). Empty when no case
+ * expected anything of answers or answerability.
  */
-export function renderAnswerMetrics(summary: EvalReport['summary']): string {
-  const agents = Object.entries(summary).filter(([, s]) => s.answerability.scored > 0 || (s.answer.accuracy_cases ?? 0) > 0);
-  if (agents.length === 0) return '';
-  return formatTable(
-    ['agent', 'rejection rate', 'accuracy', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'containment'],
-    agents.map(([agent, s]) => [
+export function answerMetricRows(summary: EvalReport['summary']): [string, AnswerMetricCell[]][] {
+  return Object.entries(summary)
+    .filter(([, s]) => s.answerability.scored > 0 || (s.answer.accuracy_cases ?? 0) > 0)
+    .map(([agent, s]) => [
       agent,
-      rateCell(s.answerability.rejection_rate, s.answerability.unanswerable_cases),
-      rateCell(s.answer.accuracy, s.answer.accuracy_cases),
-      fixed(s.answerability.refusal_precision),
-      fixed(s.answerability.refusal_recall),
-      fixed(s.answerability.refusal_f1),
-      rateCell(s.answerability.false_refusal_rate, s.answerability.answerable_cases),
-      fixed(s.answer.containment),
-    ]),
+      [
+        { rate: s.answerability.rejection_rate, cases: s.answerability.unanswerable_cases },
+        { rate: s.answer.accuracy, cases: s.answer.accuracy_cases },
+        { figure: s.answerability.refusal_precision },
+        { figure: s.answerability.refusal_recall },
+        { figure: s.answerability.refusal_f1 },
+        { rate: s.answerability.false_refusal_rate, cases: s.answerability.answerable_cases },
+        { figure: s.answer.containment },
+      ],
+    ]);
+}
+
+export function renderAnswerMetrics(summary: EvalReport['summary']): string {
+  const rows = answerMetricRows(summary);
+  if (rows.length === 0) return '';
+  return formatTable(
+    ANSWER_METRIC_HEADERS,
+    rows.map(([agent, cells]) => [agent, ...cells.map((cell) => ('figure' in cell ? fixed(cell.figure) : rateCell(cell.rate, cell.cases)))]),
   );
 }
 
