@@ -2,40 +2,34 @@ import { z } from 'zod';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
 import type { Turn } from '../../core/state.ts';
 import { identifiersIn } from '../../../text/text-heuristics.ts';
+import { refersBack, resolveReference, withoutConnective } from '../../../text/references.ts';
 import { summaryIdentifiers } from '../../memory/history-summary.ts';
 import { formatConversation } from '../../core/llm-prompts.ts';
 import type { RagNode } from '../rag-deps.ts';
-
-const ANAPHORA = /\b(it|its|it's|that|this|they|them|their|the previous one|the same one|the last one|the former|the latter)\b/i;
 
 /**
  * Offline: whether the question needs the history (or its summary) to be understood: it refers back and names nothing
  * itself. Only the offline strategy is gated so; with a model, every follow-up goes to it (any language, any phrasing).
  */
 export const needsRewrite = (question: string, history: readonly Turn[], summary = ''): boolean =>
-  (history.length > 0 || summary.length > 0) && ANAPHORA.test(question) && identifiersIn(question).length === 0;
+  (history.length > 0 || summary.length > 0) && refersBack(question) && identifiersIn(question).length === 0;
 
 const rewriteSchema = z.object({ standalone_question: z.string().min(3) });
 
-/** Offline: the pronoun is replaced by the identifier most recently named in the window, else in the summary. */
+/** Offline: the reference is replaced by the identifier most recently named in the window, else in the summary. */
 export function rewriteOffline(question: string, history: readonly Turn[], summary = ''): string {
   const subject = [...history].reverse().map((turn) => identifiersIn(turn.content)[0]).find(Boolean) ?? summaryIdentifiers(summary)[0];
-  const body = question.trim().replace(/^(and|so|also|then|ok|okay)\b[,\s]*/i, '');
-  if (!subject) {
-    const lastQuestion = [...history].reverse().find((turn) => turn.role === 'user')?.content;
-    return lastQuestion ? `${body} (context: ${lastQuestion})` : body;
-  }
-  const rewritten = body
-    .replace(/\bits\s+([\p{L}\p{N} -]+?)(?=[?.!,;]|$)/iu, `the $1 of ${subject}`)
-    .replace(/\b(the previous one|the same one|the last one|it|that|this)\b/i, subject);
-  return rewritten.charAt(0).toUpperCase() + rewritten.slice(1);
+  if (subject) return resolveReference(question, subject);
+  const body = withoutConnective(question);
+  const lastQuestion = [...history].reverse().find((turn) => turn.role === 'user')?.content;
+  return lastQuestion ? `${body} (context: ${lastQuestion})` : body;
 }
 
 /**
  * Resolves "it / that / the previous one" (or "它", "那个合同"…) from the thread's history; a question that stands alone
  * is kept. With a model, every question that has a conversation before it is the model's to rewrite: no pattern
  * decides for it which follow-ups refer back, so a follow-up in any language is resolved. Offline, only a question
- * that refers back with an English pronoun and names no identifier is rewritten.
+ * that refers back (an English or Chinese pronoun or demonstrative, text/references.ts) and names no identifier is rewritten.
  */
 export const rewrite: RagNode = async (state, deps) => {
   const question = state.question.trim();
