@@ -139,3 +139,51 @@ describe('VectorIndex', () => {
     expect(hits.map((hit) => hit.score)).toEqual([1, expect.closeTo(Math.SQRT1_2, 6), 0, 0]);
   });
 });
+
+describe('int8 dot kernels', () => {
+  const wasm = createWasmDotKernel() as DotKernel;
+
+  /** Int16 query, n int8 rows of `stride` bytes, per-row scales; both entry points against an exact reference. */
+  function runI8(kernel: DotKernel, n: number, stride: number, rows: number[], seed: number) {
+    const next = random(seed);
+    const q = 0;
+    const m = stride * 2;
+    const scales = m + n * stride;
+    const out = scales + n * 4;
+    const idx = out + n * 4;
+    kernel.reserve(idx + n * 4);
+    const bytes = kernel.buffer();
+    const query = new Int16Array(bytes, q, stride);
+    const matrix = new Int8Array(bytes, m, n * stride);
+    const scale = new Float32Array(bytes, scales, n);
+    for (let d = 0; d < stride; d++) query[d] = Math.round(next() * 254);
+    for (let i = 0; i < n * stride; i++) matrix[i] = Math.round(next() * 254);
+    for (let r = 0; r < n; r++) scale[r] = 0.5 + next();
+    const reference = Array.from({ length: n }, (_, r) => {
+      let sum = 0;
+      for (let d = 0; d < stride; d++) sum += (query[d] as number) * (matrix[r * stride + d] as number);
+      return sum * (scale[r] as number);
+    });
+    kernel.dotsI8(q, m, n, stride, scales, out);
+    const all = Array.from(new Float32Array(kernel.buffer(), out, n));
+    new Int32Array(kernel.buffer(), idx, rows.length).set(rows);
+    kernel.dotsI8At(q, m, idx, rows.length, stride, scales, out);
+    const subset = Array.from(new Float32Array(kernel.buffer(), out, rows.length));
+    return { all, subset, reference };
+  }
+
+  for (const [n, stride] of [
+    [1, 32],
+    [9, 64],
+    [300, 512],
+  ] as const) {
+    it(`matches an exact reference in both kernels: ${n} rows × ${stride} bytes`, () => {
+      const rows = Array.from({ length: Math.ceil(n / 2) }, (_, i) => (i * 7919) % n);
+      for (const kernel of [wasm, createJsDotKernel()]) {
+        const { all, subset, reference } = runI8(kernel, n, stride, rows, n + stride);
+        all.forEach((score, r) => expect(score).toBeCloseTo(reference[r] as number, 0));
+        subset.forEach((score, i) => expect(score).toBeCloseTo(reference[rows[i] as number] as number, 0));
+      }
+    });
+  }
+});

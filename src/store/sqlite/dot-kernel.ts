@@ -14,6 +14,12 @@ export interface DotKernel {
   reserve(bytes: number): void;
   dots(q: number, m: number, n: number, strideBytes: number, out: number): void;
   dotsAt(q: number, m: number, idx: number, n: number, strideBytes: number, out: number): void;
+  /**
+   * Scalar-quantized rows: q is int16 (strideBytes entries), rows int8 (strideBytes bytes, a multiple of 32);
+   * out[i] = scales[row] · Σ q·row as float32, scales float32 per row of the matrix.
+   */
+  dotsI8(q: number, m: number, n: number, strideBytes: number, scales: number, out: number): void;
+  dotsI8At(q: number, m: number, idx: number, n: number, strideBytes: number, scales: number, out: number): void;
 }
 
 /** The slice of the WebAssembly JS API used here (the project's `lib` has no DOM typings, where it is declared). */
@@ -27,6 +33,8 @@ interface WasmApi {
 interface WasmExports {
   dots(q: number, m: number, n: number, stride: number, out: number): void;
   dotsAt(q: number, m: number, idx: number, n: number, stride: number, out: number): void;
+  dotsI8(q: number, m: number, n: number, stride: number, scales: number, out: number): void;
+  dotsI8At(q: number, m: number, idx: number, n: number, stride: number, scales: number, out: number): void;
 }
 
 /** The SIMD kernel, or undefined where WebAssembly SIMD is unavailable. */
@@ -45,6 +53,8 @@ export function createWasmDotKernel(): DotKernel | undefined {
     },
     dots: (q, m, n, stride, out) => fns.dots(q, m, n, stride, out),
     dotsAt: (q, m, idx, n, stride, out) => fns.dotsAt(q, m, idx, n, stride, out),
+    dotsI8: (q, m, n, stride, scales, out) => fns.dotsI8(q, m, n, stride, scales, out),
+    dotsI8At: (q, m, idx, n, stride, scales, out) => fns.dotsI8At(q, m, idx, n, stride, scales, out),
   };
 }
 
@@ -53,6 +63,13 @@ export function createJsDotKernel(): DotKernel {
   let memory = new ArrayBuffer(PAGE);
   let f32 = new Float32Array(memory);
   let i32 = new Int32Array(memory);
+  let i16 = new Int16Array(memory);
+  let i8 = new Int8Array(memory);
+  const dotI8 = (q: number, row: number, dims: number): number => {
+    let sum = 0;
+    for (let d = 0; d < dims; d++) sum += (i16[(q >> 1) + d] as number) * (i8[row + d] as number);
+    return sum;
+  };
   const dot = (q: number, row: number, dims: number): number => {
     let sum = 0;
     for (let d = 0; d < dims; d++) sum += (f32[q + d] as number) * (f32[row + d] as number);
@@ -68,6 +85,8 @@ export function createJsDotKernel(): DotKernel {
       memory = next;
       f32 = new Float32Array(memory);
       i32 = new Int32Array(memory);
+      i16 = new Int16Array(memory);
+      i8 = new Int8Array(memory);
     },
     dots(q, m, n, stride, out) {
       const dims = stride >> 2;
@@ -78,6 +97,15 @@ export function createJsDotKernel(): DotKernel {
       for (let i = 0; i < n; i++) {
         const row = i32[(idx >> 2) + i] as number;
         f32[(out >> 2) + i] = dot(q >> 2, (m + row * stride) >> 2, dims);
+      }
+    },
+    dotsI8(q, m, n, stride, scales, out) {
+      for (let i = 0; i < n; i++) f32[(out >> 2) + i] = Math.fround(dotI8(q, m + i * stride, stride) * (f32[(scales >> 2) + i] as number));
+    },
+    dotsI8At(q, m, idx, n, stride, scales, out) {
+      for (let i = 0; i < n; i++) {
+        const row = i32[(idx >> 2) + i] as number;
+        f32[(out >> 2) + i] = Math.fround(dotI8(q, m + row * stride, stride) * (f32[(scales >> 2) + row] as number));
       }
     },
   };

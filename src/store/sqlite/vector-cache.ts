@@ -1,12 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { renameSync, unlinkSync } from 'node:fs';
 import type { EmbedderInfo } from '../ports/document-store.ts';
 import { VISIBLE_DOC_PKS } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
 import type { SqliteConnection } from './sqlite-connection.ts';
 import { blobToVector } from './vector-codec.ts';
-import { VectorIndex } from './vector-index.ts';
+import { VectorIndex, type StoredFloats } from './vector-index.ts';
+import { openSnapshot, writeSnapshot } from './vector-snapshot.ts';
 
 /** Distinct principals whose visible-row lists are kept per generation. */
 const VISIBLE_ROWS_CACHE_SIZE = 32;
+/** Quiet time after this process's last write before the snapshot is rewritten, so a burst of writes costs one. */
+const PERSIST_AFTER_WRITES_MS = 1000;
+/** store_meta key naming the snapshot file's generation and token. */
+const SNAPSHOT_META_KEY = 'vector_snapshot';
+
+interface SnapshotMeta {
+  generation: number;
+  token: string;
+  dimension: number;
+}
 
 /** What a committed write changed in the vector table, replayed onto this process's in-memory index. */
 export interface VectorDelta {
@@ -17,8 +30,10 @@ export interface VectorDelta {
 }
 
 /**
- * The vectors in memory for the kernel: loaded from the vec0 table on the first vector query, then kept in step
- * with the store's `generation` — replayed after this process's own writes, reloaded after another's.
+ * The vectors in memory for the kernel, kept in step with the store's `generation` — replayed after this process's
+ * own writes, reloaded after another's. A load reads the snapshot file (`<store>-vectors`) when it names the
+ * current generation, else decodes the vec0 table and then writes the snapshot, so the next process's first query
+ * is a few reads. After this process's writes the snapshot is rewritten once they go quiet.
  */
 export class VectorCache {
   private index: VectorIndex | undefined;
@@ -26,8 +41,21 @@ export class VectorCache {
   /** Row lists of the index a principal may see, by ACL key set; valid for `indexGeneration` only. */
   private readonly visibleRows = new Map<string, Int32Array | 'all'>();
   private loadCount = 0;
+  private snapshotLoadCount = 0;
+  private pendingPersist: { cancel(): void } | undefined;
 
   constructor(private readonly conn: SqliteConnection) {}
+
+  /** How many of `loads` came from the snapshot file rather than the vec0 table. */
+  get snapshotLoads(): number {
+    return this.snapshotLoadCount;
+  }
+
+  /** The snapshot file's path, or undefined where there is none (in-memory or read-only stores). */
+  get snapshotPath(): string | undefined {
+    const { db } = this.conn;
+    return db.memory || db.readonly ? undefined : `${this.conn.location}-vectors`;
+  }
 
   /** How often the index was (re)built from the file: observable by tests of cross-process freshness. */
   get loads(): number {
@@ -35,6 +63,9 @@ export class VectorCache {
   }
 
   clear(): void {
+    this.pendingPersist?.cancel();
+    this.pendingPersist = undefined;
+    this.index?.close();
     this.index = undefined;
     this.indexGeneration = -1;
     this.visibleRows.clear();
@@ -55,6 +86,7 @@ export class VectorCache {
     for (const chunkPk of delta.removed) index.remove(chunkPk);
     for (const { chunkPk, docPk, vector } of delta.added) index.upsert(chunkPk, docPk, vector);
     this.indexGeneration = after;
+    this.schedulePersist(PERSIST_AFTER_WRITES_MS);
   }
 
   /** The in-memory index as of the current generation, (re)loading it from the vec0 table when stale. */
@@ -65,6 +97,44 @@ export class VectorCache {
     }
     const started = performance.now();
     this.clear();
+    const restored = this.restore(embedder, generation);
+    const index = restored ?? this.decode(embedder);
+    this.index = index;
+    this.indexGeneration = generation;
+    this.loadCount++;
+    if (restored) this.snapshotLoadCount++;
+    else this.schedulePersist(0);
+    this.conn.logger.debug('vector index loaded', {
+      vectors: index.size,
+      dimension: embedder.dimension,
+      kernel: index.kernelKind,
+      from: restored ? 'snapshot' : 'vec0',
+      ms: Math.round(performance.now() - started),
+    });
+    return index;
+  }
+
+  /** The index from the snapshot file, if the store records one for `generation` and the file is that one. */
+  private restore(embedder: EmbedderInfo, generation: number): VectorIndex | undefined {
+    const path = this.snapshotPath;
+    if (!path) return undefined;
+    const row = this.conn.stmt('SELECT value FROM store_meta WHERE key = ?').get(SNAPSHOT_META_KEY) as { value: string } | undefined;
+    if (!row) return undefined;
+    const meta = JSON.parse(row.value) as SnapshotMeta;
+    if (meta.generation !== generation || meta.dimension !== embedder.dimension) return undefined;
+    const image = openSnapshot(path, meta);
+    if (!image) return undefined;
+    try {
+      return VectorIndex.restore(createDotKernel(), embedder.dimension, image);
+    } catch (error) {
+      image.floats.close();
+      this.conn.logger.warn('vector snapshot unreadable; loading from the vector table', { path, error: (error as Error).message });
+      return undefined;
+    }
+  }
+
+  /** Every vector decoded from the vec0 table (the floats stay in memory until a snapshot holds them). */
+  private decode(embedder: EmbedderInfo): VectorIndex {
     const index = new VectorIndex(createDotKernel(), embedder.dimension);
     const rows = this.conn
       .stmt('SELECT v.rowid AS pk, c.doc_pk, v.embedding FROM chunk_vectors v JOIN chunks c ON c.pk = v.rowid')
@@ -78,16 +148,64 @@ export class VectorCache {
           : blobToVector(blob);
       index.upsert(pk, docPk, vector);
     }
-    this.index = index;
-    this.indexGeneration = generation;
-    this.loadCount++;
-    this.conn.logger.debug('vector index loaded', {
-      vectors: index.size,
-      dimension: embedder.dimension,
-      kernel: index.kernelKind,
-      ms: Math.round(performance.now() - started),
-    });
     return index;
+  }
+
+  /** Writes the snapshot after `delayMs` (0: on the next turn of the event loop, once the current query returned). */
+  private schedulePersist(delayMs: number): void {
+    if (!this.snapshotPath) return;
+    this.pendingPersist?.cancel();
+    const run = () => {
+      this.pendingPersist = undefined;
+      this.persist();
+    };
+    if (delayMs === 0) {
+      const handle = setImmediate(run);
+      this.pendingPersist = { cancel: () => clearImmediate(handle) };
+    } else {
+      // A process that exits sooner leaves the snapshot stale: the next load decodes vec0 and writes it.
+      const handle = setTimeout(run, delayMs);
+      handle.unref();
+      this.pendingPersist = { cancel: () => clearTimeout(handle) };
+    }
+  }
+
+  /**
+   * Writes the current index to a new file, then — in one write transaction, only if the store is still at the
+   * index's generation — renames it into place and records its token, so readers never see a file the store does
+   * not vouch for. The index then reads its float rows from that file and frees the ones in memory.
+   */
+  private persist(): void {
+    const index = this.index;
+    const path = this.snapshotPath;
+    if (!index || !path || !this.conn.isOpen) return;
+    const generation = this.indexGeneration;
+    const token = randomBytes(16).toString('hex');
+    const temporary = `${path}.${token}.tmp`;
+    let floats: StoredFloats | undefined;
+    let committed = false;
+    try {
+      floats = writeSnapshot(temporary, index, { generation, token });
+      committed = this.conn.immediate(() => {
+        if (this.conn.generation() !== generation) return false;
+        renameSync(temporary, path);
+        const meta: SnapshotMeta = { generation, token, dimension: index.dimension };
+        this.conn.stmt('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)').run(SNAPSHOT_META_KEY, JSON.stringify(meta));
+        return true;
+      });
+    } catch (error) {
+      this.conn.logger.warn('could not write the vector snapshot', { path, error: (error as Error).message });
+    }
+    if (committed && floats && this.index === index) {
+      index.adopt(floats);
+      return;
+    }
+    floats?.close();
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // already renamed into place, or never created
+    }
   }
 
   /** Rows of `index` the principal may see ('all' when nothing is filtered), cached per ACL key set. */

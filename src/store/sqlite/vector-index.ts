@@ -1,41 +1,95 @@
 import type { DotKernel } from './dot-kernel.ts';
+import { codeStrideFor, QUERY_LEVELS, quantizeInto, ROW_LEVELS } from './vector-quantize.ts';
 import { topK } from './top-k.ts';
 
-/** Floats per row: the dimension rounded up to 16, the kernel's unrolled step. */
+/** Floats per row: the dimension rounded up to 16, the float kernel's unrolled step. */
 const strideFor = (dimension: number): number => Math.ceil(dimension / 16) * 16;
+
+/**
+ * Candidates rescored with exact floats per result asked for. The int8 scan's error is small next to the score gaps
+ * that decide a top-10, so 4× the channel depth keeps recall@10 ≥ 0.99 against exact search (measured by
+ * bench/retrieval/filtered-recall.ts); at least RESCORE_MIN, so a short limit still gets a margin.
+ */
+export const RESCORE_FACTOR = 4;
+const RESCORE_MIN = 64;
 
 export interface VectorHit {
   chunkPk: number;
-  /** Cosine similarity: stored rows and the query are normalised. */
+  /** Cosine similarity (exact, from the float rows): stored rows and the query are normalised. */
   score: number;
 }
 
+/** Normalised float rows kept outside memory (a snapshot file), read back for rescoring. */
+export interface StoredFloats {
+  read(fileRow: number, into: Float32Array): void;
+  close(): void;
+}
+
+/** A whole index as persisted: rows in order, codes as the kernel lays them out. */
+export interface IndexImage {
+  rows: number;
+  pks: Float64Array;
+  docs: Float64Array;
+  scales: Float32Array;
+  /** Fills `into` (rows × code stride bytes) with the int8 codes. */
+  readCodes(into: Uint8Array): void;
+  floats: StoredFloats;
+}
+
 /**
- * Every vector of the store as one normalised, zero-padded float32 matrix in the kernel's memory, so a query is a
- * single sequential scan (memory-bandwidth bound) instead of sqlite-vec's per-chunk reads.
+ * Every vector of the store as one int8 (scalar-quantized) matrix in the kernel's memory, scanned first — a quarter
+ * of the float bytes, so a quarter of the memory traffic — then the best candidates rescored with their exact
+ * normalised float rows. Float rows live in a snapshot file (read per candidate) or, for rows written since that
+ * snapshot, in memory.
  *
- * Memory layout (bytes): [query: stride×4][matrix: capacity×stride×4][scores: capacity×4][row list: capacity×4].
- * The matrix keeps its offset when capacity grows; the two scratch areas after it simply move.
- * Rows are removed by moving the last row into the hole, so row numbers are only stable between writes.
+ * Memory layout (bytes): [query f32: stride×4][query i16: codeStride×2][codes: capacity×codeStride]
+ * [scales: capacity×4][scores: capacity×4][row list: capacity×4][rescore block]. The codes keep their offset when
+ * capacity grows; the scales are moved, the scratch areas simply move. Rows are removed by moving the last row into
+ * the hole, so row numbers are only stable between writes.
  */
 export class VectorIndex {
   readonly stride: number;
-  private readonly strideBytes: number;
-  private readonly matrixOffset: number;
+  readonly codeStride: number;
+  private readonly queryI16Offset: number;
+  private readonly codesOffset: number;
   private capacity = 0;
   private rows = 0;
   private rowPk = new Float64Array(0);
   private rowDoc = new Float64Array(0);
+  /** Row of the snapshot file holding this row's floats, or -1 when they are in `resident`. */
+  private rowFile = new Int32Array(0);
   private readonly rowOfPk = new Map<number, number>();
+  private readonly resident = new Map<number, Float32Array>();
+  private stored: StoredFloats | undefined;
+  private readonly scratch: Int8Array;
 
   constructor(
     private readonly kernel: DotKernel,
     readonly dimension: number,
   ) {
     this.stride = strideFor(dimension);
-    this.strideBytes = this.stride * 4;
-    this.matrixOffset = this.strideBytes;
+    this.codeStride = codeStrideFor(dimension);
+    this.queryI16Offset = this.stride * 4;
+    this.codesOffset = this.queryI16Offset + this.codeStride * 2;
+    this.scratch = new Int8Array(this.codeStride);
     this.ensureCapacity(1024);
+  }
+
+  /** An index over a persisted image: the codes are read straight into the kernel's memory, floats stay on disk. */
+  static restore(kernel: DotKernel, dimension: number, image: IndexImage): VectorIndex {
+    const index = new VectorIndex(kernel, dimension);
+    index.ensureCapacity(image.rows);
+    image.readCodes(new Uint8Array(kernel.buffer(), index.codesOffset, image.rows * index.codeStride));
+    new Float32Array(kernel.buffer(), index.scalesOffset(), image.rows).set(image.scales.subarray(0, image.rows));
+    index.rowPk.set(image.pks.subarray(0, image.rows));
+    index.rowDoc.set(image.docs.subarray(0, image.rows));
+    for (let row = 0; row < image.rows; row++) {
+      index.rowFile[row] = row;
+      index.rowOfPk.set(image.pks[row] as number, row);
+    }
+    index.rows = image.rows;
+    index.stored = image.floats;
+    return index;
   }
 
   get size(): number {
@@ -44,6 +98,11 @@ export class VectorIndex {
 
   get kernelKind(): DotKernel['kind'] {
     return this.kernel.kind;
+  }
+
+  /** Rows whose floats are held in memory (written since the snapshot file, or loaded without one). */
+  get residentRows(): number {
+    return this.resident.size;
   }
 
   /** Adds or overwrites the vector of a chunk. */
@@ -57,21 +116,31 @@ export class VectorIndex {
     }
     this.rowPk[row] = chunkPk;
     this.rowDoc[row] = docPk;
-    this.writeNormalised(this.matrixOffset + row * this.strideBytes, vector);
+    const normalised = new Float32Array(this.dimension);
+    normaliseInto(vector, this.dimension, normalised);
+    this.resident.set(chunkPk, normalised);
+    this.rowFile[row] = -1;
+    const scale = quantizeInto(normalised, this.dimension, ROW_LEVELS, this.scratch);
+    new Int8Array(this.kernel.buffer(), this.codesOffset + row * this.codeStride, this.codeStride).set(this.scratch);
+    new Float32Array(this.kernel.buffer(), this.scalesOffset(), this.capacity)[row] = scale;
   }
 
   remove(chunkPk: number): void {
     const row = this.rowOfPk.get(chunkPk);
     if (row === undefined) return;
     this.rowOfPk.delete(chunkPk);
+    this.resident.delete(chunkPk);
     const last = this.rows - 1;
     if (row !== last) {
       const bytes = new Uint8Array(this.kernel.buffer());
-      const from = this.matrixOffset + last * this.strideBytes;
-      bytes.copyWithin(this.matrixOffset + row * this.strideBytes, from, from + this.strideBytes);
+      const from = this.codesOffset + last * this.codeStride;
+      bytes.copyWithin(this.codesOffset + row * this.codeStride, from, from + this.codeStride);
+      const scales = new Float32Array(this.kernel.buffer(), this.scalesOffset(), this.capacity);
+      scales[row] = scales[last] as number;
       const movedPk = this.rowPk[last] as number;
       this.rowPk[row] = movedPk;
       this.rowDoc[row] = this.rowDoc[last] as number;
+      this.rowFile[row] = this.rowFile[last] as number;
       this.rowOfPk.set(movedPk, row);
     }
     this.rows = last;
@@ -86,49 +155,122 @@ export class VectorIndex {
   }
 
   /**
-   * The `limit` rows most similar to `query`. With `rows`, only those rows are scored, so a principal's filter
-   * applies before ranking rather than after.
+   * The `limit` rows most similar to `query`, by exact cosine. With `rows`, only those rows are scored, so a
+   * principal's filter applies before ranking rather than after. The int8 scan picks the candidates
+   * (`limit` × RESCORE_FACTOR of them); when there are no more rows than that, every row is scored exactly.
    */
   search(query: Float32Array, limit: number, rows?: Int32Array): VectorHit[] {
     const candidates = rows ? rows.length : this.rows;
     if (candidates === 0 || limit <= 0) return [];
-    const scoresOffset = this.matrixOffset + this.capacity * this.strideBytes;
+    const depth = Math.max(limit * RESCORE_FACTOR, RESCORE_MIN);
+    const scoresOffset = this.scalesOffset() + this.capacity * 4;
     const rowListOffset = scoresOffset + this.capacity * 4;
-    this.writeNormalised(0, query);
-    if (rows) {
-      new Int32Array(this.kernel.buffer(), rowListOffset, rows.length).set(rows);
-      this.kernel.dotsAt(0, this.matrixOffset, rowListOffset, rows.length, this.strideBytes, scoresOffset);
-    } else {
-      this.kernel.dots(0, this.matrixOffset, this.rows, this.strideBytes, scoresOffset);
-    }
-    const scores = new Float32Array(this.kernel.buffer(), scoresOffset, candidates);
     const rowAt = rows ? (i: number) => rows[i] as number : (i: number) => i;
-    return topK(scores, candidates, limit, (i) => this.rowPk[rowAt(i)] as number).map((i) => ({
-      chunkPk: this.rowPk[rowAt(i)] as number,
-      score: scores[i] as number,
-    }));
+    let picked: Int32Array;
+    if (candidates <= depth) {
+      picked = Int32Array.from({ length: candidates }, (_, i) => rowAt(i));
+    } else {
+      this.writeQuery(query);
+      if (rows) {
+        new Int32Array(this.kernel.buffer(), rowListOffset, rows.length).set(rows);
+        this.kernel.dotsI8At(this.queryI16Offset, this.codesOffset, rowListOffset, rows.length, this.codeStride, this.scalesOffset(), scoresOffset);
+      } else {
+        this.kernel.dotsI8(this.queryI16Offset, this.codesOffset, this.rows, this.codeStride, this.scalesOffset(), scoresOffset);
+      }
+      const approximate = new Float32Array(this.kernel.buffer(), scoresOffset, candidates);
+      picked = Int32Array.from(topK(approximate, candidates, depth, (i) => this.rowPk[rowAt(i)] as number), rowAt);
+    }
+    return this.rescore(query, picked, limit, rowListOffset + this.capacity * 4);
   }
 
-  private writeNormalised(offset: number, vector: Float32Array): void {
-    const target = new Float32Array(this.kernel.buffer(), offset, this.stride);
-    let norm = 0;
-    for (let d = 0; d < this.dimension; d++) norm += (vector[d] ?? 0) * (vector[d] ?? 0);
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let d = 0; d < this.dimension; d++) target[d] = (vector[d] ?? 0) * scale;
-    target.fill(0, this.dimension);
+  /** Exact float scores of `picked` rows, copied into one block after the scratch areas; the best `limit`. */
+  private rescore(query: Float32Array, picked: Int32Array, limit: number, blockOffset: number): VectorHit[] {
+    const strideBytes = this.stride * 4;
+    const outOffset = blockOffset + picked.length * strideBytes;
+    this.kernel.reserve(outOffset + picked.length * 4);
+    const memory = this.kernel.buffer();
+    normaliseInto(query, this.dimension, new Float32Array(memory, 0, this.stride));
+    for (let i = 0; i < picked.length; i++) {
+      const row = picked[i] as number;
+      const target = new Float32Array(memory, blockOffset + i * strideBytes, this.stride);
+      const fileRow = this.rowFile[row] as number;
+      if (fileRow >= 0 && this.stored) this.stored.read(fileRow, target.subarray(0, this.dimension));
+      else target.set(this.resident.get(this.rowPk[row] as number) as Float32Array);
+      target.fill(0, this.dimension);
+    }
+    this.kernel.dots(0, blockOffset, picked.length, strideBytes, outOffset);
+    const scores = new Float32Array(memory, outOffset, picked.length);
+    const pkOf = (i: number) => this.rowPk[picked[i] as number] as number;
+    return topK(scores, picked.length, limit, pkOf).map((i) => ({ chunkPk: pkOf(i), score: scores[i] as number }));
+  }
+
+  /** The index's rows as a snapshot writes them: in row order, floats from the file or from memory. */
+  image(): Omit<IndexImage, 'floats' | 'readCodes'> & { codes: Uint8Array; readFloats(row: number, into: Float32Array): void } {
+    const rows = this.rows;
+    return {
+      rows,
+      pks: this.rowPk.slice(0, rows),
+      docs: this.rowDoc.slice(0, rows),
+      scales: new Float32Array(this.kernel.buffer(), this.scalesOffset(), rows).slice(),
+      codes: new Uint8Array(this.kernel.buffer(), this.codesOffset, rows * this.codeStride),
+      readFloats: (row, into) => {
+        const fileRow = this.rowFile[row] as number;
+        if (fileRow >= 0 && this.stored) this.stored.read(fileRow, into);
+        else into.set(this.resident.get(this.rowPk[row] as number) as Float32Array);
+      },
+    };
+  }
+
+  /** After the index was written out in its current row order: read floats from that file, free the resident ones. */
+  adopt(floats: StoredFloats): void {
+    this.stored?.close();
+    this.stored = floats;
+    for (let row = 0; row < this.rows; row++) this.rowFile[row] = row;
+    this.resident.clear();
+  }
+
+  /** Releases the snapshot file, if any. */
+  close(): void {
+    this.stored?.close();
+    this.stored = undefined;
+  }
+
+  private writeQuery(query: Float32Array): void {
+    const memory = this.kernel.buffer();
+    const normalised = new Float32Array(memory, 0, this.stride);
+    normaliseInto(query, this.dimension, normalised);
+    quantizeInto(normalised, this.dimension, QUERY_LEVELS, new Int16Array(memory, this.queryI16Offset, this.codeStride));
+  }
+
+  private scalesOffset(): number {
+    return this.codesOffset + this.capacity * this.codeStride;
   }
 
   private ensureCapacity(rows: number): void {
     if (rows <= this.capacity) return;
     const capacity = Math.max(rows, this.capacity * 2, 1024);
-    // matrix, then scores and row list (4 bytes per row each)
-    this.kernel.reserve(this.matrixOffset + capacity * (this.strideBytes + 8));
-    const rowPk = new Float64Array(capacity);
-    rowPk.set(this.rowPk.subarray(0, this.rows));
-    const rowDoc = new Float64Array(capacity);
-    rowDoc.set(this.rowDoc.subarray(0, this.rows));
-    this.rowPk = rowPk;
-    this.rowDoc = rowDoc;
+    const oldScales = this.scalesOffset();
+    // codes, then scales, scores and row list (4 bytes per row each)
+    this.kernel.reserve(this.codesOffset + capacity * (this.codeStride + 12));
+    const bytes = new Uint8Array(this.kernel.buffer());
+    bytes.copyWithin(this.codesOffset + capacity * this.codeStride, oldScales, oldScales + this.rows * 4);
+    const grow = <T extends Float64Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(old.subarray(0, this.rows) as never);
+      return next;
+    };
+    this.rowPk = grow(this.rowPk, (n) => new Float64Array(n));
+    this.rowDoc = grow(this.rowDoc, (n) => new Float64Array(n));
+    this.rowFile = grow(this.rowFile, (n) => new Int32Array(n));
     this.capacity = capacity;
   }
+}
+
+/** Writes `vector` / ‖vector‖ (zeros for a zero vector) into the first `dimension` entries of `target`. */
+function normaliseInto(vector: Float32Array, dimension: number, target: Float32Array): void {
+  let norm = 0;
+  for (let d = 0; d < dimension; d++) norm += (vector[d] ?? 0) * (vector[d] ?? 0);
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let d = 0; d < dimension; d++) target[d] = (vector[d] ?? 0) * scale;
+  target.fill(0, dimension);
 }

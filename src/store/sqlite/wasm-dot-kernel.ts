@@ -1,8 +1,14 @@
 /**
- * A hand-assembled WebAssembly SIMD module with two exports over an imported memory:
+ * A hand-assembled WebAssembly SIMD module with four exports over an imported memory:
  *
  *   dots(q, m, n, strideBytes, out)          out[i] = Σ q·row_i for rows m, m+stride, … (n rows)
  *   dotsAt(q, m, idx, n, strideBytes, out)   out[i] = Σ q·row_idx[i]
+ *   dotsI8(q, m, n, strideBytes, scales, out)          out[i] = scales[i] · Σ q·row_i, q int16, rows int8
+ *   dotsI8At(q, m, idx, n, strideBytes, scales, out)   out[i] = scales[idx[i]] · Σ q·row_idx[i]
+ *
+ * The int8 pair scans a scalar-quantized matrix (a quarter of the float bytes): the query is stored widened to
+ * int16 so each 16 row bytes cost one load, two sign-extensions and two `i32x4.dot_i16x8_s`; the int8 stride must be
+ * a multiple of 32.
  *
  * All arguments are byte offsets/counts. `strideBytes` must be a multiple of 64: each inner iteration
  * reads 16 floats into four independent f32x4 accumulators, so the loop is bound by memory bandwidth
@@ -35,6 +41,15 @@ const V128_CONST = [SIMD, 0x0c];
 const F32X4_EXTRACT_LANE = [SIMD, 0x1f];
 const F32X4_ADD = [SIMD, 0xe4, 0x01];
 const F32X4_MUL = [SIMD, 0xe6, 0x01];
+const LOCAL_TEE = 0x22;
+const F32_LOAD = 0x2a;
+const F32_MUL = 0x94;
+const F32_CONVERT_I32_S = 0xb2;
+const I16X8_EXTEND_LOW_I8X16_S = [SIMD, 0x87, 0x01];
+const I16X8_EXTEND_HIGH_I8X16_S = [SIMD, 0x88, 0x01];
+const I32X4_DOT_I16X8_S = [SIMD, 0xba, 0x01];
+const I32X4_ADD = [SIMD, 0xae, 0x01];
+const I32X4_EXTRACT_LANE = [SIMD, 0x1b];
 
 function uleb(value: number): number[] {
   const out: number[] = [];
@@ -187,6 +202,141 @@ function dotLoop(locals: {
   ];
 }
 
+/**
+ * Body of the int8 pair: for each of n rows (index left on the stack by `rowIndex`), the int32 dot product of the
+ * int16 query with the int8 row, converted to float and multiplied by the row's scale, stored at out + 4i.
+ */
+function dotI8Loop(locals: {
+  q: number;
+  m: number;
+  n: number;
+  stride: number;
+  scales: number;
+  out: number;
+  i: number;
+  j: number;
+  row: number;
+  ri: number;
+  qq: number;
+  r: number;
+  acc: readonly [number, number, number, number];
+  rowIndex: number[];
+}): number[] {
+  const { q, m, n, stride, scales, out, i, j, row, ri, qq, r, acc } = locals;
+  const zero = [...V128_CONST, ...new Array<number>(16).fill(0)];
+  const loadRow = (offset: number): number[] => [...get(row), ...get(j), I32_ADD, ...V128_LOAD, 0x00, ...uleb(offset), ...set(r)];
+  // acc += dot(extend(r), q16[qq + offset])
+  const madd = (accLocal: number, extend: number[], offset: number): number[] => [
+    ...get(accLocal),
+    ...get(r),
+    ...extend,
+    ...get(qq),
+    ...V128_LOAD,
+    0x01,
+    ...uleb(offset),
+    ...I32X4_DOT_I16X8_S,
+    ...I32X4_ADD,
+    ...set(accLocal),
+  ];
+  const lane = (index: number): number[] => [...get(acc[0]), ...I32X4_EXTRACT_LANE, index];
+  return [
+    ...i32(0),
+    ...set(i),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(i),
+    ...get(n),
+    I32_GE_U,
+    BR_IF,
+    1,
+    ...locals.rowIndex,
+    LOCAL_TEE,
+    ...uleb(ri),
+    ...get(stride),
+    I32_MUL,
+    ...get(m),
+    I32_ADD,
+    ...set(row),
+    ...acc.flatMap((a) => [...zero, ...set(a)]),
+    ...i32(0),
+    ...set(j),
+    ...get(q),
+    ...set(qq),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(j),
+    ...get(stride),
+    I32_GE_U,
+    BR_IF,
+    1,
+    ...loadRow(0),
+    ...madd(acc[0], I16X8_EXTEND_LOW_I8X16_S, 0),
+    ...madd(acc[1], I16X8_EXTEND_HIGH_I8X16_S, 16),
+    ...loadRow(16),
+    ...madd(acc[2], I16X8_EXTEND_LOW_I8X16_S, 32),
+    ...madd(acc[3], I16X8_EXTEND_HIGH_I8X16_S, 48),
+    ...get(j),
+    ...i32(32),
+    I32_ADD,
+    ...set(j),
+    ...get(qq),
+    ...i32(64),
+    I32_ADD,
+    ...set(qq),
+    BR,
+    0,
+    END,
+    END,
+    ...get(acc[0]),
+    ...get(acc[1]),
+    ...I32X4_ADD,
+    ...get(acc[2]),
+    ...I32X4_ADD,
+    ...get(acc[3]),
+    ...I32X4_ADD,
+    ...set(acc[0]),
+    // out[i] = f32(Σ lanes) * scales[ri]
+    ...get(out),
+    ...get(i),
+    ...i32(2),
+    I32_SHL,
+    I32_ADD,
+    ...lane(0),
+    ...lane(1),
+    I32_ADD,
+    ...lane(2),
+    I32_ADD,
+    ...lane(3),
+    I32_ADD,
+    F32_CONVERT_I32_S,
+    ...get(scales),
+    ...get(ri),
+    ...i32(2),
+    I32_SHL,
+    I32_ADD,
+    F32_LOAD,
+    0x02,
+    0,
+    F32_MUL,
+    F32_STORE,
+    0x02,
+    0,
+    ...get(i),
+    ...i32(1),
+    I32_ADD,
+    ...set(i),
+    BR,
+    0,
+    END,
+    END,
+    END,
+  ];
+}
+
 function functionBody(localGroups: [count: number, type: number][], code: number[]): number[] {
   const body = [...vec(localGroups.map(([count, type]) => [...uleb(count), type])), ...code];
   return [...uleb(body.length), ...body];
@@ -231,23 +381,58 @@ function assemble(): Uint8Array {
       rowAddress: [...get(1), ...get(2), ...get(6), ...i32(2), I32_SHL, I32_ADD, I32_LOAD, 0x02, 0, ...get(4), I32_MUL, I32_ADD],
     }),
   );
+  // dotsI8(q, m, n, stride, scales, out): params 0..5; locals i=6 j=7 row=8 ri=9 qq=10, r=11 acc=12..15
+  const dotsI8 = functionBody(
+    [
+      [5, I32],
+      [5, V128],
+    ],
+    dotI8Loop({ q: 0, m: 1, n: 2, stride: 3, scales: 4, out: 5, i: 6, j: 7, row: 8, ri: 9, qq: 10, r: 11, acc: [12, 13, 14, 15], rowIndex: get(6) }),
+  );
+  // dotsI8At(q, m, idx, n, stride, scales, out): params 0..6; locals i=7 j=8 row=9 ri=10 qq=11, r=12 acc=13..16
+  const dotsI8At = functionBody(
+    [
+      [5, I32],
+      [5, V128],
+    ],
+    dotI8Loop({
+      q: 0,
+      m: 1,
+      n: 3,
+      stride: 4,
+      scales: 5,
+      out: 6,
+      i: 7,
+      j: 8,
+      row: 9,
+      ri: 10,
+      qq: 11,
+      r: 12,
+      acc: [13, 14, 15, 16],
+      // ri = idx[i]
+      rowIndex: [...get(2), ...get(7), ...i32(2), I32_SHL, I32_ADD, I32_LOAD, 0x02, 0],
+    }),
+  );
   const types = section(
     1,
     vec([
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00],
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), 0x00],
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [I32]]), 0x00],
     ]),
   );
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]]));
-  const functions = section(3, vec([[0], [1]]));
+  const functions = section(3, vec([[0], [1], [1], [2]]));
   const exports = section(
     7,
     vec([
       [...name('dots'), 0x00, 0],
       [...name('dotsAt'), 0x00, 1],
+      [...name('dotsI8'), 0x00, 2],
+      [...name('dotsI8At'), 0x00, 3],
     ]),
   );
-  const code = section(10, vec([dots, dotsAt]));
+  const code = section(10, vec([dots, dotsAt, dotsI8, dotsI8At]));
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...functions, ...exports, ...code]);
 }
 

@@ -1,0 +1,169 @@
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import type { IndexImage, StoredFloats, VectorIndex } from './vector-index.ts';
+
+/**
+ * The vector index as one file beside the store (`<store>-vectors`), so a new process loads it with a few reads
+ * instead of decoding every vec0 row: the int8 codes are read straight into the kernel's memory and the normalised
+ * float rows stay in the file, read back only for the candidates being rescored.
+ *
+ * Layout (little-endian): a 64-byte header — magic, version, dimension, code stride, rows, generation, token — then
+ * chunk pks (f64 × rows), document pks (f64 × rows), scales (f32 × rows), codes (rows × code stride bytes) and floats
+ * (rows × dimension f32). A snapshot is valid only for the store generation it names, and only if its token is the
+ * one the store recorded when the file was renamed into place (see VectorCache), so a stale or foreign file is
+ * never read as current.
+ */
+const MAGIC = 0x51565645; // "EVVQ"
+const VERSION = 1;
+const HEADER_BYTES = 64;
+const TOKEN_BYTES = 16;
+
+export interface SnapshotHeader {
+  dimension: number;
+  codeStride: number;
+  rows: number;
+  generation: number;
+  token: string;
+}
+
+const sections = (rows: number, codeStride: number) => {
+  const pks = HEADER_BYTES;
+  const docs = pks + rows * 8;
+  const scales = docs + rows * 8;
+  const codes = scales + rows * 4;
+  const floats = codes + rows * codeStride;
+  return { pks, docs, scales, codes, floats };
+};
+
+/** Reads `into.byteLength` bytes at `position`, looping over short reads; false at end of file. */
+function readFully(fd: number, into: Uint8Array, position: number): boolean {
+  let done = 0;
+  while (done < into.byteLength) {
+    const read = readSync(fd, into, done, into.byteLength - done, position + done);
+    if (read === 0) return false;
+    done += read;
+  }
+  return true;
+}
+
+function writeFully(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
+}
+
+/** Float rows read from an open snapshot file. */
+class FileFloats implements StoredFloats {
+  constructor(
+    private fd: number | undefined,
+    private readonly offset: number,
+    private readonly rowBytes: number,
+  ) {}
+
+  read(fileRow: number, into: Float32Array): void {
+    if (this.fd === undefined) throw new Error('the vector snapshot file is closed');
+    const bytes = new Uint8Array(into.buffer, into.byteOffset, this.rowBytes);
+    if (!readFully(this.fd, bytes, this.offset + fileRow * this.rowBytes)) throw new Error('the vector snapshot file is truncated');
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/**
+ * Opens a snapshot and checks it against what the store expects; the image's float rows keep the file open. Returns
+ * undefined for a missing, truncated or mismatching file.
+ */
+export function openSnapshot(path: string, expect: { dimension: number; generation: number; token: string }): IndexImage | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const header = readHeader(fd);
+    if (
+      !header ||
+      header.dimension !== expect.dimension ||
+      header.generation !== expect.generation ||
+      header.token !== expect.token
+    ) {
+      closeSync(fd);
+      return undefined;
+    }
+    const { rows, codeStride, dimension } = header;
+    const at = sections(rows, codeStride);
+    const meta = new Uint8Array(at.codes - at.pks);
+    if (!readFully(fd, meta, at.pks)) {
+      closeSync(fd);
+      return undefined;
+    }
+    const copy = (offset: number, bytes: number) => meta.slice(offset - at.pks, offset - at.pks + bytes).buffer;
+    return {
+      rows,
+      pks: new Float64Array(copy(at.pks, rows * 8)),
+      docs: new Float64Array(copy(at.docs, rows * 8)),
+      scales: new Float32Array(copy(at.scales, rows * 4)),
+      readCodes: (into) => {
+        if (!readFully(fd, into, at.codes)) throw new Error('the vector snapshot file is truncated');
+      },
+      floats: new FileFloats(fd, at.floats, dimension * 4),
+    };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+function readHeader(fd: number): SnapshotHeader | undefined {
+  const bytes = new Uint8Array(HEADER_BYTES);
+  if (!readFully(fd, bytes, 0)) return undefined;
+  const view = new DataView(bytes.buffer);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== VERSION) return undefined;
+  return {
+    dimension: view.getUint32(8, true),
+    codeStride: view.getUint32(12, true),
+    rows: view.getUint32(16, true),
+    generation: view.getFloat64(24, true),
+    token: Buffer.from(bytes.subarray(32, 32 + TOKEN_BYTES)).toString('hex'),
+  };
+}
+
+/** Float rows copied per write while the snapshot's float section is streamed out. */
+const FLOAT_ROWS_PER_WRITE = 1024;
+
+/** Writes `index` as a snapshot at `path` (a new file); returns the float rows of the written file, open for reads. */
+export function writeSnapshot(path: string, index: VectorIndex, header: { generation: number; token: string }): StoredFloats {
+  const image = index.image();
+  const { rows } = image;
+  const { dimension, codeStride } = index;
+  const at = sections(rows, codeStride);
+  const fd = openSync(path, 'wx+');
+  try {
+    const head = new Uint8Array(at.codes);
+    const view = new DataView(head.buffer);
+    view.setUint32(0, MAGIC, true);
+    view.setUint32(4, VERSION, true);
+    view.setUint32(8, dimension, true);
+    view.setUint32(12, codeStride, true);
+    view.setUint32(16, rows, true);
+    view.setFloat64(24, header.generation, true);
+    head.set(Buffer.from(header.token, 'hex').subarray(0, TOKEN_BYTES), 32);
+    head.set(new Uint8Array(image.pks.buffer, image.pks.byteOffset, rows * 8), at.pks);
+    head.set(new Uint8Array(image.docs.buffer, image.docs.byteOffset, rows * 8), at.docs);
+    head.set(new Uint8Array(image.scales.buffer, image.scales.byteOffset, rows * 4), at.scales);
+    writeFully(fd, head, 0);
+    writeFully(fd, image.codes, at.codes);
+    const block = new Float32Array(FLOAT_ROWS_PER_WRITE * dimension);
+    for (let first = 0; first < rows; first += FLOAT_ROWS_PER_WRITE) {
+      const count = Math.min(FLOAT_ROWS_PER_WRITE, rows - first);
+      for (let i = 0; i < count; i++) image.readFloats(first + i, block.subarray(i * dimension, (i + 1) * dimension));
+      writeFully(fd, new Uint8Array(block.buffer, 0, count * dimension * 4), at.floats + first * dimension * 4);
+    }
+    return new FileFloats(fd, at.floats, dimension * 4);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
