@@ -58,11 +58,15 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
     const value = tableValue(lastObservation);
     if (value === undefined) return search('The table query gave no answer; search the documents instead.');
     const sql = String(lastCall.input.sql);
+    const citations = lastObservation.table?.citations ?? [];
+    const rows = lastObservation.table?.source_rows ?? [];
+    const shown = rows.length ? ` From the row${rows.length > 1 ? 's' : ''}: ${rows.join('; ')}.` : '';
+    const marker = citations.length ? ` ${citations.map((_, i) => `[${i + 1}]`).join('')}` : '';
     return answered('table_query computed the value.', {
-      answer: `The result is ${value}. (offline: computed by table_query) SQL: ${sql}`,
+      answer: `The result is ${value}.${shown}${marker} (offline: computed by table_query) SQL: ${sql}`,
       answerable: true,
       confidence: 0.9,
-      citations: [],
+      citations,
       missing_information: [],
     });
   }

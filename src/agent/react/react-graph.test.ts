@@ -86,12 +86,17 @@ describe('react graph, offline', () => {
     expect(JSON.stringify(state.scratchpad)).not.toContain('48,000');
   });
 
-  it('computes an aggregation with table_query, with no passage to cite', async () => {
+  it('computes an aggregation with table_query and cites the table rows it summed, through the citation check', async () => {
     const state = await ask(offline, 'What is the total order_total_usd of shipped orders?', await as('alice'));
     expect(state.status).toBe('answered');
     expect(state.answer?.answer).toContain('12786.1');
     expect(state.tool_calls).toEqual([expect.objectContaining({ name: 'table_query', ok: true })]);
-    expect(nodes(state)).not.toContain('citation_check');
+    expect(nodes(state)).toContain('citation_check');
+    const citations = state.answer?.citations ?? [];
+    expect(citations.length).toBeGreaterThan(0);
+    expect(citations.every((citation) => citation.doc_id === 'finance/orders-q1.csv')).toBe(true);
+    expect(citations.some((citation) => citation.quote.includes('status: shipped'))).toBe(true);
+    expect(state.evidence.map((item) => item.chunk_id)).toEqual(expect.arrayContaining(citations.map((citation) => citation.chunk_id)));
   });
 
   it('carries the conversation across two runs of one thread', async () => {

@@ -1,4 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
+import type { Citation } from '../../domain/answer.ts';
 import { RagState } from '../rag/rag-state.ts';
 
 /** The tools a `react` run may call; `final_answer` ends the loop. */
@@ -15,6 +16,10 @@ export interface ToolRequest {
 export interface TableRows {
   columns: string[];
   rows: unknown[][];
+  /** The table chunk lines the result was computed from (see `tableEvidence`), as citations of the run's evidence. */
+  citations?: Citation[];
+  /** The cited source rows, when few enough to show in an answer. */
+  source_rows?: string[];
 }
 
 /** What a tool (or the agent, correcting the model) answered to one call of a turn. */

@@ -6,13 +6,17 @@ import type { Principal } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { Store } from '../../store/store.ts';
-import type { RunError, ToolCallRecord } from '../core/state.ts';
+import type { Evidence, RunError, ToolCallRecord } from '../core/state.ts';
+import { tableEvidence } from './table-evidence.ts';
 import { loadTableSchemas, tableQuestionToSql, type TableSchema, type TableSqlPlan } from './table-question-to-sql.ts';
 import { describeTables, formatCell, type TableQueryOutput, type TableQueryTool } from './table-query.ts';
 
 const sqlSchema = z.object({ sql: z.string().min(1) });
 /** The model's first query plus one retry with the tool's error fed back. */
 const MODEL_SQL_ATTEMPTS = 2;
+
+/** Source rows an answer quotes in its text; more are cited but not repeated. */
+const SHOWN_ROWS = 3;
 
 type Success = Extract<TableQueryOutput, { ok: true }>;
 
@@ -32,6 +36,8 @@ export interface TableAnswerResult {
   answer?: Answer;
   /** The offline plan, when the strategy wrote the answered SQL. */
   plan?: TableSqlPlan;
+  /** The table chunks the answer cites (the rows it was computed from, or the table's heading). */
+  evidence: Evidence[];
   summary: string;
 }
 
@@ -143,7 +149,7 @@ export async function answerFromTables(question: string, principal: Principal, d
   const attempts = record.calls.length;
   if (!output) {
     const last = record.calls.at(-1)?.result_summary.split('\n')[0];
-    return { ...record, summary: attempts ? `table_query gave no answer after ${attempts} attempt(s): ${last}` : 'no SQL plan' };
+    return { ...record, evidence: [], summary: attempts ? `table_query gave no answer after ${attempts} attempt(s): ${last}` : 'no SQL plan' };
   }
   const sql = output.sql.toLowerCase();
   const docIds = schemas.filter((table) => sql.includes(table.sqlName.toLowerCase())).map((table) => table.docId);
@@ -151,11 +157,16 @@ export async function answerFromTables(question: string, principal: Principal, d
   const value = tableValue(output, plan);
   const what = plan ? `The ${describePlan(plan)} in ${source}` : `The result over ${source}`;
   const label = !deps.chat ? ' (offline: computed by table_query)' : plan ? " (SQL from the offline strategy after the model's queries failed)" : '';
+  const cited = await tableEvidence(output.sql, principal, deps.store, question);
+  // A few source rows are shown as well: they hold what else the question may ask of them (who placed an order).
+  const shown = cited.rows.length > 0 && cited.rows.length <= SHOWN_ROWS && !cited.more ? ` From the row${cited.rows.length > 1 ? 's' : ''}: ${cited.rows.join('; ')}.` : '';
+  const marker = cited.citations.length ? ` ${cited.citations.map((_, i) => `[${i + 1}]`).join('')}` : '';
   return {
     ...record,
     ...(plan ? { plan } : {}),
-    answer: { answer: `${what} is ${value}.${label}`, answerable: true, confidence: 0.9, citations: [], missing_information: [] },
-    summary: `table_query${attempts > 1 ? ` (attempt ${attempts})` : ''}: ${value}`,
+    evidence: cited.evidence,
+    answer: { answer: `${what} is ${value}.${shown}${marker}${label}`, answerable: true, confidence: 0.9, citations: cited.citations, missing_information: [] },
+    summary: `table_query${attempts > 1 ? ` (attempt ${attempts})` : ''}: ${value}; cites ${cited.citations.length} line(s) of ${cited.evidence.map((item) => item.chunk_id).join(', ') || 'no chunk'}`,
   };
 }
 

@@ -1,10 +1,13 @@
+import type { Candidate } from '../../core/state.ts';
 import { answerFromTables } from '../../tools/table-query-answer.ts';
 import type { RagNode } from '../rag-deps.ts';
 
 /**
  * Answers through the `table_query` tool, as the asking principal (model SQL with one retry, else the offline
  * question→SQL strategy; see `answerFromTables`, which `controllable` shares). Every attempt is a recorded tool call.
- * Nothing answered leaves `answer` empty, and the graph falls back to retrieval.
+ * The answer cites the table chunks holding the rows it was computed from; they become the run's evidence (and its
+ * ranked candidates), so the citation and retrieval layers see what the answer stands on. Nothing answered leaves
+ * `answer` empty, and the graph falls back to retrieval.
  */
 export const tableAnswer: RagNode = async (state, deps) => {
   const principal = state.principal;
@@ -16,5 +19,9 @@ export const tableAnswer: RagNode = async (state, deps) => {
   if (!result.answer) {
     return { update: { tool_calls: calls, errors, route: 'retrieve' }, summary: `${result.summary}: falling back to retrieval` };
   }
-  return { update: { tool_calls: calls, errors, answer: result.answer, status: 'answered' }, summary: result.summary };
+  const candidates: Candidate[] = result.evidence.map((item, index) => ({ query: question, channel: 'fused', chunk_id: item.chunk_id, rank: index + 1, score: item.score }));
+  return {
+    update: { tool_calls: calls, errors, answer: result.answer, evidence: result.evidence, candidates, status: 'answered' },
+    summary: result.summary,
+  };
 };

@@ -1,12 +1,15 @@
 import type { Principal } from '../../../domain/index.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
 import type { Candidate, Evidence, RunError } from '../../core/state.ts';
+import { tableEvidence } from '../../tools/table-evidence.ts';
 import { ragFusion } from '../rag-fusion.ts';
 import type { ReactDeps } from '../react-deps.ts';
 import type { Observation, ToolRequest } from '../react-state.ts';
 
 /** Rows of a table result an observation keeps (the model reads the summary; the offline answer reads these). */
 const TABLE_ROWS_KEPT = 20;
+/** Source rows an offline answer repeats in its text (as rag's and controllable's table answers do). */
+const SHOWN_ROWS = 3;
 
 export interface ToolOutcome {
   observation: Observation;
@@ -33,11 +36,21 @@ export async function runTool(request: ToolRequest, principal: Principal, deps: 
   }
   if (request.tool === 'table_query') {
     const output = await deps.tableQuery.invoke(request.input, principal);
-    const table = output.ok ? { columns: output.columns, rows: output.rows.slice(0, TABLE_ROWS_KEPT) } : undefined;
+    // Rows cite the table chunks they were computed from, which join the run's evidence like retrieved passages.
+    const cited = output.ok && output.rows.length > 0 ? await tableEvidence(output.sql, principal, deps.store, String(request.input.sql)) : undefined;
+    const table = output.ok
+      ? {
+          columns: output.columns,
+          rows: output.rows.slice(0, TABLE_ROWS_KEPT),
+          ...(cited?.citations.length ? { citations: cited.citations } : {}),
+          ...(cited?.rows.length && cited.rows.length <= SHOWN_ROWS && !cited.more ? { source_rows: cited.rows } : {}),
+        }
+      : undefined;
+    const sources = cited?.citations.length ? `\nSource lines: ${cited.citations.map((citation) => `[${citation.chunk_id}] ${citation.quote}`).join(' ; ')}` : '';
     return {
-      observation: { call_id: request.id, tool: request.tool, content: output.ok ? output.summary : `table_query failed: ${output.summary}`, ok: output.ok, ...(table ? { table } : {}) },
+      observation: { call_id: request.id, tool: request.tool, content: output.ok ? `${output.summary}${sources}` : `table_query failed: ${output.summary}`, ok: output.ok, ...(table ? { table } : {}) },
       result_summary: output.summary,
-      evidence: [],
+      evidence: cited?.evidence ?? [],
       candidates: [],
       errors: [],
     };
