@@ -22,6 +22,8 @@ export interface VectorHit {
 /** Normalised float rows kept outside memory (a snapshot file), read back for rescoring. */
 export interface StoredFloats {
   read(fileRow: number, into: Float32Array): void;
+  /** Starts copying the rows into memory in the background, so later reads need no I/O. */
+  preload(): void;
   close(): void;
 }
 
@@ -89,6 +91,7 @@ export class VectorIndex {
     }
     index.rows = image.rows;
     index.stored = image.floats;
+    image.floats.preload();
     return index;
   }
 
@@ -225,6 +228,7 @@ export class VectorIndex {
   adopt(floats: StoredFloats): void {
     this.stored?.close();
     this.stored = floats;
+    floats.preload();
     for (let row = 0; row < this.rows; row++) this.rowFile[row] = row;
     this.resident.clear();
   }

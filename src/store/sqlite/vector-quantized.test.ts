@@ -149,6 +149,9 @@ describe('the vector snapshot file', () => {
     );
     expect(fromSnapshot.map((hit) => ids.get(hit.chunkPk))).toEqual(fromVec0.map((hit) => hit.chunkId));
     fromSnapshot.forEach((hit, i) => expect(hit.score).toBeCloseTo(fromVec0[i]?.score as number, 6));
+    // Once the background preload has copied the float rows into memory, rescoring reads them from there: same hits.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(index.search(query, 10)).toEqual(fromSnapshot);
     cache.clear();
 
     // Another connection's write moves the generation on: the file no longer counts.
