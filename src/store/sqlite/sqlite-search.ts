@@ -94,5 +94,6 @@ export function vectorSearch(
       return chunkId === undefined ? [] : [{ chunkId, score: hit.score }];
     });
   })();
+  vectors.settle();
   return hits.map((hit, i) => ({ chunkId: hit.chunkId, rank: i + 1, score: hit.score }));
 }

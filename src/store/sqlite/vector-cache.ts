@@ -12,6 +12,8 @@ import { openSnapshot, writeSnapshot } from './vector-snapshot.ts';
 const VISIBLE_ROWS_CACHE_SIZE = 32;
 /** Quiet time after this process's last write before the snapshot is rewritten, so a burst of writes costs one. */
 const PERSIST_AFTER_WRITES_MS = 1000;
+/** Below this many vectors a load from vec0 is quick enough that writing a snapshot would not pay for itself. */
+const SNAPSHOT_MIN_ROWS = 5000;
 /** store_meta key naming the snapshot file's generation and token. */
 const SNAPSHOT_META_KEY = 'vector_snapshot';
 
@@ -43,8 +45,16 @@ export class VectorCache {
   private loadCount = 0;
   private snapshotLoadCount = 0;
   private pendingPersist: { cancel(): void } | undefined;
+  /** The index was decoded from vec0 and no snapshot holds it yet: `settle` writes one. */
+  private persistDue = false;
+  private readonly snapshotMinRows: number;
 
-  constructor(private readonly conn: SqliteConnection) {}
+  constructor(
+    private readonly conn: SqliteConnection,
+    options: { snapshotMinRows?: number } = {},
+  ) {
+    this.snapshotMinRows = options.snapshotMinRows ?? SNAPSHOT_MIN_ROWS;
+  }
 
   /** How many of `loads` came from the snapshot file rather than the vec0 table. */
   get snapshotLoads(): number {
@@ -63,6 +73,7 @@ export class VectorCache {
   }
 
   clear(): void {
+    this.persistDue = false;
     this.pendingPersist?.cancel();
     this.pendingPersist = undefined;
     this.index?.close();
@@ -103,7 +114,7 @@ export class VectorCache {
     this.indexGeneration = generation;
     this.loadCount++;
     if (restored) this.snapshotLoadCount++;
-    else this.schedulePersist(0);
+    else this.persistDue = index.size >= this.snapshotMinRows;
     this.conn.logger.debug('vector index loaded', {
       vectors: index.size,
       dimension: embedder.dimension,
@@ -151,23 +162,27 @@ export class VectorCache {
     return index;
   }
 
-  /** Writes the snapshot after `delayMs` (0: on the next turn of the event loop, once the current query returned). */
+  /**
+   * Writes the snapshot if the last load decoded vec0. Called once the query's read transaction has ended, so the
+   * query that paid for the decode also pays for the write, and the next process's first query does not.
+   */
+  settle(): void {
+    if (!this.persistDue) return;
+    this.persistDue = false;
+    this.persist();
+  }
+
+  /** Rewrites the snapshot `delayMs` after this process's last write (if the index is loaded and big enough). */
   private schedulePersist(delayMs: number): void {
-    if (!this.snapshotPath) return;
+    if (!this.snapshotPath || !this.index || this.index.size < this.snapshotMinRows) return;
     this.pendingPersist?.cancel();
-    const run = () => {
+    // A process that exits sooner leaves the snapshot stale: the next load decodes vec0 and writes it.
+    const handle = setTimeout(() => {
       this.pendingPersist = undefined;
       this.persist();
-    };
-    if (delayMs === 0) {
-      const handle = setImmediate(run);
-      this.pendingPersist = { cancel: () => clearImmediate(handle) };
-    } else {
-      // A process that exits sooner leaves the snapshot stale: the next load decodes vec0 and writes it.
-      const handle = setTimeout(run, delayMs);
-      handle.unref();
-      this.pendingPersist = { cancel: () => clearTimeout(handle) };
-    }
+    }, delayMs);
+    handle.unref();
+    this.pendingPersist = { cancel: () => clearTimeout(handle) };
   }
 
   /**
