@@ -5,7 +5,7 @@ import { judgeOffline } from '../core/offline/judge-offline.ts';
 import { decomposeOffline } from '../core/offline/decompose-offline.ts';
 import { extractiveAnswer } from '../core/offline/extractive-answer.ts';
 import { formatCell } from '../tools/table-query.ts';
-import { loadTableSchemas, tableQuestionToSql } from '../tools/table-question-to-sql.ts';
+import { offlineTablePlan } from '../tools/table-query-answer.ts';
 import { followUpQuery } from './follow-up-query.ts';
 import { actionText, type Decision } from './react-decision.ts';
 import type { ReactDeps } from './react-deps.ts';
@@ -45,8 +45,8 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
   if (!lastCall || !lastObservation) {
     const fact = memoryToSave(state.question);
     if (fact) return call(iteration, 'The user asks me to remember a fact; saving it needs their approval.', 'save_memory', { text: fact });
-    if (state.principal && (await deps.store.listTables(state.principal)).length > 0) {
-      const plan = tableQuestionToSql(question, await loadTableSchemas(deps.store, state.principal), { dialect: deps.store.sqlDialect });
+    if (state.principal) {
+      const plan = await offlineTablePlan(question, state.principal, deps.store);
       if (plan) return call(iteration, `An aggregation over ${plan.table}: computed in SQL, not from text.`, 'table_query', { sql: plan.sql });
     }
     return search('Search the knowledge base for the evidence.');

@@ -8,6 +8,7 @@ import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { Store } from '../../store/store.ts';
 import type { Evidence, RunError, ToolCallRecord } from '../core/state.ts';
 import { tableEvidence } from './table-evidence.ts';
+import { offlineTableRoute } from './table-route.ts';
 import { loadTableSchemas, tableQuestionToSql, type TableSchema, type TableSqlPlan } from './table-question-to-sql.ts';
 import { describeTables, formatCell, type TableQueryOutput, type TableQueryTool } from './table-query.ts';
 
@@ -171,10 +172,11 @@ export async function answerFromTables(question: string, principal: Principal, d
 }
 
 /**
- * The offline strategy's plan for a question over the tables the principal may see, or `undefined` (no tables, or the
- * question is not tied to one). Agents route a question to `table_query` offline exactly when this plans it.
+ * The offline strategy's plan for a question over the tables the principal may see, or `undefined` (no tables, the
+ * question is not tied to one, or the documents' text answers it better: see `offlineTableRoute`). Agents route a
+ * question to `table_query` offline exactly when this plans it.
  */
 export async function offlineTablePlan(question: string, principal: Principal, store: Store): Promise<TableSqlPlan | undefined> {
-  if ((await store.listTables(principal)).length === 0) return undefined;
-  return tableQuestionToSql(question, await loadTableSchemas(store, principal), { dialect: store.sqlDialect });
+  const decision = await offlineTableRoute(question, principal, store);
+  return decision.route === 'table' ? decision.plan : undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
-import { loadTableSchemas, tableQuestionToSql } from '../../tools/table-question-to-sql.ts';
+import { offlineTableRoute } from '../../tools/table-route.ts';
 import { describeTables } from '../../tools/table-query.ts';
 import type { RagNode } from '../rag-deps.ts';
 import type { Route } from '../rag-state.ts';
@@ -18,7 +18,8 @@ const routeSchema = z.object({
  * computing over them goes to the `table_query` tool (never arithmetic over chunks), everything else to retrieval.
  * With a model, the model makes that choice from the question and the tables' schemas (only those this principal may
  * see); the SQL is then written by the table step and checked by the tool's guard, and a table query that answers
- * nothing still falls back to retrieval. Offline, the deterministic question→SQL strategy decides.
+ * nothing still falls back to retrieval. Offline, `offlineTableRoute` decides: the question→SQL strategy must plan it,
+ * and the best passage of the documents' text must not explain the question better than the table does.
  */
 export const route: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
@@ -29,8 +30,8 @@ export const route: RagNode = async (state, deps) => {
   if (tables.length === 0) return { update: { route: 'retrieve' }, summary: 'retrieve: no tables' };
   const offline = async (): Promise<{ route: Route; reason: string }> => {
     if (state.sub_questions.length > 1) return { route: 'retrieve', reason: 'several information needs' };
-    const plan = tableQuestionToSql(question, await loadTableSchemas(deps.store, principal));
-    return plan ? { route: 'table', reason: `${plan.aggregate} over ${plan.table}` } : { route: 'retrieve', reason: 'no SQL plan' };
+    const decided = await offlineTableRoute(question, principal, deps.store);
+    return { route: decided.route, reason: decided.reason };
   };
   const needs = state.sub_questions.length > 1 ? `\n\nIt asks for:\n${state.sub_questions.map((q) => `- ${q}`).join('\n')}` : '';
   const { value, strategy, errors } = await modelOrOffline(
