@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeForIndex, analyzeQuery } from './analyzer.ts';
+import { analyzeForIndex, analyzeQuery, analyzeQueryOccurrences } from './analyzer.ts';
 
 const indexTerms = (text: string) => new Set(analyzeForIndex(text).split(' '));
 /** Whether every query term occurs in the index terms (a `*` term as a prefix of one). */
@@ -73,6 +73,17 @@ describe('analyzer', () => {
     // Identifiers and their parts are never stopwords.
     expect(analyzeQuery('status of order A-1007')).toEqual(['statu', 'order', 'a_1007', 'a', '1007']);
     expect(analyzeQuery('the HIP-3 status of CT-2024-0193')).toEqual(['hip_3', 'hip', '3', 'statu', 'ct_2024_0193', 'ct', '2024', '0193']);
+  });
+
+  it('keeps every occurrence for the keyword channel, so a repeated word can weigh more', () => {
+    expect(analyzeQueryOccurrences('Memory systems: paging and memory allocation in operating systems')).toEqual([
+      'memori', 'system', 'page', 'memori', 'alloc', 'oper', 'system',
+    ]);
+    expect(analyzeQuery('Memory systems: paging and memory allocation in operating systems')).toEqual(['memori', 'system', 'page', 'alloc', 'oper']);
+    // Stopwords go as in analyzeQuery; a query of stopwords only keeps them, repeats included.
+    expect(analyzeQueryOccurrences('to be or not to be')).toEqual(['to', 'be', 'or', 'not', 'to', 'be']);
+    // An identifier said twice counts twice, compound and parts alike.
+    expect(analyzeQueryOccurrences('CT-2024-0193 or CT-2024-0193?').filter((term) => term === 'ct_2024_0193')).toHaveLength(2);
   });
 
   it('does not confuse neighbouring identifiers', () => {

@@ -188,13 +188,21 @@ const recentlyAnalysed = new Map<string, string>();
 const RECENT_LIMIT = 2048;
 
 /**
- * Query-side terms of `text`, unique, in order of first appearance, prose stopwords left out unless nothing else
- * remains. A term ending in `*` is a prefix.
+ * Query-side terms of `text`, one per occurrence, in query order: what the keyword channel scores. BM25 with query
+ * term frequency weighs a word the query repeats by how often it is repeated, as FTS5's bm25() does (it scores every
+ * phrase of its query); prose stopwords are left out unless nothing else remains. A term ending in `*` is a prefix.
+ * The stores merge repeats into a count, bounded by MAX_QUERY_TERM_COUNT (store/search-terms.ts), where the measurements are.
  */
-export function analyzeQuery(text: string): string[] {
+export function analyzeQueryOccurrences(text: string): string[] {
   // A stopword that is part of an identifier (the `a` of `A-1007`) stays: it is not prose there.
   const identifierParts = new Set<string>();
-  const terms = [...new Set(analyze(text, 'query', identifierParts))];
+  const terms = analyze(text, 'query', identifierParts);
   const content = terms.filter((term) => identifierParts.has(term) || !QUERY_STOPWORDS.has(term));
   return content.length > 0 ? content : terms;
 }
+
+/**
+ * Query-side terms of `text`, unique, in order of first appearance (`analyzeQueryOccurrences` without repeats): for
+ * callers that match or count distinct terms.
+ */
+export const analyzeQuery = (text: string): string[] => [...new Set(analyzeQueryOccurrences(text))];

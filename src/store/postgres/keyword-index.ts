@@ -1,12 +1,12 @@
 import type { PoolClient } from 'pg';
-import { parseSearchTerms } from '../search-terms.ts';
+import { MAX_QUERY_TERM_COUNT, parseSearchTerms } from '../search-terms.ts';
 
 /**
  * The keyword channel on Postgres. Evident analyses text itself (text/analyzer.ts), so the index stores those
  * terms verbatim: a `tsvector` is built here from the analysed text (never by `to_tsvector`, whose parser would
  * split `ct_2024_0193`, `v1.2` or `$total`; GIN-indexed, it also matches phrases), and a postings table holds each
- * (term, row, term frequency). Ranking is FTS5's BM25, computed in SQL over the postings of the query's terms with
- * statistics the store keeps in step with every write (`keyword_terms`, `keyword_totals`): `ts_rank` is not BM25
+ * (term, row, term frequency). Ranking is FTS5's BM25, computed in SQL over the postings of the query's terms (each
+ * weighed by its query term frequency, as FTS5 weighs a phrase its query repeats) with statistics the store keeps in step with every write (`keyword_terms`, `keyword_totals`): `ts_rank` is not BM25
  * and would rank differently from SQLite.
  */
 
@@ -61,12 +61,14 @@ export function keywordDocument(text: string): KeywordDocument {
 interface QueryTerm {
   tokens: string[];
   prefix: boolean;
+  /** Query term frequency (see SearchTerm). */
+  count: number;
 }
 
 export function parseQueryTerms(terms: readonly string[]): QueryTerm[] {
-  return parseSearchTerms(terms).flatMap(({ term, prefix }) => {
+  return parseSearchTerms(terms).flatMap(({ term, prefix, count }) => {
     const tokens = keywordTokens(term);
-    return tokens.length === 0 ? [] : [{ tokens, prefix }];
+    return tokens.length === 0 ? [] : [{ tokens, prefix, count }];
   });
 }
 
@@ -80,18 +82,22 @@ export function matchQuery(terms: readonly QueryTerm[]): string {
     .join(' | ');
 }
 
-/** A scored unit: one token, exact or prefix. A phrase is scored by its tokens. */
+/** A scored unit: one token, exact or prefix, and how often the query gives it. A phrase is scored by its tokens. */
 interface ScoredTerm {
   term: string;
   prefix: boolean;
+  count: number;
 }
 
 const scoredTerms = (terms: readonly QueryTerm[]): ScoredTerm[] => {
   const seen = new Map<string, ScoredTerm>();
-  for (const { tokens, prefix } of terms) {
+  for (const { tokens, prefix, count } of terms) {
     tokens.forEach((token, i) => {
-      const scored = { term: token, prefix: prefix && i === tokens.length - 1 };
-      seen.set(`${scored.prefix ? '*' : ' '}${token}`, scored);
+      const scored = { term: token, prefix: prefix && i === tokens.length - 1, count };
+      const key = `${scored.prefix ? '*' : ' '}${token}`;
+      const known = seen.get(key);
+      if (known) known.count = Math.min(known.count + count, MAX_QUERY_TERM_COUNT);
+      else seen.set(key, scored);
     });
   }
   return [...seen.values()];
@@ -134,7 +140,8 @@ export async function rankByBm25(
   if (rows === 0) return [];
   const avgdl = Number(totals.rows[0]?.tokens ?? 0) / rows;
   const df = await documentFrequencies(client, target, scored);
-  const idf = df.map((n) => Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF));
+  // A term the query gives n times counts n times, as in FTS5, whose bm25() sums over the query's phrases.
+  const idf = df.map((n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF));
   const informative = scored.map((s, i) => s.prefix || (df[i] as number) * 2 < rows);
   const phrases = parsed.some((term) => term.tokens.length > 1);
   const run = (keep: readonly boolean[]) =>
@@ -178,7 +185,7 @@ async function documentFrequencies(client: PoolClient, target: KeywordTable, sco
 
 interface ScoringPlan {
   terms: readonly ScoredTerm[];
-  /** Parallel to `terms`. */
+  /** Parallel to `terms`: each term's IDF times its query count. */
   idf: readonly number[];
   avgdl: number;
   /** The full tsquery when a term is a phrase: postings know terms, not their order. */

@@ -1,12 +1,20 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { MAX_QUERY_TERM_COUNT } from '../search-terms.ts';
 import { ftsMatchExpression } from './fts-query.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 describe('ftsMatchExpression', () => {
   it('ORs quoted terms and keeps a trailing * outside the quotes', () => {
-    expect(ftsMatchExpression(['alpha', 'beta*', 'alpha'])).toBe('"alpha" OR "beta"*');
+    expect(ftsMatchExpression(['alpha', 'beta*'])).toBe('"alpha" OR "beta"*');
+  });
+
+  it('writes a repeated term once per repeat, up to the bound, so bm25() weighs it by its query frequency', () => {
+    expect(ftsMatchExpression(['alpha', 'beta*', 'alpha'])).toBe('"alpha" OR "alpha" OR "beta"*');
+    expect(ftsMatchExpression(Array<string>(10).fill('alpha'))).toBe(Array<string>(MAX_QUERY_TERM_COUNT).fill('"alpha"').join(' OR '));
+    // A prefix and the exact term are different terms.
+    expect(ftsMatchExpression(['beta', 'beta*', 'beta'])).toBe('"beta" OR "beta" OR "beta"*');
   });
 
   it('doubles quotes and drops terms without token characters', () => {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_QUERY_TERM_COUNT } from '../../store/search-terms.ts';
 import type { Store } from '../../store/store.ts';
 import { seededRandom as random } from '../seeded-random.ts';
 import { ADMIN, CAROL, docOf, documentWrite, expectRanked, ids, unitVector } from './fixtures.ts';
@@ -52,6 +53,34 @@ export function describeKeywordSearch(suite: ConformanceSuite): void {
       expect(await store.keywordSearch(['2024'], ADMIN, 10)).toEqual([]);
       expect(await store.keywordSearch(['合'], ADMIN, 10)).toEqual([]);
       expect(await store.keywordSearch(['v1'], ADMIN, 10)).toEqual([]);
+    });
+
+    it('weighs a term by how often the query repeats it, up to the bound', async () => {
+      const next = random(26);
+      await store.putDocument(
+        documentWrite({
+          docId: 'qtf.md',
+          chunks: [
+            { text: 'apple apple banana', vector: unitVector(next) },
+            { text: 'apple banana banana', vector: unitVector(next) },
+          ],
+        }),
+      );
+      // The two chunks mirror each other, so the term the query repeats decides which comes first.
+      expect(ids(await store.keywordSearch(['apple', 'apple', 'banana'], ADMIN, 10))).toEqual(['qtf.md#0', 'qtf.md#1']);
+      expect(ids(await store.keywordSearch(['banana', 'apple', 'banana'], ADMIN, 10))).toEqual(['qtf.md#1', 'qtf.md#0']);
+      const once = await store.keywordSearch(['banana'], ADMIN, 10);
+      const twice = await store.keywordSearch(['banana', 'banana'], ADMIN, 10);
+      const many = await store.keywordSearch(Array<string>(MAX_QUERY_TERM_COUNT + 5).fill('banana'), ADMIN, 10);
+      expect(ids(twice)).toEqual(ids(once));
+      once.forEach((hit, i) => {
+        expect(twice[i]?.score).toBeCloseTo(2 * hit.score, 9);
+        expect(many[i]?.score).toBeCloseTo(MAX_QUERY_TERM_COUNT * hit.score, 9);
+      });
+      // A repeated prefix term counts the same way.
+      const prefixOnce = await store.keywordSearch(['appl*'], ADMIN, 10);
+      const prefixTwice = await store.keywordSearch(['appl*', 'appl*'], ADMIN, 10);
+      expect(prefixTwice[0]?.score).toBeCloseTo(2 * (prefixOnce[0]?.score ?? 0), 9);
     });
 
     it('ranks the same for any limit and any principal, even with terms most chunks contain', async () => {
