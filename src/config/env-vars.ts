@@ -14,6 +14,11 @@ export interface EnvVar {
 const text = (value: string): string => value;
 /** An empty variable counts as unset; anything else that is not a number fails validation as NaN. */
 const num = (value: string): number | undefined => (value === '' ? undefined : Number(value));
+/** A comma-separated list; empty items are dropped, and an empty list counts as unset. */
+const list = (value: string): string[] | undefined => {
+  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return items.length === 0 ? undefined : items;
+};
 const flag = (value: string): boolean => ['1', 'true', 'yes'].includes(value.toLowerCase());
 
 const screamingSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
@@ -33,6 +38,7 @@ const limitEnvVars = (Object.keys(limitBoundsSchema.shape) as LimitName[]).map(
 export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_DB'], path: ['db'], parse: text },
   { names: ['EVIDENT_DATABASE_URL'], path: ['databaseUrl'], parse: text },
+  { names: ['EVIDENT_DATABASE_READ_URLS'], path: ['databaseReadUrls'], parse: list },
   { names: ['EVIDENT_EMBEDDER'], path: ['embedder'], parse: text },
   { names: ['EVIDENT_RERANKER'], path: ['reranker'], parse: text },
   { names: ['EVIDENT_MODELS_DIR'], path: ['modelsDir'], parse: text },
@@ -85,6 +91,14 @@ export function configFromEnv(env: Env): Record<string, unknown> {
   return input;
 }
 
-/** The variable that sets a config path, for error messages (`agents.rag.maxEvidence` → `EVIDENT_RAG_MAX_EVIDENCE`). */
+/**
+ * The variable that sets a config path, for error messages (`agents.rag.maxEvidence` → `EVIDENT_RAG_MAX_EVIDENCE`);
+ * an item of a list names the list's variable (`databaseReadUrls.1` → `EVIDENT_DATABASE_READ_URLS`).
+ */
 export const envNameOf = (path: readonly PropertyKey[]): string | undefined =>
-  ENV_VARS.find((variable) => variable.path.length === path.length && variable.path.every((key, i) => key === path[i]))?.names[0];
+  ENV_VARS.find(
+    (variable) =>
+      variable.path.length <= path.length &&
+      variable.path.every((key, i) => key === path[i]) &&
+      path.slice(variable.path.length).every((key) => typeof key === 'number'),
+  )?.names[0];

@@ -16,6 +16,20 @@ export const configSchema = z
     db: z.string().min(1).default('./.evident/evident.db'),
     /** A PostgreSQL database (`postgres://…`, optional `?schema=`): when set, the store lives there instead of in `db`. */
     databaseUrl: z.string().regex(/^postgres(ql)?:\/\//i, 'expected a postgres:// URL').optional(),
+    /**
+     * Hot standbys of `databaseUrl` (`EVIDENT_DATABASE_READ_URLS`, comma-separated) that take retrieval, listing and
+     * history reads; writes, runs and checkpoints stay on the primary.
+     */
+    databaseReadUrls: z
+      .array(
+        z
+          .string()
+          .refine((url) => /^postgres(ql)?:\/\/[^/?#]/i.test(url) && URL.canParse(url), {
+            message:
+              'expected the postgres:// URL of a hot standby of databaseUrl, e.g. postgres://user:password@replica:5432/database (EVIDENT_DATABASE_READ_URLS separates several with commas)',
+          }),
+      )
+      .optional(),
     embedder: providerSpec.default('offline'),
     /** `offline`, `none`, `cross-encoder:<model or folder>`. */
     /** Off by default: the offline lexical reranker measured neutral on SciFact (see README), so it does not earn its cost. */

@@ -1,10 +1,26 @@
 import type { EvidentConfig } from '../config/index.ts';
+import { ConfigError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
-/** The configured store: PostgreSQL when a database URL is set (`EVIDENT_DATABASE_URL`, `--database-url`), else the SQLite file. */
-export async function openStore(config: Pick<EvidentConfig, 'db' | 'databaseUrl'>, options: { logger?: Logger } = {}): Promise<Store> {
-  return config.databaseUrl ? openPostgresStore(config.databaseUrl, options) : openSqliteStore(config.db, options);
+/**
+ * The configured store: PostgreSQL when a database URL is set (`EVIDENT_DATABASE_URL`, `--database-url`), with its
+ * hot standbys taking reads (`EVIDENT_DATABASE_READ_URLS`), else the SQLite file.
+ */
+export async function openStore(
+  config: Pick<EvidentConfig, 'db' | 'databaseUrl' | 'databaseReadUrls'>,
+  options: { logger?: Logger } = {},
+): Promise<Store> {
+  const readUrls = config.databaseReadUrls ?? [];
+  if (!config.databaseUrl) {
+    if (readUrls.length > 0) {
+      throw new ConfigError('EVIDENT_DATABASE_READ_URLS names read replicas, but no primary database is set.', {
+        hint: 'Set EVIDENT_DATABASE_URL (or --database-url) to the primary the standbys replicate, or unset EVIDENT_DATABASE_READ_URLS.',
+      });
+    }
+    return openSqliteStore(config.db, options);
+  }
+  return openPostgresStore(config.databaseUrl, { ...options, readUrls });
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreError } from '../../errors/index.ts';
+import { ConfigError, StoreError } from '../../errors/index.ts';
 
 /** Where a Postgres store lives: the server, and the schema its tables are in (`?schema=` in the URL). */
 export interface PostgresTarget {
@@ -59,7 +59,7 @@ export const numericTypes: pg.CustomTypesConfig = {
 };
 
 /** A pool whose connections resolve the store's tables first, then the schema pgvector is installed in. */
-export function createPool(target: PostgresTarget, searchPath: readonly string[], max = 8): pg.Pool {
+export function createPool(target: PostgresTarget, searchPath: readonly string[], max = 8, connectTimeoutMs = 10_000): pg.Pool {
   const path = searchPath.map((name) => `"${name}"`).join(',');
   return new pg.Pool({
     connectionString: target.connectionString,
@@ -67,7 +67,24 @@ export function createPool(target: PostgresTarget, searchPath: readonly string[]
     types: numericTypes,
     options: `-c search_path=${path}`,
     application_name: 'evident',
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+}
+
+/**
+ * The hot standbys of `EVIDENT_DATABASE_READ_URLS`: each a postgres:// URL, serving the primary's schema (a
+ * `?schema=` of their own is overridden, since a physical standby is a copy of the whole primary).
+ */
+export function parseReadReplicaUrls(urls: readonly string[], primary: PostgresTarget): PostgresTarget[] {
+  return urls.map((url, i) => {
+    try {
+      return parsePostgresUrl(url, primary.schema);
+    } catch (error) {
+      throw new ConfigError(`Read replica ${i + 1} of EVIDENT_DATABASE_READ_URLS is not a PostgreSQL URL: ${(error as Error).message}`, {
+        cause: error,
+        hint: 'Give each hot standby as postgres://user:password@host:5432/database, separated by commas (the same database as EVIDENT_DATABASE_URL).',
+      });
+    }
   });
 }
 

@@ -8,10 +8,23 @@ const RETRIED_SQLSTATES = new Set(['40P01', '40001']);
 const WRITE_ATTEMPTS = 4;
 
 /**
- * The store's connection pool, shared by its port adapters: one pooled client per call, or one transaction that is
- * retried whole on a deadlock; Postgres failures become a StoreError that names the operation.
+ * What the store's port adapters run their SQL through: one pooled client per call, or one transaction that is
+ * retried whole on a deadlock; Postgres failures become a StoreError that names the operation. `PooledConnections`
+ * is one server's pool; `ReadReplicas` hands out readers of this shape that run on a hot standby when one is fit.
  */
-export class PostgresPool {
+export interface PostgresPool {
+  readonly target: PostgresTarget;
+  readonly names: SchemaNames;
+  readonly location: string;
+  close(): Promise<void>;
+  assertOpen(): void;
+  withClient<T>(what: string, fn: (c: PoolClient) => Promise<T>): Promise<T>;
+  transaction<T>(what: string, fn: (c: PoolClient) => Promise<T>): Promise<T>;
+  connect(): Promise<PoolClient>;
+}
+
+/** One server's connection pool. */
+export class PooledConnections implements PostgresPool {
   private closed = false;
 
   constructor(

@@ -2,23 +2,33 @@ import pg, { type PoolClient } from 'pg';
 import { StoreError } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
 import type { Store, StoreStats } from '../store.ts';
-import { connectionError, createPool, parsePostgresUrl, type PostgresTarget } from './connection.ts';
+import { connectionError, createPool, parsePostgresUrl, parseReadReplicaUrls, type PostgresTarget } from './connection.ts';
 import { readEmbedder } from './document-writes.ts';
 import { migratePostgres } from './migrate.ts';
 import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
-import { postgresDocumentStore } from './postgres-document-store.ts';
-import { postgresMemoryStore } from './postgres-memory-store.ts';
-import { PostgresPool } from './postgres-pool.ts';
-import { postgresPrincipalStore } from './postgres-principal-store.ts';
-import { postgresRunLog } from './postgres-run-log.ts';
+import { PooledConnections } from './postgres-pool.ts';
 import { openPostgresCheckpointer } from './postgres-saver.ts';
+import { ReadReplicas, type ReadReplicaOptions, type ReadReplicaStatus } from './read-replicas.ts';
+import { primaryAdapters, routedAdapters } from './routed-adapters.ts';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
   /** The schema of the store's tables; overrides `?schema=` in the URL (default `evident`). */
   schema?: string;
-  /** Connections this process keeps at most. */
+  /** Connections this process keeps at most (to the primary, and to each read replica). */
   poolSize?: number;
+  /** Hot standbys of the primary (`EVIDENT_DATABASE_READ_URLS`) that take retrieval, listing and history reads. */
+  readUrls?: readonly string[];
+  /** Lag bound, health-check interval and timeouts of the read replicas. */
+  readReplicas?: Omit<ReadReplicaOptions, 'logger' | 'poolSize'>;
+}
+
+/** The Postgres store, with a view of its read replicas for diagnostics and tests. */
+export interface PostgresStore extends Store {
+  /** Each read replica's state as last checked (empty without `readUrls`). */
+  readReplicaStatus(): ReadReplicaStatus[];
+  /** Checks the read replicas now instead of at the next tick. */
+  checkReadReplicas(): Promise<void>;
 }
 
 /**
@@ -26,8 +36,9 @@ export interface PostgresStoreOptions {
  * `postgres://user:password@host:5432/database[?schema=name]`. The scale-out backend: many processes share one
  * database. Its port adapters share one pool.
  */
-export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const target = parsePostgresUrl(url, options.schema);
+  const readTargets = parseReadReplicaUrls(options.readUrls ?? [], target);
   const logger = options.logger ?? silentLogger;
   const names: SchemaNames = { schema: target.schema, tables: `${target.schema}_tables`, reader: `${target.schema}_reader` };
   const bootstrap = new pg.Client({ connectionString: target.connectionString, connectionTimeoutMillis: 10_000 });
@@ -48,18 +59,33 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const connections = createPool(target, [names.schema, vectorSchema], options.poolSize);
   // An idle connection that dies (server restart) must not crash the process; the next query reconnects.
   connections.on('error', (error) => logger.warn('postgres connection lost', { location: target.location, error: error.message }));
-  const pool = new PostgresPool(connections, target, names);
+  const pool = new PooledConnections(connections, target, names);
+  let replicas: ReadReplicas | undefined;
+  if (readTargets.length > 0) {
+    try {
+      replicas = await ReadReplicas.open(pool, readTargets, [names.schema, vectorSchema], {
+        ...options.readReplicas,
+        logger,
+        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      });
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+  }
 
   return {
     backend: 'postgres',
     location: target.location,
-    ...postgresDocumentStore(pool),
-    ...postgresPrincipalStore(pool),
-    ...postgresMemoryStore(pool),
-    ...postgresRunLog(pool),
-    // The saver opens its own pool with the connection string (with its password) the store was opened with.
+    ...(replicas ? routedAdapters(pool, replicas) : primaryAdapters(pool)),
+    // Checkpoints are written and read on the primary: the saver opens its own pool with the primary's connection string.
     openCheckpointer: () => openPostgresCheckpointer(target.connectionString, names.schema),
-    close: () => pool.close(),
+    readReplicaStatus: () => replicas?.status() ?? [],
+    checkReadReplicas: async () => replicas?.check(),
+    async close() {
+      await replicas?.close();
+      await pool.close();
+    },
 
     async stats(): Promise<StoreStats> {
       return pool.withClient('read statistics', async (c) => {

@@ -1,0 +1,86 @@
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { MemoryStore } from '../ports/memory-store.ts';
+import type { PrincipalStore } from '../ports/principal-store.ts';
+import type { RunLog } from '../ports/run-log.ts';
+import { postgresDocumentStore } from './postgres-document-store.ts';
+import { postgresMemoryStore } from './postgres-memory-store.ts';
+import type { PostgresPool } from './postgres-pool.ts';
+import { postgresPrincipalStore } from './postgres-principal-store.ts';
+import { postgresRunLog } from './postgres-run-log.ts';
+import type { ReadReplicas } from './read-replicas.ts';
+
+export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog;
+
+/** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
+const DOCUMENTS = 'documents';
+const memoriesOf = (user: string) => `memories:${user}`;
+const thread = (threadId: string) => `thread:${threadId}`;
+const threadsOf = (user: string) => `threads:${user}`;
+
+/** The store's port adapters on one pool: every statement on the primary. */
+export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
+  ...postgresDocumentStore(pool),
+  ...postgresPrincipalStore(pool),
+  ...postgresMemoryStore(pool),
+  ...postgresRunLog(pool),
+});
+
+/**
+ * The port adapters with retrieval, listing and history reads on the standbys and everything else on the primary.
+ * On the primary stay: every write; runs, events, leases and cancellation (the run engine decides by them);
+ * principals and API keys (permissions are resolved fresh at the moment of use, never from a lagging copy); and
+ * the reads ingestion and reindexing decide by (a document's hash, the embedding cache, the chunk scan). Each write
+ * records the primary's WAL position for the scopes it touches, so the next read of those scopes waits for a
+ * standby to replay it or runs on the primary.
+ */
+export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): PostgresAdapters {
+  const primary = primaryAdapters(pool);
+  const documents = postgresDocumentStore(replicas.reader(DOCUMENTS));
+  const memories = (user: string) => postgresMemoryStore(replicas.reader(memoriesOf(user)));
+  const runsOf = (scope: string) => postgresRunLog(replicas.reader(scope));
+  const after = async <T>(write: Promise<T>, scopes: (result: T) => readonly string[]): Promise<T> => {
+    const result = await write;
+    const touched = scopes(result);
+    if (touched.length > 0) await replicas.wrote(touched);
+    return result;
+  };
+  const runScopes = (run: { threadId: string; user: string } | undefined) => (run ? [thread(run.threadId), threadsOf(run.user)] : []);
+
+  return {
+    ...primary,
+    // Retrieval and listing of documents, chapters and tables, on a standby that has this process's document writes.
+    listDocuments: documents.listDocuments,
+    listChapters: documents.listChapters,
+    listTables: documents.listTables,
+    queryTables: documents.queryTables,
+    getChunks: documents.getChunks,
+    searchSummaries: documents.searchSummaries,
+    searchQuotes: documents.searchQuotes,
+    keywordSearch: documents.keywordSearch,
+    vectorSearch: documents.vectorSearch,
+    embedderInfo: documents.embedderInfo,
+    putDocument: (write) => after(primary.putDocument(write), () => [DOCUMENTS]),
+    deleteDocument: (docId) => after(primary.deleteDocument(docId), (deleted) => (deleted ? [DOCUMENTS] : [])),
+    putDocumentExtras: (docId, hash, extras) => after(primary.putDocumentExtras(docId, hash, extras), (written) => (written ? [DOCUMENTS] : [])),
+    replaceVectors: (embedder, vectors) => after(primary.replaceVectors(embedder, vectors), () => [DOCUMENTS]),
+
+    searchMemories: (user, vector, limit) => memories(user).searchMemories(user, vector, limit),
+    listMemories: (user) => memories(user).listMemories(user),
+    addMemory: (memory) => after(primary.addMemory(memory), ({ created }) => (created ? [memoriesOf(memory.user)] : [])),
+    deleteMemory: (user, id) => after(primary.deleteMemory(user, id), (deleted) => (deleted ? [memoriesOf(user)] : [])),
+
+    // A thread's history and a user's thread list; the writes that change what they show record their scopes.
+    listRuns: (threadId, user) => runsOf(thread(threadId)).listRuns(threadId, user),
+    listThreads: (user) => runsOf(threadsOf(user)).listThreads(user),
+    startRun: (run) => after(primary.startRun(run), runScopes),
+    finishRun: (runId, outcome) => after(primary.finishRun(runId, outcome), runScopes),
+    claimOrphanedRun: (runId, lease) => after(primary.claimOrphanedRun(runId, lease), runScopes),
+    createThread: (created) => after(primary.createThread(created), (record) => [thread(record.threadId), threadsOf(record.owner)]),
+    deleteThread: (threadId, owner) => after(primary.deleteThread(threadId, owner), (deleted) => (deleted ? [thread(threadId), threadsOf(owner)] : [])),
+    requestRunCancel: async (runId) => {
+      const requested = await primary.requestRunCancel(runId);
+      if (requested) await after(primary.getRun(runId), runScopes);
+      return requested;
+    },
+  };
+}
