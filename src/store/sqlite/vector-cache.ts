@@ -172,6 +172,15 @@ export class VectorCache {
     this.persist();
   }
 
+  /** Writes a snapshot still waiting for writes to go quiet, now (for a store about to close its connection). */
+  flush(): void {
+    if (!this.pendingPersist && !this.persistDue) return;
+    this.pendingPersist?.cancel();
+    this.pendingPersist = undefined;
+    this.persistDue = false;
+    this.persist();
+  }
+
   /** Rewrites the snapshot `delayMs` after this process's last write (if the index is loaded and big enough). */
   private schedulePersist(delayMs: number): void {
     if (!this.snapshotPath || !this.index || this.index.size < this.snapshotMinRows) return;

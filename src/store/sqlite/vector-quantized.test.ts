@@ -185,6 +185,23 @@ describe('the vector snapshot file', () => {
     expect(foreign.current(embedder).size).toBe(2001);
     expect(foreign.snapshotLoads).toBe(0);
     foreign.clear();
+
+    // This process's own writes replay onto its index; flush (what closing does) rewrites the snapshot with them.
+    const writer = loadAndSettle(conn);
+    const before = writer.current(embedder);
+    const opposite = query.map((value) => -value);
+    await store.putDocument(write('later.txt', [opposite], []));
+    const later = conn.db.prepare("SELECT pk, doc_pk FROM chunks WHERE id = 'later.txt#0'").get() as { pk: number; doc_pk: number };
+    writer.afterWrite({ removed: [], added: [{ chunkPk: later.pk, docPk: later.doc_pk, vector: opposite }] }, store.generation() - 1, store.generation());
+    expect(writer.current(embedder)).toBe(before);
+    writer.flush();
+    writer.clear();
+    const reread = new VectorCache(conn);
+    const rereadIndex = reread.current(embedder);
+    expect(rereadIndex.size).toBe(2002);
+    expect(reread.snapshotLoads).toBe(1);
+    expect(rereadIndex.search(opposite, 1)[0]).toEqual({ chunkPk: later.pk, score: expect.closeTo(1, 5) });
+    reread.clear();
     conn.close();
     await other.store.close();
     await store.close();
