@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { EmbedderInfo } from '../ports/document-store.ts';
 import { VISIBLE_DOC_PKS } from './acl-sql.ts';
 import { createDotKernel } from './dot-kernel.ts';
@@ -33,7 +34,7 @@ export interface VectorDelta {
 
 /**
  * The vectors in memory for the kernel, kept in step with the store's `generation` — replayed after this process's
- * own writes, reloaded after another's. A load reads the snapshot file (`<store>-vectors`) when it names the
+ * own writes, reloaded after another's. A load reads the snapshot file (see `snapshotPath`) when it names the
  * current generation, else decodes the vec0 table and then writes the snapshot, so the next process's first query
  * is a few reads. After this process's writes the snapshot is rewritten once they go quiet.
  */
@@ -61,10 +62,13 @@ export class VectorCache {
     return this.snapshotLoadCount;
   }
 
-  /** The snapshot file's path, or undefined where there is none (in-memory or read-only stores). */
+  /**
+   * The snapshot file's path, or undefined where there is none (in-memory or read-only stores). A hidden name beside
+   * the store (`.evident.db.vectors`), so ingesting a folder the store lives in never takes it for a document.
+   */
   get snapshotPath(): string | undefined {
-    const { db } = this.conn;
-    return db.memory || db.readonly ? undefined : `${this.conn.location}-vectors`;
+    const { db, location } = this.conn;
+    return db.memory || db.readonly ? undefined : join(dirname(location), `.${basename(location)}.vectors`);
   }
 
   /** How often the index was (re)built from the file: observable by tests of cross-process freshness. */

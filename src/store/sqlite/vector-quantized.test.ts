@@ -138,10 +138,10 @@ describe('the vector snapshot file', () => {
     const query = randomVector(next);
     const fromVec0 = await store.vectorSearch(query, LEGAL, 10);
     // Below the size where a snapshot pays for itself, the store's own cache writes none…
-    expect(existsSync(`${path}-vectors`)).toBe(false);
+    expect(existsSync(join(root, '.snapshot.db.vectors'))).toBe(false);
     const conn = SqliteConnection.open(path);
     loadAndSettle(conn).clear();
-    expect(existsSync(`${path}-vectors`)).toBe(true);
+    expect(existsSync(join(root, '.snapshot.db.vectors'))).toBe(true);
 
     const cache = new VectorCache(conn);
     const index = cache.current(embedder);
@@ -180,7 +180,7 @@ describe('the vector snapshot file', () => {
     const otherConn = SqliteConnection.open(join(root, 'other.db'));
     loadAndSettle(otherConn).clear();
     otherConn.close();
-    copyFileSync(join(root, 'other.db-vectors'), `${path}-vectors`);
+    copyFileSync(join(root, '.other.db.vectors'), join(root, '.snapshot.db.vectors'));
     const foreign = new VectorCache(conn);
     expect(foreign.current(embedder).size).toBe(2001);
     expect(foreign.snapshotLoads).toBe(0);

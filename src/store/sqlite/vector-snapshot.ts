@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import type { IndexImage, StoredFloats, VectorIndex } from './vector-index.ts';
 
 /**
- * The vector index as one file beside the store (`<store>-vectors`), so a new process loads it with a few reads
+ * The vector index as one file beside the store (`.<store>.vectors`), so a new process loads it with a few reads
  * instead of decoding every vec0 row: the int8 codes are read straight into the kernel's memory and the normalised
  * float rows stay in the file, read back only for the candidates being rescored.
  *
