@@ -7,6 +7,8 @@ import { cellMentions, columnMentions, profileColumn, questionText, type CellMen
 import { comparisonColumn, comparisonFilter, filterSql, findComparisons, negated, numberOf, numericExpr, quoteLiteral, yearCells, type PlanFilter } from './table-question-to-sql-filters.ts';
 import { detectIntent, type Intent } from './table-question-to-sql-intent.ts';
 import { wordsOf } from './table-question-to-sql-text.ts';
+import { readZhTableQuestion } from './table-question-zh.ts';
+import { analyzeQuery } from '../../text/analyzer.ts';
 
 export type TableAggregate = 'sum' | 'avg' | 'count' | 'max' | 'min';
 /**
@@ -50,6 +52,7 @@ const VALUE_LIMITS = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000, maxResultBy
 const LOOKUP_ROWS = 20;
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
@@ -93,16 +96,25 @@ export async function loadTableSchemas(store: Store, principal: Principal): Prom
  */
 export function tableQuestionToSql(question: string, tables: readonly TableSchema[], options: TableQuestionOptions = {}): TableSqlPlan | undefined {
   const dialect = options.dialect ?? 'sqlite';
-  const q = questionText(question);
-  if (q.words.length === 0) return undefined;
-  const intent = detectIntent(q);
+  const chinese = HAS_CJK.test(question);
+  const english = chinese ? undefined : { q: questionText(question), intent: undefined as Intent | undefined };
   let best: TableSqlPlan | undefined;
   for (const table of tables) {
-    const plan = planFor(question, q, intent, table, dialect);
+    // A Chinese question is read against each table's own words (see readZhTableQuestion).
+    const known = chinese ? tableText(table) : '';
+    const text = chinese ? readZhTableQuestion(question, known, new Set(analyzeQuery(known))) : question;
+    const q = english?.q ?? questionText(text);
+    if (q.words.length === 0) continue;
+    const intent = english ? (english.intent ??= detectIntent(q)) : detectIntent(q);
+    const plan = planFor(text, q, intent, table, dialect);
     if (plan && (!best || plan.score > best.score)) best = plan;
   }
   return best;
 }
+
+/** A table's title, column names and read cells, as one text. */
+const tableText = (table: TableSchema): string =>
+  [table.title, ...table.columns.map((column) => column.name), ...Object.values(table.values ?? {}).flat()].join('\n');
 
 /** How the question reads against one table: what it names, compares and asks for. */
 interface Reading {
