@@ -24,6 +24,8 @@ export interface StoredFloats {
   read(fileRow: number, into: Float32Array): void;
   /** Starts copying the rows into memory in the background, so later reads need no I/O. */
   preload(): void;
+  /** Copies the next slice into memory now; true while rows remain. */
+  advance(): boolean;
   close(): void;
 }
 
@@ -231,6 +233,11 @@ export class VectorIndex {
     floats.preload();
     for (let row = 0; row < this.rows; row++) this.rowFile[row] = row;
     this.resident.clear();
+  }
+
+  /** Moves the background copy of the float rows into memory on by one slice (called after each query). */
+  advanceFloats(): void {
+    this.stored?.advance();
   }
 
   /** Releases the snapshot file, if any. */

@@ -68,7 +68,14 @@ class FileFloats implements StoredFloats {
     private readonly offset: number,
     private readonly dimension: number,
     private readonly rows: number,
-  ) {}
+    /** The float section, when the caller already holds it (the writer of the file). */
+    loaded?: Float32Array,
+  ) {
+    if (loaded) {
+      this.memory = loaded;
+      this.loadedRows = rows;
+    }
+  }
 
   read(fileRow: number, into: Float32Array): void {
     if (this.memory && fileRow < this.loadedRows) {
@@ -81,24 +88,32 @@ class FileFloats implements StoredFloats {
     if (!readFully(this.fd, bytes, this.offset + fileRow * rowBytes)) throw new Error('the vector snapshot file is truncated');
   }
 
-  /** Copies the float rows into memory a slice per timer turn, so queries interleave with the load. */
+  /**
+   * Copies the float rows into memory a slice per timer turn, so queries interleave with the load; `advance` also
+   * moves it on from the query path, for a process whose queries never leave the event loop a free turn.
+   */
   preload(): void {
     if (this.memory || this.fd === undefined) return;
     this.memory = new Float32Array(this.rows * this.dimension);
     const step = () => {
       this.timer = undefined;
-      if (this.fd === undefined || !this.memory) return;
-      const count = Math.min(PRELOAD_ROWS_PER_STEP, this.rows - this.loadedRows);
-      const start = this.loadedRows * this.dimension;
-      const slice = this.memory.subarray(start, start + count * this.dimension);
-      if (!readFully(this.fd, new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength), this.offset + start * 4)) {
-        this.memory = undefined;
-        return;
-      }
-      this.loadedRows += count;
-      if (this.loadedRows < this.rows) this.schedule(step);
+      if (this.advance()) this.schedule(step);
     };
     this.schedule(step);
+  }
+
+  /** Loads the next slice of rows into memory; true while rows remain. */
+  advance(): boolean {
+    if (this.fd === undefined || !this.memory || this.loadedRows >= this.rows) return false;
+    const count = Math.min(PRELOAD_ROWS_PER_STEP, this.rows - this.loadedRows);
+    const start = this.loadedRows * this.dimension;
+    const slice = this.memory.subarray(start, start + count * this.dimension);
+    if (!readFully(this.fd, new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength), this.offset + start * 4)) {
+      this.memory = undefined;
+      return false;
+    }
+    this.loadedRows += count;
+    return this.loadedRows < this.rows;
   }
 
   /** Whether every row is in memory. */
@@ -180,9 +195,6 @@ function readHeader(fd: number): SnapshotHeader | undefined {
   };
 }
 
-/** Float rows copied per write while the snapshot's float section is streamed out. */
-const FLOAT_ROWS_PER_WRITE = 1024;
-
 /** Writes `index` as a snapshot at `path` (a new file); returns the float rows of the written file, open for reads. */
 export function writeSnapshot(path: string, index: VectorIndex, header: { generation: number; token: string }): StoredFloats {
   const image = index.image();
@@ -205,13 +217,11 @@ export function writeSnapshot(path: string, index: VectorIndex, header: { genera
     head.set(new Uint8Array(image.scales.buffer, image.scales.byteOffset, rows * 4), at.scales);
     writeFully(fd, head, 0);
     writeFully(fd, image.codes, at.codes);
-    const block = new Float32Array(FLOAT_ROWS_PER_WRITE * dimension);
-    for (let first = 0; first < rows; first += FLOAT_ROWS_PER_WRITE) {
-      const count = Math.min(FLOAT_ROWS_PER_WRITE, rows - first);
-      for (let i = 0; i < count; i++) image.readFloats(first + i, block.subarray(i * dimension, (i + 1) * dimension));
-      writeFully(fd, new Uint8Array(block.buffer, 0, count * dimension * 4), at.floats + first * dimension * 4);
-    }
-    return new FileFloats(fd, at.floats, dimension, rows);
+    // The float section is gathered in memory once: written out, then kept as the new file's preloaded rows.
+    const floats = new Float32Array(rows * dimension);
+    for (let row = 0; row < rows; row++) image.readFloats(row, floats.subarray(row * dimension, (row + 1) * dimension));
+    writeFully(fd, new Uint8Array(floats.buffer), at.floats);
+    return new FileFloats(fd, at.floats, dimension, rows, floats);
   } catch (error) {
     closeSync(fd);
     throw error;
