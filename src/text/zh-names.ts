@@ -202,7 +202,8 @@ export function placeCandidates(text: string): NameCandidate[] {
     // A place written with its kind as a separate word (台北 市).
     const next = tokens[i + 1];
     if (next && /^(?:市|省|县|州|区|镇)$/u.test(next.word)) end = next.end;
-    const score = (known ? 1 : 0.4) + (cued ? 1 : 0);
+    // A cue (在…, …举行) makes a known place surer; it makes an unknown noun a place only weakly (在本季度, 在球场).
+    const score = known ? (cued ? 2 : 1) : cued ? 0.9 : 0.4;
     out.push({ text: text.slice(token.start, end), start: token.start, end, type: 'place', score });
   }
   return promoteListMates(text, tokens, out, 'place');

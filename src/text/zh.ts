@@ -29,10 +29,17 @@ function zhSpans(sentence: string, type: AnswerType): AnswerSpan[] {
       return numberSpans(sentence);
     case 'duration':
       return durationSpans(sentence);
-    case 'person':
-      return toSpans(personCandidates(sentence), 'person');
-    case 'place':
-      return toSpans(placeCandidates(sentence), 'place');
+    case 'person': {
+      // 谁 is answered by a team as often as by a person (冠军是谁): a team's name (…队) stands for who.
+      const teams = organizationCandidates(sentence).filter((org) => org.score >= 1 && /队$/u.test(org.text));
+      return toSpans([...personCandidates(sentence), ...teams], 'person');
+    }
+    case 'place': {
+      // Where the sentence names a known place, an unknown noun after 在 (在球场, 在本季度) is the venue, not the place.
+      const places = placeCandidates(sentence);
+      const known = places.filter((place) => place.score >= 1);
+      return toSpans(known.length > 0 ? known : places, 'place');
+    }
     case 'organization':
       return toSpans(organizationCandidates(sentence), 'organization');
     case 'list':

@@ -4,6 +4,7 @@ import type { AnswerSpan, LanguageModule, QuestionFocus } from '../../../text/la
 import { moduleFor } from '../../../text/languages.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import type { Evidence } from '../state.ts';
+import { isDateline, isInterrogative, novelty, otherYear, sameValue, yearsIn } from './reader-signals.ts';
 
 /**
  * The offline reader: for one information need, the evidence sentences scored against the question's focus (its
@@ -18,7 +19,21 @@ const HEADING_CREDIT = 0.6;
 const TITLE_CREDIT = 0.5;
 /** Candidates kept per need, and those whose spans are looked for (names cost a compromise call each). */
 const CANDIDATES_KEPT = 6;
-const SPAN_CANDIDATES = 4;
+const SPAN_CANDIDATES = 8;
+/** Credit for a key term stated only by the sentence before or after (a passage goes on about its topic). */
+const NEIGHBOUR_CREDIT = 0.5;
+/** Ranking weights: what a sentence's neighbours add, each other passage stating the same value, a question asked back, an echo of the question. */
+const NEIGHBOUR_WEIGHT = 0.5;
+const VOTE_WEIGHT = 0.08;
+/** A value of the asked type: a fixed credit, and more the more of the question its own clause states. */
+const SPAN_BONUS = 0.15;
+const NEAR_BONUS = 0.25;
+const MAX_VOTES = 3;
+const INTERROGATIVE_PENALTY = 0.3;
+const ECHO_PENALTY = 0.3;
+const OTHER_YEAR_PENALTY = 0.3;
+/** Below this share of terms of its own, a sentence only repeats the question. */
+const ECHO_NOVELTY = 0.3;
 /** A sentence whose coverage reaches this share of the best one's agrees that the evidence is about the need. */
 const AGREEING_SHARE = 0.8;
 
@@ -32,6 +47,14 @@ export interface Candidate {
   coverage: number;
   /** Spans of the asked type in the sentence that the question does not itself contain. */
   spans: AnswerSpan[];
+  /** Coverage counting the neighbouring sentences' key terms at part credit (ranking only). */
+  context: number;
+  /** Other chunks whose sentences state one of this sentence's values. */
+  votes: number;
+  /** Key-term coverage of the clause around the sentence's nearest value (0 without values). */
+  nearness: number;
+  /** The sentence asks a question or only repeats the question's words. */
+  idle: { interrogative: boolean; echo: boolean; otherYear: boolean };
   score: number;
 }
 
@@ -98,8 +121,26 @@ function coverageIn(keys: readonly Weighted[], layers: readonly [Set<string>, nu
 function freshSpans(module: LanguageModule, focus: QuestionFocus, question: string, sentence: string): AnswerSpan[] {
   if (focus.answer_type === 'any') return [];
   const asked = normalize(question);
-  return module.spans(sentence, focus.answer_type).filter((span) => span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()));
+  return module
+    .spans(sentence, focus.answer_type)
+    .filter((span) => span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()) && !isDateline(sentence, span));
 }
+
+/** The clause of a sentence around a span: between the nearest clause punctuation on either side. */
+function clauseOf(sentence: string, span: AnswerSpan): string {
+  const before = sentence.slice(0, span.start);
+  const from = Math.max(...[...before.matchAll(CLAUSE_BREAK)].map((m) => (m.index ?? 0) + m[0].length), 0);
+  const rest = sentence.slice(span.end);
+  const next = rest.search(CLAUSE_BREAK);
+  const clause = sentence.slice(from, next < 0 ? sentence.length : span.end + next);
+  // A value set off as an adverbial ("2022年1月1日，RCEP正式生效", "On 9 April, …") belongs to the clause it introduces.
+  const own = clause.replace(span.text, '').replace(/[^\p{L}\p{N}]/gu, '');
+  if (next < 0 || own.length > 8) return clause;
+  const after = sentence.slice(span.end + next + 1);
+  const following = after.search(CLAUSE_BREAK);
+  return `${clause} ${following < 0 ? after : after.slice(0, following)}`;
+}
+const CLAUSE_BREAK = /[，,；;：:（）()]|\s[-–—]\s/gu;
 
 const namesEntity = (haystack: string, entity: string): boolean => haystack.includes(normalize(entity));
 
@@ -159,6 +200,8 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
     return match(specific, terms) > 0;
   };
   const completeChunks = new Set<string>();
+  const questionTerms = termsOf(asked || need);
+  const askedYears = yearsIn(asked || need);
   evidence.forEach((chunk, rank) => {
     const titleTerms = termsOf(`${chunk.title} ${chunk.doc_id.replace(/[/_.-]+/g, ' ')}`);
     const headingTerms = termsOf(chunk.heading);
@@ -172,16 +215,22 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
     if (share === 1) entitiesFound = true;
     // Headings come from the markdown structure in every language; the module splits what lies under them.
     const sentences = module.code === 'en' ? headedSentences(chunk.text) : headedSentences(chunk.text).flatMap(({ text, heading }) => module.sentences(text).map((sentence) => ({ text: sentence, heading })));
-    for (const { text, heading } of sentences) {
+    const sentenceTerms = sentences.map(({ text }) => termsOf(text));
+    sentences.forEach(({ text, heading }, index) => {
       const ownHeading = heading ? termsOf(heading) : headingTerms;
-      const coverage = coverageIn(keys, [[termsOf(text), 1], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]);
-      if (coverage === 0) continue;
-      all.push({ chunk, rank, sentence: text, heading: heading || chunk.heading, coverage, spans: [], score: coverage });
-    }
+      const own = sentenceTerms[index] as Set<string>;
+      const coverage = coverageIn(keys, [[own, 1], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]);
+      // Neighbours under the same heading: "Fixed on 9 April." follows the sentence that names the problem.
+      const near = [index - 1, index + 1].filter((at) => sentences[at] && sentences[at]?.heading === heading).map((at) => sentenceTerms[at] as Set<string>);
+      const context = near.length ? coverageIn(keys, [[own, 1], [new Set(near.flatMap((terms) => [...terms])), NEIGHBOUR_CREDIT], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]) : coverage;
+      if (context === 0) return;
+      const idle = { interrogative: isInterrogative(text), echo: novelty(own, questionTerms) < ECHO_NOVELTY, otherYear: otherYear(text, askedYears) };
+      all.push({ chunk, rank, sentence: text, heading: heading || chunk.heading, coverage, context, spans: [], votes: 0, nearness: 0, idle, score: coverage });
+    });
   });
 
   // Spans only for the closest sentences: finding names costs a parse per sentence.
-  all.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
+  all.sort((a, b) => b.context - a.context || a.rank - b.rank);
   const typed = focus.answer_type !== 'any';
   for (const candidate of all.slice(0, typed ? SPAN_CANDIDATES * 2 : 0)) {
     candidate.spans = freshSpans(module, focus, need, candidate.sentence);
@@ -198,9 +247,39 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   // Only where key terms are words: a CJK question's terms are character bigrams, whose rarest is often one that
   // straddles two words and says nothing.
   if (focus.language === 'en') for (const candidate of all) if (candidate.spans.length > 0 && !specificIn(candidate)) candidate.spans = [];
+  // A value in the clause that states the question's words answers it; one in another clause of the same sentence
+  // (a dateline, an aside) is about something else. Nearest values lead.
+  for (const candidate of all) {
+    if (candidate.spans.length === 0) continue;
+    const near = candidate.spans.map((span) => ({ span, near: coverageIn(keys, [[termsOf(clauseOf(candidate.sentence, span)), 1]]) }));
+    near.sort((a, b) => b.near - a.near || a.span.start - b.span.start);
+    // A value whose clause states none of the question's words is about something else (a dateline, an aside), and
+    // one whose clause is about another year than the question's is another year's value.
+    candidate.spans = near.filter(({ span }) => !otherYear(clauseOf(candidate.sentence, span), askedYears)).map(({ span }) => span);
+    candidate.nearness = near[0]?.near ?? 0;
+  }
+  // A value several passages state is likelier the answer than one a single passage mentions in passing.
+  const withSpans = all.filter((candidate) => candidate.spans.length > 0);
+  for (const candidate of withSpans) {
+    const others = new Set(
+      withSpans
+        .filter((other) => other.chunk.chunk_id !== candidate.chunk.chunk_id && other.spans.some((span) => candidate.spans.some((own) => sameValue(own.text, span.text))))
+        .map((other) => other.chunk.chunk_id),
+    );
+    candidate.votes = others.size;
+  }
   for (const candidate of all) {
     const entities = chunkEntityShare.get(candidate.chunk.chunk_id) ?? 0;
-    candidate.score = candidate.coverage + (typed && candidate.spans.length > 0 ? 0.25 : 0) + 0.2 * entities + 0.05 / (1 + candidate.rank);
+    candidate.score =
+      candidate.coverage +
+      NEIGHBOUR_WEIGHT * (candidate.context - candidate.coverage) +
+      (typed && candidate.spans.length > 0 ? SPAN_BONUS + NEAR_BONUS * candidate.nearness : 0) +
+      VOTE_WEIGHT * Math.min(MAX_VOTES, candidate.votes) +
+      0.2 * entities +
+      0.05 / (1 + candidate.rank) -
+      (candidate.idle.interrogative ? INTERROGATIVE_PENALTY : 0) -
+      (candidate.idle.echo ? ECHO_PENALTY : 0) -
+      (candidate.idle.otherYear ? OTHER_YEAR_PENALTY : 0);
   }
   all.sort((a, b) => b.score - a.score);
   const candidates = all.slice(0, CANDIDATES_KEPT);
