@@ -9,9 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Evidence, Turn } from '../src/agent/core/state.ts';
-import { loadConfig } from '../src/config/index.ts';
 import type { Principal } from '../src/domain/index.ts';
-import { createEvident } from '../src/evident.ts';
 import type { EvalCase } from '../src/eval/cases/eval-case.ts';
 import { parseCases } from '../src/eval/cases/read-cases.ts';
 import { writeConvertedSet, type ConvertedSet } from '../src/eval/datasets/converted-set.ts';
@@ -88,6 +86,9 @@ const stateSchema = z
 
 /** Asks every case of a set of the offline rag agent on a fresh store and keeps what answerability was judged on. */
 export async function retrieveSet(set: DevSet, work: string, limit?: number): Promise<RetrievedCase[]> {
+  // Loaded only when retrieving: a refit from the cached cases needs the reader, not the whole engine.
+  const { loadConfig } = await import('../src/config/index.ts');
+  const { createEvident } = await import('../src/evident.ts');
   const db = join(work, `${set.name}.db`);
   rmSync(db, { force: true });
   const evident = await createEvident(loadConfig({ env: {}, cwd: work, flags: { db } }));

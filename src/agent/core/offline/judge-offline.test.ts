@@ -37,6 +37,14 @@ describe('offline answerability', () => {
     expect(verdict.missing_information[0]).toMatch(/^the termination fee of CT-2024-0193 \(no retrieved evidence mentions CT-2024-0193\)$/);
   });
 
+  it('judges a passage that names the topic but not the asked attribute less sufficient than one that states it', () => {
+    const lease = chunk('Lease LS-2031-0042 is entered into on 3 May 2031 between Harbor Storage Ltd and Quayside Foods for a cold-storage unit.\n\nRent\n\nThe monthly rent is $9,800, payable in advance.', 'Lease LS-2031-0042', 'leases/ls-2031-0042.md');
+    const signed = judgeOffline(['Who signed LS-2031-0042 on behalf of Quayside Foods?'], [lease]);
+    const rent = judgeOffline(['What is the monthly rent of LS-2031-0042?'], [lease]);
+    expect(rent.answerable).toBe(true);
+    expect(signed.sufficiency).toBeLessThan(rent.sufficiency);
+  });
+
   it('answers with the value first, then the quoted sentence and its citation', () => {
     const evidence = [chunk('Rate limits\n\nEach partner may send 600 requests per minute.')];
     const verdict = judgeOffline(['What is the rate limit of the Orders API?'], evidence);

@@ -2,8 +2,10 @@ import { describeMissing } from '../information-need.ts';
 import type { Answerability, Evidence } from '../state.ts';
 import { isSufficient } from '../sufficiency.ts';
 import { read, type Reading } from './reader.ts';
+import { readAttribute } from './sufficiency-attribute.ts';
 import { featuresOf } from './sufficiency-features.ts';
-import { sufficiencyOf } from './sufficiency-model.ts';
+import { missingAttribute } from './sufficiency-missing.ts';
+import { modelFor, sufficiencyOf } from './sufficiency-model.ts';
 
 /** Supporting sentences quoted per answered need. */
 const SENTENCES_PER_NEED = 2;
@@ -21,10 +23,11 @@ function supportOf(reading: Reading): Reading['candidates'] {
 
 /**
  * Offline sufficiency, per need (sub-question): the reader finds the sentences closest to the need and the
- * answer spans of the asked type in them; the fitted logistic model (sufficiency-model.ts) turns what it measured
- * into the probability that the evidence states the answer. A need is answered when that probability is
- * sufficient; the verdict's sufficiency is the best need's (an answer may cover some needs and name the others as
- * missing). Refused needs say what is missing, not the question again.
+ * answer spans of the asked type in them, the attribute reader whether the asked attribute itself is stated next
+ * to the question's entities; the fitted logistic model of the need's language (sufficiency-model.ts) turns what
+ * they measured into the probability that the evidence states the answer. A need is answered when that
+ * probability is sufficient; the verdict's sufficiency is the best need's (an answer may cover some needs and name
+ * the others as missing). Refused needs say what is missing, not the question again.
  */
 export function judgeOffline(subQuestions: readonly string[], evidence: readonly Evidence[]): Answerability {
   const support: Answerability['support'] = [];
@@ -33,7 +36,8 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
   let sufficiency = 0;
   for (const query of subQuestions) {
     const reading = read(query, evidence);
-    const probability = sufficiencyOf(featuresOf(reading));
+    const attribute = readAttribute(query, evidence, reading.focus.entities, reading.focus.answer_type);
+    const probability = sufficiencyOf(featuresOf(reading, attribute), modelFor(reading.focus.language));
     sufficiency = Math.max(sufficiency, probability);
     const best = reading.candidates[0];
     const type = reading.focus.answer_type;
@@ -44,16 +48,8 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
       continue;
     }
     const related = new Set(reading.candidates.filter((candidate) => candidate.coverage >= 0.5).map((candidate) => candidate.chunk.chunk_id)).size;
-    missing.push(
-      describeMissing({
-        question: query,
-        identifiers: reading.focus.entities,
-        identifiersFound: reading.entitiesFound,
-        related,
-        evidence: evidence.length,
-        kind: type,
-      }),
-    );
+    const context = { question: query, identifiers: reading.focus.entities, identifiersFound: reading.entitiesFound, related, evidence: evidence.length, kind: type };
+    missing.push(missingAttribute(context, attribute) ?? describeMissing(context));
     reasons.push(
       `"${query}": ${related > 0 ? `${related} related chunk${related === 1 ? '' : 's'}, none states ${type === 'any' ? 'an answer' : `the ${type}`}` : 'no retrieved chunk is about it'} (sufficiency ${round(probability)})`,
     );

@@ -1,34 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { SUFFICIENT_AT, isSufficient } from '../sufficiency.ts';
-import { FEATURE_NAMES, type Features } from './sufficiency-features.ts';
-import { sufficiencyOf, sufficiencyWeights } from './sufficiency-model.ts';
+import { ENGLISH_FEATURES, FEATURE_NAMES, NEUTRAL_FEATURES, type Features } from './sufficiency-features.ts';
+import { modelFor, sufficiencyOf, sufficiencyWeights } from './sufficiency-model.ts';
 
 const base: Features = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0.5])) as Features;
 
-describe('fitted sufficiency model', () => {
-  it('loads the committed weights for exactly the features the reader computes, with a note of what it was fitted on', () => {
-    const model = sufficiencyWeights();
-    expect(model.features).toEqual([...FEATURE_NAMES]);
-    expect(model.weights.every(Number.isFinite)).toBe(true);
-    expect(model.fitted_on).toMatch(/dev cases/);
-    expect(model.cross_validated).toBeDefined();
+describe('fitted sufficiency models', () => {
+  it('loads the committed weights: a language-neutral model and an English one, over features the reader computes, with what and when they were fitted on', () => {
+    const weights = sufficiencyWeights();
+    expect(modelFor('zh').language).toBe('any');
+    expect(modelFor('zh').features).toEqual([...NEUTRAL_FEATURES]);
+    expect(modelFor('en').language).toBe('en');
+    expect(modelFor('en').features).toEqual([...ENGLISH_FEATURES]);
+    for (const model of weights.models) expect(model.weights.every(Number.isFinite)).toBe(true);
+    expect(weights.fitted_on).toMatch(/dev cases/);
+    expect(weights.fitted_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(weights.cross_validated?.['mtrag-fiqa.refusal_f1']).toEqual(expect.any(Number));
   });
 
-  it('is monotone in the obvious features: more of the need stated, its entities named, a value of the asked type', () => {
-    for (const name of ['sentence_coverage', 'entity_coverage', 'chunk_complete', 'span_agreement'] as const) {
-      expect([name, sufficiencyOf({ ...base, [name]: 1 })]).toEqual([name, expect.any(Number)]);
-      expect(sufficiencyOf({ ...base, [name]: 1 })).toBeGreaterThan(sufficiencyOf({ ...base, [name]: 0 }));
+  it('is monotone in the obvious features: more of the need stated, its entities named, the asked attribute stated', () => {
+    for (const language of ['en', 'zh'] as const) {
+      for (const name of ['sentence_coverage', 'entity_coverage'] as const) {
+        expect([language, name, sufficiencyOf({ ...base, [name]: 1 }, modelFor(language)) > sufficiencyOf({ ...base, [name]: 0 }, modelFor(language))]).toEqual([language, name, true]);
+      }
     }
-    const typed = { ...base, typed: 1 };
-    expect(sufficiencyOf({ ...typed, typed_span: 1 })).toBeGreaterThan(sufficiencyOf({ ...typed, typed_span: 0 }));
+    const en = modelFor('en');
+    expect(sufficiencyOf({ ...base, head_stated: 1, head_value: 1 }, en)).toBeGreaterThan(sufficiencyOf({ ...base, head_stated: 0, head_value: 0 }, en));
   });
 
   it('gives a probability whose threshold is the shared one', () => {
-    const strong = sufficiencyOf({ ...base, sentence_coverage: 1, chunk_coverage: 1, union_coverage: 1, chunk_complete: 1, specific_stated: 1, entity_coverage: 1, rank_prior: 1, cjk: 0 });
-    const weak = sufficiencyOf({ ...base, sentence_coverage: 0, chunk_coverage: 0, union_coverage: 0, chunk_complete: 0, specific_stated: 0, entity_coverage: 0, typed: 1, typed_span: 0, span_agreement: 0 });
-    expect(strong).toBeGreaterThan(SUFFICIENT_AT);
-    expect(weak).toBeLessThan(SUFFICIENT_AT);
-    expect(isSufficient(strong)).toBe(true);
-    expect(isSufficient(weak)).toBe(false);
+    const strong = { ...base, sentence_coverage: 1, chunk_coverage: 1, union_coverage: 1, chunk_complete: 1, entity_coverage: 1, rank_prior: 1, cjk: 0, attribute_with_entity: 1, head_stated: 1, asked_union: 1 };
+    const weak = { ...base, sentence_coverage: 0, chunk_coverage: 0, union_coverage: 0, chunk_complete: 0, entity_coverage: 0, typed: 1, typed_span: 0, span_agreement: 0, attribute_with_entity: 0, head_stated: 0, head_value: 0, asked_union: 0 };
+    for (const language of ['en', 'zh'] as const) {
+      expect(sufficiencyOf(strong, modelFor(language))).toBeGreaterThan(SUFFICIENT_AT);
+      expect(sufficiencyOf(weak, modelFor(language))).toBeLessThan(SUFFICIENT_AT);
+      expect(isSufficient(sufficiencyOf(strong, modelFor(language)))).toBe(true);
+    }
   });
 });
