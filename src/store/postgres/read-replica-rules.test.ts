@@ -26,6 +26,10 @@ describe('read replica rules', () => {
     expect(positions.required('thread:a')).toBe(10n);
     expect(positions.required('never-written')).toBe(10n);
     expect(positions.required('thread:c')).toBe(30n);
+    positions.raiseFloor(25n); // what the primary had when the process opened the store
+    expect(positions.required('never-written')).toBe(25n);
+    expect(positions.required('thread:b')).toBe(25n);
+    expect(positions.required('thread:c')).toBe(30n);
   });
 
   it('counts a standby within the bound only when it replayed what the primary had that long ago', () => {

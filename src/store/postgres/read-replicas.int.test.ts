@@ -45,6 +45,12 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
   const pauseReplay = () => query(standby, 'SELECT pg_wal_replay_pause()');
   const resumeReplay = () => query(standby, 'SELECT pg_wal_replay_resume()');
 
+  /** Waits until the standby has replayed everything the primary has inserted so far. */
+  async function caughtUp(): Promise<void> {
+    const [{ position } = { position: '' }] = await query<{ position: string }>(primary, 'SELECT pg_current_wal_insert_lsn()::text AS position');
+    await waitFor(`the standby to replay ${position}`, async () => (await query<{ ok: boolean }>(standby, `SELECT pg_last_wal_replay_lsn() >= '${position}'::pg_lsn AS ok`))[0]?.ok === true);
+  }
+
   afterAll(async () => {
     await resumeReplay().catch(() => undefined);
     for (const store of stores) await store.close();
@@ -52,7 +58,7 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
   });
 
   /** A store on a fresh schema reading from the standby, and a second handle on the same schema without one. */
-  async function open(replicas: ReadReplicaOptions = {}): Promise<{ store: PostgresStore; writer: PostgresStore }> {
+  async function open(replicas: ReadReplicaOptions = {}): Promise<{ store: PostgresStore; writer: PostgresStore; schema: string }> {
     const schema = freshSchema('evident_replica');
     schemas.add(schema);
     const store = await openPostgresStore(primary, { schema, readUrls: [standby], readReplicas: { checkIntervalMs: 50, ...replicas } });
@@ -62,7 +68,9 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
       await store.checkReadReplicas();
       return store.readReplicaStatus()[0]?.state === 'up';
     });
-    return { store, writer };
+    // The store's reads need what the primary had when it opened; once replayed, they go to the standby.
+    await caughtUp();
+    return { store, writer, schema };
   }
   const reads = (store: PostgresStore) => store.readReplicaStatus()[0]?.reads ?? 0;
 
@@ -87,7 +95,8 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
   it('serves a read from the standby: a document written elsewhere after replay was paused is not seen', async () => {
     const { store, writer } = await open({ maxLagMs: 120_000 });
     await writer.putDocument(doc('a.md', 'lighthouse'));
-    await waitFor('the standby to replay a.md', async () => (await docIds(store)).includes('a.md'));
+    await caughtUp();
+    expect(await docIds(store)).toEqual(['a.md']);
     await pauseReplay();
     try {
       // Another process's write: this store has no position to wait for, so its reads stay on the paused standby.
@@ -106,7 +115,8 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
   it("reads a thread's own writes at once while the standby is paused; other threads still read the standby", async () => {
     const { store, writer } = await open({ maxLagMs: 120_000 });
     await writer.createThread({ threadId: 'other', owner: 'ann' });
-    await waitFor('the standby to replay the other thread', async () => (await store.listThreads('ann')).length === 1);
+    await caughtUp();
+    expect((await store.listThreads('ann')).map((t) => t.threadId)).toEqual(['other']);
     await pauseReplay();
     try {
       await store.startRun({ runId: 'r1', threadId: 'mine', agent: 'rag', user: 'ann', question: 'Where is the lighthouse?', lease });
@@ -125,6 +135,20 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
       await resumeReplay();
     }
     await waitFor('the standby to replay r2', async () => (await store.listRuns('other', 'ann')).length === 1);
+  });
+
+  it('a store opened after a write reads it, though the standby has not replayed it', async () => {
+    const { writer, schema } = await open({ maxLagMs: 120_000 });
+    await pauseReplay();
+    try {
+      await writer.putDocument(doc('g.md', 'pier'));
+      const later = await openPostgresStore(primary, { schema, readUrls: [standby], readReplicas: { checkIntervalMs: 50, maxLagMs: 120_000 } });
+      stores.push(later);
+      expect(await docIds(later)).toEqual(['g.md']);
+      expect(reads(later)).toBe(0);
+    } finally {
+      await resumeReplay();
+    }
   });
 
   it('skips a standby lagging beyond the bound, and uses it again once it catches up', async () => {

@@ -60,12 +60,13 @@ class Replica {
 }
 
 const REPLAYED = 'SELECT pg_last_wal_replay_lsn()::text AS replayed';
+const INSERTED = 'SELECT pg_current_wal_insert_lsn()::text AS position';
 
 /**
  * Routes reads to PostgreSQL hot standbys (`EVIDENT_DATABASE_READ_URLS`) and keeps every write on the primary.
  * A standby serves a read only when it is up, a standby of this primary, within the lag bound, and has replayed
- * this process's latest write in the read's scope (a thread, a user's memories, the documents), so a client reads
- * its own writes; otherwise, or when the standby fails under the read, the read runs on the primary. Health is
+ * this process's latest write in the read's scope (a thread, a user's memories, the documents) and everything written
+ * before the process opened the store, so a client reads its own writes; otherwise, or when the standby fails under the read, the read runs on the primary. Health is
  * checked on a timer with a short timeout; a standby that failed is checked again after `retryAfterMs`.
  */
 export class ReadReplicas {
@@ -102,6 +103,10 @@ export class ReadReplicas {
     });
     const router = new ReadReplicas(primary, replicas, options);
     router.primarySystemId = await primary.withClient('read the cluster id', (c) => readSystemId(c));
+    // What was written before this process started counts as its own: `evident ingest` then `evident search` finds
+    // the new documents, whichever standby the search reads.
+    const opened = await primary.withClient('read the WAL position', (c) => walPosition(c, INSERTED));
+    if (opened !== undefined) router.positions.raiseFloor(opened);
     await router.check();
     router.timer = setInterval(() => void router.check(), router.intervalMs);
     router.timer.unref();
@@ -132,7 +137,7 @@ export class ReadReplicas {
    */
   async wrote(scopes: readonly string[]): Promise<void> {
     try {
-      const position = await this.primary.withClient('read the WAL position', async (c) => walPosition(c, 'SELECT pg_current_wal_insert_lsn()::text AS position'));
+      const position = await this.primary.withClient('read the WAL position', async (c) => walPosition(c, INSERTED));
       if (position !== undefined) this.positions.record(scopes, position);
     } catch (error) {
       this.logger.warn('could not read the primary WAL position after a write', { error: (error as Error).message });

@@ -25,6 +25,11 @@ export class WritePositions {
     }
   }
 
+  /** Every scope needs at least `position`: what the primary had when this process opened the store. */
+  raiseFloor(position: WalPosition): void {
+    if (this.floor === undefined || position > this.floor) this.floor = position;
+  }
+
   /** The position a standby must have replayed to serve `scope`; undefined when any standby will do. */
   required(scope: string): WalPosition | undefined {
     const own = this.positions.get(scope);
