@@ -49,6 +49,14 @@ if [[ -f $PRIMARY_DATA/pg_hba.conf ]] && ! grep -Eq '^host[[:space:]]+replicatio
 fi
 
 mkdir -p "$ROOT" && chown postgres:postgres "$ROOT"
+# A copy of an earlier primary (re-created since) cannot stream from this one: stop it and copy afresh.
+if [[ -f $DATA/standby.signal ]]; then
+  copy_id=$("$PGBIN/pg_controldata" -D "$DATA" 2>/dev/null | sed -n 's/^Database system identifier: *//p')
+  if [[ $copy_id != "$(sql "$PRIMARY_PORT" "SELECT system_identifier FROM pg_control_system()")" ]]; then
+    as_postgres "$PGBIN/pg_ctl" -D "$DATA" -m fast stop >/dev/null 2>&1 || true
+    rm -f "$DATA/standby.signal"
+  fi
+fi
 if [[ ! -f $DATA/standby.signal ]]; then
   rm -rf "$DATA"
   # A slot left by a removed copy would hold WAL for nobody; the new copy creates its own (-C -S).
