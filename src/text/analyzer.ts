@@ -198,7 +198,16 @@ export function analyzeQueryOccurrences(text: string): string[] {
   const identifierParts = new Set<string>();
   const terms = analyze(text, 'query', identifierParts);
   const content = terms.filter((term) => identifierParts.has(term) || !QUERY_STOPWORDS.has(term));
-  return content.length > 0 ? content : terms;
+  const kept = content.length > 0 ? content : terms;
+  // An identifier's parts are its fallback terms beside the compound (which counts its own repeats): a part the
+  // query gives again (`TDP-43 … TDP-43-induced`, `PGE 2 … 15-ket-PGE`) counts once.
+  const seenParts = new Set<string>();
+  return kept.filter((term) => {
+    if (!identifierParts.has(term)) return true;
+    if (seenParts.has(term)) return false;
+    seenParts.add(term);
+    return true;
+  });
 }
 
 /**
