@@ -63,12 +63,17 @@ export class VectorCache {
   }
 
   /**
-   * The snapshot file's path, or undefined where there is none (in-memory or read-only stores). A hidden name beside
-   * the store (`.evident.db.vectors`), so ingesting a folder the store lives in never takes it for a document.
+   * The snapshot file's path, or undefined for an in-memory store. A hidden name beside the store
+   * (`.evident.db.vectors`), so ingesting a folder the store lives in never takes it for a document. A read-only
+   * connection reads it but never writes it.
    */
   get snapshotPath(): string | undefined {
     const { db, location } = this.conn;
-    return db.memory || db.readonly ? undefined : join(dirname(location), `.${basename(location)}.vectors`);
+    return db.memory ? undefined : join(dirname(location), `.${basename(location)}.vectors`);
+  }
+
+  private get snapshotWritable(): boolean {
+    return this.snapshotPath !== undefined && !this.conn.db.readonly;
   }
 
   /** How often the index was (re)built from the file: observable by tests of cross-process freshness. */
@@ -135,7 +140,12 @@ export class VectorCache {
     if (!path) return undefined;
     const row = this.conn.stmt('SELECT value FROM store_meta WHERE key = ?').get(SNAPSHOT_META_KEY) as { value: string } | undefined;
     if (!row) return undefined;
-    const meta = JSON.parse(row.value) as SnapshotMeta;
+    let meta: SnapshotMeta;
+    try {
+      meta = JSON.parse(row.value) as SnapshotMeta;
+    } catch {
+      return undefined;
+    }
     if (meta.generation !== generation || meta.dimension !== embedder.dimension) return undefined;
     const image = openSnapshot(path, meta);
     if (!image) return undefined;
@@ -190,7 +200,7 @@ export class VectorCache {
 
   /** Rewrites the snapshot `delayMs` after this process's last write (if the index is loaded and big enough). */
   private schedulePersist(delayMs: number): void {
-    if (!this.snapshotPath || !this.index || this.index.size < this.snapshotMinRows) return;
+    if (!this.snapshotWritable || !this.index || this.index.size < this.snapshotMinRows) return;
     this.pendingPersist?.cancel();
     // A process that exits sooner leaves the snapshot stale: the next load decodes vec0 and writes it.
     const handle = setTimeout(() => {
@@ -209,7 +219,7 @@ export class VectorCache {
   private persist(): void {
     const index = this.index;
     const path = this.snapshotPath;
-    if (!index || !path || !this.conn.isOpen) return;
+    if (!index || !path || !this.snapshotWritable || !this.conn.isOpen) return;
     const generation = this.indexGeneration;
     const token = randomBytes(16).toString('hex');
     const temporary = `${path}.${token}.tmp`;
