@@ -6,14 +6,47 @@ import type { RunSample } from './load.ts';
 
 export interface ServerBenchReport {
   environment: Environment;
-  settings: { runs: number; warmup: number; users: number; streamModes: readonly string[] };
+  settings: { runs: number; warmup: number; repeat: number; users: number; streamModes: readonly string[] };
   firstEvent: LatencySummary;
   completion: LatencySummary;
   serverRun: LatencySummary;
-  throughput: { wallSeconds: number; runsPerSecond: number; eventsPerSecond: number; events: number };
+  throughput: Throughput;
   server: ServerUsage | undefined;
   failures: { user: string; question: string; problem: string }[];
   samples: RunSample[];
+}
+
+/** One measured batch: its wall time (first request to last `end`), the server's CPU time over it, its events. */
+export interface BatchFigures {
+  wallMs: number;
+  serverCpuMs: number;
+  events: number;
+}
+
+/** Throughput of the median batch (by runs per second), and the server's CPU per run over every batch. */
+export interface Throughput {
+  wallSeconds: number;
+  runsPerSecond: number;
+  eventsPerSecond: number;
+  events: number;
+  /** Every batch's runs per second, in order. */
+  batchRunsPerSecond: number[];
+  /** Server CPU time (user + system) per run, all batches together: what the machine's load skews least. */
+  serverCpuMsPerRun: number;
+}
+
+export function throughputOf(runs: number, batches: readonly BatchFigures[]): Throughput {
+  const rates = batches.map((batch) => runs / (batch.wallMs / 1000));
+  const median = [...batches].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((batches.length - 1) / 2)] as BatchFigures;
+  const cpuMs = batches.reduce((total, batch) => total + batch.serverCpuMs, 0);
+  return {
+    wallSeconds: median.wallMs / 1000,
+    runsPerSecond: runs / (median.wallMs / 1000),
+    eventsPerSecond: median.events / (median.wallMs / 1000),
+    events: median.events,
+    batchRunsPerSecond: rates,
+    serverCpuMsPerRun: cpuMs / (runs * batches.length),
+  };
 }
 
 const finite = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined && Number.isFinite(value));
@@ -39,7 +72,7 @@ export function formatServerReport(report: ServerBenchReport): string {
       `Load average ${env.loadBefore.toFixed(2)} before, ${env.loadAfter.toFixed(2)} after. Total ${env.totalSeconds.toFixed(0)} s.`,
     `\`${env.command}\``,
     '',
-    `${settings.runs} streamed runs started at once (after ${settings.warmup} warm-up runs), each on a new thread of one of ${settings.users} users, ` +
+    `${settings.runs} streamed runs started at once${settings.repeat > 1 ? `, ${settings.repeat} batches one after the other` : ''} (after ${settings.warmup} warm-up runs), each on a new thread of one of ${settings.users} users, ` +
       `offline \`rag\` agent, sample corpus, SQLite; stream modes ${settings.streamModes.join('+')}; the server in its own process on 127.0.0.1.`,
     '',
     '| ms | n | p50 | p95 | max | mean |',
@@ -49,7 +82,9 @@ export function formatServerReport(report: ServerBenchReport): string {
     row('run duration recorded by the server', report.serverRun),
     '',
     `Throughput: ${throughput.runsPerSecond.toFixed(1)} runs/s, ${throughput.eventsPerSecond.toFixed(0)} events/s ` +
-      `(${settings.runs} runs, ${throughput.events} events in ${throughput.wallSeconds.toFixed(2)} s from the first request to the last \`end\`).`,
+      `(${settings.runs} runs, ${throughput.events} events in ${throughput.wallSeconds.toFixed(2)} s from the first request to the last \`end\`` +
+      `${settings.repeat > 1 ? `; the median batch — every batch: ${throughput.batchRunsPerSecond.map((rate) => rate.toFixed(1)).join(', ')} runs/s` : ''}).`,
+    `Server CPU during the measured runs: ${throughput.serverCpuMsPerRun.toFixed(1)} ms per run (user + system).`,
   ];
   if (server) out.push(`Server process: max RSS ${server.maxRssMiB} MiB, CPU ${server.cpuUserMs} ms user + ${server.cpuSystemMs} ms system over its whole life (start-up and ingestion included).`);
   out.push('', report.failures.length ? `**${report.failures.length} run(s) failed:**` : 'Every run streamed whole and ended `success`.');

@@ -2,7 +2,7 @@
  * Server load benchmark: N streamed runs started at once against one server, each stream read to its end; per-run
  * time to first event and to completion, throughput. See bench/server/README.md.
  *
- *   npm run bench:server -- [--runs 50] [--warmup 5] [--json out.json]
+ *   npm run bench:server -- [--runs 50] [--warmup 5] [--repeat 1] [--cpu-prof dir] [--json out.json]
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -13,14 +13,16 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeEnvironment } from '../environment.ts';
-import type { ServerReady, ServerUsage } from './bench-server.ts';
-import { runLoad, STREAM_MODES } from './load.ts';
-import { formatServerReport, summarizeLoad, type ServerBenchReport } from './report.ts';
+import type { ServerCpu, ServerReady, ServerUsage } from './bench-server.ts';
+import { runLoad, STREAM_MODES, type RunSample } from './load.ts';
+import { formatServerReport, summarizeLoad, throughputOf, type BatchFigures, type ServerBenchReport } from './report.ts';
 
 const { values: flags } = parseArgs({
   options: {
     runs: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '5' },
+    repeat: { type: 'string', default: '1' },
+    'cpu-prof': { type: 'string' },
     json: { type: 'string' },
   },
   strict: true,
@@ -36,10 +38,14 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-/** Starts bench-server.ts in a child process and resolves with its first output line (URL and keys). */
-function startServer(): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
+/**
+ * Starts bench-server.ts in a child process and resolves with its first output line (URL and keys). With `cpuProfDir`
+ * the server writes a V8 CPU profile there when it exits (`node --cpu-prof`).
+ */
+function startServer(cpuProfDir: string | undefined): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
   const script = resolve(fileURLToPath(import.meta.url), '../bench-server.ts');
-  const child = spawn(process.execPath, [...process.execArgv, script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the server exited with code ${code} before it listened`)));
@@ -47,28 +53,45 @@ function startServer(): Promise<{ child: ChildProcessByStdio<Writable, Readable,
   });
 }
 
+/** The server's CPU time so far (it answers a `usage` line on its stdin). */
+async function serverCpu(child: ChildProcessByStdio<Writable, Readable, null>, lines: AsyncIterator<string>): Promise<number> {
+  child.stdin.write('usage\n');
+  const { value, done } = await lines.next();
+  if (done) throw new Error('the server exited');
+  const cpu = JSON.parse(String(value)) as ServerCpu;
+  return cpu.cpuUserMs + cpu.cpuSystemMs;
+}
+
 async function main(): Promise<void> {
   const runs = count('runs', flags.runs, 1);
   const warmup = count('warmup', flags.warmup, 0);
+  const repeat = count('repeat', flags.repeat, 1);
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
   log('starting the server (ingesting the sample corpus)…');
-  const { child, ready, lines } = await startServer();
+  const { child, ready, lines } = await startServer(flags['cpu-prof']);
   let server: ServerUsage | undefined;
   try {
     // Warm-up: one run at a time, so the JIT and the store's caches are warm before the measured batch.
     for (let i = 0; i < warmup; i++) await runLoad(ready.url, ready.keys, 1);
-    log(`${runs} concurrent streamed runs…`);
-    const { samples, wallMs } = await runLoad(ready.url, ready.keys, runs);
+    const samples: RunSample[] = [];
+    const batches: BatchFigures[] = [];
+    for (let batch = 0; batch < repeat; batch++) {
+      log(`${runs} concurrent streamed runs${repeat > 1 ? ` (batch ${batch + 1} of ${repeat})` : ''}…`);
+      const cpuBefore = await serverCpu(child, lines);
+      const load = await runLoad(ready.url, ready.keys, runs);
+      const cpuMs = (await serverCpu(child, lines)) - cpuBefore;
+      samples.push(...load.samples);
+      batches.push({ wallMs: load.wallMs, serverCpuMs: cpuMs, events: load.samples.reduce((total, sample) => total + sample.events, 0) });
+    }
     child.stdin.end();
     const usage = await lines.next();
     server = usage.done ? undefined : (JSON.parse(usage.value) as ServerUsage);
-    const events = samples.reduce((total, sample) => total + sample.events, 0);
     const report: ServerBenchReport = {
       environment: describeEnvironment('bench/server/run.ts', started, loadBefore),
-      settings: { runs, warmup, users: Object.keys(ready.keys).length, streamModes: STREAM_MODES },
+      settings: { runs, warmup, repeat, users: Object.keys(ready.keys).length, streamModes: STREAM_MODES },
       ...summarizeLoad(samples),
-      throughput: { wallSeconds: wallMs / 1000, runsPerSecond: runs / (wallMs / 1000), eventsPerSecond: events / (wallMs / 1000), events },
+      throughput: throughputOf(runs, batches),
       server,
       samples,
     };
@@ -79,7 +102,13 @@ async function main(): Promise<void> {
     }
     if (report.failures.length > 0) process.exitCode = 1;
   } finally {
-    if (child.exitCode === null) child.kill();
+    // A profiling server writes its profile as it exits: give it the time to, then make sure it is gone.
+    if (child.exitCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      const timer = setTimeout(() => child.kill(), flags['cpu-prof'] ? 30_000 : 2_000);
+      await exited;
+      clearTimeout(timer);
+    }
   }
 }
 

@@ -1,9 +1,11 @@
-import { INTERRUPT, type StateSnapshot } from '@langchain/langgraph';
+import { INTERRUPT } from '@langchain/langgraph';
 import { RunLeaseLostError } from '../../errors/index.ts';
 import { publicErrorOf } from '../../errors/public-error.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RunRecord, RunRecordStatus, Store } from '../../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
+import { checkpointIdOf } from './checkpoint-id.ts';
+import type { RunEventWriter } from './run-event-writer.ts';
 import { leaseStopOf, type LeaseStop } from './run-lease.ts';
 import { messageTupleJson } from './stream-json.ts';
 import { valuesToStore } from './values-delta.ts';
@@ -21,14 +23,18 @@ export interface ExecuteRunInput {
   checkpointId?: string;
   /** The lease this process holds on the run: every write names it, so once another process holds the run this one writes nothing more. */
   leaseOwner: string;
+  /** Where the run's events go: the manager's batched writer, which also hands them to its live readers. */
+  events: Pick<RunEventWriter, 'append' | 'appendNow'>;
+  /** The thread's head checkpoint as the run's start found it (null: none yet); read here when not given. */
+  fromCheckpointId?: string | null;
   /** A recovered run continues its log after its last stored event (0, the default, for a new run). */
   afterSeq?: number;
   /** An orphan that cannot be resumed: the run ends failed with this error, the graph untouched. */
   failWith?: Error;
   /** Aborting with a plain reason cancels the run; with a `LeaseStop` the run is left to another process, unrecorded. */
   signal: AbortSignal;
-  /** Called after each event is stored, so live subscribers read it at once. */
-  onEvent: () => void;
+  /** Called once the run's end is stored, so live subscribers read it at once. */
+  onEnd: () => void;
   logger: Logger;
 }
 
@@ -42,13 +48,12 @@ export interface ExecuteRunInput {
  * or joins it; a run this process lost (or hands over) is left as it is.
  */
 export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord> {
-  const { store, agent, run, input, checkpointId, leaseOwner, failWith, signal, onEvent, logger } = execution;
+  const { store, agent, run, input, checkpointId, leaseOwner, failWith, signal, onEnd, logger, events } = execution;
   const { runId, threadId } = run;
   let seq = execution.afterSeq ?? 0;
   const emit = async (event: string, data: unknown) => {
     seq += 1;
-    await store.appendRunEvents([{ runId, seq, event, data }], leaseOwner);
-    onEvent();
+    await events.append({ runId, seq, event, data });
   };
   /** The run goes on elsewhere (or is free for whoever claims it next): nothing of its end is recorded here. */
   const leave = async (stop: LeaseStop): Promise<RunRecord> => {
@@ -61,12 +66,17 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
   let error: string | undefined;
   try {
     const metadata = { run_id: runId, thread_id: threadId, assistant_id: agent.name, attempt: run.attempt };
-    if (seq > 0) await emit('metadata', metadata);
-    else await emit('metadata', { ...metadata, from_checkpoint_id: await headCheckpointId(agent, threadId) });
+    const fromCheckpoint = seq > 0 ? {} : { from_checkpoint_id: execution.fromCheckpointId !== undefined ? execution.fromCheckpointId : await headCheckpointId(agent, threadId) };
+    // Stored at once, not with the next batch: the client that started the run is waiting for it.
+    seq += 1;
+    await events.appendNow({ runId, seq, event: 'metadata', data: { ...metadata, ...fromCheckpoint } });
     if (failWith) throw failWith;
     let values: Record<string, unknown> = {};
     const stream = await agent.graph.stream(input, {
       streamMode: [...RECORDED_STREAM_MODES],
+      // Each step's checkpoint is stored before the next step starts: a step a crash interrupts is the only work
+      // lost, and a step waits for the checkpointer's (batched) write, which lets other runs and requests go between.
+      durability: 'sync',
       configurable: { thread_id: threadId, run_id: runId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
       signal,
     });
@@ -102,7 +112,7 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
     // The status and the `end` event in one transaction: a run is never finished without its end, nor ended twice.
     const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}), leaseOwner, endSeq: seq + 1 });
     seq += 1;
-    onEvent();
+    onEnd();
     return finished;
   } catch (caught) {
     const stop = stopOf(caught);
@@ -110,10 +120,6 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
     throw caught;
   }
 }
-
-/** The id of a state's checkpoint; null for the empty state of a thread without checkpoints. */
-export const checkpointIdOf = (state: StateSnapshot): string | null =>
-  state.createdAt ? ((state.config?.configurable?.checkpoint_id as string | undefined) ?? null) : null;
 
 const headCheckpointId = async (agent: AgentDefinition, threadId: string): Promise<string | null> =>
   checkpointIdOf(await agent.graph.getState({ configurable: { thread_id: threadId } }));

@@ -9,6 +9,7 @@ import { authorizeDecision, pendingActionsOf } from '../policy/authorize-decisio
 import type { AgentDefinition } from './agent-definition.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
 import { threadNotFound } from './run-access.ts';
+import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunAction } from './run-request.ts';
 
 /** What the executor runs: the graph input (or a resume `Command`, or null to replay), from which checkpoint, and the run's question. */
@@ -17,6 +18,8 @@ export interface RunInput {
   question: string;
   /** Time travel: the run starts from this checkpoint; new checkpoints branch off it and the old ones stay. */
   checkpointId?: string;
+  /** The thread's head checkpoint as read here (null: none yet), when this read it: the run's `from_checkpoint_id`. */
+  headCheckpointId?: string | null;
 }
 
 export interface RunInputContext {
@@ -48,7 +51,11 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
     });
     // The run goes on from its stored state: what of it the owner may no longer read is withheld before any step reads it.
     const update = await stateForOwner(snapshot.values, context);
-    return { input: new Command({ resume: action.decision, ...(update ? { update } : {}) }), question: `${action.decision.decision} ${waiting.tool}` };
+    return {
+      input: new Command({ resume: action.decision, ...(update ? { update } : {}) }),
+      question: `${action.decision.decision} ${waiting.tool}`,
+      headCheckpointId: checkpointIdOf(snapshot),
+    };
   }
   if (thread.owner !== principal.id) throw threadNotFound(threadId);
   if (action.kind === 'ask') {
@@ -57,7 +64,11 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
     if (pending) throw new ThreadInterruptedError(threadId, pending.tool);
     const start = { question: action.question, history: action.history, principal, threadId, runId };
     const history = await historyForOwner(snapshot.values, context);
-    return { input: { ...agent.inputFor(start, snapshot.createdAt !== undefined), ...(history ? { history } : {}) }, question: action.question };
+    return {
+      input: { ...agent.inputFor(start, snapshot.createdAt !== undefined), ...(history ? { history } : {}) },
+      question: action.question,
+      headCheckpointId: checkpointIdOf(snapshot),
+    };
   }
   return forkInput(action, context);
 }

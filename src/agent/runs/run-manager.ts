@@ -17,6 +17,8 @@ import { RunRecovery, type RecoveredRun } from './run-recovery.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
 import { RunAdmission, type RunLimits } from './run-admission.ts';
 import { runInputFor } from './run-input.ts';
+import { RunEventWriter } from './run-event-writer.ts';
+import { LiveRunEvents } from './live-run-events.ts';
 import { ValuesReplay } from './values-delta.ts';
 import type { RunRequest } from './run-request.ts';
 
@@ -49,6 +51,13 @@ interface Recovery {
   failWith?: Error;
 }
 
+/** Where a launched execution starts: a checkpoint (time travel), the head its start read, or a recovered log. */
+interface LaunchFrom {
+  checkpointId?: string;
+  headCheckpointId?: string | null;
+  recovery?: Recovery;
+}
+
 /** How long a cancel waits for another process to stop the run it executes (it polls every `pollMs`). */
 const REMOTE_CANCEL_WAIT_MS = 10_000;
 
@@ -69,6 +78,9 @@ export class RunManager {
   private readonly admission: RunAdmission;
   /** Emits a run id whenever that run stored an event. */
   private readonly appended = new EventEmitter().setMaxListeners(0);
+  /** The recent events of the runs executing here, for readers in this process. */
+  private readonly live = new LiveRunEvents();
+  private readonly writer: RunEventWriter;
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
@@ -78,6 +90,10 @@ export class RunManager {
     this.pollMs = deps.pollMs ?? 250;
     this.admission = new RunAdmission(deps.limits);
     this.leases = new RunLeases(this.store, deps.leases ?? DEFAULT_RUN_LEASE_SETTINGS, this.logger);
+    this.writer = new RunEventWriter(this.store, this.leases.owner, (events) => {
+      this.live.add(events);
+      for (const runId of new Set(events.map((event) => event.runId))) this.appended.emit(runId);
+    });
     this.recovery = new RunRecovery({
       store: this.store,
       agents: this.agents,
@@ -106,10 +122,17 @@ export class RunManager {
     this.busyThreads.add(threadId);
     try {
       const runId = randomUUID();
-      const { input, question, checkpointId } = await runInputFor(request.action, { store: this.store, agent, thread, principal, runId, policy: this.policy });
+      const { input, question, checkpointId, headCheckpointId } = await runInputFor(request.action, {
+        store: this.store,
+        agent,
+        thread,
+        principal,
+        runId,
+        policy: this.policy,
+      });
       // The run belongs to the thread's owner even when an admin decided on its action.
       const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question, lease: this.leases.lease });
-      this.launch(agent, run, input, checkpointId);
+      this.launch(agent, run, input, { ...(checkpointId ? { checkpointId } : {}), ...(headCheckpointId !== undefined ? { headCheckpointId } : {}) });
       void this.active.get(run.runId)?.done.finally(release);
       return run;
     } catch (error) {
@@ -183,20 +206,29 @@ export class RunManager {
     }
   }
 
-  /** The run's events as stored, live until its `end` event: for the manager's own waiting, never for a client. */
+  /**
+   * The run's events as stored, live until its `end` event: for the manager's own waiting, never for a client. A
+   * run executing here is read from memory as its events are committed; anything else from the store.
+   */
   private async *storedEvents(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord> {
     let last = afterSeq;
     while (!signal.aborted) {
       // Listening before reading: an event stored between the read and the wait still wakes us.
       const wake = this.wakeOnAppend(runId);
       try {
-        const batch = await this.store.listRunEvents(runId, last);
+        const kept = this.live.after(runId, last);
+        const batch = kept ?? (await this.store.listRunEvents(runId, last));
         for (const event of batch) {
           yield event;
           last = event.seq;
           if (event.event === 'end') return;
         }
         if (batch.length > 0) continue;
+        // Executing here and nothing new yet: its next event (or its end) wakes us.
+        if (kept && this.active.has(runId)) {
+          await firstOf(wake.appended, this.pollMs, signal);
+          continue;
+        }
         // Nothing new: a run that ended without an `end` event (its process died) ends the stream too.
         const run = await this.store.getRun(runId);
         if (!run) return;
@@ -272,11 +304,13 @@ export class RunManager {
   /** Executes an orphan this manager claimed: resumed from its checkpoint, or ended failed. */
   private relaunch({ agent, run, plan, afterSeq }: RecoveredRun): void {
     this.busyThreads.add(run.threadId);
-    this.launch(agent, run, null, undefined, { afterSeq, ...(plan.kind === 'fail' ? { failWith: plan.error } : {}) });
+    this.launch(agent, run, null, { recovery: { afterSeq, ...(plan.kind === 'fail' ? { failWith: plan.error } : {}) } });
   }
 
-  private launch(agent: AgentDefinition, run: RunRecord, input: unknown, checkpointId: string | undefined, recovery?: Recovery): void {
+  private launch(agent: AgentDefinition, run: RunRecord, input: unknown, from: LaunchFrom): void {
+    const { checkpointId, headCheckpointId, recovery } = from;
     const controller = new AbortController();
+    this.live.open(run.runId, recovery?.afterSeq ?? 0);
     // The heartbeat: while the run executes here, its lease is renewed; once another process holds it, this one stops.
     const stopHeartbeat = this.leases.hold(run.runId, () => controller.abort('lease_lost'));
     // A cancel requested through another process (another server on the same store) reaches this one as a flag.
@@ -293,10 +327,12 @@ export class RunManager {
       input,
       ...(checkpointId ? { checkpointId } : {}),
       leaseOwner: this.leases.owner,
+      events: this.writer,
+      ...(headCheckpointId !== undefined ? { fromCheckpointId: headCheckpointId } : {}),
       ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
       ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
       signal: controller.signal,
-      onEvent: () => this.appended.emit(run.runId),
+      onEnd: () => this.finished(run.runId),
       logger: this.logger,
     })
       .catch(async (error: unknown) => {
@@ -309,9 +345,15 @@ export class RunManager {
         stopHeartbeat();
         this.active.delete(run.runId);
         this.busyThreads.delete(run.threadId);
-        this.appended.emit(run.runId);
+        this.finished(run.runId);
       });
     this.active.set(run.runId, { threadId: run.threadId, controller, done, recovered: recovery !== undefined });
+  }
+
+  /** The run's end is stored (or its execution here is over): its readers go on from the store. */
+  private finished(runId: string): void {
+    this.live.close(runId);
+    this.appended.emit(runId);
   }
 
   private wakeOnAppend(runId: string): { appended: Promise<void>; dispose(): void } {

@@ -2,7 +2,7 @@ import { RunOrphanedError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RunRecord, Store } from '../../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
-import { checkpointIdOf } from './run-executor.ts';
+import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunLeases } from './run-lease.ts';
 
 /**

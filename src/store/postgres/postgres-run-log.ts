@@ -103,6 +103,7 @@ const lastSeq = async (c: PoolClient, runId: string): Promise<number> =>
 const insertEvents = async (c: PoolClient, events: readonly RunEventRecord[], now: Date, leaseOwner?: string): Promise<number> => {
   const rows = [events.map((e) => e.runId), events.map((e) => e.seq), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data ?? null)), now];
   // With an owner, the run rows are share-locked in the statement: a claim waits for the insert, then sees its events.
+  // The batch is all or nothing: unless the owner holds every run in it, no row is inserted (one statement, atomic).
   const sql =
     leaseOwner === undefined
       ? `INSERT INTO run_events (run_id, seq, event, data, created_at)
@@ -110,9 +111,10 @@ const insertEvents = async (c: PoolClient, events: readonly RunEventRecord[], no
       : `WITH held AS (SELECT run_id FROM runs WHERE run_id = ANY($1::text[]) AND lease_owner = $6 FOR SHARE)
          INSERT INTO run_events (run_id, seq, event, data, created_at)
          SELECT run_id, seq, event, data, $5 FROM unnest($1::text[], $2::int[], $3::text[], $4::json[]) AS e(run_id, seq, event, data)
-         WHERE e.run_id IN (SELECT run_id FROM held)`;
+         WHERE (SELECT count(*) FROM held) = $7`;
   try {
-    return (await c.query(sql, leaseOwner === undefined ? rows : [...rows, leaseOwner])).rowCount ?? 0;
+    const runs = new Set(events.map((e) => e.runId)).size;
+    return (await c.query(sql, leaseOwner === undefined ? rows : [...rows, leaseOwner, runs])).rowCount ?? 0;
   } catch (error) {
     const { code, detail } = error as { code?: string; detail?: string };
     if (code === '23505') {
@@ -248,8 +250,15 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
       if (events.length === 0) return;
       await pool.withClient('record run events', async (c) => {
         const inserted = await insertEvents(c, events, new Date(), leaseOwner);
-        // Fewer rows than events: some run of the batch is not held by `leaseOwner` (its rows were left out).
-        if (inserted < events.length) checkLeaseHeld(events[0]?.runId ?? '', leaseOwner, null);
+        if (inserted === events.length || leaseOwner === undefined) return;
+        // Nothing was inserted: some run of the batch is not held by `leaseOwner`; the error names the first such run.
+        const held = await c.query<{ run_id: string }>('SELECT run_id FROM runs WHERE run_id = ANY($1::text[]) AND lease_owner = $2', [
+          [...new Set(events.map((e) => e.runId))],
+          leaseOwner,
+        ]);
+        const holders = new Set(held.rows.map((row) => row.run_id));
+        const lost = events.find((e) => !holders.has(e.runId))?.runId ?? events[0]?.runId ?? '';
+        checkLeaseHeld(lost, leaseOwner, null);
       });
     },
 

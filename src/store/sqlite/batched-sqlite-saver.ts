@@ -1,0 +1,129 @@
+import { copyCheckpoint, type Checkpoint, type CheckpointMetadata, type CheckpointTuple } from '@langchain/langgraph';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import type Database from 'better-sqlite3';
+
+/** LangGraph's fixed indexes of its special write channels (errors, interrupts, …), as SqliteSaver numbers them. */
+const WRITES_IDX_MAP: Record<string, number> = { __error__: -1, __scheduled__: -2, __interrupt__: -3, __resume__: -4 };
+
+type PendingWrite = Parameters<SqliteSaver['putWrites']>[1][number];
+
+interface Pending {
+  sql: string;
+  rows: unknown[][];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * SqliteSaver with its writes batched: `put` and `putWrites` serialise at once and queue their rows; whatever every
+ * run queued during one turn of the event loop is written in one transaction when the loop next checks immediates
+ * (one commit, not one or two per step of every run), and each call resolves once its rows are committed. The rows,
+ * tables and reads are SqliteSaver's own. Every read writes what is queued first, so a read sees every write made
+ * before it. A graph run with `durability: 'sync'` waits for its step's write, so its next step comes after whatever
+ * else the loop has to do (a request, another run's step): runs on one event loop take turns by steps.
+ */
+export class BatchedSqliteSaver extends SqliteSaver {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database) {
+    super(db);
+  }
+
+  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
+    this.setup();
+    if (!config.configurable) throw new Error('Empty configuration supplied.');
+    const threadId = config.configurable.thread_id as string | undefined;
+    const checkpointNs = (config.configurable.checkpoint_ns as string | undefined) ?? '';
+    const parentCheckpointId = config.configurable.checkpoint_id as string | undefined;
+    if (!threadId) throw new Error('Missing "thread_id" field in passed "config.configurable".');
+    const [[type, serializedCheckpoint], [metadataType, serializedMetadata]] = await Promise.all([
+      this.serde.dumpsTyped(copyCheckpoint(checkpoint)),
+      this.serde.dumpsTyped(metadata),
+    ]);
+    if (type !== metadataType) throw new Error('Failed to serialized checkpoint and metadata to the same type.');
+    await this.enqueue(
+      'INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [[threadId, checkpointNs, checkpoint.id, parentCheckpointId, type, serializedCheckpoint, serializedMetadata]],
+    );
+    return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
+  }
+
+  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    this.setup();
+    if (!config.configurable) throw new Error('Empty configuration supplied.');
+    if (!config.configurable.thread_id) throw new Error('Missing thread_id field in config.configurable.');
+    if (!config.configurable.checkpoint_id) throw new Error('Missing checkpoint_id field in config.configurable.');
+    if (writes.length === 0) return;
+    // As SqliteSaver: special writes replace their slot, ordinary ones keep the first write of an index.
+    const allSpecial = writes.every(([channel]) => channel in WRITES_IDX_MAP);
+    const rows = await Promise.all(
+      writes.map(async ([channel, value], idx) => {
+        const [type, serialized] = await this.serde.dumpsTyped(value);
+        const { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } = config.configurable as Record<string, unknown>;
+        return [threadId, checkpointNs, checkpointId, taskId, WRITES_IDX_MAP[channel] ?? idx, channel, type, serialized];
+      }),
+    );
+    await this.enqueue(
+      `INSERT ${allSpecial ? 'OR REPLACE' : 'OR IGNORE'} INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      rows,
+    );
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    this.flush();
+    return super.getTuple(config);
+  }
+
+  override async *list(...args: Parameters<SqliteSaver['list']>): AsyncGenerator<CheckpointTuple> {
+    this.flush();
+    yield* super.list(...args);
+  }
+
+  override async deleteThread(threadId: string): Promise<void> {
+    this.flush();
+    await super.deleteThread(threadId);
+  }
+
+  /** Writes what is queued now, in one transaction (before a read, and before the connection closes). */
+  flush(): void {
+    const batch = this.queue;
+    if (batch.length === 0) return;
+    this.queue = [];
+    try {
+      this.db.transaction(() => {
+        for (const { sql, rows } of batch) {
+          const statement = this.statement(sql);
+          for (const row of rows) statement.run(...row);
+        }
+      })();
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const pending of batch) pending.resolve();
+  }
+
+  private enqueue(sql: string, rows: unknown[][]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ sql, rows, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    });
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
