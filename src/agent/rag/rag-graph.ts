@@ -3,6 +3,7 @@ import { END, START, StateGraph } from '@langchain/langgraph';
 import { answerDirectly } from './nodes/answer-directly.ts';
 import { answerability } from './nodes/answerability.ts';
 import { citationCheck } from './nodes/citation-check.ts';
+import { combineAnswers } from './nodes/combine-answers.ts';
 import { decompose } from './nodes/decompose.ts';
 import { finalize } from './nodes/finalize.ts';
 import { generate } from './nodes/generate.ts';
@@ -17,11 +18,14 @@ import { route } from './nodes/route.ts';
 import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { tableAnswer } from './nodes/table-answer.ts';
 import { traced } from '../core/traced.ts';
-import { RagState } from './rag-state.ts';
+import { RagState, type RagStateType } from './rag-state.ts';
+
+/** On the `both` route with a table answer, the text's answer (or refusal) is joined to it before finalize. */
+const joinsTable = (state: RagStateType): boolean => state.route === 'both' && state.table_answer !== null;
 
 /**
- * The `rag` graph: load_memory ⇒ (save_memory, after an approval | rewrite → decompose → route_question ⇒ (table_query | retrieve → merge_rerank →
- * check_answerability ⇒ (generate → citation_check ⇒ (retry generate | finalize) | refuse) | answer_directly) → finalize.
+ * The `rag` graph: load_memory ⇒ (save_memory, after an approval | rewrite → decompose → route_question ⇒ (table_query [⇒ retrieve on the both route] | retrieve → merge_rerank →
+ * check_answerability ⇒ (generate → citation_check ⇒ (retry generate | finalize) | refuse) [→ combine_answers on the both route] | answer_directly) → finalize.
  * The wiring is the same with and without a chat model; only the nodes' strategies differ.
  */
 export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
@@ -39,6 +43,7 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addNode('citation_check', traced('citation_check', citationCheck, deps))
     .addNode('refuse', traced('refuse', refuse, deps))
     .addNode('save_memory', traced('save_memory', saveRequestedMemory, deps))
+    .addNode('combine_answers', traced('combine_answers', combineAnswers, deps))
     .addNode('finalize', traced('finalize', finalize, deps))
     .addEdge(START, 'load_memory')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
@@ -46,9 +51,9 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addEdge('save_memory', 'finalize')
     .addEdge('rewrite', 'decompose')
     .addEdge('decompose', 'route_question')
-    .addConditionalEdges('route_question', (state) => state.route, { table: 'table_query', retrieve: 'retrieve', direct: 'answer_directly' })
-    // A failed table query falls back to retrieval rather than guessing.
-    .addConditionalEdges('table_query', (state) => (state.answer ? 'answered' : 'fallback'), { answered: 'finalize', fallback: 'retrieve' })
+    .addConditionalEdges('route_question', (state) => state.route, { table: 'table_query', both: 'table_query', retrieve: 'retrieve', direct: 'answer_directly' })
+    // A failed table query falls back to retrieval rather than guessing; on the `both` route the text is retrieved too.
+    .addConditionalEdges('table_query', (state) => (state.answer && state.route !== 'both' ? 'answered' : 'retrieve'), { answered: 'finalize', retrieve: 'retrieve' })
     .addEdge('retrieve', 'merge_rerank')
     .addEdge('merge_rerank', 'check_answerability')
     .addConditionalEdges('check_answerability', (state) => (state.answerability?.answerable ? 'sufficient' : 'insufficient'), {
@@ -56,8 +61,13 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
       insufficient: 'refuse',
     })
     .addEdge('generate', 'citation_check')
-    .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), { done: 'finalize', retry: 'generate' })
-    .addEdge('refuse', 'finalize')
+    .addConditionalEdges('citation_check', (state) => (state.answer ? (joinsTable(state) ? 'combine' : 'done') : 'retry'), {
+      done: 'finalize',
+      combine: 'combine_answers',
+      retry: 'generate',
+    })
+    .addConditionalEdges('refuse', (state) => (joinsTable(state) ? 'combine' : 'done'), { combine: 'combine_answers', done: 'finalize' })
+    .addEdge('combine_answers', 'finalize')
     .addEdge('answer_directly', 'finalize')
     .addEdge('finalize', END);
   return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});

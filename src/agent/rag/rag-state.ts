@@ -1,8 +1,9 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Citation } from '../../domain/answer.ts';
-import { SharedState, value, type Answerability, type Candidate } from '../core/state.ts';
+import type { Answer, Citation } from '../../domain/answer.ts';
+import { SharedState, value, type Answerability, type Candidate, type Evidence } from '../core/state.ts';
 
-export type Route = 'retrieve' | 'table' | 'direct';
+/** `both`: a value computed from the tables and text from the documents, answered together. */
+export type Route = 'retrieve' | 'table' | 'both' | 'direct';
 
 /**
  * A sub-question retrieved hop by hop (offline multi-hop): its hops innermost first (`#n` = hop n's answer), the
@@ -25,6 +26,9 @@ export const RagState = Annotation.Root({
   history_summary: value<string>(() => ''),
   route: value<Route>(() => 'retrieve'),
   candidates: value<Candidate[]>(() => []),
+  /** On the `both` route: the table's answer and the table chunks it cites, joined to the text's answer at the end. */
+  table_answer: value<Answer | null>(() => null),
+  table_evidence: value<Evidence[]>(() => []),
   /** The hop chains retrieval followed this run (empty for a question that nests nothing). */
   hop_chains: value<HopChain[]>(() => []),
   answerability: value<Answerability | null>(() => null),

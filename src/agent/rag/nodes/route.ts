@@ -9,7 +9,9 @@ import type { Route } from '../rag-state.ts';
 const SMALL_TALK = /^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b[\s!.,]*(there|a lot|so much|evident)?[\s!.]*$/i;
 
 const routeSchema = z.object({
-  route: z.enum(['retrieve', 'table']).describe('table: compute the answer with SQL over the tables; retrieve: find it in the documents'),
+  route: z
+    .enum(['retrieve', 'table', 'both'])
+    .describe('table: compute the answer with SQL over the tables; retrieve: find it in the documents; both: it needs a value from the tables and text from the documents'),
   reason: z.string(),
 });
 
@@ -43,7 +45,8 @@ export const route: RagNode = async (state, deps) => {
       schema: routeSchema,
       system:
         'Choose where the answer comes from. "table" when it is computed or looked up from rows of the tables listed (counts, sums, averages, minima, maxima, filters, groups, the row with the most …); ' +
-        '"retrieve" when it is stated in the documents\' text (policies, contracts, descriptions) or the tables cannot answer it. Say why in reason.',
+        '"retrieve" when it is stated in the documents\' text (policies, contracts, descriptions) or the tables cannot answer it; ' +
+        '"both" when it asks for a value from the tables and for something only the text states. Say why in reason.',
       prompt: `Tables:\n${describeTables(tables)}\n\nQuestion: ${question}${needs}`,
     },
     (output) => Promise.resolve(output),
