@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
 import type { ChunkWithSource, Store } from '../store/store.ts';
-import { analyzeForIndex, analyzeQuery } from '../text/analyzer.ts';
+import { analyzeForIndex, analyzeQuery, analyzeQueryOccurrences } from '../text/analyzer.ts';
 import { dedupeCandidates } from './dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from './fuse.ts';
 import { chunkSearchText } from './search-text.ts';
@@ -68,8 +68,9 @@ export class HybridSearch {
     const started = performance.now();
 
     const terms = analyzeQuery(query);
+    // The keyword channel gets every occurrence: a term the query repeats weighs more, as in FTS5's own bm25().
     const [bm25, vector] = await Promise.all([
-      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(terms, principal, channelDepth)) : undefined,
+      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(analyzeQueryOccurrences(query), principal, channelDepth)) : undefined,
       channels.has('vector')
         ? timed('vector', async () => {
             const [queryVector] = await embedder.embed([query], 'query');
