@@ -105,11 +105,11 @@ export function readAttribute(need: string, evidence: readonly Evidence[], entit
   const asked = askedPart(need);
   const module = moduleFor(asked);
   const entityTerms = new Set([...entities, ...identifiersIn(asked)].flatMap((entity) => [...analyzeQuery(entity), ...analyzeForIndex(entity).split(' ')]));
-  const own = [...new Set(module.focus(asked).key_terms)];
-  const own0 = new Set(module.focus(asked).key_terms);
+  const ownTerms = new Set(module.focus(asked).key_terms);
+  const own = [...ownTerms];
   // A synonym that is one of the question's own words is not a paraphrase of another of them: "call" (for
   // "phone") in "the security on-call" is the question's own topic word.
-  const expansions = new Map([...(module.expansions?.(asked) ?? new Map<string, string[][]>())].map(([term, synonyms]) => [term, synonyms.filter((synonym) => !synonym.some((part) => own0.has(part)))] as const));
+  const expansions = new Map([...(module.expansions?.(asked) ?? new Map<string, string[][]>())].map(([term, synonyms]) => [term, synonyms.filter((synonym) => !synonym.some((part) => ownTerms.has(part)))] as const));
   const chunkTerms = evidence.map((chunk) => termSet(`${chunk.title}\n${chunk.heading}\n${chunk.text}`));
   const n = chunkTerms.length;
   // The words few passages state are the specific ones: "signed" over "contract" in a set of contract passages.
@@ -139,8 +139,8 @@ export function readAttribute(need: string, evidence: readonly Evidence[], entit
   const withEntity = clauses.find((clause) => namesAll[clause.chunk]);
   const typed = VALUE_TYPES.has(answerType);
   const near = typed && clauses.slice(0, SPAN_CLAUSES).some((clause) => clause.attribute >= 0.5 && freshSpanIn(module, answerType, asked, clause.text));
-  const read = module.code === 'en' ? englishHead(asked) : { words: [], kind: 'noun' as const, terms: [] };
-  const headTerms = read.terms;
+  const focusHead = module.code === 'en' ? englishHead(asked) : { words: [], kind: 'noun' as const, terms: [] };
+  const headTerms = focusHead.terms;
   const head = headTerms.map((term) => ({ term, weight: 1, synonyms: expansions.get(term) ?? [] }));
   const headClauses = clauses.filter((clause) => namesAll[clause.chunk]).map((clause) => ({ clause, stated: coverage(head, clause) })).sort((a, b) => b.stated - a.stated);
   const headStated = head.length === 0 ? (withEntity?.attribute ?? (attribute.length === 0 ? 1 : 0)) : (headClauses[0]?.stated ?? 0);
@@ -163,8 +163,8 @@ export function readAttribute(need: string, evidence: readonly Evidence[], entit
     headStated,
     topicOnly,
     headValue: head.length === 0 ? near : headValue,
-    headWords: headTerms.length > 0 ? read.words : [],
-    headKind: read.kind,
+    headWords: headTerms.length > 0 ? focusHead.words : [],
+    headKind: focusHead.kind,
     attributeTerms: attribute.map((key) => key.term),
   };
 }

@@ -17,7 +17,7 @@ describe('what a refusal names as missing', () => {
     );
     const engineer = 'Which support engineer handled LS-2031-0042?';
     expect(missingAttribute(context(engineer), readAttribute(engineer, [lease], ['LS-2031-0042'], 'person'))).toBe(
-      'the support engineer (which support engineer handled LS-2031-0042) (the evidence found mentions LS-2031-0042 but states no support engineer)',
+      'the support engineer that handled LS-2031-0042 (the evidence found mentions LS-2031-0042 but states no support engineer)',
     );
   });
 

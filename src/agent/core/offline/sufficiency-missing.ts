@@ -6,6 +6,21 @@ const STATED = 0.75;
 const WH_NOUN = /^(?:at |in |for |on |by |from |to )?(?:what|which|whose)\s+/i;
 const QUESTION_END = /[\s?？.!。！]+$/u;
 
+const AUXILIARY = /^(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|may|might|must)$/i;
+
+/**
+ * "Which support engineer handled HIP-12" → "the support engineer that handled HIP-12"; a question with do-support
+ * or a copula after its head ("at what price did the team buy …") keeps its words after the head: "the price (at
+ * what price did the team buy …)".
+ */
+function nounNeed(body: string, headWords: readonly string[]): string {
+  const head = headWords.join(' ');
+  const phrase = headWords.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(`(?:['’]s)?\\s+`);
+  const match = new RegExp(`^(?:\\w+\\s+)?(?:what|which|whose)\\s+${phrase}(?:['’]s)?\\s+(\\S+)(.*)$`, 'iu').exec(body);
+  if (match && !AUXILIARY.test(match[1] as string)) return `the ${head} that ${match[1]}${match[2]}`;
+  return `the ${head} (${body.charAt(0).toLowerCase()}${body.slice(1)})`;
+}
+
 /**
  * What a refusal names as missing when the evidence is about the question's topic but does not state the asked
  * attribute (the head of its focus, sufficiency-head.ts): "the signer of CT-2024-0193 …" is said as "who signed
@@ -17,7 +32,7 @@ export function missingAttribute(context: MissingContext, attribute: AttributeRe
   if (attribute.headWords.length === 0 || attribute.headStated >= STATED || context.evidence === 0) return undefined;
   const body = context.question.trim().replace(QUESTION_END, '');
   const head = attribute.headWords.join(' ');
-  const need = attribute.headKind === 'noun' && WH_NOUN.test(body) ? `the ${head} (${body.charAt(0).toLowerCase()}${body.slice(1)})` : `${body.charAt(0).toLowerCase()}${body.slice(1)}`;
+  const need = attribute.headKind === 'noun' && WH_NOUN.test(body) ? nounNeed(body, attribute.headWords) : `${body.charAt(0).toLowerCase()}${body.slice(1)}`;
   const wh = /^(?:who|whom|when|where|why|how(?:\s+(?:often|long|much|many|soon))?)\b/i.exec(body)?.[0]?.toLowerCase();
   // "who signed" reads as it stands; "how often … rotate" keeps the question's verb beside its question word.
   const lacking = attribute.headKind === 'noun' ? `states no ${head}` : wh ? `does not say ${wh}${wh === 'who' ? '' : ' …'} ${head}` : `does not state ${head}`;
