@@ -17,7 +17,9 @@ const FUNCTION_WORDS =
   'whom whose when where why how much many can could should would will shall may might must tell me please show list describe ' +
   'explain about it its this that these those there their they them our ours we us you your yours i my mine he him his she her hers ' +
   'any all some also so as if than then into under over up out has have had s get got kind sort thing things way happen happens ' +
-  'there here just very really still yet again ever one ones own same such other else whether not no know want need let like before after while during';
+  'there here just very really still yet again ever one ones own same such other else whether not no know want need let like before after while during ' +
+  // Light verbs: "keeps delivering late", "came from", "make sure" carry the aspect or the motion, not the topic.
+  'keep keeps kept make makes made take takes took come comes came go goes went';
 let functionTerms: Set<string> | undefined;
 const isFunctionTerm = (term: string): boolean => (functionTerms ??= new Set(analyzeQuery(FUNCTION_WORDS))).has(term);
 
@@ -45,11 +47,17 @@ function englishEntities(text: string): string[] {
   return unique.filter((entity) => !unique.some((other) => other !== entity && other.toLowerCase().includes(entity.toLowerCase()) && !identifiersIn(entity).length));
 }
 
+/**
+ * The words that ask for the kind of answer ("how quickly", "how early", "which date"): they say what is wanted,
+ * never what it is about, and a passage states the value instead ("within 30 seconds", "Fixed on 9 April").
+ */
+const ASKING_PHRASE = /\bhow\s+(?:quickly|early|soon|long|often|fast|late|far|much|many|old)\b|\b(?:which|what)\s+(?:date|day|year|month|time|percentage|share)\b/gi;
+
 export const en: LanguageModule = {
   code: 'en',
   sentences: (text) => headedSentences(text).map((sentence) => sentence.text),
   focus(question): QuestionFocus {
-    return { language: 'en', answer_type: englishAnswerType(question), entities: englishEntities(question), key_terms: englishKeyTerms(question) };
+    return { language: 'en', answer_type: englishAnswerType(question), entities: englishEntities(question), key_terms: englishKeyTerms(question.replace(ASKING_PHRASE, ' ')) };
   },
   entities: englishEntities,
   spans: englishSpans,

@@ -201,6 +201,7 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   };
   const completeChunks = new Set<string>();
   const questionTerms = termsOf(asked || need);
+  const neighbours = new Map<Candidate, Set<string>[]>();
   const askedYears = yearsIn(asked || need);
   evidence.forEach((chunk, rank) => {
     const titleTerms = termsOf(`${chunk.title} ${chunk.doc_id.replace(/[/_.-]+/g, ' ')}`);
@@ -225,7 +226,9 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
       const context = near.length ? coverageIn(keys, [[own, 1], [new Set(near.flatMap((terms) => [...terms])), NEIGHBOUR_CREDIT], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]) : coverage;
       if (context === 0) return;
       const idle = { interrogative: isInterrogative(text), echo: novelty(own, questionTerms) < ECHO_NOVELTY, otherYear: otherYear(text, askedYears) };
-      all.push({ chunk, rank, sentence: text, heading: heading || chunk.heading, coverage, context, spans: [], votes: 0, nearness: 0, idle, score: coverage });
+      const candidate: Candidate = { chunk, rank, sentence: text, heading: heading || chunk.heading, coverage, context, spans: [], votes: 0, nearness: 0, idle, score: coverage };
+      neighbours.set(candidate, near);
+      all.push(candidate);
     });
   });
 
@@ -246,7 +249,16 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   // question's most specific word. "$86,000" under "Fees" is a fee, but not the termination fee that was asked.
   // Only where key terms are words: a CJK question's terms are character bigrams, whose rarest is often one that
   // straddles two words and says nothing.
-  if (focus.language === 'en') for (const candidate of all) if (candidate.spans.length > 0 && !specificIn(candidate)) candidate.spans = [];
+  // The sentence before or after may carry it ("The billing job read … ." then "Fixed on 9 April.").
+  // The anchor is the rarest of those words some passage states: a word no passage uses (the question's paraphrase,
+  // "how quickly … reply" for "answer within") cannot tell one value from another.
+  const anchor = [...ownKeys].filter((key) => !idTerms.has(key.term) && chunkTerms.some((terms) => match(key, terms) > 0)).sort((a, b) => b.weight - a.weight)[0];
+  const specificNear = (candidate: Candidate): boolean => {
+    if (!anchor) return true;
+    const terms = [termsOf(`${candidate.heading}\n${candidate.sentence}`), ...(neighbours.get(candidate) ?? [])];
+    return terms.some((layer) => match(anchor, layer) > 0);
+  };
+  if (focus.language === 'en') for (const candidate of all) if (candidate.spans.length > 0 && !specificNear(candidate)) candidate.spans = [];
   // A value in the clause that states the question's words answers it; one in another clause of the same sentence
   // (a dateline, an aside) is about something else. Nearest values lead.
   for (const candidate of all) {
