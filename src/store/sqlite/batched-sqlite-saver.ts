@@ -8,7 +8,16 @@ const WRITES_IDX_MAP: Record<string, number> = { __error__: -1, __scheduled__: -
 
 type PendingWrite = Parameters<SqliteSaver['putWrites']>[1][number];
 
+/**
+ * A turn of the event loop hands back at most this many waiting steps, and stops once they have run this long: the
+ * rest go on in the next turn, after the loop has read what arrived meanwhile (a new request's first event waits for
+ * a bounded slice of steps, not for one step of every executing run).
+ */
+const STEPS_PER_TURN = 16;
+const TURN_BUDGET_MS = 15;
+
 interface Pending {
+  threadId: string;
   sql: string;
   rows: unknown[][];
   resolve: () => void;
@@ -18,14 +27,18 @@ interface Pending {
 /**
  * SqliteSaver with its writes batched: `put` and `putWrites` serialise at once and queue their rows; whatever every
  * run queued during one turn of the event loop is written in one transaction when the loop next checks immediates
- * (one commit, not one or two per step of every run), and each call resolves once its rows are committed. The rows,
- * tables and reads are SqliteSaver's own. Every read writes what is queued first, so a read sees every write made
- * before it. A graph run with `durability: 'sync'` waits for its step's write, so its next step comes after whatever
- * else the loop has to do (a request, another run's step): runs on one event loop take turns by steps.
+ * (one commit, not one or two per step of every run), and each call resolves once its rows are committed and its
+ * turn comes (`release`). The rows, tables and reads are SqliteSaver's own. Every read writes what is queued first,
+ * so a read sees every write made before it. A graph run with `durability: 'sync'` waits for its step's write, so its
+ * next step comes after whatever else the loop has to do (a request, other runs' steps): runs on one event loop take
+ * turns by steps, a bounded slice of them per turn of the loop.
  */
 export class BatchedSqliteSaver extends SqliteSaver {
   private queue: Pending[] = [];
   private scheduled = false;
+  /** Callers whose rows are committed, waiting for their turn to go on, by thread, oldest first. */
+  private readonly ready = new Map<string, (() => void)[]>();
+  private releasing = false;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
@@ -45,6 +58,7 @@ export class BatchedSqliteSaver extends SqliteSaver {
     ]);
     if (type !== metadataType) throw new Error('Failed to serialized checkpoint and metadata to the same type.');
     await this.enqueue(
+      threadId,
       'INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [[threadId, checkpointNs, checkpoint.id, parentCheckpointId, type, serializedCheckpoint, serializedMetadata]],
     );
@@ -67,6 +81,7 @@ export class BatchedSqliteSaver extends SqliteSaver {
       }),
     );
     await this.enqueue(
+      String(config.configurable.thread_id),
       `INSERT ${allSpecial ? 'OR REPLACE' : 'OR IGNORE'} INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       rows,
     );
@@ -103,12 +118,45 @@ export class BatchedSqliteSaver extends SqliteSaver {
       for (const pending of batch) pending.reject(error);
       return;
     }
-    for (const pending of batch) pending.resolve();
+    for (const pending of batch) {
+      const callers = this.ready.get(pending.threadId);
+      if (callers) callers.push(pending.resolve);
+      else this.ready.set(pending.threadId, [pending.resolve]);
+    }
+    this.release();
   }
 
-  private enqueue(sql: string, rows: unknown[][]): Promise<void> {
+  /**
+   * Hands committed callers back in slices, one slice per turn of the loop, a thread at a time (all its calls at
+   * once: a step waits for its checkpoint and its writes together): each thread in an immediate of its own (the loop
+   * runs its continuation, the step, before the next immediate), until the slice's count or time budget is spent.
+   */
+  private release(): void {
+    if (this.releasing || this.ready.size === 0) return;
+    this.releasing = true;
+    const slice = Math.min(this.ready.size, STEPS_PER_TURN);
+    let began: number | undefined;
+    for (let index = 0; index < slice; index++) {
+      setImmediate(() => {
+        const now = performance.now();
+        began ??= now;
+        if (now - began > TURN_BUDGET_MS) return;
+        const next = this.ready.entries().next();
+        if (next.done) return;
+        const [threadId, callers] = next.value;
+        this.ready.delete(threadId);
+        for (const resolve of callers) resolve();
+      });
+    }
+    setImmediate(() => {
+      this.releasing = false;
+      this.release();
+    });
+  }
+
+  private enqueue(threadId: string, sql: string, rows: unknown[][]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ sql, rows, resolve, reject });
+      this.queue.push({ threadId, sql, rows, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => {
