@@ -21,7 +21,9 @@ describe('what a refusal names as missing', () => {
     );
   });
 
-  it('leaves the generic description when the head is stated or none was read', () => {
+  it('leaves the generic description when the head is stated, none was read, or the question wraps a noun phrase', () => {
+    const fee = 'What is the termination fee of LS-2031-0042?';
+    expect(missingAttribute(context(fee), readAttribute(fee, [lease], ['LS-2031-0042'], 'amount'))).toBeUndefined();
     const rent = 'What is the monthly rent of LS-2031-0042?';
     expect(missingAttribute(context(rent), readAttribute(rent, [lease], ['LS-2031-0042'], 'amount'))).toBeUndefined();
     const yesNo = 'Is LS-2031-0042 still valid?';

@@ -1,4 +1,4 @@
-import type { MissingContext } from '../information-need.ts';
+import { informationNeed, type MissingContext } from '../information-need.ts';
 import type { AttributeReading } from './sufficiency-attribute.ts';
 
 /** Below this the head of the question's focus counts as not stated (a synonym alone reaches 0.75). */
@@ -26,11 +26,13 @@ function nounNeed(body: string, headWords: readonly string[]): string {
  * attribute (the head of its focus, sufficiency-head.ts): "the signer of CT-2024-0193 …" is said as "who signed
  * CT-2024-0193 on behalf of Northwind Logistics (the evidence found mentions CT-2024-0193, Northwind Logistics but
  * does not say who signed)". Undefined when no head was read or the head is stated (the generic description
- * applies then).
+ * applies then, as it does to a question that wraps a noun phrase: "what is <the fee of X>").
  */
 export function missingAttribute(context: MissingContext, attribute: AttributeReading): string | undefined {
   if (attribute.headWords.length === 0 || attribute.headStated >= STATED || context.evidence === 0) return undefined;
   const body = context.question.trim().replace(QUESTION_END, '');
+  // "What is the termination fee of X" already reads as the noun phrase it asks for (information-need.ts).
+  if (informationNeed(context.question) !== body) return undefined;
   const head = attribute.headWords.join(' ');
   const need = attribute.headKind === 'noun' && WH_NOUN.test(body) ? nounNeed(body, attribute.headWords) : `${body.charAt(0).toLowerCase()}${body.slice(1)}`;
   const wh = /^(?:who|whom|when|where|why|how(?:\s+(?:often|long|much|many|soon))?)\b/i.exec(body)?.[0]?.toLowerCase();
