@@ -37,7 +37,7 @@ describe('controllable graph, offline, on the sample corpus', () => {
       ['retrieve_chunks', 'answered'],
       ['answer_from_context', 'answered'],
     ]);
-    expect(nodesOf(run).slice(0, 6)).toEqual(['start_run', 'anonymize', 'planner', 'deanonymize_plan', 'task_handler', 'retrieve_chunks']);
+    expect(nodesOf(run).slice(0, 7)).toEqual(['start_run', 'rewrite', 'anonymize', 'planner', 'deanonymize_plan', 'task_handler', 'retrieve_chunks']);
     expect(nodesOf(run).slice(-3)).toEqual(['final_answer', 'citation_check', 'finalize']);
     expect(run.events.map((event) => event.node)).toEqual(nodesOf(run));
   });

@@ -15,6 +15,7 @@ import { plan } from './nodes/plan.ts';
 import { relevanceCheck } from './nodes/relevance-check.ts';
 import { replan } from './nodes/replan.ts';
 import { retrieveWith } from './nodes/retrieve.ts';
+import { rewriteFollowUp } from './nodes/rewrite-follow-up.ts';
 import { rewriteQuery } from './nodes/rewrite-query.ts';
 import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { startRun } from './nodes/start-run.ts';
@@ -38,7 +39,7 @@ const retrievalToolOf = (state: ControllableStateType) =>
   state.tool === 'retrieve_summaries' || state.tool === 'retrieve_quotes' ? state.tool : 'retrieve_chunks';
 
 /**
- * The `controllable` plan-and-execute graph: start_run ⇒ (save_memory, after an approval → finalize | anonymize → planner (plans on the anonymized question) →
+ * The `controllable` plan-and-execute graph: start_run ⇒ (save_memory, after an approval → finalize | rewrite (a follow-up made standalone) → anonymize → planner (plans on the anonymized question) →
  * deanonymize_plan → task_handler ⇒ (table_query ⇒ (finalize, answered in SQL | retrieve_chunks …) | retrieve_chunks | retrieve_summaries | retrieve_quotes → keep_relevant →
  * relevance_check ⇒ (answer_from_context | rewrite_query → retrieve again, bounded | replan, given up) |
  * answer_from_context) → groundedness_check ⇒ (replan | answer_from_context again, bounded | replan, given up) →
@@ -49,6 +50,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
   const node = (name: string, fn: ControllableNode) => traced(name, fn, deps, controllableStepEvent);
   const graph = new StateGraph(ControllableState)
     .addNode('start_run', node('start_run', startRun))
+    .addNode('rewrite', node('rewrite', rewriteFollowUp))
     .addNode('anonymize', node('anonymize', anonymizeQuestion))
     .addNode('planner', node('planner', plan))
     .addNode('deanonymize_plan', node('deanonymize_plan', deanonymizePlan))
@@ -69,8 +71,9 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'start_run')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
-    .addConditionalEdges('start_run', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'anonymize' })
+    .addConditionalEdges('start_run', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'rewrite' })
     .addEdge('save_memory', 'finalize')
+    .addEdge('rewrite', 'anonymize')
     .addEdge('anonymize', 'planner')
     .addEdge('planner', 'deanonymize_plan')
     .addEdge('deanonymize_plan', 'task_handler')

@@ -15,6 +15,7 @@ const entitiesSchema = z.object({
  * those the question really contains are replaced.
  */
 export const anonymizeQuestion: ControllableNode = async (state, deps) => {
+  const question = state.standalone_question || state.question;
   const outcome = await modelOrOffline(
     deps,
     state.errors,
@@ -23,12 +24,12 @@ export const anonymizeQuestion: ControllableNode = async (state, deps) => {
       schema: entitiesSchema,
       system:
         'List the named entities of the question: people, organisations, places, works, products, identifiers (contract numbers, ticket ids). Copy each exactly as written in the question. Do not answer it.',
-      prompt: `Question: ${state.question}`,
+      prompt: `Question: ${question}`,
     },
     (output) => output.entities,
-    () => findEntitiesOffline(state.question),
+    () => findEntitiesOffline(question),
   );
-  const { anonymized, mapping } = anonymize(state.question, outcome.value);
+  const { anonymized, mapping } = anonymize(question, outcome.value);
   const count = Object.keys(mapping).length;
   return {
     update: { anonymized_question: anonymized, mapping, errors: outcome.errors },

@@ -11,16 +11,17 @@ import { formatPastSteps } from './answer-from-context.ts';
 
 /** What is missing when no task found grounded evidence, said as `rag` says it. */
 function missingOf(state: ControllableStateType): string[] {
-  const ids = identifiersIn(state.question);
+  const question = state.standalone_question || state.question;
+  const ids = identifiersIn(question);
   const stated = new Set(state.evidence.flatMap((item) => identifiersIn(`${item.title} ${item.text}`)));
   return [
     describeMissing({
-      question: state.question,
+      question,
       identifiers: ids,
       identifiersFound: ids.length > 0 && ids.every((id) => stated.has(id)),
       related: state.aggregated_context.length,
       evidence: state.evidence.length,
-      kind: moduleFor(state.question).focus(state.question).answer_type,
+      kind: moduleFor(question).focus(question).answer_type,
     }),
   ];
 }
@@ -60,7 +61,7 @@ export const finalAnswer: ControllableNode = async (state, deps) => {
       system:
         'Answer the question only from the evidence. Cite every claim: each citation names the chunk_id and doc_id of an evidence chunk and quotes its exact words. ' +
         'The findings of earlier tasks guide you but are not evidence. If the evidence does not state the answer, set answerable to false and list the missing information.',
-      prompt: `${findings ? `Findings of the plan's tasks (not evidence):\n${findings}\n\n` : ''}Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${state.question}${feedback}`,
+      prompt: `${findings ? `Findings of the plan's tasks (not evidence):\n${findings}\n\n` : ''}Evidence:\n${formatEvidence(state.evidence)}\n\nQuestion: ${state.standalone_question || state.question}${feedback}`,
     },
     (answer) => answer,
     () => offlineAnswer(state),

@@ -35,7 +35,7 @@ export const replan: ControllableNode = async (state, deps) => {
       system:
         'Update the plan. Given the question, the tasks done with their answers, and the tasks left, return the tasks still needed (refer to earlier answers by their content) ' +
         'and done: true when the question can be answered from what was found, or cannot be answered at all.',
-      prompt: `Question: ${state.question}\n\nDone:\n${history}\n\nLeft:\n${remaining.map((task) => `- ${task}`).join('\n') || '(none)'}`,
+      prompt: `Question: ${state.standalone_question || state.question}\n\nDone:\n${history}\n\nLeft:\n${remaining.map((task) => `- ${task}`).join('\n') || '(none)'}`,
     },
     (output) => ({ done: output.done || output.plan.length === 0, plan: output.plan.slice(0, deps.maxTasks) }),
     () => {

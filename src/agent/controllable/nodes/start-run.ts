@@ -3,6 +3,7 @@ import type { ControllableNode } from '../controllable-deps.ts';
 /** Starts a run on the thread: the per-run fields are reset (the checkpoint still holds the previous run's). */
 export const startRun: ControllableNode = async (state, deps) => ({
   update: {
+    standalone_question: '',
     anonymized_question: '',
     mapping: {},
     plan: [],

@@ -27,8 +27,8 @@ const routeSchema = z.object({ tool: z.enum(CONTROLLABLE_TOOLS), query: z.string
  * tables there are.
  */
 export const taskHandler: ControllableNode = async (state, deps) => {
-  const task = state.plan[0] ?? `${ANSWER_TASK_PREFIX} ${state.question}`;
   const question = state.standalone_question || state.question;
+  const task = state.plan[0] ?? `${ANSWER_TASK_PREFIX} ${question}`;
   const tables = state.principal ? await deps.store.listTables(state.principal) : [];
   const tablePlan = !deps.chat && state.past_steps.length === 0 && state.principal && tables.length > 0 ? await offlineTablePlan(question, state.principal, deps.store) : undefined;
   const done = state.past_steps.map((step, i) => `${i + 1}. ${step.task} → ${step.response || '(nothing found)'}`).join('\n');
@@ -44,10 +44,10 @@ export const taskHandler: ControllableNode = async (state, deps) => {
         'table_query (computes over the ingested tables listed below: counts, sums, averages, extremes, rows that match; give the question the table answers), ' +
         'or answer_from_context (the task can be answered from what earlier tasks found). ' +
         'Give the query to retrieve with, or the question to answer.',
-      prompt: `Task: ${task}\n\nQuestion: ${state.question}${done ? `\n\nDone so far:\n${done}` : ''}${tables.length ? `\n\nTables table_query can read:\n${describeTables(tables)}` : '\n\nNo tables are available to table_query.'}`,
+      prompt: `Task: ${task}\n\nQuestion: ${question}${done ? `\n\nDone so far:\n${done}` : ''}${tables.length ? `\n\nTables table_query can read:\n${describeTables(tables)}` : '\n\nNo tables are available to table_query.'}`,
     },
     (output) => output,
-    () => (tablePlan ? { tool: 'table_query' as const, query: question } : { tool: chooseToolOffline(task), query: task.replace(ANSWER_TASK_PREFIX, '').trim() || state.question }),
+    () => (tablePlan ? { tool: 'table_query' as const, query: question } : { tool: chooseToolOffline(task), query: task.replace(ANSWER_TASK_PREFIX, '').trim() || question }),
   );
   const { tool, query } = outcome.value;
   return {

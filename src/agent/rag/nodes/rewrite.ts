@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { modelOrOffline } from '../../core/model-or-offline.ts';
-import type { Turn } from '../../core/state.ts';
+import { modelOrOffline, type ModelStepDeps } from '../../core/model-or-offline.ts';
+import type { RunError, Turn } from '../../core/state.ts';
 import { identifiersIn } from '../../../text/text-heuristics.ts';
 import { refersBack, resolveReference, withoutConnective } from '../../../text/references.ts';
 import { summaryIdentifiers } from '../../memory/history-summary.ts';
@@ -31,7 +31,18 @@ export function rewriteOffline(question: string, history: readonly Turn[], summa
  * decides for it which follow-ups refer back, so a follow-up in any language is resolved. Offline, only a question
  * that refers back (an English or Chinese pronoun or demonstrative, text/references.ts) and names no identifier is rewritten.
  */
-export const rewrite: RagNode = async (state, deps) => {
+export const rewrite: RagNode = (state, deps) => standaloneQuestion(state, deps);
+
+/** What the rewrite reads of a run: the question, the thread's window and its running summary ('' for none). */
+export interface FollowUp {
+  question: string;
+  history: readonly Turn[];
+  history_summary: string;
+  errors: RunError[];
+}
+
+/** The rewrite step of every agent that takes follow-ups (rag, react, controllable): the question made standalone. */
+export async function standaloneQuestion(state: FollowUp, deps: ModelStepDeps): Promise<{ update: { standalone_question: string; errors?: RunError[] }; summary: string }> {
   const question = state.question.trim();
   const hasConversation = state.history.length > 0 || state.history_summary.length > 0;
   const asks = deps.chat ? hasConversation : needsRewrite(question, state.history, state.history_summary);
@@ -56,4 +67,4 @@ export const rewrite: RagNode = async (state, deps) => {
   );
   const summary = standalone === question ? `kept (${strategy}): the question stands alone` : `rewritten: ${standalone}`;
   return { update: { standalone_question: standalone, errors }, summary };
-};
+}
