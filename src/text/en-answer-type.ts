@@ -18,8 +18,11 @@ const RULES: readonly [RegExp, AnswerType][] = [
   [/^(?:what (?:is|are|was|were) (?:a |an |the )?[\w\s-]{1,40}\??$|what does .+ (?:mean|stand for)|define|meaning of|definition of)/i, 'definition'],
 ];
 
+/** "Do you remember what …", "Can you tell me when …": a polite frame around a wh-question, which says what is asked. */
+const EMBEDDING = /^(?:(?:do|can|could|would|will) you (?:please )?(?:remember|recall|know|tell me|tell us|say|find out|check)|please (?:tell me|remind me))\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)/i;
+
 export function englishAnswerType(question: string): AnswerType {
-  const q = question.trim();
+  const q = question.trim().replace(EMBEDDING, '');
   for (const [pattern, type] of RULES) if (pattern.test(q)) return type;
   return 'any';
 }

@@ -18,8 +18,16 @@ describe('English language module', () => {
       ['Which events does the webhooks guide list?', 'list'],
       ['What does SEV-2 mean?', 'definition'],
       ['What happens when an order is cancelled after shipping?', 'any'],
+      ['Do you remember what the termination fee of CT-2024-0193 is?', 'amount'],
+      ['Do you remember the termination fee?', 'yes_no'],
     ] as const;
     for (const [question, type] of types) expect([question, en.focus(question).answer_type]).toEqual([question, type]);
+  });
+
+  it('does not take the words that ask for the answer kind as key terms', () => {
+    expect(en.focus('How quickly must we reply to a webhook?').key_terms).not.toContain(englishKeyTerms('quickly')[0]);
+    expect(en.focus('On which date was the billing problem fixed?').key_terms).not.toContain(englishKeyTerms('date')[0]);
+    expect(en.focus('What is the delivery date of the order?').key_terms).toContain(englishKeyTerms('date')[0]);
   });
 
   it('keeps content words as analyzer terms and drops question and function words', () => {

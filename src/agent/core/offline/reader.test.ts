@@ -22,6 +22,27 @@ describe('offline reader', () => {
     expect(evidence[1]?.text).toContain(best?.sentence);
   });
 
+  it('finds the value in the sentence after the one that names the topic, and passes over a question asked back', () => {
+    const ticket = chunk('tickets/t.md', 'HIP-12\n\nThe billing job read the country from an outdated profile. Fixed on 9 April; the invoice was reissued. Why did nobody notice the billing problem?', 'Tickets');
+    const reading = read('On which date was the billing problem fixed?', [ticket]);
+    expect(reading.candidates[0]?.sentence).toBe('Fixed on 9 April; the invoice was reissued.');
+    expect(reading.candidates[0]?.spans.map((span) => span.text)).toEqual(['9 April']);
+    expect(reading.candidates.find((candidate) => candidate.sentence.endsWith('?'))?.idle.interrogative).toBe(true);
+  });
+
+  it('prefers the value several passages state, and not a dateline', () => {
+    const zh = [
+      chunk('a.txt', '新华社北京3月15日电 据报道，ChatGPT于2022年11月30日发布。', 'a'),
+      chunk('b.txt', '3月15日消息，OpenAI发布了GPT-4，这是支持ChatGPT的新模型。', 'b'),
+      chunk('c.txt', 'ChatGPT由OpenAI公司在2022年11月30日发布。', 'c'),
+    ];
+    const reading = read('ChatGPT的发布时间', zh);
+    const values = reading.candidates.flatMap((candidate) => candidate.spans.map((span) => span.text));
+    expect(values).not.toContain('3月15日');
+    expect(reading.candidates[0]?.spans[0]?.text).toBe('2022年11月30日');
+    expect(reading.candidates[0]?.votes).toBeGreaterThan(0);
+  });
+
   it('does not take a value the question itself states as the answer', () => {
     const spans = answerSpans('What happened to orders in 2023?', 'In 2023 orders grew, and in 2024 they fell.');
     expect(spans).toEqual([]);

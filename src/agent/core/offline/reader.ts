@@ -28,6 +28,9 @@ const VOTE_WEIGHT = 0.08;
 /** A value of the asked type: a fixed credit, and more the more of the question its own clause states. */
 const SPAN_BONUS = 0.15;
 const NEAR_BONUS = 0.25;
+/** A yes/no, list or definition "span" (a polarity word, an enumeration, a copula's complement) is in most sentences: a flat credit. */
+const FLAT_SPAN_BONUS = 0.25;
+const VALUE_TYPES = new Set(['number', 'amount', 'date', 'duration', 'person', 'organization', 'place']);
 const MAX_VOTES = 3;
 const INTERROGATIVE_PENALTY = 0.3;
 const ECHO_PENALTY = 0.3;
@@ -235,6 +238,7 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   // Spans only for the closest sentences: finding names costs a parse per sentence.
   all.sort((a, b) => b.context - a.context || a.rank - b.rank);
   const typed = focus.answer_type !== 'any';
+  const valueTyped = VALUE_TYPES.has(focus.answer_type);
   for (const candidate of all.slice(0, typed ? SPAN_CANDIDATES * 2 : 0)) {
     candidate.spans = freshSpans(module, focus, need, candidate.sentence);
   }
@@ -284,8 +288,9 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
     const entities = chunkEntityShare.get(candidate.chunk.chunk_id) ?? 0;
     candidate.score =
       candidate.coverage +
-      NEIGHBOUR_WEIGHT * (candidate.context - candidate.coverage) +
-      (typed && candidate.spans.length > 0 ? SPAN_BONUS + NEAR_BONUS * candidate.nearness : 0) +
+      // Neighbours bring a value next to its topic ("Fixed on 9 April."); a sentence with no value they do not help.
+      (valueTyped && candidate.spans.length > 0 ? NEIGHBOUR_WEIGHT * (candidate.context - candidate.coverage) : 0) +
+      (typed && candidate.spans.length > 0 ? (valueTyped ? SPAN_BONUS + NEAR_BONUS * candidate.nearness : FLAT_SPAN_BONUS) : 0) +
       VOTE_WEIGHT * Math.min(MAX_VOTES, candidate.votes) +
       0.2 * entities +
       0.05 / (1 + candidate.rank) -
