@@ -12,15 +12,18 @@ interface Pending {
 /**
  * Writes the run events of every run one manager executes. `append` queues an event and resolves once it is
  * stored: what every run appends during one turn of the event loop goes to the store in one transaction (one commit
- * for all of them, not one per event), written when the loop next checks immediates, so a waiting request is read
- * before the next step of any run. Each run awaits its event before the next, so a run has at most one event
- * queued and its log grows in order. A batch the store refuses is retried run by run, so one run that lost its
- * lease (or whose sequence number is taken) fails alone. `stored` hears of every event once it is committed.
+ * for all of them, not one per event), written when the loop next checks immediates. A run's events are stored in
+ * the order it appended them (one batch is written at a time), so a run need not wait for one before appending the
+ * next. A batch the store refuses is retried run by run, so one run that lost its lease (or whose sequence number is
+ * taken) fails alone; every later event of that run is refused too, so its log never has a gap. `stored` hears of
+ * every event once it is committed.
  */
 export class RunEventWriter {
   private queue: Pending[] = [];
   private scheduled = false;
   private writing: Promise<void> | undefined;
+  /** Runs whose append the store refused: nothing more of theirs is written (until `forget`). */
+  private readonly refused = new Map<string, unknown>();
 
   constructor(
     private readonly store: Pick<RunLog, 'appendRunEvents'>,
@@ -31,9 +34,16 @@ export class RunEventWriter {
   /** Queues `event` for the next batch; resolves when it is stored, rejects with the store's refusal. */
   append(event: RunEventRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      const refusal = this.refused.get(event.runId);
+      if (refusal !== undefined) return reject(refusal);
       this.queue.push({ event, resolve, reject });
       this.schedule();
     });
+  }
+
+  /** The run's execution here is over: its refusal, if any, is dropped. */
+  forget(runId: string): void {
+    this.refused.delete(runId);
   }
 
   /** Stores `event` at once, outside any batch: a run's first event, which its client is waiting for. */
@@ -62,7 +72,14 @@ export class RunEventWriter {
     }
   }
 
-  private async write(batch: Pending[]): Promise<void> {
+  private async write(queued: Pending[]): Promise<void> {
+    const batch: Pending[] = [];
+    for (const pending of queued) {
+      const refusal = this.refused.get(pending.event.runId);
+      if (refusal === undefined) batch.push(pending);
+      else pending.reject(refusal);
+    }
+    if (batch.length === 0) return;
     try {
       await this.store.appendRunEvents(
         batch.map((pending) => pending.event),
@@ -70,7 +87,10 @@ export class RunEventWriter {
       );
     } catch (error) {
       const runs = groupByRun(batch);
-      if (runs.length === 1) return settle(batch, error);
+      if (runs.length === 1) {
+        this.refused.set(batch[0]?.event.runId ?? '', error);
+        return settle(batch, error);
+      }
       // The batch is one transaction, so nothing of it was stored: each run's events again, alone.
       for (const events of runs) await this.write(events);
       return;

@@ -24,7 +24,7 @@ export interface ExecuteRunInput {
   /** The lease this process holds on the run: every write names it, so once another process holds the run this one writes nothing more. */
   leaseOwner: string;
   /** Where the run's events go: the manager's batched writer, which also hands them to its live readers. */
-  events: Pick<RunEventWriter, 'append' | 'appendNow'>;
+  events: Pick<RunEventWriter, 'append' | 'appendNow' | 'forget'>;
   /** The thread's head checkpoint as the run's start found it (null: none yet); read here when not given. */
   fromCheckpointId?: string | null;
   /** A recovered run continues its log after its last stored event (0, the default, for a new run). */
@@ -51,9 +51,20 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
   const { store, agent, run, input, checkpointId, leaseOwner, failWith, signal, onEnd, logger, events } = execution;
   const { runId, threadId } = run;
   let seq = execution.afterSeq ?? 0;
-  const emit = async (event: string, data: unknown) => {
+  // Events are appended without waiting for each: a step's chunks go to the store in one batch, and reach readers
+  // before the next step runs. The writer stores a run's events in order, so the last one settles last; the first
+  // refusal stops the run at its next event.
+  let appended: Promise<void> = Promise.resolve();
+  let refusal: { error: unknown; seq: number } | undefined;
+  const emit = (event: string, data: unknown): Promise<void> => {
+    if (refusal) throw refusal.error;
     seq += 1;
-    await events.append({ runId, seq, event, data });
+    const record = { runId, seq, event, data };
+    appended = events.append(record);
+    appended.catch((error: unknown) => {
+      refusal ??= { error, seq: record.seq };
+    });
+    return appended;
   };
   /** The run goes on elsewhere (or is free for whoever claims it next): nothing of its end is recorded here. */
   const leave = async (stop: LeaseStop): Promise<RunRecord> => {
@@ -88,12 +99,13 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
         // An interrupt arrives as a values chunk of its own; clients get it merged into the last state, as invoke returns it.
         values = INTERRUPT in chunkValues ? { ...values, [INTERRUPT]: chunkValues[INTERRUPT] } : chunkValues;
         const view = agent.view(values);
-        await emit('values', valuesToStore(stored, view));
+        void emit('values', valuesToStore(stored, view));
         stored = view;
       } else {
-        await emit(mode, mode === 'messages' ? messageTupleJson(chunk) : chunk);
+        void emit(mode, mode === 'messages' ? messageTupleJson(chunk) : chunk);
       }
     }
+    await appended;
     const waiting = (await agent.graph.getState({ configurable: { thread_id: threadId } })).next.length > 0;
     status = waiting ? 'interrupted' : agent.outcome(values);
     const runErrors = (values.errors ?? []) as { code: string; message: string }[];
@@ -106,7 +118,21 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
     const shown = cancelled ? { code: 'cancelled', message: 'The run was cancelled.', hint: null } : publicErrorOf(caught);
     error = shown.message;
     if (!cancelled && !failWith) logger.error('run failed', { run_id: runId, error: String(caught) });
-    await emit('error', { error: shown.code, message: shown.message, hint: shown.hint }).catch(() => undefined);
+    // Whatever was appended before is stored (or refused) first: the error follows it, or the run was lost.
+    await appended.catch(() => undefined);
+    if (refusal) {
+      const lost = stopOf(refusal.error);
+      if (lost) return leave(lost);
+      // The log goes on from its last stored event: the error and the end follow it without a gap.
+      seq = refusal.seq - 1;
+      refusal = undefined;
+      events.forget(runId);
+    }
+    try {
+      await emit('error', { error: shown.code, message: shown.message, hint: shown.hint });
+    } catch {
+      seq -= 1;
+    }
   }
   try {
     // The status and the `end` event in one transaction: a run is never finished without its end, nor ended twice.

@@ -353,6 +353,7 @@ export class RunManager {
   /** The run's end is stored (or its execution here is over): its readers go on from the store. */
   private finished(runId: string): void {
     this.live.close(runId);
+    this.writer.forget(runId);
     this.appended.emit(runId);
   }
 
