@@ -30,6 +30,7 @@ const SPAN_BONUS = 0.15;
 const NEAR_BONUS = 0.25;
 /** A yes/no, list or definition "span" (a polarity word, an enumeration, a copula's complement) is in most sentences: a flat credit. */
 const FLAT_SPAN_BONUS = 0.25;
+const QUANTITY_TYPES = new Set(['number', 'amount', 'date', 'duration']);
 const VALUE_TYPES = new Set(['number', 'amount', 'date', 'duration', 'person', 'organization', 'place']);
 const MAX_VOTES = 3;
 const INTERROGATIVE_PENALTY = 0.3;
@@ -275,7 +276,8 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
     candidate.nearness = near[0]?.near ?? 0;
   }
   // A value several passages state is likelier the answer than one a single passage mentions in passing.
-  const withSpans = all.filter((candidate) => candidate.spans.length > 0);
+  // Only for quantities and dates: a name as common as the topic's country is stated by every passage alike.
+  const withSpans = QUANTITY_TYPES.has(focus.answer_type) ? all.filter((candidate) => candidate.spans.length > 0) : [];
   for (const candidate of withSpans) {
     const others = new Set(
       withSpans
