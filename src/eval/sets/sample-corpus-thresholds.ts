@@ -11,12 +11,12 @@ export const SAMPLE_CORPUS_THRESHOLDS = {
   command: 'npx evident eval run src/eval/sets/sample-corpus.jsonl --corpus samples/corpus --users samples/users.json --agent all --json',
   margin: 0.05,
   agents: {
-    // measured: overall 63/91, rewrite 11/12, retrieval 56/63, rerank 56/63, answerability 80/90, citations 59/70, schema 90/90, answer 57/74, tools 22/23
-    rag: { overall: 0.64, rewrite: 0.86, retrieval: 0.83, rerank: 0.83, answerability: 0.83, citations: 0.79, schema: 0.95, answer: 0.72, tools: 0.9 },
-    // measured: overall 62/91, rewrite 11/12, rerank 54/63, answerability 80/90, citations 57/70, schema 90/90, answer 56/74, tools 90/91
-    react: { overall: 0.63, rewrite: 0.86, rerank: 0.8, answerability: 0.83, citations: 0.76, schema: 0.95, answer: 0.7, tools: 0.93 },
-    // measured: overall 61/91, rerank 54/63, answerability 78/90, citations 60/71, schema 90/90, answer 54/74, tools 90/91
-    controllable: { overall: 0.62, rerank: 0.8, answerability: 0.81, citations: 0.79, schema: 0.95, answer: 0.67, tools: 0.93 },
+    // measured: overall 78/91, rewrite 12/12, retrieval 62/63, rerank 62/63, answerability 83/90, citations 71/78, schema 90/90, answer 65/74, tools 19/19
+    rag: { overall: 0.8, rewrite: 0.95, retrieval: 0.93, rerank: 0.93, answerability: 0.87, citations: 0.86, schema: 0.95, answer: 0.82, tools: 0.95 },
+    // measured: overall 76/91, rewrite 12/12, rerank 62/63, answerability 81/90, citations 73/80, schema 90/90, answer 65/74, tools 91/91
+    react: { overall: 0.78, rewrite: 0.95, rerank: 0.93, answerability: 0.85, citations: 0.86, schema: 0.95, answer: 0.82, tools: 0.95 },
+    // measured: overall 73/91, rewrite 12/12, rerank 60/63, answerability 80/90, citations 73/80, schema 90/90, answer 62/74, tools 91/91
+    controllable: { overall: 0.75, rewrite: 0.95, rerank: 0.9, answerability: 0.83, citations: 0.86, schema: 0.95, answer: 0.78, tools: 0.95 },
   },
 } as const satisfies {
   measured_on: string;
