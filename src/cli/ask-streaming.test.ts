@@ -66,6 +66,7 @@ describe('evident ask streams the run', () => {
   it('shows the table_query tool call as its step completes', async () => {
     const run = await interleaved(['ask', 'What is the total order_total_usd of shipped orders?', '--as', 'alice'], false);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/^· table_query .*\n {4}tool table_query ok \([\d.]+ ms\): SELECT SUM\("order_total_usd"\)/m);
+    // The step's detail lines (the cited rows' evidence) come first, then the tool call.
+    expect(run.stderr).toMatch(/^· table_query .*\n(?: {4}.*\n)* {4}tool table_query ok \([\d.]+ ms\): SELECT SUM\("order_total_usd"\)/m);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 import { describeStoreConformance } from '../../testing/store-conformance/index.ts';
 import { dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { describeWith } from '../../testing/requirements.ts';
-import { readReplicaDatabases } from './read-replica-databases.ts';
+import { readReplicaDatabases } from '../../testing/read-replica-databases.ts';
 import { openPostgresStore } from './postgres-store.ts';
 
 // The routed store passes exactly the conformance suite: every write followed at once by a read of it (the suite

@@ -9,7 +9,7 @@ import { dropSchemas, freshSchema } from '../../testing/postgres-test-database.t
 import { describeWith } from '../../testing/requirements.ts';
 import { seededRandom } from '../../testing/seeded-random.ts';
 import { openPostgresStore, type PostgresStore } from './postgres-store.ts';
-import { readReplicaDatabases } from './read-replica-databases.ts';
+import { readReplicaDatabases } from '../../testing/read-replica-databases.ts';
 import type { ReadReplicaOptions } from './read-replicas.ts';
 
 const run = promisify(execFile);

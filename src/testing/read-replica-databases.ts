@@ -1,4 +1,4 @@
-import type { Requirement } from '../../testing/requirements.ts';
+import type { Requirement } from './requirements.ts';
 
 /**
  * What the read-replica tests need: a primary (`EVIDENT_TEST_DATABASE_URL`) and a streaming hot standby of it
