@@ -7,6 +7,7 @@ import type { DocumentWrite } from '../store.ts';
 import { SqliteConnection } from './sqlite-connection.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { VectorCache } from './vector-cache.ts';
+import { cosine } from '../../testing/store-conformance/fixtures.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const LEGAL: Principal = { id: 'lee', groups: ['legal'], roles: ['member'] };
@@ -43,17 +44,6 @@ const write = (docId: string, vectors: Float32Array[], acl: string[]): DocumentW
   tables: [],
 });
 
-const cosine = (a: Float32Array, b: Float32Array): number => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let d = 0; d < a.length; d++) {
-    dot += (a[d] as number) * (b[d] as number);
-    na += (a[d] as number) ** 2;
-    nb += (b[d] as number) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 /**
  * 2,000 chunks in 100 documents; every tenth document is readable by group:legal only. Enough rows that the int8
