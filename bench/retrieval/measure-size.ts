@@ -4,9 +4,9 @@
  * `evident search` with the default config (whatever channels and reranker it resolves to), and the full hybrid
  * pipeline (BM25 + vector fused) without and with the offline reranker.
  */
-import { statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { loadConfig, type ConfigInput, type EvidentConfig } from '../../src/config/index.ts';
 import type { ChannelHit, Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
@@ -32,6 +32,11 @@ export interface SizeOptions {
   databaseUrl?: string;
   /** Write `.cpuprofile` files of ingestion and of the hybrid-search loop here. */
   profileDir?: string;
+  /**
+   * `workDir` outlives the run: a store that a previous run finished ingesting there (same size and seed, see
+   * `ingest.json`) is measured again instead of rebuilt, with the ingestion figures recorded when it was built.
+   */
+  reuse?: boolean;
   log: (line: string) => void;
 }
 
@@ -57,6 +62,8 @@ export interface SizeResult {
     lastTenthChunksPerSec: number;
     /** Chunks per second of this process's CPU time (user + system): what the rate would be with a core to itself. */
     chunksPerCpuSec: number;
+    /** When the store was built, if this run reused a store an earlier run ingested (the figures are that run's). */
+    reusedFrom?: string;
   };
   /** 1-minute load average when ingestion started, when it ended, and after the queries: other work skews results. */
   load: { ingestStart: number; ingestEnd: number; queriesEnd: number };
@@ -160,20 +167,42 @@ async function prepareInputs(services: Evident, queries: readonly BenchQuery[]):
   return out;
 }
 
-export async function measureSize(options: SizeOptions): Promise<SizeResult> {
-  const { log } = options;
-  const dbPath = join(options.workDir, 'bench.db');
-  const backend: ConfigInput = options.databaseUrl ? { databaseUrl: options.databaseUrl } : {};
-  const config = benchConfig(options.workDir, dbPath, backend);
-  // The composition root the CLI uses, with the default config; and the same store under the full pipeline.
-  const services = await createEvident(config);
-  const { store, embedder, ingestor, search } = services;
-  const full = await createEvident(benchConfig(options.workDir, dbPath, { ...FULL_HYBRID, ...backend }), { store });
-  const reranker = full.reranker;
-  const { channelDepth } = config.retrieval;
+/** What ingestion produced and cost: kept beside a reusable store (`ingest.json`) so a later run reports it. */
+interface BuiltStore {
+  seed: number;
+  targetChunks: number;
+  builtAt: string;
+  documents: number;
+  chunks: number;
+  restricted: number;
+  ingestMs: number;
+  ingestCpuUs: number;
+  lastTenth: { chunks: number; ms: number };
+  loadAtIngestStart: number;
+  loadAtIngestEnd: number;
+  afterIngest: MemorySnapshot;
+}
 
-  // ---- ingestion: the real Ingestor (chunk, analyse, embed with the cache, one transaction per document)
-  const corpus = new SyntheticCorpus({ seed: options.seed });
+const INGEST_RECORD = 'ingest.json';
+
+/** The record of a finished build of this size and seed in `workDir`, if the store is there too. */
+function readBuilt(options: SizeOptions, dbPath: string): BuiltStore | undefined {
+  const path = join(options.workDir, INGEST_RECORD);
+  if (!existsSync(path) || !existsSync(dbPath)) return undefined;
+  const record = JSON.parse(readFileSync(path, 'utf8')) as BuiltStore;
+  return record.seed === options.seed && record.targetChunks === options.chunks ? record : undefined;
+}
+
+/** A store left without a record (a build that did not finish): start again from nothing. */
+function removeStore(dbPath: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+  rmSync(join(dirname(dbPath), `.${basename(dbPath)}.vectors`), { force: true });
+  rmSync(join(dirname(dbPath), INGEST_RECORD), { force: true });
+}
+
+/** The real Ingestor (chunk, analyse, embed with the cache, one transaction per document) over the corpus. */
+async function ingestCorpus(options: SizeOptions, corpus: SyntheticCorpus, ingestor: Evident['ingestor']): Promise<Omit<BuiltStore, 'seed' | 'targetChunks' | 'builtAt'>> {
+  const { log } = options;
   let documents = 0;
   let chunks = 0;
   let restricted = 0;
@@ -208,6 +237,32 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   });
   const afterIngest = memorySnapshot();
   const loadAtIngestEnd = loadavg()[0] ?? 0;
+  return { documents, chunks, restricted, ingestMs, ingestCpuUs, lastTenth, loadAtIngestStart, loadAtIngestEnd, afterIngest };
+}
+
+export async function measureSize(options: SizeOptions): Promise<SizeResult> {
+  const { log } = options;
+  const dbPath = join(options.workDir, 'bench.db');
+  const backend: ConfigInput = options.databaseUrl ? { databaseUrl: options.databaseUrl } : {};
+  // Before the store is opened: a reusable build, or nothing left of an unfinished one.
+  const built = options.reuse ? readBuilt(options, dbPath) : undefined;
+  if (built) log(`  reusing the store ingested ${built.builtAt} (${built.chunks} chunks)`);
+  else if (options.reuse) removeStore(dbPath);
+  const config = benchConfig(options.workDir, dbPath, backend);
+  // The composition root the CLI uses, with the default config; and the same store under the full pipeline.
+  const services = await createEvident(config);
+  const { store, embedder, ingestor, search } = services;
+  const full = await createEvident(benchConfig(options.workDir, dbPath, { ...FULL_HYBRID, ...backend }), { store });
+  const reranker = full.reranker;
+  const { channelDepth } = config.retrieval;
+
+  const corpus = new SyntheticCorpus({ seed: options.seed });
+  const { documents, chunks, restricted, ingestMs, ingestCpuUs, lastTenth, loadAtIngestStart, loadAtIngestEnd, afterIngest } =
+    built ?? (await ingestCorpus(options, corpus, ingestor));
+  if (options.reuse && !built) {
+    const record: BuiltStore = { seed: options.seed, targetChunks: options.chunks, builtAt: new Date().toISOString(), documents, chunks, restricted, ingestMs, ingestCpuUs, lastTenth, loadAtIngestStart, loadAtIngestEnd, afterIngest };
+    writeFileSync(join(options.workDir, INGEST_RECORD), `${JSON.stringify(record, null, 2)}\n`);
+  }
   const visibleChunks = (await store.listDocuments(MEMBER)).reduce((sum, doc) => sum + doc.chunkCount, 0);
   const storeBytes = options.databaseUrl
     ? await postgresStoreBytes(options.databaseUrl)
@@ -361,6 +416,7 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
       documentsPerSec: (documents / ingestMs) * 1000,
       lastTenthChunksPerSec: (lastTenth.chunks / lastTenth.ms) * 1000,
       chunksPerCpuSec: chunks / (ingestCpuUs / 1e6),
+      ...(built ? { reusedFrom: built.builtAt } : {}),
     },
     load: { ingestStart: loadAtIngestStart, ingestEnd: loadAtIngestEnd, queriesEnd: loadAtQueriesEnd },
     storeMiB,

@@ -4,16 +4,20 @@
  *
  *   npm run bench:retrieval -- [--sizes 10000,100000] [--queries 200] [--warmup 20] [--seed 42]
  *                              [--json out.json] [--pdf <file> | --no-pdf] [--pdf-runs 4]
- *                              [--profile-dir dir] [--keep] [--database-url postgres://…]
+ *                              [--profile-dir dir] [--keep] [--store-dir dir] [--database-url postgres://…]
  *
  * With --database-url the stores are PostgreSQL (a scratch schema per size, dropped afterwards) instead of SQLite
  * files; run once with and once without to compare the backends side by side.
+ *
+ * With --store-dir each size's SQLite store is built in <dir>/size-<n> and left there; a later run with the same
+ * --store-dir, size and seed measures that store again instead of ingesting it anew (the report gives the ingestion
+ * figures of the run that built it, and says so). Meant for sizes that take long to build (1M chunks).
  *
  * Each corpus size and the PDF run in a child process of their own, so peak memory is per size and one size's
  * garbage or caches cannot slow another.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +42,7 @@ const { values: flags } = parseArgs({
     'pdf-runs': { type: 'string', default: '4' },
     'profile-dir': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    'store-dir': { type: 'string' },
     'database-url': { type: 'string' },
     // Internal: run one job in this process and write its result to --result.
     child: { type: 'string' },
@@ -64,11 +69,15 @@ const settings = {
   pdf: flags['no-pdf'] ? undefined : resolve(flags.pdf),
   pdfRuns: positiveInt('pdf-runs', flags['pdf-runs']),
   profileDir: flags['profile-dir'] ? resolve(flags['profile-dir']) : undefined,
+  storeDir: flags['store-dir'] ? resolve(flags['store-dir']) : undefined,
 };
+if (settings.storeDir && flags['database-url']) throw new Error('--store-dir keeps SQLite stores; it cannot be combined with --database-url');
 
 /** Runs one job (`size:<n>` or `pdf`) in this process. */
 async function runChild(job: string, resultFile: string): Promise<void> {
-  const workDir = mkdtempSync(join(tmpdir(), 'evident-bench-'));
+  const kept = settings.storeDir !== undefined && job !== 'pdf';
+  const workDir = kept ? join(settings.storeDir as string, job.replace(/^size:/, 'size-')) : mkdtempSync(join(tmpdir(), 'evident-bench-'));
+  if (kept) mkdirSync(workDir, { recursive: true });
   const databaseUrl = flags['database-url'] ? withSchema(flags['database-url'], `evident_bench_${job.replace(/\W/g, '_')}_${process.pid}`) : undefined;
   try {
     let result: SizeResult | PdfResult;
@@ -85,12 +94,14 @@ async function runChild(job: string, resultFile: string): Promise<void> {
         workDir,
         ...(databaseUrl ? { databaseUrl } : {}),
         ...(settings.profileDir ? { profileDir: settings.profileDir } : {}),
+        reuse: kept,
         log,
       });
     }
     writeFileSync(resultFile, JSON.stringify(result));
   } finally {
-    if (flags.keep) log(`  kept ${workDir}${databaseUrl ? ` and ${databaseUrl}` : ''}`);
+    if (kept) log(`  store left in ${workDir}`);
+    else if (flags.keep) log(`  kept ${workDir}${databaseUrl ? ` and ${databaseUrl}` : ''}`);
     else {
       rmSync(workDir, { recursive: true, force: true });
       if (databaseUrl) await dropPostgresStore(databaseUrl);
