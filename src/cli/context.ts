@@ -8,11 +8,15 @@ import { createStderrLogger } from '../logging/logger.ts';
 export interface GlobalOptions {
   db?: string;
   databaseUrl?: string;
+  /** Comma-separated, as EVIDENT_DATABASE_READ_URLS. */
+  databaseReadUrls?: string;
   config?: string;
   embedder?: string;
   reranker?: string;
   debug?: boolean;
 }
+
+const splitUrls = (list: string): string[] => list.split(',').map((url) => url.trim()).filter(Boolean);
 
 /** Builds the config from flags > env > evident.config.json, opens Evident, runs `work`, and always closes it. */
 export async function withEvident<T>(global: GlobalOptions, flags: ConfigInput, work: (evident: Evident) => Promise<T>): Promise<T> {
@@ -21,6 +25,7 @@ export async function withEvident<T>(global: GlobalOptions, flags: ConfigInput, 
       ...flags,
       ...(global.db ? { db: global.db } : {}),
       ...(global.databaseUrl ? { databaseUrl: global.databaseUrl } : {}),
+      ...(global.databaseReadUrls ? { databaseReadUrls: splitUrls(global.databaseReadUrls) } : {}),
       ...(global.embedder ? { embedder: global.embedder } : {}),
       ...(global.reranker ? { reranker: global.reranker } : {}),
       ...(global.debug ? { debug: true } : {}),

@@ -24,6 +24,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .description('Evident: evidence-first retrieval over your documents')
     .option('--db <path>', 'SQLite store file (env EVIDENT_DB; default ./.evident/evident.db)')
     .option('--database-url <url>', 'PostgreSQL store instead of --db: postgres://user:password@host/db[?schema=name] (env EVIDENT_DATABASE_URL)')
+    .option('--database-read-urls <urls>', 'hot standbys of --database-url that take reads, comma-separated postgres:// URLs (env EVIDENT_DATABASE_READ_URLS)')
     .option('--config <file>', 'config file (default ./evident.config.json when present)')
     .option('--embedder <spec>', 'offline | transformers:<model or folder> | ollama:<model> | openai:<model>')
     .option('--reranker <spec>', 'offline | none | cross-encoder:<model or folder> | llm (the chat model of EVIDENT_LLM)')

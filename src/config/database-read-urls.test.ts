@@ -33,4 +33,11 @@ describe('EVIDENT_DATABASE_READ_URLS', () => {
       expect(hint).toContain('EVIDENT_DATABASE_READ_URLS');
     }
   });
+
+  it('takes the replicas\' lag bound and check interval from EVIDENT_DATABASE_REPLICA_* and bounds them', () => {
+    expect(loadConfig({ cwd, env: {} }).database).toEqual({ replicaMaxLagMs: 5000, replicaCheckIntervalMs: 1000 });
+    const env = { EVIDENT_DATABASE_REPLICA_MAX_LAG_MS: '250', EVIDENT_DATABASE_REPLICA_CHECK_INTERVAL_MS: '200' };
+    expect(loadConfig({ cwd, env }).database).toEqual({ replicaMaxLagMs: 250, replicaCheckIntervalMs: 200 });
+    expect(() => loadConfig({ cwd, env: { EVIDENT_DATABASE_REPLICA_CHECK_INTERVAL_MS: '0' } })).toThrow(/replicaCheckIntervalMs/);
+  });
 });

@@ -30,6 +30,15 @@ export const configSchema = z
           }),
       )
       .optional(),
+    /** How the read replicas of `databaseReadUrls` are watched (PostgreSQL only). */
+    database: z
+      .object({
+        /** A standby whose replay is further behind the primary than this is skipped until it catches up. */
+        replicaMaxLagMs: z.number().int().min(0).max(3_600_000).default(5000),
+        /** How often each standby's health and replay position are checked. */
+        replicaCheckIntervalMs: z.number().int().min(50).max(600_000).default(1000),
+      })
+      .prefault({}),
     embedder: providerSpec.default('offline'),
     /** `offline`, `none`, `cross-encoder:<model or folder>`. */
     /** Off by default: the offline lexical reranker measured neutral on SciFact (see README), so it does not earn its cost. */

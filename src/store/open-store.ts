@@ -10,7 +10,7 @@ import type { Store } from './store.ts';
  * hot standbys taking reads (`EVIDENT_DATABASE_READ_URLS`), else the SQLite file.
  */
 export async function openStore(
-  config: Pick<EvidentConfig, 'db' | 'databaseUrl' | 'databaseReadUrls'>,
+  config: Pick<EvidentConfig, 'db' | 'databaseUrl' | 'databaseReadUrls'> & Partial<Pick<EvidentConfig, 'database'>>,
   options: { logger?: Logger } = {},
 ): Promise<Store> {
   const readUrls = config.databaseReadUrls ?? [];
@@ -22,5 +22,10 @@ export async function openStore(
     }
     return openSqliteStore(config.db, options);
   }
-  return openPostgresStore(config.databaseUrl, { ...options, readUrls });
+  const replicas = config.database;
+  return openPostgresStore(config.databaseUrl, {
+    ...options,
+    readUrls,
+    ...(replicas ? { readReplicas: { maxLagMs: replicas.replicaMaxLagMs, checkIntervalMs: replicas.replicaCheckIntervalMs } } : {}),
+  });
 }
