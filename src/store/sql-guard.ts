@@ -117,6 +117,38 @@ function cteNames(node: unknown, into: Set<string>): Set<string> {
   return into;
 }
 
+/** What the guard reads from a statement's parse: the parse depends on the text and the dialect alone. */
+interface ParsedStatement {
+  statements: number;
+  type: string | undefined;
+  ctes: Set<string>;
+  tableList: string[];
+}
+
+/**
+ * Parses recently guarded statements once: the offline table route reads every visible table's cells with the same
+ * few statements on every run, and node-sql-parser takes about a millisecond a statement. Bounded: the oldest goes.
+ */
+const PARSED_KEPT = 256;
+const parsedStatements = new Map<string, ParsedStatement | null>();
+
+function parsedStatement(statement: string, dialect: SqlDialect): ParsedStatement | null {
+  const key = `${dialect}\n${statement}`;
+  const kept = parsedStatements.get(key);
+  if (kept !== undefined) return kept;
+  let parsed: ParsedStatement | null;
+  try {
+    const result = new sqlParser.Parser().parse(statement, { database: dialect });
+    const asts = Array.isArray(result.ast) ? result.ast : [result.ast];
+    parsed = { statements: asts.length, type: asts[0]?.type, ctes: cteNames(asts, new Set()), tableList: result.tableList };
+  } catch {
+    parsed = null;
+  }
+  if (parsedStatements.size >= PARSED_KEPT) parsedStatements.delete(parsedStatements.keys().next().value as string);
+  parsedStatements.set(key, parsed);
+  return parsed;
+}
+
 /**
  * Backend-neutral validation of a read-only table query, before any SQL reaches the database: exactly one
  * statement, SELECT or WITH … SELECT, no word that only writing or session statements use, and — where the
@@ -148,17 +180,12 @@ export function guardTableQuery(
   const forbidden = tokens.find((token) => token.kind === 'word' && FORBIDDEN_WORDS.has(token.text.toLowerCase()));
   if (forbidden) throw notOneSelectError(allowed, `${forbidden.text.toUpperCase()} is not allowed`);
 
-  let parsed: sqlParser.TableColumnAst;
-  try {
-    parsed = new sqlParser.Parser().parse(statement, { database: options.dialect });
-  } catch {
-    return { sql: statement, tables: undefined };
-  }
-  const asts = Array.isArray(parsed.ast) ? parsed.ast : [parsed.ast];
-  if (asts.length !== 1) throw notOneSelectError(allowed, 'it contains several statements');
-  if (asts[0]?.type !== 'select') throw notOneSelectError(allowed, 'it is not a SELECT');
+  const parsed = parsedStatement(statement, options.dialect);
+  if (!parsed) return { sql: statement, tables: undefined };
+  if (parsed.statements !== 1) throw notOneSelectError(allowed, 'it contains several statements');
+  if (parsed.type !== 'select') throw notOneSelectError(allowed, 'it is not a SELECT');
 
-  const ctes = cteNames(asts, new Set());
+  const { ctes } = parsed;
   const permitted = new Set(allowed.map((name) => name.toLowerCase()));
   const tables = new Set<string>();
   for (const entry of parsed.tableList) {

@@ -62,6 +62,20 @@ describe('a stored state read with today\'s permissions', () => {
     expect((redacted as { withheld?: number }).withheld).toBeGreaterThanOrEqual(6);
   });
 
+  it('reads a stream of states incrementally with the verdicts of one: a field left alone is withheld once a later field hides its document', async () => {
+    const redaction = new ReaderRedaction(sample.evident.store, BOB);
+    const history = [{ role: 'assistant', content: 'Per contracts/ct-2024-0193.md the fee applies.' }];
+    const first = { question: 'q', history, evidence: [evidence(PUBLIC, 'GET /v2/orders/{id}')] };
+    expect(await redaction.apply(first)).toEqual(first);
+    const second = { ...first, evidence: [...first.evidence, evidence(SECRET, 'a termination fee of $48,000')] };
+    const redacted = await redaction.apply(second);
+    expect(redacted.evidence.map((item) => item.chunk_id)).toEqual([PUBLIC]);
+    expect(redacted.history[0]?.content).toBe(WITHHELD_TEXT);
+    expect((redacted as { withheld?: number }).withheld).toBe(2);
+    // The same fields again: the same verdicts, counted again for this state.
+    expect(await redaction.apply({ ...second })).toEqual(redacted);
+  });
+
   it('withholds a deleted document from an admin too', async () => {
     await sample.evident.store.deleteDocument('contracts/ct-2024-0193.md');
     const redacted = await new ReaderRedaction(sample.evident.store, { id: 'root', groups: [], roles: ['admin'] }).apply(stored());

@@ -45,6 +45,10 @@ function chunkIdsIn(value: unknown, into: Set<string>): Set<string> {
 export class ReaderRedaction {
   private readonly visible = new Map<string, boolean>();
   private hiddenDocs: string[] = [];
+  /** Top-level field objects whose chunk ids are all in `visible`. */
+  private readonly scanned = new WeakSet<object>();
+  /** What a top-level field object redacted to, while no further document was found hidden (its verdicts hold). */
+  private readonly redactedFields = new WeakMap<object, { key: string; hiddenDocs: number; out: unknown; withheld: number }>();
   withheld = 0;
 
   constructor(
@@ -53,15 +57,39 @@ export class ReaderRedaction {
   ) {}
 
   async apply<T>(value: T): Promise<T> {
-    const unknown = [...chunkIdsIn(value, new Set())].filter((id) => !this.visible.has(id));
+    const { ids, fields } = this.idsToCheck(value);
+    const unknown = [...ids].filter((id) => !this.visible.has(id));
     if (unknown.length > 0) {
       const readable = new Set((await this.store.getChunks(unknown, this.reader)).map((chunk) => chunk.id));
       for (const id of unknown) this.visible.set(id, readable.has(id));
+      this.hiddenDocs = this.hiddenDocIds();
     }
+    for (const field of fields) this.scanned.add(field);
     const before = this.withheld;
-    this.hiddenDocs = this.hiddenDocIds();
-    const redacted = this.walk(value) as T;
+    const redacted = (isRecord(value) ? this.walkRecord(value, true) : this.walk(value)) as T;
     return this.withheld > before && isRecord(redacted) && !('withheld' in redacted) ? ({ ...redacted, withheld: this.withheld - before } as T) : redacted;
+  }
+
+  /**
+   * The chunk ids `value` names, less those in top-level fields already read (and the field objects read now): a
+   * run's stream rebuilds its whole state at every step, and the fields a step left alone are the very objects the
+   * previous event had.
+   */
+  private idsToCheck(value: unknown): { ids: Set<string>; fields: object[] } {
+    if (!isRecord(value)) return { ids: chunkIdsIn(value, new Set()), fields: [] };
+    const ids = new Set<string>();
+    const fields: object[] = [];
+    for (const item of Object.values(value)) {
+      if (typeof item !== 'object' || item === null) chunkIdsIn(item, ids);
+      else if (!this.scanned.has(item)) {
+        chunkIdsIn(item, ids);
+        fields.push(item);
+      }
+    }
+    // The record's own references (an evidence item's `chunk_id`, a hit's ids).
+    if (typeof value.chunk_id === 'string') ids.add(value.chunk_id);
+    for (const key of ID_LISTS) for (const id of strings(value[key])) ids.add(id);
+    return { ids, fields };
   }
 
   private hidden = (id: string): boolean => this.visible.get(id) !== true;
@@ -94,10 +122,13 @@ export class ReaderRedaction {
       this.withheld += 1;
       return WITHHELD_TEXT;
     }
-    if (!isRecord(value)) return value;
+    return isRecord(value) ? this.walkRecord(value, false) : value;
+  }
+
+  private walkRecord(value: Record<string, unknown>, top: boolean): Record<string, unknown> {
     const before = this.withheld;
     const out: Record<string, unknown> = {};
-    for (const [field, item] of Object.entries(value)) out[field] = this.walk(item, field);
+    for (const [field, item] of Object.entries(value)) out[field] = top ? this.walkField(item, field) : this.walk(item, field);
     // Text written from what was withheld below it (an answer from its citations, a turn from its sources, a
     // task's response from its support, a model's thought from its observations) may quote it: withheld too.
     if (this.withheld > before) {
@@ -110,6 +141,20 @@ export class ReaderRedaction {
     }
     // A state's chat `messages` mirror its `history` turn by turn.
     if (Array.isArray(out.history) && Array.isArray(out.messages)) out.messages = mirrorWithheld(out.messages, out.history);
+    return out;
+  }
+
+  /** A top-level field, redacted as `walk` does, or as it was for the same object when nothing more is hidden since. */
+  private walkField(item: unknown, key: string): unknown {
+    if (typeof item !== 'object' || item === null) return this.walk(item, key);
+    const cached = this.redactedFields.get(item);
+    if (cached && cached.key === key && cached.hiddenDocs === this.hiddenDocs.length) {
+      this.withheld += cached.withheld;
+      return cached.out;
+    }
+    const before = this.withheld;
+    const out = this.walk(item, key);
+    this.redactedFields.set(item, { key, hiddenDocs: this.hiddenDocs.length, out, withheld: this.withheld - before });
     return out;
   }
 }

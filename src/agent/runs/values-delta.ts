@@ -17,7 +17,10 @@ const isDelta = (data: unknown): data is StoredDelta => typeof data === 'object'
 export function valuesToStore(previous: Values | undefined, next: Values): Values | StoredDelta {
   if (!previous) return next;
   const changed: Values = {};
-  for (const [key, value] of Object.entries(next)) if (JSON.stringify(previous[key]) !== JSON.stringify(value)) changed[key] = value;
+  for (const [key, value] of Object.entries(next)) {
+    // A channel a step left alone is the very object it was (compared as JSON only when it is not).
+    if (previous[key] !== value && JSON.stringify(previous[key]) !== JSON.stringify(value)) changed[key] = value;
+  }
   const removed = Object.keys(previous).filter((key) => !(key in next));
   return { [DELTA]: { changed, removed } };
 }
