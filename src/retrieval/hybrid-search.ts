@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
 import type { ChunkWithSource, Store } from '../store/store.ts';
-import { analyzeForIndex, analyzeQuery, analyzeQueryOccurrences } from '../text/analyzer.ts';
+import { analyzeQueryOccurrences, indexTermsInclude } from '../text/analyzer.ts';
 import { dedupeCandidates } from './dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from './fuse.ts';
 import { chunkSearchText } from './search-text.ts';
@@ -67,10 +67,12 @@ export class HybridSearch {
     };
     const started = performance.now();
 
-    const terms = analyzeQuery(query);
-    // The keyword channel gets every occurrence: a term the query repeats weighs more, as in FTS5's own bm25().
+    // The keyword channel gets every occurrence: a term the query repeats weighs more, as in FTS5's own bm25(). The
+    // query is analysed once; the distinct terms (analyzeQuery's result) come from the same list.
+    const occurrences = analyzeQueryOccurrences(query);
+    const terms = [...new Set(occurrences)];
     const [bm25, vector] = await Promise.all([
-      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(analyzeQueryOccurrences(query), principal, channelDepth)) : undefined,
+      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth)) : undefined,
       channels.has('vector')
         ? timed('vector', async () => {
             const [queryVector] = await embedder.embed([query], 'query');
@@ -152,12 +154,7 @@ function preferStatedIdentifiers<T extends { candidate: FusedCandidate }>(
   byId: ReadonlyMap<string, ChunkWithSource>,
 ): T[] {
   if (identifierTerms.length === 0) return ranked;
-  const states = (entry: T): boolean => {
-    const terms = new Set(analyzeForIndex(byId.get(entry.candidate.chunkId)?.text ?? '').split(' '));
-    return identifierTerms.some((term) =>
-      term.endsWith('*') ? [...terms].some((t) => t.startsWith(term.slice(0, -1))) : terms.has(term),
-    );
-  };
+  const states = (entry: T): boolean => indexTermsInclude(byId.get(entry.candidate.chunkId)?.text ?? '', identifierTerms);
   const slots = new Map<string, number[]>();
   ranked.forEach((entry, i) => {
     const docId = byId.get(entry.candidate.chunkId)?.docId ?? '';

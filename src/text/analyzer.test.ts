@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeForIndex, analyzeQuery, analyzeQueryOccurrences } from './analyzer.ts';
+import { analyzeForIndex, analyzeQuery, analyzeQueryOccurrences, indexTermsInclude } from './analyzer.ts';
 
 const indexTerms = (text: string) => new Set(analyzeForIndex(text).split(' '));
 /** Whether every query term occurs in the index terms (a `*` term as a prefix of one). */
@@ -140,5 +140,27 @@ describe('analyzer', () => {
   it('returns nothing for punctuation-only input', () => {
     expect(analyzeQuery(' ?!… -- ')).toEqual([]);
     expect(analyzeForIndex('')).toBe('');
+  });
+
+  it('answers indexTermsInclude exactly as a lookup in the analysed text would', () => {
+    const texts = [
+      'Contract CT-2024-0193 renews on 1 March; see CT-2024-0194 for the amendment.',
+      'The total was $1,250.50 (about 1250 USD), paid to ACME via order_total_usd.',
+      'Ｖ２.１.３ ships with café support; v2.1.3 is current. Wallet 0x7a25f3e9b1 moved.',
+      '使用HIP-3协议的p53 variants, TDP-43-induced toxicity and 15-keto-PGE2.',
+      '',
+    ];
+    const queries = ['CT-2024-0193', 'ct 2024', '$1,250.50 1250.50', 'v2.1.3 2.1.3 0x7a25f3', 'HIP-3 p53 TDP-43 PGE2', 'cafe 9999', 'order_total_usd'];
+    for (const text of texts) {
+      const terms = indexTerms(text);
+      for (const query of queries) {
+        for (const term of analyzeQuery(query)) {
+          const expected = term.endsWith('*') ? [...terms].some((t) => t.startsWith(term.slice(0, -1))) : terms.has(term);
+          expect({ text, term, found: indexTermsInclude(text, [term]) }).toEqual({ text, term, found: expected });
+        }
+      }
+    }
+    expect(indexTermsInclude(texts[0] as string, ['ct_2024_0195', 'ct_2024_0194'])).toBe(true);
+    expect(indexTermsInclude(texts[0] as string, [])).toBe(false);
   });
 });

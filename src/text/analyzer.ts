@@ -215,3 +215,30 @@ export function analyzeQueryOccurrences(text: string): string[] {
  * callers that match or count distinct terms.
  */
 export const analyzeQuery = (text: string): string[] => [...new Set(analyzeQueryOccurrences(text))];
+
+/** Index terms that are never stemmed and are built from letter-and-digit runs of the text as written. */
+const LITERAL_TERM = /[0-9_$.]/;
+const TERM_JOINERS = /[_$.*]+/;
+
+/**
+ * Whether `analyzeForIndex(text)` yields any of `terms` (a trailing `*` makes a term a prefix), answered without
+ * analysing the text where it cannot: a term with a digit, `_`, `$` or `.` is never stemmed, and each of its letter
+ * and digit runs stands in the normalised text as written (thousands separators aside), so a term one of whose runs is
+ * missing from the text is not among its terms. Hybrid search asks this of every candidate for identifier queries.
+ */
+export function indexTermsInclude(text: string, terms: readonly string[]): boolean {
+  if (terms.length === 0) return false;
+  let haystack: string | undefined;
+  const possible = terms.filter((term) => {
+    if (!LITERAL_TERM.test(term)) return true;
+    haystack ??= normalize(text).replaceAll(',', '');
+    const normalized = haystack;
+    return term.split(TERM_JOINERS).every((run) => run === '' || normalized.includes(run));
+  });
+  if (possible.length === 0) return false;
+  const indexed = analyzeForIndex(text).split(' ');
+  const exact = new Set(indexed);
+  return possible.some((term) =>
+    term.endsWith('*') ? indexed.some((indexedTerm) => indexedTerm.startsWith(term.slice(0, -1))) : exact.has(term),
+  );
+}
