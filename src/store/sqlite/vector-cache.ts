@@ -177,14 +177,11 @@ export class VectorCache {
   }
 
   /**
-   * Writes the snapshot if the last load decoded vec0, else moves the float rows' preload on. Called once the query's read transaction has ended, so the
+   * Writes the snapshot if the last load decoded vec0. Called once the query's read transaction has ended, so the
    * query that paid for the decode also pays for the write, and the next process's first query does not.
    */
   settle(): void {
-    if (!this.persistDue) {
-      this.index?.advanceFloats();
-      return;
-    }
+    if (!this.persistDue) return;
     this.persistDue = false;
     this.persist();
   }

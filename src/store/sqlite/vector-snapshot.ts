@@ -1,10 +1,12 @@
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { IndexImage, StoredFloats, VectorIndex } from './vector-index.ts';
 
 /**
  * The vector index as one file beside the store (`.<store>.vectors`), so a new process loads it with a few reads
  * instead of decoding every vec0 row: the int8 codes are read straight into the kernel's memory and the normalised
- * float rows stay in the file, read back only for the candidates being rescored.
+ * float rows stay in the file, read back for the candidates being rescored until a background thread has copied
+ * them into memory.
  *
  * Layout (little-endian): a 64-byte header — magic, version, dimension, code stride, rows, generation, token — then
  * chunk pks (f64 × rows), document pks (f64 × rows), scales (f32 × rows), codes (rows × code stride bytes) and floats
@@ -50,21 +52,61 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
   while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
 }
 
-/** Float rows copied into memory per background step: small enough not to hold up a query for long. */
+/** Float rows the preloading thread reads per step before it publishes them. */
 const PRELOAD_ROWS_PER_STEP = 8192;
 
 /**
- * Float rows of an open snapshot file. Rescoring reads single rows with positioned reads until the background preload
- * has copied the whole float section into memory; from then on rows are copied from memory (a pread costs several
- * microseconds, a copy well under one, and a query rescores hundreds of rows).
+ * The preloading thread (plain JS, evaluated: it needs no loader). It opens the snapshot by path, checks it is the
+ * file the store opened (same device and inode: snapshots are renamed into place, never rewritten), then reads the
+ * float section into the shared buffer a step at a time, publishing the rows done in `progress[0]`; it stops when
+ * `progress[1]` is set.
+ */
+const PRELOAD_SOURCE = `
+const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
+const { workerData } = require('node:worker_threads');
+const { path, dev, ino, offset, rows, rowBytes, step, floats, progress } = workerData;
+const flags = new Int32Array(progress);
+let fd;
+try {
+  fd = openSync(path, 'r');
+  const stat = fstatSync(fd, { bigint: true });
+  if (String(stat.dev) === dev && String(stat.ino) === ino) {
+    const bytes = new Uint8Array(floats);
+    for (let row = 0; row < rows && Atomics.load(flags, 1) === 0; ) {
+      const count = Math.min(step, rows - row);
+      const end = (row + count) * rowBytes;
+      for (let at = row * rowBytes; at < end; ) {
+        const read = readSync(fd, bytes, at, end - at, offset + at);
+        if (read === 0) throw new Error('truncated');
+        at += read;
+      }
+      row += count;
+      Atomics.store(flags, 0, row);
+    }
+  }
+} catch {
+  // Rows not published are read from the file by the query that needs them.
+} finally {
+  if (fd !== undefined) closeSync(fd);
+}
+`;
+
+/**
+ * Float rows of an open snapshot file. Rescoring reads single rows with positioned reads until a background thread
+ * has copied them into a shared buffer; from then on rows are copied from memory (a pread costs several
+ * microseconds, a copy well under one, and a query rescores hundreds of rows). The copy runs off the main thread, so
+ * neither the first queries nor the event loop wait for it, however large the float section (2 GB at 1M × 512).
  */
 class FileFloats implements StoredFloats {
   private memory: Float32Array | undefined;
+  /** [rows published by the preloading thread, stop flag]. */
+  private progress: Int32Array | undefined;
   private loadedRows = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private worker: Worker | undefined;
 
   constructor(
     private fd: number | undefined,
+    private readonly path: string,
     private readonly offset: number,
     private readonly dimension: number,
     private readonly rows: number,
@@ -78,6 +120,7 @@ class FileFloats implements StoredFloats {
   }
 
   read(fileRow: number, into: Float32Array): void {
+    if (fileRow >= this.loadedRows && this.progress) this.loadedRows = Atomics.load(this.progress, 0);
     if (this.memory && fileRow < this.loadedRows) {
       into.set(this.memory.subarray(fileRow * this.dimension, (fileRow + 1) * this.dimension));
       return;
@@ -88,50 +131,52 @@ class FileFloats implements StoredFloats {
     if (!readFully(this.fd, bytes, this.offset + fileRow * rowBytes)) throw new Error('the vector snapshot file is truncated');
   }
 
-  /**
-   * Copies the float rows into memory a slice per timer turn, so queries interleave with the load; `advance` also
-   * moves it on from the query path, for a process whose queries never leave the event loop a free turn.
-   */
+  /** Starts the thread that copies the float rows into memory (once; nothing to do for the writer's own rows). */
   preload(): void {
-    if (this.memory || this.fd === undefined) return;
-    this.memory = new Float32Array(this.rows * this.dimension);
-    const step = () => {
-      this.timer = undefined;
-      if (this.advance()) this.schedule(step);
-    };
-    this.schedule(step);
-  }
-
-  /** Loads the next slice of rows into memory; true while rows remain. */
-  advance(): boolean {
-    if (this.fd === undefined || !this.memory || this.loadedRows >= this.rows) return false;
-    const count = Math.min(PRELOAD_ROWS_PER_STEP, this.rows - this.loadedRows);
-    const start = this.loadedRows * this.dimension;
-    const slice = this.memory.subarray(start, start + count * this.dimension);
-    if (!readFully(this.fd, new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength), this.offset + start * 4)) {
-      this.memory = undefined;
-      return false;
+    if (this.memory || this.fd === undefined || this.rows === 0) return;
+    const stat = fstatSync(this.fd, { bigint: true });
+    const floats = new SharedArrayBuffer(this.rows * this.dimension * 4);
+    const progress = new SharedArrayBuffer(8);
+    try {
+      this.worker = new Worker(PRELOAD_SOURCE, {
+        eval: true,
+        execArgv: [],
+        workerData: {
+          path: this.path,
+          dev: String(stat.dev),
+          ino: String(stat.ino),
+          offset: this.offset,
+          rows: this.rows,
+          rowBytes: this.dimension * 4,
+          step: PRELOAD_ROWS_PER_STEP,
+          floats,
+          progress,
+        },
+      });
+    } catch {
+      return; // no thread: rows keep coming from the file
     }
-    this.loadedRows += count;
-    return this.loadedRows < this.rows;
+    this.worker.unref();
+    this.worker.on('error', () => undefined);
+    this.memory = new Float32Array(floats);
+    this.progress = new Int32Array(progress);
   }
 
   /** Whether every row is in memory. */
   get resident(): boolean {
-    return this.memory !== undefined && this.loadedRows >= this.rows;
+    if (this.progress) this.loadedRows = Atomics.load(this.progress, 0);
+    return this.loadedRows >= this.rows;
   }
 
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.progress) Atomics.store(this.progress, 1, 1);
+    void this.worker?.terminate();
+    this.worker = undefined;
+    this.progress = undefined;
     this.memory = undefined;
+    this.loadedRows = 0;
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-  }
-
-  private schedule(step: () => void): void {
-    this.timer = setTimeout(step, 0);
-    this.timer.unref();
   }
 }
 
@@ -173,7 +218,7 @@ export function openSnapshot(path: string, expect: { dimension: number; generati
       readCodes: (into) => {
         if (!readFully(fd, into, at.codes)) throw new Error('the vector snapshot file is truncated');
       },
-      floats: new FileFloats(fd, at.floats, dimension, rows),
+      floats: new FileFloats(fd, path, at.floats, dimension, rows),
     };
   } catch (error) {
     closeSync(fd);
@@ -221,7 +266,7 @@ export function writeSnapshot(path: string, index: VectorIndex, header: { genera
     const floats = new Float32Array(rows * dimension);
     for (let row = 0; row < rows; row++) image.readFloats(row, floats.subarray(row * dimension, (row + 1) * dimension));
     writeFully(fd, new Uint8Array(floats.buffer), at.floats);
-    return new FileFloats(fd, at.floats, dimension, rows, floats);
+    return new FileFloats(fd, path, at.floats, dimension, rows, floats);
   } catch (error) {
     closeSync(fd);
     throw error;

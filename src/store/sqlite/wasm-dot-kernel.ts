@@ -7,8 +7,8 @@
  *   dotsI8At(q, m, idx, n, strideBytes, scales, out)   out[i] = scales[idx[i]] · Σ q·row_idx[i]
  *
  * The int8 pair scans a scalar-quantized matrix (a quarter of the float bytes): the query is stored widened to
- * int16 so each 16 row bytes cost one load, two sign-extensions and two `i32x4.dot_i16x8_s`; the int8 stride must be
- * a multiple of 32.
+ * int16 so each 8 row bytes cost one sign-extending load (`v128.load8x8_s`) and one `i32x4.dot_i16x8_s`; the int8
+ * stride must be a multiple of 32 (and at least 32).
  *
  * All arguments are byte offsets/counts. `strideBytes` must be a multiple of 64: each inner iteration
  * reads 16 floats into four independent f32x4 accumulators, so the loop is bound by memory bandwidth
@@ -45,8 +45,8 @@ const LOCAL_TEE = 0x22;
 const F32_LOAD = 0x2a;
 const F32_MUL = 0x94;
 const F32_CONVERT_I32_S = 0xb2;
-const I16X8_EXTEND_LOW_I8X16_S = [SIMD, 0x87, 0x01];
-const I16X8_EXTEND_HIGH_I8X16_S = [SIMD, 0x88, 0x01];
+const V128_LOAD8X8_S = [SIMD, 0x01];
+const I32_LT_U = 0x49;
 const I32X4_DOT_I16X8_S = [SIMD, 0xba, 0x01];
 const I32X4_ADD = [SIMD, 0xae, 0x01];
 const I32X4_EXTRACT_LANE = [SIMD, 0x1b];
@@ -204,7 +204,9 @@ function dotLoop(locals: {
 
 /**
  * Body of the int8 pair: for each of n rows (index left on the stack by `rowIndex`), the int32 dot product of the
- * int16 query with the int8 row, converted to float and multiplied by the row's scale, stored at out + 4i.
+ * int16 query with the int8 row, converted to float and multiplied by the row's scale, stored at out + 4i. The row
+ * bytes are read eight at a time, sign-extended by the load itself (`v128.load8x8_s`), so each 8 bytes cost a load,
+ * one `i32x4.dot_i16x8_s` and an add; `row` walks the row up to its end (`j`) and `qq` walks the query alongside.
  */
 function dotI8Loop(locals: {
   q: number;
@@ -218,22 +220,21 @@ function dotI8Loop(locals: {
   row: number;
   ri: number;
   qq: number;
-  r: number;
   acc: readonly [number, number, number, number];
   rowIndex: number[];
 }): number[] {
-  const { q, m, n, stride, scales, out, i, j, row, ri, qq, r, acc } = locals;
+  const { q, m, n, stride, scales, out, i, j, row, ri, qq, acc } = locals;
   const zero = [...V128_CONST, ...new Array<number>(16).fill(0)];
-  const loadRow = (offset: number): number[] => [...get(row), ...get(j), I32_ADD, ...V128_LOAD, 0x00, ...uleb(offset), ...set(r)];
-  // acc += dot(extend(r), q16[qq + offset])
-  const madd = (accLocal: number, extend: number[], offset: number): number[] => [
+  const madd = (accLocal: number, rowOffset: number, qOffset: number): number[] => [
     ...get(accLocal),
-    ...get(r),
-    ...extend,
+    ...get(row),
+    ...V128_LOAD8X8_S,
+    0x00,
+    ...uleb(rowOffset),
     ...get(qq),
     ...V128_LOAD,
     0x01,
-    ...uleb(offset),
+    ...uleb(qOffset),
     ...I32X4_DOT_I16X8_S,
     ...I32X4_ADD,
     ...set(accLocal),
@@ -258,38 +259,33 @@ function dotI8Loop(locals: {
     I32_MUL,
     ...get(m),
     I32_ADD,
-    ...set(row),
-    ...acc.flatMap((a) => [...zero, ...set(a)]),
-    ...i32(0),
-    ...set(j),
-    ...get(q),
-    ...set(qq),
-    BLOCK,
-    VOID,
-    LOOP,
-    VOID,
-    ...get(j),
+    LOCAL_TEE,
+    ...uleb(row),
     ...get(stride),
-    I32_GE_U,
-    BR_IF,
-    1,
-    ...loadRow(0),
-    ...madd(acc[0], I16X8_EXTEND_LOW_I8X16_S, 0),
-    ...madd(acc[1], I16X8_EXTEND_HIGH_I8X16_S, 16),
-    ...loadRow(16),
-    ...madd(acc[2], I16X8_EXTEND_LOW_I8X16_S, 32),
-    ...madd(acc[3], I16X8_EXTEND_HIGH_I8X16_S, 48),
-    ...get(j),
-    ...i32(32),
     I32_ADD,
     ...set(j),
+    ...acc.flatMap((a) => [...zero, ...set(a)]),
+    ...get(q),
+    ...set(qq),
+    LOOP,
+    VOID,
+    ...madd(acc[0], 0, 0),
+    ...madd(acc[1], 8, 16),
+    ...madd(acc[2], 16, 32),
+    ...madd(acc[3], 24, 48),
+    ...get(row),
+    ...i32(32),
+    I32_ADD,
+    LOCAL_TEE,
+    ...uleb(row),
     ...get(qq),
     ...i32(64),
     I32_ADD,
     ...set(qq),
-    BR,
+    ...get(j),
+    I32_LT_U,
+    BR_IF,
     0,
-    END,
     END,
     ...get(acc[0]),
     ...get(acc[1]),
@@ -299,7 +295,6 @@ function dotI8Loop(locals: {
     ...get(acc[3]),
     ...I32X4_ADD,
     ...set(acc[0]),
-    // out[i] = f32(Σ lanes) * scales[ri]
     ...get(out),
     ...get(i),
     ...i32(2),
@@ -381,19 +376,19 @@ function assemble(): Uint8Array {
       rowAddress: [...get(1), ...get(2), ...get(6), ...i32(2), I32_SHL, I32_ADD, I32_LOAD, 0x02, 0, ...get(4), I32_MUL, I32_ADD],
     }),
   );
-  // dotsI8(q, m, n, stride, scales, out): params 0..5; locals i=6 j=7 row=8 ri=9 qq=10, r=11 acc=12..15
+  // dotsI8(q, m, n, stride, scales, out): params 0..5; locals i=6 j=7 row=8 ri=9 qq=10 acc=11..14
   const dotsI8 = functionBody(
     [
       [5, I32],
-      [5, V128],
+      [4, V128],
     ],
-    dotI8Loop({ q: 0, m: 1, n: 2, stride: 3, scales: 4, out: 5, i: 6, j: 7, row: 8, ri: 9, qq: 10, r: 11, acc: [12, 13, 14, 15], rowIndex: get(6) }),
+    dotI8Loop({ q: 0, m: 1, n: 2, stride: 3, scales: 4, out: 5, i: 6, j: 7, row: 8, ri: 9, qq: 10, acc: [11, 12, 13, 14], rowIndex: get(6) }),
   );
-  // dotsI8At(q, m, idx, n, stride, scales, out): params 0..6; locals i=7 j=8 row=9 ri=10 qq=11, r=12 acc=13..16
+  // dotsI8At(q, m, idx, n, stride, scales, out): params 0..6; locals i=7 j=8 row=9 ri=10 qq=11 acc=12..15
   const dotsI8At = functionBody(
     [
       [5, I32],
-      [5, V128],
+      [4, V128],
     ],
     dotI8Loop({
       q: 0,
@@ -407,8 +402,7 @@ function assemble(): Uint8Array {
       row: 9,
       ri: 10,
       qq: 11,
-      r: 12,
-      acc: [13, 14, 15, 16],
+      acc: [12, 13, 14, 15],
       // ri = idx[i]
       rowIndex: [...get(2), ...get(7), ...i32(2), I32_SHL, I32_ADD, I32_LOAD, 0x02, 0],
     }),
