@@ -20,5 +20,6 @@ export const controllableAgent: AgentFactory = ({ evident, chat, checkpointer })
     description:
       'Plan and execute: anonymizes the question, plans on it, routes each task to retrieve_chunks, retrieve_summaries, retrieve_quotes, table_query (SQL over ingested tables) or answer_from_context, keeps the relevant content, checks relevance (rewrites and retries) and groundedness (answers again), replans, and ends with a citation-checked answer; every loop bounded. Saves a memory ("remember that …") only after an approval.',
     graph: buildControllableGraph(deps, { checkpointer }),
+    streamsMessages: chat !== undefined,
   });
 };

@@ -27,4 +27,5 @@ export const ragAgent: AgentFactory = (context) =>
       'Enterprise RAG: rewrite, decompose, hybrid retrieval, rerank, answerability check, schema-validated answer with citations; refuses when the evidence is insufficient.',
     graph: buildRagGraph(ragDeps(context), { checkpointer: context.checkpointer }),
     trace: (values) => ragTrace(values as Partial<RagStateType>),
+    streamsMessages: context.chat !== undefined,
   });

@@ -18,5 +18,6 @@ export const reactAgent: AgentFactory = (context) => {
     name: 'react',
     description: `ReAct: reasons and acts in a loop (at most ${deps.maxIterations} iterations) over knowledge_base (RAG fusion: several queries, hybrid retrieval, reciprocal rank fusion), table_query and save_memory (with approval); the final answer is citation-checked.`,
     graph: buildReactGraph(deps, { checkpointer: context.checkpointer }),
+    streamsMessages: context.chat !== undefined,
   });
 };

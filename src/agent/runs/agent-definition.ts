@@ -30,6 +30,11 @@ export interface AgentDefinition {
   readonly name: string;
   readonly description: string;
   readonly graph: AgentGraph;
+  /**
+   * Whether a step can stream chat messages (it calls a chat model): false lets a run leave LangGraph's `messages`
+   * handler out, which otherwise starts and ends a callback run around every node. Absent: it can.
+   */
+  readonly streamsMessages?: boolean;
   inputFor(start: RunStartInput, threadHasState: boolean): Record<string, unknown>;
   /** The state as clients see it: the graph's values plus the conversation as chat `messages`. */
   view(values: Record<string, unknown>): Record<string, unknown>;

@@ -39,6 +39,8 @@ export interface AgentSpec {
   /** The compiled, checkpointed graph. Its overloaded generics are wider than the structural port; the methods are the same. */
   graph: { checkpointer?: unknown };
   trace?: AgentDefinition['trace'];
+  /** Whether a step calls a chat model, so that a run can stream `messages` (default true). */
+  streamsMessages?: boolean;
 }
 
 /** An agent for the run runtime, from its name, description and compiled graph. */
@@ -47,6 +49,7 @@ export function defineAgent(spec: AgentSpec): AgentDefinition {
     name: spec.name,
     description: spec.description,
     graph: spec.graph as unknown as AgentGraph,
+    streamsMessages: spec.streamsMessages ?? true,
     inputFor(start, threadHasState) {
       return {
         question: start.question,

@@ -10,8 +10,13 @@ import { leaseStopOf, type LeaseStop } from './run-lease.ts';
 import { messageTupleJson } from './stream-json.ts';
 import { valuesToStore } from './values-delta.ts';
 
-/** Every mode is recorded, whatever the starting client asked for: a later join may ask for other modes. */
+/**
+ * Every mode is recorded, whatever the starting client asked for: a later join may ask for other modes. `messages`
+ * only for an agent whose steps can stream them (one with a chat model): offline there are none to record.
+ */
 export const RECORDED_STREAM_MODES = ['values', 'updates', 'custom', 'messages'] as const;
+const recordedModesOf = (agent: AgentDefinition): string[] =>
+  agent.streamsMessages === false ? RECORDED_STREAM_MODES.filter((mode) => mode !== 'messages') : [...RECORDED_STREAM_MODES];
 
 export interface ExecuteRunInput {
   store: Store;
@@ -84,7 +89,7 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
     if (failWith) throw failWith;
     let values: Record<string, unknown> = {};
     const stream = await agent.graph.stream(input, {
-      streamMode: [...RECORDED_STREAM_MODES],
+      streamMode: recordedModesOf(agent),
       // Each step's checkpoint is stored before the next step starts: a step a crash interrupts is the only work
       // lost, and a step waits for the checkpointer's (batched) write, which lets other runs and requests go between.
       durability: 'sync',

@@ -8,6 +8,7 @@ import { comparisonColumn, comparisonFilter, filterSql, findComparisons, negated
 import { detectIntent, type Intent } from './table-question-to-sql-intent.ts';
 import { wordsOf } from './table-question-to-sql-text.ts';
 import { readZhTableQuestion } from './table-question-zh.ts';
+import { tableValuesCacheOf } from './table-values-cache.ts';
 import { analyzeQuery } from '../../text/analyzer.ts';
 
 export type TableAggregate = 'sum' | 'avg' | 'count' | 'max' | 'min';
@@ -58,32 +59,36 @@ const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Schemas of the tables the principal may see, with up to 1,000 distinct short values of each column (as text), read
- * through the principal-filtered `queryTables` like any other table query. A column whose values cannot be read
- * within their bounds is listed without values.
+ * through the principal-filtered `queryTables` like any other table query (kept per table version: see
+ * `TableValuesCache`). A column whose values cannot be read within their bounds is listed without values.
  */
 export async function loadTableSchemas(store: Store, principal: Principal): Promise<TableSchema[]> {
   const tables = await store.listTables(principal);
-  return Promise.all(
-    tables.map(async (table) => {
-      const values: Record<string, string[]> = {};
-      for (const column of table.columns) {
-        const name = quoteId(column.name);
-        const text = column.type === 'text' ? name : `CAST(${name} AS TEXT)`;
-        try {
-          const result = await store.queryTables(
-            `SELECT DISTINCT ${text} FROM ${quoteId(table.sqlName)} WHERE ${name} IS NOT NULL AND length(${text}) <= ${VALUE_CHARS}`,
-            principal,
-            VALUE_LIMITS,
-          );
-          values[column.name] = result.rows.map((row) => String(row[0]));
-        } catch (error) {
-          if (!QueryTooLargeError.isInstance(error) && !(QueryRejectedError.isInstance(error) && error.code === 'query_timeout')) throw error;
-          values[column.name] = [];
-        }
-      }
-      return { ...table, values };
-    }),
-  );
+  const cache = tableValuesCacheOf(store);
+  return Promise.all(tables.map(async (table) => ({ ...table, values: await cache.valuesOf(store, table, () => readColumnValues(store, principal, table)) })));
+}
+
+/** Every column's values; `complete` is false when one of them could not be read within its bounds (listed as none). */
+async function readColumnValues(store: Store, principal: Principal, table: TableRecord): Promise<{ values: Record<string, string[]>; complete: boolean }> {
+  const values: Record<string, string[]> = {};
+  let complete = true;
+  for (const column of table.columns) {
+    const name = quoteId(column.name);
+    const text = column.type === 'text' ? name : `CAST(${name} AS TEXT)`;
+    try {
+      const result = await store.queryTables(
+        `SELECT DISTINCT ${text} FROM ${quoteId(table.sqlName)} WHERE ${name} IS NOT NULL AND length(${text}) <= ${VALUE_CHARS}`,
+        principal,
+        VALUE_LIMITS,
+      );
+      values[column.name] = result.rows.map((row) => String(row[0]));
+    } catch (error) {
+      if (!QueryTooLargeError.isInstance(error) && !(QueryRejectedError.isInstance(error) && error.code === 'query_timeout')) throw error;
+      values[column.name] = [];
+      complete = false;
+    }
+  }
+  return { values, complete };
 }
 
 /**
