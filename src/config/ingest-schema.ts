@@ -35,6 +35,22 @@ export const ingestSchema = z
     maxDocumentChunks: z.number().int().positive().default(25_000),
     /** Bytes of an ACL sidecar (`<file>.acl.json`). */
     maxSidecarBytes: z.number().int().min(64).max(16 * MiB).default(64 * KiB),
+    /**
+     * Worker threads that read, parse, chunk, analyse and (with an embedder that allows it, as the offline one does)
+     * embed documents while the calling thread writes them; 0 does it all on the calling thread. Absent: one per core.
+     */
+    workers: z.number().int().min(0).max(64).optional(),
+    /** A call with fewer documents than this stays on the calling thread (no worker start-up), unless workers are already up. */
+    workerMinDocuments: z.number().int().min(1).default(32),
+    /**
+     * Documents written per store transaction (1: one transaction per document). A batch is whole or absent after a
+     * crash, as a single document is; a batch that fails is written again one document at a time.
+     */
+    batchDocuments: z.number().int().min(1).max(10_000).default(64),
+    /** Text bytes of the documents of one batch: a batch is written once it holds this much. */
+    batchBytes: z.number().int().min(1).max(1024 * MiB).default(16 * MiB),
+    /** Milliseconds a batch waits for more documents before it is written (and its files are reported done). */
+    batchMs: z.number().int().min(0).max(60_000).default(250),
   })
   .strict()
   .prefault({});

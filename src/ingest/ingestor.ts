@@ -1,24 +1,19 @@
-import { createHash } from 'node:crypto';
-import { basename, extname } from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { EvidentConfig } from '../config/index.ts';
-import type { LoadedDocument } from '../domain/index.ts';
-import { EvidentError, IngestError, isEvidentError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Embedder } from '../models/embedder.ts';
-import { analyzeForIndex } from '../text/analyzer.ts';
-import { embedWithCache } from '../retrieval/embed-with-cache.ts';
-import { chunkSearchText } from '../retrieval/search-text.ts';
 import type { Store } from '../store/store.ts';
-import { chunkDocument } from './chunking.ts';
-import { buildDocumentExtras } from './extras/build-extras.ts';
-import { extractiveSummarizer, type ChapterSummarizer } from './extras/chapter-summarizer.ts';
+import { BatchWriter } from './batch-writer.ts';
 import { discoverFiles, type DiscoveredFile } from './discover.ts';
 import { checkDocId, escapeUnsafe } from './doc-id.ts';
+import { extractiveSummarizer, type ChapterSummarizer } from './extras/chapter-summarizer.ts';
 import { summarize, type IngestOutcome, type IngestProgress, type IngestSummary } from './ingest-progress.ts';
-import { limitExceeded } from './limits.ts';
-import { loaderFor, SUPPORTED_EXTENSIONS } from './loaders/index.ts';
-import { readFileOnce } from './read-file-once.ts';
-import { resolveAcl } from './resolve-acl.ts';
+import type { IngestWorkerData, WorkerAnswer } from './ingest-worker.ts';
+import type { SourceItem, TextRecord } from './prepare-document.ts';
+import { describeFailure, processDocument, type DocumentResult, type DocumentTask, type StoredVersion } from './process-document.ts';
+import { WorkerPool, WorkerStartError } from './worker-pool.ts';
+
+export type { TextRecord } from './prepare-document.ts';
 
 export interface IngestOptions {
   /**
@@ -33,15 +28,6 @@ export interface IngestOptions {
   onProgress?: (progress: IngestProgress) => void;
 }
 
-/** A document given as text rather than as a file (data sets, API uploads of plain text). */
-export interface TextRecord {
-  docId: string;
-  title: string;
-  text: string;
-  source?: string;
-  acl?: string[];
-}
-
 export interface IngestorDeps {
   store: Store;
   embedder: Embedder;
@@ -49,33 +35,34 @@ export interface IngestorDeps {
   logger: Logger;
 }
 
-/** One document ready to be chunked and written. */
-interface Prepared {
-  docId: string;
-  /** Where it was read from, for the ingest summary of whoever ran it (never stored). */
-  path: string;
-  /** What readers see as its origin: the doc_id for a file of a folder, `upload:<doc_id>`, a data set's id. */
-  source: string;
-  type: string;
-  bytes: number;
-  contentHash: string;
-  acl: string[];
-  loaded: LoadedDocument;
-  fallbackTitle: string;
+/** Where the worker threads start (beside this module; absent inside a single-file bundle, which then stays on one thread). */
+const WORKER_ENTRY = new URL('./ingest-worker.mjs', import.meta.url);
+/** Idle workers end after this long, so a server that ingested once holds no threads. */
+const WORKER_IDLE_MS = 2_000;
+
+interface Pending {
+  item: { path: string; docId: string };
+  result: Promise<DocumentResult>;
 }
 
 /**
- * Files in, searchable documents out. Each file is loaded, chunked, analysed, embedded and written in one store
- * transaction; a bad file is reported with its reason and the others go on, leaving what is stored untouched.
+ * Files in, searchable documents out. Each file is read, parsed, chunked, analysed and embedded — on worker threads
+ * when there are many (`ingest.workers`) — and written by this thread, several documents per store transaction
+ * (`ingest.batch*`): a document is stored whole or not at all, and a bad file is reported with its reason while the
+ * others go on, leaving what is stored untouched. Outcomes come in the order of the files.
  */
 export class Ingestor {
+  private pool: WorkerPool<DocumentTask, WorkerAnswer> | undefined;
+  private announcedWorkers = false;
+  private warnedNoWorkers = false;
+
   constructor(private readonly deps: IngestorDeps) {}
 
   async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestSummary> {
     const { location } = this.deps.store;
     const { files, missing } = await discoverFiles(paths, ['', '-wal', '-shm', '-journal'].map((suffix) => location + suffix));
     const failures = missing.map(({ path, error }) => ({ item: { path, docId: path }, error }));
-    return this.run(files, failures, options, (file) => this.prepareFile(file, options));
+    return this.run(files.map(fileItem), failures, options);
   }
 
   /**
@@ -83,30 +70,28 @@ export class Ingestor {
    * folder), in the given order; `source` says where they came from when the path is only a temporary copy.
    */
   async ingestFiles(files: readonly DiscoveredFile[], options: IngestOptions = {}): Promise<IngestSummary> {
-    return this.run(files, [], options, (file) => this.prepareFile(file, options));
+    return this.run(files.map(fileItem), [], options);
   }
 
   /** Ingests documents given as text (one chunked document each), with the same change detection as files. */
   async ingestRecords(records: readonly TextRecord[], options: IngestOptions = {}): Promise<IngestSummary> {
-    const items = records.map((record) => ({ ...record, path: record.source ?? record.docId }));
-    return this.run(items, [], options, async (record) => ({
-      docId: record.docId,
-      path: record.path,
-      source: record.path,
-      type: 'text',
-      bytes: Buffer.byteLength(record.text),
-      contentHash: sha256(`${record.title}\u0000${record.text}`),
-      acl: options.acl ?? record.acl ?? [],
-      loaded: { title: record.title, blocks: record.text.trim() ? [{ kind: 'text', text: record.text }] : [] },
-      fallbackTitle: record.docId,
-    }));
+    return this.run(
+      records.map((record): SourceItem => ({ kind: 'record', record, path: record.source ?? record.docId, docId: record.docId })),
+      [],
+      options,
+    );
   }
 
-  private async run<T extends { path: string; docId: string }>(
-    items: readonly T[],
+  /** Ends the worker threads now (they also end by themselves when idle). */
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+
+  private async run(
+    items: readonly SourceItem[],
     failures: { item: { path: string; docId: string }; error: unknown }[],
     options: IngestOptions,
-    prepare: (item: T) => Promise<Prepared>,
   ): Promise<IngestSummary> {
     const started = performance.now();
     const outcomes: IngestOutcome[] = [];
@@ -119,149 +104,134 @@ export class Ingestor {
       chunks += outcome.chunks;
       options.onProgress?.({ filesDone: outcomes.length, filesTotal, pages, chunks, elapsedMs: performance.now() - started, last: outcome });
     };
+    const { store, embedder, logger, config } = this.deps;
+    const { ingest } = config;
+    const summarizer = options.summarizer ?? extractiveSummarizer;
+    const writer = new BatchWriter({
+      store,
+      embedder,
+      logger,
+      summarizer,
+      bounds: { documents: ingest.batchDocuments, bytes: ingest.batchBytes, ms: ingest.batchMs },
+      report,
+    });
+    for (const { item, error } of failures) await writer.add(item, { status: 'failed', failure: describeFailure(item.docId, error) });
 
-    for (const { item, error } of failures) report(failed(item, error));
+    const pool = this.poolFor(items.length);
+    const run = (task: DocumentTask) => (pool ? this.inPool(pool, task) : this.inThread(task));
+    // Work in flight ahead of the writer: enough to keep every worker busy while this thread writes.
+    const ahead = pool ? Math.max(8, 4 * (ingest.workers ?? availableParallelism())) : 1;
+    const embedHere = embedder.workerSpec !== undefined && !embedder.cacheInStore;
+    const pending: Pending[] = [];
+    const next = async () => {
+      const { item, result } = pending.shift() as Pending;
+      await writer.add(item, await this.awaitWriting(writer, result));
+    };
+
     for (const item of items) {
       try {
         checkDocId(item.docId);
       } catch (error) {
         // The outcome names the file with its unsafe characters written out, so a terminal shows what it is.
-        report(failed({ path: escapeUnsafe(item.path), docId: escapeUnsafe(item.docId) }, error));
+        const escaped = { path: escapeUnsafe(item.path), docId: escapeUnsafe(item.docId) };
+        pending.push({ item: escaped, result: Promise.resolve({ status: 'failed', failure: describeFailure(escaped.docId, error) }) });
         continue;
       }
-      try {
-        report(await this.write(await prepare(item), options));
-      } catch (error) {
-        if (!isEvidentError(error) || error.category !== 'user') {
-          this.deps.logger.error('ingest failed', { path: item.path, error: String(error) });
-        }
-        report(failed(item, error));
+      // A doc_id met again in this run: its earlier version is written first, so change detection sees it.
+      if (writer.has(item.docId) || pending.some((p) => p.item.docId === item.docId)) {
+        while (pending.length > 0) await next();
+        await writer.flush();
       }
+      while (pending.length >= ahead) await next();
+      const task = (previous: StoredVersion | undefined): DocumentTask => ({
+        item,
+        previous,
+        acl: options.acl,
+        force: options.force ?? false,
+        extras: summarizer === extractiveSummarizer,
+        embed: embedHere,
+      });
+      pending.push({
+        item,
+        result: this.storedVersion(item.docId).then(
+          (previous) => run(task(previous)),
+          (error: unknown): DocumentResult => ({ status: 'failed', failure: describeFailure(item.docId, error) }),
+        ),
+      });
     }
+    while (pending.length > 0) await next();
+    await writer.flush();
     return summarize(outcomes, performance.now() - started);
   }
 
-  private async prepareFile(file: DiscoveredFile, options: IngestOptions): Promise<Prepared> {
-    const { config } = this.deps;
-    const loader = loaderFor(file.path);
-    if (!loader) {
-      throw new IngestError('file_unsupported', `${file.docId}: unsupported file type "${extname(file.path) || basename(file.path)}".`, {
-        hint: `Supported: ${SUPPORTED_EXTENSIONS.join(', ')}.`,
-      });
-    }
-    // Read once: these bytes are the ones parsed, hashed and counted, whatever happens to the file meanwhile.
-    const bytes = await readFileOnce(file.path, file.docId, config.ingest.maxFileBytes);
-    let loaded: LoadedDocument;
-    try {
-      loaded = await loader.load(bytes, file.path, config.ingest);
-    } catch (error) {
-      if (isEvidentError(error)) throw error;
-      // A loader bug, not the user's file: logged in full, reported typed.
-      this.deps.logger.error('loader failed', { path: file.path, error: String(error) });
-      throw new IngestError('file_corrupt', `${file.docId} could not be read as a ${loader.type} file.`, {
-        cause: error,
-        hint: 'Save it again in the program that made it; if it still fails, report it with the server log.',
-      });
-    }
-    return {
-      docId: file.docId,
-      path: file.path,
-      // Readers see the doc_id (or the upload's label), never where this process keeps its files.
-      source: file.source ?? file.docId,
-      type: loader.type,
-      bytes: bytes.length,
-      contentHash: sha256(bytes),
-      acl: await resolveAcl(file.path, file.docId, {
-        override: options.acl,
-        fromFile: loaded.acl,
-        maxSidecarBytes: config.ingest.maxSidecarBytes,
-        sidecarLookalike: file.sidecarLookalike,
-      }),
-      loaded,
-      fallbackTitle: basename(file.path, extname(file.path)),
-    };
-  }
-
-  private async write(doc: Prepared, options: IngestOptions): Promise<IngestOutcome> {
-    const { store, embedder, config } = this.deps;
-    const { loaded } = doc;
-    const base = { path: doc.path, docId: doc.docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
-    const previous = await store.getDocument(doc.docId);
-    // The source counts: a version stored with another origin (an absolute path, before sources were doc_ids) is rewritten.
-    const unchanged =
-      !options.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl) && previous.source === doc.source;
-    if (unchanged && (await store.documentExtrasInfo(doc.docId))) {
-      return { ...base, status: 'unchanged', chunks: previous.chunkCount };
-    }
-
-    const { ingest } = config;
-    let chars = 0;
-    for (const block of loaded.blocks) chars += block.text.length;
-    if (chars > ingest.maxDocumentChars) {
-      throw limitExceeded('maxDocumentChars', doc.docId, `yields ${chars.toLocaleString('en-US')} characters of text`, ingest);
-    }
-    const { text, chunks, chapters } = chunkDocument(doc.docId, loaded.blocks, config.chunk);
-    if (chunks.length > ingest.maxDocumentChunks) {
-      throw limitExceeded('maxDocumentChunks', doc.docId, `makes ${chunks.length.toLocaleString('en-US')} chunks`, ingest);
-    }
-    if (chunks.length === 0) {
-      throw new IngestError('file_empty', `${doc.docId} has no extractable text.`, {
-        hint: 'A scanned PDF needs OCR first; an image-only or empty document has nothing to search.',
-      });
-    }
-    const title = loaded.title?.trim() || doc.fallbackTitle;
-    const extras = await buildDocumentExtras({ docId: doc.docId, title, text, chapters, chunks }, options.summarizer ?? extractiveSummarizer, this.deps.logger);
-    if (unchanged) {
-      // Stored before summaries and quotes existed: the same version gets them, its chunks and vectors stay.
-      await store.putDocumentExtras(doc.docId, doc.contentHash, extras);
-      return { ...base, status: 'unchanged', chunks: previous.chunkCount };
-    }
-    const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
-    const vectors = await embedWithCache({ embedder, store }, searchTexts);
-    await store.putDocument({
-      document: {
-        docId: doc.docId,
-        source: doc.source,
-        title,
-        type: doc.type,
-        contentHash: doc.contentHash,
-        bytes: doc.bytes,
-        acl: doc.acl,
-        tags: loaded.tags ?? [],
-        ...(loaded.pageCount === undefined ? {} : { pageCount: loaded.pageCount }),
-      },
-      chunks,
-      keywordText: searchTexts.map(analyzeForIndex),
-      vectors,
-      embedder: { id: embedder.id, dimension: embedder.dimension },
-      chapters,
-      tables: loaded.tables ?? [],
-      extras,
+  /** The result of the next document; a batch that comes due meanwhile is written rather than kept waiting. */
+  private async awaitWriting(writer: BatchWriter, result: Promise<DocumentResult>): Promise<DocumentResult> {
+    const wait = writer.dueIn();
+    if (wait === Infinity) return result;
+    let timer: NodeJS.Timeout | undefined;
+    const due = new Promise<'due'>((resolve) => {
+      timer = setTimeout(() => resolve('due'), wait);
     });
-    return { ...base, status: previous ? 'updated' : 'added', chunks: chunks.length };
+    const first = await Promise.race([result, due]);
+    clearTimeout(timer);
+    if (first !== 'due') return first;
+    await writer.flush();
+    return result;
+  }
+
+  /** What change detection needs of the stored version of `docId`. */
+  private async storedVersion(docId: string): Promise<StoredVersion | undefined> {
+    const { store } = this.deps;
+    const previous = await store.getDocument(docId);
+    if (!previous) return undefined;
+    const hasExtras = (await store.documentExtrasInfo(docId)) !== undefined;
+    return { contentHash: previous.contentHash, acl: previous.acl, source: previous.source, chunkCount: previous.chunkCount, hasExtras };
+  }
+
+  private inThread(task: DocumentTask): Promise<DocumentResult> {
+    const { config, embedder, logger } = this.deps;
+    return processDocument(task, { chunk: config.chunk, limits: config.ingest, logger, embedder });
+  }
+
+  private async inPool(pool: WorkerPool<DocumentTask, WorkerAnswer>, task: DocumentTask): Promise<DocumentResult> {
+    let answer: WorkerAnswer;
+    try {
+      answer = await pool.run(task);
+    } catch (error) {
+      // Workers that cannot start (a bundled build) leave the work to this thread; a crash fails the document alone.
+      if (error instanceof WorkerStartError) {
+        if (!this.warnedNoWorkers) this.deps.logger.warn('ingest: worker threads could not start, ingesting on this thread', { error: error.message });
+        this.warnedNoWorkers = true;
+        return this.inThread(task);
+      }
+      return { status: 'failed', failure: describeFailure(task.item.docId, error) };
+    }
+    if (!this.announcedWorkers) this.deps.logger.debug('ingest: documents are processed on worker threads', { workers: pool.size });
+    this.announcedWorkers = true;
+    for (const { level, message, fields } of answer.logs) this.deps.logger[level](message, fields);
+    return answer.result;
+  }
+
+  /** The pool for a call of `documents` documents, or none: few documents stay on this thread unless workers are up. */
+  private poolFor(documents: number): WorkerPool<DocumentTask, WorkerAnswer> | undefined {
+    const { config, embedder } = this.deps;
+    const size = config.ingest.workers ?? availableParallelism();
+    if (size === 0 || !WorkerPool.entryExists(WORKER_ENTRY)) return undefined;
+    if (this.pool?.usable && this.pool.running) return this.pool;
+    if (documents < config.ingest.workerMinDocuments) return undefined;
+    if (!this.pool?.usable) {
+      if (this.pool) return undefined;
+      const workerData: IngestWorkerData = {
+        chunk: config.chunk,
+        limits: config.ingest,
+        embedderSpec: embedder.cacheInStore ? undefined : embedder.workerSpec,
+      };
+      this.pool = new WorkerPool({ entry: WORKER_ENTRY, size, workerData, idleMs: WORKER_IDLE_MS });
+    }
+    return this.pool;
   }
 }
 
-function failed(item: { path: string; docId: string }, error: unknown): IngestOutcome {
-  const known = EvidentError.isInstance(error);
-  return {
-    path: item.path,
-    docId: item.docId,
-    status: 'failed',
-    chunks: 0,
-    pages: 0,
-    tables: 0,
-    error: {
-      code: known ? error.code : 'file_unreadable',
-      message: known ? error.toLine() : `${item.docId}: ${(error as Error)?.message ?? String(error)}`,
-      ...(known && error.hint ? { hint: error.hint } : {}),
-    },
-  };
-}
-
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
-const sameEntries = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+const fileItem = (file: DiscoveredFile): SourceItem => ({ kind: 'file', file, path: file.path, docId: file.docId });
 
 export { formatBytes } from './limits.ts';

@@ -25,8 +25,11 @@ export function formatLimit(key: keyof IngestLimits, value: number): string {
   return key.endsWith('Bytes') ? formatBytes(value) : `${value.toLocaleString('en-US')} ${UNITS[key] ?? ''}`.trim();
 }
 
+/** The `ingest.*` keys that bound a file (the others say how ingestion runs: workers, batches). */
+export type IngestLimitKey = { [K in keyof IngestLimits]-?: K extends `max${string}` ? K : never }[keyof IngestLimits];
+
 /** The typed error for `subject` (a file name) going over `ingest.<key>`; `what` says by how much, as a verb phrase. */
-export function limitExceeded(key: keyof IngestLimits, subject: string, what: string, limits: IngestLimits): IngestLimitError {
+export function limitExceeded(key: IngestLimitKey, subject: string, what: string, limits: IngestLimits): IngestLimitError {
   return new IngestLimitError(subject, what, {
     setting: `ingest.${key}`,
     env: envNameOf(['ingest', key]),

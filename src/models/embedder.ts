@@ -15,4 +15,14 @@ export interface Embedder {
   /** Preferred batch size for `embed`. */
   readonly batchSize: number;
   embed(texts: readonly string[], kind: 'query' | 'document'): Promise<Float32Array[]>;
+  /**
+   * Documents' vectors given each text's `analyzeForIndex` as well, for an embedder that reads it (ingestion has it
+   * already): exactly `embed(texts, 'document')`'s vectors.
+   */
+  embedAnalysed?(texts: readonly string[], analysed: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Set when the embedder is a pure function of its input, cheap to build: `createEmbedder` given this spec builds
+   * the same one, so ingestion's worker threads embed in parallel. Absent: embedding stays on the calling thread.
+   */
+  readonly workerSpec?: string;
 }

@@ -43,6 +43,20 @@ export function validateWrite(write: DocumentWrite): void {
   });
 }
 
+/** A batch of `putDocuments`: each write valid, and no doc_id twice (a batch is a set of versions, not a sequence). */
+export function validateWrites(writes: readonly DocumentWrite[]): void {
+  const seen = new Set<string>();
+  for (const write of writes) {
+    validateWrite(write);
+    if (seen.has(write.document.docId)) {
+      throw new ValidationError(`Document ${write.document.docId} occurs twice in one batch of writes.`, {
+        hint: 'Write the versions one after another, or keep only the last.',
+      });
+    }
+    seen.add(write.document.docId);
+  }
+}
+
 /** Every vector of a reindex has the new embedder's dimension. */
 export function validateReplacement(embedder: EmbedderInfo, vectors: ReadonlyMap<string, Float32Array>): void {
   validateEmbedder(embedder);

@@ -28,38 +28,94 @@ export class HashingEmbedder implements Embedder {
     this.id = `offline-hash-v1-${dimension}`;
   }
 
+  /** This embedder is a pure function of the text and its dimension: a worker thread builds the same one from this. */
+  get workerSpec(): string {
+    return `offline:${this.dimension}`;
+  }
+
   async embed(texts: readonly string[], _kind?: 'query' | 'document'): Promise<Float32Array[]> {
     return texts.map((text) => this.embedOne(text));
   }
 
-  embedOne(text: string): Float32Array {
-    // feature hash → occurrences, and → base weight. Hashing straight from the text avoids building feature strings.
-    const counts = new Map<number, number>();
-    const weights = new Map<number, number>();
-    const add = (hash: number, weight: number) => {
-      const seen = counts.get(hash);
-      if (seen === undefined) {
-        counts.set(hash, 1);
-        weights.set(hash, weight);
-      } else counts.set(hash, seen + 1);
-    };
+  /** `embed` for texts whose `analyzeForIndex` the caller has already (ingestion): the same vectors, one analysis fewer. */
+  async embedAnalysed(texts: readonly string[], analysed: readonly string[]): Promise<Float32Array[]> {
+    return texts.map((text, i) => this.embedOne(text, analysed[i]));
+  }
 
-    for (const term of analyzeForIndex(text).split(' ')) {
-      if (term) add(fnv1a(term, 0, term.length, TERM_SEED), STOPWORDS.has(term) ? STOPWORD_WEIGHT : 1);
+  embedOne(text: string, analysed: string = analyzeForIndex(text)): Float32Array {
+    // Features in first-seen order with their occurrences and base weight: the vector is summed in that order, so
+    // it stays bit for bit what it was when these were Maps. Hashing straight from the text builds no feature strings.
+    const features = this.features.reset(analysed.length + 3 * text.length);
+    for (const term of analysed.split(' ')) {
+      if (term) features.add(fnv1a(term, 0, term.length, TERM_SEED), STOPWORDS.has(term) ? STOPWORD_WEIGHT : 1);
     }
     for (const word of text.toLowerCase().match(WORD) ?? []) {
       if (word.length < 3 || STOPWORDS.has(word)) continue;
-      const marked = `^${word}$`;
-      for (let i = 0; i + 3 <= marked.length; i++) add(fnv1a(marked, i, i + 3, TRIGRAM_SEED), TRIGRAM_WEIGHT);
+      // The trigrams of `^word$`.
+      const last = word.length + 2;
+      for (let i = 0; i + 3 <= last; i++) features.add(markedTrigramHash(word, i), TRIGRAM_WEIGHT);
     }
 
     const vector = new Float32Array(this.dimension);
-    for (const [hash, occurrences] of counts) {
+    const { hashes, counts, weights } = features;
+    for (let f = 0; f < features.size; f++) {
+      const hash = hashes[f] as number;
       const bucket = (hash & 0x7fffffff) % this.dimension;
       const sign = hash & 0x80000000 ? -1 : 1;
-      vector[bucket] = (vector[bucket] as number) + sign * (weights.get(hash) as number) * (1 + Math.log(occurrences));
+      vector[bucket] = (vector[bucket] as number) + sign * (weights[f] as number) * (1 + Math.log(counts[f] as number));
     }
     return normalizeInPlace(vector);
+  }
+
+  private readonly features = new FeatureTable();
+}
+
+/**
+ * Distinct 32-bit feature hashes in first-seen order, with occurrences and the weight of the first occurrence: an
+ * open-addressing table reused across calls (cleared by slot, not refilled), far cheaper than two Maps.
+ */
+class FeatureTable {
+  hashes = new Uint32Array(0);
+  counts = new Uint32Array(0);
+  weights = new Float64Array(0);
+  size = 0;
+  /** Slot → feature index + 1 (0: empty); a power of two at least twice the most features a text can have. */
+  private slots = new Uint32Array(0);
+  private slotOf = new Uint32Array(0);
+
+  /** Empties the table for a text of at most `bound` features. */
+  reset(bound: number): this {
+    for (let f = 0; f < this.size; f++) this.slots[this.slotOf[f] as number] = 0;
+    this.size = 0;
+    if (bound + 1 > this.hashes.length) {
+      const capacity = 2 ** Math.ceil(Math.log2(bound + 16));
+      this.hashes = new Uint32Array(capacity);
+      this.counts = new Uint32Array(capacity);
+      this.weights = new Float64Array(capacity);
+      this.slotOf = new Uint32Array(capacity);
+      this.slots = new Uint32Array(capacity * 2);
+    }
+    return this;
+  }
+
+  add(hash: number, weight: number): void {
+    const mask = this.slots.length - 1;
+    let slot = Math.imul(hash, 0x9e3779b1) >>> 0 & mask;
+    for (;;) {
+      const entry = this.slots[slot] as number;
+      if (entry === 0) break;
+      if (this.hashes[entry - 1] === hash) {
+        this.counts[entry - 1] = (this.counts[entry - 1] as number) + 1;
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const f = this.size++;
+    this.hashes[f] = hash;
+    this.counts[f] = 1;
+    this.weights[f] = weight;
+    this.slotOf[f] = slot;
+    this.slots[slot] = f + 1;
   }
 }
 
@@ -77,6 +133,19 @@ function fnv1a(text: string, start: number, end: number, seed: number): number {
   let hash = seed;
   for (let i = start; i < end; i++) {
     hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  return hash >>> 0;
+}
+
+/** `fnv1a` of `^word$`'s code units [i, i + 3), without building the marked string. */
+function markedTrigramHash(word: string, i: number): number {
+  let hash = TRIGRAM_SEED;
+  for (let k = i; k < i + 3; k++) {
+    hash ^= k === 0 ? 0x5e /* ^ */ : k === word.length + 1 ? 0x24 /* $ */ : word.charCodeAt(k - 1);
     hash = Math.imul(hash, 0x01000193);
   }
   hash ^= hash >>> 16;

@@ -69,6 +69,12 @@ export interface DocumentStore {
 
   /** Writes a document version, replacing any previous version of the same doc_id, atomically. Refuses vectors of another embedder. */
   putDocument(write: DocumentWrite): Promise<void>;
+  /**
+   * Writes several document versions in ONE transaction (ingestion's batches): all of them or none, each replacing
+   * its previous version as `putDocument` would. Doc_ids must be distinct within a batch; a write that fails
+   * validation or storage fails the whole batch, leaving what is stored untouched.
+   */
+  putDocuments(writes: readonly DocumentWrite[]): Promise<void>;
   /** Metadata only, regardless of principal: for ingestion's change detection and for admins. */
   getDocument(docId: string): Promise<DocumentRecord | undefined>;
   listDocuments(principal: Principal): Promise<DocumentRecord[]>;

@@ -10,19 +10,33 @@ import { vectorLiteral } from './row-mappers.ts';
 export const CHUNKS: KeywordTable = { corpus: CORPUS.chunks, table: 'chunks' };
 
 /**
- * Writes one document version with its chunks (keyword postings and vectors), chapters, tables and extras,
- * replacing the previous version, inside the caller's transaction. `keywords` are the analysed keyword documents
- * parallel to the chunks.
+ * Writes document versions (distinct doc_ids) with their chunks (keyword postings and vectors), chapters, tables and
+ * extras, each replacing its previous version, inside the caller's transaction. `keywords[i]` are the analysed
+ * keyword documents parallel to `writes[i]`'s chunks. The locks and the embedder check are taken once, and the
+ * term statistics are applied once, for the whole batch.
  */
-export async function insertDocument(c: PoolClient, names: SchemaNames, write: DocumentWrite, keywords: readonly KeywordDocument[]): Promise<void> {
-  const { document } = write;
+export async function insertDocuments(
+  c: PoolClient,
+  names: SchemaNames,
+  writes: readonly DocumentWrite[],
+  keywords: readonly (readonly KeywordDocument[])[],
+): Promise<void> {
   // Not waiting for the WAL flush: a crash can lose the last writes but never half of one, and the next
-  // ingest redoes what is missing (content hash). Ingestion commits once per document, so this is its speed.
+  // ingest redoes what is missing (content hash).
   await c.query('SET LOCAL synchronous_commit = off');
-  await lockDocument(c, names.schema, document.docId);
-  if (write.tables.length > 0) await lockTableNames(c, names.schema);
-  await bindEmbedder(c, write.embedder);
+  // In doc_id order, so two writers of overlapping batches take the locks in one order and cannot deadlock on them.
+  for (const docId of writes.map((write) => write.document.docId).sort()) await lockDocument(c, names.schema, docId);
+  if (writes.some((write) => write.tables.length > 0)) await lockTableNames(c, names.schema);
+  const embedders = new Map(writes.map((write) => [`${write.embedder.id}\u0000${write.embedder.dimension}`, write.embedder]));
+  for (const embedder of embedders.values()) await bindEmbedder(c, embedder);
   const stats = new KeywordStatsDelta();
+  for (const [i, write] of writes.entries()) await insertOne(c, names, write, keywords[i] ?? [], stats);
+  await stats.apply(c);
+}
+
+/** One document version of a batch: `insertDocuments` has taken its lock and checked its embedder. */
+async function insertOne(c: PoolClient, names: SchemaNames, write: DocumentWrite, keywords: readonly KeywordDocument[], stats: KeywordStatsDelta): Promise<void> {
+  const { document } = write;
   const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId])).rows[0];
   if (existing) await removeDocumentRows(c, names, Number(existing.pk), stats);
 
@@ -93,7 +107,6 @@ export async function insertDocument(c: PoolClient, names: SchemaNames, write: D
     ]);
   }
   if (write.extras) await extras.insertExtras(c, docPk, write.extras, stats);
-  await stats.apply(c);
 }
 
 /** Serialises writers of one document (same doc_id) across processes until the transaction ends. */

@@ -13,10 +13,10 @@ import type {
 } from '../ports/document-store.ts';
 import { guardTableQuery } from '../sql-guard.ts';
 import { resolveTableQueryLimits } from '../table-query-limits.ts';
-import { validateExtras, validateReplacement, validateWrite } from '../write-validation.ts';
+import { validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
 import { aclFilter } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
-import { CHUNKS, createVectorTable, insertDocument, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
+import { CHUNKS, createVectorTable, insertDocuments, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
 import { KeywordStatsDelta, keywordDocument, rankByBm25 } from './keyword-index.ts';
 import type { PostgresPool } from './postgres-pool.ts';
 import {
@@ -31,14 +31,7 @@ import {
   type DocumentRow,
 } from './row-mappers.ts';
 import { runTableQuery } from './table-query.ts';
-
-/** Postgres cannot cancel an HNSW search past this many candidates; more costs more than it finds. */
-const MAX_EF_SEARCH = 1000;
-/**
- * Candidate list of the HNSW walk at the least. pgvector's default (40) finds 0.81 of the exact top-10 on SciFact
- * (offline embedder); 100 finds 0.93, 200 finds 0.97 at a few ms more (bench/retrieval/filtered-recall.ts).
- */
-const MIN_EF_SEARCH = 200;
+import { searchVectors } from './vector-search.ts';
 
 /** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
 export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
@@ -48,7 +41,14 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     async putDocument(write: DocumentWrite): Promise<void> {
       validateWrite(write);
       const keywords = write.keywordText.map(keywordDocument);
-      await pool.transaction('write a document', (c) => insertDocument(c, pool.names, write, keywords));
+      await pool.transaction('write a document', (c) => insertDocuments(c, pool.names, [write], [keywords]));
+    },
+
+    async putDocuments(writes: readonly DocumentWrite[]): Promise<void> {
+      validateWrites(writes);
+      if (writes.length === 0) return;
+      const keywords = writes.map((write) => write.keywordText.map(keywordDocument));
+      await pool.transaction(`write ${writes.length} documents`, (c) => insertDocuments(c, pool.names, writes, keywords));
     },
 
     async getDocument(docId: string): Promise<DocumentRecord | undefined> {
@@ -175,33 +175,10 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       });
     },
 
-    /**
-     * HNSW (cosine) with the principal filter in the same statement. pgvector's iterative scan keeps walking the
-     * graph until the filter has let `limit` rows through, so a restrictive ACL does not starve the result.
-     */
+    /** HNSW with an iterative scan, or an exact scan for a reader of few chunks (vector-search.ts). */
     async vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]> {
       if (limit <= 0) return [];
-      return pool.transaction('search vectors', async (c) => {
-        const embedder = await readEmbedder(c);
-        if (!embedder) return [];
-        if (vector.length !== embedder.dimension) {
-          throw new ValidationError(
-            `The query vector has dimension ${vector.length}, but the store's vectors (${embedder.id}) have ${embedder.dimension}.`,
-            { hint: `Embed queries with ${embedder.id}, or run \`evident reindex\` with the configured embedder.` },
-          );
-        }
-        const k = Math.floor(limit);
-        await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, 2 * k))}`);
-        await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
-        const acl = aclFilter('d', principalAclKeys(principal), 3);
-        const rows = await c.query<{ id: string; score: number }>(
-          `SELECT c.id, 1 - (v.embedding <=> $1::vector) AS score
-           FROM chunk_vectors v JOIN chunks c ON c.pk = v.chunk_pk JOIN documents d ON d.pk = c.doc_pk
-           WHERE ${acl.sql} ORDER BY v.embedding <=> $1::vector LIMIT $2`,
-          [vectorLiteral(vector), k, ...acl.params],
-        );
-        return rows.rows.map((row, i) => ({ chunkId: row.id, rank: i + 1, score: Number(row.score) }));
-      });
+      return pool.transaction('search vectors', (c) => searchVectors(c, vector, principalAclKeys(principal), limit));
     },
 
     async embedderInfo(): Promise<EmbedderInfo | undefined> {

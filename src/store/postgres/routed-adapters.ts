@@ -60,6 +60,7 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     vectorSearch: documents.vectorSearch,
     embedderInfo: documents.embedderInfo,
     putDocument: (write) => after(primary.putDocument(write), () => [DOCUMENTS]),
+    putDocuments: (writes) => after(primary.putDocuments(writes), () => (writes.length > 0 ? [DOCUMENTS] : [])),
     deleteDocument: (docId) => after(primary.deleteDocument(docId), (deleted) => (deleted ? [DOCUMENTS] : [])),
     putDocumentExtras: (docId, hash, extras) => after(primary.putDocumentExtras(docId, hash, extras), (written) => (written ? [DOCUMENTS] : [])),
     replaceVectors: (embedder, vectors) => after(primary.replaceVectors(embedder, vectors), () => [DOCUMENTS]),

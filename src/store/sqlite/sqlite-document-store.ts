@@ -3,7 +3,7 @@ import { QueryRejectedError, ValidationError } from '../../errors/index.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
 import { checkResultBytes, resolveTableQueryLimits } from '../table-query-limits.ts';
-import { validateExtras, validateReplacement, validateWrite } from '../write-validation.ts';
+import { validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
 import { aclCondition, aclParams } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
 import { contentWrite, createVectorTable, insertDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
@@ -48,6 +48,16 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
       validateWrite(write);
       const delta: VectorDelta = { removed: [], added: [] };
       contentWrite(conn, vectors, 'write a document', delta, () => insertDocument(conn, write, delta));
+    },
+
+    async putDocuments(writes) {
+      conn.assertWritable();
+      validateWrites(writes);
+      if (writes.length === 0) return;
+      const delta: VectorDelta = { removed: [], added: [] };
+      contentWrite(conn, vectors, `write ${writes.length} documents`, delta, () => {
+        for (const write of writes) insertDocument(conn, write, delta);
+      });
     },
 
     async getDocument(docId) {

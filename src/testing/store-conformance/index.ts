@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeBatchWrites } from './batch-writes.spec.ts';
 import { describeCheckpointStore } from './checkpoint-store.spec.ts';
 import { describeDocumentAccess } from './document-access.spec.ts';
 import { describeDocumentExtras } from './document-extras.spec.ts';
@@ -29,6 +30,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
 
     // DocumentStore
     describeDocuments(suite);
+    describeBatchWrites(suite);
     describeDocumentAccess(suite);
     describeDocumentExtras(suite);
     describeKeywordSearch(suite);

@@ -1,0 +1,142 @@
+/**
+ * Ingestion throughput: the retrieval benchmark's synthetic records (bench/retrieval/corpus.ts) ingested through the
+ * composition root and `Ingestor.ingestRecords`, in calls of `--call` records as `evident ingest <folder>` makes
+ * one call, once per mode, modes interleaved within each size so they share the machine's load.
+ *
+ *   node --import tsx bench/ingest/throughput.ts                          # 10k and 100k chunks, SQLite, both modes
+ *   node --import tsx bench/ingest/throughput.ts --sizes 10000 --modes serial,pool,pool1
+ *   node --import tsx bench/ingest/throughput.ts --database-url postgres://postgres@127.0.0.1:55432/postgres --modes pool
+ *
+ * Modes: `serial` is the single-threaded path (no workers, one transaction per document: ingestion before worker
+ * threads and batches); `pool` the defaults (a worker per core, batched transactions); `poolN` N workers.
+ * CPU: the whole process (every thread) and the main thread alone (Linux /proc), so what the writer costs shows apart.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, type ConfigInput } from '../../src/config/index.ts';
+import { createEvident } from '../../src/evident.ts';
+import type { TextRecord } from '../../src/ingest/ingestor.ts';
+import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
+import { describeEnvironment } from '../environment.ts';
+import { SyntheticCorpus } from '../retrieval/corpus.ts';
+import { postgresStoreBytes } from '../store/postgres-store-size.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10000,100000' },
+    modes: { type: 'string', default: 'serial,pool' },
+    call: { type: 'string', default: '1000' },
+    batch: { type: 'string' },
+    seed: { type: 'string', default: '42' },
+    'database-url': { type: 'string' },
+  },
+  strict: true,
+});
+
+const started = performance.now();
+const loadBefore = loadavg()[0] ?? 0;
+const sizes = (flags.sizes as string).split(',').map(Number);
+const modes = (flags.modes as string).split(',');
+const perCall = Number(flags.call);
+const databaseUrl = flags['database-url'];
+
+/** Seconds of CPU of this process's main thread (utime + stime of /proc/self/task/<pid>), or NaN off Linux. */
+function mainThreadCpuSeconds(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted from the state field (3): indexes 11 and 12 here.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function modeConfig(mode: string): ConfigInput['ingest'] {
+  const batch = flags.batch ? { batchDocuments: Number(flags.batch) } : {};
+  if (mode === 'serial') return { workers: 0, batchDocuments: 1 };
+  if (mode === 'pool') return batch;
+  const workers = /^pool(\d+)$/.exec(mode);
+  if (workers) return { workers: Number(workers[1]), ...batch };
+  throw new Error(`unknown mode ${mode}: serial, pool or pool<N>`);
+}
+
+/** Records of the seeded corpus up to `chunks` chunks (~1 chunk per 1,100 characters at the default chunk size). */
+function recordsFor(chunks: number): TextRecord[] {
+  const corpus = new SyntheticCorpus({ seed: Number(flags.seed) });
+  const records: TextRecord[] = [];
+  let estimate = 0;
+  while (estimate < chunks) {
+    const { record } = corpus.document(records.length);
+    records.push(record);
+    estimate += Math.max(1, Math.round(record.text.length / 1_100));
+  }
+  return records;
+}
+
+interface Row {
+  size: number;
+  mode: string;
+  chunks: number;
+  seconds: number;
+  cpuSeconds: number;
+  mainCpuSeconds: number;
+  load: [number, number];
+  storeBytes: number;
+}
+
+async function measure(size: number, mode: string, records: readonly TextRecord[]): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'evident-ingest-bench-'));
+  const db = join(dir, 'bench.db');
+  const url = databaseUrl ? withSchema(databaseUrl, `evident_ingest_${process.pid}_${mode}_${size}`) : undefined;
+  const config = loadConfig({ env: {}, cwd: dir, flags: { db, ...(url ? { databaseUrl: url } : {}), ingest: modeConfig(mode) } });
+  const evident = await createEvident(config);
+  try {
+    const load: [number, number] = [loadavg()[0] ?? 0, 0];
+    const cpuBefore = process.cpuUsage();
+    const mainBefore = mainThreadCpuSeconds();
+    const t0 = performance.now();
+    let chunks = 0;
+    for (let i = 0; i < records.length; i += perCall) {
+      const summary = await evident.ingestor.ingestRecords(records.slice(i, i + perCall));
+      if (summary.failed > 0) throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message}`);
+      chunks += summary.chunks;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const mainCpuSeconds = mainThreadCpuSeconds() - mainBefore;
+    load[1] = loadavg()[0] ?? 0;
+    await evident.ingestor.close();
+    const storeBytes = url ? await postgresStoreBytes(url) : ['', '-wal'].reduce((sum, suffix) => sum + (statSync(db + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
+    return { size, mode, chunks, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, load, storeBytes };
+  } finally {
+    await evident.close();
+    if (url) await dropPostgresStore(url);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rows: Row[] = [];
+for (const size of sizes) {
+  const records = recordsFor(size);
+  for (const mode of modes) {
+    const row = await measure(size, mode, records);
+    rows.push(row);
+    console.error(`${size} ${mode}: ${Math.round(row.chunks / row.seconds)} chunks/s (load ${row.load.map((l) => l.toFixed(1)).join(' → ')})`);
+  }
+}
+
+const env = describeEnvironment('bench/ingest/throughput.ts', started, loadBefore);
+const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+console.log(`# Ingestion throughput (${databaseUrl ? 'PostgreSQL' : 'SQLite'})\n`);
+console.log(`${env.date}, ${env.cpus} × ${env.nproc} (workers by default: ${availableParallelism()}), ${env.memoryGiB} GiB, node ${env.node}, commit ${env.commit}`);
+console.log(`load ${env.loadBefore.toFixed(2)} → ${env.loadAfter.toFixed(2)}, ${env.totalSeconds.toFixed(0)} s; \`${env.command}\`\n`);
+console.log('| chunks | mode | s | chunks/s | CPU s (all threads) | chunks per CPU-s | main-thread CPU s | main-thread µs/chunk | load avg | store MiB |');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${f(r.chunks)} | ${r.mode} | ${f(r.seconds, 1)} | ${f(r.chunks / r.seconds)} | ${f(r.cpuSeconds, 1)} | ${f(r.chunks / r.cpuSeconds)} | ${f(r.mainCpuSeconds, 1)} | ${f((r.mainCpuSeconds * 1e6) / r.chunks)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} | ${f(r.storeBytes / 1024 / 1024, 1)} |`,
+  );
+}

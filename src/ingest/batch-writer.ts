@@ -1,0 +1,141 @@
+import type { Logger } from '../logging/logger.ts';
+import type { Embedder } from '../models/embedder.ts';
+import { embedWithCache } from '../retrieval/embed-with-cache.ts';
+import type { DocumentExtras } from '../store/document-extras.ts';
+import type { DocumentWrite } from '../store/ports/document-store.ts';
+import type { Store } from '../store/store.ts';
+import { buildDocumentExtras } from './extras/build-extras.ts';
+import type { ChapterSummarizer } from './extras/chapter-summarizer.ts';
+import type { IngestOutcome } from './ingest-progress.ts';
+import { describeFailure, type DocumentResult, type FailureInfo } from './process-document.ts';
+
+export interface BatchBounds {
+  documents: number;
+  bytes: number;
+  ms: number;
+}
+
+export interface BatchWriterDeps {
+  store: Store;
+  embedder: Embedder;
+  logger: Logger;
+  summarizer: ChapterSummarizer;
+  bounds: BatchBounds;
+  /** Called for each document once its fate is final (written, unchanged or failed), in the order they were added. */
+  report: (outcome: IngestOutcome) => void;
+}
+
+interface Entry {
+  outcome: IngestOutcome;
+  write?: DocumentWrite;
+  extras?: { contentHash: string; extras: DocumentExtras };
+}
+
+/**
+ * The writing end of ingestion: documents come in order, finished on this thread where they must be (a model's
+ * summaries, a remote or cached embedder), and are written several per transaction. A batch is written when it
+ * holds `bounds.documents` documents or `bounds.bytes` of text, or has waited `bounds.ms`; a batch that fails is
+ * written again one document at a time, so one bad document fails alone. Outcomes are reported after their write.
+ */
+export class BatchWriter {
+  private entries: Entry[] = [];
+  private bytes = 0;
+  private startedAt = 0;
+
+  constructor(private readonly deps: BatchWriterDeps) {}
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  has(docId: string): boolean {
+    return this.entries.some((entry) => entry.outcome.docId === docId);
+  }
+
+  /** Milliseconds until the batch is due by age (0: due now); Infinity when empty. */
+  dueIn(): number {
+    return this.entries.length === 0 ? Infinity : Math.max(0, this.startedAt + this.deps.bounds.ms - performance.now());
+  }
+
+  /** Adds `item`'s result; writes the batch when it is full. */
+  async add(item: { path: string; docId: string }, result: DocumentResult): Promise<void> {
+    const entry = await this.finish(item, result);
+    if (this.entries.length === 0) this.startedAt = performance.now();
+    this.entries.push(entry);
+    if (entry.write) for (const chunk of entry.write.chunks) this.bytes += chunk.text.length;
+    const { bounds } = this.deps;
+    if (this.entries.length >= bounds.documents || this.bytes >= bounds.bytes || this.dueIn() === 0) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const entries = this.entries;
+    this.entries = [];
+    this.bytes = 0;
+    const { store } = this.deps;
+    const writing = entries.filter((entry) => entry.write);
+    if (writing.length > 1) {
+      try {
+        await store.putDocuments(writing.map((entry) => entry.write as DocumentWrite));
+      } catch {
+        // Which document failed is not known: each is written alone, and only the bad one fails.
+        for (const entry of writing) await this.apply(entry, () => store.putDocument(entry.write as DocumentWrite));
+      }
+    } else {
+      for (const entry of writing) await this.apply(entry, () => store.putDocument(entry.write as DocumentWrite));
+    }
+    for (const entry of entries) {
+      const { extras } = entry;
+      if (extras) await this.apply(entry, () => store.putDocumentExtras(entry.outcome.docId, extras.contentHash, extras.extras));
+    }
+    for (const entry of entries) this.deps.report(entry.outcome);
+  }
+
+  private async apply(entry: Entry, write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      entry.outcome = this.failed(entry.outcome, describeFailure(entry.outcome.docId, error));
+    }
+  }
+
+  /** The entry of a processed document: its extras and vectors made here when they were not made where it was read. */
+  private async finish(item: { path: string; docId: string }, result: DocumentResult): Promise<Entry> {
+    const { embedder, summarizer, logger, store } = this.deps;
+    try {
+      switch (result.status) {
+        case 'failed':
+          return { outcome: this.failed({ ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 }, result.failure) };
+        case 'unchanged':
+          return { outcome: { ...result.base, status: 'unchanged', chunks: result.chunks } };
+        case 'extras': {
+          const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
+          return { outcome: { ...result.base, status: 'unchanged', chunks: result.chunks }, extras: { contentHash: result.contentHash, extras } };
+        }
+        case 'write': {
+          const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
+          const vectors = result.vectors ?? (await embedWithCache({ store, embedder }, result.searchTexts, result.write.keywordText));
+          return {
+            outcome: { ...result.base, status: result.replaces ? 'updated' : 'added', chunks: result.write.chunks.length },
+            write: { ...result.write, vectors, embedder: { id: embedder.id, dimension: embedder.dimension }, extras },
+          };
+        }
+      }
+    } catch (error) {
+      return { outcome: this.failed({ ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 }, describeFailure(item.docId, error)) };
+    }
+  }
+
+  /** A failed outcome, logged in full when it is not the user's file's fault. */
+  private failed(outcome: IngestOutcome, failure: FailureInfo): IngestOutcome {
+    if (failure.unexpected) this.deps.logger.error('ingest failed', { path: outcome.path, error: failure.detail });
+    return {
+      path: outcome.path,
+      docId: outcome.docId,
+      status: 'failed',
+      chunks: 0,
+      pages: 0,
+      tables: 0,
+      error: { code: failure.code, message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) },
+    };
+  }
+}

@@ -1,0 +1,163 @@
+import { EvidentError, IngestError, isEvidentError } from '../errors/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Embedder } from '../models/embedder.ts';
+import { embedWithCache } from '../retrieval/embed-with-cache.ts';
+import { chunkSearchText } from '../retrieval/search-text.ts';
+import type { DocumentExtras } from '../store/document-extras.ts';
+import type { DocumentWrite } from '../store/ports/document-store.ts';
+import { analyzeForIndex } from '../text/analyzer.ts';
+import { chunkDocument, type ChunkOptions } from './chunking.ts';
+import { buildDocumentExtras, type ChunkedVersion } from './extras/build-extras.ts';
+import { extractiveSummarizer } from './extras/chapter-summarizer.ts';
+import { limitExceeded, type IngestLimits } from './limits.ts';
+import { prepareItem, type SourceItem } from './prepare-document.ts';
+
+/** The stored version of a document, as change detection needs it (looked up by the thread that writes). */
+export interface StoredVersion {
+  contentHash: string;
+  acl: string[];
+  source: string;
+  chunkCount: number;
+  hasExtras: boolean;
+}
+
+/** One document to read, parse, chunk, analyse and (when `embed`) embed: runs on a worker thread or in the caller's. */
+export interface DocumentTask {
+  item: SourceItem;
+  previous: StoredVersion | undefined;
+  /** The run's ACL override (`--acl`, an upload's). */
+  acl: string[] | undefined;
+  force: boolean;
+  /** Build the extractive extras here; false when the caller's summarizer (a chat model) makes them. */
+  extras: boolean;
+  /** Embed here; false when the embedder runs on the caller's thread (a remote or cached model). */
+  embed: boolean;
+}
+
+/** What the summary says of a document besides its status and chunks. */
+export interface OutcomeBase {
+  path: string;
+  docId: string;
+  pages: number;
+  tables: number;
+}
+
+/** A failure as it crosses a thread: what `IngestOutcome.error` shows, and whether it is logged as unexpected. */
+export interface FailureInfo {
+  code: string;
+  message: string;
+  hint?: string;
+  /** Not the user's file (a bug, a store failure): the writer logs it in full. */
+  unexpected: boolean;
+  detail: string;
+}
+
+/** A document's version: everything of its write but the vectors and extras, which may be made elsewhere. */
+export type VersionWrite = Omit<DocumentWrite, 'vectors' | 'extras' | 'embedder'>;
+
+export type DocumentResult =
+  | { status: 'unchanged'; base: OutcomeBase; chunks: number }
+  /** Stored before extras existed: the same version gets them (`extras`, or `version` to build them from). */
+  | { status: 'extras'; base: OutcomeBase; chunks: number; contentHash: string; extras?: DocumentExtras; version?: ChunkedVersion }
+  | {
+      status: 'write';
+      base: OutcomeBase;
+      replaces: boolean;
+      write: VersionWrite;
+      /** Parallel to the chunks: what each chunk is embedded from. */
+      searchTexts: string[];
+      vectors?: Float32Array[];
+      extras?: DocumentExtras;
+      version?: ChunkedVersion;
+    }
+  | { status: 'failed'; failure: FailureInfo };
+
+export interface ProcessDeps {
+  chunk: ChunkOptions;
+  limits: IngestLimits;
+  /** Present when the task may embed. */
+  embedder?: Embedder;
+  logger: Logger;
+}
+
+/** The outcome error of `error` (typed ones keep their code and hint). */
+export function describeFailure(docId: string, error: unknown): FailureInfo {
+  const known = EvidentError.isInstance(error);
+  return {
+    code: known ? error.code : 'file_unreadable',
+    message: known ? error.toLine() : `${docId}: ${(error as Error)?.message ?? String(error)}`,
+    ...(known && error.hint ? { hint: error.hint } : {}),
+    unexpected: !isEvidentError(error) || error.category !== 'user',
+    detail: String(error),
+  };
+}
+
+/**
+ * Reads one document and makes its version: the same steps, in the same order, whichever thread runs them, so what
+ * is stored does not depend on it. An unchanged document (content, ACL and source) stops after hashing.
+ */
+export async function processDocument(task: DocumentTask, deps: ProcessDeps): Promise<DocumentResult> {
+  try {
+    return await process(task, deps);
+  } catch (error) {
+    return { status: 'failed', failure: describeFailure(task.item.docId, error) };
+  }
+}
+
+async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentResult> {
+  const { limits, logger } = deps;
+  const doc = await prepareItem(task.item, task.acl, limits, logger);
+  const { loaded, docId } = doc;
+  const base = { path: doc.path, docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
+  const { previous } = task;
+  // The source counts: a version stored with another origin (an absolute path, before sources were doc_ids) is rewritten.
+  const unchanged =
+    !task.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl) && previous.source === doc.source;
+  if (unchanged && previous.hasExtras) return { status: 'unchanged', base, chunks: previous.chunkCount };
+
+  let chars = 0;
+  for (const block of loaded.blocks) chars += block.text.length;
+  if (chars > limits.maxDocumentChars) {
+    throw limitExceeded('maxDocumentChars', docId, `yields ${chars.toLocaleString('en-US')} characters of text`, limits);
+  }
+  const { text, chunks, chapters } = chunkDocument(docId, loaded.blocks, deps.chunk);
+  if (chunks.length > limits.maxDocumentChunks) {
+    throw limitExceeded('maxDocumentChunks', docId, `makes ${chunks.length.toLocaleString('en-US')} chunks`, limits);
+  }
+  if (chunks.length === 0) {
+    throw new IngestError('file_empty', `${docId} has no extractable text.`, {
+      hint: 'A scanned PDF needs OCR first; an image-only or empty document has nothing to search.',
+    });
+  }
+  const title = loaded.title?.trim() || doc.fallbackTitle;
+  const version: ChunkedVersion = { docId, title, text, chapters, chunks };
+  const extras = task.extras ? await buildDocumentExtras(version, extractiveSummarizer, logger) : undefined;
+  const made = extras ? { extras } : { version };
+  if (unchanged) return { status: 'extras', base, chunks: previous.chunkCount, contentHash: doc.contentHash, ...made };
+
+  const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
+  const keywordText = searchTexts.map(analyzeForIndex);
+  const vectors = task.embed && deps.embedder ? await embedWithCache({ store: undefined, embedder: deps.embedder }, searchTexts, keywordText) : undefined;
+  const write: VersionWrite = {
+    document: {
+      docId,
+      source: doc.source,
+      title,
+      type: doc.type,
+      contentHash: doc.contentHash,
+      bytes: doc.bytes,
+      acl: doc.acl,
+      tags: loaded.tags ?? [],
+      ...(loaded.pageCount === undefined ? {} : { pageCount: loaded.pageCount }),
+    },
+    chunks,
+    keywordText,
+    chapters,
+    tables: loaded.tables ?? [],
+  };
+  // The full text travels back only when the caller still builds the extras from it.
+  return { status: 'write', base, replaces: previous !== undefined, write, searchTexts, ...(vectors ? { vectors } : {}), ...made };
+}
+
+const sameEntries = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
