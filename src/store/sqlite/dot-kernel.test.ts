@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createJsDotKernel, createWasmDotKernel, type DotKernel } from './dot-kernel.ts';
 import { topK } from './top-k.ts';
 import { VectorIndex } from './vector-index.ts';
+import { createThreadedDotKernel } from './vector-scan-threads.ts';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -186,4 +187,40 @@ describe('int8 dot kernels', () => {
       }
     });
   }
+});
+
+describe('the threaded int8 scan', () => {
+  it('gives the single-thread kernel scores bit for bit, over all rows and over a row list', () => {
+    const threaded = createThreadedDotKernel(1);
+    const single = createWasmDotKernel();
+    expect(threaded && single).toBeTruthy();
+    const n = 40_000;
+    const stride = 32;
+    const next = random(11);
+    const codes = Int8Array.from({ length: n * stride }, () => Math.round(next() * 254));
+    const scales = Float32Array.from({ length: n }, () => 0.5 + next());
+    const query = Int16Array.from({ length: stride }, () => Math.round(next() * 4000));
+    const rows = Int32Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    const [q, m] = [0, 64];
+    const sc = m + n * stride;
+    const out = sc + n * 4;
+    const idx = out + n * 4;
+    const scan = (kernel: DotKernel) => {
+      kernel.reserve(idx + n * 4);
+      new Int16Array(kernel.buffer(), q, stride).set(query);
+      new Int8Array(kernel.buffer(), m, n * stride).set(codes);
+      new Float32Array(kernel.buffer(), sc, n).set(scales);
+      new Int32Array(kernel.buffer(), idx, n).set(rows);
+      kernel.dotsI8(q, m, n, stride, sc, out);
+      const all = new Float32Array(kernel.buffer(), out, n).slice();
+      kernel.dotsI8At(q, m, idx, n, stride, sc, out);
+      return { all, listed: new Float32Array(kernel.buffer(), out, n).slice() };
+    };
+    const expected = scan(single as DotKernel);
+    // Several scans in a row: each job's blocks are claimed afresh, whichever thread is awake.
+    for (let run = 0; run < 3; run++) expect(scan(threaded as DotKernel)).toEqual(expected);
+    threaded?.close();
+    expect(scan(threaded as DotKernel)).toEqual(expected);
+    threaded?.close();
+  });
 });

@@ -20,6 +20,8 @@ export interface DotKernel {
    */
   dotsI8(q: number, m: number, n: number, strideBytes: number, scales: number, out: number): void;
   dotsI8At(q: number, m: number, idx: number, n: number, strideBytes: number, scales: number, out: number): void;
+  /** Ends any helper threads the kernel started (see vector-scan-threads.ts). */
+  close?(): void;
 }
 
 /** The slice of the WebAssembly JS API used here (the project's `lib` has no DOM typings, where it is declared). */

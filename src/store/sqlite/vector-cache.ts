@@ -3,9 +3,10 @@ import { renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EmbedderInfo } from '../ports/document-store.ts';
 import { VISIBLE_DOC_PKS } from './acl-sql.ts';
-import { createDotKernel } from './dot-kernel.ts';
+import { createDotKernel, type DotKernel } from './dot-kernel.ts';
 import type { SqliteConnection } from './sqlite-connection.ts';
 import { blobToVector } from './vector-codec.ts';
+import { createThreadedDotKernel } from './vector-scan-threads.ts';
 import { VectorIndex, type StoredFloats } from './vector-index.ts';
 import { openSnapshot, writeSnapshot } from './vector-snapshot.ts';
 
@@ -15,6 +16,8 @@ const VISIBLE_ROWS_CACHE_SIZE = 32;
 const PERSIST_AFTER_WRITES_MS = 1000;
 /** Below this many vectors a load from vec0 is quick enough that writing a snapshot would not pay for itself. */
 const SNAPSHOT_MIN_ROWS = 5000;
+/** From this many vectors the int8 scan is split over helper threads (which reserve a shared 4 GiB memory each index). */
+const THREADED_MIN_ROWS = 50_000;
 /** store_meta key naming the snapshot file's generation and token. */
 const SNAPSHOT_META_KEY = 'vector_snapshot';
 
@@ -150,7 +153,7 @@ export class VectorCache {
     const image = openSnapshot(path, meta);
     if (!image) return undefined;
     try {
-      return VectorIndex.restore(createDotKernel(), embedder.dimension, image);
+      return VectorIndex.restore(kernelFor(image.rows), embedder.dimension, image);
     } catch (error) {
       image.floats.close();
       this.conn.logger.warn('vector snapshot unreadable; loading from the vector table', { path, error: (error as Error).message });
@@ -160,7 +163,8 @@ export class VectorCache {
 
   /** Every vector decoded from the vec0 table (the floats stay in memory until a snapshot holds them). */
   private decode(embedder: EmbedderInfo): VectorIndex {
-    const index = new VectorIndex(createDotKernel(), embedder.dimension);
+    const { count } = this.conn.stmt('SELECT count(*) AS count FROM chunks').get() as { count: number };
+    const index = new VectorIndex(kernelFor(count), embedder.dimension);
     const rows = this.conn
       .stmt('SELECT v.rowid AS pk, c.doc_pk, v.embedding FROM chunk_vectors v JOIN chunks c ON c.pk = v.rowid')
       .raw()
@@ -265,3 +269,6 @@ export class VectorCache {
     return result;
   }
 }
+
+/** The kernel for an index of about `rows` vectors: scans split over threads for a large one. */
+const kernelFor = (rows: number): DotKernel => (rows >= THREADED_MIN_ROWS ? createThreadedDotKernel() : undefined) ?? createDotKernel();

@@ -248,10 +248,11 @@ export class VectorIndex {
     this.resident.clear();
   }
 
-  /** Releases the snapshot file, if any. */
+  /** Releases the snapshot file, if any, and the kernel's helper threads. */
   close(): void {
     this.stored?.close();
     this.stored = undefined;
+    this.kernel.close?.();
   }
 
   private writeQuery(query: Float32Array): void {

@@ -337,7 +337,7 @@ function functionBody(localGroups: [count: number, type: number][], code: number
   return [...uleb(body.length), ...body];
 }
 
-function assemble(): Uint8Array {
+function assemble(sharedPages?: number): Uint8Array {
   // dots(q, m, n, stride, out): params 0..4; locals i=5 j=6 row=7 acc=8..11
   const dots = functionBody(
     [
@@ -415,7 +415,9 @@ function assemble(): Uint8Array {
       [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [I32]]), 0x00],
     ]),
   );
-  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]]));
+  // A shared memory must declare its maximum (limits flag 3); a private one only its minimum.
+  const limits = sharedPages === undefined ? [0x00, 0x01] : [0x03, 0x01, ...uleb(sharedPages)];
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]]));
   const functions = section(3, vec([[0], [1], [1], [2]]));
   const exports = section(
     7,
@@ -432,3 +434,9 @@ function assemble(): Uint8Array {
 
 /** The module's bytes; validated by `WebAssembly.validate` before use. */
 export const WASM_DOT_KERNEL_BYTES: Uint8Array = assemble();
+
+/** Pages of the shared variant's memory at most: 4 GiB, all a 32-bit module can address. */
+export const SHARED_MEMORY_MAX_PAGES = 65_536;
+
+/** The same functions over a shared memory, so scanning threads can split one scan over one copy of the rows. */
+export const WASM_DOT_KERNEL_SHARED_BYTES: Uint8Array = assemble(SHARED_MEMORY_MAX_PAGES);
