@@ -41,15 +41,26 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
     });
     const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), options.heartbeatMs);
     try {
-      for await (const event of runs.events(options.runId, options.afterSeq, disconnected.signal, options.reader)) {
-        if (event.event === 'end') ended = true;
-        if (wanted(event, modes)) await stream.writeSSE({ id: String(event.seq), event: event.event, data: JSON.stringify(event.data) });
+      // One write per committed batch (a step's values, updates and step event), not one per event.
+      for await (const batch of runs.eventBatches(options.runId, options.afterSeq, disconnected.signal, options.reader)) {
+        let text = '';
+        for (const event of batch) {
+          if (event.event === 'end') ended = true;
+          if (wanted(event, modes)) text += sseMessage(event);
+        }
+        if (text) await stream.write(text);
       }
     } finally {
       clearInterval(heartbeat);
     }
   });
 }
+
+/**
+ * One event as an SSE message: its name, its data as one JSON line (JSON text has no raw line breaks, so it is a
+ * single `data:` line) and its sequence number as the id.
+ */
+const sseMessage = (event: RunEventRecord): string => `event: ${event.event}\ndata: ${JSON.stringify(event.data ?? null)}\nid: ${event.seq}\n\n`;
 
 /** The client's `Last-Event-ID` as a sequence number (0 when absent or not one of ours). */
 export function lastEventId(c: Context): number {

@@ -196,13 +196,25 @@ export class RunManager {
 
   /** The run's events after `afterSeq`, live until its `end` event (or until `signal` aborts). */
   async *events(runId: string, afterSeq: number, signal: AbortSignal, reader: Principal): AsyncGenerator<RunEventRecord> {
+    for await (const batch of this.eventBatches(runId, afterSeq, signal, reader)) yield* batch;
+  }
+
+  /**
+   * The same events in the batches they were committed in (a step's values, updates and step event together), so a
+   * stream can send each batch as one write. Never an empty batch.
+   */
+  async *eventBatches(runId: string, afterSeq: number, signal: AbortSignal, reader: Principal): AsyncGenerator<RunEventRecord[]> {
     // What the run stored, as the reader may see it today (documents they lost, or that were deleted, are withheld).
     const redaction = new ReaderRedaction(this.store, reader);
     // `values` are stored as deltas: read from the run's first event to rebuild them whole, yield what follows `afterSeq`.
     const replay = new ValuesReplay();
-    for await (const event of this.storedEvents(runId, 0, signal)) {
-      const data = event.event === 'values' ? replay.next(event.data) : event.data;
-      if (event.seq > afterSeq) yield { ...event, data: await redaction.apply(data) };
+    for await (const stored of this.storedEvents(runId, 0, signal)) {
+      const batch: RunEventRecord[] = [];
+      for (const event of stored) {
+        const data = event.event === 'values' ? replay.next(event.data) : event.data;
+        if (event.seq > afterSeq) batch.push({ ...event, data: await redaction.apply(data) });
+      }
+      if (batch.length > 0) yield batch;
     }
   }
 
@@ -210,7 +222,7 @@ export class RunManager {
    * The run's events as stored, live until its `end` event: for the manager's own waiting, never for a client. A
    * run executing here is read from memory as its events are committed; anything else from the store.
    */
-  private async *storedEvents(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord> {
+  private async *storedEvents(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord[]> {
     let last = afterSeq;
     while (!signal.aborted) {
       // Listening before reading: an event stored between the read and the wait still wakes us.
@@ -218,12 +230,14 @@ export class RunManager {
       try {
         const kept = this.live.after(runId, last);
         const batch = kept ?? (await this.store.listRunEvents(runId, last));
-        for (const event of batch) {
-          yield event;
-          last = event.seq;
-          if (event.event === 'end') return;
+        const end = batch.findIndex((event) => event.event === 'end');
+        const through = end === -1 ? batch : batch.slice(0, end + 1);
+        if (through.length > 0) {
+          yield through;
+          last = (through.at(-1) as RunEventRecord).seq;
+          if (end !== -1) return;
+          continue;
         }
-        if (batch.length > 0) continue;
         // Executing here and nothing new yet: its next event (or its end) wakes us.
         if (kept && this.active.has(runId)) {
           await firstOf(wake.appended, this.pollMs, signal);
@@ -245,7 +259,7 @@ export class RunManager {
   async wait(runId: string, signal: AbortSignal): Promise<RunRecord | undefined> {
     const active = this.active.get(runId);
     if (active) return active.done;
-    for await (const _event of this.storedEvents(runId, 0, signal)) {
+    for await (const _batch of this.storedEvents(runId, 0, signal)) {
       // Reading to the end is the wait; the events themselves are not needed.
     }
     return this.store.getRun(runId);
