@@ -37,7 +37,14 @@ const CJK_CLAUSE_END = new Set(['，', '、', '：', '．']);
 const CLOSERS = new Set([')', ']', '"', "'", '”', '’', '»', '」', '』', '）']);
 const SENTENCE_END = new Set(['.', '!', '?', '。', '！', '？']);
 
-const isSpace = (ch: string | undefined): boolean => ch !== undefined && /\s/.test(ch);
+/** `/\s/` on one character, without the regular expression for ASCII (the common case: chunking tests every position). */
+const isSpace = (ch: string | undefined): boolean => {
+  if (ch === undefined) return false;
+  const code = ch.charCodeAt(0);
+  return code < 0x80 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) : /\s/.test(ch);
+};
+/** `CJK.test` on one character; every CJK range starts at U+2E80 or later. */
+const isCjk = (ch: string): boolean => ch.charCodeAt(0) >= 0x2e80 && CJK.test(ch);
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 
 /** Break analysis of one document's text. Positions are chunk *ends* (exclusive). */
@@ -78,10 +85,10 @@ class BreakFinder {
       return this.endsSentence(p, text[q]) ? SENTENCE : WHITESPACE;
     }
     if (isHighSurrogate(before.charCodeAt(0))) return NO_BREAK;
-    if (CJK_SENTENCE_END.has(before) && (CJK.test(after) || before.charCodeAt(0) > 0xff) && !CLOSERS.has(after)) return SENTENCE;
+    if (CJK_SENTENCE_END.has(before) && (isCjk(after) || before.charCodeAt(0) > 0xff) && !CLOSERS.has(after)) return SENTENCE;
     if (CJK_CLAUSE_END.has(before) && !CLOSERS.has(after)) return CJK_CLAUSE;
     // Inside a run without spaces only a CJK character may be cut off from its neighbour; an ASCII token never is.
-    if ((CJK.test(before) || CJK.test(after)) && !CLOSERS.has(after)) return CJK_CHAR;
+    if ((isCjk(before) || isCjk(after)) && !CLOSERS.has(after)) return CJK_CHAR;
     return NO_BREAK;
   }
 
@@ -112,13 +119,14 @@ class BreakFinder {
     const limit = start + size;
     const latest = new Map<number, number>();
     let latestAny: { at: number; kind: number } | undefined;
-    for (let p = limit; p > minEnd && p > start; p -= 1) {
+    const fill = start + Math.floor(size * MIN_FILL);
+    // Below `fill` only the latest break of any class can still be chosen: once there is one, stop looking.
+    for (let p = limit; p > minEnd && p > start && (p >= fill || !latestAny); p -= 1) {
       const kind = this.classAt(p);
       if (kind === NO_BREAK) continue;
       latestAny ??= { at: p, kind };
       if (!latest.has(kind)) latest.set(kind, p);
     }
-    const fill = start + Math.floor(size * MIN_FILL);
     for (const kind of CLASSES_BEST_FIRST) {
       const at = latest.get(kind);
       if (at !== undefined && at >= fill && kind !== AFTER_HEADING) return { at, kind };
