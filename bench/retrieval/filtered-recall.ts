@@ -10,7 +10,8 @@
  * Exact search is a float32 scan of every stored vector (read back from the SQLite store's vec0 table) with the
  * principal's filter, so the figure measures what the store's own path loses (int8 candidates on SQLite, HNSW on
  * PostgreSQL). A hit counts if its exact score reaches the exact 10th score (ties at the boundary are not misses).
- * With --database-url the same records are also ingested into a scratch PostgreSQL schema and measured there.
+ * With --database-url the same document writes also go to a scratch PostgreSQL schema (bench/store/postgres-tee-load.ts:
+ * replayed over several connections, the HNSW index built once at the end) and are measured there.
  */
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,11 +24,13 @@ import type { Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
 import type { TextRecord } from '../../src/ingest/ingestor.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { createDotKernel } from '../../src/store/sqlite/dot-kernel.ts';
 import { topK } from '../../src/store/sqlite/top-k.ts';
 import { generateQueries, SyntheticCorpus } from './corpus.ts';
 import { benchConfig } from './measure-size.ts';
 import { summarize } from './stats.ts';
+import { teeLoad } from '../store/postgres-tee-load.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -209,27 +212,31 @@ async function main(): Promise<void> {
     const dbPath = join(workDir, 'recall.db');
     try {
       const sqlite = await createEvident(benchConfig(workDir, dbPath));
-      const started = performance.now();
-      const chunks = await ingest(sqlite, corpus.records);
-      console.error(`${corpus.name}: ${chunks} chunks ingested into SQLite in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      const vectors: Float32Array[] = [];
-      for (const text of corpus.queries) vectors.push((await sqlite.embedder.embed([text], 'query'))[0] as Float32Array);
-      const exact = exactIndex(dbPath, corpus.records);
-      rows.push(...(await measure(sqlite, 'sqlite', corpus, exact, vectors, limits)));
-      await sqlite.close();
       const url = flags['database-url'];
-      if (url) {
-        const databaseUrl = withSchema(url, `evident_recall_${process.pid}`);
-        const pg = await createEvident(benchConfig(workDir, dbPath, { databaseUrl }));
-        try {
-          const pgStarted = performance.now();
-          await ingest(pg, corpus.records);
-          console.error(`${corpus.name}: ingested into PostgreSQL in ${((performance.now() - pgStarted) / 1000).toFixed(1)} s`);
-          rows.push(...(await measure(pg, 'postgres', corpus, exact, vectors, limits)));
-        } finally {
-          await pg.close();
-          if (!flags.keep) await dropPostgresStore(databaseUrl);
+      const databaseUrl = url ? withSchema(url, `evident_recall_${process.pid}`) : undefined;
+      const pgStore = databaseUrl ? await openPostgresStore(databaseUrl) : undefined;
+      try {
+        const started = performance.now();
+        if (pgStore && databaseUrl) {
+          // Both stores get the same writes in one pass; PostgreSQL builds its HNSW index once at the end.
+          const loaded = await teeLoad(sqlite, pgStore, databaseUrl, corpus.records, { log: (line) => console.error(line) });
+          console.error(`${corpus.name}: ${loaded.chunks} chunks loaded into SQLite and PostgreSQL in ${(loaded.loadMs / 1000).toFixed(1)} s (HNSW build ${(loaded.indexBuildMs / 1000).toFixed(1)} s)`);
+        } else {
+          const chunks = await ingest(sqlite, corpus.records);
+          console.error(`${corpus.name}: ${chunks} chunks ingested into SQLite in ${((performance.now() - started) / 1000).toFixed(1)} s`);
         }
+        const vectors: Float32Array[] = [];
+        for (const text of corpus.queries) vectors.push((await sqlite.embedder.embed([text], 'query'))[0] as Float32Array);
+        const exact = exactIndex(dbPath, corpus.records);
+        rows.push(...(await measure(sqlite, 'sqlite', corpus, exact, vectors, limits)));
+        if (pgStore && databaseUrl) {
+          const pg = await createEvident(benchConfig(workDir, dbPath, { databaseUrl }), { store: pgStore });
+          rows.push(...(await measure(pg, 'postgres', corpus, exact, vectors, limits)));
+        }
+      } finally {
+        await sqlite.close();
+        await pgStore?.close();
+        if (databaseUrl && !flags.keep) await dropPostgresStore(databaseUrl);
       }
     } finally {
       if (flags.keep) console.error(`kept ${workDir}`);

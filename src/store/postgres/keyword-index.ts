@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { MAX_QUERY_TERM_COUNT, parseSearchTerms } from '../search-terms.ts';
+import { scoreCandidates } from './bm25-scoring.ts';
 
 /**
  * The keyword channel on Postgres. Evident analyses text itself (text/analyzer.ts), so the index stores those
@@ -15,8 +16,8 @@ export const CORPUS = { chunks: 1, summaries: 2, quotes: 3 } as const;
 export type Corpus = (typeof CORPUS)[keyof typeof CORPUS];
 
 /** FTS5's bm25() constants. */
-const K1 = 1.2;
-const B = 0.75;
+export const K1 = 1.2;
+export const B = 0.75;
 /** FTS5 clamps a non-positive IDF (a term in half the rows or more) to this. */
 const MIN_IDF = 1e-6;
 /** A tsvector keeps positions up to 16383 and at most 256 per lexeme. */
@@ -83,7 +84,7 @@ export function matchQuery(terms: readonly QueryTerm[]): string {
 }
 
 /** A scored unit: one token, exact or prefix, and how often the query gives it. A phrase is scored by its tokens. */
-interface ScoredTerm {
+export interface ScoredTerm {
   term: string;
   prefix: boolean;
   count: number;
@@ -115,7 +116,7 @@ export interface RankedRow {
 }
 
 /** The upper bound of a prefix range in bytewise order (terms are stored `COLLATE "C"`). */
-const PREFIX_END = String.fromCodePoint(0x10ffff);
+export const PREFIX_END = String.fromCodePoint(0x10ffff);
 
 /**
  * BM25 over one corpus, best first, ties by pk. `filter` is a condition on the candidate row `x` and its document
@@ -148,7 +149,14 @@ export async function rankByBm25(
     scoreCandidates(
       client,
       target,
-      { terms: scored.filter((_, i) => keep[i]), idf: idf.filter((_, i) => keep[i]), avgdl, match: phrases ? matchQuery(parsed) : undefined },
+      {
+        terms: scored.filter((_, i) => keep[i]),
+        idf: idf.filter((_, i) => keep[i]),
+        df: df.filter((_, i) => keep[i]),
+        rows,
+        avgdl,
+        match: phrases ? matchQuery(parsed) : undefined,
+      },
       filter,
       Math.floor(limit),
     );
@@ -183,63 +191,28 @@ async function documentFrequencies(client: PoolClient, target: KeywordTable, sco
   return counts;
 }
 
-interface ScoringPlan {
-  terms: readonly ScoredTerm[];
-  /** Parallel to `terms`: each term's IDF times its query count. */
-  idf: readonly number[];
-  avgdl: number;
-  /** The full tsquery when a term is a phrase: postings know terms, not their order. */
-  match: string | undefined;
-}
-
-async function scoreCandidates(
-  client: PoolClient,
-  target: KeywordTable,
-  plan: ScoringPlan,
-  filter: { sql: string; params: unknown[] },
-  limit: number,
-): Promise<RankedRow[]> {
-  const params: unknown[] = [...filter.params];
-  const param = (value: unknown): string => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const corpus = param(target.corpus);
-  const postingsOf = (s: ScoredTerm, i: number) => {
-    const term = param(s.term);
-    const where = s.prefix ? `term >= ${term} AND term < ${param(s.term + PREFIX_END)}` : `term = ${term}`;
-    return `SELECT pk, ${i} AS qi, tf FROM keyword_postings WHERE corpus = ${corpus} AND ${where}`;
-  };
-  const postings = plan.terms.map(postingsOf);
-  const idf = param(plan.idf);
-  const avgdl = param(Math.max(plan.avgdl, 1e-9));
-  const phrase = plan.match === undefined ? '' : ` AND x.keyword @@ ${param(plan.match)}::tsquery`;
-  const sql = `
-    WITH hits AS (SELECT pk, qi, sum(tf) AS tf FROM (${postings.join(' UNION ALL ')}) p GROUP BY pk, qi)
-    SELECT h.pk, sum((${idf}::float8[])[h.qi + 1] * h.tf * ${K1 + 1} / (h.tf + ${K1} * (${1 - B} + ${B} * x.keyword_length / ${avgdl}::float8))) AS score
-    FROM hits h JOIN ${target.table} x ON x.pk = h.pk JOIN documents d ON d.pk = x.doc_pk
-    WHERE (${filter.sql})${phrase}
-    GROUP BY h.pk
-    ORDER BY score DESC, h.pk
-    LIMIT ${param(limit)}`;
-  const result = await client.query<{ pk: string; score: number }>(sql, params);
-  return result.rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));
-}
-
 /** Adds the postings of freshly inserted rows (their pks, parallel to `docs`). */
 export async function insertPostings(client: PoolClient, corpus: Corpus, pks: readonly number[], docs: readonly KeywordDocument[]): Promise<void> {
   const terms: string[] = [];
   const rowPks: number[] = [];
   const tf: number[] = [];
+  const len: number[] = [];
   docs.forEach((doc, i) => {
     doc.terms.forEach((term, t) => {
       terms.push(term);
       rowPks.push(pks[i] as number);
       tf.push(doc.tf[t] as number);
+      len.push(doc.length);
     });
   });
   if (terms.length === 0) return;
-  await client.query('INSERT INTO keyword_postings (corpus, term, pk, tf) SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[])', [corpus, terms, rowPks, tf]);
+  await client.query('INSERT INTO keyword_postings (corpus, term, pk, tf, len) SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[], $5::int[])', [
+    corpus,
+    terms,
+    rowPks,
+    tf,
+    len,
+  ]);
 }
 
 /**

@@ -5,6 +5,7 @@ import { documentExtrasSchema } from './004-document-extras.ts';
 import { keywordPostings } from './005-keyword-postings.ts';
 import { runCancel } from './006-run-cancel.ts';
 import { runLease } from './007-run-lease.ts';
+import { postingsLengths } from './008-postings-lengths.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export type { PostgresMigration, SchemaNames } from './migration.ts';
@@ -18,4 +19,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   keywordPostings,
   runCancel,
   runLease,
+  postingsLengths,
 ];
