@@ -68,6 +68,8 @@ export interface SizeResult {
   /** 1-minute load average when ingestion started, when it ended, and after the queries: other work skews results. */
   load: { ingestStart: number; ingestEnd: number; queriesEnd: number };
   storeMiB: number;
+  /** The vector snapshot file beside a SQLite store (`.<store>.vectors`), written by the first vector query. */
+  vectorSnapshotMiB?: number;
   /** The first vector query of a process loads every vector into memory. */
   vectorIndexLoadMs: number;
   /** What the default config resolved to, as observed in its search traces. */
@@ -388,6 +390,12 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     Object.fromEntries([...samples].map(([name, list]) => [name, summarize(list.slice(-queries.length))]));
   const searchStageTimings = { defaultSearch: timingSummary(stageTimings.defaultSearch), fullHybrid: timingSummary(stageTimings.fullHybrid) };
   const afterStages = memorySnapshot();
+  let vectorSnapshotMiB: number | undefined;
+  try {
+    vectorSnapshotMiB = statSync(join(dirname(dbPath), `.${basename(dbPath)}.vectors`)).size / (1024 * 1024);
+  } catch {
+    vectorSnapshotMiB = undefined;
+  }
   const loadAtQueriesEnd = loadavg()[0] ?? 0;
   await services.close();
 
@@ -420,6 +428,7 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     },
     load: { ingestStart: loadAtIngestStart, ingestEnd: loadAtIngestEnd, queriesEnd: loadAtQueriesEnd },
     storeMiB,
+    ...(vectorSnapshotMiB === undefined ? {} : { vectorSnapshotMiB }),
     vectorIndexLoadMs,
     defaultSearch: { channels: [...defaultChannels].sort(), reranked: defaultReranked },
     stages,

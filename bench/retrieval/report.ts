@@ -181,10 +181,11 @@ export function formatReport(report: BenchReport): string {
     out.push('');
     out.push(
       table(
-        ['chunks', 'vector index load ms', 'cold default search ms (3 runs)', 'cold full hybrid ms (3 runs)', 'RSS MiB', 'peak RSS MiB', 'heap used MiB', 'external MiB'],
+        ['chunks', 'vector index load ms', 'vector snapshot MiB', 'cold default search ms (3 runs)', 'cold full hybrid ms (3 runs)', 'RSS MiB', 'peak RSS MiB', 'heap used MiB', 'external MiB'],
         sizes.map((s) => [
           int(s.chunks),
           ms(s.vectorIndexLoadMs),
+          s.vectorSnapshotMiB === undefined ? '—' : s.vectorSnapshotMiB.toFixed(0),
           s.coldSearchMs.defaultSearch.map(ms).join(', '),
           s.coldSearchMs.fullHybrid.map(ms).join(', '),
           s.memory.afterQueries.rssMiB.toFixed(0),
