@@ -6,7 +6,7 @@ import type { RunSample } from './load.ts';
 
 export interface ServerBenchReport {
   environment: Environment;
-  settings: { runs: number; warmup: number; repeat: number; users: number; streamModes: readonly string[] };
+  settings: { runs: number; warmup: number; repeat: number; workers: number; users: number; streamModes: readonly string[] };
   firstEvent: LatencySummary;
   completion: LatencySummary;
   serverRun: LatencySummary;
@@ -73,7 +73,8 @@ export function formatServerReport(report: ServerBenchReport): string {
     `\`${env.command}\``,
     '',
     `${settings.runs} streamed runs started at once${settings.repeat > 1 ? `, ${settings.repeat} batches one after the other` : ''} (after ${settings.warmup} warm-up runs), each on a new thread of one of ${settings.users} users, ` +
-      `offline \`rag\` agent, sample corpus, SQLite; stream modes ${settings.streamModes.join('+')}; the server in its own process on 127.0.0.1.`,
+      `offline \`rag\` agent, sample corpus, SQLite; stream modes ${settings.streamModes.join('+')}; ` +
+      `${settings.workers > 1 ? `the server as ${settings.workers} worker processes on one port (node:cluster) over one SQLite file` : 'the server in its own process'} on 127.0.0.1.`,
     '',
     '| ms | n | p50 | p95 | max | mean |',
     '|---|---:|---:|---:|---:|---:|',
@@ -86,7 +87,7 @@ export function formatServerReport(report: ServerBenchReport): string {
       `${settings.repeat > 1 ? `; the median batch — every batch: ${throughput.batchRunsPerSecond.map((rate) => rate.toFixed(1)).join(', ')} runs/s` : ''}).`,
     `Server CPU during the measured runs: ${throughput.serverCpuMsPerRun.toFixed(1)} ms per run (user + system).`,
   ];
-  if (server) out.push(`Server process: max RSS ${server.maxRssMiB} MiB, CPU ${server.cpuUserMs} ms user + ${server.cpuSystemMs} ms system over its whole life (start-up and ingestion included).`);
+  if (server) out.push(`Server process${settings.workers > 1 ? `es (${settings.workers} workers and their primary, summed)` : ''}: max RSS ${server.maxRssMiB} MiB, CPU ${server.cpuUserMs} ms user + ${server.cpuSystemMs} ms system over its whole life (start-up and ingestion included).`);
   out.push('', report.failures.length ? `**${report.failures.length} run(s) failed:**` : 'Every run streamed whole and ended `success`.');
   for (const failure of report.failures.slice(0, 20)) out.push(`- ${failure.user}: ${failure.question} — ${failure.problem}`);
   return out.join('\n');

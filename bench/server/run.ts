@@ -2,7 +2,7 @@
  * Server load benchmark: N streamed runs started at once against one server, each stream read to its end; per-run
  * time to first event and to completion, throughput. See bench/server/README.md.
  *
- *   npm run bench:server -- [--runs 50] [--warmup 5] [--repeat 1] [--cpu-prof dir] [--json out.json]
+ *   npm run bench:server -- [--runs 50] [--warmup 5] [--repeat 1] [--workers 1] [--cpu-prof dir] [--json out.json]
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '5' },
     repeat: { type: 'string', default: '1' },
+    workers: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
     json: { type: 'string' },
   },
@@ -42,10 +43,13 @@ const log = (line: string): void => {
  * Starts bench-server.ts in a child process and resolves with its first output line (URL and keys). With `cpuProfDir`
  * the server writes a V8 CPU profile there when it exits (`node --cpu-prof`).
  */
-function startServer(cpuProfDir: string | undefined): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
+function startServer(cpuProfDir: string | undefined, workers: number): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
   const script = resolve(fileURLToPath(import.meta.url), '../bench-server.ts');
   const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [];
-  const child = spawn(process.execPath, [...process.execArgv, ...profile, script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, script], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, EVIDENT_BENCH_WORKERS: String(workers) },
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the server exited with code ${code} before it listened`)));
@@ -66,10 +70,11 @@ async function main(): Promise<void> {
   const runs = count('runs', flags.runs, 1);
   const warmup = count('warmup', flags.warmup, 0);
   const repeat = count('repeat', flags.repeat, 1);
+  const workers = count('workers', flags.workers, 1);
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
   log('starting the server (ingesting the sample corpus)…');
-  const { child, ready, lines } = await startServer(flags['cpu-prof']);
+  const { child, ready, lines } = await startServer(flags['cpu-prof'], workers);
   let server: ServerUsage | undefined;
   try {
     // Warm-up: one run at a time, so the JIT and the store's caches are warm before the measured batch.
@@ -89,7 +94,7 @@ async function main(): Promise<void> {
     server = usage.done ? undefined : (JSON.parse(usage.value) as ServerUsage);
     const report: ServerBenchReport = {
       environment: describeEnvironment('bench/server/run.ts', started, loadBefore),
-      settings: { runs, warmup, repeat, users: Object.keys(ready.keys).length, streamModes: STREAM_MODES },
+      settings: { runs, warmup, repeat, workers, users: Object.keys(ready.keys).length, streamModes: STREAM_MODES },
       ...summarizeLoad(samples),
       throughput: throughputOf(runs, batches),
       server,
