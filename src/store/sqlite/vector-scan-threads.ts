@@ -8,9 +8,13 @@ const PAGE = 65_536;
 const PARALLEL_MIN_ROWS = 32_768;
 /** Rows per claimed block: small enough that the last block left to wait for is short, large enough to amortise a claim. */
 const BLOCK_ROWS = 4096;
-/** Block numbers live in the low bits of the ticket, the job's sequence number in the rest. */
+/**
+ * Block numbers live in the low bits of the ticket, the job's sequence number in the rest; a job has fewer blocks
+ * than the low bits can count, so the claim past the last block never carries into the sequence.
+ */
 const BLOCK_BITS = 11;
-const MAX_BLOCKS = 1 << BLOCK_BITS;
+const BLOCK_MASK = (1 << BLOCK_BITS) - 1;
+const MAX_BLOCKS = BLOCK_MASK;
 
 // Control words (Int32 indices into the control buffer).
 const WAKE = 0;
@@ -129,7 +133,7 @@ export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & {
     Atomics.notify(control, WAKE);
     for (;;) {
       const ticket = Atomics.load(control, TICKET);
-      const claimed = ticket & (MAX_BLOCKS - 1);
+      const claimed = ticket & BLOCK_MASK;
       if (claimed >= blocks) break;
       if (Atomics.compareExchange(control, TICKET, ticket, ticket + 1) !== ticket) continue;
       block(claimed * blockRows, Math.min(blockRows, n - claimed * blockRows));
