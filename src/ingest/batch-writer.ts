@@ -41,6 +41,8 @@ export class BatchWriter {
   private entries: Entry[] = [];
   private bytes = 0;
   private startedAt = 0;
+  /** Batches written (or being written) and not yet reported, oldest first. */
+  private readonly inFlight: { docIds: Set<string>; written: Promise<Entry[]> }[] = [];
 
   constructor(private readonly deps: BatchWriterDeps) {}
 
@@ -48,8 +50,9 @@ export class BatchWriter {
     return this.entries.length;
   }
 
+  /** Whether `docId` waits in the batch or in a write not yet reported. */
   has(docId: string): boolean {
-    return this.entries.some((entry) => entry.outcome.docId === docId);
+    return this.entries.some((entry) => entry.outcome.docId === docId) || this.inFlight.some((batch) => batch.docIds.has(docId));
   }
 
   /** Milliseconds until the batch is due by age (0: due now); Infinity when empty. */
@@ -67,10 +70,31 @@ export class BatchWriter {
     if (this.entries.length >= bounds.documents || this.bytes >= bounds.bytes || this.dueIn() === 0) await this.flush();
   }
 
+  /**
+   * Starts writing the batch; waits for (and reports) the oldest writes beyond what the store takes at once
+   * (`concurrentDocumentWrites`), so outcomes are reported in order, each after its transaction committed.
+   */
   async flush(): Promise<void> {
     const entries = this.entries;
     this.entries = [];
     this.bytes = 0;
+    if (entries.length > 0) this.inFlight.push({ docIds: new Set(entries.map((entry) => entry.outcome.docId)), written: this.write(entries) });
+    while (this.inFlight.length > this.deps.store.concurrentDocumentWrites) await this.reportOldest();
+  }
+
+  /** Writes what is left and reports every outcome. */
+  async drain(): Promise<void> {
+    await this.flush();
+    while (this.inFlight.length > 0) await this.reportOldest();
+  }
+
+  private async reportOldest(): Promise<void> {
+    const oldest = this.inFlight.shift();
+    if (oldest) for (const entry of await oldest.written) this.deps.report(entry.outcome);
+  }
+
+  /** Writes one batch; never fails (a document that cannot be written gets a failed outcome). */
+  private async write(entries: Entry[]): Promise<Entry[]> {
     const { store } = this.deps;
     const writing = entries.filter((entry) => entry.write);
     if (writing.length > 1) {
@@ -87,7 +111,7 @@ export class BatchWriter {
       const { extras } = entry;
       if (extras) await this.apply(entry, () => store.putDocumentExtras(entry.outcome.docId, extras.contentHash, extras.extras));
     }
-    for (const entry of entries) this.deps.report(entry.outcome);
+    return entries;
   }
 
   private async apply(entry: Entry, write: () => Promise<unknown>): Promise<void> {

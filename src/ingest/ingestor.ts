@@ -118,6 +118,25 @@ export class Ingestor {
     for (const { item, error } of failures) await writer.add(item, { status: 'failed', failure: describeFailure(item.docId, error) });
 
     const pool = this.poolFor(items.length);
+    const release = pool?.hold();
+    try {
+      return await this.pipeline(items, pool, writer, options, started, outcomes);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async pipeline(
+    items: readonly SourceItem[],
+    pool: WorkerPool<DocumentTask, WorkerAnswer> | undefined,
+    writer: BatchWriter,
+    options: IngestOptions,
+    started: number,
+    outcomes: IngestOutcome[],
+  ): Promise<IngestSummary> {
+    const { embedder, config } = this.deps;
+    const { ingest } = config;
+    const summarizer = options.summarizer ?? extractiveSummarizer;
     const run = (task: DocumentTask) => (pool ? this.inPool(pool, task) : this.inThread(task));
     // Work in flight ahead of the writer: enough to keep every worker busy while this thread writes.
     const ahead = pool ? Math.max(8, 4 * (ingest.workers ?? availableParallelism())) : 1;
@@ -140,7 +159,7 @@ export class Ingestor {
       // A doc_id met again in this run: its earlier version is written first, so change detection sees it.
       if (writer.has(item.docId) || pending.some((p) => p.item.docId === item.docId)) {
         while (pending.length > 0) await next();
-        await writer.flush();
+        await writer.drain();
       }
       while (pending.length >= ahead) await next();
       const task = (previous: StoredVersion | undefined): DocumentTask => ({
@@ -160,7 +179,7 @@ export class Ingestor {
       });
     }
     while (pending.length > 0) await next();
-    await writer.flush();
+    await writer.drain();
     return summarize(outcomes, performance.now() - started);
   }
 

@@ -37,6 +37,8 @@ export class WorkerPool<Task, Result> {
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | undefined;
   private broken = false;
+  /** Runs that use the pool: while any is on, idle workers wait for it rather than end (its writes may take long). */
+  private holders = 0;
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
@@ -55,6 +57,19 @@ export class WorkerPool<Task, Result> {
 
   get running(): boolean {
     return this.slots.length > 0;
+  }
+
+  /** Keeps the workers up until the returned release is called (a run of many documents). */
+  hold(): () => void {
+    this.holders++;
+    this.clearIdle();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holders--;
+      this.idleIfUnused();
+    };
   }
 
   run(task: Task): Promise<Result> {
@@ -119,10 +134,13 @@ export class WorkerPool<Task, Result> {
 
   private afterTask(slot: Slot): void {
     if (slot.pending.size === 0) slot.worker.unref();
-    if (this.slots.every((s) => s.pending.size === 0)) {
-      this.idleTimer = setTimeout(() => void this.close(), this.options.idleMs);
-      this.idleTimer.unref();
-    }
+    this.idleIfUnused();
+  }
+
+  private idleIfUnused(): void {
+    if (this.holders > 0 || this.idleTimer || !this.slots.every((s) => s.pending.size === 0)) return;
+    this.idleTimer = setTimeout(() => void this.close(), this.options.idleMs);
+    this.idleTimer.unref();
   }
 
   private clearIdle(): void {

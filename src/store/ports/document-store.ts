@@ -66,6 +66,11 @@ export interface TableQueryResult {
 export interface DocumentStore {
   /** The SQL dialect `queryTables` accepts (and the table tools must write). */
   readonly sqlDialect: SqlDialect;
+  /**
+   * How many `putDocuments` calls a writer may keep in flight while it prepares the next batch (0: wait for each).
+   * Batches in flight must hold distinct doc_ids; each is still one transaction.
+   */
+  readonly concurrentDocumentWrites: number;
 
   /** Writes a document version, replacing any previous version of the same doc_id, atomically. Refuses vectors of another embedder. */
   putDocument(write: DocumentWrite): Promise<void>;

@@ -37,6 +37,8 @@ import { searchVectors } from './vector-search.ts';
 export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
   const documents: DocumentStore = {
     sqlDialect: 'postgresql',
+    // pgvector's HNSW insertion is most of a write's time, and two server processes insert in parallel.
+    concurrentDocumentWrites: 2,
 
     async putDocument(write: DocumentWrite): Promise<void> {
       validateWrite(write);

@@ -42,6 +42,8 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
 
   const documents: DocumentStore = {
     sqlDialect: 'sqlite',
+    // One connection, synchronous writes: a write in flight would only wait for this thread.
+    concurrentDocumentWrites: 0,
 
     async putDocument(write) {
       conn.assertWritable();
