@@ -2,20 +2,13 @@ import type { ChannelHit, Principal } from '../../domain/index.ts';
 import { principalAclKeys } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { parseSearchTerms } from '../search-terms.ts';
-import { aclCondition, aclParams } from './acl-sql.ts';
 import { readEmbedder } from './document-writes.ts';
-import { ftsMatch } from './fts-query.ts';
+import { rankKeywords } from './keyword-ranking.ts';
 import type { SqliteConnection } from './sqlite-connection.ts';
 import type { TermStats } from './term-stats.ts';
 import type { VectorCache } from './vector-cache.ts';
 
-interface KeywordRow {
-  chunkId: string;
-  score: number;
-  windowRows?: number;
-}
-
-/** BM25 in FTS5 over the chunks the principal may see. */
+/** BM25 in FTS5 over the chunks the principal may see (the ranking itself: keyword-ranking.ts). */
 export function keywordSearch(
   conn: SqliteConnection,
   termStats: TermStats,
@@ -27,32 +20,8 @@ export function keywordSearch(
   const parsed = parseSearchTerms(terms);
   if (parsed.length === 0 || limit <= 0) return [];
   const keys = principalAclKeys(principal);
-  const k = Math.floor(limit);
-  const rows = conn.db.transaction(() => {
-    // Fast path: rank inside FTS5 with a bounded window, join and filter only the window.
-    const informative = termStats.informativeTerms(parsed);
-    const window = keys === undefined ? k : k * 3 + 50;
-    const windowed = conn.stmt(
-      `WITH f AS MATERIALIZED (
-         SELECT rowid AS pk, bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH @match
-         ORDER BY score, rowid LIMIT @window)
-       SELECT c.id AS chunkId, -f.score AS score, (SELECT count(*) FROM f) AS windowRows
-       FROM f JOIN chunks c ON c.pk = f.pk
-       WHERE 1 = 1${aclCondition('c.doc_pk', keys)}
-       ORDER BY f.score, f.pk LIMIT @limit`,
-    ).all({ match: ftsMatch(informative), window, limit: k, ...aclParams(keys) }) as KeywordRow[];
-    if (windowed.length >= k) return windowed;
-    const complete = informative.length === parsed.length && (windowed[0]?.windowRows ?? window) < window;
-    if (complete) return windowed;
-    // Too few visible hits in the window, or dropped terms could add some: rank every match, filtered first.
-    return conn.stmt(
-      `SELECT c.id AS chunkId, -bm25(chunk_fts) AS score
-       FROM chunk_fts JOIN chunks c ON c.pk = chunk_fts.rowid
-       WHERE chunk_fts MATCH @match${aclCondition('c.doc_pk', keys)}
-       ORDER BY bm25(chunk_fts), c.pk LIMIT @limit`,
-    ).all({ match: ftsMatch(parsed), limit: k, ...aclParams(keys) }) as KeywordRow[];
-  })();
-  // bm25() is negative (lower is better); the queries negate it, so higher is better as the port says.
+  // One read transaction: the term statistics and every query of the ranking see the same snapshot.
+  const rows = conn.db.transaction(() => rankKeywords(conn, termStats, parsed, keys, Math.floor(limit)))();
   return rows.map((row, i) => ({ chunkId: row.chunkId, rank: i + 1, score: row.score }));
 }
 

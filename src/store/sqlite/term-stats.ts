@@ -3,36 +3,66 @@ import type { SqliteConnection } from './sqlite-connection.ts';
 
 const TERM_STATS_CACHE_SIZE = 50_000;
 
-/** Chunk total and per-term document frequencies, read from the FTS5 vocabulary and valid for one generation. */
+/** FTS5's bm25() constants (fts5_aux.c): k1 = 1.2, b = 0.75; an IDF at or below 0 becomes 1e-6. */
+const K1 = 1.2;
+export const CLAMPED_IDF = 1e-6;
+
+/** A query term with what bm25() will make of it. */
+export interface TermWeight extends SearchTerm {
+  /** Chunks containing the term (FTS5's nHit for its phrase). */
+  df: number;
+  /** The IDF bm25() computes for the term: ln((N − df + 0.5) / (df + 0.5)), 1e-6 when that is ≤ 0. */
+  idf: number;
+  /**
+   * More than the term can add to any chunk's score: count × idf × (k1 + 1), since bm25()'s tf part
+   * tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)) stays below k1 + 1. Rounded up a little against float error.
+   */
+  maxScore: number;
+}
+
+/**
+ * Row count and per-term document frequencies of the keyword index, read from FTS5's own structures (its averages
+ * record, the bm25() N, and the fts5vocab table) and valid for one generation of the store.
+ */
 export class TermStats {
-  private stats: { generation: number; total: number; df: Map<string, number> } = { generation: -1, total: 0, df: new Map() };
+  private stats: { generation: number; rows: number; df: Map<string, number> } = { generation: -1, rows: 0, df: new Map() };
 
   constructor(private readonly conn: SqliteConnection) {}
 
-  /**
-   * The query terms worth scoring. FTS5 clamps the IDF of a term found in half the chunks or more to 1e-6, so
-   * such a term changes no ranking among chunks that match another term, yet costs a bm25() call per chunk it
-   * matches (tens of ms at 100k chunks). Those terms are left out of the fast path; prefix terms always stay.
-   */
-  informativeTerms(terms: readonly SearchTerm[]): SearchTerm[] {
-    if (terms.length < 2) return [...terms];
+  /** bm25()'s view of each term; undefined when a prefix term is among them (its phrase has no single df). */
+  weights(terms: readonly SearchTerm[]): TermWeight[] | undefined {
+    if (terms.some((term) => term.prefix)) return undefined;
     const generation = this.conn.generation();
-    if (this.stats.generation !== generation) {
-      const row = this.conn.stmt('SELECT coalesce(sum(chunk_count), 0) AS total FROM documents').get() as { total: number };
-      this.stats = { generation, total: row.total, df: new Map() };
-    }
-    const { total, df } = this.stats;
+    if (this.stats.generation !== generation) this.stats = { generation, rows: this.readRowCount(), df: new Map() };
+    const { rows, df } = this.stats;
     const lookup = this.conn.stmt('SELECT doc FROM chunk_fts_vocab WHERE term = ?');
-    const kept = terms.filter(({ term, prefix }) => {
-      if (prefix) return true;
-      let count = df.get(term);
+    return terms.map((term) => {
+      let count = df.get(term.term);
       if (count === undefined) {
-        count = (lookup.get(term) as { doc: number } | undefined)?.doc ?? 0;
+        count = (lookup.get(term.term) as { doc: number } | undefined)?.doc ?? 0;
         if (df.size >= TERM_STATS_CACHE_SIZE) df.clear();
-        df.set(term, count);
+        df.set(term.term, count);
       }
-      return count * 2 < total;
+      const raw = Math.log((rows - count + 0.5) / (count + 0.5));
+      const idf = raw > 0 ? raw : CLAMPED_IDF;
+      return { ...term, df: count, idf, maxScore: term.count * idf * (K1 + 1) * (1 + 1e-9) };
     });
-    return kept.length > 0 ? kept : [...terms];
   }
+
+  /** N of bm25(): the row count FTS5 keeps in its averages record (rowid 1 of the data table), a varint. */
+  private readRowCount(): number {
+    const row = this.conn.stmt('SELECT block FROM chunk_fts_data WHERE id = 1').get() as { block: Uint8Array } | undefined;
+    return row ? readVarint(row.block) : 0;
+  }
+}
+
+/** SQLite's varint (as FTS5 writes it): big-endian 7-bit groups with a continuation bit, the ninth byte whole. */
+function readVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 8 && i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return value * 256 + (bytes[8] ?? 0);
 }
