@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { emptyCheckpoint } from '@langchain/langgraph';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { BatchedSqliteSaver } from './batched-sqlite-saver.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-batched-saver-'));
@@ -50,6 +51,19 @@ describe('batched SQLite saver', () => {
     const tuple = await saver.getTuple({ configurable: { thread_id: 'mine', checkpoint_ns: '' } });
     expect(tuple?.checkpoint.id).toBe('checkpoint-mine');
     await written;
+    db.close();
+  });
+
+  it('writes plain state as the LangGraph serializer does, byte for byte, and hands it anything else', async () => {
+    const db = new Database(join(root, 'serde.db'));
+    const ours = new BatchedSqliteSaver(db).serde;
+    const theirs = new SqliteSaver(db).serde;
+    const plain = { question: 'Fee?', n: 1.5, nan: Number.NaN, ok: true, none: null, list: [{ chunk_id: 'a#0', text: 'é "q" \n' }], nested: { deep: [[1], []] } };
+    expect(await ours.dumpsTyped(plain)).toEqual(await theirs.dumpsTyped(plain));
+    const tagged = { missing: undefined, hole: [1, undefined], set: new Set(['x']), when: new Date(0), error: new Error('boom') };
+    const [type, bytes] = await ours.dumpsTyped(tagged);
+    expect([type, bytes]).toEqual(await theirs.dumpsTyped(tagged));
+    expect(await ours.loadsTyped(type, bytes)).toEqual(await theirs.loadsTyped(type, bytes));
     db.close();
   });
 });

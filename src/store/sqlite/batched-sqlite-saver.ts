@@ -24,6 +24,39 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** Nesting past this is not taken for plain data (a cycle would never end): LangGraph's serializer writes it. */
+const PLAIN_DEPTH = 64;
+
+/** JSON values only (no undefined, class instance, function, cycle): what `JSON.stringify` writes as LangGraph's serializer does. */
+function isPlainJson(value: unknown, depth = 0): boolean {
+  if (value === null) return true;
+  const type = typeof value;
+  if (type === 'string' || type === 'number' || type === 'boolean') return true;
+  if (type !== 'object' || depth > PLAIN_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isPlainJson(value[index], depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * The saver's serializer with a fast way for plain data: LangGraph's writes through a replacer (undefined, sets, maps,
+ * errors and messages are tagged) after a walk for cycles, which makes JSON.stringify take its slow path for every
+ * checkpoint of every step. For a value that holds none of those the replacer changes nothing, so the bytes are the
+ * same; anything else goes to it as before. Reading is LangGraph's.
+ */
+function plainJsonFirst(serde: SqliteSaver['serde']): SqliteSaver['serde'] {
+  const encoder = new TextEncoder();
+  return {
+    dumpsTyped: async (value) => (isPlainJson(value) ? ['json', encoder.encode(JSON.stringify(value))] : serde.dumpsTyped(value)),
+    loadsTyped: (type, data) => serde.loadsTyped(type, data),
+  };
+}
+
 /**
  * SqliteSaver with its writes batched: `put` and `putWrites` serialise at once and queue their rows; whatever every
  * run queued during one turn of the event loop is written in one transaction when the loop next checks immediates
@@ -43,6 +76,7 @@ export class BatchedSqliteSaver extends SqliteSaver {
 
   constructor(db: Database.Database) {
     super(db);
+    this.serde = plainJsonFirst(this.serde);
   }
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
