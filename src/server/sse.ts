@@ -39,6 +39,8 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
       disconnected.abort();
       if (!ended) options.onDisconnect?.();
     });
+    // A run's values repeat the fields a step left alone as the same objects: their JSON is written once per stream.
+    const fieldJson = new WeakMap<object, string>();
     const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), options.heartbeatMs);
     try {
       // One write per committed batch (a step's values, updates and step event), not one per event.
@@ -46,7 +48,7 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
         let text = '';
         for (const event of batch) {
           if (event.event === 'end') ended = true;
-          if (wanted(event, modes)) text += sseMessage(event);
+          if (wanted(event, modes)) text += sseMessage(event, fieldJson);
         }
         if (text) await stream.write(text);
       }
@@ -60,7 +62,34 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
  * One event as an SSE message: its name, its data as one JSON line (JSON text has no raw line breaks, so it is a
  * single `data:` line) and its sequence number as the id.
  */
-const sseMessage = (event: RunEventRecord): string => `event: ${event.event}\ndata: ${JSON.stringify(event.data ?? null)}\nid: ${event.seq}\n\n`;
+const sseMessage = (event: RunEventRecord, fieldJson: WeakMap<object, string>): string =>
+  `event: ${event.event}\ndata: ${event.event === 'values' ? recordJson(event.data, fieldJson) : JSON.stringify(event.data ?? null)}\nid: ${event.seq}\n\n`;
+
+const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value);
+
+/**
+ * `JSON.stringify(data)` of a plain record, with the JSON of each object field taken from `fieldJson` when that very
+ * object was written before in this stream (a run's streamed objects are never changed once read: each event's
+ * redaction makes new ones, and keeps those of the fields it has seen).
+ */
+function recordJson(data: unknown, fieldJson: WeakMap<object, string>): string {
+  if (!isPlainRecord(data)) return JSON.stringify(data ?? null);
+  const parts: string[] = [];
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    let json: string | undefined;
+    if (typeof value === 'object' && value !== null) {
+      json = fieldJson.get(value) ?? (JSON.stringify(value) as string | undefined);
+      if (json !== undefined) fieldJson.set(value, json);
+    } else json = JSON.stringify(value) as string | undefined;
+    // As JSON.stringify leaves out a field whose value writes nothing.
+    if (json === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${parts.join(',')}}`;
+}
 
 /** The client's `Last-Event-ID` as a sequence number (0 when absent or not one of ours). */
 export function lastEventId(c: Context): number {
