@@ -76,7 +76,7 @@ async function openCheckout(root: string, label: string, corpus: Awaited<ReturnT
   const evident = await createEvident(loadConfig({ flags: { db: join(folder, 'bench.db') }, env: {}, cwd: folder }));
   const started = performance.now();
   await evident.ingestor.ingestRecords(corpus.map((doc) => ({ docId: doc.id, title: doc.title, text: doc.text, source: `beir:${doc.id}` })));
-  log(`${label}: ingested ${corpus.length} documents (${(await evident.store.stats()).chunks} chunks) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(`${label.replace(/: $/, '') || 'this checkout'}: ingested ${corpus.length} documents (${(await evident.store.stats()).chunks} chunks) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { label, evident, analyze: analyzeQueryOccurrences, folder };
 }
 
