@@ -2,7 +2,8 @@
  * The PostgreSQL store's read side next to SQLite's, on the retrieval bench's synthetic corpus: both stores hold the
  * same documents (bench/store/postgres-tee-load.ts), then the keyword channel, the vector channel and the hybrid
  * search (both channels fused, no rerank) are timed one call at a time, the two backends interleaved query by query,
- * for the bench's ACL-filtered member and for an admin; then each store's size, PostgreSQL's per table.
+ * for the bench's ACL-filtered member and for an admin; then each store's size, PostgreSQL's per table. The keyword
+ * row also times the query PostgreSQL ran before schema 8 (keyword-query-v7.ts), interleaved on the same store.
  *
  *   node --import tsx bench/store/postgres-search.ts --database-url postgres://… [--chunks 100000] [--queries 100]
  *        [--warmup 20] [--seed 42] [--keep <dir>]
@@ -15,14 +16,17 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Principal } from '../../src/domain/index.ts';
+import pg, { type PoolClient } from 'pg';
+import { principalAclKeys, type Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
+import { parsePostgresUrl } from '../../src/store/postgres/connection.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { analyzeQuery } from '../../src/text/analyzer.ts';
 import { generateQueries, SyntheticCorpus } from '../retrieval/corpus.ts';
 import { benchConfig, MEMBER } from '../retrieval/measure-size.ts';
 import { summarize } from '../retrieval/stats.ts';
+import { keywordSearchV7 } from './keyword-query-v7.ts';
 import { teeLoad, withStoreClient } from './postgres-tee-load.ts';
 
 const { values: flags } = parseArgs({
@@ -52,7 +56,9 @@ const databaseUrl = withSchema(flags['database-url'], `evident_pgsearch_${target
 const reuse = flags.keep !== undefined && existsSync(dbPath);
 
 const sqlite = await createEvident(benchConfig(workDir, dbPath, BOTH));
+const opening = performance.now();
 const pgStore = await openPostgresStore(databaseUrl);
+log(`opened ${databaseUrl} in ${((performance.now() - opening) / 1000).toFixed(1)} s (a kept store of an older schema is migrated here)`);
 const pgServices = await createEvident(benchConfig(workDir, dbPath, { ...BOTH, databaseUrl }), { store: pgStore });
 const corpus = new SyntheticCorpus({ seed });
 let documents = 0;
@@ -80,14 +86,25 @@ const warmed = await prepare(warm);
 
 type Input = (typeof measured)[number];
 const channelDepth = sqlite.config.retrieval.channelDepth;
-const stages: { name: string; run: (e: Evident, i: Input, p: Principal) => Promise<unknown> }[] = [
-  { name: 'keyword channel (BM25)', run: (e, i, p) => e.store.keywordSearch(i.terms, p, channelDepth) },
-  { name: 'vector channel', run: (e, i, p) => e.store.vectorSearch(i.vector, p, channelDepth) },
-  { name: 'hybrid: bm25 + vector, no rerank', run: (e, i, p) => e.search.search(i.text, p, { rerank: false }) },
-];
-const backends: [string, Evident][] = [
-  ['sqlite', sqlite],
-  ['postgres', pgServices],
+// The keyword query the PostgreSQL store ran before schema 8, on a connection of its own, for a before/after figure
+// taken interleaved with today's query on the same data.
+const v7 = new pg.Client({ connectionString: parsePostgresUrl(databaseUrl).connectionString });
+await v7.connect();
+await v7.query(`SET search_path = "${parsePostgresUrl(databaseUrl).schema}"`);
+const runV7 = (i: Input, p: Principal) => keywordSearchV7(v7 as unknown as PoolClient, i.terms, principalAclKeys(p), channelDepth);
+
+type Run = (i: Input, p: Principal) => Promise<unknown>;
+const on = (e: Evident) => ({
+  keyword: ((i, p) => e.store.keywordSearch(i.terms, p, channelDepth)) as Run,
+  vector: ((i, p) => e.store.vectorSearch(i.vector, p, channelDepth)) as Run,
+  hybrid: ((i, p) => e.search.search(i.text, p, { rerank: false })) as Run,
+});
+const [s, g] = [on(sqlite), on(pgServices)];
+/** Each stage: SQLite, PostgreSQL, and optionally PostgreSQL's query before schema 8, run in turn for every query. */
+const stages: { name: string; runs: [Run, Run] | [Run, Run, Run] }[] = [
+  { name: 'keyword channel (BM25)', runs: [s.keyword, g.keyword, runV7] },
+  { name: 'vector channel', runs: [s.vector, g.vector] },
+  { name: 'hybrid: bm25 + vector, no rerank', runs: [s.hybrid, g.hybrid] },
 ];
 
 log(`measuring ${measured.length} queries per row (load ${load()})`);
@@ -97,23 +114,23 @@ for (const [who, principal] of [
   ['admin', ADMIN],
 ] as const) {
   for (const stage of stages) {
-    for (const [, services] of backends) for (const input of warmed) await stage.run(services, input, principal);
-    const samples = new Map<string, number[]>(backends.map(([name]) => [name, []]));
-    const cpu = new Map<string, number>(backends.map(([name]) => [name, 0]));
+    for (const run of stage.runs) for (const input of warmed) await run(input, principal);
+    const samples = stage.runs.map((): number[] => []);
+    const cpu = stage.runs.map(() => 0);
     for (const input of measured) {
-      for (const [name, services] of backends) {
+      for (const [r, run] of stage.runs.entries()) {
         const before = process.cpuUsage();
         const started = performance.now();
-        await stage.run(services, input, principal);
-        samples.get(name)?.push(performance.now() - started);
+        await run(input, principal);
+        samples[r]?.push(performance.now() - started);
         const used = process.cpuUsage(before);
-        cpu.set(name, (cpu.get(name) ?? 0) + (used.user + used.system) / 1000);
+        cpu[r] = (cpu[r] ?? 0) + (used.user + used.system) / 1000;
       }
     }
-    const [s, p] = backends.map(([name]) => summarize(samples.get(name) ?? []));
-    const ratio = (p?.p50 ?? 0) / (s?.p50 ?? 1);
+    const [sq, pq, old] = samples.map((list) => summarize(list));
+    const cell = (x: ReturnType<typeof summarize> | undefined) => (x ? `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)}` : '');
     rows.push(
-      `| ${stage.name} | ${who} | ${s?.p50.toFixed(2)} / ${s?.p95.toFixed(2)} | ${p?.p50.toFixed(2)} / ${p?.p95.toFixed(2)} | ${ratio.toFixed(2)} | ${((cpu.get('postgres') ?? 0) / measured.length).toFixed(2)} | ${load()} |`,
+      `| ${stage.name} | ${who} | ${cell(sq)} | ${cell(pq)} | ${((pq?.p50 ?? 0) / (sq?.p50 ?? 1)).toFixed(2)} | ${((cpu[1] ?? 0) / measured.length).toFixed(2)} | ${cell(old)} | ${load()} |`,
     );
     log(rows.at(-1) as string);
   }
@@ -133,13 +150,14 @@ const mib = (bytes: number | string) => (Number(bytes) / 1024 / 1024).toFixed(1)
 const pgBytes = tables.reduce((sum, t) => sum + Number(t.total), 0);
 
 console.log(`\n${stats.chunks ?? '?'} chunks, ${documents} documents; the member sees ${visible} chunks; load average ${load()}\n`);
-console.log('| stage | principal | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | PG / SQLite p50 | PG client CPU ms/query | load avg |');
-console.log('|---|---|---:|---:|---:|---:|---|');
+console.log('| stage | principal | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | PG / SQLite p50 | PG client CPU ms/query | PostgreSQL before schema 8, p50 / p95 ms | load avg |');
+console.log('|---|---|---:|---:|---:|---:|---:|---|');
 for (const row of rows) console.log(row);
 console.log(`\n| store | MiB |\n|---|---:|\n| SQLite (file + WAL) | ${mib(sqliteBytes)} |\n| PostgreSQL (schema) | ${mib(pgBytes)} |\n| ratio | ${(pgBytes / sqliteBytes).toFixed(2)} |`);
 console.log('\n| PostgreSQL table | heap MiB | indexes MiB | TOAST MiB | total MiB |\n|---|---:|---:|---:|---:|');
 for (const t of tables.filter((t) => Number(t.total) > 1024 * 1024)) console.log(`| ${t.name} | ${mib(t.heap)} | ${mib(t.indexes)} | ${mib(t.toast)} | ${mib(t.total)} |`);
 
+await v7.end();
 await pgServices.close();
 await sqlite.close();
 if (!flags.keep) {

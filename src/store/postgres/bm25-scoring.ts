@@ -18,7 +18,7 @@ export interface ScoringPlan {
 /** A term whose postings cover more than this share of the rows is worth skipping (MaxScore), if the rest allow. */
 const COMMON_SHARE = 0.02;
 /** Looking a posting up by (term, row) costs about this many postings read in a row. */
-const PROBE_COST = 4;
+const PROBE_COST = 2;
 
 /**
  * Ranks the rows holding the plan's terms. Scoring reads the postings alone (term frequency and row length are in the
@@ -51,25 +51,33 @@ export async function scoreCandidates(
 }
 
 /**
- * Which terms MaxScore may skip: the commonest ones, as long as their bounds stay below what a rarer term alone gives
- * and looking them up for the rarer terms' rows costs less than reading their postings.
+ * Which terms MaxScore may skip: the commonest ones, while the sum of their bounds stays below an estimate of the
+ * `limit`-th score (the weight of one occurrence of the rarest term whose rows, with the rarer terms', reach `limit`)
+ * and looking them up for the other terms' rows costs less than reading their postings.
  */
 function commonTerms(plan: ScoringPlan, limit: number): boolean[] {
   const skipped = plan.terms.map(() => false);
   if (plan.terms.some((term) => term.prefix)) return skipped;
   const order = plan.terms.map((_, i) => i).sort((a, b) => (plan.idf[a] as number) - (plan.idf[b] as number));
+  let reached = 0;
+  let threshold = 0;
+  for (const i of [...order].reverse()) {
+    reached += plan.df[i] as number;
+    if (reached >= limit) {
+      threshold = plan.idf[i] as number;
+      break;
+    }
+  }
   let bound = 0;
   let skippedRows = 0;
   let count = 0;
   for (const i of order.slice(0, -1)) {
     const df = plan.df[i] as number;
-    const rest = order.filter((j) => !skipped[j] && j !== i);
     // Candidates are the rows of the terms kept: at most the sum of their document frequencies.
-    const restRows = rest.reduce((sum, j) => sum + (plan.df[j] as number), 0);
-    const restBest = Math.max(...rest.map((j) => plan.idf[j] as number));
+    const restRows = order.reduce((sum, j) => sum + (skipped[j] || j === i ? 0 : (plan.df[j] as number)), 0);
     const next = bound + (plan.idf[i] as number) * (K1 + 1);
     const cheaper = restRows * (count + 1) * PROBE_COST < skippedRows + df;
-    if (df < plan.rows * COMMON_SHARE || next >= restBest || restRows < limit || !cheaper) break;
+    if (df < plan.rows * COMMON_SHARE || next >= threshold || restRows < limit || !cheaper) break;
     skipped[i] = true;
     bound = next;
     skippedRows += df;
@@ -109,11 +117,16 @@ async function rank(
   }
   const idf = param(plan.idf);
   const avgdl = param(Math.max(plan.avgdl, 1e-9));
-  const scored = `${candidates}
+  const weight = (tf: string, len: string, qi: string) =>
+    `(${idf}::float8[])[${qi} + 1] * ${tf} * ${K1 + 1} / (${tf} + ${K1} * (${1 - B} + ${B} * ${len} / ${avgdl}::float8))`;
+  // A row holds an exact term once, so its postings are weighed one by one and summed per row in one aggregation;
+  // a prefix matches several terms of a row, whose frequencies add up before they are weighed.
+  const scored = plan.terms.some((term) => term.prefix)
+    ? `${candidates}
     hits AS (SELECT pk, qi, sum(tf) AS tf, min(len) AS len FROM (${parts.join(' UNION ALL ')}) p GROUP BY pk, qi),
-    scored AS (
-      SELECT pk, sum((${idf}::float8[])[qi + 1] * tf * ${K1 + 1} / (tf + ${K1} * (${1 - B} + ${B} * len / ${avgdl}::float8))) AS score
-      FROM hits GROUP BY pk)`;
+    scored AS (SELECT pk, sum(${weight('tf', 'len', 'qi')}) AS score FROM hits GROUP BY pk)`
+    : `${candidates}
+    scored AS (SELECT pk, sum(${weight('tf', 'len', 'qi')}) AS score FROM (${parts.join(' UNION ALL ')}) p GROUP BY pk)`;
   const phrase = plan.match === undefined ? '' : ` AND x.keyword @@ ${param(plan.match)}::tsquery`;
   const limitParam = param(limit);
   const toRows = (rows: { pk: string; score: number }[]) => rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));

@@ -12,6 +12,9 @@ export const postingsLengths: PostgresMigration = {
   version: 8,
   name: 'postings-lengths',
   up: () => `
+    -- Sorting every posting twice (the rows, then the index) in memory rather than in temporary files.
+    SET LOCAL work_mem = '256MB';
+    SET LOCAL maintenance_work_mem = '512MB';
     CREATE TABLE keyword_postings_v8 (
       corpus smallint NOT NULL,
       term text COLLATE "C" NOT NULL,
