@@ -33,6 +33,22 @@ export function conversationOf(values: SharedValues): ChatMessage[] {
   return turns.map((turn, index) => ({ id: `message-${index}`, type: turn.role === 'user' ? 'human' : 'ai', content: turn.content }));
 }
 
+/**
+ * The conversation of a state, the same array again while its history (the same array: a step that leaves it alone
+ * passes it on), question and status are: a run's state is viewed at every step, and what did not change is then
+ * recognised by identity down the line (values deltas, redaction, the stream's JSON).
+ */
+const conversations = new WeakMap<Turn[], { question: string | undefined; status: string | undefined; messages: ChatMessage[] }>();
+function conversationView(values: SharedValues): ChatMessage[] {
+  const history = values.history;
+  if (!history) return conversationOf(values);
+  const kept = conversations.get(history);
+  if (kept && kept.question === values.question && kept.status === values.status) return kept.messages;
+  const messages = conversationOf(values);
+  conversations.set(history, { question: values.question, status: values.status, messages });
+  return messages;
+}
+
 export interface AgentSpec {
   name: string;
   description: string;
@@ -59,7 +75,7 @@ export function defineAgent(spec: AgentSpec): AgentDefinition {
         ...(!threadHasState && start.history.length > 0 ? { history: start.history } : {}),
       };
     },
-    view: (values) => ({ ...values, messages: conversationOf(values as SharedValues) }),
+    view: (values) => ({ ...values, messages: conversationView(values as SharedValues) }),
     outcome(values): RunRecordStatus {
       const status = (values as SharedValues).status;
       return status === 'answered' || status === 'refused' ? status : 'failed';
