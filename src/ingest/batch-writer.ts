@@ -137,7 +137,7 @@ export class BatchWriter {
         }
         case 'write': {
           const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
-          const vectors = result.vectors ?? (await embedWithCache({ store, embedder }, result.searchTexts, result.write.keywordText));
+          const vectors = result.vectors ?? (await embedWithCache({ store, embedder }, result.searchTexts ?? [], result.write.keywordText));
           return {
             outcome: { ...result.base, status: result.replaces ? 'updated' : 'added', chunks: result.write.chunks.length },
             write: { ...result.write, vectors, embedder: { id: embedder.id, dimension: embedder.dimension }, extras },

@@ -64,8 +64,8 @@ export type DocumentResult =
       base: OutcomeBase;
       replaces: boolean;
       write: VersionWrite;
-      /** Parallel to the chunks: what each chunk is embedded from. */
-      searchTexts: string[];
+      /** Parallel to the chunks: what each chunk is embedded from, when the caller embeds (no `vectors`). */
+      searchTexts?: string[];
       vectors?: Float32Array[];
       extras?: DocumentExtras;
       version?: ChunkedVersion;
@@ -156,7 +156,8 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
     tables: loaded.tables ?? [],
   };
   // The full text travels back only when the caller still builds the extras from it.
-  return { status: 'write', base, replaces: previous !== undefined, write, searchTexts, ...(vectors ? { vectors } : {}), ...made };
+  // What crosses back to the writing thread is only what it still needs: the search texts only if it embeds.
+  return { status: 'write', base, replaces: previous !== undefined, write, ...(vectors ? { vectors } : { searchTexts }), ...made };
 }
 
 const sameEntries = (a: readonly string[], b: readonly string[]) =>

@@ -49,11 +49,22 @@ export class HashingEmbedder implements Embedder {
     for (const term of analysed.split(' ')) {
       if (term) features.add(fnv1a(term, 0, term.length, TERM_SEED), STOPWORDS.has(term) ? STOPWORD_WEIGHT : 1);
     }
-    for (const word of text.toLowerCase().match(WORD) ?? []) {
-      if (word.length < 3 || STOPWORDS.has(word)) continue;
+    // The words of the lowercased text (runs of letters and digits, as /[\p{L}\p{N}]+/gu finds them), scanned in
+    // place: no array of words, no slices but for the few short enough to be stopwords.
+    const lower = text.toLowerCase();
+    for (let at = 0; at < lower.length; ) {
+      const first = wordUnitsAt(lower, at);
+      if (first === 0) {
+        at += 1;
+        continue;
+      }
+      const start = at;
+      at += first;
+      for (let units = wordUnitsAt(lower, at); units > 0; units = wordUnitsAt(lower, at)) at += units;
+      const length = at - start;
+      if (length < 3 || (length <= MAX_STOPWORD_LENGTH && STOPWORDS.has(lower.slice(start, at)))) continue;
       // The trigrams of `^word$`.
-      const last = word.length + 2;
-      for (let i = 0; i + 3 <= last; i++) features.add(markedTrigramHash(word, i), TRIGRAM_WEIGHT);
+      for (let i = 0; i + 3 <= length + 2; i++) features.add(markedTrigramHash(lower, start, length, i), TRIGRAM_WEIGHT);
     }
 
     const vector = new Float32Array(this.dimension);
@@ -122,7 +133,23 @@ class FeatureTable {
 export const DEFAULT_DIMENSION = 512;
 const TRIGRAM_WEIGHT = 0.5;
 const STOPWORD_WEIGHT = 0.1;
-const WORD = /[\p{L}\p{N}]+/gu;
+const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+/** Whether a non-ASCII code point is a letter or digit, as it is met (a text has few distinct ones). */
+const wordCharacters = new Map<number, boolean>();
+
+/** The UTF-16 units of the code point at `at` when it is a letter or digit (\p{L}, \p{N}); 0 when it is not. */
+function wordUnitsAt(text: string, at: number): number {
+  if (at >= text.length) return 0;
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ? 1 : 0;
+  const point = text.codePointAt(at) as number;
+  let word = wordCharacters.get(point);
+  if (word === undefined) {
+    word = WORD_CHARACTER.test(String.fromCodePoint(point));
+    if (wordCharacters.size < 65_536) wordCharacters.set(point, word);
+  }
+  return word ? (point > 0xffff ? 2 : 1) : 0;
+}
 
 /** Seeds that keep term and trigram features apart (`the` the term vs `the` the trigram). */
 const TERM_SEED = 0x811c9dc5;
@@ -141,11 +168,11 @@ function fnv1a(text: string, start: number, end: number, seed: number): number {
   return hash >>> 0;
 }
 
-/** `fnv1a` of `^word$`'s code units [i, i + 3), without building the marked string. */
-function markedTrigramHash(word: string, i: number): number {
+/** `fnv1a` of the code units [i, i + 3) of `^word$`, the word being `text[start, start + length)`, without building it. */
+function markedTrigramHash(text: string, start: number, length: number, i: number): number {
   let hash = TRIGRAM_SEED;
   for (let k = i; k < i + 3; k++) {
-    hash ^= k === 0 ? 0x5e /* ^ */ : k === word.length + 1 ? 0x24 /* $ */ : word.charCodeAt(k - 1);
+    hash ^= k === 0 ? 0x5e /* ^ */ : k === length + 1 ? 0x24 /* $ */ : text.charCodeAt(start + k - 1);
     hash = Math.imul(hash, 0x01000193);
   }
   hash ^= hash >>> 16;
@@ -163,3 +190,4 @@ const STOPWORDS = new Set(
     'veri very other ani any all both each few some same own just'
   ).split(' '),
 );
+const MAX_STOPWORD_LENGTH = Math.max(...[...STOPWORDS].map((word) => word.length));
