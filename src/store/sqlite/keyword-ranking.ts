@@ -66,6 +66,7 @@ function prunedRanking(
   let first = 0;
   for (let postings = 0; first < ranked.length && postings < essentialPostings(k); first++) postings += (ranked[first] as TermWeight).df;
   if (first === 0 || dfOf(ranked.slice(first)) < minPrunedPostings) return undefined;
+  if (!mayPrune(ranked, first, k, minPrunedPostings)) return undefined;
   // A lower bound on the k-th best score: the k-th best over the strongest terms alone (scores only grow with terms).
   const strongest = new Set(ranked.slice(0, first));
   const strongestTop = rankMatch(conn, matchOf(weights, strongest), keys, k);
@@ -89,6 +90,30 @@ function prunedRanking(
   if (top.length < k) return undefined;
   onPruned?.();
   return top;
+}
+
+/**
+ * False when no floor the first `first` terms can give would let terms worth `minPostings` be left out, so the floor
+ * query would be wasted. The k-th best score over those terms is at most the sum of their bounds without the rarest
+ * ones whose chunks number fewer than k (one of the k best lacks them all); leaving out the weakest terms holding
+ * `minPostings` postings needs a floor above their summed bounds.
+ */
+function mayPrune(ranked: readonly TermWeight[], first: number, k: number, minPostings: number): boolean {
+  let skipped = 0;
+  let chunks = 0;
+  for (const term of [...ranked.slice(0, first)].sort((a, b) => a.df - b.df)) {
+    if (chunks + term.df >= k) break;
+    chunks += term.df;
+    skipped += term.maxScore;
+  }
+  const floorBound = ranked.slice(0, first).reduce((total, w) => total + w.maxScore, 0) - skipped;
+  let postings = 0;
+  let needed = 0;
+  for (let i = ranked.length - 1; i >= first && postings < minPostings; i--) {
+    postings += (ranked[i] as TermWeight).df;
+    needed += (ranked[i] as TermWeight).maxScore;
+  }
+  return postings >= minPostings && needed < floorBound;
 }
 
 /** The MATCH expression of the chosen terms, in query order. */
