@@ -19,8 +19,8 @@ export interface KeywordRow {
  *   `k` visible chunks: such a term moves a score by at most ~1e-5 yet costs a bm25() call per chunk it matches (tens
  *   of ms at 100k chunks). When the other terms match fewer, every term is ranked.
  * - Frequent terms are not scored for chunks that match only them, when such chunks cannot reach the top k (MaxScore,
- *   with FTS5 doing the scoring; see prunedRanking). The result is the same ranking, score for score (to the last
- *   bits of the float sum).
+ *   with FTS5 doing the scoring; see prunedRanking). The result is the same ranking with the same scores, up to the
+ *   rounding of a float sum taken in another order (~1e-14).
  */
 export function rankKeywords(
   conn: SqliteConnection,
