@@ -40,8 +40,11 @@ export const ingestSchema = z
      * embed documents while the calling thread writes them; 0 does it all on the calling thread. Absent: one per core.
      */
     workers: z.number().int().min(0).max(64).optional(),
-    /** A call with fewer documents than this stays on the calling thread (no worker start-up), unless workers are already up. */
-    workerMinDocuments: z.number().int().min(1).default(32),
+    /**
+     * A call with fewer documents than this stays on the calling thread, unless workers are already up: a worker costs
+     * about 1.5 s of CPU to start (it loads every loader), as much as ingesting ~1,500 chunks.
+     */
+    workerMinDocuments: z.number().int().min(1).default(100),
     /**
      * Documents written per store transaction (1: one transaction per document). A batch is whole or absent after a
      * crash, as a single document is; a batch that fails is written again one document at a time.
