@@ -9,9 +9,11 @@
  *
  * Modes: `serial` is the single-threaded path (no workers, one transaction per document: ingestion before worker
  * threads and batches); `pool` the defaults (a worker per core, batched transactions); `poolN` N workers.
- * CPU: the whole process (every thread) and the main thread alone (Linux /proc), so what the writer costs shows apart.
+ * CPU: the whole process (every thread) and the main thread alone (Linux /proc), so what the writer costs shows apart;
+ * and the seconds the process's threads were runnable but had no CPU (schedstat): when that is large, other work on
+ * the machine, not the pipeline, set the wall-clock rate.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,6 +56,27 @@ function mainThreadCpuSeconds(): number {
   }
 }
 
+/** Per thread of this process: seconds on a CPU and seconds runnable but waiting for one (/proc/self/task/<tid>/schedstat). */
+function threadTimes(): Map<string, { run: number; wait: number }> {
+  const out = new Map<string, { run: number; wait: number }>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      out.set(tid, { run: (run ?? 0) / 1e9, wait: (wait ?? 0) / 1e9 });
+    }
+  } catch {
+    // Not Linux: the column stays empty.
+  }
+  return out;
+}
+
+/** Seconds the threads of this process spent runnable but without a CPU between two `threadTimes()`. */
+function waitedSeconds(before: Map<string, { wait: number }>, after: Map<string, { wait: number }>): number {
+  let waited = 0;
+  for (const [tid, times] of after) waited += times.wait - (before.get(tid)?.wait ?? 0);
+  return after.size === 0 ? Number.NaN : waited;
+}
+
 function modeConfig(mode: string): ConfigInput['ingest'] {
   const batch = flags.batch ? { batchDocuments: Number(flags.batch) } : {};
   if (mode === 'serial') return { workers: 0, batchDocuments: 1 };
@@ -83,6 +106,8 @@ interface Row {
   seconds: number;
   cpuSeconds: number;
   mainCpuSeconds: number;
+  /** Seconds, summed over threads, runnable but waiting for a CPU: other work on the machine. */
+  waitSeconds: number;
   load: [number, number];
   storeBytes: number;
 }
@@ -97,6 +122,7 @@ async function measure(size: number, mode: string, records: readonly TextRecord[
     const load: [number, number] = [loadavg()[0] ?? 0, 0];
     const cpuBefore = process.cpuUsage();
     const mainBefore = mainThreadCpuSeconds();
+    const threadsBefore = threadTimes();
     const t0 = performance.now();
     let chunks = 0;
     for (let i = 0; i < records.length; i += perCall) {
@@ -107,10 +133,12 @@ async function measure(size: number, mode: string, records: readonly TextRecord[
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const mainCpuSeconds = mainThreadCpuSeconds() - mainBefore;
+    // Read before the workers end, so their threads are still listed.
+    const waitSeconds = waitedSeconds(threadsBefore, threadTimes());
     load[1] = loadavg()[0] ?? 0;
     await evident.ingestor.close();
     const storeBytes = url ? await postgresStoreBytes(url) : ['', '-wal'].reduce((sum, suffix) => sum + (statSync(db + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
-    return { size, mode, chunks, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, load, storeBytes };
+    return { size, mode, chunks, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, waitSeconds, load, storeBytes };
   } finally {
     await evident.close();
     if (url) await dropPostgresStore(url);
@@ -133,10 +161,10 @@ const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFraction
 console.log(`# Ingestion throughput (${databaseUrl ? 'PostgreSQL' : 'SQLite'})\n`);
 console.log(`${env.date}, ${env.cpus} × ${env.nproc} (workers by default: ${availableParallelism()}), ${env.memoryGiB} GiB, node ${env.node}, commit ${env.commit}`);
 console.log(`load ${env.loadBefore.toFixed(2)} → ${env.loadAfter.toFixed(2)}, ${env.totalSeconds.toFixed(0)} s; \`${env.command}\`\n`);
-console.log('| chunks | mode | s | chunks/s | CPU s (all threads) | chunks per CPU-s | main-thread CPU s | main-thread µs/chunk | load avg | store MiB |');
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|---:|');
+console.log('| chunks | mode | s | chunks/s | CPU s (all threads) | chunks per CPU-s | main-thread CPU s | main-thread µs/chunk | s waiting for a CPU (all threads) | load avg | store MiB |');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|');
 for (const r of rows) {
   console.log(
-    `| ${f(r.chunks)} | ${r.mode} | ${f(r.seconds, 1)} | ${f(r.chunks / r.seconds)} | ${f(r.cpuSeconds, 1)} | ${f(r.chunks / r.cpuSeconds)} | ${f(r.mainCpuSeconds, 1)} | ${f((r.mainCpuSeconds * 1e6) / r.chunks)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} | ${f(r.storeBytes / 1024 / 1024, 1)} |`,
+    `| ${f(r.chunks)} | ${r.mode} | ${f(r.seconds, 1)} | ${f(r.chunks / r.seconds)} | ${f(r.cpuSeconds, 1)} | ${f(r.chunks / r.cpuSeconds)} | ${f(r.mainCpuSeconds, 1)} | ${f((r.mainCpuSeconds * 1e6) / r.chunks)} | ${f(r.waitSeconds, 1)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} | ${f(r.storeBytes / 1024 / 1024, 1)} |`,
   );
 }

@@ -138,8 +138,9 @@ export class Ingestor {
     const { ingest } = config;
     const summarizer = options.summarizer ?? extractiveSummarizer;
     const run = (task: DocumentTask) => (pool ? this.inPool(pool, task) : this.inThread(task));
-    // Work in flight ahead of the writer: enough to keep every worker busy while this thread writes.
-    const ahead = pool ? Math.max(8, 4 * (ingest.workers ?? availableParallelism())) : 1;
+    // Work in flight ahead of the writer: a batch's worth and more, so workers stay busy while this thread writes
+    // one (a synchronous SQLite batch of 64 documents holds this thread for ~70 ms).
+    const ahead = pool ? ingest.batchDocuments + 4 * pool.size : 1;
     const embedHere = embedder.workerSpec !== undefined && !embedder.cacheInStore;
     const pending: Pending[] = [];
     const next = async () => {
