@@ -72,13 +72,14 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
     const retrieval = resolveRetrievalSettings(config, embedder);
     const search = new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults: retrieval });
     let runtime: Promise<AgentRuntime> | undefined;
+    const ingestor = new Ingestor({ store, embedder, config, logger });
     const evident: Evident = {
       config,
       retrieval,
       store,
       embedder,
       reranker,
-      ingestor: new Ingestor({ store, embedder, config, logger }),
+      ingestor,
       search,
       chatModel,
       agents() {
@@ -93,8 +94,9 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
       },
       reindex: (onProgress) => reindex({ store, embedder }, onProgress),
       async close() {
-        // Agents first (they cancel what still runs and close their checkpointers), then what they used.
+        // Agents first (they cancel what still runs and close their checkpointers), then the ingest workers and what they used.
         await (await runtime?.catch(() => undefined))?.close();
+        await ingestor.close();
         await reranker?.close?.();
         await (await built.settled())?.close();
         await store.close();
