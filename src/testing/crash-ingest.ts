@@ -76,6 +76,14 @@ export interface CrashRunOptions {
   onTrial?: (trial: CrashTrial) => void;
 }
 
+/**
+ * Children write batches of three documents, so a kill lands between batches (old and new versions mixed, each whole)
+ * and inside one (all of it or none); with the default batch every file of the corpus is one transaction. The real
+ * CLI's children also prepare documents on worker threads, as a large folder does.
+ */
+const CHILD_INGEST_ENV = { EVIDENT_INGEST_BATCH_DOCUMENTS: '3' };
+const REAL_CHILD_INGEST_ENV = { EVIDENT_INGEST_WORKERS: '2', EVIDENT_INGEST_WORKER_MIN_DOCUMENTS: '1' };
+
 const byId = (snapshot: readonly DocumentSnapshot[]) => new Map(snapshot.map((doc) => [doc.doc_id, doc]));
 const same = (a: DocumentSnapshot | undefined, b: DocumentSnapshot | undefined) => a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
@@ -114,7 +122,8 @@ export async function runCrashTrials(backend: CrashBackend, options: CrashRunOpt
     const marker = /^\[\d+\/\d+\]/m;
     const point: KillPoint = early ? { marker, count: 0, delayMs: (startupMs.get(script) ?? 3_000) * (0.2 + random() * 0.7) } : { marker, count: k, delayMs: random() * options.perFileMs * 1.5 };
     const label = early ? `${Math.round(point.delayMs)} ms after spawn` : `${Math.round(point.delayMs)} ms after file ${k} was reported`;
-    const killed = await spawnAndKill(process.execPath, [script, ...storeFlags, 'ingest', dir], point, { cwd: options.cwd, timeoutMs: 180_000 });
+    const env = { ...process.env, ...CHILD_INGEST_ENV, ...(real ? REAL_CHILD_INGEST_ENV : {}) };
+    const killed = await spawnAndKill(process.execPath, [script, ...storeFlags, 'ingest', dir], point, { cwd: options.cwd, env, timeoutMs: 180_000 });
     if (killed.firstMarkerMs !== undefined) startupMs.set(script, killed.firstMarkerMs);
     const problems = [...(await backend.integrity(storeFlags)).problems];
     const after = await backend.snapshot(storeFlags);
