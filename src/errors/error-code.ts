@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'provider_failed'
   | 'structured_output_invalid'
   | 'embedder_mismatch'
+  // A client adapter's Evident server: it did not answer (its refusals keep the server's own codes).
+  | 'server_unreachable'
   // System: the store or a bug; clients see only the public form.
   | 'store_failed'
   | 'internal';
@@ -105,6 +107,7 @@ const KNOWN: Record<ErrorCode, true> = {
   provider_failed: true,
   structured_output_invalid: true,
   embedder_mismatch: true,
+  server_unreachable: true,
   store_failed: true,
   internal: true,
 };

@@ -23,12 +23,14 @@ import {
   ProviderError,
   publicErrorOf,
   QueryRejectedError,
+  RemoteError,
   RouteNotFoundError,
   RunEventConflictError,
   RunFailedError,
   RunLeaseLostError,
   RunNotRunningError,
   RunOrphanedError,
+  ServerUnreachableError,
   StoreError,
   StructuredOutputError,
   ThreadAgentMismatchError,
@@ -245,6 +247,22 @@ const CASES: Case[] = [
     message: 'ollama: unreachable',
     hint: 'Start it.',
   },
+  {
+    type: ServerUnreachableError,
+    error: new ServerUnreachableError('http://127.0.0.1:1', 'did not answer'),
+    code: 'server_unreachable',
+    category: 'upstream',
+    message: 'The Evident server at http://127.0.0.1:1 did not answer.',
+    hint: 'Check the URL (the server root, e.g. http://127.0.0.1:8080) and that `evident serve` runs there.',
+  },
+  {
+    type: RemoteError,
+    error: new RemoteError({ status: 400, code: 'input_too_large', message: 'The query is too long.', hint: 'Send a shorter query.' }),
+    code: 'input_too_large',
+    category: 'user',
+    message: 'The query is too long.',
+    hint: 'Send a shorter query.',
+  },
 ];
 
 describe('error classes', () => {
@@ -290,6 +308,12 @@ describe('error classes', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const c of CASES) expect(ERROR_CODES).toContain(c.code);
     expect(isErrorCode('no_such_code')).toBe(false);
+  });
+
+  it('a server\'s refusal keeps its code; OpenAI-shaped and unknown codes map to Evident\'s by code, then status', () => {
+    expect(new RemoteError({ status: 404, code: 'model_not_found', message: 'm' }).code).toBe('unknown_agent');
+    expect(new RemoteError({ status: 403, code: 'from_a_newer_version' }).code).toBe('forbidden');
+    expect(new RemoteError({ status: 502 })).toMatchObject({ code: 'internal', category: 'upstream', status: 502, message: 'The Evident server answered 502.' });
   });
 
   it('a recorded run failure keeps its code, and one this version does not know becomes run_failed', () => {

@@ -15,6 +15,7 @@ export { InputTooLargeError, type InputBound } from './input-too-large-error.ts'
 export { PayloadTooLargeError } from './payload-too-large-error.ts';
 export { ProviderError } from './provider-error.ts';
 export { publicErrorOf, type PublicError } from './public-error.ts';
+export { RemoteError, type RemoteFailure } from './remote-error.ts';
 export { QueryRejectedError } from './query-rejected-error.ts';
 export { QueryTooLargeError, type QueryBound } from './query-too-large-error.ts';
 export { RouteNotFoundError } from './route-not-found-error.ts';
@@ -23,6 +24,7 @@ export { RunFailedError, type RunFailure } from './run-failed-error.ts';
 export { RunLeaseLostError } from './run-lease-lost-error.ts';
 export { RunNotRunningError } from './run-not-running-error.ts';
 export { RunOrphanedError } from './run-orphaned-error.ts';
+export { ServerUnreachableError } from './server-unreachable-error.ts';
 export { StoreError } from './store-error.ts';
 export { StructuredOutputError, type StructuredOutputIssue } from './structured-output-error.ts';
 export { ThreadAgentMismatchError } from './thread-agent-mismatch-error.ts';
