@@ -1,3 +1,4 @@
+import type { AuditLog } from './ports/audit-log.ts';
 import type { CheckpointStore } from './ports/checkpoint-store.ts';
 import type { DocumentStore, EmbedderInfo } from './ports/document-store.ts';
 import type { MemoryStore } from './ports/memory-store.ts';
@@ -5,6 +6,18 @@ import type { PrincipalStore } from './ports/principal-store.ts';
 import type { RunLog } from './ports/run-log.ts';
 
 export type { ApiKeyRecord } from './api-key.ts';
+export {
+  AUDIT_ACTIONS,
+  AUDIT_SURFACES,
+  MAX_AUDIT_PAGE,
+  type AuditAction,
+  type AuditDecision,
+  type AuditEntry,
+  type AuditEntryWrite,
+  type AuditLog,
+  type AuditQuery,
+  type AuditSurface,
+} from './ports/audit-log.ts';
 export type { ChapterSummaryWrite, DocumentExtras, QuoteHit, QuoteWrite, SummaryHit, SummaryMethod } from './document-extras.ts';
 export type { Checkpointer, CheckpointStore } from './ports/checkpoint-store.ts';
 export type {
@@ -45,7 +58,7 @@ export interface StoreStats {
  * Code that needs one concern takes that port alone (a `RunLog`, a `MemoryStore`, …). Backends: `sqlite/`
  * (embedded default) and `postgres/`; both pass `testing/store-conformance/`.
  */
-export interface Store extends DocumentStore, PrincipalStore, MemoryStore, RunLog, CheckpointStore {
+export interface Store extends DocumentStore, PrincipalStore, MemoryStore, RunLog, CheckpointStore, AuditLog {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;

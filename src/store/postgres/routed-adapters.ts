@@ -1,7 +1,9 @@
+import type { AuditLog } from '../ports/audit-log.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { MemoryStore } from '../ports/memory-store.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { RunLog } from '../ports/run-log.ts';
+import { postgresAuditLog } from './postgres-audit-log.ts';
 import { postgresDocumentStore } from './postgres-document-store.ts';
 import { postgresMemoryStore } from './postgres-memory-store.ts';
 import type { PostgresPool } from './postgres-pool.ts';
@@ -9,13 +11,14 @@ import { postgresPrincipalStore } from './postgres-principal-store.ts';
 import { postgresRunLog } from './postgres-run-log.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
-export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog;
+export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog;
 
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
 const memoriesOf = (user: string) => `memories:${user}`;
 const thread = (threadId: string) => `thread:${threadId}`;
 const threadsOf = (user: string) => `threads:${user}`;
+const AUDIT = 'audit';
 
 /** The store's port adapters on one pool: every statement on the primary. */
 export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
@@ -23,6 +26,7 @@ export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
   ...postgresPrincipalStore(pool),
   ...postgresMemoryStore(pool),
   ...postgresRunLog(pool),
+  ...postgresAuditLog(pool),
 });
 
 /**
@@ -78,6 +82,9 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     claimOrphanedRun: (runId, lease) => after(primary.claimOrphanedRun(runId, lease), runScopes),
     createThread: (created) => after(primary.createThread(created), (record) => [thread(record.threadId), threadsOf(record.owner)]),
     deleteThread: (threadId, owner) => after(primary.deleteThread(threadId, owner), (deleted) => (deleted ? [thread(threadId), threadsOf(owner)] : [])),
+    // The audit log is read by admins on a standby that has this process's appends; appends go to the primary.
+    listAudit: (query) => postgresAuditLog(replicas.reader(AUDIT)).listAudit(query),
+    appendAudit: (entry) => after(primary.appendAudit(entry), () => [AUDIT]),
     requestRunCancel: async (runId) => {
       const requested = await primary.requestRunCancel(runId);
       if (requested) await after(primary.getRun(runId), runScopes);

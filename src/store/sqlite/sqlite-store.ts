@@ -1,5 +1,6 @@
 import type { Store, StoreStats } from '../store.ts';
 import { readEmbedder } from './document-writes.ts';
+import { sqliteAuditLog } from './sqlite-audit-log.ts';
 import { SqliteConnection, type SqliteStoreOptions } from './sqlite-connection.ts';
 import { openSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { sqliteDocumentStore } from './sqlite-document-store.ts';
@@ -37,6 +38,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqlitePrincipalStore(conn),
     ...sqliteMemoryStore(conn),
     ...sqliteRunLog(conn),
+    ...sqliteAuditLog(conn),
     openCheckpointer: () => openSqliteCheckpointer(conn.location),
 
     async close() {

@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeAuditLog } from './audit-log.spec.ts';
 import { describeBatchWrites } from './batch-writes.spec.ts';
 import { describeCheckpointStore } from './checkpoint-store.spec.ts';
 import { describeDocumentAccess } from './document-access.spec.ts';
@@ -45,6 +46,8 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeRunLog(suite);
     describeRunLogLeases(suite);
     describeCheckpointStore(suite);
+    // AuditLog
+    describeAuditLog(suite);
     // Store
     describePersistence(suite);
   });

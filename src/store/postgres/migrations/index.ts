@@ -6,6 +6,7 @@ import { keywordPostings } from './005-keyword-postings.ts';
 import { runCancel } from './006-run-cancel.ts';
 import { runLease } from './007-run-lease.ts';
 import { postingsLengths } from './008-postings-lengths.ts';
+import { auditLogSchema } from './009-audit-log.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export type { PostgresMigration, SchemaNames } from './migration.ts';
@@ -20,4 +21,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   runCancel,
   runLease,
   postingsLengths,
+  auditLogSchema,
 ];

@@ -1,0 +1,99 @@
+import { normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
+import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
+import type { PostgresPool } from './postgres-pool.ts';
+
+interface AuditRow {
+  id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  surface: string | null;
+  question: string | null;
+  question_sha256: string | null;
+  run_id: string | null;
+  thread_id: string | null;
+  returned_doc_ids: string[] | null;
+  cited_doc_ids: string[] | null;
+  withheld: number | null;
+  decision: string | null;
+  target: string | null;
+  outcome: string | null;
+}
+
+const COLUMNS = 'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
+
+/** The append-only audit log on Postgres: inserts and reads only; the table's trigger refuses UPDATE, DELETE and TRUNCATE. */
+export function postgresAuditLog(pool: PostgresPool): AuditLog {
+  return {
+    async appendAudit(entry) {
+      validateAuditEntry(entry);
+      const row = await pool.withClient('append to the audit log', async (c) =>
+        (
+          await c.query<AuditRow>(
+            `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
+               cited_doc_ids, withheld, decision, target, outcome)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
+            [
+              entry.actor,
+              entry.action,
+              entry.surface ?? null,
+              entry.question ?? null,
+              entry.questionSha256 ?? null,
+              entry.runId ?? null,
+              entry.threadId ?? null,
+              entry.returnedDocIds ?? null,
+              entry.citedDocIds ?? null,
+              entry.withheld ?? null,
+              entry.decision ?? null,
+              entry.target ?? null,
+              entry.outcome ?? null,
+            ],
+          )
+        ).rows[0] as AuditRow,
+      );
+      return toAuditEntry(row);
+    },
+
+    async listAudit(query) {
+      const q = normalizeAuditQuery(query);
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const filter = (sql: string, value: unknown) => {
+        if (value === undefined) return;
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      filter('actor = ?', q.actor);
+      filter('action = ?', q.action);
+      filter('run_id = ?', q.runId);
+      filter('at >= ?', q.since);
+      filter('at <= ?', q.until);
+      filter('id < ?', q.beforeId);
+      params.push(q.limit);
+      const sql = `SELECT ${COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.length}`;
+      const rows = await pool.withClient('read the audit log', async (c) => (await c.query<AuditRow>(sql, params)).rows);
+      return rows.map(toAuditEntry);
+    },
+  };
+}
+
+function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    // bigint arrives as text; ids stay far below 2^53.
+    id: Number(row.id),
+    at: row.at.toISOString(),
+    actor: row.actor,
+    action: row.action as AuditAction,
+    ...(row.surface !== null ? { surface: row.surface as AuditSurface } : {}),
+    ...(row.question !== null ? { question: row.question } : {}),
+    ...(row.question_sha256 !== null ? { questionSha256: row.question_sha256 } : {}),
+    ...(row.run_id !== null ? { runId: row.run_id } : {}),
+    ...(row.thread_id !== null ? { threadId: row.thread_id } : {}),
+    ...(row.returned_doc_ids !== null ? { returnedDocIds: row.returned_doc_ids } : {}),
+    ...(row.cited_doc_ids !== null ? { citedDocIds: row.cited_doc_ids } : {}),
+    ...(row.withheld !== null ? { withheld: row.withheld } : {}),
+    ...(row.decision !== null ? { decision: row.decision as AuditDecision } : {}),
+    ...(row.target !== null ? { target: row.target } : {}),
+    ...(row.outcome !== null ? { outcome: row.outcome } : {}),
+  };
+}
