@@ -12,6 +12,7 @@ import { registerIngestCommand } from './commands/ingest-command.ts';
 import { registerMemoriesCommand } from './commands/memories-command.ts';
 import { registerReindexCommand } from './commands/reindex-command.ts';
 import { registerKeysCommand } from './commands/keys-command.ts';
+import { registerMcpCommand } from './commands/mcp-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
@@ -50,6 +51,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerGraphCommand(program, io);
   registerKeysCommand(program, io);
   registerServeCommand(program, io);
+  registerMcpCommand(program, io);
   return program;
 }
 

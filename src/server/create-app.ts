@@ -18,6 +18,7 @@ import { runRoutes } from './routes/langgraph/run-routes.ts';
 import { threadRoutes } from './routes/langgraph/thread-routes.ts';
 import type { AgentRuntime } from '../agent/agent-runtime.ts';
 import { chatCompletionsRoutes } from './routes/chat-completions-routes.ts';
+import { mcpRoutes } from './routes/mcp/mcp-routes.ts';
 
 export interface AppDeps {
   evident: Evident;
@@ -48,6 +49,8 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   const auth = authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey });
   // Before the /v1 key check: the OpenAI-compatible routes check the key themselves, to answer in OpenAI's error shape.
   if (deps.agents) app.route('/v1', chatCompletionsRoutes(deps.agents.runs, evident.store, { auth, heartbeatMs: deps.heartbeatMs ?? 5_000, logger }));
+  // MCP (Streamable HTTP) checks the key itself, to answer a missing one with the protected-resource metadata's URL.
+  if (deps.agents) app.route('/', mcpRoutes(evident, deps.agents.runs, { auth, logger }));
   app.use('/v1/*', auth);
   if (deps.agents) {
     const { runs } = deps.agents;

@@ -6,6 +6,7 @@ import { langgraphAssistantPaths } from './paths/langgraph-assistant-paths.ts';
 import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
 import { langgraphThreadPaths } from './paths/langgraph-thread-paths.ts';
 import { memoryPaths } from './paths/memory-paths.ts';
+import { mcpPaths } from './paths/mcp-paths.ts';
 import { openAiPaths } from './paths/openai-paths.ts';
 import { mePaths } from './paths/me-paths.ts';
 import { searchPaths } from './paths/search-paths.ts';
@@ -23,6 +24,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   langgraphThreadPaths,
   langgraphRunPaths,
   openAiPaths,
+  mcpPaths,
   userPaths,
 ];
 

@@ -1,0 +1,73 @@
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { DocumentRecord } from '../../../domain/index.ts';
+import type { McpContext } from './mcp-context.ts';
+import { resourceNotFound } from './resource-not-found.ts';
+import { DOCUMENT_URI_TEMPLATE, documentUri, idFromVariable } from './resource-uri.ts';
+
+/** A document reads as its chunks' text up to this many characters; the rest is named, not sent (read its chunks). */
+export const MAX_DOCUMENT_RESOURCE_CHARS = 200_000;
+const CHUNK_BATCH = 100;
+
+/** The document's text, chunk by chunk in order, read through the principal filter and cut at the bound. */
+async function documentText(context: McpContext, doc: DocumentRecord): Promise<{ text: string; chunks: number; truncated: boolean }> {
+  const parts: string[] = [];
+  let chars = 0;
+  let read = 0;
+  for (let start = 0; start < doc.chunkCount; start += CHUNK_BATCH) {
+    const ids = Array.from({ length: Math.min(CHUNK_BATCH, doc.chunkCount - start) }, (_, i) => `${doc.docId}#${start + i}`);
+    const chunks = (await context.evident.store.getChunks(ids, context.principal)).sort((a, b) => a.ordinal - b.ordinal);
+    for (const chunk of chunks) {
+      if (chars + chunk.text.length > MAX_DOCUMENT_RESOURCE_CHARS) {
+        return { text: parts.join('\n\n'), chunks: read, truncated: true };
+      }
+      parts.push(chunk.text);
+      chars += chunk.text.length + 2;
+      read += 1;
+    }
+  }
+  return { text: parts.join('\n\n'), chunks: read, truncated: false };
+}
+
+/**
+ * `evident://documents/{doc_id}`: the documents the caller may read, listed and read through the store's principal
+ * filter. Any other id — another user's document included — is "not found", exactly as a missing one.
+ */
+export function registerDocumentResource(server: McpServer, context: McpContext): void {
+  const { store } = context.evident;
+  const readable = async (docId: string) => (await store.listDocuments(context.principal)).find((doc) => doc.docId === docId);
+  server.registerResource(
+    'document',
+    new ResourceTemplate(DOCUMENT_URI_TEMPLATE, {
+      list: async () => ({
+        resources: (await store.listDocuments(context.principal)).map((doc) => ({
+          uri: documentUri(doc.docId),
+          name: doc.docId,
+          title: doc.title,
+          mimeType: 'text/plain',
+          size: doc.bytes,
+        })),
+      }),
+    }),
+    { title: 'A document', description: 'The text of a document you may read, by doc_id (its path relative to the ingested folder).', mimeType: 'text/plain' },
+    async (uri, variables): Promise<ReadResourceResult> => {
+      const docId = idFromVariable(variables.doc_id);
+      const doc = docId ? await readable(docId) : undefined;
+      if (!doc) throw resourceNotFound(uri);
+      const { text, chunks, truncated } = await documentText(context, doc);
+      const note = truncated
+        ? `\n\n[Cut after ${chunks} of ${doc.chunkCount} chunks (${MAX_DOCUMENT_RESOURCE_CHARS} characters); read the rest as evident://chunks/${encodeURIComponent(`${doc.docId}#${chunks}`)} and on.]`
+        : '';
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'text/plain',
+            text: `${text}${note}`,
+            _meta: { doc_id: doc.docId, title: doc.title, type: doc.type, source: doc.source, chunks: doc.chunkCount, pages: doc.pageCount ?? null, truncated },
+          },
+        ],
+      };
+    },
+  );
+}
