@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { ownThread } from '../../agent/runs/run-access.ts';
 import type { Principal } from '../../domain/index.ts';
 import { UnknownAgentError, ValidationError } from '../../errors/index.ts';
@@ -49,13 +50,17 @@ export function inProcessConnection(target: InProcessTarget): EvidentConnection 
       if (!runs.agents.has(agent)) throw new UnknownAgentError(agent, [...runs.agents.keys()]);
       // Only the owner continues a thread; anyone else's id reads as missing (as on /v1/chat/completions).
       if (options.threadId !== undefined) await ownThread(evident.store, options.threadId, asker);
-      const run = await runs.run({
+      const request = {
         agent,
         threadId: options.threadId ?? randomUUID(),
         principal: asker,
-        action: { kind: 'ask', question, history: [] },
+        action: { kind: 'ask' as const, question, history: [] },
         createThread: options.threadId === undefined,
-      });
+      };
+      // Called from inside a LangChain runnable (a LangGraph agent's tool node), the caller's config sits in async
+      // context storage, and the run's graph would take it as its parent: a nested graph, whose approval interrupt
+      // lands in the caller's graph. An Evident run is its own recorded execution, so it starts from an empty context.
+      const run = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => runs.run(request));
       return {
         status: run.status,
         thread_id: run.thread_id,
