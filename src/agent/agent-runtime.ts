@@ -1,3 +1,4 @@
+import { auditRecorderOf } from '../audit/audit-recorder-of.ts';
 import type { ChatModel, Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
 import { controllableAgent } from './controllable/controllable-agent.ts';
@@ -43,6 +44,7 @@ export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions 
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     limits: options.limits ?? evident.config.runs,
+    audit: auditRecorderOf(evident),
   });
   return {
     runs,

@@ -36,6 +36,7 @@ export async function runAgent(runs: RunManager, input: CliRunInput): Promise<Ag
     principal: input.principal,
     action: input.action,
     createThread: input.action.kind === 'ask',
+    surface: 'cli' as const,
   };
   return runs.run(request, input.onStep);
 }

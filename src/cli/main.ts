@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isEvidentError } from '../errors/index.ts';
 import { registerApproveCommand } from './commands/approve-command.ts';
+import { registerAuditCommand } from './commands/audit-command.ts';
 import { registerAskCommand } from './commands/ask-command.ts';
 import { registerChatCommand } from './commands/chat-command.ts';
 import { registerForkCommand } from './commands/fork-command.ts';
@@ -50,6 +51,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerForkCommand(program, io, setExit);
   registerGraphCommand(program, io);
   registerKeysCommand(program, io);
+  registerAuditCommand(program, io);
   registerServeCommand(program, io);
   registerMcpCommand(program, io);
   return program;

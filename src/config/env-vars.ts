@@ -51,6 +51,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_LLM_BASE_URL'], path: ['llmBaseUrl'], parse: text },
   { names: ['EVIDENT_LLM_API_KEY'], path: ['llmApiKey'], parse: text },
   { names: ['EVIDENT_ADMIN_KEY'], path: ['adminKey'], parse: text },
+  { names: ['EVIDENT_AUDIT_QUESTIONS'], path: ['audit', 'questions'], parse: text },
   { names: ['EVIDENT_CHUNK_SIZE'], path: ['chunk', 'size'], parse: num },
   { names: ['EVIDENT_CHUNK_OVERLAP'], path: ['chunk', 'overlap'], parse: num },
   { names: ['EVIDENT_MAX_FILE_BYTES'], path: ['ingest', 'maxFileBytes'], parse: num },

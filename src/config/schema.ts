@@ -4,6 +4,7 @@ import { tablesSchema } from './tables-schema.ts';
 import { limitsSchema } from './limits-schema.ts';
 import { ingestSchema } from './ingest-schema.ts';
 import { runsSchema } from './runs-schema.ts';
+import { auditSchema } from './audit-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -98,6 +99,8 @@ export const configSchema = z
       })
       .prefault({}),
     runs: runsSchema,
+    /** How the audit log records questions (`hash` or `text`); see `audit-schema.ts`. */
+    audit: auditSchema,
     /** What one HTTP request may carry (body bytes and depth, query, question, messages, metadata); see `limits-schema.ts`. */
     limits: limitsSchema,
     /** The bounds each agent runs within (retries, iterations, tasks, evidence, memory); see `agents-schema.ts`. */

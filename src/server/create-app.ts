@@ -4,6 +4,7 @@ import { RouteNotFoundError, TooManyRunsError } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import { authenticate } from './auth.ts';
 import { errorResponse } from './error-response.ts';
+import { auditRoutes } from './routes/audit-routes.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import { documentRoutes } from './routes/document-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', documentRoutes(evident, { logger }));
   app.route('/v1', memoryRoutes(evident));
   app.route('/v1', userRoutes(evident));
+  app.route('/v1', auditRoutes(evident));
   app.route('/', webRoutes());
   app.notFound((c) => {
     const { status, body } = errorResponse(new RouteNotFoundError(c.req.method, c.req.path));

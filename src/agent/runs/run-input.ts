@@ -2,6 +2,7 @@ import { Command } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { NotFoundError, ThreadInterruptedError, ValidationError } from '../../errors/index.ts';
 import type { Store, ThreadRecord } from '../../store/store.ts';
+import type { PendingAction } from '../core/approval.ts';
 import { currentPrincipal } from '../core/current-principal.ts';
 import type { SharedStateType, Turn } from '../core/state.ts';
 import type { ApprovalPolicy } from '../policy/approval-policy.ts';
@@ -20,6 +21,8 @@ export interface RunInput {
   checkpointId?: string;
   /** The thread's head checkpoint as read here (null: none yet), when this read it: the run's `from_checkpoint_id`. */
   headCheckpointId?: string | null;
+  /** A resume: the pending action the decision was authorized for (the audit log records it with its decider). */
+  decided?: PendingAction;
 }
 
 export interface RunInputContext {
@@ -55,6 +58,7 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
       input: new Command({ resume: action.decision, ...(update ? { update } : {}) }),
       question: `${action.decision.decision} ${waiting.tool}`,
       headCheckpointId: checkpointIdOf(snapshot),
+      decided: waiting,
     };
   }
   if (thread.owner !== principal.id) throw threadNotFound(threadId);

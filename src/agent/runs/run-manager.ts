@@ -4,8 +4,9 @@ import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
-import { isRunFinished, type RunEventRecord, type RunRecord, type Store, type ThreadRecord, type ThreadSummary } from '../../store/store.ts';
+import { isRunFinished, type AuditSurface, type RunEventRecord, type RunRecord, type Store, type ThreadRecord, type ThreadSummary } from '../../store/store.ts';
 import { runResultOf, type AgentRunResult } from '../core/run-result.ts';
+import type { SharedStateType } from '../core/state.ts';
 import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../policy/approval-policy.ts';
 import type { AgentDefinition } from './agent-definition.ts';
@@ -21,6 +22,7 @@ import { RunEventWriter } from './run-event-writer.ts';
 import { LiveRunEvents } from './live-run-events.ts';
 import { ValuesReplay } from './values-delta.ts';
 import type { RunRequest } from './run-request.ts';
+import type { RunAudit } from './run-audit.ts';
 
 export interface RunManagerDeps {
   store: Store;
@@ -35,6 +37,15 @@ export interface RunManagerDeps {
   leases?: RunLeaseSettings;
   /** Look for orphaned runs at start-up and every heartbeat, and take them over (default true). */
   recover?: boolean;
+  /** Records asks (each run's end) and approvals in the audit log. */
+  audit?: RunAudit;
+}
+
+/** What this process knows of a run it started, for the audit record of its end. */
+interface AskedRun {
+  principal: Principal;
+  surface?: AuditSurface;
+  kind: RunRequest['action']['kind'];
 }
 
 interface ActiveRun {
@@ -81,6 +92,8 @@ export class RunManager {
   /** The recent events of the runs executing here, for readers in this process. */
   private readonly live = new LiveRunEvents();
   private readonly writer: RunEventWriter;
+  private readonly audit: RunAudit | undefined;
+  private readonly asked = new Map<string, AskedRun>();
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
@@ -88,6 +101,7 @@ export class RunManager {
     this.policy = deps.policy ?? DEFAULT_APPROVAL_POLICY;
     this.logger = deps.logger ?? silentLogger;
     this.pollMs = deps.pollMs ?? 250;
+    this.audit = deps.audit;
     this.admission = new RunAdmission(deps.limits);
     this.leases = new RunLeases(this.store, deps.leases ?? DEFAULT_RUN_LEASE_SETTINGS, this.logger);
     this.writer = new RunEventWriter(this.store, this.leases.owner, (events) => {
@@ -122,7 +136,7 @@ export class RunManager {
     this.busyThreads.add(threadId);
     try {
       const runId = randomUUID();
-      const { input, question, checkpointId, headCheckpointId } = await runInputFor(request.action, {
+      const { input, question, checkpointId, headCheckpointId, decided } = await runInputFor(request.action, {
         store: this.store,
         agent,
         thread,
@@ -132,8 +146,15 @@ export class RunManager {
       });
       // The run belongs to the thread's owner even when an admin decided on its action.
       const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question, lease: this.leases.lease });
+      const surface = request.surface;
+      this.asked.set(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
       this.launch(agent, run, input, { ...(checkpointId ? { checkpointId } : {}), ...(headCheckpointId !== undefined ? { headCheckpointId } : {}) });
       void this.active.get(run.runId)?.done.finally(release);
+      const { action } = request;
+      if (decided && action.kind === 'resume') {
+        const approval = { run, decider: principal, decision: action.decision.decision, action: decided, ...(surface ? { surface } : {}) };
+        await this.recordAudit('approval', run.runId, () => this.audit?.approvalDecided(approval));
+      }
       return run;
     } catch (error) {
       release();
@@ -354,6 +375,11 @@ export class RunManager {
         this.logger.error('run could not be recorded', { run_id: run.runId, error: String(error) });
         return (await this.store.getRun(run.runId).catch(() => undefined)) ?? run;
       })
+      // Before the run leaves `active`, so closing the manager waits for its audit record too.
+      .then(async (ended) => {
+        await this.recordEnd(agent, ended);
+        return ended;
+      })
       .finally(() => {
         clearInterval(cancelWatch);
         stopHeartbeat();
@@ -362,6 +388,37 @@ export class RunManager {
         this.finished(run.runId);
       });
     this.active.set(run.runId, { threadId: run.threadId, controller, done, recovered: recovery !== undefined });
+  }
+
+  /**
+   * The audit record of a run's end: the question with the doc ids of its evidence and citations, from the final
+   * state. A decision's own run is recorded as the approval when it starts, not as an ask again.
+   */
+  private async recordEnd(agent: AgentDefinition, run: RunRecord): Promise<void> {
+    const asked = this.asked.get(run.runId);
+    this.asked.delete(run.runId);
+    if (!this.audit || asked?.kind === 'resume') return;
+    await this.recordAudit('ask', run.runId, async () => {
+      // A failed or cancelled run's state may be another run's (it failed before its first step): no doc ids then.
+      const settled = run.status === 'answered' || run.status === 'refused' || run.status === 'interrupted';
+      const values = settled ? ((await agent.graph.getState({ configurable: { thread_id: run.threadId } })).values as Partial<SharedStateType>) : {};
+      await this.audit?.runEnded({
+        run,
+        ...(asked ? { principal: asked.principal } : {}),
+        ...(asked?.surface ? { surface: asked.surface } : {}),
+        evidenceDocIds: distinct((values.evidence ?? []).map((item) => item.doc_id)),
+        citedDocIds: distinct((values.answer?.citations ?? []).map((citation) => citation.doc_id)),
+      });
+    });
+  }
+
+  /** An audit write that fails does not fail the run (its outcome is stored and streamed already): it is logged as an error. */
+  private async recordAudit(what: string, runId: string, write: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.error('audit record failed', { what, run_id: runId, error: String(error) });
+    }
   }
 
   /** The run's end is stored (or its execution here is over): its readers go on from the store. */
@@ -380,6 +437,8 @@ export class RunManager {
     return { appended, dispose: () => this.appended.off(runId, listener) };
   }
 }
+
+const distinct = (ids: readonly string[]): string[] => [...new Set(ids)];
 
 /** A stored state as a reader sees it: its values redacted; its config and tasks (ids, pending actions) as they are. */
 const redactedSnapshot = async (snapshot: StateSnapshot, redaction: ReaderRedaction): Promise<StateSnapshot> => ({

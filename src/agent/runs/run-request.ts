@@ -1,4 +1,5 @@
 import type { Principal } from '../../domain/index.ts';
+import type { AuditSurface } from '../../store/store.ts';
 import type { ApprovalDecision } from '../core/approval.ts';
 import type { Turn } from '../core/state.ts';
 
@@ -19,4 +20,6 @@ export interface RunRequest {
   action: RunAction;
   /** Create the thread when it does not exist (else a missing thread is `not_found`). */
   createThread?: boolean;
+  /** The front end that asked (`langgraph`, `openai`, `cli`, `mcp`), for the audit log. */
+  surface?: AuditSurface;
 }

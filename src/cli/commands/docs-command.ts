@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
+import { LOCAL_OPERATOR } from '../../domain/index.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
@@ -33,6 +35,8 @@ export function registerDocsCommand(program: Command, io: CliIo): void {
         if (!(await evident.store.deleteDocument(docId))) {
           throw new NotFoundError('document', docId, 'See `evident docs list` for the doc_ids.');
         }
+        // The CLI acts as the local operator; the deletion is recorded in the audit log (a failed record fails the command).
+        await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action: 'document.delete', target: docId, surface: 'cli' });
         io.out(`removed ${docId}\n`);
       });
     });

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
+import { LOCAL_OPERATOR } from '../../domain/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
@@ -11,6 +13,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .action(async (user: string, _flags: unknown, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const created = await evident.store.createApiKey(user);
+        await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action: 'key.create', target: created.id, surface: 'cli', outcome: `for ${user}` });
         // The key alone on stdout so scripts can capture it; the note goes to stderr.
         io.out(`${created.key}\n`);
         io.err(`API key ${created.id} for ${user}: store it now, it cannot be shown again.\n`);
@@ -36,6 +39,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .action(async (id: string, _flags: unknown, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const revoked = await evident.store.revokeApiKey(id);
+        if (revoked) await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action: 'key.revoke', target: id, surface: 'cli' });
         io.out(revoked ? `revoked ${id}\n` : `no key ${id}\n`);
       });
     });

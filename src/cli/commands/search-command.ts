@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { auditedSearch } from '../../audit/audited-search.ts';
 import type { SearchResult } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
@@ -38,7 +39,7 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
           ...(flags.channels ? { channels: parseChannels(flags.channels) } : {}),
           ...(flags.rerank === false ? { rerank: false } : {}),
         };
-        const trace = await evident.search.search(query, principal, options);
+        const trace = await auditedSearch(evident, { query, principal, options, surface: 'cli' });
         // Raw channel scores carry statistics of documents a non-admin cannot read (`--as`, `--groups`): ranks only.
         const view = scoreViewFor(principal);
         if (flags.json) return io.out(wireJson(trace.results.map((result) => searchResultJson(result, view))));

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { assertValidUser } from '../../domain/index.ts';
+import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
+import { userOutcome } from '../../audit/user-outcome.ts';
+import { assertValidUser, LOCAL_OPERATOR } from '../../domain/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
@@ -16,7 +18,10 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
       // Checked before the store opens; the store's upsertUser runs the same check.
       assertValidUser({ name, groups });
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+        const existed = (await evident.store.getUser(name)) !== undefined;
         const user = await evident.store.upsertUser({ name, groups, roles: flags.admin ? ['admin'] : ['member'] });
+        const action = existed ? 'user.update' : 'user.add';
+        await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action, target: user.name, surface: 'cli', outcome: userOutcome(user) });
         io.out(`user ${user.name}: groups ${user.groups.join(',') || '(none)'}, roles ${user.roles.join(',')}\n`);
       });
     });

@@ -1,6 +1,7 @@
 import { errorBodyJson } from './error-schema.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 import type { OpenApiDocument, PathGroup } from './openapi-types.ts';
+import { auditPaths } from './paths/audit-paths.ts';
 import { documentPaths } from './paths/document-paths.ts';
 import { langgraphAssistantPaths } from './paths/langgraph-assistant-paths.ts';
 import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
@@ -26,6 +27,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   openAiPaths,
   mcpPaths,
   userPaths,
+  auditPaths,
 ];
 
 /** The OpenAPI 3.1 document of the whole HTTP API, assembled from the route groups' own descriptions. */

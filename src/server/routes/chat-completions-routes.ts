@@ -63,6 +63,7 @@ export function chatCompletionsRoutes(runs: RunManager, store: Store, options: C
       principal,
       action: { kind: 'ask', question, history },
       createThread: continued === undefined,
+      surface: 'openai',
     });
     c.header(THREAD_HEADER, run.threadId);
     c.header(RUN_HEADER, run.runId);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
@@ -24,6 +25,8 @@ export interface DocumentRoutesOptions {
 export function documentRoutes(evident: Evident, options: DocumentRoutesOptions = {}): Hono<ServerEnv> {
   const logger = options.logger ?? silentLogger;
   const maxUploadBytes = evident.config.ingest.maxFileBytes;
+  // Uploads and deletions are recorded in the audit log once done; a failed record fails the response (the change stands).
+  const audit = auditRecorderOf(evident);
   return new Hono<ServerEnv>()
     .get('/documents', async (c) => c.json({ documents: (await evident.store.listDocuments(c.get('principal'))).map(toDocumentJson) }))
     .post(
@@ -38,18 +41,25 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
       async (c) => {
         const form = await readUploadForm(c);
         await evident.assertEmbedderMatches();
+        const actor = c.get('principal');
+        const upload = async (onProgress?: Parameters<typeof ingestUpload>[2]) => {
+          const summary = await ingestUpload(evident.ingestor, form, onProgress);
+          for (const document of summary.documents) {
+            await audit.admin({ actor, action: 'document.upload', target: document.doc_id, surface: 'http', outcome: document.status });
+          }
+          return summary;
+        };
         if (wantsEventStream(c)) {
-          return streamUpload(c, (onProgress) => ingestUpload(evident.ingestor, form, onProgress), (error) =>
-            logger.error('upload failed', { path: c.req.path, error: String(error) }),
-          );
+          return streamUpload(c, (onProgress) => upload(onProgress), (error) => logger.error('upload failed', { path: c.req.path, error: String(error) }));
         }
-        const summary = await ingestUpload(evident.ingestor, form);
+        const summary = await upload();
         return c.json(summary, uploadHttpStatus(summary));
       },
     )
     .delete('/documents/:docId{.+}', requireAdmin('delete documents'), async (c) => {
       const docId = c.req.param('docId');
       if (!(await evident.store.deleteDocument(docId))) throw new NotFoundError('document', docId);
+      await audit.admin({ actor: c.get('principal'), action: 'document.delete', target: docId, surface: 'http' });
       return c.json({ deleted: docId });
     });
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { auditedSearch } from '../../audit/audited-search.ts';
 import type { Evident } from '../../evident.ts';
 import { scoreViewFor, searchResultJson } from '../../retrieval/search-result-json.ts';
 import { readJson, requestLimits } from '../read-json.ts';
@@ -21,9 +22,12 @@ export function searchRoutes(evident: Evident): Hono<ServerEnv> {
     assertQueryWithin(body.query, requestLimits(c));
     await evident.assertEmbedderMatches();
     const principal = c.get('principal');
-    const trace = await evident.search.search(body.query, principal, {
-      ...(body.top_k ? { topK: body.top_k } : {}),
-      ...(body.channels ? { channels: body.channels } : {}),
+    // Recorded in the audit log before any result leaves; an audit failure fails the search (the entry is never in the response).
+    const trace = await auditedSearch(evident, {
+      query: body.query,
+      principal,
+      surface: 'http',
+      options: { ...(body.top_k ? { topK: body.top_k } : {}), ...(body.channels ? { channels: body.channels } : {}) },
     });
     // Raw channel scores carry statistics of documents a non-admin cannot read: they get ranks.
     const view = scoreViewFor(principal);

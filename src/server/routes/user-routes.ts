@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { groupNameProblem, MAX_USER_GROUPS, userNameProblem } from '../../domain/index.ts';
+import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
+import { userOutcome } from '../../audit/user-outcome.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { requireAdmin } from '../auth.ts';
@@ -32,6 +34,8 @@ const userJson = (user: { name: string; groups: string[]; roles: string[]; creat
 /** Users and their API keys: admin only. A created key is in the response once and never again. */
 export function userRoutes(evident: Evident): Hono<ServerEnv> {
   const { store } = evident;
+  // Each change is recorded in the audit log once made; a failed record fails the response (the change stands).
+  const audit = auditRecorderOf(evident);
   return new Hono<ServerEnv>()
     .use('/users', requireAdmin('manage users'))
     .use('/users/*', requireAdmin('manage users'))
@@ -39,7 +43,9 @@ export function userRoutes(evident: Evident): Hono<ServerEnv> {
     .get('/users', async (c) => c.json({ users: (await store.listUsers()).map(userJson) }))
     .post('/users', async (c) => {
       const body = await readJson(c, userBody);
+      const existed = (await store.getUser(body.name)) !== undefined;
       const user = await store.upsertUser({ name: body.name, groups: body.groups, ...(body.roles ? { roles: body.roles } : {}) });
+      await audit.admin({ actor: c.get('principal'), action: existed ? 'user.update' : 'user.add', target: user.name, surface: 'http', outcome: userOutcome(user) });
       return c.json({ user: userJson(user) }, 201);
     })
     .get('/users/:name/keys', async (c) => {
@@ -51,11 +57,13 @@ export function userRoutes(evident: Evident): Hono<ServerEnv> {
     .post('/users/:name/keys', async (c) => {
       const name = c.req.param('name');
       const created = await store.createApiKey(name);
+      await audit.admin({ actor: c.get('principal'), action: 'key.create', target: created.id, surface: 'http', outcome: `for ${name}` });
       return c.json({ id: created.id, user: name, key: created.key }, 201);
     })
     .delete('/keys/:id', async (c) => {
       const id = c.req.param('id');
       if (!(await store.revokeApiKey(id))) throw new NotFoundError('API key', id);
+      await audit.admin({ actor: c.get('principal'), action: 'key.revoke', target: id, surface: 'http' });
       return c.json({ revoked: id });
     });
 }

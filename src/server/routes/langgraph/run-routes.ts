@@ -34,6 +34,7 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
       principal: c.get('principal'),
       action: runActionOf(body, requestLimits(c)),
       createThread: threadId === undefined || body.if_not_exists === 'create',
+      surface: 'langgraph',
     });
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
     const path = `/threads/${run.threadId}/runs/${run.runId}`;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ValidationError } from '../errors/index.ts';
+import { AUDIT_ACTIONS, type AuditQuery } from '../store/store.ts';
+
+/** A page of `GET /v1/audit` and `evident audit`: 50 entries unless asked, at most 200. */
+export const DEFAULT_AUDIT_LIMIT = 50;
+export const MAX_AUDIT_LIMIT = 200;
+
+const text = z.string().trim().min(1).max(512);
+
+/** The filters and paging of an audit read, as query parameters (all text), snake_case like every surface. */
+export const auditFiltersSchema = z
+  .object({
+    actor: text.optional(),
+    action: z.enum(AUDIT_ACTIONS).optional(),
+    run_id: text.optional(),
+    since: z.string().trim().min(1).max(64).optional(),
+    until: z.string().trim().min(1).max(64).optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, 'a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_AUDIT_LIMIT))
+      .optional(),
+    cursor: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, 'the next_cursor of the previous page')
+      .transform(Number)
+      .optional(),
+  })
+  .strict();
+
+export type AuditFilters = z.input<typeof auditFiltersSchema>;
+
+/** Query parameters (or CLI flags in the same names) to a store query; a bad one is `invalid_input` naming it. */
+export function auditQueryOf(filters: Record<string, string | undefined>): AuditQuery {
+  const defined = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+  const parsed = auditFiltersSchema.safeParse(defined);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || String((issue as { keys?: string[] } | undefined)?.keys?.[0] ?? 'filter');
+    throw new ValidationError(`Invalid audit filter ${field}: ${issue?.message ?? 'not accepted'}.`, {
+      hint: `Filters: actor, action (${AUDIT_ACTIONS.join(', ')}), run_id, since, until (ISO times), limit (1-${MAX_AUDIT_LIMIT}), cursor.`,
+    });
+  }
+  const f = parsed.data;
+  return {
+    limit: f.limit ?? DEFAULT_AUDIT_LIMIT,
+    ...(f.actor ? { actor: f.actor } : {}),
+    ...(f.action ? { action: f.action } : {}),
+    ...(f.run_id ? { runId: f.run_id } : {}),
+    ...(f.since ? { since: f.since } : {}),
+    ...(f.until ? { until: f.until } : {}),
+    ...(f.cursor ? { beforeId: f.cursor } : {}),
+  };
+}

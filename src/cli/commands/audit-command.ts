@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { auditPageJson, readAuditPage } from '../../audit/audit-entry-json.ts';
+import { auditQueryOf, DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from '../../audit/audit-filters.ts';
+import { AUDIT_ACTIONS, type AuditEntry } from '../../store/store.ts';
+import { withEvident, type GlobalOptions } from '../context.ts';
+import { formatTable, type CliIo } from '../io.ts';
+
+interface AuditFlags {
+  actor?: string;
+  action?: string;
+  runId?: string;
+  since?: string;
+  until?: string;
+  limit?: string;
+  cursor?: string;
+  json?: boolean;
+}
+
+/** `evident audit`: the store's audit log, newest first, with the filters and paging of `GET /v1/audit`. */
+export function registerAuditCommand(program: Command, io: CliIo): void {
+  program
+    .command('audit')
+    .description('Read the audit log (searches, asks, approvals, admin actions), newest first')
+    .option('--actor <principal>', 'only this principal (a user, evident:admin-key, evident:local)')
+    .option('--action <action>', `only this action: ${AUDIT_ACTIONS.join(', ')}`)
+    .option('--run-id <id>', "only this run's entries")
+    .option('--since <time>', 'from this ISO time or date, inclusive')
+    .option('--until <time>', 'up to this ISO time or date, inclusive')
+    .option('--limit <n>', `entries per page (default ${DEFAULT_AUDIT_LIMIT}, at most ${MAX_AUDIT_LIMIT})`)
+    .option('--cursor <id>', 'the next page: the cursor the previous page printed')
+    .option('--json', 'print the page as JSON (as GET /v1/audit answers)')
+    .action(async (flags: AuditFlags, command: Command) => {
+      // Checked before the store opens, with the route's own rules.
+      const query = auditQueryOf({
+        actor: flags.actor,
+        action: flags.action,
+        run_id: flags.runId,
+        since: flags.since,
+        until: flags.until,
+        limit: flags.limit,
+        cursor: flags.cursor,
+      });
+      await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+        const page = await readAuditPage(evident.store, query);
+        if (flags.json) return io.out(`${JSON.stringify(auditPageJson(page), null, 2)}\n`);
+        if (page.entries.length === 0) return io.out('No audit entries match.\n');
+        io.out(formatTable(['id', 'at', 'actor', 'action', 'via', 'what', 'returned', 'cited', 'withheld'], page.entries.map(row)));
+        if (page.nextCursor) io.err(`more: evident audit --cursor ${page.nextCursor}${flags.limit ? ` --limit ${flags.limit}` : ''} (with the same filters)\n`);
+      });
+    });
+}
+
+const list = (ids: string[] | undefined) => (ids === undefined ? '-' : ids.length === 0 ? '(none)' : ids.join(','));
+
+/** What the entry concerned, in one cell: a target, a decision, a run, a question (or the start of its hash). */
+function what(entry: AuditEntry): string {
+  const parts = [
+    entry.decision,
+    entry.target,
+    entry.runId ? `run ${entry.runId.slice(0, 8)}` : undefined,
+    entry.outcome,
+    entry.question !== undefined ? JSON.stringify(entry.question.length > 60 ? `${entry.question.slice(0, 59)}…` : entry.question) : undefined,
+    entry.questionSha256 ? `sha256:${entry.questionSha256.slice(0, 12)}` : undefined,
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+const row = (entry: AuditEntry) => [
+  entry.id,
+  entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+  entry.actor,
+  entry.action,
+  entry.surface ?? '-',
+  what(entry),
+  list(entry.returnedDocIds),
+  list(entry.citedDocIds),
+  entry.withheld ?? '-',
+];
