@@ -211,8 +211,11 @@ export function mcpSurfaceSuite(clients: () => McpSuiteClients): void {
       expect(denial).toBe(await failureOf(bob.readResource({ uri: `evident://${kind}/${encodeURIComponent(absent)}` }), absent));
       expect(denial).toMatch(/not found/);
     }
+    // An id that is not one well-formed segment is not found either (not a different error).
+    expect(await failureOf(bob.readResource({ uri: 'evident://documents/%E0%A4%A' }), '%E0%A4%A')).toMatch(/^MCP error -32002: Resource evident:\/\/documents\/<id> not found$/);
 
-    // the prompt: its evidence is what bob may read.
+    // the prompt: its evidence is what bob may read; a question over the limit is refused by name.
+    await expect(bob.getPrompt({ name: 'cited_answer', arguments: { question: 'why '.repeat(5_000) } })).rejects.toThrow(/question.*characters.*\(input_too_large\)/s);
     const prompt = await bob.getPrompt({ name: 'cited_answer', arguments: { question: 'What does Project Nightjar acquire?' } });
     expectNoRestrictedContent(prompt);
     expect(everything(prompt)).not.toContain('[doc_id: secret/');

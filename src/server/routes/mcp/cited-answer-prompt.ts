@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { REFUSAL_TEXT } from '../../../domain/answer.ts';
 import { isEvidentError, publicErrorOf } from '../../../errors/index.ts';
@@ -7,6 +7,7 @@ import type { Logger } from '../../../logging/logger.ts';
 import type { SearchResultJson } from '../../../retrieval/search-result-json.ts';
 import { assertQuestionWithin } from '../../request-limits.ts';
 import type { McpContext } from './mcp-context.ts';
+import { jsonRpcError } from './json-rpc-error.ts';
 import { searchForMcp } from './search-tool.ts';
 
 /** Passages the prompt carries: enough evidence for an answer, few enough for any client's context. */
@@ -55,7 +56,7 @@ export function registerCitedAnswerPrompt(server: McpServer, context: McpContext
         const shown = publicErrorOf(error);
         if (!isEvidentError(error) || error.category === 'system') logger.error('mcp prompt failed', { prompt: 'cited_answer', error: String(error) });
         const code = isEvidentError(error) && error.category === 'user' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-        throw new McpError(code, `${shown.message}${shown.hint ? ` ${shown.hint}` : ''}`, { code: shown.code });
+        throw jsonRpcError(code, `${shown.message}${shown.hint ? ` ${shown.hint}` : ''} (${shown.code})`, { code: shown.code });
       }
     },
   );

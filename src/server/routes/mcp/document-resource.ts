@@ -35,7 +35,14 @@ async function documentText(context: McpContext, doc: DocumentRecord): Promise<{
  */
 export function registerDocumentResource(server: McpServer, context: McpContext): void {
   const { store } = context.evident;
-  const readable = async (docId: string) => (await store.listDocuments(context.principal)).find((doc) => doc.docId === docId);
+  // Whether the caller may read it is asked of the store's principal filter (its first chunk through `getChunks`), not
+  // decided here; only a document without chunks falls back to the filtered list.
+  const readable = async (docId: string): Promise<DocumentRecord | undefined> => {
+    const doc = await store.getDocument(docId);
+    if (!doc) return undefined;
+    if (doc.chunkCount === 0) return (await store.listDocuments(context.principal)).find((listed) => listed.docId === docId);
+    return (await store.getChunks([`${docId}#0`], context.principal)).length > 0 ? doc : undefined;
+  };
   server.registerResource(
     'document',
     new ResourceTemplate(DOCUMENT_URI_TEMPLATE, {

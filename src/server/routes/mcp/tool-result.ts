@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { publicErrorOf } from '../../../errors/index.ts';
+import { isEvidentError, publicErrorOf } from '../../../errors/index.ts';
 import type { Logger } from '../../../logging/logger.ts';
 
 /** A tool's answer: the text a model reads, and the same data as `structuredContent` (snake_case) for programs. */
@@ -14,7 +14,7 @@ export function toolResult(text: string, structured: Record<string, unknown>, ex
  */
 export function toolError(error: unknown, logger: Logger, tool: string): CallToolResult {
   const shown = publicErrorOf(error);
-  if (shown.code === 'internal' || shown.message.startsWith('The server failed')) logger.error('mcp tool failed', { tool, error: String(error) });
+  if (!isEvidentError(error) || error.category === 'system') logger.error('mcp tool failed', { tool, error: String(error) });
   const text = `${shown.message}${shown.hint ? ` ${shown.hint}` : ''} (${shown.code})`;
   // No structuredContent: a client validates it against the tool's output schema, which describes success.
   return { content: [{ type: 'text', text }], isError: true };
