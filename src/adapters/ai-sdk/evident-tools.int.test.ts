@@ -1,6 +1,6 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // Through the package name, as a user imports it (package.json "exports").
 import { evidentSearchTool, evidentTools, type AskToolOutput, type SearchToolOutput } from 'evident/ai-sdk';
 import { REFUSAL_TEXT } from '../../domain/answer.ts';
@@ -82,6 +82,18 @@ describe('Evident AI SDK tools: errors', () => {
     const failure = result.steps[0]?.content.find((part) => part.type === 'tool-error');
     expect(failure?.error).toMatchObject({ code: 'unauthorized', name: 'UnauthorizedError' });
     expect(secondPrompt(model)).toContain('Missing or invalid API key');
+  });
+
+  it('an in-process ask is recorded in the audit log as the user, through the ai-sdk surface', async () => {
+    const { store } = server.api.evident;
+    await store.upsertUser({ name: 'frank', groups: ['legal'] });
+    const model = toolCallingModel('evident_ask', { question: FEE_QUESTION });
+    const result = await generateText({ model, tools: evidentTools({ evident: server.api.evident, user: 'frank' }), stopWhen: stepCountIs(3), prompt: 'fee?' });
+    const answer = result.steps[0]?.toolResults[0]?.output as AskToolOutput;
+    await vi.waitFor(async () => {
+      const [entry] = await store.listAudit({ actor: 'frank', action: 'ask', limit: 1 });
+      expect(entry).toMatchObject({ surface: 'ai-sdk', runId: answer.run_id, citedDocIds: [RESTRICTED_DOC] });
+    });
   });
 
   it('input outside the schema never reaches Evident', async () => {

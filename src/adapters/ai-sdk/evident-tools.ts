@@ -5,13 +5,13 @@ import { ASK_TOOL_DESCRIPTION, ASK_TOOL_NAME, askToolInput, runAskTool, runSearc
 
 /** `evident_search` as an AI SDK tool: passages the bound principal may read. */
 export function evidentSearchTool(target: EvidentTarget, options: AdapterSearchOptions = {}) {
-  const connection = connectEvident(target);
+  const connection = connectEvident(target, 'ai-sdk');
   return tool({ description: SEARCH_TOOL_DESCRIPTION, inputSchema: searchToolInput, execute: (input) => runSearchTool(connection, input, options) });
 }
 
 /** `evident_ask` as an AI SDK tool: one run of an agent (rag by default) as the bound principal; approvals stay pending. */
 export function evidentAskTool(target: EvidentTarget, options: AdapterAskOptions = {}) {
-  const connection = connectEvident(target);
+  const connection = connectEvident(target, 'ai-sdk');
   return tool({ description: ASK_TOOL_DESCRIPTION, inputSchema: askToolInput, execute: (input) => runAskTool(connection, input, options) });
 }
 

@@ -1,6 +1,6 @@
 /** `evident/ai-sdk`: Evident's search and ask as Vercel AI SDK tools. */
 export { evidentAskTool, evidentSearchTool, evidentTools } from './evident-tools.ts';
-export { connectEvident, type EvidentTarget } from '../core/connect-evident.ts';
+export type { EvidentTarget } from '../core/connect-evident.ts';
 export type { AdapterAskOptions, AdapterSearchOptions, AskResultJson, EvidentConnection } from '../core/evident-connection.ts';
 export type { HttpTarget } from '../core/http-connection.ts';
 export type { InProcessTarget } from '../core/in-process-connection.ts';

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { ownThread } from '../../agent/runs/run-access.ts';
+import { auditedSearch } from '../../audit/audited-search.ts';
 import type { Principal } from '../../domain/index.ts';
 import { UnknownAgentError, ValidationError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { scoreViewFor, searchResultJson } from '../../retrieval/search-result-json.ts';
 import { assertQueryWithin, assertQuestionWithin } from '../../server/request-limits.ts';
+import type { AuditSurface } from '../../store/store.ts';
 import { DEFAULT_ADAPTER_AGENT, type AdapterAskOptions, type AdapterSearchOptions, type AskResultJson, type EvidentConnection } from './evident-connection.ts';
 
 /** An `Evident` of this process and who asks through it: a principal, or a stored user (groups read at each use). */
@@ -15,7 +17,7 @@ export type InProcessTarget = { evident: Evident } & ({ principal: Principal; us
  * Evident in this process, bound to one principal. A stored user's groups and roles are read from the store at every
  * call, not once, so a user removed from a group stops seeing its documents on the next search.
  */
-export function inProcessConnection(target: InProcessTarget): EvidentConnection {
+export function inProcessConnection(target: InProcessTarget, surface: AuditSurface): EvidentConnection {
   const { evident } = target;
   const hasUser = typeof target.user === 'string' && target.user.trim() !== '';
   if (hasUser === Boolean(target.principal)) {
@@ -33,9 +35,12 @@ export function inProcessConnection(target: InProcessTarget): EvidentConnection 
       assertQueryWithin(query, limits);
       await evident.assertEmbedderMatches();
       const asker = await principal();
-      const trace = await evident.search.search(query, asker, {
-        ...(options.topK ? { topK: options.topK } : {}),
-        ...(options.channels ? { channels: options.channels } : {}),
+      // Recorded in the audit log (as the framework's surface) before any result leaves, as every front end's searches are.
+      const trace = await auditedSearch(evident, {
+        query,
+        principal: asker,
+        surface,
+        options: { ...(options.topK ? { topK: options.topK } : {}), ...(options.channels ? { channels: options.channels } : {}) },
       });
       // The same view as POST /v1/search: raw channel scores carry statistics of documents a non-admin cannot read.
       const view = scoreViewFor(asker);
@@ -56,6 +61,7 @@ export function inProcessConnection(target: InProcessTarget): EvidentConnection 
         principal: asker,
         action: { kind: 'ask' as const, question, history: [] },
         createThread: options.threadId === undefined,
+        surface,
       };
       // Called from inside a LangChain runnable (a LangGraph agent's tool node), the caller's config sits in async
       // context storage, and the run's graph would take it as its parent: a nested graph, whose approval interrupt

@@ -92,6 +92,17 @@ describe('EvidentRetriever targets and errors', () => {
     expect(remote).toEqual(local);
   });
 
+  it('is audited: an in-process search as the user through the langchain surface, an HTTP one by the server', async () => {
+    const { store } = server.api.evident;
+    await store.upsertUser({ name: 'erin', groups: ['legal'] });
+    await new EvidentRetriever({ evident: server.api.evident, user: 'erin' }).invoke(FEE_QUERY);
+    const [local] = await store.listAudit({ actor: 'erin', action: 'search', limit: 5 });
+    expect(local).toMatchObject({ surface: 'langchain', returnedDocIds: expect.arrayContaining([RESTRICTED_DOC]) });
+    await new EvidentRetriever(server.target('http', 'bob')).invoke('an audited query');
+    const [remote] = await store.listAudit({ actor: 'bob', action: 'search', limit: 1 });
+    expect(remote).toMatchObject({ surface: 'http' });
+  });
+
   it('binds to a principal given directly', async () => {
     const retriever = new EvidentRetriever({ evident: server.api.evident, principal: { id: 'x', groups: ['legal'], roles: ['member'] } });
     expect((await retriever.invoke(FEE_QUERY))[0]?.metadata.doc_id).toBe(RESTRICTED_DOC);

@@ -30,7 +30,7 @@ export class EvidentRetriever extends BaseRetriever<EvidentDocumentMetadata> {
       ...(fields.metadata ? { metadata: fields.metadata } : {}),
       ...(fields.verbose !== undefined ? { verbose: fields.verbose } : {}),
     });
-    this.connection = connectEvident(fields);
+    this.connection = connectEvident(fields, 'langchain');
     this.search = { ...(fields.topK ? { topK: fields.topK } : {}), ...(fields.channels ? { channels: fields.channels } : {}) };
   }
 

@@ -21,7 +21,7 @@ import {
 
 /** `evident_search` as a LangChain tool: passages the bound principal may read. */
 export function evidentSearchTool(target: EvidentTarget, options: AdapterSearchOptions = {}) {
-  const connection = connectEvident(target);
+  const connection = connectEvident(target, 'langchain');
   return tool(
     async (input): Promise<[string, SearchToolOutput]> => {
       const output = await runSearchTool(connection, input, options);
@@ -33,7 +33,7 @@ export function evidentSearchTool(target: EvidentTarget, options: AdapterSearchO
 
 /** `evident_ask` as a LangChain tool: one run of an agent (rag by default) as the bound principal; approvals stay pending. */
 export function evidentAskTool(target: EvidentTarget, options: AdapterAskOptions = {}) {
-  const connection = connectEvident(target);
+  const connection = connectEvident(target, 'langchain');
   return tool(
     async (input): Promise<[string, AskToolOutput]> => {
       const output = await runAskTool(connection, input, options);

@@ -12,8 +12,11 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** The front end an action came through, where it is known (a run recovered by another process has none). */
-export const AUDIT_SURFACES = ['http', 'langgraph', 'openai', 'cli', 'mcp'] as const;
+/**
+ * The front end an action came through, where it is known (a run recovered by another process has none): the HTTP
+ * API, the LangGraph API, the OpenAI-compatible route, the CLI, MCP, and the in-process framework adapters.
+ */
+export const AUDIT_SURFACES = ['http', 'langgraph', 'openai', 'cli', 'mcp', 'langchain', 'ai-sdk'] as const;
 export type AuditSurface = (typeof AUDIT_SURFACES)[number];
 
 export type AuditDecision = 'approve' | 'edit' | 'reject';
