@@ -35,8 +35,11 @@ export interface McpCorpusStore {
   close(): Promise<void>;
 }
 
-/** A fresh SQLite store with alice (group legal) and bob (group engineering) and MCP_CORPUS ingested, ACLs included. */
-export async function openMcpCorpusStore(): Promise<McpCorpusStore> {
+/**
+ * A fresh store with alice (group legal) and bob (group engineering) and MCP_CORPUS ingested, ACLs included: a SQLite
+ * file in a temporary folder, or the PostgreSQL database at `databaseUrl` (give it a fresh schema).
+ */
+export async function openMcpCorpusStore(options: { databaseUrl?: string } = {}): Promise<McpCorpusStore> {
   const dir = await mkdtemp(join(tmpdir(), 'evident-mcp-'));
   const docs = join(dir, 'docs');
   for (const [name, text] of Object.entries(MCP_CORPUS)) {
@@ -44,7 +47,7 @@ export async function openMcpCorpusStore(): Promise<McpCorpusStore> {
     await writeFile(join(docs, name), text);
   }
   const db = join(dir, 'store.db');
-  const evident = await createEvident(loadConfig({ flags: { db }, env: {}, cwd: dir }));
+  const evident = await createEvident(loadConfig({ flags: options.databaseUrl ? { databaseUrl: options.databaseUrl } : { db }, env: {}, cwd: dir }));
   let closed = false;
   const close = async () => {
     if (!closed) await evident.close();

@@ -9,8 +9,12 @@ import { DOCUMENT_URI_TEMPLATE, documentUri, idFromVariable } from './resource-u
 export const MAX_DOCUMENT_RESOURCE_CHARS = 200_000;
 const CHUNK_BATCH = 100;
 
-/** The document's text, chunk by chunk in order, read through the principal filter and cut at the bound. */
-async function documentText(context: McpContext, doc: DocumentRecord): Promise<{ text: string; chunks: number; truncated: boolean }> {
+/** The document's text, chunk by chunk in order, read through the principal filter and cut at whole chunks by `maxChars`. */
+export async function documentText(
+  context: Pick<McpContext, 'evident' | 'principal'>,
+  doc: DocumentRecord,
+  maxChars = MAX_DOCUMENT_RESOURCE_CHARS,
+): Promise<{ text: string; chunks: number; truncated: boolean }> {
   const parts: string[] = [];
   let chars = 0;
   let read = 0;
@@ -18,7 +22,7 @@ async function documentText(context: McpContext, doc: DocumentRecord): Promise<{
     const ids = Array.from({ length: Math.min(CHUNK_BATCH, doc.chunkCount - start) }, (_, i) => `${doc.docId}#${start + i}`);
     const chunks = (await context.evident.store.getChunks(ids, context.principal)).sort((a, b) => a.ordinal - b.ordinal);
     for (const chunk of chunks) {
-      if (chars + chunk.text.length > MAX_DOCUMENT_RESOURCE_CHARS) {
+      if (chars + chunk.text.length > maxChars) {
         return { text: parts.join('\n\n'), chunks: read, truncated: true };
       }
       parts.push(chunk.text);
