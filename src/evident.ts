@@ -17,6 +17,9 @@ import { HybridSearch } from './retrieval/hybrid-search.ts';
 import { reindex, type ReindexProgress } from './retrieval/reindex.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
+import { traceChatModel } from './telemetry/chat-model-spans.ts';
+import type { TracingEnv } from './telemetry/otlp-endpoint.ts';
+import { startTracing } from './telemetry/start-tracing.ts';
 
 /** The service graph every front end (CLI, server, eval) works through. */
 export interface Evident {
@@ -51,15 +54,29 @@ export interface CreateEvidentOptions {
   chat?: Pick<ChatModelHandle, 'id' | 'model'>;
   /** Runtime settings beyond the config (tests: a faster poll). */
   agents?: Omit<AgentRuntimeOptions, 'chat' | 'logger'>;
+  /** Where `OTEL_EXPORTER_OTLP_ENDPOINT` and the other OpenTelemetry variables are read (default `process.env`). */
+  env?: TracingEnv;
 }
 
 /** The composition root: builds the store, models, services and agents from config, each once. */
 export async function createEvident(config: EvidentConfig, options: CreateEvidentOptions = {}): Promise<Evident> {
   const logger = options.logger ?? silentLogger;
-  const store = options.store ?? (await openStore(config, { logger }));
+  // First, so every span of this Evident has a provider; with no OTLP endpoint this loads and registers nothing.
+  const tracing = await startTracing({ recordQuestions: config.tracing?.recordQuestions === true, logger, ...(options.env ? { env: options.env } : {}) });
+  const store = options.store ?? (await openStore(config, { logger }).catch(async (error: unknown) => {
+    await tracing.close();
+    throw error;
+  }));
   // A model the caller gave is theirs to close; the configured one is built here, once, and closed with the rest.
-  const built = once(() => (options.chat ? Promise.resolve(undefined) : createChatModel(config)));
-  const chatModel = async (): Promise<ChatModel | undefined> => options.chat ?? (await built());
+  // Every call of the one chat model is a span while tracing is on: the configured model reports them from its
+  // construction; a model the caller gave gets the handler added, and taken off again on close.
+  const built = once(() => (options.chat ? Promise.resolve(undefined) : createChatModel(config, { traced: tracing.active })));
+  let untrace: (() => void) | undefined;
+  const chatModel = async (): Promise<ChatModel | undefined> => {
+    if (!options.chat) return built();
+    if (tracing.active && !untrace) untrace = traceChatModel(options.chat.model, options.chat.id);
+    return options.chat;
+  };
   try {
     const embedder = await createEmbedder(config);
     const reranker = await createReranker(config, chatModel);
@@ -100,12 +117,17 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
         await reranker?.close?.();
         await (await built.settled())?.close();
         await store.close();
+        untrace?.();
+        // Last: the spans of everything above are sent before the process may exit.
+        await tracing.close();
       },
     };
     return evident;
   } catch (error) {
     await (await built.settled())?.close();
     await store.close();
+    untrace?.();
+    await tracing.close();
     throw error;
   }
 }

@@ -82,6 +82,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_TABLE_MAX_MEMORY_BYTES'], path: ['tables', 'maxMemoryBytes'], parse: num },
   ...limitEnvVars,
   ...agentEnvVars,
+  { names: ['EVIDENT_TRACE_QUESTIONS'], path: ['tracing', 'recordQuestions'], parse: flag },
   { names: ['EVIDENT_DEBUG'], path: ['debug'], parse: flag },
 ];
 

@@ -4,6 +4,7 @@ import { tablesSchema } from './tables-schema.ts';
 import { limitsSchema } from './limits-schema.ts';
 import { ingestSchema } from './ingest-schema.ts';
 import { runsSchema } from './runs-schema.ts';
+import { tracingSchema } from './tracing-schema.ts';
 import { auditSchema } from './audit-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
@@ -107,6 +108,8 @@ export const configSchema = z
     agents: agentsSchema,
     /** The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store. */
     adminKey: z.string().min(16, 'the admin key needs at least 16 characters').optional(),
+    /** OpenTelemetry traces (exported when OTEL_EXPORTER_OTLP_ENDPOINT is set); see `tracing-schema.ts`. */
+    tracing: tracingSchema,
     debug: z.boolean().default(false),
   })
   .strict();

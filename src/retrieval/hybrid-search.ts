@@ -4,6 +4,9 @@ import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
 import type { ChunkWithSource, Store } from '../store/store.ts';
+import type { Attributes, Span } from '@opentelemetry/api';
+import { inSpan, inSyncSpan } from '../telemetry/in-span.ts';
+import { questionAttributes } from '../telemetry/run-span.ts';
 import { analyzeQueryOccurrences, indexTermsInclude } from '../text/analyzer.ts';
 import { dedupeCandidates } from './dedupe.ts';
 import { reciprocalRankFusion, type FusedCandidate } from './fuse.ts';
@@ -37,12 +40,22 @@ export interface HybridSearchDeps {
 
 /**
  * Keyword ∥ vector → reciprocal rank fusion → dedupe → optional rerank → top K. The principal is passed to every
- * store call, which filters inside its queries, so nothing the principal may not see enters any stage.
+ * store call, which filters inside its queries, so nothing the principal may not see enters any stage. With tracing
+ * on, a search is a span (`search`) with a child per stage (`retrieval bm25`, `… vector`, `… fuse`, `… fetch`,
+ * `… dedupe`, `… rerank`) carrying its result counts; the query only when questions are recorded.
  */
 export class HybridSearch {
   constructor(private readonly deps: HybridSearchDeps) {}
 
-  async search(query: string, principal: Principal, options: SearchOptions = {}): Promise<SearchTrace> {
+  search(query: string, principal: Principal, options: SearchOptions = {}): Promise<SearchTrace> {
+    return inSpan('search', async (span) => {
+      const trace = await this.run(query, principal, options, span);
+      span?.setAttributes({ ...questionAttributes(query), 'evident.retrieval.result_count': trace.results.length });
+      return trace;
+    });
+  }
+
+  private async run(query: string, principal: Principal, options: SearchOptions, span: Span | undefined): Promise<SearchTrace> {
     if (typeof query !== 'string' || query.trim() === '') {
       throw new ValidationError('The search query is empty.', { hint: 'Pass a question or keywords to search for.' });
     }
@@ -55,16 +68,26 @@ export class HybridSearch {
     const channels = new Set(options.channels ?? defaults.channels);
     if (channels.size === 0) throw new ValidationError('No retrieval channel selected.', { hint: 'Use bm25, vector or both.' });
     const useReranker = (options.rerank ?? true) ? reranker : undefined;
+    span?.setAttributes({
+      'evident.retrieval.top_k': topK,
+      'evident.retrieval.channels': [...channels],
+      'evident.retrieval.channel_depth': channelDepth,
+      'evident.retrieval.rerank': useReranker !== undefined,
+    });
 
     const timingsMs: Record<string, number> = {};
-    const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
-      const started = performance.now();
-      try {
-        return await run();
-      } finally {
-        timingsMs[stage] = round(performance.now() - started);
-      }
-    };
+    /** A stage's time for the trace, and its span (`retrieval <stage>`) with the count `count` reads of its result. */
+    const timed = <T>(stage: string, run: () => Promise<T>, count: (result: T) => number): Promise<T> =>
+      inSpan(`retrieval ${stage}`, async (span) => {
+        const started = performance.now();
+        try {
+          const result = await run();
+          span?.setAttribute('evident.retrieval.result_count', count(result));
+          return result;
+        } finally {
+          timingsMs[stage] = round(performance.now() - started);
+        }
+      }, STAGE_ATTRIBUTES[stage]);
     const started = performance.now();
 
     // The keyword channel gets every occurrence: a term the query repeats weighs more, as in FTS5's own bm25(). The
@@ -72,26 +95,38 @@ export class HybridSearch {
     const occurrences = analyzeQueryOccurrences(query);
     const terms = [...new Set(occurrences)];
     const [bm25, vector] = await Promise.all([
-      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth)) : undefined,
+      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth), countOf) : undefined,
       channels.has('vector')
         ? timed('vector', async () => {
             const [queryVector] = await embedder.embed([query], 'query');
             return queryVector ? store.vectorSearch(queryVector, principal, channelDepth) : [];
-          })
+          }, countOf)
         : undefined,
     ]);
 
     // A query naming an exact identifier is the keyword channel's case: a vector channel (which sees
     // `CT-2024-0193` and `CT-2024-0194` as near-identical) must not outvote an exact match.
     const weights = terms.some((term) => IDENTIFIER_TERM.test(term)) ? { vector: IDENTIFIER_VECTOR_WEIGHT } : {};
-    const fused = reciprocalRankFusion({ ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) }, { k: rrfK, weights });
+    const fused = inSyncSpan('retrieval fuse', (fuseSpan) => {
+      const candidates = reciprocalRankFusion({ ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) }, { k: rrfK, weights });
+      fuseSpan?.setAttributes({ 'evident.retrieval.channel': 'fuse', 'evident.retrieval.result_count': candidates.length });
+      return candidates;
+    });
     // Enough candidates that dedupe losses cannot starve the reranker or the top K.
     const pool = fused.slice(0, Math.max(useReranker ? rerankDepth : topK, topK) * 2);
-    const chunks = await timed('fetch', () => store.getChunks(pool.map((candidate) => candidate.chunkId), principal));
+    const chunks = await timed('fetch', () => store.getChunks(pool.map((candidate) => candidate.chunkId), principal), countOf);
     const byId = new Map(chunks.map((chunk) => [chunk.id, chunk]));
     // A chunk the store no longer returns for this principal (deleted meanwhile) is dropped, never shown.
     const visible = pool.filter((candidate) => byId.has(candidate.chunkId));
-    const { kept } = dedupeCandidates(visible, (id) => byId.get(id)?.text);
+    const { kept } = inSyncSpan('retrieval dedupe', (dedupeSpan) => {
+      const deduped = dedupeCandidates(visible, (id) => byId.get(id)?.text);
+      dedupeSpan?.setAttributes({
+        'evident.retrieval.channel': 'dedupe',
+        'evident.retrieval.input_count': visible.length,
+        'evident.retrieval.result_count': deduped.kept.length,
+      });
+      return deduped;
+    });
 
     let ranked: { candidate: FusedCandidate; rerankScore?: number }[] = kept.map((candidate) => ({ candidate }));
     if (useReranker && kept.length > 0) {
@@ -104,6 +139,7 @@ export class HybridSearch {
             return { id: candidate.chunkId, text: chunkSearchText(chunk), retrievalScore: candidate.score };
           }),
         ),
+        countOf,
       );
       const reranked = head
         .map((candidate, i) => ({ candidate, rerankScore: scores[i] ?? Number.NEGATIVE_INFINITY, order: i }))
@@ -137,6 +173,12 @@ export class HybridSearch {
     };
   }
 }
+
+/** Each stage span's fixed attribute, built once. */
+const STAGE_ATTRIBUTES: Record<string, Attributes> = Object.fromEntries(
+  ['bm25', 'vector', 'fetch', 'rerank'].map((stage) => [stage, { 'evident.retrieval.channel': stage }]),
+);
+const countOf = (items: readonly unknown[]): number => items.length;
 
 /** Analysed terms that name an identifier: compounds (`ct_2024_0193`, `v2.1.3`, `$500k`), numbers, hex prefixes. */
 const IDENTIFIER_TERM = /[_$.*]|\d/;

@@ -1,8 +1,10 @@
 import { INTERRUPT } from '@langchain/langgraph';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { RunLeaseLostError } from '../../errors/index.ts';
 import { publicErrorOf } from '../../errors/public-error.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RunRecord, RunRecordStatus, Store } from '../../store/store.ts';
+import { inRunSpan } from '../../telemetry/run-span.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunEventWriter } from './run-event-writer.ts';
@@ -50,10 +52,19 @@ export interface ExecuteRunInput {
  * moved on since is the run's own work, which is how recovery knows it can resume. A recovered run's execution
  * (`afterSeq` > 0) continues the numbering, opens with a `metadata` of its attempt, and resumes the graph from the
  * thread's last checkpoint (input null). Never throws: a failure is the run's outcome, recorded for whoever streams
- * or joins it; a run this process lost (or hands over) is left as it is.
+ * or joins it; a run this process lost (or hands over) is left as it is. With tracing on, the execution is a span
+ * (`run <agent>`) whose children are the graph's node spans; it ends with the run's status and event count.
  */
-export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord> {
+export function executeRun(execution: ExecuteRunInput): Promise<RunRecord> {
+  const { agent, run } = execution;
+  return inRunSpan({ agent: agent.name, runId: run.runId, threadId: run.threadId, attempt: run.attempt, question: run.question }, (span) =>
+    executeTracedRun(execution, span),
+  );
+}
+
+async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefined): Promise<RunRecord> {
   const { store, agent, run, input, checkpointId, leaseOwner, failWith, signal, onEnd, logger, events } = execution;
+  const began = performance.now();
   const { runId, threadId } = run;
   let seq = execution.afterSeq ?? 0;
   // Events are appended without waiting for each: a step's chunks go to the store in one batch, and reach readers
@@ -73,6 +84,7 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
   };
   /** The run goes on elsewhere (or is free for whoever claims it next): nothing of its end is recorded here. */
   const leave = async (stop: LeaseStop): Promise<RunRecord> => {
+    span?.setAttributes({ 'evident.run.left': stop, 'evident.run.event_count': seq - (execution.afterSeq ?? 0) });
     if (stop === 'handover') await store.renewRunLease(runId, { owner: leaseOwner, ttlMs: 0 });
     else logger.warn('run lost to another process', { run_id: runId, owner: leaseOwner });
     return (await store.getRun(runId)) ?? run;
@@ -144,6 +156,13 @@ export async function executeRun(execution: ExecuteRunInput): Promise<RunRecord>
     const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}), leaseOwner, endSeq: seq + 1 });
     seq += 1;
     onEnd();
+    span?.setAttributes({
+      'evident.run.status': status,
+      // The events this execution recorded, its `end` included (a recovered run's log began before it).
+      'evident.run.event_count': seq - (execution.afterSeq ?? 0),
+      'evident.duration_ms': Math.round((performance.now() - began) * 100) / 100,
+    });
+    if (status === 'failed') span?.setStatus({ code: SpanStatusCode.ERROR, message: 'run failed' });
     return finished;
   } catch (caught) {
     const stop = stopOf(caught);

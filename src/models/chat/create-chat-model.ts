@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import type { EvidentConfig } from '../../config/schema.ts';
 import { ConfigError } from '../../errors/index.ts';
+import { ChatModelSpanHandler } from '../../telemetry/chat-model-spans.ts';
 import { parseProviderSpec } from '../parse-provider-spec.ts';
 import type { ChatModelHandle } from './chat-model.ts';
 
@@ -14,6 +16,11 @@ export interface ChatModelOptions {
   maxTokens?: number;
   /** llama-cpp context window in tokens. */
   contextSize?: number;
+  /**
+   * A span per call (`chat <id>`) while tracing is on. Given to the model at construction, so the copies a provider
+   * makes of itself (ChatOpenAI's `withConfig`, used for the JSON-schema format) report their calls too.
+   */
+  traced?: boolean;
 }
 
 /**
@@ -25,6 +32,7 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
   const { provider, model } = parseProviderSpec(config.llm);
   const id = `${provider}:${model}`;
   const temperature = options.temperature ?? 0;
+  const spans = (spanId: string) => (options.traced ? { callbacks: [new ChatModelSpanHandler(spanId)] } : {});
   switch (provider) {
     case 'openai': {
       requireModel(provider, model, 'openai:gpt-4o-mini, or a vLLM / LM Studio model name with --llm-base-url');
@@ -46,6 +54,7 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
         useResponsesApi: false,
         maxRetries: 2,
         ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+        ...spans(id),
       });
       return { id, provider, model: chat, close: async () => undefined };
     }
@@ -57,6 +66,7 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
         baseUrl: config.llmBaseUrl ?? config.ollamaUrl,
         temperature,
         ...(options.maxTokens ? { numPredict: options.maxTokens } : {}),
+        ...spans(id),
       });
       return { id, provider, model: chat, close: async () => undefined };
     }
@@ -68,6 +78,8 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
         temperature,
         ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
         ...(options.contextSize ? { contextSize: options.contextSize } : {}),
+        // The handle's id names the resolved path, as `load` resolves it.
+        ...spans(`llama-cpp:${resolve(model)}`),
       });
       return { id: `llama-cpp:${chat.modelPath}`, provider, model: chat, close: () => chat.close() };
     }
