@@ -129,6 +129,27 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     expectNoCorpusText(spans, [answer, QUESTION]);
   });
 
+  it('nests the nodes of every agent under its run span, through LangGraph\'s execution', async () => {
+    const spans = await traced({}, async (evident) => {
+      const runs = (await evident.agents()).runs;
+      for (const agent of ['react', 'controllable']) {
+        await runs.run({ agent, threadId: randomUUID(), principal: alice, action: { kind: 'ask', question: QUESTION, history: [] }, createThread: true });
+      }
+    });
+    for (const agent of ['react', 'controllable']) {
+      const run = one(spans, `run ${agent}`);
+      const nodes = childrenOf(spans, run);
+      expect(nodes.length).toBeGreaterThan(3);
+      for (const node of nodes) expect(node.attributes).toMatchObject({ 'evident.agent': agent, 'evident.node': node.name.slice('node '.length) });
+      // Every span of the run is the run's or below it: none lost its parent on the way.
+      const ofRun = spans.filter((span) => span.traceId === run.traceId);
+      const ids = new Set(ofRun.map((span) => span.spanId));
+      for (const span of ofRun) if (span !== run) expect(ids.has(span.parentSpanId)).toBe(true);
+      expect(ofRun.some((span) => span.name === 'search')).toBe(true);
+    }
+    expectNoCorpusText(spans, [QUESTION]);
+  });
+
   it('exports a search of its own as a root span with a span per channel, the vector channel included', async () => {
     const spans = await traced({ embedder: 'offline' }, async (evident) => {
       const found = await evident.search.search('termination fee', alice, { channels: ['bm25', 'vector'], topK: 3 });

@@ -5,7 +5,8 @@ const SHOWN = /^(evident\.(run\.status|run\.event_count|node\.\w+|retrieval\.(re
 
 /**
  * Spans as an indented tree (children in start order), one line each: name, duration, then the attributes a reader
- * looks for. What `scripts/print-trace.ts` prints and the README shows.
+ * looks for (a node's zero counts left out: a node that resets the run's lists reports every one). What
+ * `scripts/print-trace.ts` prints and the README shows.
  */
 export function formatSpanTree(spans: readonly ReceivedSpan[]): string {
   const ids = new Set(spans.map((span) => span.spanId));
@@ -19,7 +20,7 @@ export function formatSpanTree(spans: readonly ReceivedSpan[]): string {
     const list = [...(children.get(parent) ?? [])].sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0));
     for (const span of list) {
       const shown = Object.entries(span.attributes)
-        .filter(([key]) => SHOWN.test(key))
+        .filter(([key, value]) => SHOWN.test(key) && !(value === 0 && key.endsWith('_count') && key.startsWith('evident.node.')))
         .map(([key, value]) => `${key.replace(/^evident\./, '')}=${Array.isArray(value) ? value.join(',') : String(value)}`);
       const label = `${'  '.repeat(depth)}${span.name}`;
       lines.push(`${label.padEnd(44)} ${span.durationMs.toFixed(1).padStart(8)} ms${shown.length ? `  ${shown.join(' ')}` : ''}`);
