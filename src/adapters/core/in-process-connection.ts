@@ -67,6 +67,9 @@ export function inProcessConnection(target: InProcessTarget, surface: AuditSurfa
       // context storage, and the run's graph would take it as its parent: a nested graph, whose approval interrupt
       // lands in the caller's graph. An Evident run is its own recorded execution, so it starts from an empty context.
       const run = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => runs.run(request));
+      // The events end before the engine lets go of the thread (its audit record comes first): wait for that, so the
+      // caller can ask again on the same thread at once.
+      await runs.wait(run.run_id, new AbortController().signal);
       return {
         status: run.status,
         thread_id: run.thread_id,

@@ -107,6 +107,18 @@ describe('Evident tools: input bounds and errors', () => {
     expect(String(toolMessage.content)).toContain('Missing or invalid API key');
   });
 
+  it('continues the user\'s own thread; another user\'s thread reads as missing, in process and over HTTP', async () => {
+    for (const mode of ADAPTER_MODES) {
+      const first = (await evidentAskTool(server.target(mode, 'alice')).invoke({ id: 'c1', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' })).artifact as AskToolOutput;
+      const again = evidentAskTool(server.target(mode, 'alice'), { threadId: first.thread_id });
+      const second = (await again.invoke({ id: 'c2', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' })).artifact as AskToolOutput;
+      expect(second.thread_id).toBe(first.thread_id);
+      expect(second.run_id).not.toBe(first.run_id);
+      const intruder = evidentAskTool(server.target(mode, 'bob'), { threadId: first.thread_id });
+      await expect(intruder.invoke({ question: FEE_QUESTION })).rejects.toMatchObject({ code: 'not_found' });
+    }
+  });
+
   it('an unknown agent is refused by name, in process and over HTTP', async () => {
     for (const mode of ADAPTER_MODES) {
       await expect(evidentAskTool(server.target(mode, 'alice'), { agent: 'nope' }).invoke({ question: FEE_QUESTION })).rejects.toMatchObject({ code: 'unknown_agent' });
