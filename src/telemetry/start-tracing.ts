@@ -69,7 +69,7 @@ async function openSession(url: string, serviceName: string, options: StartTraci
   ]);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }) })],
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url, ...exportTimeout(options.env ?? process.env) }) })],
   });
   const logger = options.logger;
   if (logger) {
@@ -108,6 +108,14 @@ async function openSession(url: string, serviceName: string, options: StartTraci
     },
   };
 }
+
+/**
+ * A collector that is down must not hold a CLI command at its exit for the exporter's 10 s (and retries): 3 s per
+ * export here, unless `OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT` says otherwise (the exporter reads those itself).
+ */
+const EXPORT_TIMEOUT_MS = 3000;
+const exportTimeout = (env: TracingEnv): { timeoutMillis?: number } =>
+  env.OTEL_EXPORTER_OTLP_TIMEOUT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?.trim() ? {} : { timeoutMillis: EXPORT_TIMEOUT_MS };
 
 /** Whether this process exports spans now (for status output and tests). */
 export const tracingActive = (): boolean => activeTracing() !== undefined;
