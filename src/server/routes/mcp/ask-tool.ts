@@ -120,6 +120,8 @@ export function registerAskTool(server: McpServer, context: McpContext, logger: 
         for await (const part of completionParts(runs.events(run.runId, 0, extra.signal, principal))) if (part.kind === 'end') outcome = part.outcome;
         // Only a client that went away leaves without an outcome; the run goes on, recorded.
         if (!outcome) throw new ClientClosedError();
+        // The `end` event is stored before the run lets go of its thread: wait for that, so a next ask on the thread is not `thread_busy`.
+        await runs.wait(run.runId, extra.signal);
         // A run's recorded error is already its public form.
         if (outcome.status === 'failed') return runFailed(outcome, run.runId, run.threadId);
         const json = askJson(outcome, { runId: run.runId, threadId: run.threadId, agent: run.agent });
