@@ -8,6 +8,7 @@ import type { Evident } from '../../evident.ts';
 import { scoreViewFor, searchResultJson } from '../../retrieval/search-result-json.ts';
 import { assertQueryWithin, assertQuestionWithin } from '../../server/request-limits.ts';
 import type { AuditSurface } from '../../store/store.ts';
+import { askInputOf, searchInputOf } from './adapter-input.ts';
 import { DEFAULT_ADAPTER_AGENT, type AdapterAskOptions, type AdapterSearchOptions, type AskResultJson, type EvidentConnection } from './evident-connection.ts';
 
 /** An `Evident` of this process and who asks through it: a principal, or a stored user (groups read at each use). */
@@ -31,7 +32,8 @@ export function inProcessConnection(target: InProcessTarget, surface: AuditSurfa
 
   return {
     target: 'in-process',
-    async search(query: string, options: AdapterSearchOptions = {}) {
+    async search(text: string, options: AdapterSearchOptions = {}) {
+      const { query, topK, channels } = searchInputOf({ query: text, ...options });
       assertQueryWithin(query, limits);
       await evident.assertEmbedderMatches();
       const asker = await principal();
@@ -40,13 +42,14 @@ export function inProcessConnection(target: InProcessTarget, surface: AuditSurfa
         query,
         principal: asker,
         surface,
-        options: { ...(options.topK ? { topK: options.topK } : {}), ...(options.channels ? { channels: options.channels } : {}) },
+        options: { ...(topK ? { topK } : {}), ...(channels ? { channels } : {}) },
       });
       // The same view as POST /v1/search: raw channel scores carry statistics of documents a non-admin cannot read.
       const view = scoreViewFor(asker);
       return trace.results.map((result) => searchResultJson(result, view));
     },
-    async ask(question: string, options: AdapterAskOptions = {}): Promise<AskResultJson> {
+    async ask(text: string, given: AdapterAskOptions = {}): Promise<AskResultJson> {
+      const { question, ...options } = askInputOf({ question: text, ...given });
       assertQuestionWithin(question, limits);
       await evident.assertEmbedderMatches();
       const asker = await principal();

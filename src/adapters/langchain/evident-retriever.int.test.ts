@@ -117,6 +117,13 @@ describe('EvidentRetriever targets and errors', () => {
     expect(() => new EvidentRetriever({ url: server.api.url, apiKey: ' ' })).toThrow(ValidationError);
   });
 
+  it('refuses an empty query and a top_k over 200 the same way in process (ValidationError) as the server does (400)', async () => {
+    for (const [query, topK] of [['  ', 3], ['fee', 500]] as const) {
+      await expect(new EvidentRetriever({ ...server.target('in-process', 'alice'), topK }).invoke(query)).rejects.toBeInstanceOf(ValidationError);
+      await expect(new EvidentRetriever({ ...server.target('http', 'alice'), topK }).invoke(query)).rejects.toMatchObject({ code: 'invalid_input', status: 400 });
+    }
+  });
+
   it('keeps neither the key nor the store in what LangChain serializes', () => {
     const retriever = new EvidentRetriever({ url: server.api.url, apiKey: server.api.keys.alice, tags: ['kb'] });
     const kept = JSON.stringify(retriever.lc_kwargs) + JSON.stringify(retriever.toJSON());

@@ -30,7 +30,7 @@ const toolMessageOf = (messages: BaseMessage[]): ToolMessage => {
 describe.each(ADAPTER_MODES)('Evident tools in a LangGraph prebuilt agent (%s)', (mode) => {
   it('evident_search: the agent calls it, the model reads the passages, the artifact keeps the results', async () => {
     const model = toolCallingModel('evident_search', { query: 'termination fee contract CT-2024-0193', top_k: 2 });
-    const agent = createReactAgent({ llm: model, tools: [...evidentTools(server.target(mode, 'alice'))] });
+    const agent = createReactAgent({ llm: model, tools: evidentTools(server.target(mode, 'alice')) });
     const { messages } = await agent.invoke({ messages: [{ role: 'user', content: FEE_QUESTION }] });
     expect(model.calls[0]?.tools).toEqual(['evident_search', 'evident_ask']);
     const toolMessage = toolMessageOf(messages);
@@ -77,7 +77,7 @@ describe.each(ADAPTER_MODES)('Evident tools in a LangGraph prebuilt agent (%s)',
       ['evident_search', { query: FEE_QUESTION }],
     ] as const) {
       const model = toolCallingModel(name, args);
-      const agent = createReactAgent({ llm: model, tools: [...evidentTools(server.target(mode, 'bob'))] });
+      const agent = createReactAgent({ llm: model, tools: evidentTools(server.target(mode, 'bob')) });
       const { messages } = await agent.invoke({ messages: [{ role: 'user', content: FEE_QUESTION }] });
       const toolMessage = toolMessageOf(messages);
       const everything = JSON.stringify(messages) + JSON.stringify(toolMessage.artifact) + model.prompts.join('\n');

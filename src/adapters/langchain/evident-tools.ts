@@ -45,5 +45,6 @@ export function evidentAskTool(target: EvidentTarget, options: AdapterAskOptions
 
 /** Both tools over one target, for an agent's tool list. */
 export function evidentTools(target: EvidentTarget, options: { search?: AdapterSearchOptions; ask?: AdapterAskOptions } = {}) {
-  return [evidentSearchTool(target, options.search), evidentAskTool(target, options.ask)] as const;
+  const tools: [ReturnType<typeof evidentSearchTool>, ReturnType<typeof evidentAskTool>] = [evidentSearchTool(target, options.search), evidentAskTool(target, options.ask)];
+  return tools;
 }
