@@ -150,17 +150,23 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     expectNoCorpusText(spans, [QUESTION]);
   });
 
-  it('exports a search of its own as a root span with a span per channel, the vector channel included', async () => {
-    const spans = await traced({ embedder: 'offline' }, async (evident) => {
+  it('exports a search of its own as a root span with a span per stage, the vector channel and the reranker included', async () => {
+    const spans = await traced({ embedder: 'offline', reranker: 'offline' }, async (evident) => {
       const found = await evident.search.search('termination fee', alice, { channels: ['bm25', 'vector'], topK: 3 });
       expect(found.results.length).toBe(3);
     });
     const search = one(spans, 'search');
     expect(search.parentSpanId).toBe('');
-    expect(search.attributes).toMatchObject({ 'evident.retrieval.top_k': 3, 'evident.retrieval.channels': ['bm25', 'vector'], 'evident.retrieval.result_count': 3 });
+    expect(search.attributes).toMatchObject({
+      'evident.retrieval.top_k': 3,
+      'evident.retrieval.channels': ['bm25', 'vector'],
+      'evident.retrieval.rerank': true,
+      'evident.retrieval.result_count': 3,
+    });
     const stages = childrenOf(spans, search);
-    expect(stages.map((span) => span.name).sort()).toEqual(['retrieval bm25', 'retrieval dedupe', 'retrieval fetch', 'retrieval fuse', 'retrieval vector']);
+    expect(stages.map((span) => span.name).sort()).toEqual(['retrieval bm25', 'retrieval dedupe', 'retrieval fetch', 'retrieval fuse', 'retrieval rerank', 'retrieval vector']);
     expect(one(spans, 'retrieval vector').attributes['evident.retrieval.channel']).toBe('vector');
+    expect(one(spans, 'retrieval rerank').attributes['evident.retrieval.result_count']).toBeGreaterThanOrEqual(3);
     expect(exportedText(spans)).not.toContain('termination fee');
     expectNoCorpusText(spans);
   });
