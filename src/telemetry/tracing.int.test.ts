@@ -23,6 +23,8 @@ let corpusLines: string[];
 const llm = new FakeLlmServer();
 
 beforeAll(async () => {
+  // Hermetic: tracing here is only what each test turns on through `createEvident`'s env, never the machine's.
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete process.env[name];
   [corpus, receiver] = await Promise.all([openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]), startOtlpReceiver(), llm.start()]);
   llm.respond = scriptedRagAnswer;
   corpusLines = await linesOf(SAMPLE_CORPUS);
