@@ -29,3 +29,5 @@ export type { RunManager } from './agent/runs/run-manager.ts';
 export type { ApprovalPolicy, Approver } from './agent/policy/approval-policy.ts';
 export { createApp, type AppDeps } from './server/create-app.ts';
 export { startServer, type RunningServer, type StartServerOptions } from './server/start-server.ts';
+export type { AuditAction, AuditEntry, AuditEntryWrite, AuditLog, AuditQuery, AuditSurface } from './store/store.ts';
+export { auditedSearch, type AuditedSearchInput } from './audit/audited-search.ts';

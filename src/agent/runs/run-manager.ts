@@ -41,6 +41,9 @@ export interface RunManagerDeps {
   audit?: RunAudit;
 }
 
+/** A run's final state as its audit record reads it: undefined when it is not read, an Error when reading it failed. */
+type FinalState = Partial<SharedStateType> | Error | undefined;
+
 /** What this process knows of a run it started, for the audit record of its end. */
 interface AskedRun {
   principal: Principal;
@@ -355,6 +358,15 @@ export class RunManager {
         () => undefined,
       );
     }, this.pollMs);
+    let executing = true;
+    const endExecution = () => {
+      if (!executing) return;
+      executing = false;
+      clearInterval(cancelWatch);
+      stopHeartbeat();
+      this.busyThreads.delete(run.threadId);
+      this.finished(run.runId);
+    };
     const done = executeRun({
       store: this.store,
       agent,
@@ -375,17 +387,18 @@ export class RunManager {
         this.logger.error('run could not be recorded', { run_id: run.runId, error: String(error) });
         return (await this.store.getRun(run.runId).catch(() => undefined)) ?? run;
       })
-      // Before the run leaves `active`, so closing the manager waits for its audit record too.
       .then(async (ended) => {
-        await this.recordEnd(agent, ended);
+        // The run's final state is read before its thread is free for the next run, and the thread freed as soon as
+        // the run is recorded; the audit record comes after, while the run is still `active`, so closing the manager
+        // waits for it.
+        const final = this.finalState(agent, ended);
+        endExecution();
+        await this.recordEnd(ended, await final);
         return ended;
       })
       .finally(() => {
-        clearInterval(cancelWatch);
-        stopHeartbeat();
+        endExecution();
         this.active.delete(run.runId);
-        this.busyThreads.delete(run.threadId);
-        this.finished(run.runId);
       });
     this.active.set(run.runId, { threadId: run.threadId, controller, done, recovered: recovery !== undefined });
   }
@@ -394,14 +407,13 @@ export class RunManager {
    * The audit record of a run's end: the question with the doc ids of its evidence and citations, from the final
    * state. A decision's own run is recorded as the approval when it starts, not as an ask again.
    */
-  private async recordEnd(agent: AgentDefinition, run: RunRecord): Promise<void> {
+  private async recordEnd(run: RunRecord, final: FinalState): Promise<void> {
     const asked = this.asked.get(run.runId);
     this.asked.delete(run.runId);
     if (!this.audit || asked?.kind === 'resume') return;
     await this.recordAudit('ask', run.runId, async () => {
-      // A failed or cancelled run's state may be another run's (it failed before its first step): no doc ids then.
-      const settled = run.status === 'answered' || run.status === 'refused' || run.status === 'interrupted';
-      const values = settled ? ((await agent.graph.getState({ configurable: { thread_id: run.threadId } })).values as Partial<SharedStateType>) : {};
+      if (final instanceof Error) throw final;
+      const values = final ?? {};
       await this.audit?.runEnded({
         run,
         ...(asked ? { principal: asked.principal } : {}),
@@ -410,6 +422,19 @@ export class RunManager {
         citedDocIds: distinct((values.answer?.citations ?? []).map((citation) => citation.doc_id)),
       });
     });
+  }
+
+  /**
+   * What the audit record of a run's end reads of its final state (only when there is an audit log to write, and only
+   * for a run that settled: a failed or cancelled run's state may be another run's, as it can fail before its first step).
+   */
+  private finalState(agent: AgentDefinition, run: RunRecord): Promise<FinalState> {
+    const settled = run.status === 'answered' || run.status === 'refused' || run.status === 'interrupted';
+    if (!this.audit || !settled || this.asked.get(run.runId)?.kind === 'resume') return Promise.resolve(undefined);
+    return agent.graph.getState({ configurable: { thread_id: run.threadId } }).then(
+      (snapshot) => snapshot.values as Partial<SharedStateType>,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   /** An audit write that fails does not fail the run (its outcome is stored and streamed already): it is logged as an error. */
