@@ -19,6 +19,13 @@ export function validateLimits(limits: TableQueryLimits): void {
   }
 }
 
+/** An ACL replacing a stored one: entries are non-empty strings (an empty list is "public", spelled out by the caller). */
+export function validateAcl(docId: string, acl: readonly string[]): void {
+  if (!Array.isArray(acl) || acl.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
+    throw new ValidationError(`Invalid ACL for ${docId}: every entry must be a non-empty string such as "group:legal" or "user:bob".`);
+  }
+}
+
 export function validateWrite(write: DocumentWrite): void {
   const { document, chunks, keywordText, vectors, embedder } = write;
   validateEmbedder(embedder);

@@ -103,6 +103,12 @@ export interface DocumentStore {
    * version stored before extras existed). False, writing nothing, when no such version is stored.
    */
   putDocumentExtras(docId: string, contentHash: string, extras: DocumentExtras): Promise<boolean>;
+  /**
+   * Replaces the ACL of the stored version of `docId` whose content hash is `contentHash`, atomically, leaving its
+   * chunks, vectors and extras as they are (a sync that sees only a sidecar or front-matter change). False, writing
+   * nothing, when no such version is stored (it changed meanwhile: the caller re-ingests it instead).
+   */
+  updateDocumentAcl(docId: string, contentHash: string, acl: readonly string[]): Promise<boolean>;
   /** Metadata only, regardless of principal (ingestion's check): undefined when the version has no extras. */
   documentExtrasInfo(docId: string): Promise<DocumentExtrasInfo | undefined>;
   /** BM25 over the chapter summaries the principal may see (analysed terms, as for `keywordSearch`). */

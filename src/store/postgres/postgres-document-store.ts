@@ -13,7 +13,7 @@ import type {
 } from '../ports/document-store.ts';
 import { guardTableQuery } from '../sql-guard.ts';
 import { resolveTableQueryLimits } from '../table-query-limits.ts';
-import { validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
+import { validateAcl, validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
 import { aclFilter } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
 import { CHUNKS, createVectorTable, insertDocuments, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
@@ -132,6 +132,15 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         ).rows,
       );
       return rows.map(toChunkWithSource);
+    },
+
+    async updateDocumentAcl(docId: string, contentHash: string, acl: readonly string[]): Promise<boolean> {
+      validateAcl(docId, acl);
+      return pool.transaction('update a document ACL', async (c) => {
+        await lockDocument(c, pool.names.schema, docId);
+        const updated = await c.query('UPDATE documents SET acl = $3 WHERE doc_id = $1 AND content_hash = $2', [docId, contentHash, [...new Set(acl)]]);
+        return (updated.rowCount ?? 0) > 0;
+      });
     },
 
     async putDocumentExtras(docId: string, contentHash: string, documentExtras: DocumentExtras): Promise<boolean> {

@@ -66,6 +66,7 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     putDocument: (write) => after(primary.putDocument(write), () => [DOCUMENTS]),
     putDocuments: (writes) => after(primary.putDocuments(writes), () => (writes.length > 0 ? [DOCUMENTS] : [])),
     deleteDocument: (docId) => after(primary.deleteDocument(docId), (deleted) => (deleted ? [DOCUMENTS] : [])),
+    updateDocumentAcl: (docId, hash, acl) => after(primary.updateDocumentAcl(docId, hash, acl), (written) => (written ? [DOCUMENTS] : [])),
     putDocumentExtras: (docId, hash, extras) => after(primary.putDocumentExtras(docId, hash, extras), (written) => (written ? [DOCUMENTS] : [])),
     replaceVectors: (embedder, vectors) => after(primary.replaceVectors(embedder, vectors), () => [DOCUMENTS]),
 

@@ -3,7 +3,7 @@ import { QueryRejectedError, ValidationError } from '../../errors/index.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
 import { checkResultBytes, resolveTableQueryLimits } from '../table-query-limits.ts';
-import { validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
+import { validateAcl, validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
 import { aclCondition, aclParams } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
 import { contentWrite, createVectorTable, insertDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
@@ -142,6 +142,22 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
          WHERE 1 = 1${aclCondition('c.doc_pk', keys)} ORDER BY j.key`,
       ).all({ ids: JSON.stringify([...new Set(chunkIds)]), ...aclParams(keys) }) as ChunkRow[];
       return rows.map(toChunkWithSource);
+    },
+
+    async updateDocumentAcl(docId, contentHash, acl) {
+      conn.assertWritable();
+      validateAcl(docId, acl);
+      let written = false;
+      // A content write all the same: the generation moves, so cached visible-row lists of every process are dropped.
+      contentWrite(conn, vectors, 'update a document ACL', { removed: [], added: [] }, () => {
+        const row = stmt('SELECT pk FROM documents WHERE doc_id = ? AND content_hash = ?').get(docId, contentHash) as { pk: number } | undefined;
+        if (!row) return;
+        stmt('DELETE FROM document_acl WHERE doc_pk = ?').run(row.pk);
+        const insertAcl = stmt('INSERT OR IGNORE INTO document_acl (doc_pk, entry, position) VALUES (?, ?, ?)');
+        acl.forEach((entry, position) => insertAcl.run(row.pk, entry, position));
+        written = true;
+      });
+      return written;
     },
 
     async putDocumentExtras(docId, contentHash, documentExtras) {

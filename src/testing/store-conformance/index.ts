@@ -3,6 +3,7 @@ import { describeAuditLog } from './audit-log.spec.ts';
 import { describeBatchWrites } from './batch-writes.spec.ts';
 import { describeCheckpointStore } from './checkpoint-store.spec.ts';
 import { describeDocumentAccess } from './document-access.spec.ts';
+import { describeDocumentAcl } from './document-acl.spec.ts';
 import { describeDocumentExtras } from './document-extras.spec.ts';
 import { describeDocuments } from './documents.spec.ts';
 import { describeEmbedder } from './embedder.spec.ts';
@@ -33,6 +34,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeDocuments(suite);
     describeBatchWrites(suite);
     describeDocumentAccess(suite);
+    describeDocumentAcl(suite);
     describeDocumentExtras(suite);
     describeKeywordSearch(suite);
     describeVectorSearch(suite);
