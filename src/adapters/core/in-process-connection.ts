@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { ownThread } from '../../agent/runs/run-access.ts';
 import { auditedSearch } from '../../audit/audited-search.ts';
 import type { Principal } from '../../domain/index.ts';
@@ -66,13 +65,9 @@ export function inProcessConnection(target: InProcessTarget, surface: AuditSurfa
         createThread: options.threadId === undefined,
         surface,
       };
-      // Called from inside a LangChain runnable (a LangGraph agent's tool node), the caller's config sits in async
-      // context storage, and the run's graph would take it as its parent: a nested graph, whose approval interrupt
-      // lands in the caller's graph. An Evident run is its own recorded execution, so it starts from an empty context.
-      const run = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => runs.run(request));
-      // The events end before the engine lets go of the thread (its audit record comes first): wait for that, so the
-      // caller can ask again on the same thread at once.
-      await runs.wait(run.run_id, new AbortController().signal);
+      // The engine starts the run from an empty context (not as a nested graph of a calling LangGraph agent), and
+      // returns once the run is done, its thread free for the next ask.
+      const run = await runs.run(request);
       return {
         status: run.status,
         thread_id: run.thread_id,

@@ -40,8 +40,11 @@ export interface ExecuteRunInput {
   failWith?: Error;
   /** Aborting with a plain reason cancels the run; with a `LeaseStop` the run is left to another process, unrecorded. */
   signal: AbortSignal;
-  /** Called once the run's end is stored, so live subscribers read it at once. */
-  onEnd: () => void;
+  /**
+   * Called once the run's end is stored, so live subscribers read it at once and its thread is free at once; with the
+   * run's last state when it settled (answered, refused or interrupted), for its audit record.
+   */
+  onEnd: (finalState: Record<string, unknown> | undefined) => void;
   logger: Logger;
 }
 
@@ -92,6 +95,7 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
   const stopOf = (caught: unknown): LeaseStop | undefined => leaseStopOf(signal) ?? (RunLeaseLostError.isInstance(caught) ? 'lease_lost' : undefined);
   let status: RunRecordStatus;
   let error: string | undefined;
+  let finalState: Record<string, unknown> | undefined;
   try {
     const metadata = { run_id: runId, thread_id: threadId, assistant_id: agent.name, attempt: run.attempt };
     const fromCheckpoint = seq > 0 ? {} : { from_checkpoint_id: execution.fromCheckpointId !== undefined ? execution.fromCheckpointId : await headCheckpointId(agent, threadId) };
@@ -125,6 +129,7 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     await appended;
     const waiting = (await agent.graph.getState({ configurable: { thread_id: threadId } })).next.length > 0;
     status = waiting ? 'interrupted' : agent.outcome(values);
+    if (status !== 'failed' && status !== 'cancelled') finalState = values;
     const runErrors = (values.errors ?? []) as { code: string; message: string }[];
     if (runErrors[0]) error = `${runErrors[0].message} (${runErrors[0].code})`;
   } catch (caught) {
@@ -155,7 +160,7 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     // The status and the `end` event in one transaction: a run is never finished without its end, nor ended twice.
     const finished = await store.finishRun(runId, { status, ...(error ? { error } : {}), leaseOwner, endSeq: seq + 1 });
     seq += 1;
-    onEnd();
+    onEnd(finalState);
     span?.setAttributes({
       'evident.run.status': status,
       // The events this execution recorded, its `end` included (a recovered run's log began before it).

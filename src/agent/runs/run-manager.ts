@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../../errors/index.ts';
@@ -41,8 +42,8 @@ export interface RunManagerDeps {
   audit?: RunAudit;
 }
 
-/** A run's final state as its audit record reads it: undefined when it is not read, an Error when reading it failed. */
-type FinalState = Partial<SharedStateType> | Error | undefined;
+/** A run's last state as its execution ended: undefined unless it settled (a failed run's state may be another run's). */
+type FinalState = Partial<SharedStateType> | undefined;
 
 /** What this process knows of a run it started, for the audit record of its end. */
 interface AskedRun {
@@ -179,6 +180,8 @@ export class RunManager {
       else if (event.event === 'values') values = event.data as Record<string, unknown>;
       else if (event.event === 'error') failure = event.data as RunFailure;
     }
+    // The end is read; the run's audit record follows it: once that is written too, the run is done here.
+    await this.wait(run.runId, new AbortController().signal);
     if (failure) throw new RunFailedError(failure);
     return runResultOf(values, run.threadId, run.runId);
   }
@@ -358,6 +361,7 @@ export class RunManager {
         () => undefined,
       );
     }, this.pollMs);
+    let final: FinalState;
     let executing = true;
     const endExecution = () => {
       if (!executing) return;
@@ -367,7 +371,10 @@ export class RunManager {
       this.busyThreads.delete(run.threadId);
       this.finished(run.runId);
     };
-    const done = executeRun({
+    // A run is its own recorded execution: started from inside a LangChain runnable (an application's LangGraph tool
+    // node calling Evident in process), the caller's config in async context storage would make the run's graph a
+    // nested graph of the caller's, whose interrupts land in the caller's graph. So it starts from an empty context.
+    const done = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => executeRun({
       store: this.store,
       agent,
       run,
@@ -379,21 +386,23 @@ export class RunManager {
       ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
       ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
       signal: controller.signal,
-      onEnd: () => this.finished(run.runId),
+      // The end is stored: the thread is free for the next run at once (a client may start it as soon as it reads
+      // the end), and the run's own last state is kept for its audit record.
+      onEnd: (state) => {
+        final = state as FinalState;
+        endExecution();
+      },
       logger: this.logger,
-    })
+    }))
       .catch(async (error: unknown) => {
         // Only the store failing leaves the executor here; record what can still be recorded.
         this.logger.error('run could not be recorded', { run_id: run.runId, error: String(error) });
         return (await this.store.getRun(run.runId).catch(() => undefined)) ?? run;
       })
       .then(async (ended) => {
-        // The run's final state is read before its thread is free for the next run, and the thread freed as soon as
-        // the run is recorded; the audit record comes after, while the run is still `active`, so closing the manager
-        // waits for it.
-        const final = this.finalState(agent, ended);
         endExecution();
-        await this.recordEnd(ended, await final);
+        // The audit record comes after, while the run is still `active`, so closing the manager waits for it.
+        await this.recordEnd(ended, final);
         return ended;
       })
       .finally(() => {
@@ -412,7 +421,6 @@ export class RunManager {
     this.asked.delete(run.runId);
     if (!this.audit || asked?.kind === 'resume') return;
     await this.recordAudit('ask', run.runId, async () => {
-      if (final instanceof Error) throw final;
       const values = final ?? {};
       await this.audit?.runEnded({
         run,
@@ -422,19 +430,6 @@ export class RunManager {
         citedDocIds: distinct((values.answer?.citations ?? []).map((citation) => citation.doc_id)),
       });
     });
-  }
-
-  /**
-   * What the audit record of a run's end reads of its final state (only when there is an audit log to write, and only
-   * for a run that settled: a failed or cancelled run's state may be another run's, as it can fail before its first step).
-   */
-  private finalState(agent: AgentDefinition, run: RunRecord): Promise<FinalState> {
-    const settled = run.status === 'answered' || run.status === 'refused' || run.status === 'interrupted';
-    if (!this.audit || !settled || this.asked.get(run.runId)?.kind === 'resume') return Promise.resolve(undefined);
-    return agent.graph.getState({ configurable: { thread_id: run.threadId } }).then(
-      (snapshot) => snapshot.values as Partial<SharedStateType>,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    );
   }
 
   /** An audit write that fails does not fail the run (its outcome is stored and streamed already): it is logged as an error. */

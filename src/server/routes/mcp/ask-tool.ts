@@ -115,6 +115,7 @@ export function registerAskTool(server: McpServer, context: McpContext, logger: 
           principal,
           action: { kind: 'ask', question: args.question, history: [] },
           createThread: args.thread_id === undefined,
+          surface: 'mcp',
         });
         let outcome: CompletionOutcome | undefined;
         for await (const part of completionParts(runs.events(run.runId, 0, extra.signal, principal))) if (part.kind === 'end') outcome = part.outcome;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentRuntime, type AgentRuntime } from '../../../agent/agent-runtime.ts';
 import { withSchema } from '../../../store/postgres/drop-store.ts';
 import { CompliantChatModel } from '../../../testing/compliant-chat-model.ts';
-import { openMcpCorpusStore, RESTRICTED_MARKERS, type McpCorpusStore } from '../../../testing/mcp-corpus.ts';
+import { openMcpCorpusStore, RESTRICTED_DOC_IDS, RESTRICTED_MARKERS, type McpCorpusStore } from '../../../testing/mcp-corpus.ts';
 import { callTool, expectNoRestrictedContent, mcpSurfaceSuite, type McpSuiteClients } from '../../../testing/mcp-surface-suite.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../../testing/postgres-test-database.ts';
 import { createApp } from '../../create-app.ts';
@@ -81,6 +81,18 @@ describe('MCP over Streamable HTTP (POST /mcp) on SQLite, offline agents', () =>
     const result = await callTool(admin, 'search', { query: 'paid annual leave', top_k: 1 });
     const hit = (result.structuredContent as { results: { channels: Record<string, { score?: number }> }[] }).results[0];
     expect(Object.values(hit?.channels ?? {}).some((channel) => typeof channel.score === 'number')).toBe(true);
+  });
+
+  it('records its searches and asks in the audit log (surface mcp), counting what bob may not read without naming it', async () => {
+    const bob = await connect(api.url, api.keys.bob);
+    await callTool(bob, 'search', { query: 'Nightjar acquires Halcyon', top_k: 5 });
+    const asked = (await callTool(bob, 'ask', { question: 'What does the notice board list?' })).structuredContent as { run_id: string };
+    const entries = await api.corpus.evident.store.listAudit({ actor: 'bob', limit: 20 });
+    const search = entries.find((entry) => entry.action === 'search');
+    expect(search).toMatchObject({ surface: 'mcp' });
+    expect(search?.withheld).toBeGreaterThan(0);
+    expect(search?.returnedDocIds?.filter((id) => RESTRICTED_DOC_IDS.includes(id))).toEqual([]);
+    expect(entries.find((entry) => entry.action === 'ask' && entry.runId === asked.run_id)).toMatchObject({ surface: 'mcp' });
   });
 
   describe('authorization', () => {

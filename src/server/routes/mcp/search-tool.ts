@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { auditedSearch } from '../../../audit/audited-search.ts';
 import type { Evident } from '../../../evident.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import { scoreViewFor, searchResultJson, type SearchResultJson } from '../../../retrieval/search-result-json.ts';
@@ -22,9 +23,15 @@ export async function searchForMcp(context: Pick<McpContext, 'evident' | 'princi
   const { evident, principal } = context;
   assertQueryWithin(request.query, context.limits);
   await evident.assertEmbedderMatches();
-  const trace = await evident.search.search(request.query, principal, {
-    ...(request.topK ? { topK: request.topK } : {}),
-    ...(request.channels ? { channels: request.channels } : {}),
+  // Recorded in the audit log (surface `mcp`) before any result leaves, as every front end's searches are.
+  const trace = await auditedSearch(evident, {
+    query: request.query,
+    principal,
+    surface: 'mcp',
+    options: {
+      ...(request.topK ? { topK: request.topK } : {}),
+      ...(request.channels ? { channels: request.channels } : {}),
+    },
   });
   const view = scoreViewFor(principal);
   return trace.results.map((result) => searchResultJson(result, view));
