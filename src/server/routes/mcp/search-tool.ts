@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { auditedSearch } from '../../../audit/audited-search.ts';
-import type { Evident } from '../../../evident.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import { scoreViewFor, searchResultJson, type SearchResultJson } from '../../../retrieval/search-result-json.ts';
 import { assertQueryWithin } from '../../request-limits.ts';
