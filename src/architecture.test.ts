@@ -32,8 +32,15 @@ const RULES: Rule[] = [
   { from: 'src/retrieval', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/ingest'] },
   { from: 'src/models', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/store'] },
   { from: 'src/agent', not: ['src/server', 'src/cli', 'src/eval'] },
-  { from: 'src/server', not: ['src/cli', 'src/eval'] },
+  { from: 'src/server', not: ['src/cli', 'src/eval', 'src/adapters'] },
   { from: 'src/eval', not: ['src/cli', 'src/server'] },
+  // Tracing sits beside logging: every layer may open spans, so it depends on nothing above the base.
+  { from: 'src/telemetry', only: [...BASE, 'src/config'] },
+  // The audit log's recording is a service over the store and the search; front ends call it, never the reverse.
+  { from: 'src/audit', not: ['src/server', 'src/cli', 'src/eval', 'src/adapters'] },
+  // Framework adapters are front ends of their own: beside the server and the CLI, not used by them.
+  { from: 'src/adapters', not: ['src/cli', 'src/eval'] },
+  { from: 'src/cli', not: ['src/adapters'] },
   // The server's wire schemas are read by the web UI's type checker, which knows no Node: zod and domain types only.
   { from: 'src/server/schemas', only: ['src/domain'] },
 ];
