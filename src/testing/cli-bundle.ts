@@ -28,7 +28,10 @@ function sourceDigest(): string {
  * The CLI of this checkout (src/cli/main.ts, exactly what `bin/evident.js` runs) bundled into one ES module with
  * esbuild — the transpiler tsx uses — so a child process starts in about half the CPU time: tests that start dozens
  * of CLI processes (crash tests) stay bounded. Rebuilt when any source changes; returns the entry script to run with
- * `node <script> …args`, which behaves as `node bin/evident.js …args`.
+ * `node <script> …args`, which behaves as `node bin/evident.js …args` — except for what the sources start from files
+ * beside themselves (`new URL('./…', import.meta.url)`: the table-query child, the ingest and vector-scan worker
+ * threads), which are not in the bundle: tests of table queries, asks over tables or worker ingestion run
+ * `bin/evident.js`.
  */
 export async function bundledCli(): Promise<string> {
   const digest = sourceDigest();
