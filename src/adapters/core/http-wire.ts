@@ -1,26 +1,10 @@
 import { z } from 'zod';
 import { citationSchema } from '../../domain/answer.ts';
+import { searchResultSchema } from '../../server/schemas/search-json.ts';
 
 /** What a client adapter reads of an Evident server's answers; anything else is not an Evident server. */
 
-const channelJson = z.object({ rank: z.number(), score: z.number().optional() });
-
-export const searchResponseSchema = z.object({
-  results: z.array(
-    z.object({
-      rank: z.number(),
-      chunk_id: z.string(),
-      doc_id: z.string(),
-      source: z.string(),
-      page: z.number().nullable(),
-      heading: z.string(),
-      score: z.number(),
-      text: z.string(),
-      channels: z.object({ bm25: channelJson.optional(), vector: channelJson.optional() }),
-      rerank_score: z.number().nullable(),
-    }),
-  ),
-});
+export const searchResponseSchema = z.object({ results: z.array(searchResultSchema) });
 
 /** The `evident` extension of a chat completion: the run's status and ids, its answer contract, its pending action. */
 export const completionResponseSchema = z.object({

@@ -1,33 +1,12 @@
 import { z } from 'zod';
 import { searchBody } from '../../routes/search-routes.ts';
+import { searchResultSchema } from '../../schemas/search-json.ts';
 import { operation, pathGroup } from '../operation.ts';
-
-const channelHit = z
-  .object({
-    rank: z.number().int(),
-    score: z.number().optional().describe('The channel\'s raw score, for admins only: BM25 scores depend on statistics of documents others cannot read.'),
-  })
-  .strict();
 
 export const searchResponseJson = z
   .object({
     query: z.string(),
-    results: z.array(
-      z
-        .object({
-          rank: z.number().int(),
-          chunk_id: z.string().describe('`<doc_id>#<ordinal>`'),
-          doc_id: z.string(),
-          source: z.string(),
-          page: z.number().int().nullable(),
-          heading: z.string().describe('Heading path joined with ` › `.'),
-          score: z.number(),
-          text: z.string(),
-          channels: z.object({ bm25: channelHit.optional(), vector: channelHit.optional() }).strict(),
-          rerank_score: z.number().nullable(),
-        })
-        .strict(),
-    ),
+    results: z.array(searchResultSchema.extend({ channels: searchResultSchema.shape.channels.strict() }).strict()),
   })
   .strict();
 

@@ -4,6 +4,7 @@ import { auditedSearch } from '../../../audit/audited-search.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import { scoreViewFor, searchResultJson, type SearchResultJson } from '../../../retrieval/search-result-json.ts';
 import { assertQueryWithin } from '../../request-limits.ts';
+import { searchResultSchema } from '../../schemas/search-json.ts';
 import type { McpContext } from './mcp-context.ts';
 import { chunkUri } from './resource-uri.ts';
 import { guarded, toolResult } from './tool-result.ts';
@@ -36,25 +37,9 @@ export async function searchForMcp(context: Pick<McpContext, 'evident' | 'princi
   return trace.results.map((result) => searchResultJson(result, view));
 }
 
-const channelJson = z.object({ rank: z.number(), score: z.number().optional() });
-
 const searchOutput = z.object({
   query: z.string(),
-  results: z.array(
-    z.object({
-      rank: z.number(),
-      chunk_id: z.string(),
-      doc_id: z.string(),
-      source: z.string(),
-      page: z.number().nullable(),
-      heading: z.string(),
-      score: z.number(),
-      text: z.string(),
-      channels: z.object({ bm25: channelJson.optional(), vector: channelJson.optional() }),
-      rerank_score: z.number().nullable(),
-      uri: z.string(),
-    }),
-  ),
+  results: z.array(searchResultSchema.extend({ uri: z.string() })),
 });
 
 const resultLine = (result: SearchResultJson) =>
