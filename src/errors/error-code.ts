@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'input_too_large'
   | 'not_found'
+  | 'document_file_unavailable'
   | 'unknown_agent'
   | 'client_closed'
   // Access: who is asking, and what they may see or do.
@@ -30,6 +31,8 @@ export type ErrorCode =
   | 'cancelled'
   // Ingest: one file's reason; the rest of the batch goes on.
   | IngestErrorCode
+  // Sources being synced (folders, web sites): the root or a fetch.
+  | SourceErrorCode
   // Table queries: refused before running, or stopped.
   | 'query_rejected'
   | 'query_timeout'
@@ -44,6 +47,9 @@ export type ErrorCode =
   | 'store_failed'
   | 'internal';
 
+/** Why a source (a folder or a web site being synced) or one of its fetches could not be read. */
+export type SourceErrorCode = 'source_invalid' | 'source_refused' | 'source_unavailable' | 'source_limit_exceeded';
+
 /** Why a file could not be ingested. */
 export type IngestErrorCode =
   | 'file_empty'
@@ -52,6 +58,9 @@ export type IngestErrorCode =
   | 'file_encoding'
   | 'pdf_corrupt'
   | 'pdf_encrypted'
+  | 'ocr_unavailable'
+  | 'ocr_failed'
+  | 'ocr_timeout'
   | 'file_corrupt'
   | 'file_unreadable'
   | 'path_not_found'
@@ -69,6 +78,7 @@ const KNOWN: Record<ErrorCode, true> = {
   payload_too_large: true,
   input_too_large: true,
   not_found: true,
+  document_file_unavailable: true,
   unknown_agent: true,
   client_closed: true,
   unauthorized: true,
@@ -92,6 +102,9 @@ const KNOWN: Record<ErrorCode, true> = {
   file_encoding: true,
   pdf_corrupt: true,
   pdf_encrypted: true,
+  ocr_unavailable: true,
+  ocr_failed: true,
+  ocr_timeout: true,
   file_corrupt: true,
   file_unreadable: true,
   path_not_found: true,
@@ -101,6 +114,10 @@ const KNOWN: Record<ErrorCode, true> = {
   acl_invalid: true,
   acl_unreadable: true,
   acl_empty: true,
+  source_invalid: true,
+  source_refused: true,
+  source_unavailable: true,
+  source_limit_exceeded: true,
   query_rejected: true,
   query_timeout: true,
   query_too_large: true,

@@ -1,0 +1,150 @@
+import { LOCAL_OPERATOR } from '../domain/index.ts';
+import type { DiscoveredFile } from '../ingest/discover.ts';
+import type { Ingestor } from '../ingest/ingestor.ts';
+import type { IngestOutcome } from '../ingest/ingest-progress.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Store } from '../store/store.ts';
+import type { Connector, ConnectorItem, StoredDocument } from './connector.ts';
+import { planSync, sameEntries, type SyncAction } from './sync-plan.ts';
+
+/** What one document of a sync came to. `acl` is an ACL replaced in place (nothing re-read or re-embedded). */
+export type SyncStatus = 'added' | 'updated' | 'acl' | 'deleted' | 'unchanged' | 'failed';
+
+export interface SyncOutcome {
+  docId: string;
+  status: SyncStatus;
+  error?: { code: string; message: string };
+}
+
+export interface SyncReport {
+  source: string;
+  dryRun: boolean;
+  /** The plan as listed (for a dry run, all there is). */
+  plan: SyncAction[];
+  outcomes: SyncOutcome[];
+  added: number;
+  updated: number;
+  aclUpdated: number;
+  deleted: number;
+  unchanged: number;
+  failed: number;
+}
+
+export interface SyncDeps {
+  store: Store;
+  ingestor: Ingestor;
+  logger?: Logger;
+}
+
+export interface SyncOptions {
+  dryRun?: boolean;
+  /** Delete the source's stored documents it no longer lists (default true; false for `ingest <url>`). */
+  deleteUnlisted?: boolean;
+}
+
+/** Pages of one listing at most: a connector whose cursor never ends is a bug, not a source. */
+const MAX_LIST_PAGES = 100_000;
+
+/**
+ * Makes the store match one source: lists it whole (a listing that fails changes nothing), plans against the
+ * documents that came from it, and applies the plan — deletions, ACL-only changes in place, and the documents to
+ * (re)read through the ingestor, which keeps its own change detection and bounds.
+ */
+export async function syncSource(connector: Connector, deps: SyncDeps, options: SyncOptions = {}): Promise<SyncReport> {
+  const { store } = deps;
+  const items: ConnectorItem[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+    const listed = await connector.list(cursor);
+    items.push(...listed.items);
+    cursor = listed.cursor;
+    if (cursor === undefined) break;
+  }
+  const all = (await store.listDocuments(LOCAL_OPERATOR)).map(
+    (doc): StoredDocument => ({ docId: doc.docId, source: doc.source, contentHash: doc.contentHash, acl: doc.acl }),
+  );
+  const stored = new Map(all.map((doc) => [doc.docId, doc]));
+  const owned = all.filter((doc) => connector.owns(doc));
+  const plan = planSync(items, owned, stored, { aclOverride: connector.aclOverride, deleteUnlisted: options.deleteUnlisted ?? true });
+  const report = (outcomes: SyncOutcome[]): SyncReport => tally(connector.label, options.dryRun ?? false, plan, outcomes);
+  if (options.dryRun) return report([]);
+  try {
+    return report(await apply(connector, deps, plan));
+  } finally {
+    await connector.close?.();
+  }
+}
+
+async function apply(connector: Connector, deps: SyncDeps, plan: readonly SyncAction[]): Promise<SyncOutcome[]> {
+  const { store, ingestor, logger } = deps;
+  const outcomes: SyncOutcome[] = [];
+  const files: DiscoveredFile[] = [];
+  const fetchAndQueue = async (item: ConnectorItem, previous: StoredDocument | undefined) => {
+    const fetched = await connector.fetch(item, previous);
+    if (fetched.kind === 'file') return void files.push(fetched.file);
+    if (fetched.kind === 'failed') return void outcomes.push({ docId: item.docId, status: 'failed', error: fetched.error });
+    if (fetched.kind === 'gone') {
+      if (previous && connector.owns(previous) && (await store.deleteDocument(item.docId))) outcomes.push({ docId: item.docId, status: 'deleted' });
+      return;
+    }
+    // Not modified: the stored content is current; only the run's ACL may differ.
+    const acl = connector.aclOverride ?? item.acl;
+    if (previous && acl !== undefined && !sameEntries(acl, previous.acl) && (await store.updateDocumentAcl(item.docId, previous.contentHash, acl))) {
+      outcomes.push({ docId: item.docId, status: 'acl' });
+    } else {
+      outcomes.push({ docId: item.docId, status: 'unchanged' });
+    }
+  };
+
+  for (const step of plan) {
+    switch (step.action) {
+      case 'delete':
+        if (await store.deleteDocument(step.stored.docId)) outcomes.push({ docId: step.stored.docId, status: 'deleted' });
+        break;
+      case 'acl':
+        // Against the version planned on: if it changed since, the document is read again instead.
+        if (await store.updateDocumentAcl(step.item.docId, step.stored.contentHash, step.acl)) outcomes.push({ docId: step.item.docId, status: 'acl' });
+        else await fetchAndQueue(step.item, step.stored);
+        break;
+      case 'unchanged':
+        outcomes.push({ docId: step.item.docId, status: 'unchanged' });
+        break;
+      case 'failed':
+        outcomes.push({ docId: step.item.docId, status: 'failed', error: step.error });
+        break;
+      case 'add':
+        await fetchAndQueue(step.item, undefined);
+        break;
+      default:
+        await fetchAndQueue(step.item, step.stored);
+    }
+  }
+  if (files.length > 0) {
+    const acl = connector.aclOverride;
+    const summary = await ingestor.ingestFiles(files, acl === undefined ? {} : { acl });
+    for (const outcome of summary.outcomes) outcomes.push(fromIngest(outcome));
+  }
+  logger?.debug('sync: applied', { source: connector.label, steps: plan.length, ingested: files.length });
+  return outcomes;
+}
+
+const fromIngest = (outcome: IngestOutcome): SyncOutcome =>
+  outcome.status === 'failed'
+    ? { docId: outcome.docId, status: 'failed', error: { code: outcome.error?.code ?? 'file_unreadable', message: outcome.error?.message ?? outcome.docId } }
+    : { docId: outcome.docId, status: outcome.status };
+
+function tally(source: string, dryRun: boolean, plan: SyncAction[], outcomes: SyncOutcome[]): SyncReport {
+  const count = (status: SyncStatus) => outcomes.filter((o) => o.status === status).length;
+  return {
+    source,
+    dryRun,
+    plan,
+    outcomes,
+    added: count('added'),
+    updated: count('updated'),
+    aclUpdated: count('acl'),
+    deleted: count('deleted'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+  };
+}
