@@ -39,6 +39,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_DB'], path: ['db'], parse: text },
   { names: ['EVIDENT_DATABASE_URL'], path: ['databaseUrl'], parse: text },
   { names: ['EVIDENT_DATABASE_READ_URLS'], path: ['databaseReadUrls'], parse: list },
+  { names: ['EVIDENT_DOCUMENT_ROOTS'], path: ['documentRoots'], parse: list },
   { names: ['EVIDENT_DATABASE_REPLICA_MAX_LAG_MS'], path: ['database', 'replicaMaxLagMs'], parse: num },
   { names: ['EVIDENT_DATABASE_REPLICA_CHECK_INTERVAL_MS'], path: ['database', 'replicaCheckIntervalMs'], parse: num },
   { names: ['EVIDENT_EMBEDDER'], path: ['embedder'], parse: text },

@@ -106,6 +106,12 @@ export const configSchema = z
     limits: limitsSchema,
     /** The bounds each agent runs within (retries, iterations, tasks, evidence, memory); see `agents-schema.ts`. */
     agents: agentsSchema,
+    /**
+     * Folders the server may serve documents' original files from (`EVIDENT_DOCUMENT_ROOTS`, comma-separated): the
+     * folders you ingest from. A file is served only to a reader of its document, only from inside a root, and only
+     * while its bytes hash to the indexed version.
+     */
+    documentRoots: z.array(z.string().min(1)).max(64).default([]),
     /** The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store. */
     adminKey: z.string().min(16, 'the admin key needs at least 16 characters').optional(),
     /** OpenTelemetry traces (exported when OTEL_EXPORTER_OTLP_ENDPOINT is set); see `tracing-schema.ts`. */

@@ -6,6 +6,7 @@ import { authenticate } from './auth.ts';
 import { errorResponse } from './error-response.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
+import { documentFileRoutes } from './routes/document-file-routes.ts';
 import { documentRoutes } from './routes/document-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
 import { meRoutes } from './routes/me-routes.ts';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', meRoutes());
   app.route('/v1', searchRoutes(evident));
   app.route('/v1', documentRoutes(evident, { logger }));
+  app.route('/v1', documentFileRoutes(evident));
   app.route('/v1', memoryRoutes(evident));
   app.route('/v1', userRoutes(evident));
   app.route('/v1', auditRoutes(evident));

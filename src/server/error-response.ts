@@ -11,6 +11,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   forbidden: 403,
   thread_forbidden: 403,
   not_found: 404,
+  document_file_unavailable: 404,
   invalid_input: 400,
   embedder_mismatch: 409,
   // The request is fine but the thread or run is not in a state that allows it now.

@@ -74,5 +74,31 @@ export const documentPaths = pathGroup(
         },
       }),
     },
+    '/v1/documents/{docId}/file': {
+      get: operation({
+        id: 'getDocumentFile',
+        summary: 'The original file of a document',
+        description:
+          'The bytes of the ingested version, for a key that may read the document (the web UI opens a cited PDF at its page). Served only from the server\'s document roots (`documentRoots`, `EVIDENT_DOCUMENT_ROOTS`) and only while the file hashes to the indexed version; uploads are not kept. PDF is served as `application/pdf`, Markdown, text, CSV and HTML as `text/plain` (never rendered), DOCX and XLSX as downloads; every response is sandboxed (`Content-Security-Policy: sandbox`), with the content hash as `ETag`.',
+        access: 'key',
+        params: [pathParam('docId', 'The doc_id, a path such as `reports/q3.pdf` (slashes allowed).')],
+        responses: {
+          200: {
+            description: 'The file.',
+            content: {
+              'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+              'text/plain': { schema: { type: 'string' } },
+              'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            },
+          },
+          304: { description: 'Not modified (`If-None-Match` names the content hash).' },
+          404: {
+            description:
+              'No such document, or one the key may not read (the same answer: `not_found`); or a readable one whose file the server does not keep or that changed since it was ingested (`document_file_unavailable`, with a hint).',
+            json: ERROR_SCHEMA_REF,
+          },
+        },
+      }),
+    },
   },
 );
