@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ocrSchema } from './ocr-schema.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -54,6 +55,8 @@ export const ingestSchema = z
     batchBytes: z.number().int().min(1).max(1024 * MiB).default(16 * MiB),
     /** Milliseconds a batch waits for more documents before it is written (and its files are reported done). */
     batchMs: z.number().int().min(0).max(60_000).default(250),
+    /** OCR of PDF pages without a text layer (see `ocr-schema.ts`). */
+    ocr: ocrSchema,
   })
   .strict()
   .prefault({});

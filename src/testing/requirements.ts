@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +70,39 @@ export function chromiumBrowser(): Requirement<string> {
     missing = `Chromium not found at ${path}`;
   }
   return { kind: 'browser', value: path, missing, hint: 'apt-get install chromium (or set EVIDENT_TEST_CHROMIUM to a Chromium binary)' };
+}
+
+/** The tools that OCR scanned PDFs: poppler's `pdftoppm` and `tesseract` with the English and Simplified Chinese packs. */
+export function ocrTools(): Requirement<undefined> {
+  const has = (command: string, args: string[]): string | undefined => {
+    try {
+      return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 });
+    } catch {
+      return undefined;
+    }
+  };
+  const languages = (has('tesseract', ['--list-langs']) ?? '').split('\n').map((line) => line.trim());
+  const lacking = [
+    ...(has('pdftoppm', ['-v']) === undefined ? ['pdftoppm'] : []),
+    ...(languages.length <= 1 ? ['tesseract'] : ['eng', 'chi_sim'].filter((lang) => !languages.includes(lang)).map((lang) => `tesseract ${lang}`)),
+  ];
+  return {
+    kind: 'OCR',
+    value: undefined,
+    missing: lacking.length === 0 ? undefined : `${lacking.join(', ')} not installed`,
+    hint: 'apt-get install --no-install-recommends tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim poppler-utils',
+  };
+}
+
+/** A font that covers Simplified Chinese, for test pages Chromium renders. */
+export function chineseFont(): Requirement<undefined> {
+  let fonts = '';
+  try {
+    fonts = execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8', timeout: 15_000 });
+  } catch {
+    // fc-list missing: no font either.
+  }
+  return { kind: 'font', value: undefined, missing: fonts.trim() ? undefined : 'no Chinese font installed', hint: 'apt-get install --no-install-recommends fonts-wqy-zenhei' };
 }
 
 /** A PostgreSQL with pgvector the tests may create schemas in: `EVIDENT_TEST_DATABASE_URL`. */

@@ -3,6 +3,7 @@ import { getDocumentProxy } from 'unpdf';
 import type { Block, LoadedDocument } from '../../domain/index.ts';
 import { IngestError } from '../../errors/index.ts';
 import { INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '../limits.ts';
+import { readScans } from '../ocr/index.ts';
 import type { Loader } from './loader.ts';
 
 /** A text line as laid out on a page (PDF user space: y grows upwards). */
@@ -271,8 +272,12 @@ export const pdfLoader: Loader = {
     try {
       let pages: PdfTextLine[][];
       let metaTitle = '';
+      let scans = new Map<number, Block[]>();
       try {
         pages = await readPages(pdf, path, limits);
+        // Pages without a text layer that show an image are scans, read through OCR.
+        const textless = pages.flatMap((lines, index) => (lines.length === 0 ? [index + 1] : []));
+        scans = await readScans(pdf, bytes, basename(path), textless, limits.ocr);
         const meta = await pdf.getMetadata().catch(() => undefined);
         const info = meta?.info as { Title?: unknown } | undefined;
         metaTitle = typeof info?.Title === 'string' ? info.Title.trim() : '';
@@ -281,7 +286,7 @@ export const pdfLoader: Loader = {
       }
       const style = documentStyle(pages);
       const keepHyphen = hyphenatedWords(pages.flat());
-      const blocks = pages.flatMap((lines, index) => pageBlocks(lines, index + 1, style, keepHyphen));
+      const blocks = pages.flatMap((lines, index) => scans.get(index + 1) ?? pageBlocks(lines, index + 1, style, keepHyphen));
       const firstPageHeadings = blocks.filter((block) => block.page === 1 && block.kind === 'heading');
       const title = metaTitle || firstPageHeadings[0]?.text;
       return { blocks, pageCount: pdf.numPages, ...(title ? { title } : {}) };
