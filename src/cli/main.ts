@@ -17,8 +17,10 @@ import { registerMcpCommand } from './commands/mcp-command.ts';
 import { registerSearchCommand } from './commands/search-command.ts';
 import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
+import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerTablesCommand } from './commands/tables-command.ts';
 import { registerUsersCommand } from './commands/users-command.ts';
+import { registerWatchCommand } from './commands/watch-command.ts';
 import { processIo, type CliIo } from './io.ts';
 
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
@@ -36,6 +38,8 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   registerIngestCommand(program, io, setExit);
+  registerSyncCommand(program, io, setExit);
+  registerWatchCommand(program, io);
   registerSearchCommand(program, io);
   registerDocsCommand(program, io);
   registerUsersCommand(program, io);

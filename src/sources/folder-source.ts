@@ -36,7 +36,7 @@ export class FolderSource implements Connector {
   private files = new Map<string, DiscoveredFile>();
 
   constructor(
-    private readonly root: string,
+    readonly root: string,
     private readonly options: FolderSourceOptions,
   ) {
     this.label = `folder ${root}`;

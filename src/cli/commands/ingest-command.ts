@@ -4,6 +4,8 @@ import { llmSummarizer } from '../../ingest/extras/chapter-summarizer.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { ingestProgressRenderer } from '../ingest-progress-renderer.ts';
 import { wireJson, type CliIo } from '../io.ts';
+import { createStderrLogger } from '../../logging/logger.ts';
+import { ingestUrls, isWebUrl } from './ingest-urls.ts';
 
 interface IngestFlags {
   acl?: string;
@@ -18,8 +20,8 @@ interface IngestFlags {
 export function registerIngestCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('ingest')
-    .description('Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx); doc_id = path relative to the folder')
-    .argument('<paths...>', 'files or folders')
+    .description('Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx); doc_id = path relative to the folder; an http(s) URL is fetched as a web page')
+    .argument('<paths...>', 'files, folders or web page URLs')
     .option('--acl <entries>', 'ACL for every file, e.g. group:legal,user:bob, or public (overrides sidecars and front matter; empty is an error)')
     .option('--force', 're-ingest files even when unchanged')
     .option('--chunk-size <chars>', 'target chunk size in characters')
@@ -41,8 +43,16 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
         ...(maxFileBytes ? { ingest: { maxFileBytes } } : {}),
         ...(flags.llm ? { llm: flags.llm } : {}),
       };
-      await withEvident(command.optsWithGlobals<GlobalOptions>(), configFlags, async (evident) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withEvident(global, configFlags, async (evident) => {
         await evident.assertEmbedderMatches();
+        const urls = paths.filter(isWebUrl);
+        if (urls.length > 0) {
+          const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
+          if (!(await ingestUrls(evident, urls, acl, io, Boolean(flags.json), logger))) setExit(1);
+          paths = paths.filter((path) => !isWebUrl(path));
+          if (paths.length === 0) return;
+        }
         const renderer = ingestProgressRenderer(io);
         const chat = await evident.chatModel();
         const summarizer = chat ? { summarizer: llmSummarizer(chat) } : {};

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { parseAclValue } from '../../ingest/acl-text.ts';
+import { createStderrLogger } from '../../logging/logger.ts';
+import { FolderWatcher } from '../../sources/folder-watcher.ts';
+import { folderSources } from '../../sources/open-sources.ts';
+import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
+import type { CliIo } from '../io.ts';
+import { reportText } from '../sync-output.ts';
+
+interface WatchFlags {
+  acl?: string;
+  debounceMs?: string;
+  interval?: string;
+}
+
+export function registerWatchCommand(program: Command, io: CliIo): void {
+  program
+    .command('watch')
+    .description('Keep the store in sync with folders: a sync on file changes (debounced) and a full sync periodically; Ctrl-C stops')
+    .argument('<dirs...>', 'folders to watch')
+    .option('--acl <entries>', 'ACL for every document (overrides sidecars and front matter)')
+    .option('--debounce-ms <ms>', 'quiet time after file events before syncing (default 500)')
+    .option('--interval <seconds>', 'full sync this often, as a safety net for lost events (default 300)')
+    .action(async (dirs: string[], flags: WatchFlags, command: Command) => {
+      const acl = flags.acl === undefined ? undefined : parseAclValue(flags.acl, '--acl');
+      const debounceMs = intFlag('--debounce-ms', flags.debounceMs) ?? 500;
+      const intervalMs = (intFlag('--interval', flags.interval) ?? 300) * 1000;
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withEvident(global, {}, async (evident) => {
+        await evident.assertEmbedderMatches();
+        const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
+        const sources = folderSources(evident, dirs, logger, acl);
+        // The first full sync prints what it did even when nothing changed; later ones only when something did.
+        let first = true;
+        const watcher = new FolderWatcher(sources, { store: evident.store, ingestor: evident.ingestor, logger }, {
+          debounceMs,
+          intervalMs,
+          pollMs: Math.max(debounceMs, 2000),
+          logger,
+          onReport: (report) => {
+            const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
+            if (first || changed) io.out(`${new Date().toISOString().slice(11, 19)} ${reportText(report)}`);
+          },
+        });
+        const stopped = new Promise<string>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'));
+          process.once('SIGTERM', () => resolve('SIGTERM'));
+        });
+        const modes = await watcher.start();
+        first = false;
+        io.out(`watching ${dirs.map((dir, i) => `${dir} (${modes[i] === 'events' ? 'file events' : 'polling'})`).join(', ')}; a full sync every ${intervalMs / 1000} s; Ctrl-C to stop\n`);
+        const signal = await stopped;
+        await watcher.stop();
+        io.out(`stopped (${signal})\n`);
+      });
+    });
+}
