@@ -10,6 +10,19 @@ export interface PdfLine {
   x?: number;
   /** Extra space above the line, in points (a paragraph gap). */
   gapBefore?: number;
+  /**
+   * Baseline in points from the page's bottom edge (792 is the top): the text is placed there, as a table's cells
+   * are, and the flow of the lines around it does not move.
+   */
+  y?: number;
+}
+
+/** The lines that set `rows` as a table: one placed line per cell, left edges at `columns`, baselines `leading` apart. */
+export function pdfTableLines(rows: readonly (readonly string[])[], options: { columns: readonly number[]; top: number; leading?: number; size?: number }): PdfLine[] {
+  const leading = options.leading ?? 14;
+  return rows.flatMap((row, r) =>
+    row.flatMap((text, c) => (text === '' ? [] : [{ text, x: options.columns[c] ?? 72, y: options.top - r * leading, ...(options.size ? { size: options.size } : {}) }])),
+  );
 }
 
 export interface PdfBuildOptions {
@@ -24,7 +37,7 @@ const escapePdfString = (text: string): string => text.replace(/\\/g, '\\\\').re
 
 /**
  * Builds a small, valid PDF (Helvetica, WinAnsi text) with one content stream per page.
- * Lines are laid out top-down; ASCII text only.
+ * Lines are laid out top-down unless placed at a `y`; ASCII text only.
  */
 export function buildPdf(pages: readonly (readonly PdfLine[])[], options: PdfBuildOptions = {}): Buffer {
   const objects: string[] = [];
@@ -42,9 +55,9 @@ export function buildPdf(pages: readonly (readonly PdfLine[])[], options: PdfBui
     const ops: string[] = [];
     for (const line of lines) {
       const size = line.size ?? 11;
-      y -= size * 1.25 + (line.gapBefore ?? 0);
+      if (line.y === undefined) y -= size * 1.25 + (line.gapBefore ?? 0);
       ops.push(
-        `BT /${line.bold ? 'F2' : 'F1'} ${size} Tf ${line.x ?? 72} ${y.toFixed(2)} Td (${escapePdfString(line.text)}) Tj ET`,
+        `BT /${line.bold ? 'F2' : 'F1'} ${size} Tf ${line.x ?? 72} ${(line.y ?? y).toFixed(2)} Td (${escapePdfString(line.text)}) Tj ET`,
       );
     }
     const stream = ops.join('\n');

@@ -5,6 +5,8 @@ import { IngestError } from '../../errors/index.ts';
 import { INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '../limits.ts';
 import { readScans } from '../ocr/index.ts';
 import type { Loader } from './loader.ts';
+import { findPageTables, insideTable, pdfTables, withTableBlocks, type FoundTable } from '../pdf-tables/index.ts';
+import { fileStem } from './decode-text.ts';
 
 /** A text line as laid out on a page (PDF user space: y grows upwards). */
 interface PdfTextLine {
@@ -217,7 +219,7 @@ function pageBlocks(lines: readonly PdfTextLine[], page: number, style: PageStyl
 }
 
 /** Every page's lines; stops with `maxDocumentChars` as soon as the text read so far is over it. */
-async function readPages(pdf: DocumentProxy, path: string, limits: IngestLimits): Promise<PdfTextLine[][]> {
+async function readPages(pdf: DocumentProxy, path: string, limits: IngestLimits, found: FoundTable[][]): Promise<PdfTextLine[][]> {
   const pages: PdfTextLine[][] = [];
   let chars = 0;
   for (let number = 1; number <= pdf.numPages; number += 1) {
@@ -239,6 +241,7 @@ async function readPages(pdf: DocumentProxy, path: string, limits: IngestLimits)
       });
     }
     pages.push(pageLines(items));
+    found.push(findPageTables(items, number));
     page.cleanup();
     if (chars > limits.maxDocumentChars) {
       throw limitExceeded('maxDocumentChars', basename(path), `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text by page ${number}`, limits);
@@ -272,9 +275,10 @@ export const pdfLoader: Loader = {
     try {
       let pages: PdfTextLine[][];
       let metaTitle = '';
+      const found: FoundTable[][] = [];
       let scans = new Map<number, Block[]>();
       try {
-        pages = await readPages(pdf, path, limits);
+        pages = await readPages(pdf, path, limits, found);
         // Pages without a text layer that show an image are scans, read through OCR.
         const textless = pages.flatMap((lines, index) => (lines.length === 0 ? [index + 1] : []));
         scans = await readScans(pdf, bytes, basename(path), textless, limits.ocr);
@@ -284,12 +288,16 @@ export const pdfLoader: Loader = {
       } catch (error) {
         throw IngestError.isInstance(error) ? error : pdfError(error, path);
       }
+      // A detected table's lines are in its rows, not in the page's paragraphs.
+      const detected = pdfTables(found, fileStem(path), basename(path), limits);
+      pages = pages.map((lines, index) => lines.filter((line) => !insideTable(line.x, line.y, detected.boxesOnPage.get(index + 1))));
       const style = documentStyle(pages);
       const keepHyphen = hyphenatedWords(pages.flat());
       const blocks = pages.flatMap((lines, index) => scans.get(index + 1) ?? pageBlocks(lines, index + 1, style, keepHyphen));
       const firstPageHeadings = blocks.filter((block) => block.page === 1 && block.kind === 'heading');
       const title = metaTitle || firstPageHeadings[0]?.text;
-      return { blocks, pageCount: pdf.numPages, ...(title ? { title } : {}) };
+      const tables = detected.tables.length > 0 ? { tables: detected.tables } : {};
+      return { blocks: withTableBlocks(blocks, detected.blocksAfterPage), pageCount: pdf.numPages, ...tables, ...(title ? { title } : {}) };
     } finally {
       await pdf.destroy();
     }

@@ -1,0 +1,187 @@
+import type { ColumnSpan, FoundTable, GridRow, PageTextItem, RowCell, TextRow } from './page-text.ts';
+import { textRows } from './text-rows.ts';
+
+/** `Table 3:` / `Table IV.` opening a line: a caption, never a row. */
+const CAPTION = /^Table\s+(\d{1,3}|[IVXL]{1,6})\s*[:.]/i;
+/** A cell longer than this is prose: tables hold short values (a false table is worse than a missed one). */
+const MAX_CELL_CHARS = 48;
+const MAX_CELL_WORDS = 8;
+const MIN_COLUMNS = 3;
+const MIN_ROWS = 3;
+/** Rows further apart than this many font sizes do not belong to one table. */
+const MAX_ROW_GAP = 2.2;
+
+
+/** Five or more words, three of them lowercase: a run of a sentence, not a value or a label. */
+function sentenceLike(text: string): boolean {
+  const words = text.split(' ');
+  return words.length >= 5 && words.filter((word) => /^\p{Ll}+[,.;:]?$/u.test(word)).length >= 3;
+}
+const isProse = (text: string): boolean => text.length > MAX_CELL_CHARS || text.split(' ').length > MAX_CELL_WORDS || sentenceLike(text);
+
+/**
+ * The tables of one page: runs of close rows of short cells whose full-width rows line up in at least three
+ * columns. Conservative by design; a two-column page of prose, a list or a caption never qualifies.
+ */
+export function findPageTables(items: readonly PageTextItem[], page: number): FoundTable[] {
+  const rows = textRows(items);
+  const found: FoundTable[] = [];
+  let run: TextRow[] = [];
+  const close = (): void => {
+    const table = tableOf(run, page);
+    if (table) {
+      const caption = captionNear(rows, table);
+      found.push(caption ? { ...table, caption } : table);
+    }
+    run = [];
+  };
+  for (const row of rows) {
+    const caption = row.cells.find((cell) => CAPTION.test(cell.text));
+    if (caption && (run.length === 0 || overlapsRun(run, caption.x0, caption.x1))) {
+      close();
+      continue;
+    }
+    // Prose beside a table (the other column of a two-column page), or another table's caption there, is left out
+    // of its rows, not a reason to end it.
+    const cells = row.cells.filter((cell) => !isProse(cell.text) && cell !== caption);
+    if (cells.length === 0) continue;
+    const previous = run.at(-1);
+    if (previous !== undefined && previous.y - row.y > Math.max(previous.size, row.size) * MAX_ROW_GAP) close();
+    run.push(cells.length === row.cells.length ? row : { ...row, cells });
+  }
+  close();
+  return found;
+}
+
+function overlapsRun(run: readonly TextRow[], x0: number, x1: number): boolean {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const row of run) for (const cell of row.cells) {
+    left = Math.min(left, cell.x0);
+    right = Math.max(right, cell.x1);
+  }
+  return x0 < right && x1 > left;
+}
+
+/** The caption nearest above or below the table (within four lines, overlapping it across), with the words after it on its line. */
+function captionNear(rows: readonly TextRow[], table: FoundTable): string | undefined {
+  let best: { text: string; distance: number } | undefined;
+  for (const row of rows) {
+    const index = row.cells.findIndex((cell) => CAPTION.test(cell.text));
+    const cell = row.cells[index];
+    if (!cell) continue;
+    const distance = row.y > table.box.y1 ? row.y - table.box.y1 : table.box.y0 - row.y;
+    if (distance < 0 || distance > row.size * 4 || cell.x0 > table.box.x1 || cell.x1 < table.box.x0) continue;
+    let text = cell.text;
+    let end = cell.x1;
+    for (const next of row.cells.slice(index + 1)) {
+      if (next.x0 - end > row.size * 3) break;
+      text = `${text} ${next.text}`;
+      end = next.x1;
+    }
+    if (!best || distance < best.distance) best = { text, distance };
+  }
+  return best?.text;
+}
+
+/** Within this tolerance most full rows of a column share a left edge, a right edge or a centre. */
+function aligned(edges: readonly number[], tolerance: number): boolean {
+  const sorted = [...edges].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  return edges.filter((edge) => Math.abs(edge - median) <= tolerance).length >= Math.ceil(edges.length * 0.8);
+}
+
+function overlapping(spans: readonly ColumnSpan[], x0: number, x1: number, slack: number): number[] {
+  const hits: number[] = [];
+  spans.forEach((span, index) => {
+    if (x0 < span.x1 + slack && x1 > span.x0 - slack) hits.push(index);
+  });
+  return hits;
+}
+
+/** Whether each item of a cell across columns lies within one column, so the cell is several cells set tight. */
+function splitsAlong(cell: RowCell, columns: readonly ColumnSpan[], size: number): boolean {
+  return cell.parts.length > 1 && cell.parts.every((part) => overlapping(columns, part.x0, part.x1, size * 0.3).length === 1);
+}
+
+function tableOf(candidate: readonly TextRow[], page: number): FoundTable | undefined {
+  let rows = [...candidate];
+  while (rows.length > 0 && rows[0]!.cells.length < 2) rows.shift();
+  while (rows.length > 0 && rows.at(-1)!.cells.length < 2) rows.pop();
+  if (rows.length === 0) return undefined;
+  // The usual number of cells in a row is the number of columns (a stray fragment beside the table adds one).
+  const counts = new Map<number, number>();
+  for (const row of rows) if (row.cells.length >= 2) counts.set(row.cells.length, (counts.get(row.cells.length) ?? 0) + 1);
+  let width = 0;
+  for (const [count, times] of counts) if (times > (counts.get(width) ?? 0) || (times === counts.get(width) && count > width)) width = count;
+  if (width < MIN_COLUMNS) return undefined;
+  const full = rows.filter((row) => row.cells.length === width);
+  const size = full[0]!.size;
+  const columns: ColumnSpan[] = [];
+  for (let index = 0; index < width; index += 1) {
+    const cells = full.map((row) => row.cells[index]!);
+    const tolerance = size * 0.6;
+    const lined =
+      aligned(cells.map((cell) => cell.x0), tolerance) ||
+      aligned(cells.map((cell) => cell.x1), tolerance) ||
+      aligned(cells.map((cell) => (cell.x0 + cell.x1) / 2), tolerance);
+    if (!lined) return undefined;
+    columns.push({ x0: Math.min(...cells.map((cell) => cell.x0)), x1: Math.max(...cells.map((cell) => cell.x1)) });
+  }
+  for (let index = 1; index < width; index += 1) if (columns[index]!.x0 <= columns[index - 1]!.x1) return undefined;
+
+  // Every cell of every row must fall in (or across) the columns; a row that does not ends the table at an edge.
+  const placed: { grid: GridRow; spanning: boolean; row: TextRow }[] = [];
+  let seenFull = false;
+  for (const row of rows) {
+    const cells = Array.from({ length: width }, () => '');
+    let spanning = false;
+    let fits = true;
+    let inside = 0;
+    for (const cell of row.cells) {
+      // Wholly left or right of the table: text of the page's other column.
+      if (cell.x0 > columns.at(-1)!.x1 + size || cell.x1 < columns[0]!.x0 - size) continue;
+      inside += 1;
+      const hits = overlapping(columns, cell.x0, cell.x1, size * 0.3);
+      if (hits.length === 0) {
+        fits = false;
+        break;
+      }
+      if (hits.length > 1 && splitsAlong(cell, columns, size)) {
+        // Words set tight across several columns (`#H #A`): each goes to its own column.
+        for (const part of cell.parts) {
+          const target = overlapping(columns, part.x0, part.x1, size * 0.3)[0]!;
+          cells[target] = cells[target] ? `${cells[target]} ${part.text}` : part.text;
+        }
+        continue;
+      }
+      if (hits.length > 1) spanning = true;
+      // Above the first full row a cell across columns is a group header: each column it covers is named by it.
+      const targets = hits.length > 1 && !seenFull ? hits : hits.slice(0, 1);
+      for (const target of targets) cells[target] = cells[target] ? `${cells[target]} ${cell.text}` : cell.text;
+    }
+    if (inside === 0) continue;
+    if (!fits) {
+      if (placed.length === 0) continue;
+      break;
+    }
+    placed.push({ grid: { page, cells }, spanning, row });
+    if (row.cells.length === width) seenFull = true;
+  }
+  if (placed.length === 0) return undefined;
+  // Fewer rows may still be the rest of a table from the page before (see `joinAcrossPages`), never a table alone.
+  const fragment = placed.length < MIN_ROWS || placed.filter((entry) => entry.row.cells.length === width).length < 2;
+  let filled = 0;
+  for (const entry of placed) filled += entry.grid.cells.filter((cell) => cell !== '').length;
+  if (filled < placed.length * width * 0.5) return undefined;
+  const first = placed[0]!.row;
+  const last = placed.at(-1)!.row;
+  return {
+    page,
+    columns,
+    rows: placed.map((entry) => entry.grid),
+    spanning: placed.map((entry) => entry.spanning),
+    box: { x0: columns[0]!.x0, x1: columns.at(-1)!.x1, y0: last.y - last.size * 0.5, y1: first.y + first.size },
+    ...(fragment ? { fragment } : {}),
+  };
+}
