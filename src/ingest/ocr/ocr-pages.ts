@@ -49,14 +49,14 @@ export async function ocrPages(request: OcrRequest): Promise<Map<number, Block[]
   const missing = [...(tools.tesseract ? [] : ['tesseract-ocr']), ...(tools.pdftoppm ? [] : ['poppler-utils'])];
   if (missing.length > 0) {
     const packages = [...missing, ...(tools.tesseract ? [] : config.languages.map(languagePackage))];
-    throw new IngestError('ocr_unavailable', `${name}: ${pagesHave(numbers)} no text; install ${missing.join(' and ')} to read ${numbers.length === 1 ? 'it' : 'them'}.`, {
+    throw new IngestError('ocr_unavailable', `In ${name}, ${pagesHave(numbers)} no text; install ${missing.join(' and ')} to read ${numbers.length === 1 ? 'it' : 'them'}.`, {
       hint: `Install the OCR tools (Debian: \`${install(packages)}\`) and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.`,
       details: { pages: numbers, missing },
     });
   }
   const absent = config.languages.filter((language) => !tools.languages.has(language));
   if (absent.length > 0) {
-    throw new IngestError('ocr_unavailable', `${name}: ${pagesHave(numbers)} no text, and the OCR language ${absent.join(', ')} is not installed.`, {
+    throw new IngestError('ocr_unavailable', `In ${name}, ${pagesHave(numbers)} no text, and the OCR language${absent.length === 1 ? '' : 's'} ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not installed.`, {
       hint: `Install it (Debian: \`${install(absent.map(languagePackage))}\`), or change ingest.ocr.languages (installed: ${[...tools.languages].join(', ') || 'none'}).`,
       details: { pages: numbers, languages: absent },
     });
@@ -99,22 +99,22 @@ function toolError(failure: ToolFailure, tool: string, page: number, request: Oc
   const details = { page, tool };
   switch (failure.kind) {
     case 'missing':
-      return new IngestError('ocr_unavailable', `${name}: page ${page} has no text; install ${tool === 'tesseract' ? 'tesseract-ocr' : 'poppler-utils'} to read it.`, {
+      return new IngestError('ocr_unavailable', `In ${name}, page ${page} has no text; install ${tool === 'tesseract' ? 'tesseract-ocr' : 'poppler-utils'} to read it.`, {
         hint: 'Install the OCR tools and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.',
         details,
       });
     case 'timeout':
-      return new IngestError('ocr_timeout', `${name}: ${tool} ran longer than ingest.ocr.timeoutMs (${config.timeoutMs.toLocaleString('en-US')} ms) on page ${page}.`, {
+      return new IngestError('ocr_timeout', `In ${name}, ${tool} ran longer than ingest.ocr.timeoutMs (${config.timeoutMs.toLocaleString('en-US')} ms) on page ${page}.`, {
         hint: 'Raise ingest.ocr.timeoutMs, or lower ingest.ocr.dpi, and ingest it again.',
         details,
       });
     case 'output_too_large':
-      return new IngestError('ocr_failed', `${name}: ${tool} wrote more than ${MAX_PAGE_TEXT_BYTES / 1024 / 1024} MiB for page ${page}.`, {
+      return new IngestError('ocr_failed', `In ${name}, ${tool} wrote more than ${MAX_PAGE_TEXT_BYTES / 1024 / 1024} MiB for page ${page}.`, {
         hint: 'The page is not a readable scan; remove it or set ingest.ocr.enabled: false.',
         details,
       });
     case 'failed':
-      return new IngestError('ocr_failed', `${name}: ${tool} could not read page ${page} (${failure.message}).`, {
+      return new IngestError('ocr_failed', `In ${name}, ${tool} could not read page ${page} (${failure.message}).`, {
         hint: 'Check that the page opens in a PDF viewer; re-scan or re-export it, or set ingest.ocr.enabled: false.',
         details,
       });

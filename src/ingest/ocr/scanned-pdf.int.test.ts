@@ -148,9 +148,9 @@ describeWith(ocrTools(), 'scanned PDFs through OCR', () => {
       await evident.close();
       expect(outcome(summary, 'scan.pdf')).toMatchObject({
         status: 'failed',
-        error: { code: 'ocr_unavailable', message: expect.stringContaining('scan.pdf: pages 1 and 2 have no text; install tesseract-ocr and poppler-utils to read them.') },
+        error: { code: 'ocr_unavailable', message: expect.stringContaining('In scan.pdf, pages 1 and 2 have no text; install tesseract-ocr and poppler-utils to read them.') },
       });
-      expect(outcome(summary, 'mixed.pdf')?.error?.message).toContain('mixed.pdf: page 2 has no text; install tesseract-ocr and poppler-utils to read it.');
+      expect(outcome(summary, 'mixed.pdf')?.error?.message).toContain('In mixed.pdf, page 2 has no text; install tesseract-ocr and poppler-utils to read it.');
       expect(outcome(summary, 'mixed.pdf')?.error?.message).toContain('ingest.ocr.enabled: false');
       expect(outcome(summary, 'blank-page.pdf')).toMatchObject({ status: 'added', pages: 2 });
     } finally {
