@@ -1,0 +1,87 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { configSchema } from '../../config/schema.ts';
+import type { Principal, TableRecord } from '../../domain/index.ts';
+import { createEvident, type Evident } from '../../evident.ts';
+import { openAgent } from '../../testing/agent-client.ts';
+import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
+import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
+import { describeWith, sharedDataset } from '../../testing/requirements.ts';
+
+// The real paper: two-column pages, tables beside prose and beside each other, subscripts in row labels.
+const BERT = sharedDataset('pdfs/bert-1810.04805.pdf');
+const ALICE: Principal = { id: 'alice', groups: ['research'], roles: ['member'] };
+const BOB: Principal = { id: 'bob', groups: ['sales'], roles: ['member'] };
+const LIMITS = { maxRows: 50, timeoutMs: 5_000 };
+
+describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
+  const root = mkdtempSync(join(tmpdir(), 'evident-bert-tables-'));
+  let evident: Evident;
+  let glue: TableRecord;
+  beforeAll(async () => {
+    const file = join(root, 'bert.pdf');
+    copyFileSync(path, file);
+    evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
+    expect(await evident.ingestor.ingest([file], { acl: ['group:research'] })).toMatchObject({ added: 1, failed: 0 });
+    const tables = await evident.store.listTables(ALICE);
+    glue = tables.find((table) => table.title === 'bert / page 6 / Table 1')!;
+  }, 60_000);
+  afterAll(async () => {
+    await evident?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('finds the GLUE results (Table 1, page 6) with its header and numeric score columns, and only real tables', async () => {
+    const tables = await evident.store.listTables(ALICE);
+    // Precision over the whole paper: every table found is one of the paper's (Tables 1, 4 and 6); none is prose.
+    expect(tables.map((table) => table.title)).toEqual(['bert / page 6 / Table 1', 'bert / page 7 / Table 4', 'bert / page 9 / Table 6']);
+    expect(glue.columns.map((column) => `${column.name}:${column.type}`)).toEqual([
+      'System:text',
+      'MNLI-(m/mm):text',
+      'QQP:real',
+      'QNLI:real',
+      'SST-2:real',
+      'CoLA:real',
+      'STS-B:real',
+      'MRPC:real',
+      'RTE:real',
+      'Average:real',
+    ]);
+    expect(glue.rowCount).toBe(5);
+  });
+
+  it('answers a score from SQL under the document’s ACL, and tells nobody else the table exists', async () => {
+    const large = await evident.store.queryTables(`SELECT "MNLI-(m/mm)", "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'`, ALICE, LIMITS);
+    expect(large.rows).toEqual([['86.7/85.9', 82.1]]);
+    const best = await evident.store.queryTables(`SELECT "System" FROM ${glue.sqlName} ORDER BY "CoLA" DESC LIMIT 1`, ALICE, LIMITS);
+    expect(best.rows).toEqual([['BERT LARGE']]);
+    expect(await evident.store.listTables(BOB)).toEqual([]);
+    const refused = await evident.store.queryTables(`SELECT * FROM ${glue.sqlName}`, BOB, LIMITS).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect(String((refused as Error).message)).not.toContain('BERT');
+  });
+
+  it('retrieves the table’s row chunk for a search, with the table’s page', async () => {
+    const trace = await evident.search.search('BERT LARGE CoLA STS-B score GLUE', ALICE, { topK: 5 });
+    const row = trace.results.find((result) => result.chunk.text.includes('System: BERT LARGE | MNLI-(m/mm): 86.7/85.9'));
+    expect(row?.chunk.page).toBe(6);
+    expect((await evident.search.search('BERT LARGE CoLA STS-B score GLUE', BOB, { topK: 5 })).results).toEqual([]);
+  });
+
+  it('the rag agent answers the average from the table and cites the row on page 6', async () => {
+    // The model writes SQL against the table the prompt lists (checked below), as a real one would.
+    const model = new RecordingChatModel([oneNeed, routeTo('table'), { sql: `SELECT "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'` }]);
+    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    try {
+      const run = await agent.ask({ question: 'What is the GLUE average score of BERT LARGE?', principal: ALICE });
+      expect(run.status).toBe('answered');
+      expect(run.answer?.answer).toContain('82.1');
+      expect(run.answer?.citations).toEqual([expect.objectContaining({ page: 6, quote: expect.stringContaining('System: BERT LARGE') })]);
+      expect(model.prompts[2]).toContain(glue.sqlName);
+    } finally {
+      await agent.close();
+    }
+  });
+});
