@@ -68,7 +68,7 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
       {assistants.error && <ErrorNotice error={assistants.error} />}
       {/* The chat stays mounted on other pages, so a run keeps streaming and the chosen thread stays chosen. */}
       <div className="chat-frame" hidden={page !== 'chat'}>
-        <ChatPage client={client} assistantId={assistants.selected} />
+        <ChatPage client={client} api={api} assistantId={assistants.selected} />
       </div>
       {page === 'documents' && <DocumentsPage api={api} me={me} />}
       {page === 'graph' && <GraphPage client={client} assistantId={assistants.selected} />}

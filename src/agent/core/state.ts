@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Answer } from '../../domain/answer.ts';
+import type { Answer, Citation } from '../../domain/answer.ts';
 import type { ChannelName, Principal } from '../../domain/index.ts';
 
 /** One earlier turn of the conversation. */
@@ -8,6 +8,9 @@ export interface Turn {
   content: string;
   /** An answer's turn: the chunks it rests on (evidence and citations), so a later reader who may not read them gets it withheld. */
   sources?: string[];
+  /** An answer's turn: its citations and the chunks they cite, so an earlier answer opens its sources as a fresh one does. */
+  citations?: Citation[];
+  cited?: Evidence[];
 }
 
 /** One channel's hit for one sub-question, before merging. */
@@ -118,5 +121,12 @@ export const answerSources = (evidence: readonly Evidence[], answer: Answer): st
 /** The answer as a conversation turn, with what it rests on. */
 export const answerTurn = (evidence: readonly Evidence[], answer: Answer): Turn => {
   const sources = answerSources(evidence, answer);
-  return { role: 'assistant', content: answer.answer, ...(sources.length > 0 ? { sources } : {}) };
+  const citedIds = new Set(answer.citations.map((citation) => citation.chunk_id));
+  const cited = evidence.filter((item) => citedIds.has(item.chunk_id));
+  return {
+    role: 'assistant',
+    content: answer.answer,
+    ...(sources.length > 0 ? { sources } : {}),
+    ...(answer.citations.length > 0 ? { citations: answer.citations, cited } : {}),
+  };
 };

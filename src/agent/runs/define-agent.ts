@@ -1,6 +1,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { RunRecordStatus } from '../../store/store.ts';
-import type { Turn } from '../core/state.ts';
+import type { Citation } from '../../domain/answer.ts';
+import type { Evidence, Turn } from '../core/state.ts';
 import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
 
 /**
@@ -18,6 +19,9 @@ export interface ChatMessage {
   id: string;
   type: 'human' | 'ai';
   content: string;
+  /** An answer's citations and the chunks they cite (`evidence`), as the answer had them when it was given. */
+  citations?: Citation[];
+  evidence?: Evidence[];
 }
 
 /**
@@ -30,7 +34,12 @@ export function conversationOf(values: SharedValues): ChatMessage[] {
   if (values.status === 'running' && values.question && !(last?.role === 'user' && last.content === values.question)) {
     turns.push({ role: 'user', content: values.question });
   }
-  return turns.map((turn, index) => ({ id: `message-${index}`, type: turn.role === 'user' ? 'human' : 'ai', content: turn.content }));
+  return turns.map((turn, index) => ({
+    id: `message-${index}`,
+    type: turn.role === 'user' ? 'human' : 'ai',
+    content: turn.content,
+    ...(turn.citations ? { citations: turn.citations, evidence: turn.cited ?? [] } : {}),
+  }));
 }
 
 /**

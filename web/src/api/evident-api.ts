@@ -14,6 +14,9 @@ export interface UploadListener {
   onProgress(progress: UploadProgress): void;
 }
 
+/** Doc ids are paths: each segment is encoded, the slashes stay. */
+const encodeDocId = (docId: string): string => docId.split('/').map(encodeURIComponent).join('/');
+
 /** Evident's own routes under `/v1`, with the key as a Bearer token. Failures throw ApiError with the server's hint. */
 export class EvidentApi {
   constructor(
@@ -30,8 +33,14 @@ export class EvidentApi {
   }
 
   async deleteDocument(docId: string): Promise<void> {
-    // Doc ids are paths: each segment is encoded, the slashes stay.
-    await this.json('DELETE', `/v1/documents/${docId.split('/').map(encodeURIComponent).join('/')}`);
+    await this.json('DELETE', `/v1/documents/${encodeDocId(docId)}`);
+  }
+
+  /** A document's original file (`GET /v1/documents/{doc_id}/file`), for a reader of it; ApiError 404 otherwise. */
+  async documentFile(docId: string, signal?: AbortSignal): Promise<ArrayBuffer> {
+    const response = await fetch(`${this.baseUrl}/v1/documents/${encodeDocId(docId)}/file`, { headers: this.authHeaders(), ...(signal ? { signal } : {}) });
+    if (!response.ok) throw await apiErrorOfResponse(response);
+    return response.arrayBuffer();
   }
 
   /** Uploads files and follows the ingestion's SSE progress; resolves with the summary of the `result` event. */

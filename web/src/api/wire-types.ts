@@ -28,6 +28,9 @@ export type UploadSummary = UploadSummaryJson;
 export interface ChatMessage {
   type: 'human' | 'ai' | string;
   content: string | unknown[];
+  /** An earlier answer's citations and the chunks they cite, as the thread's history keeps them. */
+  citations?: Citation[];
+  evidence?: Evidence[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Client } from '@langchain/langgraph-sdk';
 import { useEffect, useState } from 'react';
+import type { EvidentApi } from '../api/evident-api.ts';
 import { ErrorNotice } from '../common/error-notice.tsx';
 import { CitationPanel, type OpenedCitation } from './citation-panel.tsx';
 import { Conversation } from './conversation.tsx';
@@ -8,11 +9,9 @@ import { ThreadList } from './thread-list.tsx';
 import { useThreadChat } from './use-thread-chat.ts';
 
 /** Threads on the left, the conversation in the middle, the opened source on the right. */
-export function ChatPage({ client, assistantId }: { client: Client; assistantId: string | undefined }) {
+export function ChatPage({ client, api, assistantId }: { client: Client; api: EvidentApi; assistantId: string | undefined }) {
   const chat = useThreadChat(client, assistantId);
   const [opened, setOpened] = useState<OpenedCitation | undefined>();
-  const values = chat.snapshot?.values;
-  const citations = values?.answer?.citations ?? [];
   const streaming = chat.run?.phase === 'streaming';
 
   // A source belongs to the answer it was opened from.
@@ -20,21 +19,16 @@ export function ChatPage({ client, assistantId }: { client: Client; assistantId:
     setOpened(undefined);
   }, [chat.threadId, chat.run]);
 
-  const openCitation = (index: number) => {
-    const citation = citations[index - 1];
-    if (citation) setOpened({ index, citation });
-  };
-
   return (
     <main className="chat-page">
       <ThreadList threads={chat.threads} selected={chat.threadId} onSelect={chat.selectThread} onNew={chat.startNewThread} />
       <section className="chat-main">
-        <Conversation snapshot={chat.snapshot} run={chat.run} onOpenCitation={openCitation} onDecide={chat.decide} />
+        <Conversation snapshot={chat.snapshot} run={chat.run} onOpenCitation={setOpened} onDecide={chat.decide} />
         {chat.run?.error && <ErrorNotice error={chat.run.error} />}
         {chat.error && <ErrorNotice error={chat.error} />}
         <QuestionForm onAsk={chat.ask} disabled={streaming || !assistantId} />
       </section>
-      {opened && <CitationPanel opened={opened} evidence={values?.evidence ?? []} onClose={() => setOpened(undefined)} />}
+      {opened && <CitationPanel api={api} opened={opened} onClose={() => setOpened(undefined)} />}
     </main>
   );
 }

@@ -1,0 +1,71 @@
+import { quoteSpans, type QuoteSpan } from '../chat/quote-spans.ts';
+
+/** What was drawn: the page shown (the cited one, kept within the document), how many there are, and the quote's marks. */
+export interface RenderedPdfPage {
+  page: number;
+  pages: number;
+  marks: number;
+}
+
+/** pdf.js is 1.6 MB: loaded the first time a PDF is opened, not with the UI. Its worker code runs in the page. */
+const loadPdfjs = () => import('unpdf/pdfjs');
+
+/** Wraps the quoted part of each covered text item in a `<mark>`, so the highlight lies over the glyphs it quotes. */
+function markQuote(divs: readonly HTMLElement[], spans: readonly QuoteSpan[]): number {
+  let marks = 0;
+  for (const { item, start, end } of spans) {
+    const div = divs[item];
+    const text = div?.textContent;
+    if (!div || !text) continue;
+    const mark = document.createElement('mark');
+    mark.className = 'quote-mark';
+    mark.textContent = text.slice(start, end);
+    div.replaceChildren(text.slice(0, start), mark, text.slice(end));
+    marks += 1;
+  }
+  return marks;
+}
+
+/**
+ * Draws one page of a PDF into `host` at `width` CSS pixels: the canvas, and over it pdf.js's text layer (transparent
+ * spans placed on the glyphs) with the quote marked. The whole document is parsed from `data`, so `page` is checked
+ * against its real page count. Stops between steps once `signal` is aborted (another citation was opened).
+ */
+export async function renderPdfPage(host: HTMLElement, data: ArrayBuffer, page: number, quote: string, width: number, signal: AbortSignal): Promise<RenderedPdfPage> {
+  const pdfjs = await loadPdfjs();
+  const task = pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false });
+  const document_ = await task.promise;
+  try {
+    const number = Math.min(Math.max(1, Math.trunc(page)), document_.numPages);
+    const pdfPage = await document_.getPage(number);
+    const scale = width / pdfPage.getViewport({ scale: 1 }).width;
+    const viewport = pdfPage.getViewport({ scale });
+    const ratio = window.devicePixelRatio || 1;
+
+    const sheet = document.createElement('div');
+    sheet.className = 'pdf-sheet';
+    sheet.dataset.pageNumber = String(number);
+    sheet.style.width = `${viewport.width}px`;
+    sheet.style.height = `${viewport.height}px`;
+    sheet.style.setProperty('--total-scale-factor', String(scale));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.floor(viewport.width * ratio);
+    canvas.height = Math.floor(viewport.height * ratio);
+    canvas.style.width = `${viewport.width}px`;
+    canvas.style.height = `${viewport.height}px`;
+    const layer = document.createElement('div');
+    layer.className = 'textLayer';
+    sheet.append(canvas, layer);
+
+    await pdfPage.render({ canvas, viewport, ...(ratio !== 1 ? { transform: [ratio, 0, 0, ratio, 0, 0] } : {}) }).promise;
+    if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0 };
+    const textLayer = new pdfjs.TextLayer({ textContentSource: await pdfPage.getTextContent(), container: layer, viewport });
+    await textLayer.render();
+    if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0 };
+    const marks = markQuote(textLayer.textDivs, quoteSpans(textLayer.textContentItemsStr, quote));
+    host.replaceChildren(sheet);
+    return { page: number, pages: document_.numPages, marks };
+  } finally {
+    await task.destroy();
+  }
+}
