@@ -7,11 +7,13 @@ import { startServer } from '../../server/start-server.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { ensureSampleCorpus } from '../sample-corpus.ts';
+import { watchWhileServing } from './serve-watch.ts';
 
 interface ServeFlags {
   port: string;
   host: string;
   sample?: boolean;
+  watch: string[];
 }
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -21,6 +23,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--port <n>', 'port (0 picks a free one)', '8787')
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--sample', 'ingest the bundled sample corpus and its users first when the store is empty')
+    .option('--watch <dir>', 'keep this folder in sync while serving, as `evident watch` does (repeatable)', (dir: string, dirs: string[]) => [...dirs, dir], [])
     .action(async (flags: ServeFlags, command: Command) => {
       const port = flags.port === '0' ? 0 : (intFlag('--port', flags.port) ?? 8787);
       const global = command.optsWithGlobals<GlobalOptions>();
@@ -37,8 +40,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         // Listen for signals before announcing the URL, so a client that stops us at once still gets a clean exit.
         const shutdown = nextShutdownSignal();
         io.out(`Evident listening on ${server.url}\n`);
+        const watcher = flags.watch.length > 0 ? watchWhileServing(evident, flags.watch, logger, io) : undefined;
         const signal = await shutdown;
         io.err(`${signal}: shutting down\n`);
+        await watcher?.stop();
         // Runs still executing end `cancelled` (recorded) before the store closes.
         await agents.close();
         await server.close();

@@ -91,4 +91,39 @@ describe('evident watch <dir> (a real child process)', () => {
       await evident.close();
     }
   }, 120_000);
+
+  it('evident serve --watch <dir> keeps a folder in sync beside the server', async () => {
+    const served = join(dir, 'served');
+    await mkdir(served);
+    await writeFile(join(served, 'one.md'), '# One\n\nServed from the start.\n');
+    const child = spawn(process.execPath, [join(REPO, 'bin/evident.js'), '--db', join(dir, 'served.db'), 'serve', '--port', '0', '--watch', served], {
+      cwd: dir,
+      env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', EVIDENT_ADMIN_KEY: 'test-admin-key-0123456789abcdef' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const until = async (test: () => boolean) => {
+      const deadline = Date.now() + 30_000;
+      while (!test()) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`stdout:\n${stdout}\nstderr:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await until(() => /Evident listening on http:\/\/127\.0\.0\.1:\d+/.test(stdout) && /added\s+one\.md[\s\S]*watching .*served \(file events\)/.test(stderr));
+      const mark = stderr.length;
+      await writeFile(join(served, 'two.md'), '# Two\n\nWritten while serving.\n');
+      await until(() => /watch:\s+added\s+two\.md/.test(stderr.slice(mark)));
+      const url = /Evident listening on (\S+)/.exec(stdout)?.[1];
+      const response = await fetch(`${url}/v1/documents`, { headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' } });
+      expect(response.status).toBe(200);
+      expect(JSON.stringify(await response.json())).toContain('two.md');
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
 });
