@@ -11,13 +11,19 @@ export interface OcrTools {
 const DETECT_TIMEOUT_MS = 15_000;
 const found = new Map<string, Promise<OcrTools>>();
 
-/** OCR tools on `env.PATH`, looked up once per process (and per `PATH`, which a caller may narrow). */
+/**
+ * OCR tools on `env.PATH`, looked up once per process (and per `PATH`, which a caller may narrow). A lookup that
+ * misses a tool is not kept: a long-running server sees tools installed after it started.
+ */
 export function detectOcrTools(env: NodeJS.ProcessEnv = process.env): Promise<OcrTools> {
   const key = env.PATH ?? '';
   let tools = found.get(key);
   if (!tools) {
     tools = detect(env);
     found.set(key, tools);
+    void tools.then((result) => {
+      if (!result.pdftoppm || !result.tesseract) found.delete(key);
+    });
   }
   return tools;
 }
