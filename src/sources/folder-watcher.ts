@@ -11,6 +11,8 @@ export interface WatchOptions {
   intervalMs: number;
   /** Where recursive `fs.watch` is unavailable: how often each folder is synced instead. */
   pollMs: number;
+  /** False: poll only (file systems without inotify, such as some network mounts: `watch --poll`). */
+  events?: boolean;
   logger: Logger;
   onReport(report: SyncReport): void;
 }
@@ -58,6 +60,7 @@ export class FolderWatcher {
       this.timers.push(setInterval(() => this.request([source]), this.options.pollMs).unref());
       return 'polling' as const;
     };
+    if (this.options.events === false) return poll();
     try {
       const watcher = watch(source.root, { recursive: true }, () => this.changed(source));
       watcher.on('error', (error) => {

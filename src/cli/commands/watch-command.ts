@@ -11,6 +11,7 @@ interface WatchFlags {
   acl?: string;
   debounceMs?: string;
   interval?: string;
+  poll?: boolean;
 }
 
 export function registerWatchCommand(program: Command, io: CliIo): void {
@@ -21,6 +22,7 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
     .option('--acl <entries>', 'ACL for every document (overrides sidecars and front matter)')
     .option('--debounce-ms <ms>', 'quiet time after file events before syncing (default 500)')
     .option('--interval <seconds>', 'full sync this often, as a safety net for lost events (default 300)')
+    .option('--poll', 'poll the folders instead of file events (network mounts without inotify)')
     .action(async (dirs: string[], flags: WatchFlags, command: Command) => {
       const acl = flags.acl === undefined ? undefined : parseAclValue(flags.acl, '--acl');
       const debounceMs = intFlag('--debounce-ms', flags.debounceMs) ?? 500;
@@ -36,6 +38,7 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
           debounceMs,
           intervalMs,
           pollMs: Math.max(debounceMs, 2000),
+          events: !flags.poll,
           logger,
           onReport: (report) => {
             const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
