@@ -90,7 +90,7 @@ export function buildPdfTable(found: FoundTable, stem: string, ordinal: number):
     rows: body.map((_, r) => names.map((__, c) => columnValues[c]![r] ?? null)),
   };
   const noted = note
-    ? `; under the header: ${names.flatMap((name, index) => (note.cells[index] ? [`${name} ${note.cells[index]}`] : [])).join(', ')}`
+    ? `; under the header: ${names.flatMap((name, index) => (isEmptyCell(note.cells[index] ?? '') ? [] : [`${name} ${note.cells[index]}`])).join(', ')}`
     : '';
   // The lines `table_query` cites: `<title> — columns: …` and `<column>: <value> | …` with the values as stored.
   const blocks: Block[] = [
