@@ -28,6 +28,14 @@ const REPORT = buildPdf([
   ],
   [{ text: 'Appendix', size: 14, bold: true }, { text: 'Service desk hours are nine to five on weekdays.', gapBefore: 8 }],
 ]);
+/** A maintenance note whose one section runs over a page break: its chunk starts on page 1, the seal interval is on page 2. */
+const MAINTENANCE = buildPdf([
+  [
+    { text: 'Impeller Maintenance', size: 14, bold: true },
+    ...Array.from({ length: 52 }, (_, i) => ({ text: `Inspection step ${i + 1}: check the housing bolts and the inlet screen for wear.` })),
+  ],
+  [{ text: 'The impeller seal must be replaced every eighteen months of service.' }],
+]);
 const NOTES = '# Zephyr pump wiring\n\nThe Zephyr pump runs on a 400 volt three-phase supply.\n\nIt must be earthed at the terminal box.\n';
 
 let dir: string;
@@ -97,6 +105,7 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     await mkdir(join(docs, 'notes'));
     await writeFile(join(docs, 'reports', 'zephyr-field-report.pdf'), REPORT);
     await writeFile(join(docs, 'notes', 'zephyr-wiring.md'), NOTES);
+    await writeFile(join(docs, 'reports', 'impeller-maintenance.pdf'), MAINTENANCE);
     evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: { EVIDENT_DOCUMENT_ROOTS: docs }, cwd: dir }));
     expect((await evident.ingestor.ingest([docs], { acl: ['group:service'] })).failed).toBe(0);
     await evident.store.upsertUser({ name: 'alice', groups: ['service'] });
@@ -114,7 +123,7 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('opens a PDF citation at its page with the quote highlighted, a Markdown one in its chunk, and both again after a reload', async () => {
+  it('opens a PDF citation at its page with the quote highlighted, a Markdown one in its chunk, both again after a reload, and a quote from a chunk\'s next page there', async () => {
     const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
     const page = await context.newPage();
     await page.goto(server.url + '/');
@@ -174,6 +183,17 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     expect(squeeze(reloaded.text)).toBe(squeeze(pdfQuote));
     await page.getByTestId('answer').getByRole('button', { name: 'Open source 1' }).first().click();
     expect(squeeze(await page.getByTestId('citation-panel').locator('.chunk-text mark').textContent())).toBe(squeeze(mdQuote));
+
+    // A chunk that starts on page 1 and is quoted from its continuation on page 2 opens page 2.
+    await page.getByRole('button', { name: 'New thread' }).click();
+    await ask(page, 'How often must the impeller seal be replaced?');
+    await expect.poll(() => page.getByTestId('answer').textContent()).toContain('eighteen months');
+    const seal = page.getByTestId('answer').locator('.sources li').filter({ hasText: 'impeller-maintenance.pdf' }).first();
+    expect(await seal.textContent()).toContain('p. 1');
+    await seal.getByRole('button').click();
+    const continued = await shownPdfPage(page.getByTestId('citation-panel'));
+    expect(continued.label).toBe('Page 2 of 2');
+    expect(squeeze(continued.text)).toBe(squeeze('The impeller seal must be replaced every eighteen months of service.'));
     await context.close();
   });
 });

@@ -26,17 +26,30 @@ function markQuote(divs: readonly HTMLElement[], spans: readonly QuoteSpan[]): n
   return marks;
 }
 
+type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof loadPdfjs>>['getDocument']>['promise']>;
+
+/**
+ * The cited page, or the next one when only it holds the quote: a chunk's page is the page it starts on, and a
+ * chunk that runs over a page break may be quoted from its continuation.
+ */
+async function pageWithQuote(document_: PdfDocument, cited: number, quote: string): Promise<number> {
+  const itemsOf = async (number: number) =>
+    (await (await document_.getPage(number)).getTextContent()).items.map((item) => ('str' in item ? item.str : ''));
+  if (quoteSpans(await itemsOf(cited), quote).length > 0 || cited >= document_.numPages) return cited;
+  return quoteSpans(await itemsOf(cited + 1), quote).length > 0 ? cited + 1 : cited;
+}
+
 /**
  * Draws one page of a PDF into `host` at `width` CSS pixels: the canvas, and over it pdf.js's text layer (transparent
  * spans placed on the glyphs) with the quote marked. The whole document is parsed from `data`, so `page` is checked
- * against its real page count. Stops between steps once `signal` is aborted (another citation was opened).
+ * against its real page count (and the next page is shown when only it holds the quote). Stops between steps once `signal` is aborted (another citation was opened).
  */
 export async function renderPdfPage(host: HTMLElement, data: ArrayBuffer, page: number, quote: string, width: number, signal: AbortSignal): Promise<RenderedPdfPage> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false });
   const document_ = await task.promise;
   try {
-    const number = Math.min(Math.max(1, Math.trunc(page)), document_.numPages);
+    const number = await pageWithQuote(document_, Math.min(Math.max(1, Math.trunc(page)), document_.numPages), quote);
     const pdfPage = await document_.getPage(number);
     const scale = width / pdfPage.getViewport({ scale: 1 }).width;
     const viewport = pdfPage.getViewport({ scale });
