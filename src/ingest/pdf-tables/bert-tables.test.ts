@@ -70,6 +70,22 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
     expect((await evident.search.search('BERT LARGE CoLA STS-B score GLUE', BOB, { topK: 5 })).results).toEqual([]);
   });
 
+  it('offline (no chat model), the rag agent writes the SQL itself and cites the row on page 6', async () => {
+    const agent = openAgent(evident, 'rag');
+    try {
+      const run = await agent.ask({ question: 'What is the Average of BERT LARGE in Table 1?', principal: ALICE });
+      expect(run.answer?.answer).toContain('82.1');
+      expect(run.tool_calls).toEqual([expect.objectContaining({ name: 'table_query', ok: true, arguments: { sql: expect.stringContaining(glue.sqlName) } })]);
+      expect(run.answer?.citations).toEqual([expect.objectContaining({ doc_id: 'bert.pdf', page: 6, quote: expect.stringContaining('System: BERT LARGE') })]);
+      // Bob asks the same: the table is not his to read, so nothing of it is cited or computed.
+      const refused = await agent.ask({ question: 'What is the Average of BERT LARGE in Table 1?', principal: BOB });
+      expect(JSON.stringify(refused.answer ?? {})).not.toContain('82.1');
+      expect(refused.tool_calls.filter((call) => call.ok)).toEqual([]);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('the rag agent answers the average from the table and cites the row on page 6', async () => {
     // The model writes SQL against the table the prompt lists (checked below), as a real one would.
     const model = new RecordingChatModel([oneNeed, routeTo('table'), { sql: `SELECT "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'` }]);
