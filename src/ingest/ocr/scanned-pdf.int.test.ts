@@ -52,8 +52,10 @@ async function chineseScan(chromium: string): Promise<Buffer> {
 
 async function ingest(dir: string, ingestConfig: ConfigInput['ingest'], name: string) {
   const db = join(root, `${name}.db`);
-  const evident = await createEvident(loadConfig({ env: {}, cwd: root, flags: { db, ingest: ingestConfig, chunk: { size: 200, overlap: 0 } } }));
-  return { evident, summary: await evident.ingestor.ingest([dir]) };
+  const logs: string[] = [];
+  const logger = { debug: (message: string) => void logs.push(message), info() {}, warn() {}, error: (message: string) => void logs.push(message) };
+  const evident = await createEvident(loadConfig({ env: {}, cwd: root, flags: { db, ingest: ingestConfig, chunk: { size: 200, overlap: 0 } } }), { logger });
+  return { evident, logs, summary: await evident.ingestor.ingest([dir]) };
 }
 
 const ocrTempDirs = async () => (await readdir(process.env.TMPDIR!)).filter((name) => name.startsWith('evident-ocr-'));
@@ -86,8 +88,9 @@ describeWith(ocrTools(), 'scanned PDFs through OCR', () => {
   }, 60_000);
 
   it('reads English scans on worker threads: searchable by their words, each chunk on its page, no temp files left', async () => {
-    const { evident, summary } = await ingest(docs, { workers: 2, workerMinDocuments: 1, ocr: { dpi: DPI } }, 'english');
+    const { evident, summary, logs } = await ingest(docs, { workers: 2, workerMinDocuments: 1, ocr: { dpi: DPI } }, 'english');
     try {
+      expect(logs).toContain('ingest: documents are processed on worker threads');
       expect(outcome(summary, 'scan.pdf')).toMatchObject({ status: 'added', pages: 2 });
       expect(outcome(summary, 'mixed.pdf')).toMatchObject({ status: 'added', pages: 2 });
 
