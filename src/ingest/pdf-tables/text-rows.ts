@@ -46,7 +46,8 @@ function splitRow(items: PageTextItem[], y: number, size: number): TextRow {
     const gap = cell ? item.x - cell.x1 : Infinity;
     // Figures set close together (`82.3 91.2`) are separate values as soon as a space shows between them.
     const between = NUMERIC.test(text) && NUMERIC.test(lastStr.trim()) ? NUMBER_GAP : CELL_GAP;
-    if (!cell || gap > size * between) {
+    // Measured in the neighbours' own size: prose in a larger font on the same baseline must not widen the gap.
+    if (!cell || gap > Math.max(item.fontSize, lastSize) * between) {
       cell = { text, x0: item.x, x1, parts: [{ text, x0: item.x, x1 }] };
       cells.push(cell);
     } else {
