@@ -13,7 +13,7 @@ export function planText(report: SyncReport): string {
     else if (step.action === 'failed') lines.push(`  failed    ${docIdOf(step)}: ${step.error.message}`);
     else lines.push(`  ${step.action.padEnd(9)} ${docIdOf(step)}`);
   }
-  lines.push(`  ${unchanged} unchanged`);
+  lines.push(...skippedLines(report), `  ${unchanged} unchanged`);
   return lines.join('\n') + '\n';
 }
 
@@ -25,9 +25,14 @@ export function reportText(report: SyncReport): string {
     const what = outcome.status === 'acl' ? 'acl updated' : outcome.status;
     lines.push(`  ${what.padEnd(11)} ${outcome.docId}${outcome.error ? `: ${outcome.error.message}` : ''}`);
   }
-  lines.push(summaryLine(report));
+  lines.push(...skippedLines(report), summaryLine(report));
   return lines.join('\n') + '\n';
 }
+
+const REASONS: Record<string, string> = { robots: 'disallowed by robots.txt', off_origin: "off the site's origin" };
+
+const skippedLines = (report: SyncReport): string[] =>
+  report.skipped.map((skip) => `  ${'skipped'.padEnd(9)} ${skip.url} (${REASONS[skip.reason] ?? skip.reason})`);
 
 export const summaryLine = (report: SyncReport): string =>
   `${report.source}: ${report.added} added, ${report.updated} updated, ${report.aclUpdated} ACL updated (not re-embedded), ` +

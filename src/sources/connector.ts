@@ -24,6 +24,8 @@ export interface Connector {
   owns(document: { docId: string; source: string }): boolean;
   list(cursor: string | undefined): Promise<ConnectorPage>;
   fetch(item: ConnectorItem, stored: StoredDocument | undefined): Promise<FetchResult>;
+  /** What the last listing left out on purpose (off the site's origin, disallowed by robots.txt), for the report. */
+  readonly skipped?: readonly { url: string; reason: string }[];
   /** Ends what `fetch` left behind (temporary files) once the sync has ingested them. */
   close?(): Promise<void>;
 }

@@ -22,6 +22,8 @@ export interface SyncReport {
   /** The plan as listed (for a dry run, all there is). */
   plan: SyncAction[];
   outcomes: SyncOutcome[];
+  /** Left out of the listing on purpose (see `Connector.skipped`). */
+  skipped: { url: string; reason: string }[];
   added: number;
   updated: number;
   aclUpdated: number;
@@ -66,7 +68,7 @@ export async function syncSource(connector: Connector, deps: SyncDeps, options: 
   const stored = new Map(all.map((doc) => [doc.docId, doc]));
   const owned = all.filter((doc) => connector.owns(doc));
   const plan = planSync(items, owned, stored, { aclOverride: connector.aclOverride, deleteUnlisted: options.deleteUnlisted ?? true });
-  const report = (outcomes: SyncOutcome[]): SyncReport => tally(connector.label, options.dryRun ?? false, plan, outcomes);
+  const report = (outcomes: SyncOutcome[]): SyncReport => tally(connector.label, options.dryRun ?? false, plan, outcomes, [...(connector.skipped ?? [])]);
   if (options.dryRun) return report([]);
   try {
     return report(await apply(connector, deps, plan));
@@ -133,13 +135,14 @@ const fromIngest = (outcome: IngestOutcome): SyncOutcome =>
     ? { docId: outcome.docId, status: 'failed', error: { code: outcome.error?.code ?? 'file_unreadable', message: outcome.error?.message ?? outcome.docId } }
     : { docId: outcome.docId, status: outcome.status };
 
-function tally(source: string, dryRun: boolean, plan: SyncAction[], outcomes: SyncOutcome[]): SyncReport {
+function tally(source: string, dryRun: boolean, plan: SyncAction[], outcomes: SyncOutcome[], skipped: SyncReport['skipped']): SyncReport {
   const count = (status: SyncStatus) => outcomes.filter((o) => o.status === status).length;
   return {
     source,
     dryRun,
     plan,
     outcomes,
+    skipped,
     added: count('added'),
     updated: count('updated'),
     aclUpdated: count('acl'),

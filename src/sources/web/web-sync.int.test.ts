@@ -88,6 +88,7 @@ describe('evident sync --sitemap <url>', () => {
     const report = await syncSource(first, evident);
     expect(statuses(report)).toEqual({ '/a.html': 'added', '/b.html': 'added', '/moved.html': 'failed:source_refused' });
     expect(report.outcomes.find((o) => o.docId.endsWith('/moved.html'))?.error?.message).toMatch(/redirects to http:\/\/127\.0\.0\.1:\d+, off the site's origin/);
+    expect(report.skipped).toEqual(first.skipped);
     expect(first.skipped).toEqual([
       { url: `${site.origin}/private/secret.html`, reason: 'robots' },
       { url: `${other.origin}/elsewhere.html`, reason: 'off_origin' },
