@@ -15,7 +15,7 @@ import { WebSource, type WebBounds } from './web-source.ts';
 /** A small site on 127.0.0.1: pages by path, each with an ETag; records every request it gets. */
 interface Site {
   origin: string;
-  pages: Map<string, { status?: number; type?: string; body: string; location?: string }>;
+  pages: Map<string, { status?: number; type?: string; body: string; location?: string; lastModified?: string }>;
   requests: { path: string; conditional: boolean; status: number }[];
   server: Server;
 }
@@ -25,13 +25,16 @@ async function startSite(): Promise<Site> {
   site.server = createServer((req, res) => {
     const path = req.url ?? '/';
     const page = site.pages.get(path);
-    const etag = page ? `"${createHash('sha256').update(page.body).digest('hex').slice(0, 16)}"` : undefined;
-    const conditional = req.headers['if-none-match'] !== undefined;
+    // A page with lastModified is served with that validator only (no ETag).
+    const etag = page && !page.lastModified ? `"${createHash('sha256').update(page.body).digest('hex').slice(0, 16)}"` : undefined;
+    const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
     let status = page ? (page.status ?? 200) : 404;
-    if (page && status === 200 && conditional && req.headers['if-none-match'] === etag) status = 304;
+    const current = etag ? req.headers['if-none-match'] === etag : page?.lastModified !== undefined && req.headers['if-modified-since'] === page.lastModified;
+    if (page && status === 200 && current) status = 304;
     site.requests.push({ path, conditional, status });
     const headers: Record<string, string> = { 'content-type': page?.type ?? 'text/html; charset=utf-8' };
     if (etag) headers.etag = etag;
+    if (page?.lastModified) headers['last-modified'] = page.lastModified;
     if (page?.location) headers.location = page.location;
     res.writeHead(status, headers);
     res.end(status === 200 ? page?.body : undefined);
@@ -65,7 +68,7 @@ beforeEach(async () => {
     body: urlset([`${o}/a.html`, `${o}/b.html#top`, `${o}/private/secret.html`, `${other.origin}/elsewhere.html`, `${o}/moved.html`]),
   });
   site.pages.set('/a.html', { body: html('Alpha', 'Alpha page about orchids.') });
-  site.pages.set('/b.html', { body: html('Beta', 'Beta page about tulips.') });
+  site.pages.set('/b.html', { body: html('Beta', 'Beta page about tulips.'), lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' });
   site.pages.set('/private/secret.html', { body: html('Secret', 'Never fetched.') });
   site.pages.set('/moved.html', { status: 301, body: '', location: `${other.origin}/elsewhere.html` });
   other.pages.set('/elsewhere.html', { body: html('Elsewhere', 'Another origin.') });
@@ -98,7 +101,7 @@ describe('evident sync --sitemap <url>', () => {
     expect(await docIds()).toEqual(['/a.html', '/b.html']);
     expect((await evident.store.getDocument(`${site.origin}/a.html`))?.source).toBe(`${site.origin}/a.html`);
 
-    // Unchanged pages: conditional requests answered 304, nothing re-fetched in full.
+    // Unchanged pages: conditional requests (If-None-Match for a.html, If-Modified-Since for b.html) answered 304.
     site.requests.length = 0;
     const second = web('sitemap', `${site.origin}/sitemap.xml`);
     expect(statuses(await syncSource(second, evident))).toMatchObject({ '/a.html': 'unchanged', '/b.html': 'unchanged' });
@@ -110,7 +113,7 @@ describe('evident sync --sitemap <url>', () => {
 
     // A page edited, a page gone from the sitemap, a page ingested from another origin that stays.
     await syncSource(web('page', `${other.origin}/elsewhere.html`), evident, { deleteUnlisted: false });
-    site.pages.set('/b.html', { body: html('Beta', 'Beta page about roses now.') });
+    site.pages.set('/b.html', { body: html('Beta', 'Beta page about roses now.'), lastModified: 'Thu, 03 Dec 2026 10:00:00 GMT' });
     site.pages.set('/sitemap-pages.xml', { type: 'application/xml', body: urlset([`${site.origin}/b.html`]) });
     const dry = await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident, { dryRun: true });
     expect(dry.plan.map((step) => `${step.action} ${('item' in step ? step.item.docId : step.stored.docId).replace(site.origin, '')}`)).toEqual(['check /b.html', 'delete /a.html']);
