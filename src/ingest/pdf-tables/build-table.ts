@@ -44,6 +44,25 @@ function headerNames(header: readonly GridRow[], width: number): string[] {
   });
 }
 
+/**
+ * PostgreSQL cuts identifiers at 63 bytes and its store cuts column names at 56: a joined header name is cut here
+ * first (and kept unique), so both backends hold the same names and the row lines name the columns as stored.
+ */
+const MAX_NAME_BYTES = 50;
+
+function boundNames(names: string[]): void {
+  const taken = new Set<string>();
+  names.forEach((name, index) => {
+    let cut = name;
+    while (Buffer.byteLength(cut, 'utf8') > MAX_NAME_BYTES) cut = cut.slice(0, -1);
+    cut = cut.trimEnd();
+    let unique = cut;
+    for (let k = 2; taken.has(unique.toLowerCase()); k += 1) unique = `${cut}_${k}`;
+    taken.add(unique.toLowerCase());
+    names[index] = unique;
+  });
+}
+
 /** `Table 1` from a caption, or undefined. */
 export function captionLabel(caption: string | undefined): string | undefined {
   const match = caption ? /^Table\s+(\d{1,3}|[IVXL]{1,6})/i.exec(caption) : null;
@@ -84,6 +103,7 @@ export function buildPdfTable(found: FoundTable, stem: string, ordinal: number):
       columnValues.push(texts.map((text) => (isEmptyCell(text) ? null : text)));
     }
   });
+  boundNames(names);
   const table: TableData = {
     title,
     columns: names.map((name, index) => ({ name, type: types[index]! })),

@@ -106,7 +106,8 @@ function splitsAlong(cell: RowCell, columns: readonly ColumnSpan[], size: number
 
 function tableOf(candidate: readonly TextRow[], page: number): FoundTable | undefined {
   let rows = [...candidate];
-  while (rows.length > 0 && rows[0]!.cells.length < 2) rows.shift();
+  let lead: TextRow | undefined;
+  while (rows.length > 0 && rows[0]!.cells.length < 2) lead = rows.shift();
   while (rows.length > 0 && rows.at(-1)!.cells.length < 2) rows.pop();
   if (rows.length === 0) return undefined;
   // The usual number of cells in a row is the number of columns (a stray fragment beside the table adds one).
@@ -129,6 +130,11 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
     columns.push({ x0: Math.min(...cells.map((cell) => cell.x0)), x1: Math.max(...cells.map((cell) => cell.x1)) });
   }
   for (let index = 1; index < width; index += 1) if (columns[index]!.x0 <= columns[index - 1]!.x1) return undefined;
+  // A lone cell right above the table, over two or more of its value columns (not over the labels): a group header.
+  const group = lead?.cells[0];
+  if (lead && group && lead.y - rows[0]!.y <= lead.size * MAX_ROW_GAP && group.x0 > columns[0]!.x1 && overlapping(columns, group.x0, group.x1, 0).length > 1) {
+    rows = [lead, ...rows];
+  }
 
   // Every cell of every row must fall in (or across) the columns; a row that does not ends the table at an edge.
   const placed: { grid: GridRow; spanning: boolean; row: TextRow }[] = [];

@@ -96,6 +96,29 @@ describe('PDF tables from the text layer', () => {
     expect(doc.tables?.[0]?.title).toBe('report / page 1 / table 1');
   });
 
+  it('takes a lone cell over the value columns as their group header, but not a heading over the labels', async () => {
+    const grid = [
+      ['Model', 'Dev', 'Test'],
+      ['Small', '81.2', '80.9'],
+      ['Large', '86.7', '85.9'],
+      ['Huge', '88.1', '87.0'],
+    ];
+    const doc = await load([
+      [
+        ...INTRO,
+        { text: 'Accuracy (percent)', x: 200, y: 690 },
+        ...pdfTableLines(grid, { columns: [72, 200, 260], top: 676 }),
+        { text: 'Results', x: 72, y: 560 },
+        ...pdfTableLines(grid, { columns: [72, 200, 260], top: 546 }),
+      ],
+    ]);
+    expect(doc.tables?.map((table) => table.columns.map((column) => column.name))).toEqual([
+      ['Model', 'Accuracy (percent) Dev', 'Accuracy (percent) Test'],
+      ['Model', 'Dev', 'Test'],
+    ]);
+    expect(prose(doc)).toContain('Results');
+  });
+
   it('reads numbers with units as numbers, the unit in the column name; a column of mixed units stays text', async () => {
     const doc = await load([
       [
