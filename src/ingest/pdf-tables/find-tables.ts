@@ -91,11 +91,17 @@ function aligned(edges: readonly number[], tolerance: number): boolean {
   return edges.filter((edge) => Math.abs(edge - median) <= tolerance).length >= Math.ceil(edges.length * 0.8);
 }
 
+/** The columns (sorted, apart) that [x0, x1] overlaps: a binary search, so a wide table costs log(columns) a cell. */
 function overlapping(spans: readonly ColumnSpan[], x0: number, x1: number, slack: number): number[] {
+  let low = 0;
+  let high = spans.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (spans[middle]!.x1 + slack <= x0) low = middle + 1;
+    else high = middle;
+  }
   const hits: number[] = [];
-  spans.forEach((span, index) => {
-    if (x0 < span.x1 + slack && x1 > span.x0 - slack) hits.push(index);
-  });
+  for (let index = low; index < spans.length && spans[index]!.x0 - slack < x1; index += 1) hits.push(index);
   return hits;
 }
 
@@ -127,7 +133,14 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
       aligned(cells.map((cell) => cell.x1), tolerance) ||
       aligned(cells.map((cell) => (cell.x0 + cell.x1) / 2), tolerance);
     if (!lined) return undefined;
-    columns.push({ x0: Math.min(...cells.map((cell) => cell.x0)), x1: Math.max(...cells.map((cell) => cell.x1)) });
+    // Loops, not Math.min(...cells): a table of 100,000 rows would overflow the stack as arguments.
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    for (const cell of cells) {
+      if (cell.x0 < x0) x0 = cell.x0;
+      if (cell.x1 > x1) x1 = cell.x1;
+    }
+    columns.push({ x0, x1 });
   }
   for (let index = 1; index < width; index += 1) if (columns[index]!.x0 <= columns[index - 1]!.x1) return undefined;
   // A lone cell right above the table, over two or more of its value columns (not over the labels): a group header.
