@@ -5,7 +5,7 @@ import { FolderWatcher } from '../../sources/folder-watcher.ts';
 import { folderSources } from '../../sources/open-sources.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import type { CliIo } from '../io.ts';
-import { reportText } from '../sync-output.ts';
+import { reportText, summaryLine } from '../sync-output.ts';
 
 interface WatchFlags {
   acl?: string;
@@ -42,7 +42,9 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
           logger,
           onReport: (report) => {
             const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
-            if (first || changed) io.out(`${new Date().toISOString().slice(11, 19)} ${reportText(report)}`);
+            // The time goes on the summary line, so each sync's lines read as a block ending with when it ran.
+            const summary = summaryLine(report);
+            if (first || changed) io.out(reportText(report).replace(summary, `${new Date().toISOString().slice(11, 19)} ${summary}`));
           },
         });
         const stopped = new Promise<string>((resolve) => {
