@@ -297,7 +297,7 @@ export const pdfLoader: Loader = {
       const firstPageHeadings = blocks.filter((block) => block.page === 1 && block.kind === 'heading');
       const title = metaTitle || firstPageHeadings[0]?.text;
       const tables = detected.tables.length > 0 ? { tables: detected.tables } : {};
-      return { blocks: withTableBlocks(blocks, detected.blocksAfterPage), pageCount: pdf.numPages, ...tables, ...(title ? { title } : {}) };
+      return { blocks: withTableBlocks(blocks, detected), pageCount: pdf.numPages, ...tables, ...(title ? { title } : {}) };
     } finally {
       await pdf.destroy();
     }

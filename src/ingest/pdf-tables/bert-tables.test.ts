@@ -67,6 +67,8 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
     const trace = await evident.search.search('BERT LARGE CoLA STS-B score GLUE', ALICE, { topK: 5 });
     const row = trace.results.find((result) => result.chunk.text.includes('System: BERT LARGE | MNLI-(m/mm): 86.7/85.9'));
     expect(row?.chunk.page).toBe(6);
+    // Table 1 opens page 6 (a float above the text), so it sits under the section the page before ended in.
+    expect(row?.chunk.headingPath.at(-1)).toBe('4.1 GLUE');
     expect((await evident.search.search('BERT LARGE CoLA STS-B score GLUE', BOB, { topK: 5 })).results).toEqual([]);
   });
 

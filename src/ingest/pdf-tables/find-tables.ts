@@ -31,7 +31,8 @@ export function findPageTables(items: readonly PageTextItem[], page: number): Fo
     const table = tableOf(run, page);
     if (table) {
       const caption = captionNear(rows, table);
-      found.push(caption ? { ...table, caption } : table);
+      const atTop = !rows.some((row) => row.y > table.box.y1 && !row.cells.some((cell) => CAPTION.test(cell.text)));
+      found.push({ ...table, ...(caption ? { caption } : {}), ...(atTop ? { atTop } : {}) });
     }
     run = [];
   };

@@ -47,10 +47,12 @@ export interface FoundTable {
   caption?: string;
   /** Where the table sits, so its lines can be left out of the page's paragraphs. */
   box: TableBox;
+  /** No text of the page above it but its caption: its blocks go before the page's paragraphs, not after. */
+  atTop?: boolean;
   /** Too few rows to stand alone: kept only when it continues the previous page's last table. */
   fragment?: boolean;
   /** Pages it goes on to (joined by `joinAcrossPages`), each with where it sits there. */
-  continued?: { page: number; box: TableBox }[];
+  continued?: { page: number; box: TableBox; atTop: boolean }[];
 }
 
 export interface TableBox {

@@ -177,10 +177,12 @@ describe('PDF tables from the text layer', () => {
     expect(table.title).toBe('report / page 1 / Table 2');
     expect(table.columns.map((column) => `${column.name}:${column.type}`)).toEqual(['Date:text', 'Station:text', 'Rain (mm):real', 'Wind:integer']);
     expect(table.rows.map((row) => row[0])).toEqual(['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05']);
-    // Each row chunk carries the page it is printed on; blocks stay in page order.
+    // Each row chunk carries the page it is printed on; blocks stay in page order, and the rows that open page 2
+    // come before its paragraph, as they are read.
     expect(rows(doc).map((row) => row.page)).toEqual([1, 1, 1, 2, 2]);
     const pages = doc.blocks.map((block) => block.page ?? 0);
     expect(pages).toEqual([...pages].sort((a, b) => a - b));
+    expect(doc.blocks.slice(-3).map((block) => block.kind)).toEqual(['row', 'row', 'text']);
     expect(prose(doc)).not.toContain('Date Station');
   });
 
