@@ -22,7 +22,11 @@ export interface Connector {
   /** An ACL every document of this source gets (`--acl`), overriding sidecars and front matter. */
   readonly aclOverride?: string[] | undefined;
   owns(document: { docId: string; source: string }): boolean;
-  list(cursor: string | undefined): Promise<ConnectorPage>;
+  /**
+   * `stored` holds the store's documents by doc_id, so a source can spare work the plan does not need: a document
+   * the store does not hold is added whatever its version, so it needs no hash or ACL before it is fetched.
+   */
+  list(cursor: string | undefined, stored: ReadonlyMap<string, StoredDocument>): Promise<ConnectorPage>;
   fetch(item: ConnectorItem, stored: StoredDocument | undefined): Promise<FetchResult>;
   /** What the last listing left out on purpose (off the site's origin, disallowed by robots.txt), for the report. */
   readonly skipped?: readonly { url: string; reason: string }[];

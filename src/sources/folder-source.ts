@@ -3,11 +3,12 @@ import { discoverFiles, type DiscoveredFile } from '../ingest/discover.ts';
 import type { IngestLimits } from '../ingest/limits.ts';
 import { loaderFor } from '../ingest/loaders/index.ts';
 import { prepareItem, sha256 } from '../ingest/prepare-document.ts';
+import { readFileOnce } from '../ingest/read-file-once.ts';
 import { describeFailure } from '../ingest/process-document.ts';
 import { ACL_SIDECAR_SUFFIX } from '../ingest/discover.ts';
 import { SourceError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { Connector, ConnectorItem, ConnectorPage, FetchResult } from './connector.ts';
+import type { Connector, ConnectorItem, ConnectorPage, FetchResult, StoredDocument } from './connector.ts';
 
 export interface FolderSourceOptions {
   limits: IngestLimits;
@@ -25,8 +26,8 @@ interface Known {
 /**
  * A folder as a connector. doc_id = the file's path relative to the folder (as `evident ingest <folder>` gives it);
  * `source` = `folder:<key>/<doc_id>`, where the key is derived from the folder's real path, so a sync deletes only
- * what came from this folder. Listing reads each new or touched file once for its content hash and its ACL
- * (sidecar, front matter); files whose size, times and sidecar are as last listed are not read again.
+ * what came from this folder. Listing hashes each stored file whose size, times or sidecar moved since it was last
+ * listed, and parses it for its ACL (sidecar, front matter) only when its content is the stored one.
  */
 export class FolderSource implements Connector {
   readonly label: string;
@@ -61,7 +62,7 @@ export class FolderSource implements Connector {
     return this.key !== undefined && document.source.startsWith(`folder:${this.key}/`);
   }
 
-  async list(): Promise<ConnectorPage> {
+  async list(_cursor: string | undefined, stored: ReadonlyMap<string, StoredDocument>): Promise<ConnectorPage> {
     const prefix = await this.prefix();
     const info = await stat(this.root).catch(() => undefined);
     if (!info?.isDirectory()) {
@@ -76,7 +77,7 @@ export class FolderSource implements Connector {
       const file: DiscoveredFile = { ...found, source: prefix + found.docId };
       this.files.set(file.docId, file);
       seen.add(file.path);
-      items.push(await this.describe(file));
+      items.push(await this.describe(file, stored.get(file.docId)));
     }
     for (const path of this.known.keys()) if (!seen.has(path)) this.known.delete(path);
     return { items, cursor: undefined };
@@ -87,15 +88,22 @@ export class FolderSource implements Connector {
     return file ? { kind: 'file', file } : { kind: 'gone' };
   }
 
-  /** The file's version and ACL, read again only when its stamp moved. */
-  private async describe(file: DiscoveredFile): Promise<ConnectorItem> {
+  /**
+   * The file's version and ACL, read again only when its stamp moved. A file the store does not hold is added
+   * whatever it holds, and one whose bytes changed is re-ingested whatever its ACL: only a file whose content is
+   * the stored one is parsed here, for the ACL its front matter may carry.
+   */
+  private async describe(file: DiscoveredFile, stored: StoredDocument | undefined): Promise<ConnectorItem> {
+    const base = { docId: file.docId, source: file.source ?? file.docId };
+    if (!stored) return base;
     const stamp = await stampOf(file.path);
     const known = this.known.get(file.path);
     if (known && known.stamp === stamp && known.item.docId === file.docId) return known.item;
-    const base = { docId: file.docId, source: file.source ?? file.docId };
     let item: ConnectorItem;
     try {
       const { limits, logger } = this.options;
+      const version = sha256(await readFileOnce(file.path, file.docId, limits.maxFileBytes));
+      if (version !== stored.contentHash) return { ...base, version };
       const prepared = await prepareItem({ kind: 'file', file, path: file.path, docId: file.docId }, this.aclOverride, limits, logger);
       item = { ...base, version: prepared.contentHash, acl: prepared.acl };
     } catch (error) {
@@ -103,7 +111,7 @@ export class FolderSource implements Connector {
       // Not remembered: an unreadable file is tried again on the next listing.
       return { ...base, error: { code, message } };
     }
-    // A stamp taken after the read would hide a change made during it; the one taken before is re-checked next time.
+    // A stamp taken before the read: a change made during it moves the stamp, so the next listing reads it again.
     this.known.set(file.path, { stamp, item });
     return item;
   }

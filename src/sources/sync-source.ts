@@ -54,18 +54,18 @@ const MAX_LIST_PAGES = 100_000;
  */
 export async function syncSource(connector: Connector, deps: SyncDeps, options: SyncOptions = {}): Promise<SyncReport> {
   const { store } = deps;
-  const items: ConnectorItem[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-    const listed = await connector.list(cursor);
-    items.push(...listed.items);
-    cursor = listed.cursor;
-    if (cursor === undefined) break;
-  }
   const all = (await store.listDocuments(LOCAL_OPERATOR)).map(
     (doc): StoredDocument => ({ docId: doc.docId, source: doc.source, contentHash: doc.contentHash, acl: doc.acl }),
   );
   const stored = new Map(all.map((doc) => [doc.docId, doc]));
+  const items: ConnectorItem[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+    const listed = await connector.list(cursor, stored);
+    items.push(...listed.items);
+    cursor = listed.cursor;
+    if (cursor === undefined) break;
+  }
   const owned = all.filter((doc) => connector.owns(doc));
   const plan = planSync(items, owned, stored, { aclOverride: connector.aclOverride, deleteUnlisted: options.deleteUnlisted ?? true });
   const report = (outcomes: SyncOutcome[]): SyncReport => tally(connector.label, options.dryRun ?? false, plan, outcomes, [...(connector.skipped ?? [])]);
