@@ -4,6 +4,7 @@ import type { IngestLimits } from '../ingest/limits.ts';
 import { loaderFor } from '../ingest/loaders/index.ts';
 import { prepareItem, sha256 } from '../ingest/prepare-document.ts';
 import { readFileOnce } from '../ingest/read-file-once.ts';
+import { folderKey, folderSourcePrefix, parseFolderSource } from './folder-origin.ts';
 import { describeFailure } from '../ingest/process-document.ts';
 import { ACL_SIDECAR_SUFFIX } from '../ingest/discover.ts';
 import { SourceError } from '../errors/index.ts';
@@ -53,13 +54,13 @@ export class FolderSource implements Connector {
           hint: 'Check the path; a folder that is away (an unmounted disk) is never taken as empty.',
         });
       });
-      this.key = sha256(real).slice(0, 12);
+      this.key = folderKey(real);
     }
-    return `folder:${this.key}/`;
+    return folderSourcePrefix(this.key);
   }
 
   owns(document: { source: string }): boolean {
-    return this.key !== undefined && document.source.startsWith(`folder:${this.key}/`);
+    return this.key !== undefined && parseFolderSource(document.source)?.key === this.key;
   }
 
   async list(_cursor: string | undefined, stored: ReadonlyMap<string, StoredDocument>): Promise<ConnectorPage> {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { loadConfig } from '../config/index.ts';
 import { LOCAL_OPERATOR } from '../domain/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
 import { silentLogger } from '../logging/logger.ts';
+import { folderKey, parseFolderSource } from './folder-origin.ts';
 import { FolderSource } from './folder-source.ts';
 import { syncSource, type SyncReport } from './sync-source.ts';
 
@@ -41,6 +42,12 @@ describe('evident sync <dir>: the store matches the folder', () => {
     await write('b.md', '# B\n\nBeta text.\n');
     expect(statuses(await sync())).toEqual({ 'a.md': 'added', 'b.md': 'added' });
     expect(await docIds()).toEqual(['a.md', 'b.md']);
+    // The origin is recorded without the server's path: folder:<key of the real path>/<doc_id>.
+    const source = (await evident.store.getDocument('a.md'))?.source ?? '';
+    expect(parseFolderSource(source)).toEqual({ key: folderKey(await realpath(docs)), docId: 'a.md' });
+    expect(source).not.toContain(dir);
+    expect(parseFolderSource('a.md')).toBeUndefined();
+    expect(parseFolderSource('https://example.com/a.md')).toBeUndefined();
     expect(statuses(await sync())).toEqual({ 'a.md': 'unchanged', 'b.md': 'unchanged' });
 
     await write('a.md', '# A\n\nAlpha orchid text, edited.\n');
