@@ -8,13 +8,13 @@ export type DocumentFileGap = 'not_kept' | 'changed';
 
 const HINTS: Record<DocumentFileGap, string> = {
   not_kept:
-    'The server serves originals only from its document roots (documentRoots, EVIDENT_DOCUMENT_ROOTS): ingest the file from one of them. Uploaded files are not kept.',
+    'The server keeps uploaded files, and serves other originals only from its document roots (documentRoots, EVIDENT_DOCUMENT_ROOTS): upload the file, or ingest or sync it from one of them.',
   changed: 'Ingest it again (evident ingest) so the index matches the file; the indexed text is still searchable meanwhile.',
 };
 
 /**
- * A document the reader may read, whose original file the server cannot serve: it keeps no copy of it (an upload,
- * or a file outside the server's document roots), or the file on disk no longer matches the indexed version.
+ * A document the reader may read, whose original file the server cannot serve: it keeps no copy of it (a file
+ * outside the server's document roots, an upload stored before uploads kept their bytes, a data set's record), or the file on disk no longer matches the indexed version.
  * Raised only after the reader's access was checked, so it tells nothing to anyone else.
  */
 export class DocumentFileUnavailableError extends EvidentError {

@@ -66,6 +66,8 @@ export class BatchWriter {
     if (this.entries.length === 0) this.startedAt = performance.now();
     this.entries.push(entry);
     if (entry.write) for (const chunk of entry.write.chunks) this.bytes += chunk.text.length;
+    // An upload's original travels in the same transaction: it counts towards the batch's size.
+    this.bytes += entry.write?.original?.byteLength ?? 0;
     const { bounds } = this.deps;
     if (this.entries.length >= bounds.documents || this.bytes >= bounds.bytes || this.dueIn() === 0) await this.flush();
   }

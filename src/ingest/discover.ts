@@ -8,6 +8,8 @@ export interface DiscoveredFile {
   docId: string;
   /** Where the file came from, when `path` is only a temporary copy (an upload); defaults to `path`. */
   source?: string;
+  /** Keep the file's bytes with its version in the store (an upload, whose temporary copy is removed). */
+  keepOriginal?: boolean;
   /**
    * A sibling named like this file's ACL sidecar but not exactly (`a.md.ACL.json` for `a.md.acl.json`): Evident
    * reads only the exact name, so the file fails rather than be ingested as if it had no sidecar.

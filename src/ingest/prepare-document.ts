@@ -34,6 +34,8 @@ export interface Prepared {
   acl: string[];
   loaded: LoadedDocument;
   fallbackTitle: string;
+  /** The bytes read, when the file is to be kept with its version (`DiscoveredFile.keepOriginal`). */
+  original?: Uint8Array;
 }
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -91,5 +93,7 @@ export async function prepareItem(item: SourceItem, acl: string[] | undefined, l
     }),
     loaded,
     fallbackTitle: basename(file.path, extname(file.path)),
+    // An exact-size copy: the read buffer may be a slice of a larger one, which a worker's answer would clone whole.
+    ...(file.keepOriginal ? { original: new Uint8Array(bytes) } : {}),
   };
 }

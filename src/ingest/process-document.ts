@@ -154,6 +154,7 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
     keywordText,
     chapters,
     tables: loaded.tables ?? [],
+    ...(doc.original ? { original: doc.original } : {}),
   };
   // The full text travels back only when the caller still builds the extras from it.
   // What crosses back to the writing thread is only what it still needs: the search texts only if it embeds.

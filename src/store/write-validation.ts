@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors/index.ts';
 import type { DocumentExtras } from './document-extras.ts';
 import type { DocumentWrite, EmbedderInfo, TableQueryLimits } from './ports/document-store.ts';
@@ -37,6 +38,7 @@ export function validateWrite(write: DocumentWrite): void {
     );
   }
   if (write.extras) validateExtras(document.docId, write.extras, new Set(chunks.map((chunk) => chunk.id)));
+  if (write.original !== undefined) validateOriginal(document, write.original);
   chunks.forEach((chunk, i) => {
     if (chunk.docId !== document.docId) {
       throw new ValidationError(`Chunk ${chunk.id} belongs to ${chunk.docId}, not to ${document.docId}.`);
@@ -48,6 +50,25 @@ export function validateWrite(write: DocumentWrite): void {
       );
     }
   });
+}
+
+/** The most bytes an original file kept in the store may have: what both backends hold in one value (PostgreSQL: 1 GB). */
+export const MAX_DOCUMENT_FILE_BYTES = 2 ** 30 - 1;
+
+/** A version's original file is that version's: its length and SHA-256 are the document's, and it fits one value. */
+function validateOriginal(document: DocumentWrite['document'], original: Uint8Array): void {
+  if (!(original instanceof Uint8Array) || original.byteLength > MAX_DOCUMENT_FILE_BYTES) {
+    throw new ValidationError(`Document ${document.docId}: its original file must be bytes, at most ${MAX_DOCUMENT_FILE_BYTES} of them.`, {
+      hint: 'Lower ingest.maxFileBytes (EVIDENT_MAX_FILE_BYTES), or ingest such a file from a folder the server reads.',
+    });
+  }
+  const hash = createHash('sha256').update(original).digest('hex');
+  if (original.byteLength !== document.bytes || hash !== document.contentHash) {
+    throw new ValidationError(
+      `Document ${document.docId}: its original file (${original.byteLength} bytes) is not the version being written (${document.bytes} bytes, content hash ${document.contentHash.slice(0, 12)}…).`,
+      { hint: 'Keep the exact bytes that were read, parsed and hashed.' },
+    );
+  }
 }
 
 /** A batch of `putDocuments`: each write valid, and no doc_id twice (a batch is a set of versions, not a sequence). */

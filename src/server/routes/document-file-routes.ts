@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
-import { folderDocumentFileReader, type DocumentFileReader } from '../document-files/document-file-reader.ts';
+import { documentFileReader, type DocumentFileReader } from '../document-files/document-file-reader.ts';
 import { documentFileHeaders } from '../document-files/document-file-headers.ts';
 import type { ServerEnv } from '../server-env.ts';
 
@@ -9,16 +9,18 @@ import type { ServerEnv } from '../server-env.ts';
  * `GET /v1/documents/{doc_id}/file`: a document's original file, for the reader who may read the document (the web
  * UI opens a cited PDF at its page). Access is decided by the store's own ACL filter at the moment of the request;
  * a document the reader may not read is "not found", word for word as one that does not exist. The bytes come from
- * the server's document roots and must hash to the indexed version (see DocumentFileReader).
+ * the store (an upload's original, kept with its version) or the server's document roots, where they must hash to
+ * the indexed version (see DocumentFileReader).
  */
 export function documentFileRoutes(evident: Evident, reader?: DocumentFileReader): Hono<ServerEnv> {
-  const files = reader ?? folderDocumentFileReader(evident.config.documentRoots, evident.config.ingest.maxFileBytes);
+  const files = reader ?? documentFileReader(evident.store, evident.config.documentRoots, evident.config.ingest.maxFileBytes);
   return new Hono<ServerEnv>().get('/documents/:docId{.+}/file', async (c) => {
     const docId = c.req.param('docId');
     // The store filters by the principal inside its query, as every read of content does.
-    const record = (await evident.store.listDocuments(c.get('principal'))).find((document) => document.docId === docId);
+    const principal = c.get('principal');
+    const record = (await evident.store.listDocuments(principal)).find((document) => document.docId === docId);
     if (!record) throw new NotFoundError('document', docId);
-    const bytes = await files.read(record);
+    const bytes = await files.read(record, principal);
     if (c.req.header('if-none-match') === `"${record.contentHash}"`) return c.body(null, 304);
     return c.body(bytes, 200, documentFileHeaders(record, bytes.length));
   });

@@ -13,7 +13,8 @@ export const UPLOAD_TEMP_PREFIX = 'evident-upload-';
 /**
  * Writes the uploaded files to a private temp folder (mkdtemp: mode 0700) and ingests them through the same
  * Ingestor as the CLI: same loaders, same per-file failures, same content-hash no-op. Each file gets its own
- * sub-folder, so no upload can act as another's ACL sidecar. The folder is removed whatever happens.
+ * sub-folder, so no upload can act as another's ACL sidecar. The folder is removed whatever happens; each file's
+ * bytes are kept with its version in the store (`GET /v1/documents/{doc_id}/file` serves them).
  */
 export async function ingestUpload(
   ingestor: Ingestor,
@@ -28,7 +29,8 @@ export async function ingestUpload(
       await mkdir(dir);
       const path = join(dir, upload.name);
       await writeFile(path, new Uint8Array(await upload.file.arrayBuffer()));
-      files.push({ path, docId: upload.docId, source: `upload:${upload.docId}` });
+      // The temp copy goes once ingested: the original is kept with its version in the store, for the file route.
+      files.push({ path, docId: upload.docId, source: `upload:${upload.docId}`, keepOriginal: true });
     }
     const summary = await ingestor.ingestFiles(files, {
       ...(form.acl ? { acl: form.acl } : {}),

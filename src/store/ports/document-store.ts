@@ -21,6 +21,12 @@ export interface DocumentWrite {
   tables: TableData[];
   /** Chapter summaries and quotes of this version, written in the same transaction. Absent: the version has none yet. */
   extras?: DocumentExtras;
+  /**
+   * The exact bytes of the file this version was read from, kept with it (uploads only: a folder's files stay in
+   * the folder, so a folder ingest does not double the store). Must be `document.bytes` long and hash to
+   * `document.contentHash`; replaced with the version and deleted with the document.
+   */
+  original?: Uint8Array;
 }
 
 /** What a stored document version has in extras; `undefined` from the store when it has none. */
@@ -86,6 +92,12 @@ export interface DocumentStore {
   /** Removes a document with its chunks, vectors, chapters, tables, summaries and quotes. False when there was none. */
   deleteDocument(docId: string): Promise<boolean>;
   listChapters(docId: string, principal: Principal): Promise<Chapter[]>;
+  /**
+   * The original file kept with the stored version of `docId` whose content hash is `contentHash` (see
+   * `DocumentWrite.original`), if the principal may read the document. Undefined when it may not, when that version
+   * is not the stored one or keeps no file, and when the file is over `maxBytes` (then it is not read at all).
+   */
+  readDocumentFile(docId: string, contentHash: string, principal: Principal, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined>;
   listTables(principal: Principal): Promise<TableRecord[]>;
   /**
    * Runs one read-only SELECT (or WITH … SELECT) over the ingested tables the principal may see, referenced by

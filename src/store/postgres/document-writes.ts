@@ -107,6 +107,10 @@ async function insertOne(c: PoolClient, names: SchemaNames, write: DocumentWrite
     ]);
   }
   if (write.extras) await extras.insertExtras(c, docPk, write.extras, stats);
+  const { original } = write;
+  if (original) {
+    await c.query('INSERT INTO document_files (doc_pk, bytes) VALUES ($1, $2)', [docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength)]);
+  }
 }
 
 /** Serialises writers of one document (same doc_id) across processes until the transaction ends. */
@@ -119,7 +123,7 @@ async function lockTableNames(c: PoolClient, schema: string): Promise<void> {
   await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`evident-tables:${schema}`]);
 }
 
-/** Deletes a document and everything hanging off it (vectors, chunks, chapters, extras by cascade; tables by name). */
+/** Deletes a document and everything hanging off it (vectors, chunks, chapters, extras, the original file by cascade; tables by name). */
 export async function removeDocumentRows(c: PoolClient, names: SchemaNames, docPk: number, stats: KeywordStatsDelta): Promise<void> {
   await stats.subtractStored(c, CHUNKS, 'doc_pk = $1', [docPk]);
   await extras.removeExtras(c, docPk, stats);

@@ -97,6 +97,21 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       }));
     },
 
+    async readDocumentFile(docId: string, contentHash: string, principal: Principal, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+      const acl = aclFilter('d', principalAclKeys(principal), 4);
+      // octet_length of an EXTERNAL value reads its TOAST header only: a file over the bound is never fetched.
+      const row = await pool.withClient('read a document file', async (c) =>
+        (
+          await c.query<{ bytes: Buffer }>(
+            `SELECT f.bytes FROM document_files f JOIN documents d ON d.pk = f.doc_pk
+             WHERE d.doc_id = $1 AND d.content_hash = $2 AND octet_length(f.bytes) <= $3 AND ${acl.sql}`,
+            [docId, contentHash, maxBytes, ...acl.params],
+          )
+        ).rows[0],
+      );
+      return row ? new Uint8Array(row.bytes) : undefined;
+    },
+
     async listTables(principal: Principal): Promise<TableRecord[]> {
       const acl = aclFilter('d', principalAclKeys(principal), 1);
       const rows = await pool.withClient('list tables', async (c) =>

@@ -52,9 +52,10 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
 
   return {
     ...primary,
-    // Retrieval and listing of documents, chapters and tables, on a standby that has this process's document writes.
+    // Retrieval and listing of documents, chapters, tables and original files, on a standby that has this process's document writes.
     listDocuments: documents.listDocuments,
     listChapters: documents.listChapters,
+    readDocumentFile: documents.readDocumentFile,
     listTables: documents.listTables,
     queryTables: documents.queryTables,
     getChunks: documents.getChunks,

@@ -115,6 +115,9 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
     });
   });
   if (write.extras) extras.insertExtras(stmt(conn), docPk, write.extras);
+  // better-sqlite3 binds Buffers; a view over the same memory, not a copy.
+  const { original } = write;
+  if (original) conn.stmt('INSERT INTO document_files (doc_pk, bytes) VALUES (?, ?)').run(docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength));
 }
 
 /** Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. */
@@ -135,7 +138,7 @@ export function removeDocumentRows(conn: SqliteConnection, docPk: number): numbe
     dropIngestedTable(conn.db, sql_name);
   }
   extras.removeExtras(stmt(conn), docPk);
-  // chunks, ACL rows, chapters and the table registry go by ON DELETE CASCADE.
+  // chunks, ACL rows, chapters, the original file and the table registry go by ON DELETE CASCADE.
   conn.stmt('DELETE FROM documents WHERE pk = ?').run(docPk);
   return chunkPks;
 }

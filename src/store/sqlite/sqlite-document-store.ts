@@ -99,6 +99,17 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
       return rows.map(toChapter);
     },
 
+    async readDocumentFile(docId, contentHash, principal, maxBytes) {
+      conn.assertOpen();
+      const keys = principalAclKeys(principal);
+      // length() of a BLOB reads the record header only: a file over the bound is never loaded.
+      const row = stmt(
+        `SELECT f.bytes FROM document_files f JOIN documents d ON d.pk = f.doc_pk
+         WHERE d.doc_id = @docId AND d.content_hash = @contentHash AND length(f.bytes) <= @maxBytes${aclCondition('d.pk', keys)}`,
+      ).get({ docId, contentHash, maxBytes, ...aclParams(keys) }) as { bytes: Buffer } | undefined;
+      return row ? new Uint8Array(row.bytes) : undefined;
+    },
+
     async listTables(principal) {
       const keys = principalAclKeys(principal);
       const rows = stmt(

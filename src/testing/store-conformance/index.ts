@@ -5,6 +5,7 @@ import { describeCheckpointStore } from './checkpoint-store.spec.ts';
 import { describeDocumentAccess } from './document-access.spec.ts';
 import { describeDocumentAcl } from './document-acl.spec.ts';
 import { describeDocumentExtras } from './document-extras.spec.ts';
+import { describeDocumentFiles } from './document-files.spec.ts';
 import { describeDocuments } from './documents.spec.ts';
 import { describeEmbedder } from './embedder.spec.ts';
 import { describeKeywordSearch } from './keyword-search.spec.ts';
@@ -36,6 +37,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeDocumentAccess(suite);
     describeDocumentAcl(suite);
     describeDocumentExtras(suite);
+    describeDocumentFiles(suite);
     describeKeywordSearch(suite);
     describeVectorSearch(suite);
     describeEmbedder(suite);

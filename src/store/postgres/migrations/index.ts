@@ -7,6 +7,7 @@ import { runCancel } from './006-run-cancel.ts';
 import { runLease } from './007-run-lease.ts';
 import { postingsLengths } from './008-postings-lengths.ts';
 import { auditLogSchema } from './009-audit-log.ts';
+import { documentFilesSchema } from './010-document-files.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export type { PostgresMigration, SchemaNames } from './migration.ts';
@@ -22,4 +23,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   runLease,
   postingsLengths,
   auditLogSchema,
+  documentFilesSchema,
 ];

@@ -8,9 +8,10 @@ import { documentExtras } from './007-document-extras.ts';
 import { runCancel } from './008-run-cancel.ts';
 import { runLease } from './009-run-lease.ts';
 import { auditLog } from './010-audit-log.ts';
+import { documentFiles } from './011-document-files.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
 
 /** Every schema step in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initialSchema, ftsVocabulary, memories, runsSchema, apiKeys, runEvents, documentExtras, runCancel, runLease, auditLog];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, ftsVocabulary, memories, runsSchema, apiKeys, runEvents, documentExtras, runCancel, runLease, auditLog, documentFiles];
