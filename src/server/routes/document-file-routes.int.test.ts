@@ -83,15 +83,13 @@ describe('GET /v1/documents/{doc_id}/file', () => {
     expect((await file('reports/q3.pdf', api.keys.alice)).status).toBe(200);
   });
 
-  it('has no file for an upload, whose bytes are not kept', async () => {
-    const body = new FormData();
-    body.append('files', new Blob(['# Memo\n\nUploaded memo text.\n']), 'memo.md');
-    expect((await api.request('POST', '/v1/documents', { key: api.keys.admin, body })).status).toBe(201);
-    const response = await file('memo.md', api.keys.alice);
+  it('has no file for a document given as text (a data set), whose source is no file', async () => {
+    await api.evident.ingestor.ingestRecords([{ docId: 'records/memo', title: 'Memo', text: 'A memo given as text.', source: 'dataset:memos', acl: [] }]);
+    const response = await file('records/memo', api.keys.alice);
     expect(response.status).toBe(404);
     const { error } = errorBodyJson.parse(response.json);
     expect(error.code).toBe('document_file_unavailable');
-    expect(error.message).toBe('The original file of "memo.md" is not kept by this server.');
+    expect(error.message).toBe('The original file of "records/memo" is not kept by this server.');
     expect(error.hint).toContain('EVIDENT_DOCUMENT_ROOTS');
   });
 });
