@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,10 @@ describe('evident serve --sample', () => {
         body: JSON.stringify({ query: 'CT-2024-0193 platform fee' }),
       });
       expect(JSON.stringify(await found.json())).toContain('contracts/ct-2024-0193.md');
+      // The sample folder is a document root: a cited sample file opens, with its exact bytes, for a reader only.
+      const original = await fetch(`${first.url}/v1/documents/contracts/ct-2024-0193.md/file`, { headers: { authorization: `Bearer ${keyed.key}` } });
+      expect(original.status).toBe(200);
+      expect(Buffer.from(await original.arrayBuffer()).equals(await readFile(join(root, 'samples/corpus/contracts/ct-2024-0193.md')))).toBe(true);
     } finally {
       expect(await stop(first.child), first.stderr()).toBe(0);
     }
@@ -66,6 +70,9 @@ describe('evident serve --sample', () => {
     try {
       expect(second.stderr()).not.toContain('sample corpus:');
       expect(second.adminKey).toBeUndefined();
+      // A store that already holds the sample still serves its files from the sample folder.
+      const original = await fetch(`${second.url}/v1/documents/contracts/ct-2024-0193.md/file`, { headers: { authorization: `Bearer ${first.adminKey}` } });
+      expect(original.status).toBe(200);
     } finally {
       expect(await stop(second.child), second.stderr()).toBe(0);
     }

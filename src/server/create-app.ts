@@ -31,6 +31,8 @@ export interface AppDeps {
   agents?: AgentRuntime;
   /** Interval of SSE heartbeat comments (default 5 s). */
   heartbeatMs?: number;
+  /** Folders the file route serves originals from besides `config.documentRoots` (the sample corpus, watched folders). */
+  documentRoots?: readonly string[];
 }
 
 /** The LangGraph API lives at the root, as LangGraph clients expect (`new Client({ apiUrl: <server> })`). */
@@ -64,7 +66,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', meRoutes());
   app.route('/v1', searchRoutes(evident));
   app.route('/v1', documentRoutes(evident, { logger }));
-  app.route('/v1', documentFileRoutes(evident));
+  app.route('/v1', documentFileRoutes(evident, deps.documentRoots));
   app.route('/v1', memoryRoutes(evident));
   app.route('/v1', userRoutes(evident));
   app.route('/v1', auditRoutes(evident));

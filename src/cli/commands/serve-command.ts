@@ -6,7 +6,7 @@ import { createApp } from '../../server/create-app.ts';
 import { startServer } from '../../server/start-server.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import type { CliIo } from '../io.ts';
-import { ensureSampleCorpus } from '../sample-corpus.ts';
+import { ensureSampleCorpus, SAMPLE_CORPUS_DIR } from '../sample-corpus.ts';
 import { watchWhileServing } from './serve-watch.ts';
 
 interface ServeFlags {
@@ -36,7 +36,9 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         await printFirstAdminKey(evident, io);
         const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
         const agents = await evident.agents();
-        const server = await startServer(createApp({ evident, logger, agents }), { port, host: flags.host });
+        // The sample corpus and the watched folders are document roots too, so their citations open their files.
+        const documentRoots = [...(flags.sample ? [SAMPLE_CORPUS_DIR] : []), ...flags.watch];
+        const server = await startServer(createApp({ evident, logger, agents, documentRoots }), { port, host: flags.host });
         // Listen for signals before announcing the URL, so a client that stops us at once still gets a clean exit.
         const shutdown = nextShutdownSignal();
         io.out(`Evident listening on ${server.url}\n`);

@@ -121,6 +121,10 @@ describe('evident watch <dir> (a real child process)', () => {
       const response = await fetch(`${url}/v1/documents`, { headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' } });
       expect(response.status).toBe(200);
       expect(JSON.stringify(await response.json())).toContain('two.md');
+      // The watched folder is a document root: a synced file's original is served.
+      const original = await fetch(`${url}/v1/documents/two.md/file`, { headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' } });
+      expect(original.status).toBe(200);
+      expect(await original.text()).toBe('# Two\n\nWritten while serving.\n');
     } finally {
       child.kill('SIGINT');
     }

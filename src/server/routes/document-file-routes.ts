@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
-import { documentFileReader, type DocumentFileReader } from '../document-files/document-file-reader.ts';
+import { documentFileReader } from '../document-files/document-file-reader.ts';
 import { documentFileHeaders } from '../document-files/document-file-headers.ts';
 import type { ServerEnv } from '../server-env.ts';
 
@@ -10,10 +10,12 @@ import type { ServerEnv } from '../server-env.ts';
  * UI opens a cited PDF at its page). Access is decided by the store's own ACL filter at the moment of the request;
  * a document the reader may not read is "not found", word for word as one that does not exist. The bytes come from
  * the store (an upload's original, kept with its version) or the server's document roots, where they must hash to
- * the indexed version (see DocumentFileReader).
+ * the indexed version (see DocumentFileReader). `extraRoots` are folders the server itself serves besides the configured
+ * ones (`serve --sample`, `serve --watch`).
  */
-export function documentFileRoutes(evident: Evident, reader?: DocumentFileReader): Hono<ServerEnv> {
-  const files = reader ?? documentFileReader(evident.store, evident.config.documentRoots, evident.config.ingest.maxFileBytes);
+export function documentFileRoutes(evident: Evident, extraRoots: readonly string[] = []): Hono<ServerEnv> {
+  const roots = [...evident.config.documentRoots, ...extraRoots];
+  const files = documentFileReader(evident.store, roots, evident.config.ingest.maxFileBytes);
   return new Hono<ServerEnv>().get('/documents/:docId{.+}/file', async (c) => {
     const docId = c.req.param('docId');
     // The store filters by the principal inside its query, as every read of content does.
