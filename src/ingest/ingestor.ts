@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { EvidentConfig } from '../config/index.ts';
+import { LOCAL_OPERATOR } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Store } from '../store/store.ts';
@@ -173,7 +174,7 @@ export class Ingestor {
       });
       pending.push({
         item,
-        result: this.storedVersion(item.docId).then(
+        result: this.storedVersion(item).then(
           (previous) => run(task(previous)),
           (error: unknown): DocumentResult => ({ status: 'failed', failure: describeFailure(item.docId, error) }),
         ),
@@ -199,13 +200,17 @@ export class Ingestor {
     return result;
   }
 
-  /** What change detection needs of the stored version of `docId`. */
-  private async storedVersion(docId: string): Promise<StoredVersion | undefined> {
-    const { store } = this.deps;
+  /** What change detection needs of the stored version of `item`. */
+  private async storedVersion(item: SourceItem): Promise<StoredVersion | undefined> {
+    const { store, config } = this.deps;
+    const { docId } = item;
     const previous = await store.getDocument(docId);
     if (!previous) return undefined;
     const hasExtras = (await store.documentExtrasInfo(docId)) !== undefined;
-    return { contentHash: previous.contentHash, acl: previous.acl, source: previous.source, chunkCount: previous.chunkCount, hasExtras };
+    // An upload stored before uploads kept their file is rewritten with it, though its content is unchanged.
+    const keeps = item.kind === 'file' && item.file.keepOriginal === true;
+    const hasOriginal = keeps && (await store.readDocumentFile(docId, previous.contentHash, LOCAL_OPERATOR, config.ingest.maxFileBytes)) !== undefined;
+    return { contentHash: previous.contentHash, acl: previous.acl, source: previous.source, chunkCount: previous.chunkCount, hasExtras, hasOriginal };
   }
 
   private inThread(task: DocumentTask): Promise<DocumentResult> {

@@ -19,6 +19,8 @@ export interface StoredVersion {
   source: string;
   chunkCount: number;
   hasExtras: boolean;
+  /** The store keeps the version's original file (asked only for a file to be kept, an upload). */
+  hasOriginal: boolean;
 }
 
 /** One document to read, parse, chunk, analyse and (when `embed`) embed: runs on a worker thread or in the caller's. */
@@ -112,7 +114,12 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
   const { previous } = task;
   // The source counts: a version stored with another origin (an absolute path, before sources were doc_ids) is rewritten.
   const unchanged =
-    !task.force && previous && previous.contentHash === doc.contentHash && sameEntries(previous.acl, doc.acl) && previous.source === doc.source;
+    !task.force &&
+    previous &&
+    previous.contentHash === doc.contentHash &&
+    sameEntries(previous.acl, doc.acl) &&
+    previous.source === doc.source &&
+    (doc.original === undefined || previous.hasOriginal);
   if (unchanged && previous.hasExtras) return { status: 'unchanged', base, chunks: previous.chunkCount };
 
   let chars = 0;

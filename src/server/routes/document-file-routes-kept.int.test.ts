@@ -76,6 +76,20 @@ describe('GET /v1/documents/{doc_id}/file of an upload (kept in the store)', () 
     expect((await bytesOf('memo.pdf', api.keys.bob)).bytes.equals(PDF)).toBe(true);
     expect((await file('memo.pdf', api.keys.alice)).status).toBe(404);
   });
+
+  it('keeps the file of an upload stored before uploads kept theirs once it is uploaded again, unchanged', async () => {
+    const older = join(base, 'older');
+    await mkdir(older);
+    await writeFile(join(older, 'older.pdf'), PDF);
+    // As an upload was ingested before: its label as source, its bytes not kept.
+    expect((await api.evident.ingestor.ingestFiles([{ path: join(older, 'older.pdf'), docId: 'older.pdf', source: 'upload:older.pdf' }], { acl: [] })).added).toBe(1);
+    expect(errorBodyJson.parse((await file('older.pdf', api.keys.bob)).json).error.code).toBe('document_file_unavailable');
+    const again = await upload('older.pdf', PDF, 'public');
+    expect(again.status).toBe(201);
+    expect((await bytesOf('older.pdf', api.keys.bob)).bytes.equals(PDF)).toBe(true);
+    // Now kept: a third upload of the same bytes is the usual no-op.
+    expect(JSON.stringify((await upload('older.pdf', PDF, 'public')).json)).toContain('"unchanged"');
+  });
 });
 
 describe('GET /v1/documents/{doc_id}/file of a synced folder\'s document', () => {
