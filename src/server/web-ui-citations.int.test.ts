@@ -36,6 +36,11 @@ const MAINTENANCE = buildPdf([
   ],
   [{ text: 'The impeller seal must be replaced every eighteen months of service.' }],
 ]);
+/** A bulletin that is uploaded (not in a document root): its file is opened from the store. */
+const BULLETIN = buildPdf([
+  [{ text: 'Orion Gearbox Service Bulletin', size: 18, bold: true }, { text: 'Issued to the service team in April.', gapBefore: 8 }],
+  [{ text: 'Lubrication', size: 14, bold: true }, { text: 'The Orion gearbox oil must be changed every two thousand operating hours.', gapBefore: 8 }],
+]);
 const NOTES = '# Zephyr pump wiring\n\nThe Zephyr pump runs on a 400 volt three-phase supply.\n\nIt must be earthed at the terminal box.\n';
 
 let dir: string;
@@ -44,6 +49,7 @@ let agents: AgentRuntime;
 let server: RunningServer;
 let browser: Browser;
 let aliceKey: string;
+const ADMIN_KEY = 'web-citations-admin-key-0123456789';
 
 /** What the test reads of a canvas in the page (the Node type check has no DOM types). */
 interface BrowserCanvas {
@@ -111,7 +117,13 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     await evident.store.upsertUser({ name: 'alice', groups: ['service'] });
     aliceKey = (await evident.store.createApiKey('alice')).key;
     agents = openAgentRuntime(evident);
-    server = await startServer(createApp({ evident, agents }), { port: 0 });
+    server = await startServer(createApp({ evident, agents, adminKey: ADMIN_KEY }), { port: 0 });
+    const upload = new FormData();
+    upload.append('files', new Blob([new Uint8Array(BULLETIN)]), 'orion-bulletin.pdf');
+    upload.append('folder', 'uploads');
+    upload.append('acl', 'group:service');
+    const uploaded = await fetch(`${server.url}/v1/documents`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}` }, body: upload });
+    expect(uploaded.status, await uploaded.text()).toBe(201);
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   });
 
@@ -123,7 +135,7 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('opens a PDF citation at its page with the quote highlighted, a Markdown one in its chunk, both again after a reload, and a quote from a chunk\'s next page there', async () => {
+  it('opens a PDF citation at its page with the quote highlighted, a Markdown one in its chunk, both again after a reload, a quote from a chunk\'s next page there, and an uploaded PDF at its page', async () => {
     const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
     const page = await context.newPage();
     await page.goto(server.url + '/');
@@ -194,6 +206,17 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     const continued = await shownPdfPage(page.getByTestId('citation-panel'));
     expect(continued.label).toBe('Page 2 of 2');
     expect(squeeze(continued.text)).toBe(squeeze('The impeller seal must be replaced every eighteen months of service.'));
+
+    // An uploaded PDF, whose file the store keeps, opens at its cited page too.
+    await page.getByRole('button', { name: 'New thread' }).click();
+    await ask(page, 'How often must the Orion gearbox oil be changed?');
+    await expect.poll(() => page.getByTestId('answer').textContent()).toContain('two thousand operating hours');
+    const bulletin = page.getByTestId('answer').locator('.sources li').filter({ hasText: 'uploads/orion-bulletin.pdf' }).first();
+    expect(await bulletin.textContent()).toContain('p. 2');
+    await bulletin.getByRole('button').click();
+    const uploadedPage = await shownPdfPage(page.getByTestId('citation-panel'));
+    expect(uploadedPage.label).toBe('Page 2 of 2');
+    expect(squeeze(uploadedPage.text)).toContain(squeeze('two thousand operating hours'));
     await context.close();
   });
 });
