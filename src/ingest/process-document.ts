@@ -133,7 +133,7 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
   }
   if (chunks.length === 0) {
     throw new IngestError('file_empty', `${docId} has no extractable text.`, {
-      hint: 'A scanned PDF needs OCR first; an image-only or empty document has nothing to search.',
+      hint: 'An empty document has nothing to search; a scanned PDF is read through OCR unless ingest.ocr.enabled is false.',
     });
   }
   const title = loaded.title?.trim() || doc.fallbackTitle;
