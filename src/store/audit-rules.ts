@@ -2,6 +2,9 @@ import { ValidationError } from '../errors/index.ts';
 import { AUDIT_ACTIONS, AUDIT_SURFACES, MAX_AUDIT_PAGE, type AuditEntryWrite, type AuditQuery } from './ports/audit-log.ts';
 
 /** The bounds of one entry, checked before any SQL by both backends, so the log cannot be flooded through one append. */
+/** The audit table's columns, in the order both adapters read them. */
+export const AUDIT_COLUMNS = 'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
+
 export const AUDIT_BOUNDS = {
   /** Ids and names: actors, run and thread ids, targets, outcomes. */
   maxIdChars: 512,

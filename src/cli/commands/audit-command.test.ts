@@ -5,28 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionSha256 } from '../../audit/question-fields.ts';
 import { runCli } from '../../testing/run-cli.ts';
+import type { auditPageResponseJson } from '../../server/openapi/paths/audit-paths.ts';
+import type { z } from 'zod';
 
 const corpus = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'samples/corpus');
 
-interface EntryJson {
-  id: number;
-  actor: string;
-  action: string;
-  surface?: string;
-  question_sha256?: string;
-  run_id?: string;
-  thread_id?: string;
-  returned_doc_ids?: string[];
-  cited_doc_ids?: string[];
-  withheld?: number;
-  decision?: string;
-  target?: string;
-  outcome?: string;
-}
-interface PageJson {
-  entries: EntryJson[];
-  next_cursor: string | null;
-}
+/** What the audit log's page answers, as a client reads it (the OpenAPI document's schema of it). */
+type PageJson = z.infer<typeof auditPageResponseJson>;
+type EntryJson = PageJson['entries'][number];
 
 let dir: string;
 let db: string;

@@ -4,29 +4,12 @@ import { questionSha256 } from '../../audit/question-fields.ts';
 import { startApiTestServer, type ApiTestServer } from '../../testing/api-test-server.ts';
 import { readSse } from '../../testing/sse-reader.ts';
 import { RUN_HEADER, THREAD_HEADER } from './chat-completions-routes.ts';
+import type { auditPageResponseJson } from '../openapi/paths/audit-paths.ts';
+import type { z } from 'zod';
 
-/** What GET /v1/audit answers, as a client reads it. */
-interface EntryJson {
-  id: number;
-  at: string;
-  actor: string;
-  action: string;
-  surface?: string;
-  question?: string;
-  question_sha256?: string;
-  run_id?: string;
-  thread_id?: string;
-  returned_doc_ids?: string[];
-  cited_doc_ids?: string[];
-  withheld?: number;
-  decision?: string;
-  target?: string;
-  outcome?: string;
-}
-interface PageJson {
-  entries: EntryJson[];
-  next_cursor: string | null;
-}
+/** What the audit log's page answers, as a client reads it (the OpenAPI document's schema of it). */
+type PageJson = z.infer<typeof auditPageResponseJson>;
+type EntryJson = PageJson['entries'][number];
 
 const RESTRICTED = 'finance/market-notes.txt';
 const TREASURY_QUERY = 'treasury equity position stablecoin settlement wallet';

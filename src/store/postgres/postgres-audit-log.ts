@@ -1,4 +1,4 @@
-import { normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
+import { AUDIT_COLUMNS, normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
 import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
 import type { PostgresPool } from './postgres-pool.ts';
 
@@ -20,8 +20,6 @@ interface AuditRow {
   outcome: string | null;
 }
 
-const COLUMNS = 'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
-
 /** The append-only audit log on Postgres: inserts and reads only; the table's trigger refuses UPDATE, DELETE and TRUNCATE. */
 export function postgresAuditLog(pool: PostgresPool): AuditLog {
   return {
@@ -32,7 +30,7 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
           await c.query<AuditRow>(
             `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
                cited_doc_ids, withheld, decision, target, outcome)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${AUDIT_COLUMNS}`,
             [
               entry.actor,
               entry.action,
@@ -70,7 +68,7 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
       filter('at <= ?', q.until);
       filter('id < ?', q.beforeId);
       params.push(q.limit);
-      const sql = `SELECT ${COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.length}`;
+      const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.length}`;
       const rows = await pool.withClient('read the audit log', async (c) => (await c.query<AuditRow>(sql, params)).rows);
       return rows.map(toAuditEntry);
     },

@@ -1,4 +1,4 @@
-import { normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
+import { AUDIT_COLUMNS, normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
 import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
 import type { SqliteConnection } from './sqlite-connection.ts';
 
@@ -20,8 +20,6 @@ interface AuditRow {
   outcome: string | null;
 }
 
-const COLUMNS = 'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
-
 /** The append-only audit log on SQLite: inserts and reads only; the table's triggers refuse UPDATE and DELETE. */
 export function sqliteAuditLog(conn: SqliteConnection): AuditLog {
   return {
@@ -35,7 +33,7 @@ export function sqliteAuditLog(conn: SqliteConnection): AuditLog {
                returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome)
              VALUES (@at, @actor, @action, @surface, @question, @questionSha256, @runId, @threadId,
                @returned, @cited, @withheld, @decision, @target, @outcome)
-             RETURNING ${COLUMNS}`,
+             RETURNING ${AUDIT_COLUMNS}`,
           )
           .get({
             at: new Date().toISOString(),
@@ -72,7 +70,7 @@ export function sqliteAuditLog(conn: SqliteConnection): AuditLog {
       filter('at >= @since', 'since', q.since);
       filter('at <= @until', 'until', q.until);
       filter('id < @beforeId', 'beforeId', q.beforeId);
-      const sql = `SELECT ${COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+      const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
       return conn.guard('read the audit log', () => (conn.stmt(sql).all(params) as AuditRow[]).map(toAuditEntry));
     },
   };

@@ -27,6 +27,9 @@ const entryJson = z
   })
   .strict();
 
+/** What `GET /v1/audit` and `evident audit --json` answer: a page of entries, newest first. */
+export const auditPageResponseJson = z.object({ entries: z.array(entryJson), next_cursor: z.string().nullable() }).strict();
+
 const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'query' as const, required: false, description, schema });
 
 export const auditPaths = pathGroup(
@@ -48,7 +51,7 @@ export const auditPaths = pathGroup(
           query('cursor', 'The `next_cursor` of the previous page.'),
         ],
         responses: {
-          200: { description: 'A page of entries.', json: z.object({ entries: z.array(entryJson), next_cursor: z.string().nullable() }).strict() },
+          200: { description: 'A page of entries.', json: auditPageResponseJson },
         },
       }),
     },
