@@ -138,8 +138,8 @@ export class RunManager {
     if (this.busyThreads.has(threadId)) throw new ThreadBusyError(threadId);
     const release = this.admission.admit(thread.owner);
     this.busyThreads.add(threadId);
+    const runId = randomUUID();
     try {
-      const runId = randomUUID();
       const { input, question, checkpointId, headCheckpointId, decided } = await runInputFor(request.action, {
         store: this.store,
         agent,
@@ -163,6 +163,7 @@ export class RunManager {
     } catch (error) {
       release();
       this.busyThreads.delete(threadId);
+      this.asked.delete(runId);
       throw error;
     }
   }
