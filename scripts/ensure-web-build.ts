@@ -6,7 +6,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIR = join(ROOT, 'web');
 const BUILT_INDEX = join(WEB_DIR, 'dist', 'index.html');
 /** What the built UI is made from: its sources and config, and the installed dependency versions. */
-const INPUTS = [join(WEB_DIR, 'src'), join(WEB_DIR, 'index.html'), join(WEB_DIR, 'vite.config.ts'), join(ROOT, 'package-lock.json')];
+const INPUTS = [
+  join(WEB_DIR, 'src'),
+  join(WEB_DIR, 'index.html'),
+  join(WEB_DIR, 'vite.config.ts'),
+  join(ROOT, 'package-lock.json'),
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -29,7 +34,12 @@ export async function buildWeb(options: { quiet?: boolean } = {}): Promise<void>
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root: WEB_DIR, configFile: join(WEB_DIR, 'vite.config.ts'), mode: 'production', logLevel: options.quiet ? 'error' : 'warn' });
+    await build({
+      root: WEB_DIR,
+      configFile: join(WEB_DIR, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: options.quiet ? 'error' : 'warn',
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

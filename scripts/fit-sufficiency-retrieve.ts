@@ -48,31 +48,61 @@ const principalOf = (evalCase: EvalCase, users: ReadonlyMap<string, string[]> = 
 });
 
 /** A converted set (the converters `evident eval convert` uses) written to the work folder, split by a tag. */
-async function converted(set: ConvertedSet, name: string, work: string, splitBy: readonly string[] = []): Promise<DevSet[]> {
+async function converted(
+  set: ConvertedSet,
+  name: string,
+  work: string,
+  splitBy: readonly string[] = [],
+): Promise<DevSet[]> {
   const out = join(work, name);
   rmSync(out, { recursive: true, force: true });
   const written = await writeConvertedSet(set, out);
   const cases = set.cases
     .filter((evalCase) => evalCase.expect.answerable !== undefined)
-    .map((evalCase) => ({ id: evalCase.id, question: evalCase.question, history: evalCase.history, label: evalCase.expect.answerable ? 1 : 0, principal: principalOf(evalCase), tags: evalCase.tags }));
+    .map((evalCase) => ({
+      id: evalCase.id,
+      question: evalCase.question,
+      history: evalCase.history,
+      label: evalCase.expect.answerable ? 1 : 0,
+      principal: principalOf(evalCase),
+      tags: evalCase.tags,
+    }));
   if (splitBy.length === 0) return [{ name, corpus: written.corpusDir, cases }];
-  return splitBy.map((tag) => ({ name: `${name}-${tag}`, corpus: written.corpusDir, cases: cases.filter((item) => item.tags.includes(tag)) }));
+  return splitBy.map((tag) => ({
+    name: `${name}-${tag}`,
+    corpus: written.corpusDir,
+    cases: cases.filter((item) => item.tags.includes(tag)),
+  }));
 }
 
 /** RGB zh dev, both settings over each question's own passages: negative (label 0) and positive (label 1). */
-export const rgbSets = async (file: string, work: string): Promise<DevSet[]> => converted(await convertRgb(file, { variant: 'mixed' }), 'rgb', work, ['negative', 'positive']);
+export const rgbSets = async (file: string, work: string): Promise<DevSet[]> =>
+  converted(await convertRgb(file, { variant: 'mixed' }), 'rgb', work, ['negative', 'positive']);
 
 /** MTRAG-UN dev over its pooled reference passages, with the converter's answerability labels. */
-export const mtragSets = async (file: string, work: string): Promise<DevSet[]> => converted(await convertMtrag(file), 'mtrag', work);
+export const mtragSets = async (file: string, work: string): Promise<DevSet[]> =>
+  converted(await convertMtrag(file), 'mtrag', work);
 
 /** The project's sample set: its cases that say whether they are answerable, asked as their user. */
 export function sampleSet(repo: string): DevSet {
-  const users = new Map(z.array(z.object({ name: z.string(), groups: z.array(z.string()) })).parse(JSON.parse(readFileSync(join(repo, 'samples/users.json'), 'utf8'))).map((user) => [user.name, user.groups]));
+  const users = new Map(
+    z
+      .array(z.object({ name: z.string(), groups: z.array(z.string()) }))
+      .parse(JSON.parse(readFileSync(join(repo, 'samples/users.json'), 'utf8')))
+      .map((user) => [user.name, user.groups]),
+  );
   const file = join(repo, 'src/eval/sets/sample-corpus.jsonl');
   const cases = parseCases(readFileSync(file, 'utf8'), file)
     .map((located) => located.evalCase)
     .filter((evalCase) => evalCase.expect.answerable !== undefined)
-    .map((evalCase) => ({ id: evalCase.id, question: evalCase.question, history: evalCase.history, label: evalCase.expect.answerable ? 1 : 0, principal: principalOf(evalCase, users), tags: evalCase.tags }));
+    .map((evalCase) => ({
+      id: evalCase.id,
+      question: evalCase.question,
+      history: evalCase.history,
+      label: evalCase.expect.answerable ? 1 : 0,
+      principal: principalOf(evalCase, users),
+      tags: evalCase.tags,
+    }));
   return { name: 'sample', corpus: join(repo, 'samples/corpus'), cases };
 }
 
@@ -98,12 +128,25 @@ export async function retrieveSet(set: DevSet, work: string, limit?: number): Pr
     const out: RetrievedCase[] = [];
     for (const item of set.cases.slice(0, limit ?? set.cases.length)) {
       const threadId = `fit-${randomUUID()}`;
-      const run = await runtime.runs.start({ agent: 'rag', threadId, principal: item.principal, action: { kind: 'ask', question: item.question, history: item.history }, createThread: true });
+      const run = await runtime.runs.start({
+        agent: 'rag',
+        threadId,
+        principal: item.principal,
+        action: { kind: 'ask', question: item.question, history: item.history },
+        createThread: true,
+      });
       await runtime.runs.wait(run.runId, new AbortController().signal);
       const { snapshot } = await runtime.runs.threadState(threadId, item.principal);
       const state = stateSchema.parse(snapshot?.values ?? {});
       const question = state.standalone_question || item.question;
-      out.push({ set: set.name, id: item.id, label: item.label, question, needs: state.sub_questions.length > 0 ? state.sub_questions : [question], evidence: state.evidence });
+      out.push({
+        set: set.name,
+        id: item.id,
+        label: item.label,
+        question,
+        needs: state.sub_questions.length > 0 ? state.sub_questions : [question],
+        evidence: state.evidence,
+      });
     }
     return out;
   } finally {

@@ -25,10 +25,26 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { read } from '../src/agent/core/offline/reader.ts';
 import { readAttribute } from '../src/agent/core/offline/sufficiency-attribute.ts';
-import { ENGLISH_FEATURES, FEATURE_NAMES, featuresOf, featureVector, NEUTRAL_FEATURES, type FeatureName } from '../src/agent/core/offline/sufficiency-features.ts';
+import {
+  ENGLISH_FEATURES,
+  FEATURE_NAMES,
+  featuresOf,
+  featureVector,
+  NEUTRAL_FEATURES,
+  type FeatureName,
+} from '../src/agent/core/offline/sufficiency-features.ts';
 import { WEIGHTS_URL, type SufficiencyWeights } from '../src/agent/core/offline/sufficiency-model.ts';
 import { SUFFICIENT_AT } from '../src/agent/core/sufficiency.ts';
-import { cachePath, mtragSets, readCache, retrieveSet, rgbSets, sampleSet, type DevSet, type RetrievedCase } from './fit-sufficiency-retrieve.ts';
+import {
+  cachePath,
+  mtragSets,
+  readCache,
+  retrieveSet,
+  rgbSets,
+  sampleSet,
+  type DevSet,
+  type RetrievedCase,
+} from './fit-sufficiency-retrieve.ts';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');
 const datasets = resolve(repo, '../shared/datasets');
@@ -108,11 +124,16 @@ function rowOf(item: RetrievedCase): Row | undefined {
   if (item.evidence.length === 0) return undefined;
   const rows = item.needs.map((need) => {
     const reading = read(need, item.evidence);
-    return featureVector(featuresOf(reading, readAttribute(need, item.evidence, reading.focus.entities, reading.focus.answer_type)));
+    return featureVector(
+      featuresOf(reading, readAttribute(need, item.evidence, reading.focus.entities, reading.focus.answer_type)),
+    );
   });
   // The judge answers on its best need; the case's row is the need that looks most answered.
   const best = rows.sort((a, b) => (b[0] as number) + (b[5] as number) - ((a[0] as number) + (a[5] as number)))[0];
-  const collection = item.set === 'mtrag' ? (MTRAG_COLLECTIONS.find((name) => tagsOf.get(`${item.set}:${item.id}`)?.includes(name)) ?? '') : '';
+  const collection =
+    item.set === 'mtrag'
+      ? (MTRAG_COLLECTIONS.find((name) => tagsOf.get(`${item.set}:${item.id}`)?.includes(name)) ?? '')
+      : '';
   return best ? { set: item.set, id: item.id, collection, label: item.label, x: best } : undefined;
 }
 
@@ -132,8 +153,20 @@ interface Spec {
 }
 
 const SPECS: readonly Spec[] = [
-  { language: 'any', features: NEUTRAL_FEATURES, takes: () => true, ...(REFUSAL_COST === undefined ? {} : { refusalCost: REFUSAL_COST }), lambda: LAMBDA },
-  { language: 'en', features: ENGLISH_FEATURES, takes: (row) => row.x[FEATURE_NAMES.indexOf('cjk')] === 0, refusalCost: EN_REFUSAL_COST, lambda: EN_LAMBDA },
+  {
+    language: 'any',
+    features: NEUTRAL_FEATURES,
+    takes: () => true,
+    ...(REFUSAL_COST === undefined ? {} : { refusalCost: REFUSAL_COST }),
+    lambda: LAMBDA,
+  },
+  {
+    language: 'en',
+    features: ENGLISH_FEATURES,
+    takes: (row) => row.x[FEATURE_NAMES.indexOf('cjk')] === 0,
+    refusalCost: EN_REFUSAL_COST,
+    lambda: EN_LAMBDA,
+  },
 ];
 
 interface Fitted {
@@ -152,7 +185,10 @@ function fit(spec: Spec, all: readonly Row[]): Fitted {
   const d = columns.length;
   const xs = rows.map((r) => columns.map((c) => r.x[c] as number));
   const mean = Array.from({ length: d }, (_, j) => xs.reduce((s, x) => s + (x[j] as number), 0) / xs.length);
-  const scale = Array.from({ length: d }, (_, j) => Math.sqrt(xs.reduce((s, x) => s + ((x[j] as number) - (mean[j] as number)) ** 2, 0) / xs.length) || 1);
+  const scale = Array.from(
+    { length: d },
+    (_, j) => Math.sqrt(xs.reduce((s, x) => s + ((x[j] as number) - (mean[j] as number)) ** 2, 0) / xs.length) || 1,
+  );
   const z = xs.map((x) => x.map((v, j) => (v - (mean[j] as number)) / (scale[j] as number)));
   const groups = new Map<string, number>();
   const key = (r: Row) => (spec.refusalCost === undefined ? datasetOf(r.set) : `${datasetOf(r.set)}:${r.label}`);
@@ -180,7 +216,12 @@ function fit(spec: Spec, all: readonly Row[]): Fitted {
   }
   // Back to raw feature units, as the judge applies them.
   const weights = w.map((value, j) => value / (scale[j] as number));
-  return { language: spec.language, columns, weights, bias: b - weights.reduce((s, value, j) => s + value * (mean[j] as number), 0) };
+  return {
+    language: spec.language,
+    columns,
+    weights,
+    bias: b - weights.reduce((s, value, j) => s + value * (mean[j] as number), 0),
+  };
 }
 
 const fitAll = (rows: readonly Row[]): Fitted[] => SPECS.map((spec) => fit(spec, rows));
@@ -188,8 +229,12 @@ const fitAll = (rows: readonly Row[]): Fitted[] => SPECS.map((spec) => fit(spec,
 /** A row is judged as the judge would: by its language's model, else the neutral one. */
 function predict(models: readonly Fitted[], row: Row): number {
   const english = row.x[FEATURE_NAMES.indexOf('cjk')] === 0;
-  const model = (english ? models.find((m) => m.language === 'en') : undefined) ?? (models.find((m) => m.language === 'any') as Fitted);
-  return sigmoid(model.bias + model.columns.reduce((s, c, j) => s + (row.x[c] as number) * (model.weights[j] as number), 0));
+  const model =
+    (english ? models.find((m) => m.language === 'en') : undefined) ??
+    (models.find((m) => m.language === 'any') as Fitted);
+  return sigmoid(
+    model.bias + model.columns.reduce((s, c, j) => s + (row.x[c] as number) * (model.weights[j] as number), 0),
+  );
 }
 
 interface Scores {
@@ -224,7 +269,9 @@ function report(title: string, pairs: readonly (Row & { p: number })[]): Record<
   log(title);
   for (const set of [...new Set(pairs.map((p) => p.set))]) {
     const s = score(pairs.filter((p) => p.set === set));
-    log(`  ${set.padEnd(14)} n=${s.cases} acc=${r3(s.accuracy)} refusal_f1=${r3(s.refusal_f1)} false_refusals=${r3(s.false_refusal_rate)} rejection=${r3(s.rejection_rate)}`);
+    log(
+      `  ${set.padEnd(14)} n=${s.cases} acc=${r3(s.accuracy)} refusal_f1=${r3(s.refusal_f1)} false_refusals=${r3(s.false_refusal_rate)} rejection=${r3(s.rejection_rate)}`,
+    );
     flat[`${set}.accuracy`] = r3(s.accuracy);
     if (set.startsWith('mtrag') || set === 'sample') {
       flat[`${set}.refusal_f1`] = r3(s.refusal_f1);
@@ -236,13 +283,17 @@ function report(title: string, pairs: readonly (Row & { p: number })[]): Record<
 
 const cases = await retrieved();
 const only = flags.only?.split(',');
-const rows = cases.filter((item) => !only || only.includes(item.set)).map(rowOf).filter((row): row is Row => row !== undefined);
+const rows = cases
+  .filter((item) => !only || only.includes(item.set))
+  .map(rowOf)
+  .filter((row): row is Row => row !== undefined);
 log(`${rows.length} rows (${cases.length - rows.length} cases without evidence left out)`);
 
 // Folds stratified by set: every fold sees every set.
 const FOLDS = 5;
 const fold = new Map<Row, number>();
-for (const set of new Set(rows.map((r) => r.set))) rows.filter((r) => r.set === set).forEach((r, i) => fold.set(r, i % FOLDS));
+for (const set of new Set(rows.map((r) => r.set)))
+  rows.filter((r) => r.set === set).forEach((r, i) => fold.set(r, i % FOLDS));
 const held: (Row & { p: number })[] = [];
 for (let k = 0; k < FOLDS; k++) {
   const models = fitAll(rows.filter((r) => fold.get(r) !== k));
@@ -255,18 +306,27 @@ const cv = report(`${FOLDS}-fold cross-validated, threshold ${SUFFICIENT_AT}:`, 
 const crossCollection: Record<string, number> = {};
 for (const collection of MTRAG_COLLECTIONS) {
   const models = fitAll(rows.filter((r) => r.collection !== collection));
-  const test = rows.filter((r) => r.collection === collection).map((r) => ({ ...r, set: `mtrag-${collection}`, p: predict(models, r) }));
+  const test = rows
+    .filter((r) => r.collection === collection)
+    .map((r) => ({ ...r, set: `mtrag-${collection}`, p: predict(models, r) }));
   if (test.length === 0) continue;
   Object.assign(crossCollection, report(`held out: fitted without MTRAG ${collection}, tested on it:`, test));
 }
 
 const final = fitAll(rows);
-const inSample = report('fitted on all rows (in-sample):', rows.map((r) => ({ ...r, p: predict(final, r) })));
-for (const model of final) log(`${model.language}: ${model.columns.map((c, j) => `${FEATURE_NAMES[c]}=${r3(model.weights[j] as number)}`).join(' ')} bias=${r3(model.bias)}`);
+const inSample = report(
+  'fitted on all rows (in-sample):',
+  rows.map((r) => ({ ...r, p: predict(final, r) })),
+);
+for (const model of final)
+  log(
+    `${model.language}: ${model.columns.map((c, j) => `${FEATURE_NAMES[c]}=${r3(model.weights[j] as number)}`).join(' ')} bias=${r3(model.bias)}`,
+  );
 
 if (!flags['dry-run'] && !only) {
   const sets = [...new Set(rows.map((r) => r.set))];
-  const counts = (list: readonly Row[]) => [...new Set(list.map((r) => r.set))].map((set) => `${set} ${list.filter((r) => r.set === set).length}`).join(', ');
+  const counts = (list: readonly Row[]) =>
+    [...new Set(list.map((r) => r.set))].map((set) => `${set} ${list.filter((r) => r.set === set).length}`).join(', ');
   const weights: SufficiencyWeights = {
     fitted_on:
       `${rows.length} dev cases, one row per case (its best need), asked of the offline rag agent: ${counts(rows)}; ` +
@@ -289,8 +349,19 @@ if (!flags['dry-run'] && !only) {
     in_sample: inSample,
   };
   writeFileSync(WEIGHTS_URL, `${JSON.stringify(weights, null, 2)}\n`);
-  writeFileSync(join(repo, 'scripts/fit-sufficiency-rows.csv'), [['set', 'label', ...FEATURE_NAMES].join(','), ...rows.map((r) => [r.set, r.label, ...r.x.map(r3)].join(','))].join('\n') + '\n');
+  writeFileSync(
+    join(repo, 'scripts/fit-sufficiency-rows.csv'),
+    [['set', 'label', ...FEATURE_NAMES].join(','), ...rows.map((r) => [r.set, r.label, ...r.x.map(r3)].join(','))].join(
+      '\n',
+    ) + '\n',
+  );
   log(`wrote ${fileURLToPath(WEIGHTS_URL)} and scripts/fit-sufficiency-rows.csv`);
 }
 // Per-case rows with ids and held-out probabilities, for looking at errors (ids only; kept outside the repository).
-writeFileSync(join(work, 'rows-explained.tsv'), [['set', 'id', 'collection', 'label', 'p_cv', ...FEATURE_NAMES].join('\t'), ...held.map((r) => [r.set, r.id, r.collection, r.label, r3(r.p), ...r.x.map(r3)].join('\t'))].join('\n') + '\n');
+writeFileSync(
+  join(work, 'rows-explained.tsv'),
+  [
+    ['set', 'id', 'collection', 'label', 'p_cv', ...FEATURE_NAMES].join('\t'),
+    ...held.map((r) => [r.set, r.id, r.collection, r.label, r3(r.p), ...r.x.map(r3)].join('\t')),
+  ].join('\n') + '\n',
+);

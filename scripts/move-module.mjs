@@ -29,7 +29,11 @@ const moved = new Map(); // old absolute path -> new absolute path
 if (statSync(from).isDirectory()) {
   for (const file of walk(from)) moved.set(file, join(to, relative(from, file)));
   for (const file of readdirSync(from, { recursive: true, withFileTypes: true })) {
-    if (file.isFile() && !SOURCE.test(file.name)) moved.set(join(file.parentPath ?? file.path, file.name), join(to, relative(from, join(file.parentPath ?? file.path, file.name))));
+    if (file.isFile() && !SOURCE.test(file.name))
+      moved.set(
+        join(file.parentPath ?? file.path, file.name),
+        join(to, relative(from, join(file.parentPath ?? file.path, file.name))),
+      );
   }
 } else moved.set(from, to);
 

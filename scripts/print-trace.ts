@@ -27,16 +27,31 @@ const dir = await mkdtemp(join(tmpdir(), 'evident-trace-'));
 const receiver = await startOtlpReceiver();
 try {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['EVIDENT_DB', 'EVIDENT_DATABASE_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete env[name];
+  for (const name of [
+    'EVIDENT_DB',
+    'EVIDENT_DATABASE_URL',
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  ])
+    delete env[name];
   const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
-    promisify(execFile)(process.execPath, [bin, '--db', join(dir, 'store.db'), ...args], { cwd: repo, env: { ...env, ...extra } });
+    promisify(execFile)(process.execPath, [bin, '--db', join(dir, 'store.db'), ...args], {
+      cwd: repo,
+      env: { ...env, ...extra },
+    });
   await cli(['users', 'add', 'alice', '--groups', 'legal']);
   await cli(['ingest', join(repo, 'samples/corpus')]);
-  const { stdout } = await cli(['ask', question, '--agent', values.agent ?? 'rag', '--as', values.as ?? 'alice'], { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
-  process.stdout.write(`$ OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.endpoint} evident ask ${JSON.stringify(question)} --agent ${values.agent} --as ${values.as}\n`);
+  const { stdout } = await cli(['ask', question, '--agent', values.agent ?? 'rag', '--as', values.as ?? 'alice'], {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+  });
+  process.stdout.write(
+    `$ OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.endpoint} evident ask ${JSON.stringify(question)} --agent ${values.agent} --as ${values.as}\n`,
+  );
   process.stdout.write(`${stdout.trim().split('\n')[0]}\n\n`);
   process.stdout.write(`${formatSpanTree(receiver.spans())}\n`);
-  process.stdout.write(`\n${receiver.spans().length} spans in ${receiver.bodies.length} OTLP/HTTP request(s), service.name=${receiver.spans()[0]?.serviceName}\n`);
+  process.stdout.write(
+    `\n${receiver.spans().length} spans in ${receiver.bodies.length} OTLP/HTTP request(s), service.name=${receiver.spans()[0]?.serviceName}\n`,
+  );
 } finally {
   await receiver.close();
   await rm(dir, { recursive: true, force: true });

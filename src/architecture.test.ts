@@ -57,7 +57,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Comments out, so an example in a doc comment is not an import; strings that merely look like comments stay. */
-const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+const withoutComments = (source: string) =>
+  source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 
 interface ImportEdge {
   file: string;
@@ -71,13 +72,16 @@ const DYNAMIC = /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
 function importsOf(file: string): ImportEdge[] {
   const source = withoutComments(readFileSync(join(root, file), 'utf8'));
   const edges: ImportEdge[] = [];
-  for (const match of source.matchAll(STATIC)) edges.push({ file, specifier: match[3] as string, typeOnly: Boolean(match[2]) });
-  for (const match of source.matchAll(DYNAMIC)) edges.push({ file, specifier: match[1] as string, typeOnly: /typeof\s*$/.test(source.slice(0, match.index)) });
+  for (const match of source.matchAll(STATIC))
+    edges.push({ file, specifier: match[3] as string, typeOnly: Boolean(match[2]) });
+  for (const match of source.matchAll(DYNAMIC))
+    edges.push({ file, specifier: match[1] as string, typeOnly: /typeof\s*$/.test(source.slice(0, match.index)) });
   return edges;
 }
 
 /** The repository path an import points at, or undefined for a package. */
-const target = (edge: ImportEdge) => (edge.specifier.startsWith('.') ? relative(root, resolve(root, dirname(edge.file), edge.specifier)) : undefined);
+const target = (edge: ImportEdge) =>
+  edge.specifier.startsWith('.') ? relative(root, resolve(root, dirname(edge.file), edge.specifier)) : undefined;
 
 function violations(edges: ImportEdge[]): string[] {
   const found: string[] = [];
@@ -85,14 +89,18 @@ function violations(edges: ImportEdge[]): string[] {
     const to = target(edge);
     if (!to) continue;
     const line = `${edge.file} imports ${edge.specifier}`;
-    if (within(to, 'src/testing') && !within(edge.file, 'src/testing') && !isTest(edge.file)) found.push(`${line} (library code must not import src/testing)`);
-    if (within(edge.file, 'web') && within(to, 'src') && !edge.typeOnly) found.push(`${line} (the web UI imports the server's types only: import type)`);
+    if (within(to, 'src/testing') && !within(edge.file, 'src/testing') && !isTest(edge.file))
+      found.push(`${line} (library code must not import src/testing)`);
+    if (within(edge.file, 'web') && within(to, 'src') && !edge.typeOnly)
+      found.push(`${line} (the web UI imports the server's types only: import type)`);
     // Tests wire real dependencies across layers (a models test on a real store); the layers bind library code.
     if (isTest(edge.file)) continue;
     for (const rule of RULES) {
       if (!within(edge.file, rule.from) || within(to, rule.from) || !within(to, 'src')) continue;
-      if (rule.only && !rule.only.some((dir) => within(to, dir))) found.push(`${line} (${rule.from} may import only ${rule.only.join(', ')})`);
-      if (rule.not?.some((dir) => within(to, dir))) found.push(`${line} (${rule.from} must not import ${rule.not.find((dir) => within(to, dir))})`);
+      if (rule.only && !rule.only.some((dir) => within(to, dir)))
+        found.push(`${line} (${rule.from} may import only ${rule.only.join(', ')})`);
+      if (rule.not?.some((dir) => within(to, dir)))
+        found.push(`${line} (${rule.from} must not import ${rule.not.find((dir) => within(to, dir))})`);
     }
   }
   return found;
@@ -102,7 +110,9 @@ const edges = [...sourceFiles('src'), ...sourceFiles('web/src')].flatMap(imports
 
 describe('architecture: the import rules', () => {
   it('reads the imports of every source file', () => {
-    const specifiers = edges.filter((edge) => edge.file === 'src/models/create-embedder.ts').map((edge) => edge.specifier);
+    const specifiers = edges
+      .filter((edge) => edge.file === 'src/models/create-embedder.ts')
+      .map((edge) => edge.specifier);
     expect(specifiers).toContain('./transformers/transformers-embedder.ts'); // a dynamic import
     expect(specifiers).toContain('../errors/index.ts'); // a static one
   });
@@ -128,7 +138,7 @@ describe('architecture: the import rules', () => {
       'src/retrieval/x.ts imports ../agent/y.ts (src/retrieval must not import src/agent)',
       'src/domain/x.ts imports ../config/y.ts (src/domain may import only src/domain, src/errors, src/logging)',
       'src/ingest/x.ts imports ../testing/y.ts (library code must not import src/testing)',
-      'web/src/x.ts imports ../../src/domain/answer.ts (the web UI imports the server\'s types only: import type)',
+      "web/src/x.ts imports ../../src/domain/answer.ts (the web UI imports the server's types only: import type)",
     ]);
   });
 });

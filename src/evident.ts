@@ -62,15 +62,23 @@ export interface CreateEvidentOptions {
 export async function createEvident(config: EvidentConfig, options: CreateEvidentOptions = {}): Promise<Evident> {
   const logger = options.logger ?? silentLogger;
   // First, so every span of this Evident has a provider; with no OTLP endpoint this loads and registers nothing.
-  const tracing = await startTracing({ recordQuestions: config.tracing?.recordQuestions === true, logger, ...(options.env ? { env: options.env } : {}) });
-  const store = options.store ?? (await openStore(config, { logger }).catch(async (error: unknown) => {
-    await tracing.close();
-    throw error;
-  }));
+  const tracing = await startTracing({
+    recordQuestions: config.tracing?.recordQuestions === true,
+    logger,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const store =
+    options.store ??
+    (await openStore(config, { logger }).catch(async (error: unknown) => {
+      await tracing.close();
+      throw error;
+    }));
   // A model the caller gave is theirs to close; the configured one is built here, once, and closed with the rest.
   // Every call of the one chat model is a span while tracing is on: the configured model reports them from its
   // construction; a model the caller gave gets the handler added, and taken off again on close.
-  const built = once(() => (options.chat ? Promise.resolve(undefined) : createChatModel(config, { traced: tracing.active })));
+  const built = once(() =>
+    options.chat ? Promise.resolve(undefined) : createChatModel(config, { traced: tracing.active }),
+  );
   let untrace: (() => void) | undefined;
   const chatModel = async (): Promise<ChatModel | undefined> => {
     if (!options.chat) return built();
@@ -100,13 +108,16 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
       search,
       chatModel,
       agents() {
-        runtime ??= chatModel().then((chat) => openAgentRuntime(evident, { ...options.agents, logger, ...(chat ? { chat } : {}) }));
+        runtime ??= chatModel().then((chat) =>
+          openAgentRuntime(evident, { ...options.agents, logger, ...(chat ? { chat } : {}) }),
+        );
         return runtime;
       },
       assertEmbedderMatches,
       async principalFor(userName) {
         const user = await store.getUser(userName);
-        if (!user) throw new NotFoundError('user', userName, `Add them with \`evident users add ${userName} --groups …\`.`);
+        if (!user)
+          throw new NotFoundError('user', userName, `Add them with \`evident users add ${userName} --groups …\`.`);
         return { id: user.name, groups: user.groups, roles: user.roles };
       },
       reindex: (onProgress) => reindex({ store, embedder }, onProgress),

@@ -32,7 +32,13 @@ export { startServer, type RunningServer, type StartServerOptions } from './serv
 export type { AuditAction, AuditEntry, AuditEntryWrite, AuditLog, AuditQuery, AuditSurface } from './store/store.ts';
 export { auditedSearch, type AuditedSearchInput } from './audit/audited-search.ts';
 export type { Connector, ConnectorItem, ConnectorPage, FetchResult, StoredDocument } from './sources/connector.ts';
-export { syncSource, type SyncDeps, type SyncOptions, type SyncOutcome, type SyncReport } from './sources/sync-source.ts';
+export {
+  syncSource,
+  type SyncDeps,
+  type SyncOptions,
+  type SyncOutcome,
+  type SyncReport,
+} from './sources/sync-source.ts';
 export { FolderSource, type FolderSourceOptions } from './sources/folder-source.ts';
 export { WebSource, type WebSourceOptions, type WebBounds } from './sources/web/web-source.ts';
 export { PageValidatorCache } from './sources/web/page-validators.ts';

@@ -29,8 +29,16 @@ export interface Scenario {
 
 export const SCENARIOS: Scenario[] = [
   { name: 'answered with citation', turns: ['What is the termination fee of CT-2024-0193?'], expect: ['answered'] },
-  { name: 'refused (topic present, value absent)', turns: ['What is the termination fee of CT-2023-0077?'], expect: ['refused'] },
-  { name: 'decomposed (3 needs)', turns: ['What are the pricing, term and liability of CT-2024-0193?'], expect: ['answered'] },
+  {
+    name: 'refused (topic present, value absent)',
+    turns: ['What is the termination fee of CT-2023-0077?'],
+    expect: ['refused'],
+  },
+  {
+    name: 'decomposed (3 needs)',
+    turns: ['What are the pricing, term and liability of CT-2024-0193?'],
+    expect: ['answered'],
+  },
   { name: 'table aggregation', turns: ['What is the total order_total_usd of shipped orders?'], expect: ['answered'] },
   {
     name: 'follow-up on the thread',
@@ -92,11 +100,25 @@ function agentRunner(runs: RunManager, timed: TimedSaver): ThreadRunner {
       timed.reset();
       const began = performance.now();
       const action = { kind: 'ask' as const, question, history: [] };
-      const run = await runs.run({ agent: 'rag', threadId: threadId ?? randomUUID(), principal: ALICE, action, createThread: true });
+      const run = await runs.run({
+        agent: 'rag',
+        threadId: threadId ?? randomUUID(),
+        principal: ALICE,
+        action,
+        createThread: true,
+      });
       const wallMs = performance.now() - began;
       threadId = run.thread_id;
       const steps = stepsOf(run.steps);
-      out.push({ turn, status: run.status, wallMs, nodeMs: sum(steps.map((s) => s.ms)), nodes: steps.length, steps, saver: { ...timed.timings } });
+      out.push({
+        turn,
+        status: run.status,
+        wallMs,
+        nodeMs: sum(steps.map((s) => s.ms)),
+        nodes: steps.length,
+        steps,
+        saver: { ...timed.timings },
+      });
     }
     return out;
   };
@@ -122,7 +144,15 @@ function graphRunner(graph: RagGraph, timed: TimedSaver | undefined): ThreadRunn
       const wallMs = performance.now() - began;
       history = state.history;
       const steps = stepsOf(state.steps);
-      out.push({ turn, status: state.status, wallMs, nodeMs: sum(steps.map((s) => s.ms)), nodes: steps.length, steps, saver: timed ? { ...timed.timings } : undefined });
+      out.push({
+        turn,
+        status: state.status,
+        wallMs,
+        nodeMs: sum(steps.map((s) => s.ms)),
+        nodes: steps.length,
+        steps,
+        saver: timed ? { ...timed.timings } : undefined,
+      });
     }
     return out;
   };
@@ -131,7 +161,8 @@ function graphRunner(graph: RagGraph, timed: TimedSaver | undefined): ThreadRunn
 /** A run's first state: every field's default, read from the state's channels (cloned: runs must not share arrays). */
 function initialState(question: string, threadId: string, runId: string, history: Turn[]): RagStateType {
   const defaults: Record<string, unknown> = {};
-  for (const [key, channel] of Object.entries(RagState.spec)) defaults[key] = structuredClone((channel as { get(): unknown }).get());
+  for (const [key, channel] of Object.entries(RagState.spec))
+    defaults[key] = structuredClone((channel as { get(): unknown }).get());
   return { ...(defaults as RagStateType), question, history, thread_id: threadId, run_id: runId, principal: ALICE };
 }
 
@@ -159,7 +190,15 @@ function bareRunner(nodes: Map<string, NodeFn>, paths: Map<string, string[]>): T
       }
       const wallMs = performance.now() - began;
       history = state.history;
-      out.push({ turn, status: state.status, wallMs, nodeMs: sum(steps.map((s) => s.ms)), nodes: steps.length, steps, saver: undefined });
+      out.push({
+        turn,
+        status: state.status,
+        wallMs,
+        nodeMs: sum(steps.map((s) => s.ms)),
+        nodes: steps.length,
+        steps,
+        saver: undefined,
+      });
     }
     return out;
   };
@@ -200,8 +239,12 @@ export async function measureAgent(evident: Evident, options: MeasureOptions): P
     // The reference paths for the bare loop, and a check that the corpus still gives the expected outcomes.
     for (const scenario of SCENARIOS) {
       for (const [turn, sample] of (await runners.agent(scenario)).entries()) {
-        paths.set(`${scenario.name}#${turn}`, sample.steps.map((s) => s.node));
-        if (sample.status !== scenario.expect[turn]) errors.add(`${scenario.name} turn ${turn + 1}: ${sample.status}, expected ${scenario.expect[turn]}`);
+        paths.set(
+          `${scenario.name}#${turn}`,
+          sample.steps.map((s) => s.node),
+        );
+        if (sample.status !== scenario.expect[turn])
+          errors.add(`${scenario.name} turn ${turn + 1}: ${sample.status}, expected ${scenario.expect[turn]}`);
       }
     }
     for (let iteration = 0; iteration < options.warmup + options.runs; iteration++) {
@@ -209,7 +252,8 @@ export async function measureAgent(evident: Evident, options: MeasureOptions): P
       for (const variant of Object.keys(VARIANTS) as VariantKey[]) {
         for (const scenario of SCENARIOS) {
           for (const sample of await runners[variant](scenario)) {
-            if (sample.status !== scenario.expect[sample.turn]) errors.add(`${VARIANTS[variant]} / ${scenario.name}: ${sample.status}`);
+            if (sample.status !== scenario.expect[sample.turn])
+              errors.add(`${VARIANTS[variant]} / ${scenario.name}: ${sample.status}`);
             if (measured) samples.push({ variant, scenario: scenario.name, ...sample });
           }
         }
@@ -242,7 +286,9 @@ export async function replayCheckpointWrites(db: string, runs: number): Promise<
   conn.pragma('journal_mode = WAL');
   const saver = new SqliteSaver(conn);
   try {
-    const top = conn.prepare('SELECT thread_id AS id FROM checkpoints GROUP BY thread_id ORDER BY count(*) DESC LIMIT 1').get() as { id: string } | undefined;
+    const top = conn
+      .prepare('SELECT thread_id AS id FROM checkpoints GROUP BY thread_id ORDER BY count(*) DESC LIMIT 1')
+      .get() as { id: string } | undefined;
     if (!top) throw new Error('no checkpoints to replay');
     const tuples: CheckpointTuple[] = [];
     for await (const tuple of saver.list({ configurable: { thread_id: top.id } })) tuples.push(tuple);
@@ -257,13 +303,20 @@ export async function replayCheckpointWrites(db: string, runs: number): Promise<
       let parent: string | undefined;
       writeBatches = 0;
       for (const tuple of tuples) {
-        const config = { configurable: { thread_id: threadId, checkpoint_ns: '', ...(parent ? { checkpoint_id: parent } : {}) } };
+        const config = {
+          configurable: { thread_id: threadId, checkpoint_ns: '', ...(parent ? { checkpoint_id: parent } : {}) },
+        };
         const putBegan = performance.now();
-        const saved = await saver.put(config, tuple.checkpoint, tuple.metadata ?? { source: 'loop', step: 0, parents: {} });
+        const saved = await saver.put(
+          config,
+          tuple.checkpoint,
+          tuple.metadata ?? { source: 'loop', step: 0, parents: {} },
+        );
         puts.push(performance.now() - putBegan);
         parent = tuple.checkpoint.id;
         const byTask = new Map<string, Parameters<SqliteSaver['putWrites']>[1]>();
-        for (const [taskId, channel, value] of tuple.pendingWrites ?? []) byTask.set(taskId, [...(byTask.get(taskId) ?? []), [channel, value]]);
+        for (const [taskId, channel, value] of tuple.pendingWrites ?? [])
+          byTask.set(taskId, [...(byTask.get(taskId) ?? []), [channel, value]]);
         for (const [taskId, writes] of byTask) {
           const writesBegan = performance.now();
           await saver.putWrites(saved, writes, taskId);
@@ -273,7 +326,13 @@ export async function replayCheckpointWrites(db: string, runs: number): Promise<
       }
       perThread.push(performance.now() - began);
     }
-    return { checkpoints: tuples.length, writeBatches, perThread: summarize(perThread), put: summarize(puts), putWrites: summarize(batches) };
+    return {
+      checkpoints: tuples.length,
+      writeBatches,
+      perThread: summarize(perThread),
+      put: summarize(puts),
+      putWrites: summarize(batches),
+    };
   } finally {
     conn.close();
   }

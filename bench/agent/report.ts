@@ -42,7 +42,12 @@ export interface ScenarioRow {
   scenario: string;
   turn: number;
   nodes: number;
-  byVariant: Partial<Record<VariantKey, { wall: LatencySummary; nodeWork: LatencySummary; overhead: LatencySummary; checkpointWrite?: LatencySummary }>>;
+  byVariant: Partial<
+    Record<
+      VariantKey,
+      { wall: LatencySummary; nodeWork: LatencySummary; overhead: LatencySummary; checkpointWrite?: LatencySummary }
+    >
+  >;
 }
 
 export interface NodeRow {
@@ -68,7 +73,9 @@ export function variantRows(samples: Sample[]): VariantRow[] {
       overheadPerNode: summarize(of.map((s) => (s.wallMs - s.nodeMs) / s.nodes)),
       checkpointWrite: saved ? summarize(of.map(writeMs)) : undefined,
       checkpointRead: saved ? summarize(of.map(readMs)) : undefined,
-      runtimeWithoutCheckpointIo: saved ? summarize(of.map((s) => s.wallMs - s.nodeMs - writeMs(s) - readMs(s))) : undefined,
+      runtimeWithoutCheckpointIo: saved
+        ? summarize(of.map((s) => s.wallMs - s.nodeMs - writeMs(s) - readMs(s)))
+        : undefined,
       putsPerRun: saved ? mean(of.map((s) => s.saver?.puts ?? 0)) : undefined,
       putWritesPerRun: saved ? mean(of.map((s) => s.saver?.putWrites ?? 0)) : undefined,
     };
@@ -98,12 +105,24 @@ export function scenarioRows(samples: Sample[]): ScenarioRow[] {
 export function nodeRows(samples: Sample[]): NodeRow[] {
   const names = [...new Set(samples.flatMap((s) => s.steps.map((step) => step.node)))];
   const durations = (variant: VariantKey, node: string) =>
-    samples.filter((s) => s.variant === variant).flatMap((s) => s.steps.filter((step) => step.node === node).map((step) => step.ms));
-  return names.map((node) => ({ node, inGraph: summarize(durations('agent', node)), direct: summarize(durations('bare', node)) }));
+    samples
+      .filter((s) => s.variant === variant)
+      .flatMap((s) => s.steps.filter((step) => step.node === node).map((step) => step.ms));
+  return names.map((node) => ({
+    node,
+    inGraph: summarize(durations('agent', node)),
+    direct: summarize(durations('bare', node)),
+  }));
 }
 
 const ms = (value: number | undefined): string =>
-  value === undefined || Number.isNaN(value) ? '—' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+  value === undefined || Number.isNaN(value)
+    ? '—'
+    : value >= 100
+      ? value.toFixed(0)
+      : value >= 10
+        ? value.toFixed(1)
+        : value.toFixed(2);
 
 function table(header: string[], rows: string[][], rightFrom = 1): string {
   const align = header.map((_, i) => (i >= rightFrom ? '---:' : '---'));
@@ -131,7 +150,22 @@ export function formatAgentReport(report: AgentBenchReport): string {
   out.push('## Overhead per run (all scenario turns pooled)', '');
   out.push(
     table(
-      ['set-up', 'runs', 'wall p50', 'wall p95', 'node work p50', 'node work p95', 'overhead p50', 'overhead p95', 'overhead / node p50', 'checkpoint writes p50', 'checkpoint writes p95', 'put + putWrites / run', 'checkpoint reads p50', 'runtime excl. checkpoint I/O p50'],
+      [
+        'set-up',
+        'runs',
+        'wall p50',
+        'wall p95',
+        'node work p50',
+        'node work p95',
+        'overhead p50',
+        'overhead p95',
+        'overhead / node p50',
+        'checkpoint writes p50',
+        'checkpoint writes p95',
+        'put + putWrites / run',
+        'checkpoint reads p50',
+        'runtime excl. checkpoint I/O p50',
+      ],
       report.rows.map((r) => [
         r.label,
         String(r.wall.n),
@@ -169,7 +203,18 @@ export function formatAgentReport(report: AgentBenchReport): string {
   out.push('## Per scenario turn (p50, p95 in brackets)', '');
   out.push(
     table(
-      ['scenario', 'turn', 'nodes', 'agent wall', 'node work', 'agent overhead', 'SQLite writes', 'MemorySaver overhead', 'no-checkpointer overhead', 'nodes-only wall'],
+      [
+        'scenario',
+        'turn',
+        'nodes',
+        'agent wall',
+        'node work',
+        'agent overhead',
+        'SQLite writes',
+        'MemorySaver overhead',
+        'no-checkpointer overhead',
+        'nodes-only wall',
+      ],
       report.scenarios.map((s) => {
         const v = s.byVariant;
         const pair = (x: LatencySummary | undefined) => (x ? `${ms(x.p50)} (${ms(x.p95)})` : '—');
@@ -195,7 +240,14 @@ export function formatAgentReport(report: AgentBenchReport): string {
   out.push(
     table(
       ['node', 'n', 'in the agent p50', 'in the agent p95', 'called directly p50', 'called directly p95'],
-      report.nodes.map((n) => [n.node, String(n.inGraph.n), ms(n.inGraph.p50), ms(n.inGraph.p95), ms(n.direct.p50), ms(n.direct.p95)]),
+      report.nodes.map((n) => [
+        n.node,
+        String(n.inGraph.n),
+        ms(n.inGraph.p50),
+        ms(n.inGraph.p95),
+        ms(n.direct.p50),
+        ms(n.direct.p95),
+      ]),
     ),
     '',
   );
@@ -205,7 +257,7 @@ export function formatAgentReport(report: AgentBenchReport): string {
   out.push(
     `The checkpoints and pending writes of one stored follow-up thread (${replay.checkpoints} checkpoints, ${replay.writeBatches} \`putWrites\` batches) ` +
       `put again under a new thread id through a SqliteSaver on the same file, one awaited call at a time, ${replay.perThread.n} times. ` +
-      'Inside a run these writes overlap the next nodes (LangGraph\'s default `async` durability), so the saver-timed column above is wider than this.',
+      "Inside a run these writes overlap the next nodes (LangGraph's default `async` durability), so the saver-timed column above is wider than this.",
     '',
   );
   out.push(
@@ -213,7 +265,7 @@ export function formatAgentReport(report: AgentBenchReport): string {
       ['call', 'n', 'p50', 'p95', 'max'],
       [
         ['put (one checkpoint)', replay.put],
-        ['putWrites (one task\'s writes)', replay.putWrites],
+        ["putWrites (one task's writes)", replay.putWrites],
         [`whole thread (2 runs: ${replay.checkpoints} puts + ${replay.writeBatches} putWrites)`, replay.perThread],
       ].map(([label, s]) => {
         const summary = s as LatencySummary;

@@ -14,7 +14,14 @@ import { createEvident } from '../../src/evident.ts';
 import { benchConfig } from '../retrieval/measure-size.ts';
 import { summarize } from '../retrieval/stats.ts';
 import { measureAgent, replayCheckpointWrites } from './measure.ts';
-import { formatAgentReport, nodeRows, scenarioRows, variantRows, type AgentBenchReport, type CheckpointSizes } from './report.ts';
+import {
+  formatAgentReport,
+  nodeRows,
+  scenarioRows,
+  variantRows,
+  type AgentBenchReport,
+  type CheckpointSizes,
+} from './report.ts';
 import { describeEnvironment } from '../environment.ts';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -32,14 +39,16 @@ const { values: flags } = parseArgs({
 
 const positiveInt = (name: string, value: string, allowZero = false): number => {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < (allowZero ? 0 : 1)) throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(parsed) || parsed < (allowZero ? 0 : 1))
+    throw new Error(
+      `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`,
+    );
   return parsed;
 };
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
-
 
 /** What a thread's checkpoints weigh in the store: the size the SqliteSaver serialises on every write. */
 function checkpointSizes(db: string): CheckpointSizes | undefined {
@@ -49,7 +58,13 @@ function checkpointSizes(db: string): CheckpointSizes | undefined {
     const checkpoints = sizes('SELECT length(checkpoint) + length(metadata) AS bytes FROM checkpoints');
     const writes = sizes('SELECT length(value) AS bytes FROM writes');
     const threads = (conn.prepare('SELECT count(DISTINCT thread_id) AS n FROM checkpoints').get() as { n: number }).n;
-    return { threads, checkpoints: checkpoints.length, checkpointBytes: summarize(checkpoints), writes: writes.length, writeBytes: summarize(writes) };
+    return {
+      threads,
+      checkpoints: checkpoints.length,
+      checkpointBytes: summarize(checkpoints),
+      writes: writes.length,
+      writeBytes: summarize(writes),
+    };
   } catch (error) {
     log(`checkpoint sizes unavailable: ${(error as Error).message}`);
     return undefined;
@@ -77,7 +92,13 @@ async function main(): Promise<void> {
       const replay = await replayCheckpointWrites(db, runs);
       report = {
         environment: describeEnvironment('bench/agent/run.ts', started, loadBefore),
-        settings: { runs, warmup, corpus: corpus.startsWith(repo) ? corpus.slice(repo.length + 1) : corpus, chunks: ingest.chunks, documents: ingest.added },
+        settings: {
+          runs,
+          warmup,
+          corpus: corpus.startsWith(repo) ? corpus.slice(repo.length + 1) : corpus,
+          chunks: ingest.chunks,
+          documents: ingest.added,
+        },
         rows: variantRows(result.samples),
         scenarios: scenarioRows(result.samples),
         nodes: nodeRows(result.samples),

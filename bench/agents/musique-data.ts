@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-const paragraphSchema = z.object({ idx: z.number().int(), title: z.string(), paragraph_text: z.string(), is_supporting: z.boolean() });
+const paragraphSchema = z.object({
+  idx: z.number().int(),
+  title: z.string(),
+  paragraph_text: z.string(),
+  is_supporting: z.boolean(),
+});
 const questionSchema = z.object({
   id: z.string(),
   question: z.string(),

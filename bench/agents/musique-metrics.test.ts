@@ -22,6 +22,15 @@ describe('MuSiQue metrics', () => {
       { ...base, recall: 1, recallAt5: 1, allSupporting: true, contains: true },
       { ...base, recall: 0.5, recallAt5: 0, allSupporting: false, contains: false, answered: false, ms: 30 },
     ]);
-    expect(figures).toMatchObject({ questions: 2, supportRecall: 0.75, supportRecallAt5: 0.5, allSupportingRate: 0.5, containment: 0.5, answeredRate: 0.5, meanEvidence: 4, p50Ms: 30 });
+    expect(figures).toMatchObject({
+      questions: 2,
+      supportRecall: 0.75,
+      supportRecallAt5: 0.5,
+      allSupportingRate: 0.5,
+      containment: 0.5,
+      answeredRate: 0.5,
+      meanEvidence: 4,
+      p50Ms: 30,
+    });
   });
 });

@@ -20,7 +20,13 @@ import { createEvident } from '../../src/evident.ts';
 import { describeEnvironment } from '../environment.ts';
 import { benchConfig } from '../retrieval/measure-size.ts';
 import { loadMusique, paragraphDocId, supportingDocIds, type MusiqueQuestion } from './musique-data.ts';
-import { containsAnswer, figuresOf, supportRecall, type AgentFigures, type QuestionOutcome } from './musique-metrics.ts';
+import {
+  containsAnswer,
+  figuresOf,
+  supportRecall,
+  type AgentFigures,
+  type QuestionOutcome,
+} from './musique-metrics.ts';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -37,13 +43,20 @@ const { values: flags } = parseArgs({
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /** One question: a fresh store of its paragraphs, each agent's run, each run's outcome. */
-async function runQuestion(question: MusiqueQuestion, agents: readonly string[]): Promise<Record<string, QuestionOutcome>> {
+async function runQuestion(
+  question: MusiqueQuestion,
+  agents: readonly string[],
+): Promise<Record<string, QuestionOutcome>> {
   const workDir = mkdtempSync(join(tmpdir(), 'evident-musique-'));
   const evident = await createEvident(benchConfig(workDir, join(workDir, 'store.db')));
   const runtime = openAgentRuntime(evident);
   try {
     const ingest = await evident.ingestor.ingestRecords(
-      question.paragraphs.map((paragraph) => ({ docId: paragraphDocId(paragraph.idx), title: paragraph.title, text: paragraph.paragraph_text })),
+      question.paragraphs.map((paragraph) => ({
+        docId: paragraphDocId(paragraph.idx),
+        title: paragraph.title,
+        text: paragraph.paragraph_text,
+      })),
     );
     if (ingest.failed > 0) throw new Error(`${question.id}: ${ingest.failed} paragraphs failed to ingest`);
     const supporting = supportingDocIds(question);
@@ -52,7 +65,13 @@ async function runQuestion(question: MusiqueQuestion, agents: readonly string[])
     for (const agent of agents) {
       const threadId = randomUUID();
       const started = performance.now();
-      const run = await runtime.runs.start({ agent, threadId, principal: LOCAL_OPERATOR, action: { kind: 'ask', question: question.question, history: [] }, createThread: true });
+      const run = await runtime.runs.start({
+        agent,
+        threadId,
+        principal: LOCAL_OPERATOR,
+        action: { kind: 'ask', question: question.question, history: [] },
+        createThread: true,
+      });
       const record = await runtime.runs.wait(run.runId, new AbortController().signal);
       const ms = performance.now() - started;
       const { snapshot } = await runtime.runs.threadState(threadId, LOCAL_OPERATOR);
@@ -96,22 +115,34 @@ function formatTable(figures: Record<string, AgentFigures>): string {
 
 async function main(): Promise<void> {
   const limit = Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, got ${JSON.stringify(flags.limit)}`);
-  const agents = flags.agents.split(',').map((name) => name.trim()).filter(Boolean);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`--limit must be a positive integer, got ${JSON.stringify(flags.limit)}`);
+  const agents = flags.agents
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
   const questions = loadMusique(resolve(flags.data), limit);
-  log(`${questions.length} answerable questions from ${flags.data}; agents: ${agents.join(', ')}; one fresh store per question`);
+  log(
+    `${questions.length} answerable questions from ${flags.data}; agents: ${agents.join(', ')}; one fresh store per question`,
+  );
   const perAgent: Record<string, QuestionOutcome[]> = Object.fromEntries(agents.map((agent) => [agent, []]));
   for (const [i, question] of questions.entries()) {
     const outcomes = await runQuestion(question, agents);
     for (const agent of agents) perAgent[agent]?.push(outcomes[agent] as QuestionOutcome);
-    log(`[${i + 1}/${questions.length}] ${question.id}: ${agents.map((agent) => `${agent} recall ${outcomes[agent]?.recall.toFixed(2)} ${outcomes[agent]?.contains ? 'contains' : '-'}`).join(' · ')}`);
+    log(
+      `[${i + 1}/${questions.length}] ${question.id}: ${agents.map((agent) => `${agent} recall ${outcomes[agent]?.recall.toFixed(2)} ${outcomes[agent]?.contains ? 'contains' : '-'}`).join(' · ')}`,
+    );
   }
   const figures = Object.fromEntries(Object.entries(perAgent).map(([agent, outcomes]) => [agent, figuresOf(outcomes)]));
   process.stdout.write(`${formatTable(figures)}\n`);
   if (flags.json) {
-    const report = { environment: describeEnvironment('bench/agents/musique.ts', started, loadBefore), settings: { data: flags.data, limit, agents }, figures };
+    const report = {
+      environment: describeEnvironment('bench/agents/musique.ts', started, loadBefore),
+      settings: { data: flags.data, limit, agents },
+      figures,
+    };
     writeFileSync(resolve(flags.json), `${JSON.stringify(report, null, 2)}\n`);
     log(`wrote ${resolve(flags.json)}`);
   }

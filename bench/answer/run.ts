@@ -25,7 +25,15 @@ import { runEval, type EvalReport } from '../../src/eval/run/run-eval.ts';
 import { SAMPLE_CORPUS_CASES, SAMPLE_CORPUS_DIR, SAMPLE_USERS } from '../../src/eval/sets/sample-corpus-paths.ts';
 import { formatTable } from '../../src/format/format-table.ts';
 import { describeEnvironment } from '../environment.ts';
-import { agentsOfSuite, outcomeOf, SUITES, TARGETS, targetRows, type SuiteName, type TargetOutcome } from './targets.ts';
+import {
+  agentsOfSuite,
+  outcomeOf,
+  SUITES,
+  TARGETS,
+  targetRows,
+  type SuiteName,
+  type TargetOutcome,
+} from './targets.ts';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -47,8 +55,12 @@ function fail(message: string): never {
 }
 
 const limit = flags.limit === undefined ? undefined : Number(flags.limit);
-if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) fail(`--limit must be a positive integer, got ${JSON.stringify(flags.limit)}.`);
-const only = flags.only?.split(',').map((name) => name.trim()).filter(Boolean);
+if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0))
+  fail(`--limit must be a positive integer, got ${JSON.stringify(flags.limit)}.`);
+const only = flags.only
+  ?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const unknown = (only ?? []).filter((name) => !(SUITES as readonly string[]).includes(name));
 if (unknown.length) fail(`--only: no set named ${unknown.join(', ')}; the sets are ${SUITES.join(', ')}.`);
 const suites = SUITES.filter((suite) => !only || only.includes(suite));
@@ -58,7 +70,12 @@ const shared = resolve(flags.shared);
 type Prepared = { casesFile: string; corpus: string; users?: string } | { skip: string };
 
 /** A converted set in its own folder under `work`, from data under ../shared (skipped when that data is absent). */
-async function converted(work: string, name: string, data: string, convert: (path: string) => Promise<ConvertedSet>): Promise<Prepared> {
+async function converted(
+  work: string,
+  name: string,
+  data: string,
+  convert: (path: string) => Promise<ConvertedSet>,
+): Promise<Prepared> {
   const path = join(shared, data);
   if (!existsSync(path)) return { skip: `${path} is absent` };
   const written = await writeConvertedSet(await convert(path), join(work, name));
@@ -69,9 +86,13 @@ async function prepare(suite: SuiteName, work: string): Promise<Prepared> {
   const limited = limit ? { limit } : {};
   switch (suite) {
     case 'rgb-negative':
-      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) => convertRgb(path, { variant: 'negative', ...limited }));
+      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) =>
+        convertRgb(path, { variant: 'negative', ...limited }),
+      );
     case 'rgb-positive':
-      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) => convertRgb(path, { variant: 'positive', ...limited }));
+      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) =>
+        convertRgb(path, { variant: 'positive', ...limited }),
+      );
     case 'mtrag':
       return converted(work, suite, 'mtrag-un/reference_dev.jsonl', (path) => convertMtrag(path, limited));
     case 'musique':
@@ -82,14 +103,23 @@ async function prepare(suite: SuiteName, work: string): Promise<Prepared> {
       if (!limit) return { casesFile: SAMPLE_CORPUS_CASES, corpus: SAMPLE_CORPUS_DIR, users: SAMPLE_USERS };
       // --limit takes the sample set's first n cases too, through a trimmed copy of its cases file.
       const casesFile = join(work, 'sample-cases.jsonl');
-      writeFileSync(casesFile, `${(await readCases(SAMPLE_CORPUS_CASES)).slice(0, limit).map(({ evalCase }) => JSON.stringify(evalCase)).join('\n')}\n`);
+      writeFileSync(
+        casesFile,
+        `${(await readCases(SAMPLE_CORPUS_CASES))
+          .slice(0, limit)
+          .map(({ evalCase }) => JSON.stringify(evalCase))
+          .join('\n')}\n`,
+      );
       return { casesFile, corpus: SAMPLE_CORPUS_DIR, users: SAMPLE_USERS };
     }
   }
 }
 
 /** One suite through the eval runner, in a scratch store, with a progress line per case. */
-async function runSuite(suite: SuiteName, input: { casesFile: string; corpus: string; users?: string }): Promise<EvalReport> {
+async function runSuite(
+  suite: SuiteName,
+  input: { casesFile: string; corpus: string; users?: string },
+): Promise<EvalReport> {
   const cases = await readCases(input.casesFile);
   const users = await readUsers(input.users);
   const progress = createProgressReporter(log, { ingestEvery: 250 });
@@ -134,7 +164,9 @@ try {
     log(`${suite}: running ${agentsOfSuite(suite).join(', ')} on ${prepared.casesFile}`);
     const report = await runSuite(suite, prepared);
     reports[suite] = { meta: report.meta, summary: report.summary };
-    log(`${suite}: ${report.cases.length} runs in ${(report.meta.elapsed_ms / 1000).toFixed(1)} s (${report.meta.mode})`);
+    log(
+      `${suite}: ${report.cases.length} runs in ${(report.meta.elapsed_ms / 1000).toFixed(1)} s (${report.meta.mode})`,
+    );
     outcomes.push(...targets.map((target) => outcomeOf(target, report)));
   }
 } finally {
@@ -151,6 +183,9 @@ process.stdout.write(
     formatTable(['target', 'measured', 'met?'], targetRows(outcomes)),
 );
 if (flags.out) {
-  writeFileSync(flags.out, `${JSON.stringify({ environment, limit: limit ?? null, targets: outcomes, suites: reports }, null, 2)}\n`);
+  writeFileSync(
+    flags.out,
+    `${JSON.stringify({ environment, limit: limit ?? null, targets: outcomes, suites: reports }, null, 2)}\n`,
+  );
   log(`written to ${flags.out}`);
 }

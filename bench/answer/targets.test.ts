@@ -7,13 +7,34 @@ import type { AgentTrace } from '../../src/agent/runs/run-trace.ts';
 import { agentsOfSuite, outcomeOf, TARGETS, targetRows } from './targets.ts';
 import { answerTrace as trace } from '../../src/testing/answer-trace.ts';
 
-const negative = (id: string) => evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'negative'], expect: { answerable: false } });
-const positive = (id: string) => evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'positive'], expect: { answerable: true, answer_contains: [['B站', '哔哩哔哩']] } });
+const negative = (id: string) =>
+  evalCaseSchema.parse({ id, user: 'rgb', question: 'Q?', tags: ['rgb', 'negative'], expect: { answerable: false } });
+const positive = (id: string) =>
+  evalCaseSchema.parse({
+    id,
+    user: 'rgb',
+    question: 'Q?',
+    tags: ['rgb', 'positive'],
+    expect: { answerable: true, answer_contains: [['B站', '哔哩哔哩']] },
+  });
 
 /** A report of runs as `eval run` builds it: each run scored, then summarised. */
 function reportOf(runs: [ReturnType<typeof negative>, AgentTrace][], agent = 'rag'): EvalReport {
   const cases = runs.map(([evalCase, run]) => scoreCase(evalCase, agent, run, 10));
-  return { meta: { cases_file: 'c.jsonl', corpus: 'corpus', agents: [agent], mode: 'offline', documents: 1, failed_documents: 0, started_at: '', elapsed_ms: 1 }, summary: summarizeResults(cases), cases };
+  return {
+    meta: {
+      cases_file: 'c.jsonl',
+      corpus: 'corpus',
+      agents: [agent],
+      mode: 'offline',
+      documents: 1,
+      failed_documents: 0,
+      started_at: '',
+      elapsed_ms: 1,
+    },
+    summary: summarizeResults(cases),
+    cases,
+  };
 }
 
 const target = (name: string, agent = 'rag') => {
@@ -30,9 +51,17 @@ describe('bench:answer targets', () => {
       [positive('p1'), trace('在哔哩哔哩播出', true)],
       [positive('p2'), trace('无法确定B站是否', false)],
     ]);
-    expect(outcomeOf(target('RGB zh negative: rejection rate'), report)).toMatchObject({ measured: 0.5, counts: '1/2', met: false });
+    expect(outcomeOf(target('RGB zh negative: rejection rate'), report)).toMatchObject({
+      measured: 0.5,
+      counts: '1/2',
+      met: false,
+    });
     // The refused positive holds the gold string yet counts as wrong.
-    expect(outcomeOf(target('RGB zh positive: accuracy'), report)).toMatchObject({ measured: 0.5, counts: '1/2', met: false });
+    expect(outcomeOf(target('RGB zh positive: accuracy'), report)).toMatchObject({
+      measured: 0.5,
+      counts: '1/2',
+      met: false,
+    });
     expect(outcomeOf(target('MTRAG-UN: false refusals'), report)).toMatchObject({ measured: 0.5, met: false });
   });
 
@@ -43,16 +72,26 @@ describe('bench:answer targets', () => {
       [{ ...negative('n1'), tags: ['permission'] }, trace('no', false)],
     ]);
     expect(outcomeOf(target('sample set: false refusals'), report)).toMatchObject({ measured: 0, met: true });
-    expect(outcomeOf(target('sample set: semantic (paraphrase) passed'), report)).toMatchObject({ measured: 1, counts: '1/1', met: true });
+    expect(outcomeOf(target('sample set: semantic (paraphrase) passed'), report)).toMatchObject({
+      measured: 1,
+      counts: '1/1',
+      met: true,
+    });
     expect(outcomeOf(target('sample set: permission passed'), report)).toMatchObject({ measured: 1, met: true });
-    expect(outcomeOf(target('sample set: passed', 'react'), report)).toMatchObject({ measured: null, met: null, note: 'nothing to measure (no case scored it)' });
+    expect(outcomeOf(target('sample set: passed', 'react'), report)).toMatchObject({
+      measured: null,
+      met: null,
+      note: 'nothing to measure (no case scored it)',
+    });
     expect(targetRows([outcomeOf(target('sample set: passed', 'react'), report)])[0]?.[2]).toBe('n/a');
   });
 
   it('marks the targets of a set that did not run as skipped, and prints one row each', () => {
     const skipped = outcomeOf(target('MTRAG-UN: refusal F1'), null, 'skipped: ../shared is absent');
     expect(skipped).toMatchObject({ met: null, measured: null });
-    expect(targetRows([skipped])).toEqual([['MTRAG-UN: refusal F1 (rag) ≥ 0.700', 'skipped: ../shared is absent', 'skipped']]);
+    expect(targetRows([skipped])).toEqual([
+      ['MTRAG-UN: refusal F1 (rag) ≥ 0.700', 'skipped: ../shared is absent', 'skipped'],
+    ]);
     expect(agentsOfSuite('sample')).toEqual(['rag', 'react', 'controllable']);
     expect(agentsOfSuite('wtq')).toEqual(['rag', 'react']);
   });

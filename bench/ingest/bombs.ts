@@ -23,22 +23,39 @@ const TEXT_RUN = '<w:p><w:r><w:t>Clause text of a long contract.</w:t></w:r></w:
 const CASES: Record<string, { file: string; build: () => Buffer }> = {
   'xlsx declares A1:XFD1048576': {
     file: 'range.xlsx',
-    build: () => buildXlsx([{ name: 'S', dimension: 'A1:XFD1048576', sheetData: '<row r="1"><c r="A1"><v>1</v></c></row>' }]),
+    build: () =>
+      buildXlsx([{ name: 'S', dimension: 'A1:XFD1048576', sheetData: '<row r="1"><c r="A1"><v>1</v></c></row>' }]),
   },
-  'xlsx 160,000 rows (at limit)': { file: 'rows.xlsx', build: () => buildXlsx([{ name: 'S', sheetData: numberRows(160_000) }]) },
+  'xlsx 160,000 rows (at limit)': {
+    file: 'rows.xlsx',
+    build: () => buildXlsx([{ name: 'S', sheetData: numberRows(160_000) }]),
+  },
   'docx 1,000,000 empty paragraphs': { file: 'empty.docx', build: () => buildDocxFromBody('<w:p/>'.repeat(1_000_000)) },
-  'docx 499,000 empty paragraphs (at limit)': { file: 'empty-limit.docx', build: () => buildDocxFromBody('<w:p/>'.repeat(499_000)) },
-  'docx 166,000 text paragraphs (at limit)': { file: 'text-limit.docx', build: () => buildDocxFromBody(TEXT_RUN.repeat(166_000)) },
+  'docx 499,000 empty paragraphs (at limit)': {
+    file: 'empty-limit.docx',
+    build: () => buildDocxFromBody('<w:p/>'.repeat(499_000)),
+  },
+  'docx 166,000 text paragraphs (at limit)': {
+    file: 'text-limit.docx',
+    build: () => buildDocxFromBody(TEXT_RUN.repeat(166_000)),
+  },
   'docx 21 M characters of text': {
     file: 'text.docx',
-    build: () => buildDocxFromBody(`<w:p><w:r><w:t>${'Clause text of a long contract. '.repeat(700)}</w:t></w:r></w:p>`.repeat(1_000)),
+    build: () =>
+      buildDocxFromBody(
+        `<w:p><w:r><w:t>${'Clause text of a long contract. '.repeat(700)}</w:t></w:r></w:p>`.repeat(1_000),
+      ),
   },
   'docx entry declares 100 B, holds 300 MiB': {
     file: 'lying.docx',
-    build: () => writeZip([{ path: 'word/document.xml', data: Buffer.alloc(300 * 1024 * 1024, 0x20), declaredSize: 100 }]),
+    build: () =>
+      writeZip([{ path: 'word/document.xml', data: Buffer.alloc(300 * 1024 * 1024, 0x20), declaredSize: 100 }]),
   },
   'html 200,000 nested <div>': { file: 'deep.html', build: () => Buffer.from(`${'<div>'.repeat(200_000)}x`) },
-  'markdown heading + 200,000 blanks': { file: 'long.md', build: () => Buffer.from(`# Title${' '.repeat(200_000)}end\n`) },
+  'markdown heading + 200,000 blanks': {
+    file: 'long.md',
+    build: () => Buffer.from(`# Title${' '.repeat(200_000)}end\n`),
+  },
 };
 
 interface CaseResult {
@@ -61,7 +78,9 @@ async function runCase(name: string): Promise<CaseResult> {
     const doc = await loader.load(bytes, `/bench/${spec.file}`);
     outcome = `loaded: ${doc.blocks.length} blocks`;
   } catch (error) {
-    outcome = IngestError.isInstance(error) ? `${error.code}: ${String(error.details.setting ?? error.message.slice(0, 60))}` : `UNTYPED ${String(error)}`;
+    outcome = IngestError.isInstance(error)
+      ? `${error.code}: ${String(error.details.setting ?? error.message.slice(0, 60))}`
+      : `UNTYPED ${String(error)}`;
   }
   const ms = performance.now() - started;
   return { case: name, fileBytes: bytes.length, ms, peakRssMiB: process.resourceUsage().maxRSS / 1024, outcome };
@@ -77,13 +96,23 @@ if (flags.case) {
   const loadBefore = loadavg()[0] ?? 0;
   const results: CaseResult[] = [];
   for (const name of Object.keys(CASES)) {
-    const line = execFileSync(process.execPath, ['--import', 'tsx', self, '--case', name], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const line = execFileSync(process.execPath, ['--import', 'tsx', self, '--case', name], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     const result = JSON.parse(line.trim().split('\n').at(-1) ?? '{}') as CaseResult;
     results.push(result);
-    process.stderr.write(`${name}: ${(result.ms / 1000).toFixed(2)} s, ${result.peakRssMiB.toFixed(0)} MiB, ${result.outcome}\n`);
+    process.stderr.write(
+      `${name}: ${(result.ms / 1000).toFixed(2)} s, ${result.peakRssMiB.toFixed(0)} MiB, ${result.outcome}\n`,
+    );
   }
   const environment = describeEnvironment('bench/ingest/bombs.ts', started, loadBefore);
-  const rows = results.map((r) => `| ${r.case} | ${(r.fileBytes / 1024).toFixed(1)} KiB | ${(r.ms / 1000).toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.outcome} |`);
-  process.stdout.write(['| case | file | time | peak RSS (process) | outcome |', '|---|---|---|---|---|', ...rows].join('\n') + '\n');
+  const rows = results.map(
+    (r) =>
+      `| ${r.case} | ${(r.fileBytes / 1024).toFixed(1)} KiB | ${(r.ms / 1000).toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.outcome} |`,
+  );
+  process.stdout.write(
+    ['| case | file | time | peak RSS (process) | outcome |', '|---|---|---|---|---|', ...rows].join('\n') + '\n',
+  );
   if (flags.json) writeFileSync(flags.json, JSON.stringify({ environment, results }, null, 2));
 }

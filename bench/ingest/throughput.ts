@@ -116,7 +116,11 @@ async function measure(size: number, mode: string, records: readonly TextRecord[
   const dir = mkdtempSync(join(tmpdir(), 'evident-ingest-bench-'));
   const db = join(dir, 'bench.db');
   const url = databaseUrl ? withSchema(databaseUrl, `evident_ingest_${process.pid}_${mode}_${size}`) : undefined;
-  const config = loadConfig({ env: {}, cwd: dir, flags: { db, ...(url ? { databaseUrl: url } : {}), ingest: modeConfig(mode) } });
+  const config = loadConfig({
+    env: {},
+    cwd: dir,
+    flags: { db, ...(url ? { databaseUrl: url } : {}), ingest: modeConfig(mode) },
+  });
   const evident = await createEvident(config);
   try {
     const load: [number, number] = [loadavg()[0] ?? 0, 0];
@@ -127,7 +131,8 @@ async function measure(size: number, mode: string, records: readonly TextRecord[
     let chunks = 0;
     for (let i = 0; i < records.length; i += perCall) {
       const summary = await evident.ingestor.ingestRecords(records.slice(i, i + perCall));
-      if (summary.failed > 0) throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message}`);
+      if (summary.failed > 0)
+        throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message}`);
       chunks += summary.chunks;
     }
     const seconds = (performance.now() - t0) / 1000;
@@ -137,8 +142,20 @@ async function measure(size: number, mode: string, records: readonly TextRecord[
     const waitSeconds = waitedSeconds(threadsBefore, threadTimes());
     load[1] = loadavg()[0] ?? 0;
     await evident.ingestor.close();
-    const storeBytes = url ? await postgresStoreBytes(url) : ['', '-wal'].reduce((sum, suffix) => sum + (statSync(db + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
-    return { size, mode, chunks, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainCpuSeconds, waitSeconds, load, storeBytes };
+    const storeBytes = url
+      ? await postgresStoreBytes(url)
+      : ['', '-wal'].reduce((sum, suffix) => sum + (statSync(db + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
+    return {
+      size,
+      mode,
+      chunks,
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      mainCpuSeconds,
+      waitSeconds,
+      load,
+      storeBytes,
+    };
   } finally {
     await evident.close();
     if (url) await dropPostgresStore(url);
@@ -152,16 +169,25 @@ for (const size of sizes) {
   for (const mode of modes) {
     const row = await measure(size, mode, records);
     rows.push(row);
-    console.error(`${size} ${mode}: ${Math.round(row.chunks / row.seconds)} chunks/s (load ${row.load.map((l) => l.toFixed(1)).join(' → ')})`);
+    console.error(
+      `${size} ${mode}: ${Math.round(row.chunks / row.seconds)} chunks/s (load ${row.load.map((l) => l.toFixed(1)).join(' → ')})`,
+    );
   }
 }
 
 const env = describeEnvironment('bench/ingest/throughput.ts', started, loadBefore);
-const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const f = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 console.log(`# Ingestion throughput (${databaseUrl ? 'PostgreSQL' : 'SQLite'})\n`);
-console.log(`${env.date}, ${env.cpus} × ${env.nproc} (workers by default: ${availableParallelism()}), ${env.memoryGiB} GiB, node ${env.node}, commit ${env.commit}`);
-console.log(`load ${env.loadBefore.toFixed(2)} → ${env.loadAfter.toFixed(2)}, ${env.totalSeconds.toFixed(0)} s; \`${env.command}\`\n`);
-console.log('| chunks | mode | s | chunks/s | CPU s (all threads) | chunks per CPU-s | main-thread CPU s | main-thread µs/chunk | s waiting for a CPU (all threads) | load avg | store MiB |');
+console.log(
+  `${env.date}, ${env.cpus} × ${env.nproc} (workers by default: ${availableParallelism()}), ${env.memoryGiB} GiB, node ${env.node}, commit ${env.commit}`,
+);
+console.log(
+  `load ${env.loadBefore.toFixed(2)} → ${env.loadAfter.toFixed(2)}, ${env.totalSeconds.toFixed(0)} s; \`${env.command}\`\n`,
+);
+console.log(
+  '| chunks | mode | s | chunks/s | CPU s (all threads) | chunks per CPU-s | main-thread CPU s | main-thread µs/chunk | s waiting for a CPU (all threads) | load avg | store MiB |',
+);
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|');
 for (const r of rows) {
   console.log(

@@ -219,7 +219,28 @@ const QUESTION_PREFIXES = ['what is the', 'how does the', 'when must the', 'whic
 export function generateQueries(corpus: SyntheticCorpus, documents: number, count: number, seed: number): BenchQuery[] {
   const rng = createRng(seed);
   const out: BenchQuery[] = [];
-  const kinds: QueryKind[] = ['words', 'words', 'words', 'words', 'words', 'words', 'words', 'question', 'question', 'question', 'id', 'id', 'id', 'id', 'id+words', 'id+words', 'id+words', 'chinese', 'chinese', 'chinese'];
+  const kinds: QueryKind[] = [
+    'words',
+    'words',
+    'words',
+    'words',
+    'words',
+    'words',
+    'words',
+    'question',
+    'question',
+    'question',
+    'id',
+    'id',
+    'id',
+    'id',
+    'id+words',
+    'id+words',
+    'id+words',
+    'chinese',
+    'chinese',
+    'chinese',
+  ];
   while (out.length < count) {
     const kind = pick(kinds, rng);
     let doc = corpus.document(Math.floor(rng() * documents));
@@ -234,7 +255,10 @@ export function generateQueries(corpus: SyntheticCorpus, documents: number, coun
         .filter((word) => !word.startsWith('CT-') && word !== 'Contract');
       const length = Math.min(words.length, min + Math.floor(rng() * (extra + 1)));
       const start = Math.floor(rng() * Math.max(1, words.length - length + 1));
-      return words.slice(start, start + length).join(' ').toLowerCase();
+      return words
+        .slice(start, start + length)
+        .join(' ')
+        .toLowerCase();
     };
     switch (kind) {
       case 'words':

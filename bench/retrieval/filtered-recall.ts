@@ -72,12 +72,17 @@ function syntheticCorpus(chunks: number, queries: number, seed: number): Corpus 
   const records: TextRecord[] = [];
   // Documents average ~10 chunks; the ingestion below reports the exact count.
   for (let i = 0; records.length * 10 < chunks; i++) records.push({ ...corpus.document(i).record, acl: aclFor(i) });
-  return { name: `synthetic (${chunks} chunks)`, records, queries: generateQueries(corpus, records.length, queries, seed + 1).map((q) => q.text) };
+  return {
+    name: `synthetic (${chunks} chunks)`,
+    records,
+    queries: generateQueries(corpus, records.length, queries, seed + 1).map((q) => q.text),
+  };
 }
 
 async function readJsonl<T>(path: string): Promise<T[]> {
   const out: T[] = [];
-  for await (const line of createInterface({ input: createReadStream(path) })) if (line.trim()) out.push(JSON.parse(line) as T);
+  for await (const line of createInterface({ input: createReadStream(path) }))
+    if (line.trim()) out.push(JSON.parse(line) as T);
   return out;
 }
 
@@ -97,7 +102,9 @@ function exactIndex(dbPath: string, records: TextRecord[]) {
   sqliteVec.load(db);
   const docIndex = new Map(records.map((record, i) => [record.docId, i]));
   const rows = db
-    .prepare('SELECT c.id, d.doc_id, v.embedding FROM chunk_vectors v JOIN chunks c ON c.pk = v.rowid JOIN documents d ON d.pk = c.doc_pk')
+    .prepare(
+      'SELECT c.id, d.doc_id, v.embedding FROM chunk_vectors v JOIN chunks c ON c.pk = v.rowid JOIN documents d ON d.pk = c.doc_pk',
+    )
     .raw()
     .all() as [string, string, Buffer][];
   db.close();
@@ -138,7 +145,11 @@ function exactIndex(dbPath: string, records: TextRecord[]) {
       };
     });
   };
-  return { search, size: rows.length, share: PRINCIPALS.map((_, p) => readers.filter((r) => r[p]).length / rows.length) };
+  return {
+    search,
+    size: rows.length,
+    share: PRINCIPALS.map((_, p) => readers.filter((r) => r[p]).length / rows.length),
+  };
 }
 
 interface Row {
@@ -152,7 +163,14 @@ interface Row {
   p95: number;
 }
 
-async function measure(services: Evident, backend: string, corpus: Corpus, exact: ReturnType<typeof exactIndex>, vectors: Float32Array[], limits: number[]): Promise<Row[]> {
+async function measure(
+  services: Evident,
+  backend: string,
+  corpus: Corpus,
+  exact: ReturnType<typeof exactIndex>,
+  vectors: Float32Array[],
+  limits: number[],
+): Promise<Row[]> {
   const truth = vectors.map((vector) => exact.search(vector));
   const rows: Row[] = [];
   for (const [p, { share, principal }] of PRINCIPALS.entries()) {
@@ -169,7 +187,9 @@ async function measure(services: Evident, backend: string, corpus: Corpus, exact
         const expected = truth[q]?.[p] as { ids: Set<string>; score: Map<string, number>; floor: number };
         wanted += expected.ids.size;
         // Within float noise of the 10th exact score counts: a tie at the boundary is not a miss.
-        found += hits.slice(0, RECALL_AT).filter((hit) => (expected.score.get(hit.chunkId) ?? -Infinity) >= expected.floor - 1e-6).length;
+        found += hits
+          .slice(0, RECALL_AT)
+          .filter((hit) => (expected.score.get(hit.chunkId) ?? -Infinity) >= expected.floor - 1e-6).length;
       }
       const latency = summarize(samples);
       rows.push({
@@ -191,7 +211,8 @@ async function ingest(services: Evident, records: TextRecord[]): Promise<number>
   let chunks = 0;
   for (let i = 0; i < records.length; i += 100) {
     const summary = await services.ingestor.ingestRecords(records.slice(i, i + 100));
-    if (summary.failed > 0) throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message}`);
+    if (summary.failed > 0)
+      throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message}`);
     chunks += summary.chunks;
   }
   return chunks;
@@ -219,14 +240,21 @@ async function main(): Promise<void> {
         const started = performance.now();
         if (pgStore && databaseUrl) {
           // Both stores get the same writes in one pass; PostgreSQL builds its HNSW index once at the end.
-          const loaded = await teeLoad(sqlite, pgStore, databaseUrl, corpus.records, { log: (line) => console.error(line) });
-          console.error(`${corpus.name}: ${loaded.chunks} chunks loaded into SQLite and PostgreSQL in ${(loaded.loadMs / 1000).toFixed(1)} s (HNSW build ${(loaded.indexBuildMs / 1000).toFixed(1)} s)`);
+          const loaded = await teeLoad(sqlite, pgStore, databaseUrl, corpus.records, {
+            log: (line) => console.error(line),
+          });
+          console.error(
+            `${corpus.name}: ${loaded.chunks} chunks loaded into SQLite and PostgreSQL in ${(loaded.loadMs / 1000).toFixed(1)} s (HNSW build ${(loaded.indexBuildMs / 1000).toFixed(1)} s)`,
+          );
         } else {
           const chunks = await ingest(sqlite, corpus.records);
-          console.error(`${corpus.name}: ${chunks} chunks ingested into SQLite in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+          console.error(
+            `${corpus.name}: ${chunks} chunks ingested into SQLite in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+          );
         }
         const vectors: Float32Array[] = [];
-        for (const text of corpus.queries) vectors.push((await sqlite.embedder.embed([text], 'query'))[0] as Float32Array);
+        for (const text of corpus.queries)
+          vectors.push((await sqlite.embedder.embed([text], 'query'))[0] as Float32Array);
         const exact = exactIndex(dbPath, corpus.records);
         rows.push(...(await measure(sqlite, 'sqlite', corpus, exact, vectors, limits)));
         if (pgStore && databaseUrl) {

@@ -38,7 +38,8 @@ const { values: flags } = parseArgs({
 
 const count = (name: string, value: string): number => {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`--${name} must be a non-negative integer, got ${value}`);
   return parsed;
 };
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -67,7 +68,11 @@ interface Checkout {
   folder: string;
 }
 
-async function openCheckout(root: string, label: string, corpus: Awaited<ReturnType<typeof readBeirDataset>>['corpus']): Promise<Checkout> {
+async function openCheckout(
+  root: string,
+  label: string,
+  corpus: Awaited<ReturnType<typeof readBeirDataset>>['corpus'],
+): Promise<Checkout> {
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(root, path)).href)) as T;
   const { createEvident } = await load<typeof import('../../src/evident.ts')>('src/evident.ts');
   const { loadConfig } = await load<typeof import('../../src/config/index.ts')>('src/config/index.ts');
@@ -75,8 +80,12 @@ async function openCheckout(root: string, label: string, corpus: Awaited<ReturnT
   const folder = mkdtempSync(join(tmpdir(), 'evident-keyword-bench-'));
   const evident = await createEvident(loadConfig({ flags: { db: join(folder, 'bench.db') }, env: {}, cwd: folder }));
   const started = performance.now();
-  await evident.ingestor.ingestRecords(corpus.map((doc) => ({ docId: doc.id, title: doc.title, text: doc.text, source: `beir:${doc.id}` })));
-  log(`${label.replace(/: $/, '') || 'this checkout'}: ingested ${corpus.length} documents (${(await evident.store.stats()).chunks} chunks) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await evident.ingestor.ingestRecords(
+    corpus.map((doc) => ({ docId: doc.id, title: doc.title, text: doc.text, source: `beir:${doc.id}` })),
+  );
+  log(
+    `${label.replace(/: $/, '') || 'this checkout'}: ingested ${corpus.length} documents (${(await evident.store.stats()).chunks} chunks) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { label, evident, analyze: analyzeQueryOccurrences, folder };
 }
 
@@ -86,7 +95,10 @@ function checkoutEngines({ label, evident, analyze }: Checkout): Engine[] {
     async run(query) {
       const trace: SearchTrace = await evident.search.search(query, READER, options);
       const channels = (trace.timingsMs.bm25 ?? 0) + (trace.timingsMs.vector ?? 0);
-      return { ranked: trace.results.map((result) => result.chunk.docId), overheadMs: (trace.timingsMs.total ?? 0) - channels };
+      return {
+        ranked: trace.results.map((result) => result.chunk.docId),
+        overheadMs: (trace.timingsMs.total ?? 0) - channels,
+      };
     },
   });
   return [
@@ -98,7 +110,12 @@ function checkoutEngines({ label, evident, analyze }: Checkout): Engine[] {
       },
     },
     hybrid(`bm25 only, topK ${DEPTH}`, { channels: ['bm25'], rerank: false, topK: DEPTH, channelDepth: DEPTH }),
-    hybrid(`bm25 + vector (offline embedder), topK ${DEPTH}`, { channels: ['bm25', 'vector'], rerank: false, topK: DEPTH, channelDepth: DEPTH }),
+    hybrid(`bm25 + vector (offline embedder), topK ${DEPTH}`, {
+      channels: ['bm25', 'vector'],
+      rerank: false,
+      topK: DEPTH,
+      channelDepth: DEPTH,
+    }),
     hybrid('default options (what `evident search` runs: topK 5)', {}),
   ];
 }
@@ -116,7 +133,10 @@ async function main(): Promise<void> {
   if (flags.compare) checkouts.unshift(await openCheckout(resolve(flags.compare), 'before: ', dataset.corpus));
 
   const engines: Engine[] = [
-    { name: 'SQLite FTS5 bm25(), porter unicode61 (one row per document)', run: async (query) => ({ ranked: fts5.search(query, DEPTH) }) },
+    {
+      name: 'SQLite FTS5 bm25(), porter unicode61 (one row per document)',
+      run: async (query) => ({ ranked: fts5.search(query, DEPTH) }),
+    },
     ...checkouts.flatMap(checkoutEngines),
   ];
   const samples = new Map<string, Sample[]>(engines.map((engine) => [engine.name, []]));
@@ -146,8 +166,14 @@ async function main(): Promise<void> {
     return {
       engine: engine.name,
       ndcg10: mean(ndcg),
-      p50: percentile(list.map((s) => s.ms), 50),
-      p95: percentile(list.map((s) => s.ms), 95),
+      p50: percentile(
+        list.map((s) => s.ms),
+        50,
+      ),
+      p95: percentile(
+        list.map((s) => s.ms),
+        95,
+      ),
       cpuMean: mean(list.map((s) => s.cpuMs)),
       ...(overhead.length ? { overheadP50: percentile(overhead, 50), overheadP95: percentile(overhead, 95) } : {}),
     };
@@ -164,15 +190,24 @@ async function main(): Promise<void> {
     '',
     '| row | nDCG@10 | p50 ms | p95 ms | CPU ms (mean) | overhead p50 ms | overhead p95 ms |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((row) =>
-      `| ${row.engine} | ${f(row.ndcg10, 4)} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.cpuMean)} | ${f(row.overheadP50)} | ${f(row.overheadP95)} |`,
+    ...rows.map(
+      (row) =>
+        `| ${row.engine} | ${f(row.ndcg10, 4)} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.cpuMean)} | ${f(row.overheadP50)} | ${f(row.overheadP95)} |`,
     ),
     '',
-    'Overhead = `timingsMs.total` − the channels\' own timings (`bm25` includes query analysis; `vector` includes embedding the query). ' +
+    "Overhead = `timingsMs.total` − the channels' own timings (`bm25` includes query analysis; `vector` includes embedding the query). " +
       'The default-options row returns 5 results, so its nDCG@10 is not comparable with the others.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  if (flags.json) writeFileSync(flags.json, JSON.stringify({ environment: env, loop: { loadBefore: loopLoadBefore, loadAfter: loopLoadAfter }, rows }, null, 2));
+  if (flags.json)
+    writeFileSync(
+      flags.json,
+      JSON.stringify(
+        { environment: env, loop: { loadBefore: loopLoadBefore, loadAfter: loopLoadAfter }, rows },
+        null,
+        2,
+      ),
+    );
 
   fts5.close();
   for (const checkout of checkouts) {

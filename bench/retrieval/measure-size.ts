@@ -75,7 +75,9 @@ export interface SizeResult {
   /** What the default config resolved to, as observed in its search traces. */
   defaultSearch: { channels: string[]; reranked: boolean };
   stages: StageRow[];
-  byKind: Partial<Record<QueryKind, { n: number; defaultSearch: LatencySummary; fullHybrid: LatencySummary; keyword: LatencySummary }>>;
+  byKind: Partial<
+    Record<QueryKind, { n: number; defaultSearch: LatencySummary; fullHybrid: LatencySummary; keyword: LatencySummary }>
+  >;
   /** HybridSearch's own `timingsMs` per stage, for the default search and the full hybrid search with rerank. */
   searchStageTimings: { defaultSearch: Record<string, LatencySummary>; fullHybrid: Record<string, LatencySummary> };
   /** A fresh process's first search: open the store, check the embedder, load vectors, search. */
@@ -157,7 +159,14 @@ async function prepareInputs(services: Evident, queries: readonly BenchQuery[]):
     const fused = reciprocalRankFusion({ bm25, vector: vectorHits }, { k: rrfK });
     // As HybridSearch does: twice the rerank depth, so dedupe losses cannot starve the reranker.
     const pool = fused.slice(0, Math.max(rerankDepth, topK) * 2);
-    const chunks = new Map((await store.getChunks(pool.map((c) => c.chunkId), MEMBER)).map((c) => [c.id, c]));
+    const chunks = new Map(
+      (
+        await store.getChunks(
+          pool.map((c) => c.chunkId),
+          MEMBER,
+        )
+      ).map((c) => [c.id, c]),
+    );
     const { kept } = dedupeCandidates(pool, (id) => chunks.get(id)?.text);
     const rerankInput = kept.slice(0, rerankDepth).map((candidate) => ({
       id: candidate.chunkId,
@@ -203,7 +212,11 @@ function removeStore(dbPath: string): void {
 }
 
 /** The real Ingestor (chunk, analyse, embed with the cache, one transaction per document) over the corpus. */
-async function ingestCorpus(options: SizeOptions, corpus: SyntheticCorpus, ingestor: Evident['ingestor']): Promise<Omit<BuiltStore, 'seed' | 'targetChunks' | 'builtAt'>> {
+async function ingestCorpus(
+  options: SizeOptions,
+  corpus: SyntheticCorpus,
+  ingestor: Evident['ingestor'],
+): Promise<Omit<BuiltStore, 'seed' | 'targetChunks' | 'builtAt'>> {
   const { log } = options;
   let documents = 0;
   let chunks = 0;
@@ -230,7 +243,8 @@ async function ingestCorpus(options: SizeOptions, corpus: SyntheticCorpus, inges
       }
       ingestMs += elapsed;
       chunks += summary.chunks;
-      if (chunks > options.chunks * 0.9) lastTenth = { chunks: lastTenth.chunks + summary.chunks, ms: lastTenth.ms + elapsed };
+      if (chunks > options.chunks * 0.9)
+        lastTenth = { chunks: lastTenth.chunks + summary.chunks, ms: lastTenth.ms + elapsed };
       if (chunks >= nextLog) {
         log(`  ingested ${chunks} chunks (${Math.round((chunks / ingestMs) * 1000)} chunks/s)`);
         nextLog += Math.max(10_000, options.chunks / 5);
@@ -239,7 +253,17 @@ async function ingestCorpus(options: SizeOptions, corpus: SyntheticCorpus, inges
   });
   const afterIngest = memorySnapshot();
   const loadAtIngestEnd = loadavg()[0] ?? 0;
-  return { documents, chunks, restricted, ingestMs, ingestCpuUs, lastTenth, loadAtIngestStart, loadAtIngestEnd, afterIngest };
+  return {
+    documents,
+    chunks,
+    restricted,
+    ingestMs,
+    ingestCpuUs,
+    lastTenth,
+    loadAtIngestStart,
+    loadAtIngestEnd,
+    afterIngest,
+  };
 }
 
 export async function measureSize(options: SizeOptions): Promise<SizeResult> {
@@ -259,10 +283,32 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   const { channelDepth } = config.retrieval;
 
   const corpus = new SyntheticCorpus({ seed: options.seed });
-  const { documents, chunks, restricted, ingestMs, ingestCpuUs, lastTenth, loadAtIngestStart, loadAtIngestEnd, afterIngest } =
-    built ?? (await ingestCorpus(options, corpus, ingestor));
+  const {
+    documents,
+    chunks,
+    restricted,
+    ingestMs,
+    ingestCpuUs,
+    lastTenth,
+    loadAtIngestStart,
+    loadAtIngestEnd,
+    afterIngest,
+  } = built ?? (await ingestCorpus(options, corpus, ingestor));
   if (options.reuse && !built) {
-    const record: BuiltStore = { seed: options.seed, targetChunks: options.chunks, builtAt: new Date().toISOString(), documents, chunks, restricted, ingestMs, ingestCpuUs, lastTenth, loadAtIngestStart, loadAtIngestEnd, afterIngest };
+    const record: BuiltStore = {
+      seed: options.seed,
+      targetChunks: options.chunks,
+      builtAt: new Date().toISOString(),
+      documents,
+      chunks,
+      restricted,
+      ingestMs,
+      ingestCpuUs,
+      lastTenth,
+      loadAtIngestStart,
+      loadAtIngestEnd,
+      afterIngest,
+    };
     writeFileSync(join(options.workDir, INGEST_RECORD), `${JSON.stringify(record, null, 2)}\n`);
   }
   const visibleChunks = (await store.listDocuments(MEMBER)).reduce((sum, doc) => sum + doc.chunkCount, 0);
@@ -295,7 +341,12 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     meanResults?: number,
   ): Promise<number[]> => {
     const samples = await timeEach(warmInputs, measured, fn);
-    stages.push({ stage: name, principal, latency: summarize(samples), ...(meanResults === undefined ? {} : { meanResults }) });
+    stages.push({
+      stage: name,
+      principal,
+      latency: summarize(samples),
+      ...(meanResults === undefined ? {} : { meanResults }),
+    });
     log(`  ${name} (${principal}): p50 ${summarize(samples).p50.toFixed(2)} ms`);
     return samples;
   };
@@ -316,7 +367,9 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
       record(stageTimings.defaultSearch, trace.timingsMs);
     }),
   );
-  await stage(SEARCH_ROWS.hybridNoRerank, 'member', warmQueries, queries, (q) => full.search.search(q.text, MEMBER, { rerank: false }));
+  await stage(SEARCH_ROWS.hybridNoRerank, 'member', warmQueries, queries, (q) =>
+    full.search.search(q.text, MEMBER, { rerank: false }),
+  );
   const fullSamples = await profiled(options.profileDir, `full-hybrid-${options.chunks}`, () =>
     stage(SEARCH_ROWS.fullHybrid, 'member', warmQueries, queries, async (q) => {
       record(stageTimings.fullHybrid, (await full.search.search(q.text, MEMBER)).timingsMs);
@@ -361,7 +414,11 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     'member',
     warm,
     inputs,
-    (i) => store.getChunks(i.pool.map((c) => c.chunkId), MEMBER),
+    (i) =>
+      store.getChunks(
+        i.pool.map((c) => c.chunkId),
+        MEMBER,
+      ),
     mean(inputs.map((i) => i.chunks.size)),
   );
   await stage('dedupe', 'member', warm, inputs, (i) => dedupeCandidates(i.pool, (id) => i.chunks.get(id)?.text));
@@ -375,7 +432,9 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
       mean(inputs.map((i) => i.rerankInput.length)),
     );
   }
-  await stage('keyword channel (BM25)', 'admin', warm, inputs, (i) => store.keywordSearch(i.terms, ADMIN, channelDepth));
+  await stage('keyword channel (BM25)', 'admin', warm, inputs, (i) =>
+    store.keywordSearch(i.terms, ADMIN, channelDepth),
+  );
   await stage('vector channel', 'admin', warm, inputs, (i) => store.vectorSearch(i.vector, ADMIN, channelDepth));
   stages.sort((a, b) => stageOrder(a) - stageOrder(b));
 
@@ -383,12 +442,20 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   for (const kind of new Set(queries.map((q) => q.kind))) {
     const at = queries.flatMap((q, i) => (q.kind === kind ? [i] : []));
     const pick = (samples: number[]) => summarize(at.map((i) => samples[i] as number));
-    byKind[kind] = { n: at.length, defaultSearch: pick(defaultSamples), fullHybrid: pick(fullSamples), keyword: pick(keywordSamples) };
+    byKind[kind] = {
+      n: at.length,
+      defaultSearch: pick(defaultSamples),
+      fullHybrid: pick(fullSamples),
+      keyword: pick(keywordSamples),
+    };
   }
   // The warm-up calls recorded timings too; keep the measured ones only.
   const timingSummary = (samples: Map<string, number[]>) =>
     Object.fromEntries([...samples].map(([name, list]) => [name, summarize(list.slice(-queries.length))]));
-  const searchStageTimings = { defaultSearch: timingSummary(stageTimings.defaultSearch), fullHybrid: timingSummary(stageTimings.fullHybrid) };
+  const searchStageTimings = {
+    defaultSearch: timingSummary(stageTimings.defaultSearch),
+    fullHybrid: timingSummary(stageTimings.fullHybrid),
+  };
   const afterStages = memorySnapshot();
   let vectorSnapshotMiB: number | undefined;
   try {
@@ -401,7 +468,10 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
 
   // ---- a fresh process's first search, as `evident search` runs it: open, check the embedder, search
   const coldSearchMs: SizeResult['coldSearchMs'] = { defaultSearch: [], fullHybrid: [] };
-  for (const [variant, flags] of [['defaultSearch', {}], ['fullHybrid', FULL_HYBRID]] as const) {
+  for (const [variant, flags] of [
+    ['defaultSearch', {}],
+    ['fullHybrid', FULL_HYBRID],
+  ] as const) {
     for (let run = 0; run < 3; run++) {
       const started = performance.now();
       const fresh = await createEvident(benchConfig(options.workDir, dbPath, { ...flags, ...backend }));

@@ -36,7 +36,8 @@ export function summarizeProfile(profile: CpuProfile): ProfileSummary {
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 
-  const name = (node: ProfileNode) => `${node.callFrame.functionName || '(anonymous)'}  ${shortUrl(node.callFrame.url)}`;
+  const name = (node: ProfileNode) =>
+    `${node.callFrame.functionName || '(anonymous)'}  ${shortUrl(node.callFrame.url)}`;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const files = new Map<string, number>();
@@ -65,7 +66,10 @@ export function formatProfileSummary(summary: ProfileSummary, top: number): stri
   const lines = (rows: [string, number][]) =>
     rows
       .slice(0, top)
-      .map(([key, ms]) => `${ms.toFixed(0).padStart(8)} ms ${((100 * ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${key}`)
+      .map(
+        ([key, ms]) =>
+          `${ms.toFixed(0).padStart(8)} ms ${((100 * ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${key}`,
+      )
       .join('\n');
   return [
     `total ${summary.totalMs.toFixed(0)} ms sampled`,

@@ -11,7 +11,14 @@ export interface Targets {
 
 export interface BenchReport {
   environment: Environment;
-  settings: { backend: 'sqlite' | 'postgres'; sizes: number[]; queries: number; warmup: number; seed: number; pdf: string | undefined };
+  settings: {
+    backend: 'sqlite' | 'postgres';
+    sizes: number[];
+    queries: number;
+    warmup: number;
+    seed: number;
+    pdf: string | undefined;
+  };
   targets: Targets;
   sizes: SizeResult[];
   pdf: PdfResult | undefined;
@@ -19,7 +26,13 @@ export interface BenchReport {
 }
 
 const ms = (value: number | undefined): string =>
-  value === undefined || Number.isNaN(value) ? '—' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+  value === undefined || Number.isNaN(value)
+    ? '—'
+    : value >= 100
+      ? value.toFixed(0)
+      : value >= 10
+        ? value.toFixed(1)
+        : value.toFixed(2);
 const int = (value: number): string => Math.round(value).toLocaleString('en-US');
 const kChunks = (n: number): string => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
 
@@ -87,7 +100,21 @@ export function formatReport(report: BenchReport): string {
     out.push('');
     out.push(
       table(
-        ['chunks', 'documents', 'restricted docs', 'member sees', 'ingest s', 'chunks/s', 'docs/s', 'last 10% chunks/s', 'chunks per CPU-s', 'load avg', 'store MiB', 'peak RSS MiB', 'heap MiB'],
+        [
+          'chunks',
+          'documents',
+          'restricted docs',
+          'member sees',
+          'ingest s',
+          'chunks/s',
+          'docs/s',
+          'last 10% chunks/s',
+          'chunks per CPU-s',
+          'load avg',
+          'store MiB',
+          'peak RSS MiB',
+          'heap MiB',
+        ],
         sizes.map((s) => [
           int(s.chunks),
           int(s.documents),
@@ -112,7 +139,12 @@ export function formatReport(report: BenchReport): string {
     const keys = (sizes[0] as SizeResult).stages.map((row) => `${row.stage}\u0000${row.principal}`);
     out.push(
       table(
-        ['stage', 'principal', ...sizes.flatMap((s) => [`${kChunks(s.chunks)} p50`, `${kChunks(s.chunks)} p95`]), 'results (mean, largest size)'],
+        [
+          'stage',
+          'principal',
+          ...sizes.flatMap((s) => [`${kChunks(s.chunks)} p50`, `${kChunks(s.chunks)} p95`]),
+          'results (mean, largest size)',
+        ],
         keys.map((key) => {
           const [stage, principal] = key.split('\u0000') as [string, string];
           const cells = sizes.flatMap((s) => {
@@ -120,8 +152,14 @@ export function formatReport(report: BenchReport): string {
             return [ms(row?.latency.p50), ms(row?.latency.p95)];
           });
           const last = sizes.at(-1)?.stages.find((r) => r.stage === stage && r.principal === principal);
-          const bold = principal === 'member' && (stage === SEARCH_ROWS.defaultSearch || stage === SEARCH_ROWS.fullHybrid);
-          return [bold ? `**${stage}**` : stage, principal, ...cells.map((c) => (bold ? `**${c}**` : c)), last?.meanResults === undefined ? '' : last.meanResults.toFixed(0)];
+          const bold =
+            principal === 'member' && (stage === SEARCH_ROWS.defaultSearch || stage === SEARCH_ROWS.fullHybrid);
+          return [
+            bold ? `**${stage}**` : stage,
+            principal,
+            ...cells.map((c) => (bold ? `**${c}**` : c)),
+            last?.meanResults === undefined ? '' : last.meanResults.toFixed(0),
+          ];
         }),
         2,
       ),
@@ -135,7 +173,12 @@ export function formatReport(report: BenchReport): string {
       ['full hybrid', (size: SizeResult) => size.searchStageTimings.fullHybrid],
     ] as const;
     const stageNames = [
-      ...new Set(sizes.flatMap((s) => [...Object.keys(s.searchStageTimings.fullHybrid), ...Object.keys(s.searchStageTimings.defaultSearch)])),
+      ...new Set(
+        sizes.flatMap((s) => [
+          ...Object.keys(s.searchStageTimings.fullHybrid),
+          ...Object.keys(s.searchStageTimings.defaultSearch),
+        ]),
+      ),
     ];
     out.push(
       table(
@@ -163,13 +206,26 @@ export function formatReport(report: BenchReport): string {
     const kinds = [...new Set(sizes.flatMap((s) => Object.keys(s.byKind)))] as (keyof SizeResult['byKind'])[];
     out.push(
       table(
-        ['query kind', ...sizes.flatMap((s) => [`${kChunks(s.chunks)} n`, `${kChunks(s.chunks)} default search`, `${kChunks(s.chunks)} full hybrid`, `${kChunks(s.chunks)} keyword channel`])],
+        [
+          'query kind',
+          ...sizes.flatMap((s) => [
+            `${kChunks(s.chunks)} n`,
+            `${kChunks(s.chunks)} default search`,
+            `${kChunks(s.chunks)} full hybrid`,
+            `${kChunks(s.chunks)} keyword channel`,
+          ]),
+        ],
         kinds.map((kind) => [
           kind,
           ...sizes.flatMap((s) => {
             const k = s.byKind[kind];
             return k
-              ? [String(k.n), `${ms(k.defaultSearch.p50)} / ${ms(k.defaultSearch.p95)}`, `${ms(k.fullHybrid.p50)} / ${ms(k.fullHybrid.p95)}`, `${ms(k.keyword.p50)} / ${ms(k.keyword.p95)}`]
+              ? [
+                  String(k.n),
+                  `${ms(k.defaultSearch.p50)} / ${ms(k.defaultSearch.p95)}`,
+                  `${ms(k.fullHybrid.p50)} / ${ms(k.fullHybrid.p95)}`,
+                  `${ms(k.keyword.p50)} / ${ms(k.keyword.p95)}`,
+                ]
               : ['0', '—', '—', '—'];
           }),
         ]),
@@ -181,7 +237,17 @@ export function formatReport(report: BenchReport): string {
     out.push('');
     out.push(
       table(
-        ['chunks', 'vector index load ms', 'vector snapshot MiB', 'cold default search ms (3 runs)', 'cold full hybrid ms (3 runs)', 'RSS MiB', 'peak RSS MiB', 'heap used MiB', 'external MiB'],
+        [
+          'chunks',
+          'vector index load ms',
+          'vector snapshot MiB',
+          'cold default search ms (3 runs)',
+          'cold full hybrid ms (3 runs)',
+          'RSS MiB',
+          'peak RSS MiB',
+          'heap used MiB',
+          'external MiB',
+        ],
         sizes.map((s) => [
           int(s.chunks),
           ms(s.vectorIndexLoadMs),
@@ -210,7 +276,20 @@ export function formatReport(report: BenchReport): string {
     out.push('');
     out.push(
       table(
-        ['file', 'KiB', 'pages', 'chunks', 'cold ms', 'cold pages/s', 'cold chunks/s', 'warm p50 ms', 'warm pages/s', 'warm chunks/s', 'text extraction p50 ms', 'peak RSS MiB'],
+        [
+          'file',
+          'KiB',
+          'pages',
+          'chunks',
+          'cold ms',
+          'cold pages/s',
+          'cold chunks/s',
+          'warm p50 ms',
+          'warm pages/s',
+          'warm chunks/s',
+          'text extraction p50 ms',
+          'peak RSS MiB',
+        ],
         [
           [
             pdf.file.split('/').at(-1) ?? pdf.file,

@@ -53,7 +53,8 @@ const { values: flags } = parseArgs({
 
 const positiveInt = (name: string, value: string): number => {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
   return parsed;
 };
 
@@ -71,14 +72,19 @@ const settings = {
   profileDir: flags['profile-dir'] ? resolve(flags['profile-dir']) : undefined,
   storeDir: flags['store-dir'] ? resolve(flags['store-dir']) : undefined,
 };
-if (settings.storeDir && flags['database-url']) throw new Error('--store-dir keeps SQLite stores; it cannot be combined with --database-url');
+if (settings.storeDir && flags['database-url'])
+  throw new Error('--store-dir keeps SQLite stores; it cannot be combined with --database-url');
 
 /** Runs one job (`size:<n>` or `pdf`) in this process. */
 async function runChild(job: string, resultFile: string): Promise<void> {
   const kept = settings.storeDir !== undefined && job !== 'pdf';
-  const workDir = kept ? join(settings.storeDir as string, job.replace(/^size:/, 'size-')) : mkdtempSync(join(tmpdir(), 'evident-bench-'));
+  const workDir = kept
+    ? join(settings.storeDir as string, job.replace(/^size:/, 'size-'))
+    : mkdtempSync(join(tmpdir(), 'evident-bench-'));
   if (kept) mkdirSync(workDir, { recursive: true });
-  const databaseUrl = flags['database-url'] ? withSchema(flags['database-url'], `evident_bench_${job.replace(/\W/g, '_')}_${process.pid}`) : undefined;
+  const databaseUrl = flags['database-url']
+    ? withSchema(flags['database-url'], `evident_bench_${job.replace(/\W/g, '_')}_${process.pid}`)
+    : undefined;
   try {
     let result: SizeResult | PdfResult;
     if (job === 'pdf') {
@@ -124,14 +130,14 @@ function spawnJob<T>(job: string, resultDir: string): Promise<T> {
   });
 }
 
-
 async function main(): Promise<void> {
   if (flags.child) {
     if (!flags.result) throw new Error('--child needs --result');
     await runChild(flags.child, flags.result);
     return;
   }
-  if (!(globalThis as { gc?: unknown }).gc) log('note: run with --expose-gc (npm run bench:retrieval does) for exact heap numbers');
+  if (!(globalThis as { gc?: unknown }).gc)
+    log('note: run with --expose-gc (npm run bench:retrieval does) for exact heap numbers');
 
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
@@ -162,7 +168,14 @@ async function main(): Promise<void> {
 
   const report: BenchReport = {
     environment: describeEnvironment('bench/retrieval/run.ts', started, loadBefore),
-    settings: { backend: flags['database-url'] ? 'postgres' : 'sqlite', sizes: settings.sizes, queries: settings.queries, warmup: settings.warmup, seed: settings.seed, pdf: settings.pdf },
+    settings: {
+      backend: flags['database-url'] ? 'postgres' : 'sqlite',
+      sizes: settings.sizes,
+      queries: settings.queries,
+      warmup: settings.warmup,
+      seed: settings.seed,
+      pdf: settings.pdf,
+    },
     targets: { hybridP50Ms: 20, hybridAtChunks: 100_000, ingestChunksPerSec: 1_000 },
     sizes,
     pdf,

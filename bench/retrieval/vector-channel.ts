@@ -116,7 +116,11 @@ async function main(): Promise<void> {
   const workDir = flags.store ? undefined : mkdtempSync(join(tmpdir(), 'evident-vector-'));
   const path = flags.store ?? join(workDir as string, 'vectors.db');
   const reuse = flags.store !== undefined && existsSync(flags.store);
-  console.error(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.error(
+    `load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const store = await openSqliteStore(path);
   const next = vectors(1);
   const all = new Float32Array(chunks * dimension);
@@ -124,7 +128,11 @@ async function main(): Promise<void> {
   for (let doc = 0; doc * CHUNKS_PER_DOC < chunks; doc++) {
     const docId = `doc-${doc}`;
     const count = Math.min(CHUNKS_PER_DOC, chunks - doc * CHUNKS_PER_DOC);
-    const acl = ['group:all', ...(doc % 10 === 0 ? ['group:tenth'] : []), ...(doc % 100 === 0 ? ['group:hundredth'] : [])];
+    const acl = [
+      'group:all',
+      ...(doc % 10 === 0 ? ['group:tenth'] : []),
+      ...(doc % 100 === 0 ? ['group:hundredth'] : []),
+    ];
     const write: DocumentWrite = {
       document: { docId, source: docId, title: docId, type: 'text', contentHash: docId, bytes: 1, acl, tags: [] },
       chunks: Array.from({ length: count }, (_, ordinal) => ({
@@ -148,7 +156,9 @@ async function main(): Promise<void> {
     };
     if (!reuse) await store.putDocument(write);
   }
-  console.error(`${reuse ? 'regenerated' : 'wrote'} ${chunks} vectors in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.error(
+    `${reuse ? 'regenerated' : 'wrote'} ${chunks} vectors in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const queries = Array.from({ length: Number(flags.queries) + 10 }, vectors(7));
   const firstStarted = performance.now();
   await store.vectorSearch(queries[0] as Float32Array, READERS[0]?.principal as Principal, 100);
@@ -170,7 +180,9 @@ async function main(): Promise<void> {
       cpu += threadCpuMs() - cpuBefore;
     }
     const s = summarize(samples);
-    rows.push(`| vector channel, reader sees ${share} (limit 100) | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${(cpu / samples.length).toFixed(2)} |`);
+    rows.push(
+      `| vector channel, reader sees ${share} (limit 100) | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${(cpu / samples.length).toFixed(2)} |`,
+    );
     const recalls = [];
     for (const limit of [10, 100]) {
       let sum = 0;
@@ -184,13 +196,23 @@ async function main(): Promise<void> {
   }
   await store.close();
   const fresh = Array.from({ length: 3 }, () =>
-    Number(execFileSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--child', path], { encoding: 'utf8' })),
+    Number(
+      execFileSync(process.execPath, [...process.execArgv, process.argv[1] as string, '--child', path], {
+        encoding: 'utf8',
+      }),
+    ),
   );
-  console.log(`${chunks} × ${dimension} vectors; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `${chunks} × ${dimension} vectors; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('| measure | p50 ms | p95 ms | calling thread CPU ms per query |');
   console.log('|---|---:|---:|---:|');
   for (const row of rows) console.log(row);
-  console.log(`| first vector query, process that ${reuse ? 'opened' : 'wrote'} the store | ${firstInWriter.toFixed(0)} | | |`);
+  console.log(
+    `| first vector query, process that ${reuse ? 'opened' : 'wrote'} the store | ${firstInWriter.toFixed(0)} | | |`,
+  );
   console.log(`| first vector query, new process (3 runs) | ${fresh.map((ms) => ms.toFixed(0)).join(' / ')} | | |`);
   console.log('');
   console.log(`| recall@10 against exact float64 search (${recallQueries.length} queries) | limit 10 | limit 100 |`);

@@ -12,9 +12,20 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundledCli } from '../../src/testing/cli-bundle.ts';
-import { referenceSnapshots, runCrashTrials, writeCrashCorpus, type CrashBackend, type CrashTrial } from '../../src/testing/crash-ingest.ts';
+import {
+  referenceSnapshots,
+  runCrashTrials,
+  writeCrashCorpus,
+  type CrashBackend,
+  type CrashTrial,
+} from '../../src/testing/crash-ingest.ts';
 import { dropSchemas, freshSchema } from '../../src/testing/postgres-test-database.ts';
-import { postgresIntegrity, postgresSnapshot, sqliteIntegrity, sqliteSnapshot } from '../../src/testing/store-integrity.ts';
+import {
+  postgresIntegrity,
+  postgresSnapshot,
+  sqliteIntegrity,
+  sqliteSnapshot,
+} from '../../src/testing/store-integrity.ts';
 import { withSchema } from '../../src/store/postgres/drop-store.ts';
 import { describeEnvironment } from '../environment.ts';
 
@@ -33,7 +44,8 @@ const { values: flags } = parseArgs({
 
 const positive = (name: string, value: string): number => {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
   return parsed;
 };
 
@@ -59,7 +71,8 @@ async function main(): Promise<void> {
   }
   const url = flags['database-url'];
   if (url) {
-    const schemaOf = (storeFlags: readonly string[]) => new URL(storeFlags[1] as string).searchParams.get('schema') as string;
+    const schemaOf = (storeFlags: readonly string[]) =>
+      new URL(storeFlags[1] as string).searchParams.get('schema') as string;
     backends.push({
       name: 'PostgreSQL',
       fresh: async () => {
@@ -77,7 +90,9 @@ async function main(): Promise<void> {
     const bundle = flags.cli === 'bundle' ? await bundledCli() : undefined;
     for (const backend of backends) {
       const { references, perFileMs } = await referenceSnapshots(backend, versions);
-      process.stderr.write(`${backend.name}: ${references[0]?.length} documents, ${perFileMs.toFixed(0)} ms per document\n`);
+      process.stderr.write(
+        `${backend.name}: ${references[0]?.length} documents, ${perFileMs.toFixed(0)} ms per document\n`,
+      );
       const trials = await runCrashTrials(backend, {
         seed,
         points,
@@ -87,7 +102,10 @@ async function main(): Promise<void> {
         perFileMs,
         files: files + 3,
         ...(bundle ? { bundle } : {}),
-        onTrial: (trial) => process.stderr.write(`${backend.name} #${trial.trial} ${trial.from}→${trial.to} killed ${trial.point}: ${trial.present} present, ${trial.updated} new, ${trial.problems.length} problems\n`),
+        onTrial: (trial) =>
+          process.stderr.write(
+            `${backend.name} #${trial.trial} ${trial.from}→${trial.to} killed ${trial.point}: ${trial.present} present, ${trial.updated} new, ${trial.problems.length} problems\n`,
+          ),
       });
       results.push({ backend: backend.name, trials });
     }
@@ -109,12 +127,27 @@ async function main(): Promise<void> {
       return `| ${backend} | ${trials.length} | ${early} | ${trials.length - early} | ${trials.filter((trial) => trial.from !== 'fresh').length} | ${problems} | ${median(trials.map((trial) => trial.present))} | ${median(trials.map((trial) => trial.killed.elapsedMs)).toFixed(0)} | ${(median(trials.map((trial) => trial.ms)) / 1000).toFixed(1)} |`;
     }),
   ];
-  const problems = results.flatMap(({ backend, trials }) => trials.flatMap((trial) => trial.problems.map((problem) => `${backend} #${trial.trial} (${trial.point}): ${problem}`)));
+  const problems = results.flatMap(({ backend, trials }) =>
+    trials.flatMap((trial) =>
+      trial.problems.map((problem) => `${backend} #${trial.trial} (${trial.point}): ${problem}`),
+    ),
+  );
   if (problems.length) lines.push('', 'Problems:', ...problems.slice(0, 20).map((problem) => `- ${problem}`));
   process.stdout.write(`${lines.join('\n')}\n`);
   if (flags.json) {
-    const strip = (trial: CrashTrial) => ({ ...trial, killed: { outcome: trial.killed.outcome, signal: trial.killed.signal, elapsedMs: trial.killed.elapsedMs, markersSeen: trial.killed.markersSeen } });
-    writeFileSync(flags.json, `${JSON.stringify({ environment, seed, cli: flags.cli, results: results.map((r) => ({ backend: r.backend, trials: r.trials.map(strip) })) }, null, 2)}\n`);
+    const strip = (trial: CrashTrial) => ({
+      ...trial,
+      killed: {
+        outcome: trial.killed.outcome,
+        signal: trial.killed.signal,
+        elapsedMs: trial.killed.elapsedMs,
+        markersSeen: trial.killed.markersSeen,
+      },
+    });
+    writeFileSync(
+      flags.json,
+      `${JSON.stringify({ environment, seed, cli: flags.cli, results: results.map((r) => ({ backend: r.backend, trials: r.trials.map(strip) })) }, null, 2)}\n`,
+    );
   }
   if (problems.length) process.exitCode = 1;
 }

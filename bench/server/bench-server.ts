@@ -42,7 +42,10 @@ export interface ServerUsage {
   processes?: number;
 }
 
-type WorkerMessage = { kind: 'listening'; url: string } | ({ kind: 'cpu' } & ServerCpu) | ({ kind: 'usage' } & ServerUsage);
+type WorkerMessage =
+  | { kind: 'listening'; url: string }
+  | ({ kind: 'cpu' } & ServerCpu)
+  | ({ kind: 'usage' } & ServerUsage);
 
 const WORKERS = Math.max(1, Number(process.env.EVIDENT_BENCH_WORKERS ?? '1') || 1);
 const USERS = { alice: ['legal'], bob: ['engineering'], carol: ['legal', 'finance'], dave: ['support'] } as const;
@@ -54,10 +57,15 @@ const cpuNow = (): ServerCpu => {
 
 const usageNow = (): ServerUsage => {
   const usage = process.resourceUsage();
-  return { maxRssMiB: Math.round((usage.maxRSS / 1024) * 10) / 10, cpuUserMs: Math.round(usage.userCPUTime / 1000), cpuSystemMs: Math.round(usage.systemCPUTime / 1000) };
+  return {
+    maxRssMiB: Math.round((usage.maxRSS / 1024) * 10) / 10,
+    cpuUserMs: Math.round(usage.userCPUTime / 1000),
+    cpuSystemMs: Math.round(usage.systemCPUTime / 1000),
+  };
 };
 
-const openEvident = (db: string, cwd: string): Promise<Evident> => createEvident(loadConfig({ flags: { db }, env: {}, cwd }));
+const openEvident = (db: string, cwd: string): Promise<Evident> =>
+  createEvident(loadConfig({ flags: { db }, env: {}, cwd }));
 
 /** Answers `usage` lines on stdin with `cpu()`; on stdin's end, `close()` and prints its usage, then exits. */
 function serveStdin(cpu: () => Promise<ServerCpu>, close: () => Promise<ServerUsage>): void {
@@ -124,20 +132,33 @@ async function primary(): Promise<void> {
     }),
   );
   const [url] = urls;
-  if (!url || new Set(urls).size !== 1) throw new Error(`the workers listen on different addresses: ${urls.join(', ')}`);
+  if (!url || new Set(urls).size !== 1)
+    throw new Error(`the workers listen on different addresses: ${urls.join(', ')}`);
   process.stdout.write(`${JSON.stringify({ url, keys } satisfies ServerReady)}\n`);
   serveStdin(
     async () => {
-      const replies = await Promise.all(workers.map(async (worker) => ((worker.send('cpu'), await next(worker, 'cpu')) as ServerCpu)));
+      const replies = await Promise.all(
+        workers.map(async (worker) => (worker.send('cpu'), await next(worker, 'cpu')) as ServerCpu),
+      );
       const own = cpuNow();
-      return replies.reduce((sum, cpu) => ({ cpuUserMs: sum.cpuUserMs + cpu.cpuUserMs, cpuSystemMs: sum.cpuSystemMs + cpu.cpuSystemMs }), own);
+      return replies.reduce(
+        (sum, cpu) => ({ cpuUserMs: sum.cpuUserMs + cpu.cpuUserMs, cpuSystemMs: sum.cpuSystemMs + cpu.cpuSystemMs }),
+        own,
+      );
     },
     async () => {
-      const replies = await Promise.all(workers.map(async (worker) => ((worker.send('close'), await next(worker, 'usage')) as ServerUsage)));
+      const replies = await Promise.all(
+        workers.map(async (worker) => (worker.send('close'), await next(worker, 'usage')) as ServerUsage),
+      );
       await rm(dir, { recursive: true, force: true });
       const own = usageNow();
       return replies.reduce(
-        (sum, usage) => ({ maxRssMiB: sum.maxRssMiB + usage.maxRssMiB, cpuUserMs: sum.cpuUserMs + usage.cpuUserMs, cpuSystemMs: sum.cpuSystemMs + usage.cpuSystemMs, processes: WORKERS }),
+        (sum, usage) => ({
+          maxRssMiB: sum.maxRssMiB + usage.maxRssMiB,
+          cpuUserMs: sum.cpuUserMs + usage.cpuUserMs,
+          cpuSystemMs: sum.cpuSystemMs + usage.cpuSystemMs,
+          processes: WORKERS,
+        }),
         own,
       );
     },

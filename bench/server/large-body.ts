@@ -63,7 +63,10 @@ async function postJson(url: string, key: string, path: string, body: Buffer): P
 /** A chunked body with no Content-Length that goes on until the server answers (or --timeout). */
 function endlessBody(url: string, key: string): Promise<number> {
   return new Promise((done) => {
-    const req = httpRequest(new URL('/v1/search', url), { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+    const req = httpRequest(new URL('/v1/search', url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
     const chunk = Buffer.alloc(64 * 1024, 'a');
     const timer = setInterval(() => req.write(chunk), 1);
     const stop = setTimeout(() => finish(0), timeoutMs);
@@ -95,10 +98,16 @@ const ATTACKS: Attack[] = [
   { name: 'none (baseline)', send: async () => 200 },
   { name: '2 MB search body', send: (url, key) => postJson(url, key, '/v1/search', BODIES.twoMegabytes) },
   { name: 'endless chunked body', send: endlessBody },
-  { name: '1 MB query inside the body limit', send: (url, key) => postJson(url, key, '/v1/search', BODIES.megabyteQuery) },
+  {
+    name: '1 MB query inside the body limit',
+    send: (url, key) => postJson(url, key, '/v1/search', BODIES.megabyteQuery),
+  },
   { name: '200,000-deep JSON', send: (url, key) => postJson(url, key, '/threads', BODIES.deep) },
   { name: '50 MB thread metadata', send: (url, key) => postJson(url, key, '/threads', BODIES.fiftyMegabytes) },
-  { name: 'largest accepted search (128 terms)', send: (url, key) => postJson(url, key, '/v1/search', BODIES.largestAccepted) },
+  {
+    name: 'largest accepted search (128 terms)',
+    send: (url, key) => postJson(url, key, '/v1/search', BODIES.largestAccepted),
+  },
 ];
 
 interface AttackResult {
@@ -147,7 +156,11 @@ async function measure(url: string, key: string, attack: Attack): Promise<Attack
   };
   await Promise.all([...Array.from({ length: concurrency }, attacker), prober()]);
   const round = (ms: number) => Math.round(ms * 10) / 10;
-  const percentile = (values: number[], p: number) => nearestRank([...values].sort((a, b) => a - b), p);
+  const percentile = (values: number[], p: number) =>
+    nearestRank(
+      [...values].sort((a, b) => a - b),
+      p,
+    );
   return {
     attack: attack.name,
     requests: attackTimes.length,
@@ -172,8 +185,12 @@ function format(environment: Environment, results: AttackResult[]): string {
     '|---|---|---|---|---|---|',
   ];
   for (const r of results) {
-    const statuses = Object.entries(r.statuses).map(([status, n]) => `${status}×${n}`).join(' ');
-    lines.push(`| ${r.attack} | ${r.requests} | ${statuses} | ${r.attackMs.p50} / ${r.attackMs.max} | ${r.health.probes} (${r.health.unanswered}) | ${r.health.p50Ms} / ${r.health.p99Ms} / ${r.health.maxMs} |`);
+    const statuses = Object.entries(r.statuses)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+    lines.push(
+      `| ${r.attack} | ${r.requests} | ${statuses} | ${r.attackMs.p50} / ${r.attackMs.max} | ${r.health.probes} (${r.health.unanswered}) | ${r.health.p50Ms} / ${r.health.p99Ms} / ${r.health.maxMs} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -195,7 +212,11 @@ async function main(): Promise<void> {
     }
     const environment = describeEnvironment('bench/server/large-body.ts', started, loadBefore);
     process.stdout.write(`${format(environment, results)}\n`);
-    if (flags.json) writeFileSync(resolve(flags.json), `${JSON.stringify({ environment, settings: { seconds, concurrency, timeoutMs }, results }, null, 2)}\n`);
+    if (flags.json)
+      writeFileSync(
+        resolve(flags.json),
+        `${JSON.stringify({ environment, settings: { seconds, concurrency, timeoutMs }, results }, null, 2)}\n`,
+      );
   } finally {
     child.kill();
   }

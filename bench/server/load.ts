@@ -47,36 +47,79 @@ interface Streamed {
 }
 
 /** A run whose request or stream broke is a failure to report, not the end of the benchmark. */
-async function streamOne(url: string, user: string, key: string, threadId: string, question: string): Promise<Streamed> {
+async function streamOne(
+  url: string,
+  user: string,
+  key: string,
+  threadId: string,
+  question: string,
+): Promise<Streamed> {
   try {
     return await streamOnce(url, user, key, threadId, question);
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
     const problem = `${String(error)}${cause ? ` (${String(cause)})` : ''}`;
-    return { sample: { user, question, firstEventMs: Number.NaN, completeMs: Number.NaN, events: 0, problem }, runId: undefined };
+    return {
+      sample: { user, question, firstEventMs: Number.NaN, completeMs: Number.NaN, events: 0, problem },
+      runId: undefined,
+    };
   }
 }
 
-async function streamOnce(url: string, user: string, key: string, threadId: string, question: string): Promise<Streamed> {
+async function streamOnce(
+  url: string,
+  user: string,
+  key: string,
+  threadId: string,
+  question: string,
+): Promise<Streamed> {
   const began = performance.now();
   let firstEventMs = Number.NaN;
   const response = await fetch(`${url}/threads/${threadId}/runs/stream`, {
     method: 'POST',
     headers: headers(key),
-    body: JSON.stringify({ assistant_id: 'rag', input: { messages: [{ role: 'user', content: question }] }, stream_mode: STREAM_MODES }),
+    body: JSON.stringify({
+      assistant_id: 'rag',
+      input: { messages: [{ role: 'user', content: question }] },
+      stream_mode: STREAM_MODES,
+    }),
   });
-  if (!response.ok) return { sample: { user, question, firstEventMs, completeMs: Number.NaN, events: 0, problem: `http ${response.status}: ${await response.text()}` }, runId: undefined };
+  if (!response.ok)
+    return {
+      sample: {
+        user,
+        question,
+        firstEventMs,
+        completeMs: Number.NaN,
+        events: 0,
+        problem: `http ${response.status}: ${await response.text()}`,
+      },
+      runId: undefined,
+    };
   const { events } = await readSse(response, (_event, read) => {
     if (read.events.length === 1) firstEventMs = performance.now() - began;
     return false;
   });
   const completeMs = performance.now() - began;
-  const problem = events[0]?.event !== 'metadata' ? 'the stream did not start with metadata' : events.at(-1)?.event !== 'end' ? 'the stream did not end with end' : undefined;
-  return { sample: { user, question, firstEventMs, completeMs, events: events.length, ...(problem ? { problem } : {}) }, runId: (events[0]?.data as { run_id?: string } | undefined)?.run_id };
+  const problem =
+    events[0]?.event !== 'metadata'
+      ? 'the stream did not start with metadata'
+      : events.at(-1)?.event !== 'end'
+        ? 'the stream did not end with end'
+        : undefined;
+  return {
+    sample: { user, question, firstEventMs, completeMs, events: events.length, ...(problem ? { problem } : {}) },
+    runId: (events[0]?.data as { run_id?: string } | undefined)?.run_id,
+  };
 }
 
 /** The run as the server recorded it: its status and duration. */
-async function recordedRun(url: string, key: string, threadId: string, runId: string | undefined): Promise<{ status: string; duration_ms?: number }> {
+async function recordedRun(
+  url: string,
+  key: string,
+  threadId: string,
+  runId: string | undefined,
+): Promise<{ status: string; duration_ms?: number }> {
   if (!runId) return { status: 'unknown' };
   const response = await fetch(`${url}/threads/${threadId}/runs/${runId}`, { headers: headers(key) });
   return (await response.json()) as { status: string; duration_ms?: number };
@@ -94,7 +137,9 @@ export async function runLoad(url: string, keys: Record<string, string>, runs: n
   });
   const threads = await Promise.all(plan.map(({ key }) => newThread(url, key)));
   const began = performance.now();
-  const streamed = await Promise.all(plan.map(({ user, key, question }, index) => streamOne(url, user, key, threads[index] as string, question)));
+  const streamed = await Promise.all(
+    plan.map(({ user, key, question }, index) => streamOne(url, user, key, threads[index] as string, question)),
+  );
   const wallMs = performance.now() - began;
   const samples = await Promise.all(
     streamed.map(async ({ sample, runId }, index) => {

@@ -6,7 +6,14 @@ import type { RunSample } from './load.ts';
 
 export interface ServerBenchReport {
   environment: Environment;
-  settings: { runs: number; warmup: number; repeat: number; workers: number; users: number; streamModes: readonly string[] };
+  settings: {
+    runs: number;
+    warmup: number;
+    repeat: number;
+    workers: number;
+    users: number;
+    streamModes: readonly string[];
+  };
   firstEvent: LatencySummary;
   completion: LatencySummary;
   serverRun: LatencySummary;
@@ -49,9 +56,12 @@ export function throughputOf(runs: number, batches: readonly BatchFigures[]): Th
   };
 }
 
-const finite = (values: (number | undefined)[]) => values.filter((value): value is number => value !== undefined && Number.isFinite(value));
+const finite = (values: (number | undefined)[]) =>
+  values.filter((value): value is number => value !== undefined && Number.isFinite(value));
 
-export function summarizeLoad(samples: RunSample[]): Pick<ServerBenchReport, 'firstEvent' | 'completion' | 'serverRun' | 'failures'> {
+export function summarizeLoad(
+  samples: RunSample[],
+): Pick<ServerBenchReport, 'firstEvent' | 'completion' | 'serverRun' | 'failures'> {
   return {
     firstEvent: summarize(finite(samples.map((sample) => sample.firstEventMs))),
     completion: summarize(finite(samples.map((sample) => sample.completeMs))),
@@ -61,7 +71,8 @@ export function summarizeLoad(samples: RunSample[]): Pick<ServerBenchReport, 'fi
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
-const row = (label: string, summary: LatencySummary) => `| ${label} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.max)} | ${ms(summary.mean)} |`;
+const row = (label: string, summary: LatencySummary) =>
+  `| ${label} | ${summary.n} | ${ms(summary.p50)} | ${ms(summary.p95)} | ${ms(summary.max)} | ${ms(summary.mean)} |`;
 
 export function formatServerReport(report: ServerBenchReport): string {
   const { environment: env, settings, throughput, server } = report;
@@ -87,8 +98,17 @@ export function formatServerReport(report: ServerBenchReport): string {
       `${settings.repeat > 1 ? `; the median batch — every batch: ${throughput.batchRunsPerSecond.map((rate) => rate.toFixed(1)).join(', ')} runs/s` : ''}).`,
     `Server CPU during the measured runs: ${throughput.serverCpuMsPerRun.toFixed(1)} ms per run (user + system).`,
   ];
-  if (server) out.push(`Server process${settings.workers > 1 ? `es (${settings.workers} workers and their primary, summed)` : ''}: max RSS ${server.maxRssMiB} MiB, CPU ${server.cpuUserMs} ms user + ${server.cpuSystemMs} ms system over its whole life (start-up and ingestion included).`);
-  out.push('', report.failures.length ? `**${report.failures.length} run(s) failed:**` : 'Every run streamed whole and ended `success`.');
-  for (const failure of report.failures.slice(0, 20)) out.push(`- ${failure.user}: ${failure.question} — ${failure.problem}`);
+  if (server)
+    out.push(
+      `Server process${settings.workers > 1 ? `es (${settings.workers} workers and their primary, summed)` : ''}: max RSS ${server.maxRssMiB} MiB, CPU ${server.cpuUserMs} ms user + ${server.cpuSystemMs} ms system over its whole life (start-up and ingestion included).`,
+    );
+  out.push(
+    '',
+    report.failures.length
+      ? `**${report.failures.length} run(s) failed:**`
+      : 'Every run streamed whole and ended `success`.',
+  );
+  for (const failure of report.failures.slice(0, 20))
+    out.push(`- ${failure.user}: ${failure.question} — ${failure.problem}`);
   return out.join('\n');
 }

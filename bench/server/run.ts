@@ -15,7 +15,13 @@ import { parseArgs } from 'node:util';
 import { describeEnvironment } from '../environment.ts';
 import type { ServerCpu, ServerReady, ServerUsage } from './bench-server.ts';
 import { runLoad, STREAM_MODES, type RunSample } from './load.ts';
-import { formatServerReport, summarizeLoad, throughputOf, type BatchFigures, type ServerBenchReport } from './report.ts';
+import {
+  formatServerReport,
+  summarizeLoad,
+  throughputOf,
+  type BatchFigures,
+  type ServerBenchReport,
+} from './report.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -31,7 +37,8 @@ const { values: flags } = parseArgs({
 
 const count = (name: string, value: string, min: number): number => {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(parsed) || parsed < min)
+    throw new Error(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
   return parsed;
 };
 
@@ -43,7 +50,10 @@ const log = (line: string): void => {
  * Starts bench-server.ts in a child process and resolves with its first output line (URL and keys). With `cpuProfDir`
  * the server writes a V8 CPU profile there when it exits (`node --cpu-prof`).
  */
-function startServer(cpuProfDir: string | undefined, workers: number): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
+function startServer(
+  cpuProfDir: string | undefined,
+  workers: number,
+): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; ready: ServerReady; lines: AsyncIterator<string> }> {
   const script = resolve(fileURLToPath(import.meta.url), '../bench-server.ts');
   const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : [];
   const child = spawn(process.execPath, [...process.execArgv, ...profile, script], {
@@ -53,12 +63,17 @@ function startServer(cpuProfDir: string | undefined, workers: number): Promise<{
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return new Promise((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the server exited with code ${code} before it listened`)));
-    void lines.next().then(({ value }) => done({ child, ready: JSON.parse(String(value)) as ServerReady, lines }), fail);
+    void lines
+      .next()
+      .then(({ value }) => done({ child, ready: JSON.parse(String(value)) as ServerReady, lines }), fail);
   });
 }
 
 /** The server's CPU time so far (it answers a `usage` line on its stdin). */
-async function serverCpu(child: ChildProcessByStdio<Writable, Readable, null>, lines: AsyncIterator<string>): Promise<number> {
+async function serverCpu(
+  child: ChildProcessByStdio<Writable, Readable, null>,
+  lines: AsyncIterator<string>,
+): Promise<number> {
   child.stdin.write('usage\n');
   const { value, done } = await lines.next();
   if (done) throw new Error('the server exited');
@@ -87,7 +102,11 @@ async function main(): Promise<void> {
       const load = await runLoad(ready.url, ready.keys, runs);
       const cpuMs = (await serverCpu(child, lines)) - cpuBefore;
       samples.push(...load.samples);
-      batches.push({ wallMs: load.wallMs, serverCpuMs: cpuMs, events: load.samples.reduce((total, sample) => total + sample.events, 0) });
+      batches.push({
+        wallMs: load.wallMs,
+        serverCpuMs: cpuMs,
+        events: load.samples.reduce((total, sample) => total + sample.events, 0),
+      });
     }
     child.stdin.end();
     const usage = await lines.next();

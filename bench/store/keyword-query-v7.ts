@@ -115,20 +115,30 @@ export async function rankByBm25(
   const parsed = parseQueryTerms(terms);
   if (parsed.length === 0 || limit <= 0) return [];
   const scored = scoredTerms(parsed);
-  const totals = await client.query<{ rows: number; tokens: number }>('SELECT rows, tokens FROM keyword_totals WHERE corpus = $1', [target.corpus]);
+  const totals = await client.query<{ rows: number; tokens: number }>(
+    'SELECT rows, tokens FROM keyword_totals WHERE corpus = $1',
+    [target.corpus],
+  );
   const rows = Number(totals.rows[0]?.rows ?? 0);
   if (rows === 0) return [];
   const avgdl = Number(totals.rows[0]?.tokens ?? 0) / rows;
   const df = await documentFrequencies(client, target, scored);
   // A term the query gives n times counts n times, as in FTS5, whose bm25() sums over the query's phrases.
-  const idf = df.map((n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF));
+  const idf = df.map(
+    (n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF),
+  );
   const informative = scored.map((s, i) => s.prefix || (df[i] as number) * 2 < rows);
   const phrases = parsed.some((term) => term.tokens.length > 1);
   const run = (keep: readonly boolean[]) =>
     scoreCandidates(
       client,
       target,
-      { terms: scored.filter((_, i) => keep[i]), idf: idf.filter((_, i) => keep[i]), avgdl, match: phrases ? matchQuery(parsed) : undefined },
+      {
+        terms: scored.filter((_, i) => keep[i]),
+        idf: idf.filter((_, i) => keep[i]),
+        avgdl,
+        match: phrases ? matchQuery(parsed) : undefined,
+      },
       filter,
       Math.floor(limit),
     );
@@ -138,14 +148,18 @@ export async function rankByBm25(
 }
 
 /** Rows containing each scored term: from the statistics for exact terms, counted from the postings for prefixes. */
-async function documentFrequencies(client: PoolClient, target: KeywordTable, scored: readonly ScoredTerm[]): Promise<number[]> {
+async function documentFrequencies(
+  client: PoolClient,
+  target: KeywordTable,
+  scored: readonly ScoredTerm[],
+): Promise<number[]> {
   const exact = scored.filter((s) => !s.prefix).map((s) => s.term);
   const found = new Map<string, number>();
   if (exact.length > 0) {
-    const result = await client.query<{ term: string; df: number }>('SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])', [
-      target.corpus,
-      exact,
-    ]);
+    const result = await client.query<{ term: string; df: number }>(
+      'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
+      [target.corpus, exact],
+    );
     for (const row of result.rows) found.set(row.term, Number(row.df));
   }
   const counts: number[] = [];
@@ -206,12 +220,25 @@ async function scoreCandidates(
   return result.rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));
 }
 
-
 /** The keyword channel as the store ran it before schema 8: ranking, then the chunk ids. */
-export async function keywordSearchV7(client: PoolClient, terms: readonly string[], keys: readonly string[] | undefined, limit: number): Promise<string[]> {
-  const filter = keys === undefined ? { sql: 'true', params: [] } : { sql: "(d.acl = '{}' OR d.acl && $1::text[])", params: [[...keys]] };
+export async function keywordSearchV7(
+  client: PoolClient,
+  terms: readonly string[],
+  keys: readonly string[] | undefined,
+  limit: number,
+): Promise<string[]> {
+  const filter =
+    keys === undefined
+      ? { sql: 'true', params: [] }
+      : { sql: "(d.acl = '{}' OR d.acl && $1::text[])", params: [[...keys]] };
   const ranked = await rankByBm25(client, { corpus: CORPUS.chunks, table: 'chunks' }, terms, filter, limit);
   if (ranked.length === 0) return [];
-  const ids = new Map((await client.query<{ pk: string; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [ranked.map((r) => r.pk)])).rows.map((r) => [Number(r.pk), r.id]));
+  const ids = new Map(
+    (
+      await client.query<{ pk: string; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [
+        ranked.map((r) => r.pk),
+      ])
+    ).rows.map((r) => [Number(r.pk), r.id]),
+  );
   return ranked.flatMap(({ pk }) => (ids.has(pk) ? [ids.get(pk) as string] : []));
 }

@@ -32,7 +32,8 @@ const { values: flags } = parseArgs({
   },
   strict: true,
 });
-if (!flags['database-url'] || !flags.keep) throw new Error('--database-url and --keep <dir of postgres-search.ts> are required');
+if (!flags['database-url'] || !flags.keep)
+  throw new Error('--database-url and --keep <dir of postgres-search.ts> are required');
 const target = parsePostgresUrl(withSchema(flags['database-url'], `evident_pgsearch_${flags.chunks}`));
 /** utime + stime of a process, ms (clock ticks at 100 Hz). */
 const cpuMs = (pid: number): number => {
@@ -46,7 +47,12 @@ await client.query(`SET search_path = "${target.schema}"`);
 const backend = Number((await client.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]?.p);
 const sqlite = await createEvident(benchConfig(flags.keep, join(flags.keep, 'bench.db')));
 const documents = (await sqlite.store.listDocuments({ id: 'bench-admin', groups: [], roles: ['admin'] })).length;
-const queries = generateQueries(new SyntheticCorpus({ seed: Number(flags.seed) }), documents, Number(flags.queries), Number(flags.seed) + 1).map((q) => analyzeQuery(q.text));
+const queries = generateQueries(
+  new SyntheticCorpus({ seed: Number(flags.seed) }),
+  documents,
+  Number(flags.queries),
+  Number(flags.seed) + 1,
+).map((q) => analyzeQuery(q.text));
 const keys = principalAclKeys(MEMBER);
 const c = client as unknown as PoolClient;
 const today = async (terms: string[]) => {
@@ -58,7 +64,11 @@ const variants: [string, (terms: string[]) => Promise<unknown>, boolean][] = [
   ['PostgreSQL, schema 8', today, true],
   ['PostgreSQL, before schema 8', (terms) => keywordSearchV7(c, terms, keys, 100), true],
 ];
-console.log(`\nkeyword channel, member, limit 100, ${queries.length} queries (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')})\n`);
+console.log(
+  `\nkeyword channel, member, limit 100, ${queries.length} queries (load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')})\n`,
+);
 console.log('| query | client CPU ms/query | server CPU ms/query | wall ms/query |\n|---|---:|---:|---:|');
 for (const [name, run, server] of variants) {
   for (const terms of queries.slice(0, 10)) await run(terms);
@@ -68,7 +78,9 @@ for (const [name, run, server] of variants) {
   for (const terms of queries) await run(terms);
   const used = process.cpuUsage(clientBefore);
   const n = queries.length;
-  console.log(`| ${name} | ${((used.user + used.system) / 1000 / n).toFixed(2)} | ${server ? ((cpuMs(backend) - serverBefore) / n).toFixed(2) : '—'} | ${((performance.now() - started) / n).toFixed(1)} |`);
+  console.log(
+    `| ${name} | ${((used.user + used.system) / 1000 / n).toFixed(2)} | ${server ? ((cpuMs(backend) - serverBefore) / n).toFixed(2) : '—'} | ${((performance.now() - started) / n).toFixed(1)} |`,
+  );
 }
 await sqlite.close();
 await client.end();

@@ -46,7 +46,10 @@ const target = Number(flags.chunks);
 const seed = Number(flags.seed);
 const ADMIN: Principal = { id: 'bench-admin', groups: [], roles: ['admin'] };
 const BOTH = { retrieval: { channels: ['bm25', 'vector'] as ('bm25' | 'vector')[] }, reranker: 'none' };
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const workDir = flags.keep ?? mkdtempSync(join(tmpdir(), 'evident-pgsearch-'));
@@ -58,7 +61,9 @@ const reuse = flags.keep !== undefined && existsSync(dbPath);
 const sqlite = await createEvident(benchConfig(workDir, dbPath, BOTH));
 const opening = performance.now();
 const pgStore = await openPostgresStore(databaseUrl);
-log(`opened ${databaseUrl} in ${((performance.now() - opening) / 1000).toFixed(1)} s (a kept store of an older schema is migrated here)`);
+log(
+  `opened ${databaseUrl} in ${((performance.now() - opening) / 1000).toFixed(1)} s (a kept store of an older schema is migrated here)`,
+);
 const pgServices = await createEvident(benchConfig(workDir, dbPath, { ...BOTH, databaseUrl }), { store: pgStore });
 const corpus = new SyntheticCorpus({ seed });
 let documents = 0;
@@ -70,9 +75,15 @@ if (reuse) {
   function* records() {
     for (;;) yield corpus.document(documents++).record;
   }
-  const loaded = await teeLoad(sqlite, pgStore, databaseUrl, records(), { concurrency: Number(flags.concurrency), maxChunks: target, log });
+  const loaded = await teeLoad(sqlite, pgStore, databaseUrl, records(), {
+    concurrency: Number(flags.concurrency),
+    maxChunks: target,
+    log,
+  });
   documents = loaded.documents;
-  log(`loaded ${loaded.chunks} chunks, ${loaded.documents} documents in ${(loaded.loadMs / 1000).toFixed(0)} s (HNSW build ${(loaded.indexBuildMs / 1000).toFixed(0)} s), load ${load()}`);
+  log(
+    `loaded ${loaded.chunks} chunks, ${loaded.documents} documents in ${(loaded.loadMs / 1000).toFixed(0)} s (HNSW build ${(loaded.indexBuildMs / 1000).toFixed(0)} s), load ${load()}`,
+  );
 }
 const stats = await sqlite.store.stats();
 const visible = (await sqlite.store.listDocuments(MEMBER)).reduce((sum, doc) => sum + doc.chunkCount, 0);
@@ -80,7 +91,13 @@ const visible = (await sqlite.store.listDocuments(MEMBER)).reduce((sum, doc) => 
 const queries = generateQueries(corpus, documents, Number(flags.queries), seed + 1);
 const warm = generateQueries(corpus, documents, Number(flags.warmup), seed + 2);
 const prepare = async (list: typeof queries) =>
-  Promise.all(list.map(async (q) => ({ text: q.text, terms: analyzeQuery(q.text), vector: (await sqlite.embedder.embed([q.text], 'query'))[0] as Float32Array })));
+  Promise.all(
+    list.map(async (q) => ({
+      text: q.text,
+      terms: analyzeQuery(q.text),
+      vector: (await sqlite.embedder.embed([q.text], 'query'))[0] as Float32Array,
+    })),
+  );
 const measured = await prepare(queries);
 const warmed = await prepare(warm);
 
@@ -91,7 +108,8 @@ const channelDepth = sqlite.config.retrieval.channelDepth;
 const v7 = new pg.Client({ connectionString: parsePostgresUrl(databaseUrl).connectionString });
 await v7.connect();
 await v7.query(`SET search_path = "${parsePostgresUrl(databaseUrl).schema}"`);
-const runV7 = (i: Input, p: Principal) => keywordSearchV7(v7 as unknown as PoolClient, i.terms, principalAclKeys(p), channelDepth);
+const runV7 = (i: Input, p: Principal) =>
+  keywordSearchV7(v7 as unknown as PoolClient, i.terms, principalAclKeys(p), channelDepth);
 
 type Run = (i: Input, p: Principal) => Promise<unknown>;
 const on = (e: Evident) => ({
@@ -128,7 +146,8 @@ for (const [who, principal] of [
       }
     }
     const [sq, pq, old] = samples.map((list) => summarize(list));
-    const cell = (x: ReturnType<typeof summarize> | undefined) => (x ? `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)}` : '');
+    const cell = (x: ReturnType<typeof summarize> | undefined) =>
+      x ? `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)}` : '';
     rows.push(
       `| ${stage.name} | ${who} | ${cell(sq)} | ${cell(pq)} | ${((pq?.p50 ?? 0) / (sq?.p50 ?? 1)).toFixed(2)} | ${((cpu[1] ?? 0) / measured.length).toFixed(2)} | ${cell(old)} | ${load()} |`,
     );
@@ -136,26 +155,38 @@ for (const [who, principal] of [
   }
 }
 
-const sqliteBytes = ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(dbPath + suffix) ? statSync(dbPath + suffix).size : 0), 0);
-const tables = await withStoreClient(databaseUrl, async (c) =>
-  (
-    await c.query<{ name: string; heap: string; indexes: string; toast: string; total: string }>(
-      `SELECT c.relname AS name, pg_relation_size(c.oid) AS heap, pg_indexes_size(c.oid) AS indexes,
+const sqliteBytes = ['', '-wal'].reduce(
+  (sum, suffix) => sum + (existsSync(dbPath + suffix) ? statSync(dbPath + suffix).size : 0),
+  0,
+);
+const tables = await withStoreClient(
+  databaseUrl,
+  async (c) =>
+    (
+      await c.query<{ name: string; heap: string; indexes: string; toast: string; total: string }>(
+        `SELECT c.relname AS name, pg_relation_size(c.oid) AS heap, pg_indexes_size(c.oid) AS indexes,
               coalesce(pg_total_relation_size(c.reltoastrelid), 0) AS toast, pg_total_relation_size(c.oid) AS total
        FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' ORDER BY pg_total_relation_size(c.oid) DESC`,
-    )
-  ).rows,
+      )
+    ).rows,
 );
 const mib = (bytes: number | string) => (Number(bytes) / 1024 / 1024).toFixed(1);
 const pgBytes = tables.reduce((sum, t) => sum + Number(t.total), 0);
 
-console.log(`\n${stats.chunks ?? '?'} chunks, ${documents} documents; the member sees ${visible} chunks; load average ${load()}\n`);
-console.log('| stage | principal | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | PG / SQLite p50 | PG client CPU ms/query | PostgreSQL before schema 8, p50 / p95 ms | load avg |');
+console.log(
+  `\n${stats.chunks ?? '?'} chunks, ${documents} documents; the member sees ${visible} chunks; load average ${load()}\n`,
+);
+console.log(
+  '| stage | principal | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | PG / SQLite p50 | PG client CPU ms/query | PostgreSQL before schema 8, p50 / p95 ms | load avg |',
+);
 console.log('|---|---|---:|---:|---:|---:|---:|---|');
 for (const row of rows) console.log(row);
-console.log(`\n| store | MiB |\n|---|---:|\n| SQLite (file + WAL) | ${mib(sqliteBytes)} |\n| PostgreSQL (schema) | ${mib(pgBytes)} |\n| ratio | ${(pgBytes / sqliteBytes).toFixed(2)} |`);
+console.log(
+  `\n| store | MiB |\n|---|---:|\n| SQLite (file + WAL) | ${mib(sqliteBytes)} |\n| PostgreSQL (schema) | ${mib(pgBytes)} |\n| ratio | ${(pgBytes / sqliteBytes).toFixed(2)} |`,
+);
 console.log('\n| PostgreSQL table | heap MiB | indexes MiB | TOAST MiB | total MiB |\n|---|---:|---:|---:|---:|');
-for (const t of tables.filter((t) => Number(t.total) > 1024 * 1024)) console.log(`| ${t.name} | ${mib(t.heap)} | ${mib(t.indexes)} | ${mib(t.toast)} | ${mib(t.total)} |`);
+for (const t of tables.filter((t) => Number(t.total) > 1024 * 1024))
+  console.log(`| ${t.name} | ${mib(t.heap)} | ${mib(t.indexes)} | ${mib(t.toast)} | ${mib(t.total)} |`);
 
 await v7.end();
 await pgServices.close();

@@ -30,7 +30,11 @@ export async function withStoreClient<T>(url: string, fn: (client: pg.Client) =>
   const client = new pg.Client({ connectionString: target.connectionString });
   await client.connect();
   try {
-    const schema = (await client.query<{ s: string }>("SELECT n.nspname AS s FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")).rows[0]?.s;
+    const schema = (
+      await client.query<{ s: string }>(
+        "SELECT n.nspname AS s FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'",
+      )
+    ).rows[0]?.s;
     await client.query(`SET search_path = "${target.schema}"${schema ? `, "${schema}"` : ''}`);
     return await fn(client);
   } finally {
@@ -53,13 +57,18 @@ export async function teeLoad(
   let first = true;
   let droppedIndexes: string[] = [];
   const replay = async (method: string, args: unknown[]): Promise<void> => {
-    const call = () => (postgres as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]?.(...args);
+    const call = () =>
+      (postgres as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]?.(...args);
     if (first) {
       // The first write creates the vector table and its index; later writes go in without the index.
       first = false;
       await call();
       droppedIndexes = await withStoreClient(databaseUrl, async (c) => {
-        const rows = (await c.query<{ name: string; def: string }>("SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'chunk_vectors' AND indexdef ILIKE '%USING hnsw%'")).rows;
+        const rows = (
+          await c.query<{ name: string; def: string }>(
+            "SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'chunk_vectors' AND indexdef ILIKE '%USING hnsw%'",
+          )
+        ).rows;
         for (const row of rows) await c.query(`DROP INDEX "${row.name}"`);
         return rows.map((row) => row.def);
       });
@@ -96,7 +105,8 @@ export async function teeLoad(
   const flush = async () => {
     if (batch.length === 0) return;
     const summary = await ingestor.ingestRecords(batch);
-    if (summary.failed > 0) throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message ?? 'unknown'}`);
+    if (summary.failed > 0)
+      throw new Error(`ingestion failed: ${summary.outcomes.find((o) => o.error)?.error?.message ?? 'unknown'}`);
     documents += batch.length;
     chunks += summary.chunks;
     batch = [];

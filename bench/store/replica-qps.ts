@@ -47,7 +47,11 @@ interface WorkerResult {
 }
 
 const config = (job: Pick<WorkerJob, 'databaseUrl' | 'readUrls' | 'channels'>) =>
-  configSchema.parse({ databaseUrl: job.databaseUrl, ...(job.readUrls.length > 0 ? { databaseReadUrls: job.readUrls } : {}), retrieval: { channels: job.channels } });
+  configSchema.parse({
+    databaseUrl: job.databaseUrl,
+    ...(job.readUrls.length > 0 ? { databaseReadUrls: job.readUrls } : {}),
+    retrieval: { channels: job.channels },
+  });
 
 /** One process: opens Evident as a server would, warms up, waits for `go`, then searches for `seconds`. */
 async function worker(): Promise<void> {
@@ -55,7 +59,8 @@ async function worker(): Promise<void> {
   const evident = await createEvident(config(job));
   const store = evident.store as PostgresStore;
   await waitFor(() => store.readReplicaStatus().every((replica) => replica.state === 'up'), 30_000);
-  for (let i = 0; i < Math.min(50, job.queries.length); i++) await evident.search.search(job.queries[i] as string, PRINCIPAL);
+  for (let i = 0; i < Math.min(50, job.queries.length); i++)
+    await evident.search.search(job.queries[i] as string, PRINCIPAL);
   process.send?.({ ready: true });
   await new Promise((resolve) => process.once('message', resolve));
   const latencies: number[] = [];
@@ -101,9 +106,17 @@ async function sql<T extends pg.QueryResultRow>(url: string, text: string): Prom
 }
 
 const transactions = async (url: string) =>
-  Number((await sql<{ n: string }>(url, 'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()'))[0]?.n ?? 0);
+  Number(
+    (
+      await sql<{ n: string }>(
+        url,
+        'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+      )
+    )[0]?.n ?? 0,
+  );
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main(): Promise<void> {
   const { values: flags } = parseArgs({
@@ -113,8 +126,16 @@ async function main(): Promise<void> {
       processes: { type: 'string', default: '2' },
       concurrency: { type: 'string', default: '8' },
       replicas: { type: 'string', default: '0,1,2' },
-      primary: { type: 'string', default: process.env.EVIDENT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres' },
-      'read-urls': { type: 'string', default: process.env.EVIDENT_BENCH_READ_URLS ?? 'postgres://postgres@127.0.0.1:55433/postgres,postgres://postgres@127.0.0.1:55434/postgres' },
+      primary: {
+        type: 'string',
+        default: process.env.EVIDENT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:55432/postgres',
+      },
+      'read-urls': {
+        type: 'string',
+        default:
+          process.env.EVIDENT_BENCH_READ_URLS ??
+          'postgres://postgres@127.0.0.1:55433/postgres,postgres://postgres@127.0.0.1:55434/postgres',
+      },
       channels: { type: 'string', default: 'bm25,vector' },
       out: { type: 'string' },
       seed: { type: 'string', default: '14' },
@@ -125,7 +146,8 @@ async function main(): Promise<void> {
   const docs = Number(flags.docs);
   const readUrls = (flags['read-urls'] ?? '').split(',').filter(Boolean);
   const counts = (flags.replicas ?? '').split(',').map(Number);
-  if (counts.some((n) => n > readUrls.length)) throw new Error(`--replicas asks for ${Math.max(...counts)} standbys; --read-urls gives ${readUrls.length}.`);
+  if (counts.some((n) => n > readUrls.length))
+    throw new Error(`--replicas asks for ${Math.max(...counts)} standbys; --read-urls gives ${readUrls.length}.`);
   const channels = (flags.channels ?? '').split(',') as ('bm25' | 'vector')[];
   const schema = `evident_bench_replicas_${Date.now().toString(36)}`;
   const databaseUrl = withSchema(flags.primary as string, schema);
@@ -149,14 +171,28 @@ async function main(): Promise<void> {
   });
   // Every standby has the corpus before any is measured.
   for (const url of readUrls.slice(0, Math.max(...counts))) {
-    await waitFor(async () => Number((await sql<{ n: string }>(url, `SELECT count(*) AS n FROM "${schema}".chunks`))[0]?.n ?? 0) === stats.chunks, 120_000);
+    await waitFor(
+      async () =>
+        Number((await sql<{ n: string }>(url, `SELECT count(*) AS n FROM "${schema}".chunks`))[0]?.n ?? 0) ===
+        stats.chunks,
+      120_000,
+    );
   }
 
   const rows = [];
   try {
     for (const count of counts) {
-      const job: WorkerJob = { databaseUrl, readUrls: readUrls.slice(0, count), channels, queries, seconds: Number(flags.seconds), concurrency: Number(flags.concurrency) };
-      const workers = Array.from({ length: Number(flags.processes) }, () => fork(process.argv[1] as string, [WORKER], { execArgv: process.execArgv }));
+      const job: WorkerJob = {
+        databaseUrl,
+        readUrls: readUrls.slice(0, count),
+        channels,
+        queries,
+        seconds: Number(flags.seconds),
+        concurrency: Number(flags.concurrency),
+      };
+      const workers = Array.from({ length: Number(flags.processes) }, () =>
+        fork(process.argv[1] as string, [WORKER], { execArgv: process.execArgv }),
+      );
       const results = workers.map(
         (child) =>
           new Promise<WorkerResult>((resolve, reject) => {
@@ -167,7 +203,10 @@ async function main(): Promise<void> {
             child.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`worker exited with ${code}`))));
           }),
       );
-      const ready = workers.map((child) => new Promise<void>((resolve) => child.on('message', (m) => (m as { ready?: boolean }).ready && resolve())));
+      const ready = workers.map(
+        (child) =>
+          new Promise<void>((resolve) => child.on('message', (m) => (m as { ready?: boolean }).ready && resolve())),
+      );
       for (const child of workers) child.send(job);
       await Promise.all(ready);
       const servers = [flags.primary as string, ...job.readUrls];
@@ -189,8 +228,14 @@ async function main(): Promise<void> {
         p50Ms: percentile(latencies, 50),
         p95Ms: percentile(latencies, 95),
         // Transactions each server committed during the run (the primary's include other clients of that server).
-        transactions: servers.map((url, i) => ({ server: new URL(url).port, count: (after[i] as number) - (before[i] as number) })),
-        replicaReads: job.readUrls.map((url, i) => ({ server: new URL(url).port, reads: done.reduce((sum, r) => sum + (r.replicas[i]?.reads ?? 0), 0) })),
+        transactions: servers.map((url, i) => ({
+          server: new URL(url).port,
+          count: (after[i] as number) - (before[i] as number),
+        })),
+        replicaReads: job.readUrls.map((url, i) => ({
+          server: new URL(url).port,
+          reads: done.reduce((sum, r) => sum + (r.replicas[i]?.reads ?? 0), 0),
+        })),
       });
     }
   } finally {
@@ -198,8 +243,12 @@ async function main(): Promise<void> {
   }
 
   const environment = describeEnvironment('bench/store/replica-qps.ts', started, loadBefore);
-  console.log(`retrieval QPS with read replicas — ${docs} documents (${stats.chunks} chunks, ingested in ${ingestSeconds.toFixed(1)} s), channels ${channels.join('+')}`);
-  console.log(`${environment.cpus} × ${environment.nproc}, load ${environment.loadBefore.toFixed(2)} → ${environment.loadAfter.toFixed(2)}, commit ${environment.commit}`);
+  console.log(
+    `retrieval QPS with read replicas — ${docs} documents (${stats.chunks} chunks, ingested in ${ingestSeconds.toFixed(1)} s), channels ${channels.join('+')}`,
+  );
+  console.log(
+    `${environment.cpus} × ${environment.nproc}, load ${environment.loadBefore.toFixed(2)} → ${environment.loadAfter.toFixed(2)}, commit ${environment.commit}`,
+  );
   console.log('replicas  processes×conc  searches   QPS    p50 ms  p95 ms  transactions per server (port: count)');
   for (const row of rows) {
     console.log(
@@ -207,7 +256,10 @@ async function main(): Promise<void> {
     );
   }
   const out = flags.out ?? join(tmpdir(), `evident-replica-qps-${environment.date}.json`);
-  writeFileSync(out, `${JSON.stringify({ environment, settings: { docs, chunks: stats.chunks, ingestSeconds, channels }, rows }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ environment, settings: { docs, chunks: stats.chunks, ingestSeconds, channels }, rows }, null, 2)}\n`,
+  );
   console.log(`wrote ${out}`);
 }
 

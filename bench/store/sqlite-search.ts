@@ -47,8 +47,25 @@ for (const dims of dimsList) {
     const docId = `doc-${doc}.md`;
     const texts = Array.from({ length: perDoc }, () => Array.from({ length: 60 }, word).join(' '));
     const write: DocumentWrite = {
-      document: { docId, source: docId, title: docId, type: 'markdown', contentHash: docId, bytes: 1, acl: doc % 3 === 0 ? ['group:legal'] : [], tags: [] },
-      chunks: texts.map((text, ordinal) => ({ id: `${docId}#${ordinal}`, docId, ordinal, text, headingPath: [], startOffset: 0, endOffset: 1 })),
+      document: {
+        docId,
+        source: docId,
+        title: docId,
+        type: 'markdown',
+        contentHash: docId,
+        bytes: 1,
+        acl: doc % 3 === 0 ? ['group:legal'] : [],
+        tags: [],
+      },
+      chunks: texts.map((text, ordinal) => ({
+        id: `${docId}#${ordinal}`,
+        docId,
+        ordinal,
+        text,
+        headingPath: [],
+        startOffset: 0,
+        endOffset: 1,
+      })),
       keywordText: texts,
       vectors: texts.map(() => unit(dims)),
       embedder: { id: 'bench', dimension: dims },
@@ -76,17 +93,29 @@ for (const dims of dimsList) {
   const rows = {
     'vectorSearch admin (k=100)': await time(() => store.vectorSearch(unit(dims), admin, 100)),
     'vectorSearch member, 2/3 visible (k=100)': await time(() => store.vectorSearch(unit(dims), member, 100)),
-    'keywordSearch member, 3 terms (k=100)': await time(() => store.keywordSearch([word(), word(), word()], member, 100)),
+    'keywordSearch member, 3 terms (k=100)': await time(() =>
+      store.keywordSearch([word(), word(), word()], member, 100),
+    ),
     'hybrid member (both channels, k=100)': await time(async () => {
       await store.keywordSearch([word(), word(), word()], member, 100);
       await store.vectorSearch(unit(dims), member, 100);
     }),
   };
-  process.stdout.write(`\n${chunksTotal} chunks × ${dims} dims — build ${(buildMs / 1000).toFixed(1)} s, index load ${loadMs.toFixed(0)} ms\n`);
+  process.stdout.write(
+    `\n${chunksTotal} chunks × ${dims} dims — build ${(buildMs / 1000).toFixed(1)} s, index load ${loadMs.toFixed(0)} ms\n`,
+  );
   process.stdout.write('| query | p50 ms | p95 ms |\n|---|---:|---:|\n');
   for (const [label, samples] of Object.entries(rows)) {
-    process.stdout.write(`| ${label} | ${percentile(samples, 50).toFixed(2)} | ${percentile(samples, 95).toFixed(2)} |\n`);
-    results.push({ chunks: chunksTotal, dims, query: label, p50: percentile(samples, 50), p95: percentile(samples, 95) });
+    process.stdout.write(
+      `| ${label} | ${percentile(samples, 50).toFixed(2)} | ${percentile(samples, 95).toFixed(2)} |\n`,
+    );
+    results.push({
+      chunks: chunksTotal,
+      dims,
+      query: label,
+      p50: percentile(samples, 50),
+      p95: percentile(samples, 95),
+    });
   }
   results.push({ chunks: chunksTotal, dims, buildMs, loadMs });
   await store.close();

@@ -65,7 +65,10 @@ function sampler() {
       const pids = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
         readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
       );
-      return pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024, 0);
+      return pids.reduce(
+        (sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+        0,
+      );
     } catch {
       return 0;
     }
@@ -82,7 +85,16 @@ function sampler() {
 
 async function measure(store: Store, dialect: 'sqlite' | 'postgresql') {
   await store.putDocument({
-    document: { docId: 'o.csv', source: 'o.csv', title: 'o', type: 'csv', contentHash: 'h', bytes: 1, acl: [], tags: [] },
+    document: {
+      docId: 'o.csv',
+      source: 'o.csv',
+      title: 'o',
+      type: 'csv',
+      contentHash: 'h',
+      bytes: 1,
+      acl: [],
+      tags: [],
+    },
     chunks: [{ id: 'o.csv#0', docId: 'o.csv', ordinal: 0, text: 'o', headingPath: [], startOffset: 0, endOffset: 1 }],
     keywordText: ['o'],
     vectors: [Float32Array.from([1, 0])],
@@ -98,7 +110,8 @@ async function measure(store: Store, dialect: 'sqlite' | 'postgresql') {
     const t = performance.now();
     const outcome = await store.queryTables(sql, member, { maxRows: 200, timeoutMs: 5000 }).then(
       (result) => `returned ${result.rows.length} rows`,
-      (error: { code?: string; details?: { bound?: string } }) => `${error.code}${error.details?.bound ? ` (${error.details.bound})` : ''}`,
+      (error: { code?: string; details?: { bound?: string } }) =>
+        `${error.code}${error.details?.bound ? ` (${error.details.bound})` : ''}`,
     );
     const ms = Math.round(performance.now() - t);
     rows.push({ backend: dialect, sql, outcome, ms, ...stop() });
@@ -113,13 +126,23 @@ async function agentRun() {
     const [orders] = await sample.evident.store.listTables(alice);
     const sql = `SELECT hex(zeroblob(20000000)) AS x FROM ${orders?.sqlName ?? ''} LIMIT 3`;
     const call = (name: string, args: Record<string, unknown>) =>
-      new AIMessage({ content: '', tool_calls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, type: 'tool_call' }] });
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, type: 'tool_call' }],
+      });
     const model = new RecordingChatModel([
       call('table_query', { sql }),
-      call('final_answer', { answer: 'No.', answerable: false, confidence: 0.1, citations: [], missing_information: ['x'] }),
+      call('final_answer', {
+        answer: 'No.',
+        answerable: false,
+        confidence: 0.1,
+        citations: [],
+        missing_information: ['x'],
+      }),
     ]);
     const agent = openAgent(sample.evident, 'react', { chat: { id: 'recording:bench', model } });
-    const size = () => [sample.db, `${sample.db}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
+    const size = () =>
+      [sample.db, `${sample.db}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
     const before = size();
     const stop = sampler();
     const t = performance.now();
@@ -149,12 +172,20 @@ if (databaseUrl) {
 const run = await agentRun();
 
 const environment = describeEnvironment('bench/store/table-query-bounds.ts', started, loadBefore);
-console.log(`# Table query bounds (${environment.date}, ${environment.commit}, ${environment.cpus} × ${environment.nproc})\n`);
-console.log('Default bounds: maxRows 200, timeoutMs 5000, maxResultBytes 1 MiB, maxValueBytes 256 KiB, maxMemoryBytes 512 MiB.\n');
+console.log(
+  `# Table query bounds (${environment.date}, ${environment.commit}, ${environment.cpus} × ${environment.nproc})\n`,
+);
+console.log(
+  'Default bounds: maxRows 200, timeoutMs 5000, maxResultBytes 1 MiB, maxValueBytes 256 KiB, maxMemoryBytes 512 MiB.\n',
+);
 console.log('| backend | query | outcome | ms | caller RSS growth MB | query process peak RSS MB |');
 console.log('|---|---|---|---:|---:|---:|');
 for (const row of results) {
-  console.log(`| ${row.backend} | \`${row.sql.slice(0, 70)}${row.sql.length > 70 ? '…' : ''}\` | ${row.outcome} | ${row.ms} | ${row.parentGrowthMB} | ${row.backend === 'sqlite' ? row.childPeakMB : '-'} |`);
+  console.log(
+    `| ${row.backend} | \`${row.sql.slice(0, 70)}${row.sql.length > 70 ? '…' : ''}\` | ${row.outcome} | ${row.ms} | ${row.parentGrowthMB} | ${row.backend === 'sqlite' ? row.childPeakMB : '-'} |`,
+  );
 }
-console.log(`\nreact run calling table_query with \`${run.sql}\`: ${run.ms} ms, store files grew ${run.storeGrowthMB} MB, caller RSS growth ${run.parentGrowthMB} MB.`);
+console.log(
+  `\nreact run calling table_query with \`${run.sql}\`: ${run.ms} ms, store files grew ${run.storeGrowthMB} MB, caller RSS growth ${run.parentGrowthMB} MB.`,
+);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ environment, results, run }, null, 2));

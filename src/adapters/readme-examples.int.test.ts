@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEE_QUESTION, RESTRICTED_DOC, startAdapterTestServer, type AdapterTestServer } from '../testing/adapter-test-targets.ts';
+import {
+  FEE_QUESTION,
+  RESTRICTED_DOC,
+  startAdapterTestServer,
+  type AdapterTestServer,
+} from '../testing/adapter-test-targets.ts';
 import { RecordingChatModel } from '../testing/recording-chat-model.ts';
 
 /**
@@ -48,25 +53,33 @@ describe('README: Use from LangChain / AI SDK', () => {
 
   it('langchain-retriever.ts runs in process as alice and prints what the README shows', async () => {
     const stdout = await runExample('langchain-retriever.ts', { EVIDENT_DB: server.api.evident.config.db });
-    expect(stdout.split('\n')[0]).toMatch(new RegExp(`^${RESTRICTED_DOC.replace(/\./g, '\\.')}#\\d+ \\| .* \\| \\{"bm25":\\{"rank":1\\}`));
+    expect(stdout.split('\n')[0]).toMatch(
+      new RegExp(`^${RESTRICTED_DOC.replace(/\./g, '\\.')}#\\d+ \\| .* \\| \\{"bm25":\\{"rank":1\\}`),
+    );
     expect(stdout).toContain(`[1] ${RESTRICTED_DOC}`);
     expect(inReadme(stdout, 'text'), `README.md shows this output:\n${stdout}`).toBe(true);
   });
 
-  it('langchain-ask.ts runs over HTTP with alice\'s key and prints what the README shows', async () => {
-    const stdout = await runExample('langchain-ask.ts', { EVIDENT_URL: server.api.url, EVIDENT_KEY: server.api.keys.alice });
+  it("langchain-ask.ts runs over HTTP with alice's key and prints what the README shows", async () => {
+    const stdout = await runExample('langchain-ask.ts', {
+      EVIDENT_URL: server.api.url,
+      EVIDENT_KEY: server.api.keys.alice,
+    });
     expect(stdout).toContain('answered | $48,000.');
     expect(stdout).toContain(`${RESTRICTED_DOC}: "`);
     expect(inReadme(stdout, 'text'), `README.md shows this output:\n${stdout}`).toBe(true);
   });
 
-  it('langchain-agent.ts builds an agent whose model calls Evident as the key\'s user', async () => {
+  it("langchain-agent.ts builds an agent whose model calls Evident as the key's user", async () => {
     process.env.EVIDENT_URL = server.api.url;
     process.env.EVIDENT_KEY = server.api.keys.bob;
     try {
       const { evidentAgent } = await import('../../examples/langchain-agent.ts');
       const model = new RecordingChatModel([
-        new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' }] }),
+        new AIMessage({
+          content: '',
+          tool_calls: [{ id: 'call-1', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' }],
+        }),
         'The knowledge base has no answer for you.',
       ]);
       const { messages } = await evidentAgent(model).invoke({ messages: [{ role: 'user', content: FEE_QUESTION }] });
@@ -80,21 +93,44 @@ describe('README: Use from LangChain / AI SDK', () => {
     }
   });
 
-  it('ai-sdk-agent.ts answers with AI SDK\'s mock model calling evident_ask as the key\'s user', async () => {
+  it("ai-sdk-agent.ts answers with AI SDK's mock model calling evident_ask as the key's user", async () => {
     process.env.EVIDENT_URL = server.api.url;
     process.env.EVIDENT_KEY = server.api.keys.alice;
     try {
       const { answerWithEvident } = await import('../../examples/ai-sdk-agent.ts');
-      const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+      const usage = {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      };
       const model = new MockLanguageModelV4({
         doGenerate: [
-          { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'evident_ask', input: JSON.stringify({ question: FEE_QUESTION }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
-          { content: [{ type: 'text', text: 'It is $48,000 [1].' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+          {
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: 'c1',
+                toolName: 'evident_ask',
+                input: JSON.stringify({ question: FEE_QUESTION }),
+              },
+            ],
+            finishReason: { unified: 'tool-calls', raw: undefined },
+            usage,
+            warnings: [],
+          },
+          {
+            content: [{ type: 'text', text: 'It is $48,000 [1].' }],
+            finishReason: { unified: 'stop', raw: undefined },
+            usage,
+            warnings: [],
+          },
         ],
       });
       const { text, evidence } = await answerWithEvident(model, FEE_QUESTION);
       expect(text).toBe('It is $48,000 [1].');
-      expect(evidence[0]).toMatchObject({ status: 'answered', citations: [expect.objectContaining({ doc_id: RESTRICTED_DOC })] });
+      expect(evidence[0]).toMatchObject({
+        status: 'answered',
+        citations: [expect.objectContaining({ doc_id: RESTRICTED_DOC })],
+      });
     } finally {
       delete process.env.EVIDENT_URL;
       delete process.env.EVIDENT_KEY;

@@ -35,4 +35,7 @@ export async function readAuditPage(log: Pick<AuditLog, 'listAudit'>, query: Aud
   return { entries, nextCursor: found.length > query.limit && last ? String(last.id) : null };
 }
 
-export const auditPageJson = (page: AuditPage) => ({ entries: page.entries.map(auditEntryJson), next_cursor: page.nextCursor });
+export const auditPageJson = (page: AuditPage) => ({
+  entries: page.entries.map(auditEntryJson),
+  next_cursor: page.nextCursor,
+});

@@ -12,7 +12,12 @@ import { startApiTestServer, type ApiTestServer } from '../testing/api-test-serv
 let api: ApiTestServer;
 let db: Database.Database;
 const errors: { message: string; fields?: Record<string, unknown> }[] = [];
-const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message, fields) => void errors.push({ message, ...(fields ? { fields } : {}) }) };
+const logger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error: (message, fields) => void errors.push({ message, ...(fields ? { fields } : {}) }),
+};
 
 beforeAll(async () => {
   api = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident, { logger }) });
@@ -26,7 +31,8 @@ afterAll(async () => {
 
 describe('when the audit log cannot be written', () => {
   it('fails a search with an opaque 500 and no results, then serves it again once the log takes writes', async () => {
-    const search = () => api.request('POST', '/v1/search', { key: api.keys.bob, json: { query: 'expense report receipts' } });
+    const search = () =>
+      api.request('POST', '/v1/search', { key: api.keys.bob, json: { query: 'expense report receipts' } });
     const refused = await search();
     expect(refused.status).toBe(500);
     expect(refused.json).toMatchObject({ error: { message: 'The server failed to handle the request.' } });
@@ -39,20 +45,32 @@ describe('when the audit log cannot be written', () => {
       expect((served.json as { results: unknown[] }).results.length).toBeGreaterThan(0);
       expect((await api.evident.store.listAudit({ limit: 5, actor: 'bob' })).map((e) => e.action)).toEqual(['search']);
     } finally {
-      db.exec("CREATE TRIGGER audit_refused BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit disk full'); END;");
+      db.exec(
+        "CREATE TRIGGER audit_refused BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit disk full'); END;",
+      );
     }
   });
 
   it('answers a run and logs the audit failure as an error naming the run', async () => {
-    const wait = await api.request('POST', '/runs/wait', { key: api.keys.alice, json: { assistant_id: 'rag', input: { question: 'How many days do I have to submit an expense report?' } } });
+    const wait = await api.request('POST', '/runs/wait', {
+      key: api.keys.alice,
+      json: { assistant_id: 'rag', input: { question: 'How many days do I have to submit an expense report?' } },
+    });
     expect(wait.status).toBe(200);
     const runId = /\/runs\/([^/]+)$/.exec(wait.headers.get('content-location') ?? '')?.[1];
-    for (let attempt = 0; attempt < 100 && !errors.some((e) => e.fields?.run_id === runId); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(errors.find((e) => e.fields?.run_id === runId)).toMatchObject({ message: 'audit record failed', fields: { what: 'ask' } });
+    for (let attempt = 0; attempt < 100 && !errors.some((e) => e.fields?.run_id === runId); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(errors.find((e) => e.fields?.run_id === runId)).toMatchObject({
+      message: 'audit record failed',
+      fields: { what: 'ask' },
+    });
   });
 
   it('keeps an admin change it could not record, and says the request failed', async () => {
-    const response = await api.request('POST', '/v1/users', { key: api.keys.admin, json: { name: 'dana', groups: [] } });
+    const response = await api.request('POST', '/v1/users', {
+      key: api.keys.admin,
+      json: { name: 'dana', groups: [] },
+    });
     expect(response.status).toBe(500);
     expect(await api.evident.store.getUser('dana')).toBeDefined();
   });

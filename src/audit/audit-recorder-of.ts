@@ -7,7 +7,11 @@ const recorders = new WeakMap<Evident, AuditRecorder>();
 export function auditRecorderOf(evident: Evident): AuditRecorder {
   let recorder = recorders.get(evident);
   if (!recorder) {
-    recorder = new AuditRecorder({ store: evident.store, config: evident.config.audit, askTopK: evident.retrieval.topK });
+    recorder = new AuditRecorder({
+      store: evident.store,
+      config: evident.config.audit,
+      askTopK: evident.retrieval.topK,
+    });
     recorders.set(evident, recorder);
   }
   return recorder;

@@ -54,7 +54,9 @@ export class AuditRecorder implements RunAudit {
 
   async runEnded({ run, principal, surface, evidenceDocIds, citedDocIds }: EndedRun): Promise<void> {
     // A run taken over from a process that died: its asker is the thread's owner, whose current rights are not the ones it ran with.
-    const withheld = principal ? await countWithheld(this.deps.store, run.question, principal, this.deps.askTopK) : undefined;
+    const withheld = principal
+      ? await countWithheld(this.deps.store, run.question, principal, this.deps.askTopK)
+      : undefined;
     await this.deps.store.appendAudit({
       actor: principal?.id ?? run.user,
       action: 'ask',

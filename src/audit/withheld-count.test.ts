@@ -16,7 +16,8 @@ const CONTRACT = 'termination fee of CT-2024-0193';
 
 describe('countWithheld', () => {
   it('counts the documents of an unrestricted top-k the principal may not read, per principal', async () => {
-    const count = (principal: Principal, query = TREASURY, topK = 5) => countWithheld(sample.evident.store, query, principal, topK);
+    const count = (principal: Principal, query = TREASURY, topK = 5) =>
+      countWithheld(sample.evident.store, query, principal, topK);
     expect(await count(member('bob', ['engineering']))).toBe(1);
     expect(await count(member('erin'))).toBe(0);
     expect(await count(member('tom', ['treasury']))).toBe(0);

@@ -14,7 +14,12 @@ const UNRESTRICTED: Principal = { id: 'evident:audit', groups: [], roles: ['admi
  * most `topK` chunks by id (one unrestricted, one as the principal, whose ACL filter the store applies as always).
  * An admin reads everything: 0 without a query.
  */
-export async function countWithheld(store: Pick<Store, 'keywordSearch' | 'getChunks'>, query: string, principal: Principal, topK: number): Promise<number> {
+export async function countWithheld(
+  store: Pick<Store, 'keywordSearch' | 'getChunks'>,
+  query: string,
+  principal: Principal,
+  topK: number,
+): Promise<number> {
   if (isAdmin(principal)) return 0;
   const terms = analyzeQueryOccurrences(query);
   if (terms.length === 0) return 0;

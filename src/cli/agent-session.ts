@@ -50,6 +50,7 @@ export async function agentOfThread(evident: Evident, threadId: string, fallback
 export async function agentMermaid(runs: RunManager, name: string): Promise<string> {
   assertAgent(runs, name);
   const drawn: unknown = await runs.agent(name).graph.getGraphAsync();
-  if (typeof (drawn as { drawMermaid?: unknown }).drawMermaid !== 'function') throw new Error(`The ${name} graph cannot be drawn as Mermaid.`);
+  if (typeof (drawn as { drawMermaid?: unknown }).drawMermaid !== 'function')
+    throw new Error(`The ${name} graph cannot be drawn as Mermaid.`);
   return (drawn as { drawMermaid(): string }).drawMermaid();
 }

@@ -45,25 +45,57 @@ describe('evident ask', () => {
   it('prints the answer contract and the run trace with --json', async () => {
     const run = await cli('ask', 'What is the total order_total_usd of shipped orders?', '--as', 'alice', '--json');
     expect(run.code, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as Record<string, unknown> & { tool_calls: { name: string }[]; steps: { node: string }[] };
-    expect(result).toMatchObject({ answerable: true, status: 'answered', mode: 'offline', standalone_question: 'What is the total order_total_usd of shipped orders?' });
+    const result = JSON.parse(run.stdout) as Record<string, unknown> & {
+      tool_calls: { name: string }[];
+      steps: { node: string }[];
+    };
+    expect(result).toMatchObject({
+      answerable: true,
+      status: 'answered',
+      mode: 'offline',
+      standalone_question: 'What is the total order_total_usd of shipped orders?',
+    });
     expect(result.answer).toEqual(expect.stringContaining('12786.1'));
     expect(result.tool_calls.map((call) => call.name)).toEqual(['table_query']);
     expect(result.steps.map((step) => step.node)).toContain('table_query');
-    expect(Object.keys(result)).toEqual(expect.arrayContaining(['thread_id', 'run_id', 'sub_questions', 'evidence_ids', 'citations', 'missing_information', 'confidence']));
+    expect(Object.keys(result)).toEqual(
+      expect.arrayContaining([
+        'thread_id',
+        'run_id',
+        'sub_questions',
+        'evidence_ids',
+        'citations',
+        'missing_information',
+        'confidence',
+      ]),
+    );
   });
 
   it('seeds a thread with --history and rewrites the follow-up', async () => {
     const history = JSON.stringify([{ role: 'user', content: 'Tell me about CT-2024-0193.' }]);
     const run = await cli('ask', 'And what is its termination fee?', '--as', 'alice', '--history', history, '--json');
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ standalone_question: 'What is the termination fee of CT-2024-0193?' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      standalone_question: 'What is the termination fee of CT-2024-0193?',
+    });
     expect((await cli('ask', 'x', '--history', '{"role":1}')).stderr).toMatch(/--history must be an array/);
   });
 
   it('resumes a thread in a new process with --thread', async () => {
-    const first = JSON.parse(await processCli('ask', 'What is the pricing of CT-2024-0193?', '--as', 'alice', '--json')) as { thread_id: string };
-    const second = JSON.parse(await processCli('ask', 'And what is its termination fee?', '--as', 'alice', '--thread', first.thread_id, '--json')) as {
+    const first = JSON.parse(
+      await processCli('ask', 'What is the pricing of CT-2024-0193?', '--as', 'alice', '--json'),
+    ) as { thread_id: string };
+    const second = JSON.parse(
+      await processCli(
+        'ask',
+        'And what is its termination fee?',
+        '--as',
+        'alice',
+        '--thread',
+        first.thread_id,
+        '--json',
+      ),
+    ) as {
       thread_id: string;
       standalone_question: string;
       answer: string;
@@ -81,7 +113,9 @@ describe('evident graph', () => {
     const intruder = await cli('ask', 'What did we discuss?', '--as', 'bob', '--thread', threadId);
     expect(intruder.code).toBe(1);
     // What a missing thread gets: nothing says that the thread exists, or whose it is.
-    expect(intruder.stderr).toBe(`error: No thread named "${threadId}". Start a new thread, or continue one of your own.\n`);
+    expect(intruder.stderr).toBe(
+      `error: No thread named "${threadId}". Start a new thread, or continue one of your own.\n`,
+    );
     expect(intruder.stdout).toBe('');
     const owner = await cli('ask', 'And what is its liability cap?', '--as', 'alice', '--thread', threadId, '--json');
     expect(owner.code, owner.stderr).toBe(0);
@@ -90,7 +124,14 @@ describe('evident graph', () => {
   it('keeps the threads of ad-hoc --groups principals apart', async () => {
     const legal = await cli('ask', 'What is the termination fee of CT-2024-0193?', '--groups', 'legal', '--json');
     const { thread_id: threadId } = JSON.parse(legal.stdout) as { thread_id: string };
-    const outsider = await cli('ask', 'And what is its liability cap?', '--groups', 'engineering', '--thread', threadId);
+    const outsider = await cli(
+      'ask',
+      'And what is its liability cap?',
+      '--groups',
+      'engineering',
+      '--thread',
+      threadId,
+    );
     expect(outsider.code).toBe(1);
     expect(outsider.stderr).toMatch(/^error: No thread named ".*"\. Start a new thread/);
   });
@@ -99,7 +140,16 @@ describe('evident graph', () => {
     const run = await cli('graph', 'rag', '--mermaid');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^(%%\{init|graph TD|flowchart)/);
-    for (const node of ['load_memory', 'rewrite', 'route_question', 'table_query', 'check_answerability', 'citation_check', 'refuse', 'finalize']) {
+    for (const node of [
+      'load_memory',
+      'rewrite',
+      'route_question',
+      'table_query',
+      'check_answerability',
+      'citation_check',
+      'refuse',
+      'finalize',
+    ]) {
       expect(run.stdout).toContain(node);
     }
     expect(run.stdout).toMatch(/citation_check -. &nbsp;retry&nbsp; .-> generate/);

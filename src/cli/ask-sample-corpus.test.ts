@@ -54,14 +54,15 @@ describe('the offline rag agent on the sample corpus', () => {
     expect(result.answer).toContain('600 requests per minute');
   });
 
-  it.each([['员工的退休金是多少？'], ['What is the termination fee of CT-2023-0077?'], ['Who is the CEO of Northwind Logistics?']])(
-    'refuses %s: the topic is there, the answer is not',
-    async (question) => {
-      const result = await ask(question);
-      expect(result).toMatchObject({ answerable: false, status: 'refused', citations: [] });
-      expect(result.answer).toMatch(/^I don't know based on the current evidence/);
-    },
-  );
+  it.each([
+    ['员工的退休金是多少？'],
+    ['What is the termination fee of CT-2023-0077?'],
+    ['Who is the CEO of Northwind Logistics?'],
+  ])('refuses %s: the topic is there, the answer is not', async (question) => {
+    const result = await ask(question);
+    expect(result).toMatchObject({ answerable: false, status: 'refused', citations: [] });
+    expect(result.answer).toMatch(/^I don't know based on the current evidence/);
+  });
 
   it('answers from a document the asker may see through its sidecar ACL only', async () => {
     const asErin = await ask('How many AAPL shares does the treasury hold?', '--as', 'erin');

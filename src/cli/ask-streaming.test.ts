@@ -29,9 +29,17 @@ afterAll(async () => {
 /** Runs the CLI with one log of both streams, in the order they were written. */
 async function interleaved(args: string[], isTty: boolean) {
   const log: { stream: 'out' | 'err'; text: string }[] = [];
-  const io: CliIo = { out: (text) => void log.push({ stream: 'out', text }), err: (text) => void log.push({ stream: 'err', text }), isTty };
+  const io: CliIo = {
+    out: (text) => void log.push({ stream: 'out', text }),
+    err: (text) => void log.push({ stream: 'err', text }),
+    isTty,
+  };
   const code = await main(['--db', db, ...args], io);
-  const text = (stream: 'out' | 'err') => log.filter((entry) => entry.stream === stream).map((entry) => entry.text).join('');
+  const text = (stream: 'out' | 'err') =>
+    log
+      .filter((entry) => entry.stream === stream)
+      .map((entry) => entry.text)
+      .join('');
   return { code, log, stdout: text('out'), stderr: text('err') };
 }
 
@@ -43,9 +51,20 @@ describe('evident ask streams the run', () => {
       const run = await interleaved(['ask', QUESTION, '--as', 'alice'], isTty);
       expect(run.code, run.stderr).toBe(0);
       expect(stepNodes(run.stderr)).toEqual([
-        'load_memory', 'rewrite', 'decompose', 'route_question', 'retrieve', 'merge_rerank', 'check_answerability', 'generate', 'citation_check', 'finalize',
+        'load_memory',
+        'rewrite',
+        'decompose',
+        'route_question',
+        'retrieve',
+        'merge_rerank',
+        'check_answerability',
+        'generate',
+        'citation_check',
+        'finalize',
       ]);
-      expect(run.stderr).toMatch(/^ {4}bm25 "What is the termination fee of CT-2024-0193\?": contracts\/ct-2024-0193\.md#\d+/m);
+      expect(run.stderr).toMatch(
+        /^ {4}bm25 "What is the termination fee of CT-2024-0193\?": contracts\/ct-2024-0193\.md#\d+/m,
+      );
       expect(run.stderr).toMatch(/^ {4}evidence: contracts\/ct-2024-0193\.md#\d+ \(0\.\d+\)/m);
       expect(run.stderr).toMatch(/^ {4}verdict: answerable$/m);
       // Every step was written before the answer, one write per step.
@@ -64,9 +83,14 @@ describe('evident ask streams the run', () => {
   });
 
   it('shows the table_query tool call as its step completes', async () => {
-    const run = await interleaved(['ask', 'What is the total order_total_usd of shipped orders?', '--as', 'alice'], false);
+    const run = await interleaved(
+      ['ask', 'What is the total order_total_usd of shipped orders?', '--as', 'alice'],
+      false,
+    );
     expect(run.code, run.stderr).toBe(0);
     // The step's detail lines (the cited rows' evidence) come first, then the tool call.
-    expect(run.stderr).toMatch(/^· table_query .*\n(?: {4}.*\n)* {4}tool table_query ok \([\d.]+ ms\): SELECT SUM\("order_total_usd"\)/m);
+    expect(run.stderr).toMatch(
+      /^· table_query .*\n(?: {4}.*\n)* {4}tool table_query ok \([\d.]+ ms\): SELECT SUM\("order_total_usd"\)/m,
+    );
   });
 });

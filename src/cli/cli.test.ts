@@ -89,14 +89,22 @@ describe('evident CLI on the sample corpus', () => {
     expect(asAlice[0]?.doc_id).toBe('contracts/ct-2024-0193.md');
 
     const asBob = await search('termination fee CT-2024-0193', '--as', 'bob', '-k', '50', ...both);
-    const restricted = ['contracts/ct-2024-0193.md', 'contracts/ct-2023-0077.md', 'zh/supplier-contract-summary.md', 'finance/market-notes.txt', 'policies/security-incident.md'];
+    const restricted = [
+      'contracts/ct-2024-0193.md',
+      'contracts/ct-2023-0077.md',
+      'zh/supplier-contract-summary.md',
+      'finance/market-notes.txt',
+      'policies/security-incident.md',
+    ];
     expect(asBob.length).toBeGreaterThan(0);
     for (const result of asBob) expect(restricted).not.toContain(result.doc_id);
     expect(JSON.stringify(asBob)).not.toContain('48,000');
 
     // The sidecar ACL (group:treasury, user:erin) governs market-notes.txt.
     expect((await search('AAPL', '--as', 'frank', ...both))[0]?.doc_id).toBe('finance/market-notes.txt');
-    expect((await search('AAPL', '--groups', 'engineering', ...both)).map((r) => r.doc_id)).not.toContain('finance/market-notes.txt');
+    expect((await search('AAPL', '--groups', 'engineering', ...both)).map((r) => r.doc_id)).not.toContain(
+      'finance/market-notes.txt',
+    );
   });
 
   it('lists only the documents a principal may see', async () => {
@@ -111,7 +119,9 @@ describe('evident CLI on the sample corpus', () => {
   it('lists the SQL tables made from spreadsheets, with typed columns', async () => {
     const run = await cli('tables', 'list');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/tbl_\w+\s+finance\/orders-q1\.csv\s+10\s+order_id text, customer text, region text, order_date text, order_total_usd real, status text/);
+    expect(run.stdout).toMatch(
+      /tbl_\w+\s+finance\/orders-q1\.csv\s+10\s+order_id text, customer text, region text, order_date text, order_total_usd real, status text/,
+    );
   });
 
   it('explains per-channel ranks', async () => {
@@ -125,7 +135,9 @@ describe('evident CLI on the sample corpus', () => {
   it('fails with one clear line and no stack trace', async () => {
     const unknownUser = await cli('search', 'fees', '--as', 'nobody');
     expect(unknownUser.code).toBe(1);
-    expect(unknownUser.stderr).toBe('error: No user named "nobody". Add them with `evident users add nobody --groups …`.\n');
+    expect(unknownUser.stderr).toBe(
+      'error: No user named "nobody". Add them with `evident users add nobody --groups …`.\n',
+    );
 
     const both = await cli('search', 'fees', '--as', 'alice', '--groups', 'legal');
     expect(both.code).toBe(1);
@@ -142,7 +154,9 @@ describe('evident CLI on the sample corpus', () => {
     const file = join(dir, 'memo.md');
     await writeFile(file, '# Memo\n\nThe project codename is BLUEFINCH-42.\n');
     expect((await runCli(['--db', scratch, 'ingest', file])).code).toBe(0);
-    const found = JSON.parse((await runCli(['--db', scratch, 'search', 'BLUEFINCH-42', '--json'])).stdout) as JsonResult[];
+    const found = JSON.parse(
+      (await runCli(['--db', scratch, 'search', 'BLUEFINCH-42', '--json'])).stdout,
+    ) as JsonResult[];
     expect(found[0]?.doc_id).toBe('memo.md');
     expect((await runCli(['--db', scratch, 'docs', 'rm', 'memo.md'])).stdout).toBe('removed memo.md\n');
     expect(JSON.parse((await runCli(['--db', scratch, 'search', 'BLUEFINCH-42', '--json'])).stdout)).toEqual([]);
@@ -189,7 +203,9 @@ describe('ingesting bad files', () => {
       await writeFile(file, Buffer.from([0x63, 0x6f, 0x64, 0x65, 0x20, 0xc3, 0x28, 0x0a])); // invalid UTF-8
       const run = await runCli(['--db', store, 'ingest', file]);
       expect(run.code).toBe(1);
-      const [first] = JSON.parse((await runCli(['--db', store, 'search', 'KESTREL-9', '--json'])).stdout) as JsonResult[];
+      const [first] = JSON.parse(
+        (await runCli(['--db', store, 'search', 'KESTREL-9', '--json'])).stdout,
+      ) as JsonResult[];
       expect(first?.text).toContain('KESTREL-9');
     } finally {
       await rm(folder, { recursive: true, force: true });
@@ -206,7 +222,9 @@ describe('ingesting bad files', () => {
       await writeFile(file, '# Prices\n\nThe nightly hotel limit is now $260 everywhere.\n');
       const run = await runCli(['--db', store, 'ingest', file, '--json']);
       expect(JSON.parse(run.stdout)).toMatchObject({ updated: 1, added: 0 });
-      const results = JSON.parse((await runCli(['--db', store, 'search', 'hotel limit', '--json', '-k', '20'])).stdout) as JsonResult[];
+      const results = JSON.parse(
+        (await runCli(['--db', store, 'search', 'hotel limit', '--json', '-k', '20'])).stdout,
+      ) as JsonResult[];
       expect(results.map((r) => r.text).join('\n')).toContain('$260');
       expect(results.map((r) => r.text).join('\n')).not.toContain('$320');
     } finally {
@@ -218,10 +236,29 @@ describe('ingesting bad files', () => {
 describe('the evident bin', () => {
   it('runs from the checkout as a real process', async () => {
     const exec = promisify(execFile);
-    const { stdout } = await exec(process.execPath, [join(repo, 'bin/evident.js'), '--db', db, 'search', 'CT-2024-0193', '--json', '-k', '1']);
+    const { stdout } = await exec(process.execPath, [
+      join(repo, 'bin/evident.js'),
+      '--db',
+      db,
+      'search',
+      'CT-2024-0193',
+      '--json',
+      '-k',
+      '1',
+    ]);
     expect((JSON.parse(stdout) as JsonResult[])[0]?.doc_id).toBe('contracts/ct-2024-0193.md');
-    const failure = await exec(process.execPath, [join(repo, 'bin/evident.js'), '--db', db, 'docs', 'rm', 'nope.md']).catch((e: { code: number; stderr: string }) => e);
-    expect(failure).toMatchObject({ code: 1, stderr: 'error: No document named "nope.md". See `evident docs list` for the doc_ids.\n' });
+    const failure = await exec(process.execPath, [
+      join(repo, 'bin/evident.js'),
+      '--db',
+      db,
+      'docs',
+      'rm',
+      'nope.md',
+    ]).catch((e: { code: number; stderr: string }) => e);
+    expect(failure).toMatchObject({
+      code: 1,
+      stderr: 'error: No document named "nope.md". See `evident docs list` for the doc_ids.\n',
+    });
   });
 });
 
@@ -233,20 +270,39 @@ describe('embedder binding and reindex', () => {
     const mismatch = await runCli(['--db', store, '--embedder', 'offline:256', 'search', 'rate limits']);
     expect(mismatch.code).toBe(1);
     expect(mismatch.stderr).toBe(
-      'error: The store\'s vectors were built by embedder offline-hash-v1-512 (dimension 512), but offline-hash-v1-256 (dimension 256) is configured. ' +
+      "error: The store's vectors were built by embedder offline-hash-v1-512 (dimension 512), but offline-hash-v1-256 (dimension 256) is configured. " +
         'Run `evident reindex` to rebuild the vectors with offline-hash-v1-256, or configure offline-hash-v1-512 again.\n',
     );
-    const ingestMismatch = await runCli(['--db', store, '--embedder', 'offline:256', 'ingest', join(corpus, 'tickets')]);
+    const ingestMismatch = await runCli([
+      '--db',
+      store,
+      '--embedder',
+      'offline:256',
+      'ingest',
+      join(corpus, 'tickets'),
+    ]);
     expect(ingestMismatch.code).toBe(1);
     expect(ingestMismatch.stderr).toMatch(/evident reindex/);
 
     const reindex = await runCli(['--db', store, '--embedder', 'offline:256', 'reindex']);
     expect(reindex.code).toBe(0);
     expect(reindex.stdout).toBe('reindexed 2 chunks: offline-hash-v1-512 → offline-hash-v1-256 (dimension 256)\n');
-    const after = await runCli(['--db', store, '--embedder', 'offline:256', 'search', 'rate limits', '--channels', 'vector', '--json']);
+    const after = await runCli([
+      '--db',
+      store,
+      '--embedder',
+      'offline:256',
+      'search',
+      'rate limits',
+      '--channels',
+      'vector',
+      '--json',
+    ]);
     expect(after.code).toBe(0);
     expect((JSON.parse(after.stdout) as JsonResult[])[0]?.doc_id).toBe('orders-api.md'); // relative to the ingested folder
-    const status = JSON.parse((await runCli(['--db', store, '--embedder', 'offline:256', 'status', '--json'])).stdout) as { vectors: string };
+    const status = JSON.parse(
+      (await runCli(['--db', store, '--embedder', 'offline:256', 'status', '--json'])).stdout,
+    ) as { vectors: string };
     expect(status.vectors).toBe('offline-hash-v1-256 (dimension 256)');
   });
 });
@@ -258,11 +314,15 @@ describe('ACL sources', () => {
     expect((await runCli(['--db', store, 'ingest', join(corpus, 'contracts'), '--acl', 'group:audit'])).code).toBe(0);
     const docs = JSON.parse((await runCli(['--db', store, 'docs', 'list', '--json'])).stdout) as { acl: string[] }[];
     expect(docs.map((d) => d.acl)).toEqual([['group:audit'], ['group:audit'], ['group:audit']]);
-    const found = JSON.parse((await runCli(['--db', store, 'search', 'CT-2024-0193', '--as', 'gina', '--json'])).stdout) as JsonResult[];
+    const found = JSON.parse(
+      (await runCli(['--db', store, 'search', 'CT-2024-0193', '--as', 'gina', '--json'])).stdout,
+    ) as JsonResult[];
     expect(found[0]?.doc_id).toBe('ct-2024-0193.md');
     const invalid = await runCli(['--db', store, 'ingest', join(corpus, 'contracts'), '--acl', 'legal']);
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toBe('error: Invalid ACL entry "legal" in --acl. Use entries like "group:legal" or "user:bob".\n');
+    expect(invalid.stderr).toBe(
+      'error: Invalid ACL entry "legal" in --acl. Use entries like "group:legal" or "user:bob".\n',
+    );
   });
 
   it('reports a malformed sidecar for that file only', async () => {
@@ -273,7 +333,9 @@ describe('ACL sources', () => {
       await writeFile(join(folder, 'b.md'), '# B\n\nBeta text.\n');
       const run = await runCli(['--db', join(dir, 'sidecar.db'), 'ingest', folder]);
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/failed a\.md: .*a\.md\.acl\.json has no "acl" array\. It must hold \{"acl": \["group:legal", "user:bob"\]\}\./);
+      expect(run.stderr).toMatch(
+        /failed a\.md: .*a\.md\.acl\.json has no "acl" array\. It must hold \{"acl": \["group:legal", "user:bob"\]\}\./,
+      );
       expect(run.stdout).toMatch(/^1 added/);
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -16,10 +16,18 @@ export interface GlobalOptions {
   debug?: boolean;
 }
 
-const splitUrls = (list: string): string[] => list.split(',').map((url) => url.trim()).filter(Boolean);
+const splitUrls = (list: string): string[] =>
+  list
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
 
 /** Builds the config from flags > env > evident.config.json, opens Evident, runs `work`, and always closes it. */
-export async function withEvident<T>(global: GlobalOptions, flags: ConfigInput, work: (evident: Evident) => Promise<T>): Promise<T> {
+export async function withEvident<T>(
+  global: GlobalOptions,
+  flags: ConfigInput,
+  work: (evident: Evident) => Promise<T>,
+): Promise<T> {
   const config = loadConfig({
     flags: {
       ...flags,
@@ -52,7 +60,7 @@ export interface PrincipalFlags {
 export async function principalFromFlags(evident: Evident, flags: PrincipalFlags): Promise<Principal> {
   if (flags.as && flags.groups !== undefined) {
     throw new ValidationError('Use either --as <user> or --groups <a,b>, not both.', {
-      hint: '--as takes the user\'s groups from the store.',
+      hint: "--as takes the user's groups from the store.",
     });
   }
   if (flags.as) return evident.principalFor(flags.as);

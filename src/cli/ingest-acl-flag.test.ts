@@ -27,15 +27,21 @@ afterAll(async () => {
 });
 
 const listed = async (db: string) =>
-  (JSON.parse((await runCli(['--db', db, 'docs', 'list', '--json'])).stdout) as { doc_id: string; acl: string[] }[]).map((d) => [d.doc_id, d.acl]);
+  (
+    JSON.parse((await runCli(['--db', db, 'docs', 'list', '--json'])).stdout) as { doc_id: string; acl: string[] }[]
+  ).map((d) => [d.doc_id, d.acl]);
 
 describe('evident ingest --acl', () => {
   it('refuses an empty override from an unset shell variable, storing nothing', async () => {
     const db = join(dir, 'unset.db');
     // The exact accident: a real shell expands an unset variable to "" and passes it as the value.
-    const run = await promisify(execFile)('bash', ['-c', 'unset ACL; node "$BIN" --db "$DB" ingest --acl "$ACL" "$DOCS"'], {
-      env: { ...process.env, BIN: bin, DB: db, DOCS: docs },
-    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const run = await promisify(execFile)(
+      'bash',
+      ['-c', 'unset ACL; node "$BIN" --db "$DB" ingest --acl "$ACL" "$DOCS"'],
+      {
+        env: { ...process.env, BIN: bin, DB: db, DOCS: docs },
+      },
+    ).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(run).toMatchObject({ code: 1, stdout: '', stderr: EMPTY });
     expect(await listed(db)).toEqual([]);
   });
@@ -49,7 +55,10 @@ describe('evident ingest --acl', () => {
   it('makes every file public with --acl public, over the front matter', async () => {
     const db = join(dir, 'public.db');
     expect((await runCli(['--db', db, 'ingest', '--acl', 'public', docs])).code).toBe(0);
-    expect(await listed(db)).toEqual([['minutes.md', []], ['notes.txt', []]]);
+    expect(await listed(db)).toEqual([
+      ['minutes.md', []],
+      ['notes.txt', []],
+    ]);
   });
 
   it('refuses public mixed with entries, and keeps the front matter without --acl', async () => {
@@ -58,6 +67,9 @@ describe('evident ingest --acl', () => {
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/^error: The ACL in --acl combines "public" with other entries\./);
     expect((await runCli(['--db', db, 'ingest', docs])).code).toBe(0);
-    expect(await listed(db)).toEqual([['minutes.md', ['group:legal']], ['notes.txt', []]]);
+    expect(await listed(db)).toEqual([
+      ['minutes.md', ['group:legal']],
+      ['notes.txt', []],
+    ]);
   });
 });

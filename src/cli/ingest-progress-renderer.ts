@@ -15,7 +15,8 @@ export function ingestProgressRenderer(io: CliIo): ProgressRenderer {
 function barRenderer(): ProgressRenderer {
   const bar = new cliProgress.SingleBar(
     {
-      format: 'ingest [{bar}] {value}/{total} files | {pages} pages | {chunks} chunks | {rate} chunks/s | ETA {eta_formatted} | {file}',
+      format:
+        'ingest [{bar}] {value}/{total} files | {pages} pages | {chunks} chunks | {rate} chunks/s | ETA {eta_formatted} | {file}',
       hideCursor: true,
       etaBuffer: 20,
       stream: process.stderr,
@@ -51,7 +52,9 @@ function lineRenderer(io: CliIo): ProgressRenderer {
       } else {
         const pages = last.pages ? `, ${last.pages} pages` : '';
         const tables = last.tables ? `, ${last.tables} tables` : '';
-        io.err(`${at} ${last.status} ${last.docId} (${last.chunks} chunks${pages}${tables}) ${rate(progress)} chunks/s\n`);
+        io.err(
+          `${at} ${last.status} ${last.docId} (${last.chunks} chunks${pages}${tables}) ${rate(progress)} chunks/s\n`,
+        );
       }
     },
     stop() {},

@@ -25,7 +25,8 @@ function keysOf(value: unknown, path = '$'): string[] {
     ...((VERBATIM_KEYS as readonly string[]).includes(key) ? [] : keysOf(child, `${path}.${key}`)),
   ]);
 }
-const notSnakeCase = (value: unknown) => keysOf(value).filter((path) => !/^[a-z0-9_]+$/.test(path.slice(path.lastIndexOf('.') + 1)));
+const notSnakeCase = (value: unknown) =>
+  keysOf(value).filter((path) => !/^[a-z0-9_]+$/.test(path.slice(path.lastIndexOf('.') + 1)));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-json-'));
@@ -44,16 +45,33 @@ describe('--json on every command: snake_case keys', () => {
     expect(ingest.outcomes[0]).toHaveProperty('doc_id');
 
     const docs = (await cliJson('docs', 'list')) as Record<string, unknown>[];
-    expect(docs[0]).toMatchObject({ doc_id: expect.any(String), chunk_count: expect.any(Number), content_hash: expect.any(String), ingested_at: expect.any(String) });
+    expect(docs[0]).toMatchObject({
+      doc_id: expect.any(String),
+      chunk_count: expect.any(Number),
+      content_hash: expect.any(String),
+      ingested_at: expect.any(String),
+    });
     const tables = (await cliJson('tables', 'list')) as Record<string, unknown>[];
-    expect(tables[0]).toMatchObject({ doc_id: expect.any(String), sql_name: expect.any(String), row_count: expect.any(Number) });
-    expect((await cliJson('users', 'list')) as unknown[]).toEqual([{ name: 'alice', groups: ['legal'], roles: ['member'], created_at: expect.any(String) }]);
-    expect((await cliJson('keys', 'list', 'alice')) as unknown[]).toEqual([{ id: expect.any(String), user: 'alice', created_at: expect.any(String) }]);
+    expect(tables[0]).toMatchObject({
+      doc_id: expect.any(String),
+      sql_name: expect.any(String),
+      row_count: expect.any(Number),
+    });
+    expect((await cliJson('users', 'list')) as unknown[]).toEqual([
+      { name: 'alice', groups: ['legal'], roles: ['member'], created_at: expect.any(String) },
+    ]);
+    expect((await cliJson('keys', 'list', 'alice')) as unknown[]).toEqual([
+      { id: expect.any(String), user: 'alice', created_at: expect.any(String) },
+    ]);
     expect(await cliJson('memories', 'list', '--as', 'alice')).toEqual([]);
     const status = await cliJson('status');
     const search = await cliJson('search', 'CT-2024-0193', '--as', 'alice');
     const reindex = await cliJson('reindex');
-    expect(reindex).toMatchObject({ chunks: expect.any(Number), embedder: { id: expect.any(String), dimension: expect.any(Number) }, previous_embedder: { id: expect.any(String) } });
+    expect(reindex).toMatchObject({
+      chunks: expect.any(Number),
+      embedder: { id: expect.any(String), dimension: expect.any(Number) },
+      previous_embedder: { id: expect.any(String) },
+    });
 
     for (const output of [ingest, docs, tables, status, search, reindex]) expect(notSnakeCase(output)).toEqual([]);
   });

@@ -27,11 +27,20 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   const program = new Command('evident')
     .description('Evident: evidence-first retrieval over your documents')
     .option('--db <path>', 'SQLite store file (env EVIDENT_DB; default ./.evident/evident.db)')
-    .option('--database-url <url>', 'PostgreSQL store instead of --db: postgres://user:password@host/db[?schema=name] (env EVIDENT_DATABASE_URL)')
-    .option('--database-read-urls <urls>', 'hot standbys of --database-url that take reads, comma-separated postgres:// URLs (env EVIDENT_DATABASE_READ_URLS)')
+    .option(
+      '--database-url <url>',
+      'PostgreSQL store instead of --db: postgres://user:password@host/db[?schema=name] (env EVIDENT_DATABASE_URL)',
+    )
+    .option(
+      '--database-read-urls <urls>',
+      'hot standbys of --database-url that take reads, comma-separated postgres:// URLs (env EVIDENT_DATABASE_READ_URLS)',
+    )
     .option('--config <file>', 'config file (default ./evident.config.json when present)')
     .option('--embedder <spec>', 'offline | transformers:<model or folder> | ollama:<model> | openai:<model>')
-    .option('--reranker <spec>', 'offline | none | cross-encoder:<model or folder> | llm (the chat model of EVIDENT_LLM)')
+    .option(
+      '--reranker <spec>',
+      'offline | none | cross-encoder:<model or folder> | llm (the chat model of EVIDENT_LLM)',
+    )
     .option('--debug', 'print stack traces and debug logs')
     .showHelpAfterError('(run with --help for usage)')
     // Subcommands inherit both settings, so every parse error comes back here as one line and an exit code.
@@ -76,7 +85,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       if (debug) io.err(`${error.stack}\n`);
       return error.category === 'user' ? 1 : 2;
     }
-    io.err(`error: unexpected failure: ${(error as Error)?.message ?? String(error)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    io.err(
+      `error: unexpected failure: ${(error as Error)?.message ?? String(error)}${debug ? '' : ' (run with --debug for details)'}\n`,
+    );
     if (debug) io.err(`${(error as Error)?.stack}\n`);
     return 2;
   }

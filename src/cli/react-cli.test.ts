@@ -12,7 +12,10 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The real bin in its own process, questions on stdin, then end of input. */
 function chatProcess(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [join(repo, 'bin/evident.js'), '--db', sample.db, 'chat', ...args], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repo, 'bin/evident.js'), '--db', sample.db, 'chat', ...args], {
+      cwd: repo,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
@@ -24,7 +27,10 @@ function chatProcess(args: string[], input: string): Promise<{ code: number | nu
 }
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }, { name: 'bob', groups: ['engineering'] }]);
+  sample = await openSampleCorpusStore([
+    { name: 'alice', groups: ['legal'] },
+    { name: 'bob', groups: ['engineering'] },
+  ]);
 });
 
 afterAll(async () => {
@@ -40,15 +46,32 @@ describe('evident ask --agent react', () => {
     expect(run.stdout).toMatch(/thread [0-9a-f-]{36} · run [0-9a-f-]{36} · offline/);
     expect(run.stderr).toMatch(/^· reason \([\d.]+ ms\): iteration 1: .*→ knowledge_base/m);
     expect(run.stderr).toMatch(/^· act .*knowledge_base: \d+ queries → \d+ chunks/m);
-    expect(run.stderr).toMatch(/^ {4}fused "What is the termination fee of CT-2024-0193\?": contracts\/ct-2024-0193\.md#0/m);
+    expect(run.stderr).toMatch(
+      /^ {4}fused "What is the termination fee of CT-2024-0193\?": contracts\/ct-2024-0193\.md#0/m,
+    );
     expect(run.stderr).toMatch(/^ {4}tool knowledge_base ok/m);
     expect(run.stderr).toMatch(/^· citation_check/m);
   });
 
   it('prints the run as JSON, with the tool calls and the thread it can continue', async () => {
-    const run = await cli('ask', 'What is the termination fee of CT-2024-0193?', '--as', 'bob', '--agent', 'react', '--json');
+    const run = await cli(
+      'ask',
+      'What is the termination fee of CT-2024-0193?',
+      '--as',
+      'bob',
+      '--agent',
+      'react',
+      '--json',
+    );
     expect(run.code, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as { status: string; mode: string; answer: string; evidence_ids: string[]; tool_calls: { name: string }[]; thread_id: string };
+    const result = JSON.parse(run.stdout) as {
+      status: string;
+      mode: string;
+      answer: string;
+      evidence_ids: string[];
+      tool_calls: { name: string }[];
+      thread_id: string;
+    };
     expect(result).toMatchObject({ status: 'refused', mode: 'offline', answerable: false });
     expect(result.evidence_ids.some((id) => id.startsWith('contracts/ct-2024-0193.md'))).toBe(false);
     expect(result.tool_calls.map((call) => call.name)).toContain('knowledge_base');
@@ -59,10 +82,25 @@ describe('evident ask --agent react', () => {
   });
 
   it('waits for approval of save_memory, and evident approve finishes the react run', async () => {
-    const ask = await cli('ask', 'Remember that my badge number is 4471', '--as', 'alice', '--agent', 'react', '--json');
+    const ask = await cli(
+      'ask',
+      'Remember that my badge number is 4471',
+      '--as',
+      'alice',
+      '--agent',
+      'react',
+      '--json',
+    );
     expect(ask.code, ask.stderr).toBe(0);
-    const waiting = JSON.parse(ask.stdout) as { status: string; thread_id: string; pending_action: { tool: string; args: { text: string } } };
-    expect(waiting).toMatchObject({ status: 'interrupted', pending_action: { tool: 'save_memory', args: { text: 'My badge number is 4471' } } });
+    const waiting = JSON.parse(ask.stdout) as {
+      status: string;
+      thread_id: string;
+      pending_action: { tool: string; args: { text: string } };
+    };
+    expect(waiting).toMatchObject({
+      status: 'interrupted',
+      pending_action: { tool: 'save_memory', args: { text: 'My badge number is 4471' } },
+    });
     const approve = await cli('approve', waiting.thread_id, '--as', 'alice');
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toContain('Saved to your memories: My badge number is 4471');
@@ -80,7 +118,10 @@ describe('evident ask --agent react', () => {
 
 describe('evident chat --agent react', () => {
   it('keeps one thread for the conversation, so a follow-up is understood', async () => {
-    const run = await chatProcess(['--agent', 'react', '--as', 'alice'], 'What is the pricing of CT-2024-0193?\nAnd what is its termination fee?\n');
+    const run = await chatProcess(
+      ['--agent', 'react', '--as', 'alice'],
+      'What is the pricing of CT-2024-0193?\nAnd what is its termination fee?\n',
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('$12,500');
     expect(run.stdout).toContain('$48,000');
@@ -96,7 +137,8 @@ describe('evident graph react', () => {
     const run = await cli('graph', 'react', '--mermaid');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^(%%\{init|graph TD|flowchart)/);
-    for (const node of ['load_memory', 'rewrite', 'reason', 'act', 'save_memory', 'citation_check', 'stop', 'finalize']) expect(run.stdout).toContain(`${node}(${node})`);
+    for (const node of ['load_memory', 'rewrite', 'reason', 'act', 'save_memory', 'citation_check', 'stop', 'finalize'])
+      expect(run.stdout).toContain(`${node}(${node})`);
     expect(run.stdout).toMatch(/reason -\. &nbsp;check&nbsp; \.-> citation_check/);
     expect(run.stdout).toMatch(/act -\.-> reason/);
   });

@@ -34,7 +34,8 @@ export function human(run: AgentRunResult): string {
       lines.push(`[${i + 1}] ${citation.chunk_id}${citation.page ? `, p. ${citation.page}` : ''}: "${citation.quote}"`),
     );
   }
-  for (const call of run.tool_calls) lines.push('', `tool ${call.name}: ${String(call.arguments.sql ?? JSON.stringify(call.arguments))}`);
+  for (const call of run.tool_calls)
+    lines.push('', `tool ${call.name}: ${String(call.arguments.sql ?? JSON.stringify(call.arguments))}`);
   lines.push('', `thread ${run.thread_id} · run ${run.run_id} · ${run.mode}`);
   return `${lines.join('\n')}\n`;
 }
@@ -43,7 +44,11 @@ export function human(run: AgentRunResult): string {
  * Prints a run: its JSON (with `extra` fields) or the answer with citations on stdout, its errors on stderr. Returns
  * the exit code a failed run calls for (2), or 0.
  */
-export function printRun(io: CliIo, run: AgentRunResult, options: { json?: boolean; extra?: Record<string, unknown> } = {}): number {
+export function printRun(
+  io: CliIo,
+  run: AgentRunResult,
+  options: { json?: boolean; extra?: Record<string, unknown> } = {},
+): number {
   io.out(options.json ? json({ ...runJson(run), ...options.extra }) : human(run));
   for (const error of run.errors) io.err(`error: ${error.message} (${error.code})\n`);
   return run.status === 'failed' ? 2 : 0;

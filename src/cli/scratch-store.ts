@@ -10,7 +10,11 @@ import type { GlobalOptions } from './context.ts';
  * database URL with `?schema=`), else a scratch store removed afterwards — a SQLite file in a temporary folder,
  * or a fresh schema in the configured PostgreSQL database. An evaluation must not mix its corpus into the user's store.
  */
-export async function withScratchStore<T>(global: GlobalOptions, prefix: string, work: (options: GlobalOptions) => Promise<T>): Promise<T> {
+export async function withScratchStore<T>(
+  global: GlobalOptions,
+  prefix: string,
+  work: (options: GlobalOptions) => Promise<T>,
+): Promise<T> {
   const databaseUrl = global.databaseUrl ?? process.env.EVIDENT_DATABASE_URL;
   if (databaseUrl) {
     if (new URL(databaseUrl).searchParams.has('schema')) return work({ ...global, databaseUrl });

@@ -8,10 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Starts `evident serve` as a real process and resolves with what it printed once it listens. */
-function serve(db: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; adminKey: string | undefined; stderr: () => string }> {
+function serve(
+  db: string,
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string; adminKey: string | undefined; stderr: () => string }> {
   const env = { ...process.env };
   delete env.EVIDENT_ADMIN_KEY;
-  const child = spawn(process.execPath, [join(root, 'bin/evident.js'), '--db', db, 'serve', '--port', '0', '--sample'], { env, cwd: root });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin/evident.js'), '--db', db, 'serve', '--port', '0', '--sample'],
+    { env, cwd: root },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
@@ -50,7 +56,9 @@ describe('evident serve --sample', () => {
       const headers = { authorization: `Bearer ${first.adminKey}` };
       const users = (await (await fetch(`${first.url}/v1/users`, { headers })).json()) as { users: { name: string }[] };
       expect(users.users.map((u) => u.name)).toContain('alice');
-      const keyed = (await (await fetch(`${first.url}/v1/users/alice/keys`, { method: 'POST', headers })).json()) as { key: string };
+      const keyed = (await (await fetch(`${first.url}/v1/users/alice/keys`, { method: 'POST', headers })).json()) as {
+        key: string;
+      };
       const found = await fetch(`${first.url}/v1/search`, {
         method: 'POST',
         headers: { authorization: `Bearer ${keyed.key}`, 'content-type': 'application/json' },
@@ -58,9 +66,15 @@ describe('evident serve --sample', () => {
       });
       expect(JSON.stringify(await found.json())).toContain('contracts/ct-2024-0193.md');
       // The sample folder is a document root: a cited sample file opens, with its exact bytes, for a reader only.
-      const original = await fetch(`${first.url}/v1/documents/contracts/ct-2024-0193.md/file`, { headers: { authorization: `Bearer ${keyed.key}` } });
+      const original = await fetch(`${first.url}/v1/documents/contracts/ct-2024-0193.md/file`, {
+        headers: { authorization: `Bearer ${keyed.key}` },
+      });
       expect(original.status).toBe(200);
-      expect(Buffer.from(await original.arrayBuffer()).equals(await readFile(join(root, 'samples/corpus/contracts/ct-2024-0193.md')))).toBe(true);
+      expect(
+        Buffer.from(await original.arrayBuffer()).equals(
+          await readFile(join(root, 'samples/corpus/contracts/ct-2024-0193.md')),
+        ),
+      ).toBe(true);
     } finally {
       expect(await stop(first.child), first.stderr()).toBe(0);
     }
@@ -71,7 +85,9 @@ describe('evident serve --sample', () => {
       expect(second.stderr()).not.toContain('sample corpus:');
       expect(second.adminKey).toBeUndefined();
       // A store that already holds the sample still serves its files from the sample folder.
-      const original = await fetch(`${second.url}/v1/documents/contracts/ct-2024-0193.md/file`, { headers: { authorization: `Bearer ${first.adminKey}` } });
+      const original = await fetch(`${second.url}/v1/documents/contracts/ct-2024-0193.md/file`, {
+        headers: { authorization: `Bearer ${first.adminKey}` },
+      });
       expect(original.status).toBe(200);
     } finally {
       expect(await stop(second.child), second.stderr()).toBe(0);

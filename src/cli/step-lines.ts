@@ -2,7 +2,8 @@ import type { StepEvent } from '../agent/core/step-event.ts';
 
 const MAX_IDS = 5;
 
-const ids = (list: readonly string[]) => `${list.slice(0, MAX_IDS).join(', ')}${list.length > MAX_IDS ? ` (+${list.length - MAX_IDS})` : ''}`;
+const ids = (list: readonly string[]) =>
+  `${list.slice(0, MAX_IDS).join(', ')}${list.length > MAX_IDS ? ` (+${list.length - MAX_IDS})` : ''}`;
 
 /**
  * One completed node of a run as plain lines for stderr: the node and its summary, then what it decided (each
@@ -11,14 +12,20 @@ const ids = (list: readonly string[]) => `${list.slice(0, MAX_IDS).join(', ')}${
  */
 export function formatStepLines(event: StepEvent): string {
   const lines = [`· ${event.node} (${event.duration_ms} ms): ${event.summary}`];
-  for (const hit of event.hits ?? []) lines.push(`    ${hit.channel} "${hit.query}": ${hit.chunk_ids.length ? ids(hit.chunk_ids) : 'no hits'}`);
-  if (event.evidence?.length) lines.push(`    evidence: ${ids(event.evidence.map((item) => `${item.chunk_id} (${item.score})`))}`);
+  for (const hit of event.hits ?? [])
+    lines.push(`    ${hit.channel} "${hit.query}": ${hit.chunk_ids.length ? ids(hit.chunk_ids) : 'no hits'}`);
+  if (event.evidence?.length)
+    lines.push(`    evidence: ${ids(event.evidence.map((item) => `${item.chunk_id} (${item.score})`))}`);
   if (event.answerability) {
     const { answerable, missing_information: missing } = event.answerability;
-    lines.push(`    verdict: ${answerable ? 'answerable' : 'not answerable'}${missing.length ? `; missing: ${missing.join('; ')}` : ''}`);
+    lines.push(
+      `    verdict: ${answerable ? 'answerable' : 'not answerable'}${missing.length ? `; missing: ${missing.join('; ')}` : ''}`,
+    );
   }
   for (const call of event.tool_calls ?? []) {
-    lines.push(`    tool ${call.name} ${call.ok ? 'ok' : 'failed'} (${call.duration_ms} ms): ${String(call.arguments.sql ?? JSON.stringify(call.arguments))} → ${call.result_summary.replace(/\s+/g, ' ')}`);
+    lines.push(
+      `    tool ${call.name} ${call.ok ? 'ok' : 'failed'} (${call.duration_ms} ms): ${String(call.arguments.sql ?? JSON.stringify(call.arguments))} → ${call.result_summary.replace(/\s+/g, ' ')}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -9,7 +9,8 @@ export function planText(report: SyncReport): string {
   let unchanged = 0;
   for (const step of report.plan) {
     if (step.action === 'unchanged') unchanged += 1;
-    else if (step.action === 'acl') lines.push(`  acl       ${docIdOf(step)} → ${step.acl.length === 0 ? 'public' : step.acl.join(',')}`);
+    else if (step.action === 'acl')
+      lines.push(`  acl       ${docIdOf(step)} → ${step.acl.length === 0 ? 'public' : step.acl.join(',')}`);
     else if (step.action === 'failed') lines.push(`  failed    ${docIdOf(step)}: ${step.error.message}`);
     else lines.push(`  ${step.action.padEnd(9)} ${docIdOf(step)}`);
   }
@@ -41,5 +42,9 @@ export const summaryLine = (report: SyncReport): string =>
 /** The report as JSON for `--json` (snake_case by `wireJson`): the plan as action and doc_id. */
 export const reportJson = (report: SyncReport) => ({
   ...report,
-  plan: report.plan.map((step) => ({ action: step.action, docId: docIdOf(step), ...(step.action === 'acl' ? { acl: step.acl } : {}) })),
+  plan: report.plan.map((step) => ({
+    action: step.action,
+    docId: docIdOf(step),
+    ...(step.action === 'acl' ? { acl: step.acl } : {}),
+  })),
 });

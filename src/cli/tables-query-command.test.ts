@@ -41,9 +41,18 @@ describe('evident tables query', () => {
     const sql = `SELECT "Team", "Spend ($)" FROM ${tables[0]!.sql_name} WHERE "Heads" > 5 ORDER BY "Spend ($)" DESC`;
     const run = await cli('tables', 'query', sql, '--groups', 'finance');
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(['Team      Spend ($)', '--------  ---------', 'Platform  1200', 'Support   400', ''].join('\n'));
+    expect(run.stdout).toBe(
+      ['Team      Spend ($)', '--------  ---------', 'Platform  1200', 'Support   400', ''].join('\n'),
+    );
     const json = await cli('tables', 'query', sql, '--groups', 'finance', '--json');
-    expect(JSON.parse(json.stdout)).toEqual({ columns: ['Team', 'Spend ($)'], rows: [['Platform', 1200], ['Support', 400]], truncated: false });
+    expect(JSON.parse(json.stdout)).toEqual({
+      columns: ['Team', 'Spend ($)'],
+      rows: [
+        ['Platform', 1200],
+        ['Support', 400],
+      ],
+      truncated: false,
+    });
   });
 
   it('refuses a reader outside the ACL without naming the table, and an empty query with what to do', async () => {

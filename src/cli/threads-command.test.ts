@@ -47,7 +47,10 @@ interface AskResult {
 /** The real bin in its own process, questions on stdin, then end of input. */
 function chatProcess(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [bin, '--db', db, 'chat', ...args], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, '--db', db, 'chat', ...args], {
+      cwd: repo,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
@@ -71,7 +74,14 @@ beforeAll(async () => {
   expect(ingest.code, ingest.stderr).toBe(0);
   firstRun = await cliJson<AskResult>('ask', 'What is the pricing of CT-2024-0193?', '--as', 'alice');
   aliceThread = firstRun.thread_id;
-  secondRun = await cliJson<AskResult>('ask', 'And what is its termination fee?', '--as', 'alice', '--thread', aliceThread);
+  secondRun = await cliJson<AskResult>(
+    'ask',
+    'And what is its termination fee?',
+    '--as',
+    'alice',
+    '--thread',
+    aliceThread,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -89,12 +99,24 @@ describe('evident runs and threads', () => {
       expect(run.duration_ms).toBeGreaterThan(0);
       expect(Date.parse(run.finished_at ?? '') - Date.parse(run.started_at)).toBe(run.duration_ms);
     }
-    const threads = await cliJson<{ thread_id: string; run_count: number; last_question: string }[]>('threads', '--as', 'alice');
-    expect(threads.find((thread) => thread.thread_id === aliceThread)).toMatchObject({ run_count: 2, last_question: 'And what is its termination fee?' });
+    const threads = await cliJson<{ thread_id: string; run_count: number; last_question: string }[]>(
+      'threads',
+      '--as',
+      'alice',
+    );
+    expect(threads.find((thread) => thread.thread_id === aliceThread)).toMatchObject({
+      run_count: 2,
+      last_question: 'And what is its termination fee?',
+    });
 
     const table = await cli('runs', aliceThread, '--as', 'alice');
     expect(table.stdout).toMatch(/^run\s+status\s+started\s+duration\s+question$/m);
-    expect(table.stdout).toMatch(new RegExp(`^${secondRun.run_id}\\s+answered\\s+\\S+\\s+\\d+\\.\\d\\ds\\s+And what is its termination fee\\?$`, 'm'));
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `^${secondRun.run_id}\\s+answered\\s+\\S+\\s+\\d+\\.\\d\\ds\\s+And what is its termination fee\\?$`,
+        'm',
+      ),
+    );
   });
 
   it("never shows alice's threads, runs or checkpoints to bob", async () => {
@@ -109,7 +131,14 @@ describe('evident runs and threads', () => {
       expect(run.stdout).toBe('');
     }
     const checkpoints = await cliJson<CheckpointRow[]>('checkpoints', aliceThread, '--as', 'alice');
-    const fork = await cli('fork', aliceThread, checkpoints[0]?.checkpoint_id ?? '', 'What did alice ask?', '--as', 'bob');
+    const fork = await cli(
+      'fork',
+      aliceThread,
+      checkpoints[0]?.checkpoint_id ?? '',
+      'What did alice ask?',
+      '--as',
+      'bob',
+    );
     expect(fork.stderr).toBe(forbidden);
   });
 });
@@ -123,13 +152,20 @@ describe('evident checkpoints and fork', () => {
       [secondRun.run_id, 'finalize'],
     ]);
     expect(before.filter((checkpoint) => checkpoint.node === 'input')).toHaveLength(2);
-    expect(before.map((checkpoint) => checkpoint.node)).toEqual(expect.arrayContaining(['rewrite', 'retrieve', 'check_answerability', 'generate']));
+    expect(before.map((checkpoint) => checkpoint.node)).toEqual(
+      expect.arrayContaining(['rewrite', 'retrieve', 'check_answerability', 'generate']),
+    );
     const table = await cli('checkpoints', aliceThread, '--as', 'alice');
     expect(table.stdout).toMatch(/^checkpoint\s+step\s+node\s+next\s+created\s+question$/m);
 
     const endOfFirst = runEnds[0]?.checkpoint_id ?? '';
     const forked = await cliJson<AskResult & { forked_from: string }>(
-      'fork', aliceThread, endOfFirst, 'And what is its liability cap?', '--as', 'alice',
+      'fork',
+      aliceThread,
+      endOfFirst,
+      'And what is its liability cap?',
+      '--as',
+      'alice',
     );
     expect(forked).toMatchObject({ thread_id: aliceThread, status: 'answered', forked_from: endOfFirst });
     expect(forked.run_id).not.toBe(secondRun.run_id);
@@ -152,21 +188,38 @@ describe('evident checkpoints and fork', () => {
     expect(next.standalone_question).toMatch(/CT-2024-0193/);
 
     const midRun = after.find((c) => c.run_id === firstRun.run_id && c.node === 'rewrite')?.checkpoint_id ?? '';
-    expect((await cli('fork', aliceThread, midRun, 'Another question?', '--as', 'alice')).stderr).toMatch(/in the middle of a run/);
+    expect((await cli('fork', aliceThread, midRun, 'Another question?', '--as', 'alice')).stderr).toMatch(
+      /in the middle of a run/,
+    );
     // Without a question, a mid-run checkpoint is replayed from there as a new run.
     const replay = await cliJson<AskResult>('fork', aliceThread, midRun, '--as', 'alice');
     expect(replay).toMatchObject({ status: 'answered', standalone_question: 'What is the pricing of CT-2024-0193?' });
     expect(replay.answer).toContain('$12,500');
     const replayed = (await cliJson<RunRow[]>('runs', aliceThread, '--as', 'alice')).at(-1);
-    expect(replayed).toMatchObject({ run_id: replay.run_id, status: 'answered', question: 'What is the pricing of CT-2024-0193?' });
-    expect((await cli('fork', aliceThread, endOfFirst, '--as', 'alice')).stderr).toMatch(/end of a run; there is nothing to replay/);
-    expect((await cli('fork', aliceThread, 'no-such-checkpoint', 'x', '--as', 'alice')).stderr).toMatch(/No checkpoint named "no-such-checkpoint"/);
+    expect(replayed).toMatchObject({
+      run_id: replay.run_id,
+      status: 'answered',
+      question: 'What is the pricing of CT-2024-0193?',
+    });
+    expect((await cli('fork', aliceThread, endOfFirst, '--as', 'alice')).stderr).toMatch(
+      /end of a run; there is nothing to replay/,
+    );
+    expect((await cli('fork', aliceThread, 'no-such-checkpoint', 'x', '--as', 'alice')).stderr).toMatch(
+      /No checkpoint named "no-such-checkpoint"/,
+    );
   }, 60_000);
 });
 
 describe.each(['react', 'controllable'])('evident checkpoints, fork and approve with --agent %s', (agent) => {
-  it('lists the thread\'s checkpoints, forks from the end of a run, replays from mid-run and decides on a memory', async () => {
-    const asked = await cliJson<AskResult>('ask', 'What is the termination fee of CT-2024-0193?', '--agent', agent, '--as', 'alice');
+  it("lists the thread's checkpoints, forks from the end of a run, replays from mid-run and decides on a memory", async () => {
+    const asked = await cliJson<AskResult>(
+      'ask',
+      'What is the termination fee of CT-2024-0193?',
+      '--agent',
+      agent,
+      '--as',
+      'alice',
+    );
     expect(asked.status).toBe('answered');
     const checkpoints = await cliJson<CheckpointRow[]>('checkpoints', asked.thread_id, '--as', 'alice');
     const end = checkpoints.find((c) => c.run_id === asked.run_id && c.next.length === 0);
@@ -175,7 +228,14 @@ describe.each(['react', 'controllable'])('evident checkpoints, fork and approve 
     expect((await cli('checkpoints', asked.thread_id, '--as', 'bob')).code).toBe(1);
 
     // The thread is bound to its agent: fork and approve find it from the thread, no --agent needed.
-    const forked = await cliJson<AskResult & { forked_from: string }>('fork', asked.thread_id, end?.checkpoint_id ?? '', 'What is the pricing of CT-2024-0193?', '--as', 'alice');
+    const forked = await cliJson<AskResult & { forked_from: string }>(
+      'fork',
+      asked.thread_id,
+      end?.checkpoint_id ?? '',
+      'What is the pricing of CT-2024-0193?',
+      '--as',
+      'alice',
+    );
     expect(forked).toMatchObject({ thread_id: asked.thread_id, forked_from: end?.checkpoint_id });
     expect(forked.answer).toContain('$12,500');
     const branched = await cliJson<CheckpointRow[]>('checkpoints', asked.thread_id, '--as', 'alice');
@@ -185,7 +245,14 @@ describe.each(['react', 'controllable'])('evident checkpoints, fork and approve 
     const runs = await cliJson<RunRow[]>('runs', asked.thread_id, '--as', 'alice');
     expect(runs.map((run) => run.run_id)).toEqual([asked.run_id, forked.run_id, replay.run_id]);
 
-    const remember = await cliJson<AskResult & { pending_action?: { tool: string } }>('ask', `Remember that my ${agent} badge is 77`, '--agent', agent, '--as', 'alice');
+    const remember = await cliJson<AskResult & { pending_action?: { tool: string } }>(
+      'ask',
+      `Remember that my ${agent} badge is 77`,
+      '--agent',
+      agent,
+      '--as',
+      'alice',
+    );
     expect(remember).toMatchObject({ status: 'interrupted', pending_action: { tool: 'save_memory' } });
     expect((await cli('approve', remember.thread_id, '--as', 'bob')).code).toBe(1);
     const approved = await cliJson<AskResult>('approve', remember.thread_id, '--as', 'alice');
@@ -197,7 +264,10 @@ describe.each(['react', 'controllable'])('evident checkpoints, fork and approve 
 
 describe('evident chat', () => {
   it('answers questions read from a pipe on one thread, rewriting the follow-up', async () => {
-    const chat = await chatProcess(['--as', 'alice'], 'What is the termination fee of CT-2024-0193?\n\nAnd what is its liability cap?\n');
+    const chat = await chatProcess(
+      ['--as', 'alice'],
+      'What is the termination fee of CT-2024-0193?\n\nAnd what is its liability cap?\n',
+    );
     expect(chat.code, chat.stderr).toBe(0);
     expect(chat.stdout).toMatch(/\$48,000\.? \[1\]/);
     expect(chat.stdout).toMatch(/\$500K.*\[1\]/);
@@ -205,7 +275,11 @@ describe('evident chat', () => {
     const threads = [...chat.stdout.matchAll(/thread ([0-9a-f-]{36}) · run/g)].map((match) => match[1]);
     expect(threads).toHaveLength(2);
     expect(threads[1]).toBe(threads[0]);
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, '--db', db, 'runs', threads[0] ?? '', '--as', 'alice', '--json'], { cwd: repo });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [bin, '--db', db, 'runs', threads[0] ?? '', '--as', 'alice', '--json'],
+      { cwd: repo },
+    );
     expect((JSON.parse(stdout) as RunRow[]).map((run) => [run.status, run.question])).toEqual([
       ['answered', 'What is the termination fee of CT-2024-0193?'],
       ['answered', 'And what is its liability cap?'],

@@ -27,9 +27,23 @@ const configError = (run: () => unknown): ConfigError => {
 describe('config.agents', () => {
   it('defaults to the bounds the agents were built with', () => {
     expect(loadConfig({ cwd, env: {} }).agents).toEqual({
-      rag: { maxEvidence: 8, maxCitationRetries: 1, maxSchemaRetries: 2, historyWindow: 12, memoryLimit: 3, memoryFloor: 0.35 },
+      rag: {
+        maxEvidence: 8,
+        maxCitationRetries: 1,
+        maxSchemaRetries: 2,
+        historyWindow: 12,
+        memoryLimit: 3,
+        memoryFloor: 0.35,
+      },
       react: { maxIterations: 10, fusionQueries: 4, fusionDepth: 10 },
-      controllable: { maxTasks: 6, maxRelevanceRetries: 2, maxGroundednessRetries: 1, maxReplans: 8, maxCitationRetries: 1, maxSchemaRetries: 2 },
+      controllable: {
+        maxTasks: 6,
+        maxRelevanceRetries: 2,
+        maxGroundednessRetries: 1,
+        maxReplans: 8,
+        maxCitationRetries: 1,
+        maxSchemaRetries: 2,
+      },
     });
   });
 
@@ -54,7 +68,12 @@ describe('config.agents', () => {
     ]);
     const config = loadConfig({
       cwd,
-      env: { EVIDENT_RAG_MAX_EVIDENCE: '12', EVIDENT_RAG_MEMORY_FLOOR: '0.5', EVIDENT_REACT_MAX_ITERATIONS: '4', EVIDENT_CONTROLLABLE_MAX_TASKS: '3' },
+      env: {
+        EVIDENT_RAG_MAX_EVIDENCE: '12',
+        EVIDENT_RAG_MEMORY_FLOOR: '0.5',
+        EVIDENT_REACT_MAX_ITERATIONS: '4',
+        EVIDENT_CONTROLLABLE_MAX_TASKS: '3',
+      },
     });
     expect(config.agents.rag).toMatchObject({ maxEvidence: 12, memoryFloor: 0.5, historyWindow: 12 });
     expect(config.agents.react.maxIterations).toBe(4);
@@ -62,14 +81,24 @@ describe('config.agents', () => {
   });
 
   it('layers file < env < flags per bound, keeping the other defaults', async () => {
-    await writeFile(join(cwd, 'evident.config.json'), JSON.stringify({ agents: { rag: { maxEvidence: 5, historyWindow: 4 }, react: { fusionQueries: 2 } } }));
-    const config = loadConfig({ cwd, env: { EVIDENT_RAG_MAX_EVIDENCE: '6' }, flags: { agents: { react: { fusionQueries: 3 } } } });
+    await writeFile(
+      join(cwd, 'evident.config.json'),
+      JSON.stringify({ agents: { rag: { maxEvidence: 5, historyWindow: 4 }, react: { fusionQueries: 2 } } }),
+    );
+    const config = loadConfig({
+      cwd,
+      env: { EVIDENT_RAG_MAX_EVIDENCE: '6' },
+      flags: { agents: { react: { fusionQueries: 3 } } },
+    });
     expect(config.agents.rag).toMatchObject({ maxEvidence: 6, historyWindow: 4, maxCitationRetries: 1 });
     expect(config.agents.react).toEqual({ maxIterations: 10, fusionQueries: 3, fusionDepth: 10 });
   });
 
   it('lets a bound be zero where zero means "none" (retries, memories, history window)', () => {
-    const config = loadConfig({ cwd, env: { EVIDENT_RAG_MAX_CITATION_RETRIES: '0', EVIDENT_RAG_MEMORY_LIMIT: '0', EVIDENT_RAG_HISTORY_WINDOW: '0' } });
+    const config = loadConfig({
+      cwd,
+      env: { EVIDENT_RAG_MAX_CITATION_RETRIES: '0', EVIDENT_RAG_MEMORY_LIMIT: '0', EVIDENT_RAG_HISTORY_WINDOW: '0' },
+    });
     expect(config.agents.rag).toMatchObject({ maxCitationRetries: 0, memoryLimit: 0, historyWindow: 0 });
   });
 
@@ -89,8 +118,12 @@ describe('config.agents', () => {
   });
 
   it('refuses an unknown bound (a typo) instead of ignoring it', () => {
-    const error = configError(() => loadConfig({ cwd, env: {}, flags: { agents: { rag: { maxEvidance: 3 } } } as never }));
+    const error = configError(() =>
+      loadConfig({ cwd, env: {}, flags: { agents: { rag: { maxEvidance: 3 } } } as never }),
+    );
     expect(error.message).toMatch(/^Invalid configuration at agents\.rag: .*maxEvidance/);
-    expect(() => loadConfig({ cwd, env: {}, flags: { agents: { planner: { maxTasks: 3 } } } as never })).toThrow(/agents: .*planner/);
+    expect(() => loadConfig({ cwd, env: {}, flags: { agents: { planner: { maxTasks: 3 } } } as never })).toThrow(
+      /agents: .*planner/,
+    );
   });
 });

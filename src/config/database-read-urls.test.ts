@@ -13,7 +13,10 @@ afterAll(() => rm(cwd, { recursive: true, force: true }));
 
 describe('EVIDENT_DATABASE_READ_URLS', () => {
   it('is a comma-separated list of hot standbys; blanks are dropped and an empty list is unset', () => {
-    const env = { EVIDENT_DATABASE_URL: 'postgres://db/rag', EVIDENT_DATABASE_READ_URLS: ' postgres://r1:5432/rag, ,postgresql://u:p@r2/rag ' };
+    const env = {
+      EVIDENT_DATABASE_URL: 'postgres://db/rag',
+      EVIDENT_DATABASE_READ_URLS: ' postgres://r1:5432/rag, ,postgresql://u:p@r2/rag ',
+    };
     expect(loadConfig({ cwd, env }).databaseReadUrls).toEqual(['postgres://r1:5432/rag', 'postgresql://u:p@r2/rag']);
     expect(loadConfig({ cwd, env: { EVIDENT_DATABASE_READ_URLS: ' , ' } }).databaseReadUrls).toBeUndefined();
   });
@@ -34,10 +37,12 @@ describe('EVIDENT_DATABASE_READ_URLS', () => {
     }
   });
 
-  it('takes the replicas\' lag bound and check interval from EVIDENT_DATABASE_REPLICA_* and bounds them', () => {
+  it("takes the replicas' lag bound and check interval from EVIDENT_DATABASE_REPLICA_* and bounds them", () => {
     expect(loadConfig({ cwd, env: {} }).database).toEqual({ replicaMaxLagMs: 5000, replicaCheckIntervalMs: 1000 });
     const env = { EVIDENT_DATABASE_REPLICA_MAX_LAG_MS: '250', EVIDENT_DATABASE_REPLICA_CHECK_INTERVAL_MS: '200' };
     expect(loadConfig({ cwd, env }).database).toEqual({ replicaMaxLagMs: 250, replicaCheckIntervalMs: 200 });
-    expect(() => loadConfig({ cwd, env: { EVIDENT_DATABASE_REPLICA_CHECK_INTERVAL_MS: '0' } })).toThrow(/replicaCheckIntervalMs/);
+    expect(() => loadConfig({ cwd, env: { EVIDENT_DATABASE_REPLICA_CHECK_INTERVAL_MS: '0' } })).toThrow(
+      /replicaCheckIntervalMs/,
+    );
   });
 });

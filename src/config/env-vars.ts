@@ -16,7 +16,10 @@ const text = (value: string): string => value;
 const num = (value: string): number | undefined => (value === '' ? undefined : Number(value));
 /** A comma-separated list; empty items are dropped, and an empty list counts as unset. */
 const list = (value: string): string[] | undefined => {
-  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items.length === 0 ? undefined : items;
 };
 const flag = (value: string): boolean => ['1', 'true', 'yes'].includes(value.toLowerCase());
@@ -26,7 +29,11 @@ const screamingSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_$
 /** `agents.<agent>.<key>` ← `EVIDENT_<AGENT>_<KEY>`, e.g. `agents.rag.maxEvidence` ← `EVIDENT_RAG_MAX_EVIDENCE`. */
 const agentEnvVars = (Object.keys(agentBoundsSchemas) as AgentBoundsName[]).flatMap((agent) =>
   Object.keys(agentBoundsSchemas[agent].shape).map(
-    (key): EnvVar => ({ names: [`EVIDENT_${screamingSnake(agent)}_${screamingSnake(key)}`], path: ['agents', agent, key], parse: num }),
+    (key): EnvVar => ({
+      names: [`EVIDENT_${screamingSnake(agent)}_${screamingSnake(key)}`],
+      path: ['agents', agent, key],
+      parse: num,
+    }),
   ),
 );
 

@@ -1,4 +1,10 @@
-export { configSchema, resolveRetrievalSettings, type ConfigInput, type EvidentConfig, type RetrievalSettings } from './schema.ts';
+export {
+  configSchema,
+  resolveRetrievalSettings,
+  type ConfigInput,
+  type EvidentConfig,
+  type RetrievalSettings,
+} from './schema.ts';
 export { loadConfig, CONFIG_FILE, type LoadConfigOptions } from './load-config.ts';
 export { agentsSchema, type AgentsConfig } from './agents-schema.ts';
 export { tablesSchema, TABLE_QUERY_DEFAULTS, type TablesConfig } from './tables-schema.ts';

@@ -13,9 +13,17 @@ const MiB = 1024 * KiB;
 export const ingestSchema = z
   .object({
     /** Bytes of a file as stored on disk or uploaded (an upload request carries at most this much in total). */
-    maxFileBytes: z.number().int().positive().default(50 * MiB),
+    maxFileBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(50 * MiB),
     /** Bytes a DOCX/XLSX expands to: every zip entry, as declared and as actually inflated. */
-    maxExpandedBytes: z.number().int().positive().default(256 * MiB),
+    maxExpandedBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(256 * MiB),
     /** Entries in a DOCX/XLSX zip. */
     maxArchiveEntries: z.number().int().positive().default(10_000),
     /**
@@ -35,7 +43,12 @@ export const ingestSchema = z
     /** Chunks of one document. */
     maxDocumentChunks: z.number().int().positive().default(25_000),
     /** Bytes of an ACL sidecar (`<file>.acl.json`). */
-    maxSidecarBytes: z.number().int().min(64).max(16 * MiB).default(64 * KiB),
+    maxSidecarBytes: z
+      .number()
+      .int()
+      .min(64)
+      .max(16 * MiB)
+      .default(64 * KiB),
     /**
      * Worker threads that read, parse, chunk, analyse and (with an embedder that allows it, as the offline one does)
      * embed documents while the calling thread writes them; 0 does it all on the calling thread. Absent: one per core.
@@ -52,7 +65,12 @@ export const ingestSchema = z
      */
     batchDocuments: z.number().int().min(1).max(10_000).default(64),
     /** Text bytes of the documents of one batch: a batch is written once it holds this much. */
-    batchBytes: z.number().int().min(1).max(1024 * MiB).default(16 * MiB),
+    batchBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * MiB)
+      .default(16 * MiB),
     /** Milliseconds a batch waits for more documents before it is written (and its files are reported done). */
     batchMs: z.number().int().min(0).max(60_000).default(250),
     /** OCR of PDF pages without a text layer (see `ocr-schema.ts`). */

@@ -43,7 +43,8 @@ export const LIMITS_DEFAULTS: LimitsConfig = limitsSchema.parse({});
 export type LimitName = keyof LimitsConfig;
 
 /** The variable of a limit: `maxBodyBytes` ← `EVIDENT_MAX_BODY_BYTES`. */
-export const limitEnvName = (name: LimitName): string => `EVIDENT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+export const limitEnvName = (name: LimitName): string =>
+  `EVIDENT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
 /** How an error's hint names a limit: its config key and its variable. */
 export const limitSetting = (name: LimitName): string => `limits.${name} (${limitEnvName(name)})`;

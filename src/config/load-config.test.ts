@@ -17,13 +17,25 @@ afterEach(async () => {
 describe('loadConfig', () => {
   it('uses the defaults with nothing set', () => {
     const config = loadConfig({ cwd, env: {} });
-    expect(config).toMatchObject({ db: './.evident/evident.db', embedder: 'offline', reranker: 'none', chunk: { size: 1200, overlap: 150 } });
+    expect(config).toMatchObject({
+      db: './.evident/evident.db',
+      embedder: 'offline',
+      reranker: 'none',
+      chunk: { size: 1200, overlap: 150 },
+    });
     expect(config.retrieval).toMatchObject({ rrfK: 60, topK: 5, rerankDepth: 50 });
   });
 
   it('layers file < env < flags, merging nested objects', async () => {
-    await writeFile(join(cwd, 'evident.config.json'), JSON.stringify({ db: 'file.db', chunk: { size: 900, overlap: 100 }, retrieval: { topK: 7 } }));
-    const config = loadConfig({ cwd, env: { EVIDENT_DB: 'env.db', EVIDENT_CHUNK_OVERLAP: '50' }, flags: { chunk: { size: 2000 } } });
+    await writeFile(
+      join(cwd, 'evident.config.json'),
+      JSON.stringify({ db: 'file.db', chunk: { size: 900, overlap: 100 }, retrieval: { topK: 7 } }),
+    );
+    const config = loadConfig({
+      cwd,
+      env: { EVIDENT_DB: 'env.db', EVIDENT_CHUNK_OVERLAP: '50' },
+      flags: { chunk: { size: 2000 } },
+    });
     expect(config.db).toBe('env.db');
     expect(config.chunk).toEqual({ size: 2000, overlap: 50 });
     expect(config.retrieval.topK).toBe(7);
@@ -32,7 +44,9 @@ describe('loadConfig', () => {
 
   it('reads the server admin key from EVIDENT_ADMIN_KEY and refuses a short one', () => {
     expect(loadConfig({ cwd, env: {} }).adminKey).toBeUndefined();
-    expect(loadConfig({ cwd, env: { EVIDENT_ADMIN_KEY: 'a-long-enough-admin-key' } }).adminKey).toBe('a-long-enough-admin-key');
+    expect(loadConfig({ cwd, env: { EVIDENT_ADMIN_KEY: 'a-long-enough-admin-key' } }).adminKey).toBe(
+      'a-long-enough-admin-key',
+    );
     expect(() => loadConfig({ cwd, env: { EVIDENT_ADMIN_KEY: 'short' } })).toThrow(/adminKey/);
   });
 
@@ -44,8 +58,12 @@ describe('loadConfig', () => {
         return caught as ConfigError;
       }
     })();
-    expect(error?.toLine()).toMatch(/^Invalid configuration at chunk\.size: .* Check the flag, EVIDENT_CHUNK_SIZE or evident\.config\.json\.$/);
-    expect(() => loadConfig({ cwd, env: {}, flags: { chunk: { size: 1000, overlap: 600 } } })).toThrow(/chunk\.overlap must be less than half/);
+    expect(error?.toLine()).toMatch(
+      /^Invalid configuration at chunk\.size: .* Check the flag, EVIDENT_CHUNK_SIZE or evident\.config\.json\.$/,
+    );
+    expect(() => loadConfig({ cwd, env: {}, flags: { chunk: { size: 1000, overlap: 600 } } })).toThrow(
+      /chunk\.overlap must be less than half/,
+    );
   });
 
   it('rejects unknown keys and unreadable files with a ConfigError', async () => {
@@ -53,7 +71,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ cwd, env: {} })).toThrow(ConfigError);
     await writeFile(join(cwd, 'evident.config.json'), '{not json');
     expect(() => loadConfig({ cwd, env: {} })).toThrow(/Cannot read .*evident\.config\.json/);
-    expect(() => loadConfig({ cwd, env: {}, configFile: 'missing.json' })).toThrow(/Config file .*missing\.json does not exist/);
+    expect(() => loadConfig({ cwd, env: {}, configFile: 'missing.json' })).toThrow(
+      /Config file .*missing\.json does not exist/,
+    );
   });
 
   it('fuses the vector channel by default only for a semantic embedder', () => {

@@ -14,7 +14,8 @@ function prune(value: unknown): unknown {
   for (const [key, child] of Object.entries(value)) {
     const pruned = prune(child);
     if (pruned === undefined) continue;
-    if (typeof pruned === 'object' && pruned !== null && !Array.isArray(pruned) && Object.keys(pruned).length === 0) continue;
+    if (typeof pruned === 'object' && pruned !== null && !Array.isArray(pruned) && Object.keys(pruned).length === 0)
+      continue;
     out[key] = pruned;
   }
   return out;
@@ -26,7 +27,12 @@ function merge(...layers: unknown[]): Record<string, unknown> {
     for (const [key, value] of Object.entries((prune(layer) ?? {}) as Record<string, unknown>)) {
       const prev = out[key];
       out[key] =
-        prev && typeof prev === 'object' && !Array.isArray(prev) && value && typeof value === 'object' && !Array.isArray(value)
+        prev &&
+        typeof prev === 'object' &&
+        !Array.isArray(prev) &&
+        value &&
+        typeof value === 'object' &&
+        !Array.isArray(value)
           ? merge(prev, value)
           : value;
     }

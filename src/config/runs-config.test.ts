@@ -11,7 +11,9 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 describe('run lease settings', () => {
   it('default to a 5 s heartbeat and a 20 s lease, and read EVIDENT_RUN_HEARTBEAT_MS and EVIDENT_RUN_LEASE_MS', () => {
     expect(loadConfig({ cwd, env: {} }).runs).toMatchObject({ heartbeatMs: 5_000, leaseMs: 20_000 });
-    expect(loadConfig({ cwd, env: { EVIDENT_RUN_HEARTBEAT_MS: '250', EVIDENT_RUN_LEASE_MS: '1500' } }).runs).toMatchObject({ heartbeatMs: 250, leaseMs: 1_500 });
+    expect(
+      loadConfig({ cwd, env: { EVIDENT_RUN_HEARTBEAT_MS: '250', EVIDENT_RUN_LEASE_MS: '1500' } }).runs,
+    ).toMatchObject({ heartbeatMs: 250, leaseMs: 1_500 });
   });
 
   it('admit 64 runs at once and 16 per user by default, and read EVIDENT_RUNS_MAX_CONCURRENT(_PER_USER)', () => {
@@ -22,7 +24,9 @@ describe('run lease settings', () => {
   });
 
   it('refuse a lease shorter than three heartbeats, naming the key', () => {
-    expect(() => loadConfig({ cwd, env: { EVIDENT_RUN_HEARTBEAT_MS: '1000', EVIDENT_RUN_LEASE_MS: '2000' } })).toThrow(/runs\.leaseMs must be at least 3 × runs\.heartbeatMs/);
+    expect(() => loadConfig({ cwd, env: { EVIDENT_RUN_HEARTBEAT_MS: '1000', EVIDENT_RUN_LEASE_MS: '2000' } })).toThrow(
+      /runs\.leaseMs must be at least 3 × runs\.heartbeatMs/,
+    );
     expect(() => loadConfig({ cwd, env: { EVIDENT_RUN_HEARTBEAT_MS: '10' } })).toThrow(/runs\.heartbeatMs/);
   });
 });

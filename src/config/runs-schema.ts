@@ -18,5 +18,7 @@ export const runsSchema = z
     maxConcurrentPerUser: z.number().int().min(1).max(10_000).default(16),
   })
   .prefault({})
-  .refine((runs) => runs.leaseMs >= 3 * runs.heartbeatMs, { message: 'runs.leaseMs must be at least 3 × runs.heartbeatMs' });
+  .refine((runs) => runs.leaseMs >= 3 * runs.heartbeatMs, {
+    message: 'runs.leaseMs must be at least 3 × runs.heartbeatMs',
+  });
 export type RunsConfig = z.infer<typeof runsSchema>;

@@ -17,19 +17,20 @@ export const configSchema = z
     /** The embedded SQLite file. */
     db: z.string().min(1).default('./.evident/evident.db'),
     /** A PostgreSQL database (`postgres://…`, optional `?schema=`): when set, the store lives there instead of in `db`. */
-    databaseUrl: z.string().regex(/^postgres(ql)?:\/\//i, 'expected a postgres:// URL').optional(),
+    databaseUrl: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i, 'expected a postgres:// URL')
+      .optional(),
     /**
      * Hot standbys of `databaseUrl` (`EVIDENT_DATABASE_READ_URLS`, comma-separated) that take retrieval, listing and
      * history reads; writes, runs and checkpoints stay on the primary.
      */
     databaseReadUrls: z
       .array(
-        z
-          .string()
-          .refine((url) => /^postgres(ql)?:\/\/[^/?#]/i.test(url) && URL.canParse(url), {
-            message:
-              'expected the postgres:// URL of a hot standby of databaseUrl, e.g. postgres://user:password@replica:5432/database (EVIDENT_DATABASE_READ_URLS separates several with commas)',
-          }),
+        z.string().refine((url) => /^postgres(ql)?:\/\/[^/?#]/i.test(url) && URL.canParse(url), {
+          message:
+            'expected the postgres:// URL of a hot standby of databaseUrl, e.g. postgres://user:password@replica:5432/database (EVIDENT_DATABASE_READ_URLS separates several with commas)',
+        }),
       )
       .optional(),
     /** How the read replicas of `databaseReadUrls` are watched (PostgreSQL only). */
@@ -67,7 +68,9 @@ export const configSchema = z
         overlap: z.number().int().min(0).max(5_000).default(150),
       })
       .prefault({})
-      .refine((chunk) => chunk.overlap < chunk.size / 2, { message: 'chunk.overlap must be less than half of chunk.size' }),
+      .refine((chunk) => chunk.overlap < chunk.size / 2, {
+        message: 'chunk.overlap must be less than half of chunk.size',
+      }),
     /** The bounds of ingesting one file (size, expansion, XML, tables, text, chunks); see `ingest-schema.ts`. */
     ingest: ingestSchema,
     retrieval: z
@@ -84,7 +87,10 @@ export const configSchema = z
          * Unset: both channels when the embedder is semantic, BM25 alone with the offline (lexical) embedder, which
          * made SciFact worse when fused. See `resolveRetrievalSettings`.
          */
-        channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
+        channels: z
+          .array(z.enum(['bm25', 'vector']))
+          .min(1)
+          .optional(),
       })
       .prefault({}),
     /** The bounds of one read-only table query (rows, time, result and value bytes, memory); see `tables-schema.ts`. */
@@ -125,7 +131,10 @@ export type EvidentConfig = z.infer<typeof configSchema>;
 /** Retrieval settings with every default resolved (the channels depend on the embedder). */
 export type RetrievalSettings = Omit<EvidentConfig['retrieval'], 'channels'> & { channels: ('bm25' | 'vector')[] };
 
-export const resolveRetrievalSettings = (config: EvidentConfig, embedder: { semantic: boolean }): RetrievalSettings => ({
+export const resolveRetrievalSettings = (
+  config: EvidentConfig,
+  embedder: { semantic: boolean },
+): RetrievalSettings => ({
   ...config.retrieval,
   channels: config.retrieval.channels ?? (embedder.semantic ? ['bm25', 'vector'] : ['bm25']),
 });

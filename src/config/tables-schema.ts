@@ -15,14 +15,29 @@ export const tablesSchema = z
     /** Milliseconds from sending the query until its rows are read back; then it is stopped (`query_timeout`). */
     timeoutMs: z.number().int().min(10).max(600_000).default(5_000),
     /** Bytes of the whole result (column names and every value as UTF-8 / raw bytes); over it: `query_too_large`. */
-    maxResultBytes: z.number().int().min(1024).max(256 * MiB).default(MiB),
+    maxResultBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * MiB)
+      .default(MiB),
     /** Bytes of any single value; over it: `query_too_large`. */
-    maxValueBytes: z.number().int().min(64).max(256 * MiB).default(256 * 1024),
+    maxValueBytes: z
+      .number()
+      .int()
+      .min(64)
+      .max(256 * MiB)
+      .default(256 * 1024),
     /**
      * Working memory of one query: the SQLite query process's data segment on Linux (its sorts and temporary tables
      * are kept in memory), PostgreSQL's `temp_file_limit` where the store's role may set it.
      */
-    maxMemoryBytes: z.number().int().min(64 * MiB).max(64 * 1024 * MiB).default(512 * MiB),
+    maxMemoryBytes: z
+      .number()
+      .int()
+      .min(64 * MiB)
+      .max(64 * 1024 * MiB)
+      .default(512 * MiB),
   })
   .strict()
   .prefault({})

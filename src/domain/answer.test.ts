@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { answerSchema, checkCitations, refusal, REFUSAL_TEXT, type Answer } from './answer.ts';
 
 const evidence = [
-  { chunkId: 'contracts/ct-1.md#0', docId: 'contracts/ct-1.md', text: 'The total fee is\n  EUR 48,000 per year,\npayable quarterly.' },
+  {
+    chunkId: 'contracts/ct-1.md#0',
+    docId: 'contracts/ct-1.md',
+    text: 'The total fee is\n  EUR 48,000 per year,\npayable quarterly.',
+  },
   { chunkId: 'policies/p.md#2', docId: 'policies/p.md', text: 'Employees must report incidents within “24 hours”.' },
 ];
 
@@ -18,7 +22,9 @@ describe('answer contract', () => {
   it('validates the shape and the confidence range', () => {
     expect(answerSchema.safeParse(answer([])).success).toBe(true);
     expect(answerSchema.safeParse({ ...answer([]), confidence: 1.2 }).success).toBe(false);
-    expect(answerSchema.safeParse({ ...answer([]), citations: [{ chunk_id: 'x', doc_id: 'y', source: 's' }] }).success).toBe(false);
+    expect(
+      answerSchema.safeParse({ ...answer([]), citations: [{ chunk_id: 'x', doc_id: 'y', source: 's' }] }).success,
+    ).toBe(false);
     expect(answerSchema.safeParse({ ...answer([]), missing_information: undefined }).success).toBe(false);
   });
 
@@ -28,7 +34,12 @@ describe('answer contract', () => {
     expect(refused.answer.startsWith(REFUSAL_TEXT)).toBe(true);
     expect(refused.answer).toContain('the 2025 price list');
     expect(refused.answer).toContain('Only the 2024 prices were found.');
-    expect(refused).toMatchObject({ answerable: false, confidence: 0, citations: [], missing_information: ['the 2025 price list'] });
+    expect(refused).toMatchObject({
+      answerable: false,
+      confidence: 0,
+      citations: [],
+      missing_information: ['the 2025 price list'],
+    });
   });
 });
 
@@ -49,7 +60,10 @@ describe('checkCitations', () => {
     const invented = { ...base, chunk_id: 'contracts/ct-1.md#0', quote: 'EUR 50,000 per year' };
     const wrongCase = { ...base, chunk_id: 'contracts/ct-1.md#0', quote: 'the total fee' };
     const empty = { ...base, chunk_id: 'contracts/ct-1.md#0', quote: '   ' };
-    const { answer: checked, dropped } = checkCitations(answer([good, unknown, wrongDoc, invented, wrongCase, empty]), evidence);
+    const { answer: checked, dropped } = checkCitations(
+      answer([good, unknown, wrongDoc, invented, wrongCase, empty]),
+      evidence,
+    );
     expect(checked.citations).toEqual([good]);
     expect(dropped.map((entry) => [entry.citation, entry.reason])).toEqual([
       [unknown, 'unknown_chunk'],

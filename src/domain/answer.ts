@@ -27,7 +27,13 @@ export function refusal(missing: readonly string[], note?: string): Answer {
   const parts = [REFUSAL_TEXT];
   if (missing.length > 0) parts.push(`Missing: ${missing.join('; ')}.`);
   if (note) parts.push(note);
-  return { answer: parts.join(' '), answerable: false, confidence: 0, citations: [], missing_information: [...missing] };
+  return {
+    answer: parts.join(' '),
+    answerable: false,
+    confidence: 0,
+    citations: [],
+    missing_information: [...missing],
+  };
 }
 
 /** A chunk the run retrieved for this principal, as far as citation checking needs it. */

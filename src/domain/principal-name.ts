@@ -24,15 +24,18 @@ const shown = (text: string) => JSON.stringify(text.length > 64 ? `${text.slice(
 export function userNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'a user needs a non-empty name';
   if (name.length > MAX_USER_NAME_CHARS) return `a user name has at most ${MAX_USER_NAME_CHARS} characters`;
-  if (name.includes(RESERVED_ID_MARK)) return 'a colon marks the identities Evident reserves (the CLI operator, the admin key), which no user may take';
+  if (name.includes(RESERVED_ID_MARK))
+    return 'a colon marks the identities Evident reserves (the CLI operator, the admin key), which no user may take';
   if (!USER_NAME.test(name)) return 'use letters, digits, ".", "_", "@" or "-"';
-  if (FORMER_OPERATOR_IDS.has(name.toLowerCase())) return `"${name}" is reserved: the CLI operator or the admin key acted under that name`;
+  if (FORMER_OPERATOR_IDS.has(name.toLowerCase()))
+    return `"${name}" is reserved: the CLI operator or the admin key acted under that name`;
   return undefined;
 }
 
 /** Why `group` cannot be a group name, or undefined when it can. */
 export function groupNameProblem(group: string): string | undefined {
-  if (group.length === 0 || group.length > MAX_GROUP_NAME_CHARS) return `a group name has 1 to ${MAX_GROUP_NAME_CHARS} characters`;
+  if (group.length === 0 || group.length > MAX_GROUP_NAME_CHARS)
+    return `a group name has 1 to ${MAX_GROUP_NAME_CHARS} characters`;
   if (!GROUP_NAME.test(group)) return 'group names have no spaces, commas or colons';
   return undefined;
 }
@@ -43,12 +46,16 @@ export function groupNameProblem(group: string): string | undefined {
  */
 export function assertValidUser(user: { name: string; groups: readonly string[] }): void {
   const problem = userNameProblem(user.name);
-  if (problem) throw new ValidationError(`Invalid user name ${shown(user.name)}: ${problem}.`, { hint: 'Choose another name.' });
+  if (problem)
+    throw new ValidationError(`Invalid user name ${shown(user.name)}: ${problem}.`, { hint: 'Choose another name.' });
   if (user.groups.length > MAX_USER_GROUPS) {
-    throw new ValidationError(`A user has at most ${MAX_USER_GROUPS} groups; ${user.groups.length} were given.`, { hint: 'Give fewer groups.' });
+    throw new ValidationError(`A user has at most ${MAX_USER_GROUPS} groups; ${user.groups.length} were given.`, {
+      hint: 'Give fewer groups.',
+    });
   }
   for (const group of user.groups) {
     const groupProblem = groupNameProblem(group);
-    if (groupProblem) throw new ValidationError(`Invalid group name ${shown(group)}: ${groupProblem}.`, { hint: 'Rename the group.' });
+    if (groupProblem)
+      throw new ValidationError(`Invalid group name ${shown(group)}: ${groupProblem}.`, { hint: 'Rename the group.' });
   }
 }

@@ -9,7 +9,8 @@ export type DocumentFileGap = 'not_kept' | 'changed';
 const HINTS: Record<DocumentFileGap, string> = {
   not_kept:
     'The server keeps uploaded files, and serves other originals only from its document roots (documentRoots, EVIDENT_DOCUMENT_ROOTS): upload the file, or ingest or sync it from one of them.',
-  changed: 'Ingest it again (evident ingest) so the index matches the file; the indexed text is still searchable meanwhile.',
+  changed:
+    'Ingest it again (evident ingest) so the index matches the file; the indexed text is still searchable meanwhile.',
 };
 
 /**

@@ -132,4 +132,5 @@ const KNOWN: Record<ErrorCode, true> = {
 /** Every code, for checks on codes read back from outside (a recorded run event, a client's reply). */
 export const ERROR_CODES = Object.keys(KNOWN) as readonly ErrorCode[];
 
-export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(KNOWN, value);
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(KNOWN, value);

@@ -63,11 +63,27 @@ interface Case {
 
 // The messages and hints are the ones clients and tests have relied on; a change here is a change of behaviour.
 const CASES: Case[] = [
-  { type: ConfigError, error: new ConfigError('Bad flag.'), code: 'config_invalid', category: 'user', message: 'Bad flag.' },
-  { type: IngestError, error: new IngestError('file_empty', 'a.md is empty (0 bytes).'), code: 'file_empty', category: 'user', message: 'a.md is empty (0 bytes).' },
+  {
+    type: ConfigError,
+    error: new ConfigError('Bad flag.'),
+    code: 'config_invalid',
+    category: 'user',
+    message: 'Bad flag.',
+  },
+  {
+    type: IngestError,
+    error: new IngestError('file_empty', 'a.md is empty (0 bytes).'),
+    code: 'file_empty',
+    category: 'user',
+    message: 'a.md is empty (0 bytes).',
+  },
   {
     type: IngestLimitError,
-    error: new IngestLimitError('a.docx', 'expands to more than 1.0 MiB', { setting: 'ingest.maxExpandedBytes', env: 'EVIDENT_MAX_EXPANDED_BYTES', limit: '1.0 MiB' }),
+    error: new IngestLimitError('a.docx', 'expands to more than 1.0 MiB', {
+      setting: 'ingest.maxExpandedBytes',
+      env: 'EVIDENT_MAX_EXPANDED_BYTES',
+      limit: '1.0 MiB',
+    }),
     code: 'file_limit_exceeded',
     category: 'user',
     message: 'a.docx expands to more than 1.0 MiB, over the ingest.maxExpandedBytes limit of 1.0 MiB.',
@@ -90,7 +106,13 @@ const CASES: Case[] = [
     message: "The store's vectors were built by embedder a (dimension 2), but b (dimension 3) is configured.",
     hint: 'Run `evident reindex` to rebuild the vectors with b, or configure a again.',
   },
-  { type: NotFoundError, error: new NotFoundError('document', 'x'), code: 'not_found', category: 'user', message: 'No document named "x".' },
+  {
+    type: NotFoundError,
+    error: new NotFoundError('document', 'x'),
+    code: 'not_found',
+    category: 'user',
+    message: 'No document named "x".',
+  },
   {
     type: ModelNotFoundError,
     error: new ModelNotFoundError('gpt-4o', ['rag', 'react']),
@@ -100,11 +122,41 @@ const CASES: Case[] = [
     hint: 'Models here: rag, react (GET /v1/models).',
     alsoIs: [NotFoundError],
   },
-  { type: RouteNotFoundError, error: new RouteNotFoundError('GET', '/nope'), code: 'not_found', category: 'user', message: 'No route GET /nope.' },
-  { type: ValidationError, error: new ValidationError('limit must be 1–1000.'), code: 'invalid_input', category: 'user', message: 'limit must be 1–1000.' },
-  { type: ProviderError, error: new ProviderError('ollama', 'unreachable'), code: 'provider_failed', category: 'upstream', message: 'ollama: unreachable' },
-  { type: StoreError, error: new StoreError('cannot open'), code: 'store_failed', category: 'system', message: 'cannot open' },
-  { type: QueryRejectedError, error: new QueryRejectedError('query_timeout', 'stopped'), code: 'query_timeout', category: 'user', message: 'stopped' },
+  {
+    type: RouteNotFoundError,
+    error: new RouteNotFoundError('GET', '/nope'),
+    code: 'not_found',
+    category: 'user',
+    message: 'No route GET /nope.',
+  },
+  {
+    type: ValidationError,
+    error: new ValidationError('limit must be 1–1000.'),
+    code: 'invalid_input',
+    category: 'user',
+    message: 'limit must be 1–1000.',
+  },
+  {
+    type: ProviderError,
+    error: new ProviderError('ollama', 'unreachable'),
+    code: 'provider_failed',
+    category: 'upstream',
+    message: 'ollama: unreachable',
+  },
+  {
+    type: StoreError,
+    error: new StoreError('cannot open'),
+    code: 'store_failed',
+    category: 'system',
+    message: 'cannot open',
+  },
+  {
+    type: QueryRejectedError,
+    error: new QueryRejectedError('query_timeout', 'stopped'),
+    code: 'query_timeout',
+    category: 'user',
+    message: 'stopped',
+  },
   {
     type: StructuredOutputError,
     error: new StructuredOutputError('Plan', 2, [{ path: ['steps', 0], message: 'Required' }]),
@@ -121,7 +173,14 @@ const CASES: Case[] = [
     message: 'Missing or invalid API key.',
     hint: 'Send `Authorization: Bearer <key>` (or `x-api-key`); create a key with `evident keys create <user>`.',
   },
-  { type: ForbiddenError, error: new ForbiddenError('list users'), code: 'forbidden', category: 'user', message: 'Only an admin may list users.', hint: 'Use an admin key.' },
+  {
+    type: ForbiddenError,
+    error: new ForbiddenError('list users'),
+    code: 'forbidden',
+    category: 'user',
+    message: 'Only an admin may list users.',
+    hint: 'Use an admin key.',
+  },
   {
     type: DecisionForbiddenError,
     error: new DecisionForbiddenError('send_email'),
@@ -148,7 +207,14 @@ const CASES: Case[] = [
   },
   {
     type: InputTooLargeError,
-    error: new InputTooLargeError({ what: 'the query', unit: 'terms', limit: 128, actual: 300, setting: 'limits.maxQueryTerms (EVIDENT_MAX_QUERY_TERMS)', fix: 'Send a shorter query' }),
+    error: new InputTooLargeError({
+      what: 'the query',
+      unit: 'terms',
+      limit: 128,
+      actual: 300,
+      setting: 'limits.maxQueryTerms (EVIDENT_MAX_QUERY_TERMS)',
+      fix: 'Send a shorter query',
+    }),
     code: 'input_too_large',
     category: 'user',
     message: 'The query has 300 terms; the limit is 128.',
@@ -257,7 +323,12 @@ const CASES: Case[] = [
   },
   {
     type: RemoteError,
-    error: new RemoteError({ status: 400, code: 'input_too_large', message: 'The query is too long.', hint: 'Send a shorter query.' }),
+    error: new RemoteError({
+      status: 400,
+      code: 'input_too_large',
+      message: 'The query is too long.',
+      hint: 'Send a shorter query.',
+    }),
     code: 'input_too_large',
     category: 'user',
     message: 'The query is too long.',
@@ -269,24 +340,41 @@ describe('error classes', () => {
   it.each(CASES.map((c) => [c.type.name, c] as const))('%s has its code, category, message and hint', (_name, c) => {
     expect(c.error).toBeInstanceOf(EvidentError);
     expect(c.error.name).toBe(c.type.name);
-    expect({ code: c.error.code, category: c.error.category, message: c.error.message }).toEqual({ code: c.code, category: c.category, message: c.message });
+    expect({ code: c.error.code, category: c.error.category, message: c.error.message }).toEqual({
+      code: c.code,
+      category: c.category,
+      message: c.message,
+    });
     if (c.hint !== undefined) expect(c.error.hint).toBe(c.hint);
     expect(isErrorCode(c.error.code)).toBe(true);
   });
 
-  it.each(CASES.map((c) => [c.type.name, c] as const))('%s.isInstance accepts its own errors and no other class does', (_name, c) => {
-    expect(c.type.isInstance(c.error)).toBe(true);
-    expect(EvidentError.isInstance(c.error)).toBe(true);
-    expect(isEvidentError(c.error)).toBe(true);
-    for (const other of CASES) {
-      if (other.type === c.type) continue;
-      expect(other.type.isInstance(c.error), `${other.type.name}.isInstance(${c.type.name})`).toBe(c.alsoIs?.includes(other.type) ?? false);
-    }
-  });
+  it.each(CASES.map((c) => [c.type.name, c] as const))(
+    '%s.isInstance accepts its own errors and no other class does',
+    (_name, c) => {
+      expect(c.type.isInstance(c.error)).toBe(true);
+      expect(EvidentError.isInstance(c.error)).toBe(true);
+      expect(isEvidentError(c.error)).toBe(true);
+      for (const other of CASES) {
+        if (other.type === c.type) continue;
+        expect(other.type.isInstance(c.error), `${other.type.name}.isInstance(${c.type.name})`).toBe(
+          c.alsoIs?.includes(other.type) ?? false,
+        );
+      }
+    },
+  );
 
   it('isInstance rejects what is not one of its errors', () => {
     const lookalike = Object.assign(new Error('No document named "x".'), { code: 'not_found', category: 'user' });
-    for (const value of [lookalike, new Error('x'), null, undefined, 'not_found', 42, { [Symbol.for('evident.error.NotFoundError')]: 'yes' }]) {
+    for (const value of [
+      lookalike,
+      new Error('x'),
+      null,
+      undefined,
+      'not_found',
+      42,
+      { [Symbol.for('evident.error.NotFoundError')]: 'yes' },
+    ]) {
       expect(NotFoundError.isInstance(value)).toBe(false);
       expect(EvidentError.isInstance(value)).toBe(false);
     }
@@ -310,10 +398,15 @@ describe('error classes', () => {
     expect(isErrorCode('no_such_code')).toBe(false);
   });
 
-  it('a server\'s refusal keeps its code; OpenAI-shaped and unknown codes map to Evident\'s by code, then status', () => {
+  it("a server's refusal keeps its code; OpenAI-shaped and unknown codes map to Evident's by code, then status", () => {
     expect(new RemoteError({ status: 404, code: 'model_not_found', message: 'm' }).code).toBe('unknown_agent');
     expect(new RemoteError({ status: 403, code: 'from_a_newer_version' }).code).toBe('forbidden');
-    expect(new RemoteError({ status: 502 })).toMatchObject({ code: 'internal', category: 'upstream', status: 502, message: 'The Evident server answered 502.' });
+    expect(new RemoteError({ status: 502 })).toMatchObject({
+      code: 'internal',
+      category: 'upstream',
+      status: 502,
+      message: 'The Evident server answered 502.',
+    });
   });
 
   it('a recorded run failure keeps its code, and one this version does not know becomes run_failed', () => {
@@ -337,13 +430,23 @@ describe('publicErrorOf', () => {
       message: 'No document named "x".',
       hint: 'List them with `evident docs`.',
     });
-    expect(publicErrorOf(new ProviderError('ollama', 'unreachable'))).toEqual({ code: 'provider_failed', message: 'ollama: unreachable', hint: null });
+    expect(publicErrorOf(new ProviderError('ollama', 'unreachable'))).toEqual({
+      code: 'provider_failed',
+      message: 'ollama: unreachable',
+      hint: null,
+    });
   });
 
   it('keeps system errors and foreign errors to their opaque public form', () => {
     const opaque = { message: 'The server failed to handle the request.', hint: 'See the server log.' };
-    expect(publicErrorOf(new StoreError('SQLITE_CANTOPEN /secret/path/evident.db'))).toEqual({ code: 'store_failed', ...opaque });
-    expect(publicErrorOf(new RunEventConflictError({ runId: 'r1', seq: 1 }, null))).toEqual({ code: 'run_event_conflict', ...opaque });
+    expect(publicErrorOf(new StoreError('SQLITE_CANTOPEN /secret/path/evident.db'))).toEqual({
+      code: 'store_failed',
+      ...opaque,
+    });
+    expect(publicErrorOf(new RunEventConflictError({ runId: 'r1', seq: 1 }, null))).toEqual({
+      code: 'run_event_conflict',
+      ...opaque,
+    });
     expect(publicErrorOf(new Error('password=hunter2'))).toEqual({ code: 'internal', ...opaque });
     expect(publicErrorOf('thrown string')).toEqual({ code: 'internal', ...opaque });
   });

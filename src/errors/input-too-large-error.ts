@@ -26,7 +26,11 @@ export class InputTooLargeError extends EvidentError {
     super('input_too_large', `${capitalised(bound.what)} has ${found} ${bound.unit}; the limit is ${bound.limit}.`, {
       category: 'user',
       hint: `${bound.fix}, or raise ${bound.setting}.`,
-      details: { limit: bound.limit, unit: bound.unit, ...(bound.actual === undefined ? {} : { actual: bound.actual }) },
+      details: {
+        limit: bound.limit,
+        unit: bound.unit,
+        ...(bound.actual === undefined ? {} : { actual: bound.actual }),
+      },
     });
   }
 

@@ -13,7 +13,8 @@ export interface PublicError {
  * opaque, since its text was never reviewed for that.
  */
 export function publicErrorOf(error: unknown): PublicError {
-  if (isEvidentError(error) && error.category !== 'system') return { code: error.code, message: error.message, hint: error.hint ?? null };
+  if (isEvidentError(error) && error.category !== 'system')
+    return { code: error.code, message: error.message, hint: error.hint ?? null };
   const code = isEvidentError(error) ? error.code : 'internal';
   return { code, message: 'The server failed to handle the request.', hint: 'See the server log.' };
 }

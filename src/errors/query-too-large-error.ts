@@ -33,11 +33,15 @@ export class QueryTooLargeError extends EvidentError {
 
   constructor(bound: QueryBound, limitBytes: number) {
     const { what, setting, hint } = SETTING[bound];
-    super('query_too_large', `The query's ${what} went over the limit of ${limitBytes} bytes (${setting}) and the query was stopped.`, {
-      category: 'user',
-      hint: `${hint} Or raise the limit.`,
-      details: { bound, limitBytes },
-    });
+    super(
+      'query_too_large',
+      `The query's ${what} went over the limit of ${limitBytes} bytes (${setting}) and the query was stopped.`,
+      {
+        category: 'user',
+        hint: `${hint} Or raise the limit.`,
+        details: { bound, limitBytes },
+      },
+    );
   }
 
   static override isInstance(error: unknown): error is QueryTooLargeError {

@@ -11,10 +11,14 @@ export class RunEventConflictError extends EvidentError {
   private readonly [symbol] = true;
 
   constructor(taken: { runId: string; seq: number | string } | undefined, cause: unknown) {
-    super('run_event_conflict', taken ? `Run ${taken.runId} already has an event ${taken.seq}.` : 'A run already has one of these event numbers.', {
-      category: 'system',
-      cause,
-    });
+    super(
+      'run_event_conflict',
+      taken ? `Run ${taken.runId} already has an event ${taken.seq}.` : 'A run already has one of these event numbers.',
+      {
+        category: 'system',
+        cause,
+      },
+    );
   }
 
   static override isInstance(error: unknown): error is RunEventConflictError {

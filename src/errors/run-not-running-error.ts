@@ -8,7 +8,10 @@ export class RunNotRunningError extends EvidentError {
   private readonly [symbol] = true;
 
   constructor(runId: string, status: string) {
-    super('run_not_running', `Run ${runId} is not running (it is ${status}).`, { category: 'user', hint: 'Only a running run can be cancelled.' });
+    super('run_not_running', `Run ${runId} is not running (it is ${status}).`, {
+      category: 'user',
+      hint: 'Only a running run can be cancelled.',
+    });
   }
 
   static override isInstance(error: unknown): error is RunNotRunningError {

@@ -11,10 +11,14 @@ export class RunOrphanedError extends EvidentError {
   private readonly [symbol] = true;
 
   constructor(runId: string) {
-    super('run_orphaned', `The process running this run stopped; run ${runId} could not be resumed from a checkpoint of its own.`, {
-      category: 'upstream',
-      hint: 'Ask again: the thread accepts a new question.',
-    });
+    super(
+      'run_orphaned',
+      `The process running this run stopped; run ${runId} could not be resumed from a checkpoint of its own.`,
+      {
+        category: 'upstream',
+        hint: 'Ask again: the thread accepts a new question.',
+      },
+    );
   }
 
   static override isInstance(error: unknown): error is RunOrphanedError {

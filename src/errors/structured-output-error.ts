@@ -17,7 +17,12 @@ export class StructuredOutputError extends EvidentError {
   private readonly [symbol] = true;
   readonly issues: StructuredOutputIssue[];
 
-  constructor(schemaName: string, attempts: number, issues: StructuredOutputIssue[], options: EvidentErrorOptions = {}) {
+  constructor(
+    schemaName: string,
+    attempts: number,
+    issues: StructuredOutputIssue[],
+    options: EvidentErrorOptions = {},
+  ) {
     const first = issues[0];
     const where = first && first.path.length > 0 ? ` at ${first.path.join('.')}` : '';
     super(

@@ -10,11 +10,15 @@ export class TooManyRunsError extends EvidentError {
   readonly retryAfterSeconds: number;
 
   constructor(scope: 'user' | 'server', limit: number, setting: string, retryAfterSeconds = 2) {
-    super('too_many_runs', `${scope === 'user' ? 'You already have' : 'This server already executes'} ${limit} run${limit === 1 ? '' : 's'} at once.`, {
-      category: 'user',
-      hint: `Retry in a few seconds, when a run has ended (the limit is ${setting}).`,
-      details: { scope, limit, retry_after_seconds: retryAfterSeconds },
-    });
+    super(
+      'too_many_runs',
+      `${scope === 'user' ? 'You already have' : 'This server already executes'} ${limit} run${limit === 1 ? '' : 's'} at once.`,
+      {
+        category: 'user',
+        hint: `Retry in a few seconds, when a run has ended (the limit is ${setting}).`,
+        details: { scope, limit, retry_after_seconds: retryAfterSeconds },
+      },
+    );
     this.retryAfterSeconds = retryAfterSeconds;
   }
 

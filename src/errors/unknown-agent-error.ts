@@ -8,7 +8,10 @@ export class UnknownAgentError extends EvidentError {
   private readonly [symbol] = true;
 
   constructor(name: string, agents: readonly string[]) {
-    super('unknown_agent', `Unknown agent ${JSON.stringify(name)}.`, { category: 'user', hint: `Agents: ${agents.join(', ')}.` });
+    super('unknown_agent', `Unknown agent ${JSON.stringify(name)}.`, {
+      category: 'user',
+      hint: `Agents: ${agents.join(', ')}.`,
+    });
   }
 
   static override isInstance(error: unknown): error is UnknownAgentError {

@@ -7,5 +7,7 @@ export function formatTable(header: string[], rows: (string | number)[][]): stri
       .map((cell, col) => cell + ' '.repeat((widths[col] ?? 0) - [...cell].length))
       .join('  ')
       .trimEnd();
-  return [line(cells[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
+  return (
+    [line(cells[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n'
+  );
 }

@@ -3,9 +3,21 @@ import { snakeCase, snakeCaseKeys } from './snake-case-keys.ts';
 
 describe('snakeCaseKeys', () => {
   it('puts the keys of nested objects and arrays in snake_case and leaves snake_case keys as they are', () => {
-    const record = { docId: 'a.md', chunkCount: 2, page_count: 1, outcomes: [{ docId: 'a.md', error: { code: 'x', hint: 'y' } }], elapsedMs: 5 };
+    const record = {
+      docId: 'a.md',
+      chunkCount: 2,
+      page_count: 1,
+      outcomes: [{ docId: 'a.md', error: { code: 'x', hint: 'y' } }],
+      elapsedMs: 5,
+    };
     const wire = snakeCaseKeys(record);
-    expect(wire).toEqual({ doc_id: 'a.md', chunk_count: 2, page_count: 1, outcomes: [{ doc_id: 'a.md', error: { code: 'x', hint: 'y' } }], elapsed_ms: 5 });
+    expect(wire).toEqual({
+      doc_id: 'a.md',
+      chunk_count: 2,
+      page_count: 1,
+      outcomes: [{ doc_id: 'a.md', error: { code: 'x', hint: 'y' } }],
+      elapsed_ms: 5,
+    });
     expectTypeOf(wire).toEqualTypeOf<{
       doc_id: string;
       chunk_count: number;
@@ -17,7 +29,11 @@ describe('snakeCaseKeys', () => {
 
   it("keeps a client's metadata and a tool call's arguments verbatim", () => {
     const thread = { threadId: 't', metadata: { myTag: 1 }, toolCalls: [{ name: 'q', arguments: { sqlQuery: 's' } }] };
-    expect(snakeCaseKeys(thread)).toEqual({ thread_id: 't', metadata: { myTag: 1 }, tool_calls: [{ name: 'q', arguments: { sqlQuery: 's' } }] });
+    expect(snakeCaseKeys(thread)).toEqual({
+      thread_id: 't',
+      metadata: { myTag: 1 },
+      tool_calls: [{ name: 'q', arguments: { sqlQuery: 's' } }],
+    });
   });
 
   it('keeps values that are not plain objects (dates, typed arrays, null) as they are', () => {
@@ -33,6 +49,11 @@ describe('snakeCaseKeys', () => {
   });
 
   it('maps one key the way the type does', () => {
-    expect(['chunkCount', 'p50Ms', 'hit_at_10', 'sqlName'].map(snakeCase)).toEqual(['chunk_count', 'p50_ms', 'hit_at_10', 'sql_name']);
+    expect(['chunkCount', 'p50Ms', 'hit_at_10', 'sqlName'].map(snakeCase)).toEqual([
+      'chunk_count',
+      'p50_ms',
+      'hit_at_10',
+      'sql_name',
+    ]);
   });
 });

@@ -11,7 +11,14 @@ export const PUBLIC_ACL = 'public';
  * template leaves behind. Entries are checked by `parseAcl` (`user:bob`, `group:legal`).
  */
 export function parseAclValue(value: unknown, origin: string): string[] {
-  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  const items =
+    typeof value === 'string'
+      ? value.split(',')
+      : Array.isArray(value)
+        ? value
+        : value === null || value === undefined
+          ? []
+          : [value];
   const entries = items.map((item) => (typeof item === 'string' ? item.trim() : item)).filter((item) => item !== '');
   if (entries.length === 0) throw new EmptyAclError(origin);
   const isPublic = (item: unknown) => typeof item === 'string' && item.toLowerCase() === PUBLIC_ACL;

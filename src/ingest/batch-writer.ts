@@ -52,7 +52,10 @@ export class BatchWriter {
 
   /** Whether `docId` waits in the batch or in a write not yet reported. */
   has(docId: string): boolean {
-    return this.entries.some((entry) => entry.outcome.docId === docId) || this.inFlight.some((batch) => batch.docIds.has(docId));
+    return (
+      this.entries.some((entry) => entry.outcome.docId === docId) ||
+      this.inFlight.some((batch) => batch.docIds.has(docId))
+    );
   }
 
   /** Milliseconds until the batch is due by age (0: due now); Infinity when empty. */
@@ -80,7 +83,11 @@ export class BatchWriter {
     const entries = this.entries;
     this.entries = [];
     this.bytes = 0;
-    if (entries.length > 0) this.inFlight.push({ docIds: new Set(entries.map((entry) => entry.outcome.docId)), written: this.write(entries) });
+    if (entries.length > 0)
+      this.inFlight.push({
+        docIds: new Set(entries.map((entry) => entry.outcome.docId)),
+        written: this.write(entries),
+      });
     while (this.inFlight.length > this.deps.store.concurrentDocumentWrites) await this.reportOldest();
   }
 
@@ -111,7 +118,8 @@ export class BatchWriter {
     }
     for (const entry of entries) {
       const { extras } = entry;
-      if (extras) await this.apply(entry, () => store.putDocumentExtras(entry.outcome.docId, extras.contentHash, extras.extras));
+      if (extras)
+        await this.apply(entry, () => store.putDocumentExtras(entry.outcome.docId, extras.contentHash, extras.extras));
     }
     return entries;
   }
@@ -130,24 +138,40 @@ export class BatchWriter {
     try {
       switch (result.status) {
         case 'failed':
-          return { outcome: this.failed({ ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 }, result.failure) };
+          return {
+            outcome: this.failed({ ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 }, result.failure),
+          };
         case 'unchanged':
           return { outcome: { ...result.base, status: 'unchanged', chunks: result.chunks } };
         case 'extras': {
           const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
-          return { outcome: { ...result.base, status: 'unchanged', chunks: result.chunks }, extras: { contentHash: result.contentHash, extras } };
+          return {
+            outcome: { ...result.base, status: 'unchanged', chunks: result.chunks },
+            extras: { contentHash: result.contentHash, extras },
+          };
         }
         case 'write': {
           const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
-          const vectors = result.vectors ?? (await embedWithCache({ store, embedder }, result.searchTexts ?? [], result.write.keywordText));
+          const vectors =
+            result.vectors ??
+            (await embedWithCache({ store, embedder }, result.searchTexts ?? [], result.write.keywordText));
           return {
-            outcome: { ...result.base, status: result.replaces ? 'updated' : 'added', chunks: result.write.chunks.length },
+            outcome: {
+              ...result.base,
+              status: result.replaces ? 'updated' : 'added',
+              chunks: result.write.chunks.length,
+            },
             write: { ...result.write, vectors, embedder: { id: embedder.id, dimension: embedder.dimension }, extras },
           };
         }
       }
     } catch (error) {
-      return { outcome: this.failed({ ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 }, describeFailure(item.docId, error)) };
+      return {
+        outcome: this.failed(
+          { ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 },
+          describeFailure(item.docId, error),
+        ),
+      };
     }
   }
 

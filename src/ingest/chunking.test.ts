@@ -3,9 +3,38 @@ import type { Block, Chunk } from '../domain/index.ts';
 import { chunkDocument } from './chunking.ts';
 import { seededRandom as random } from '../testing/seeded-random.ts';
 
-const TOKENS = ['CT-2024-0193', '/v2/orders/{id}', '0x7a25f3c9e1b44d20', '1,250.50', '$500K', 'INV-88231', 'user_id=42', 'e.g.', 'v1.2.3'];
-const WORDS = ['the', 'contract', 'renews', 'annually', 'unless', 'terminated', 'notice', 'party', 'order', 'shall', 'Acme', 'Beta'];
-const CJK_SENTENCES = ['合同自动续期。', '除非任何一方提前通知！', '订单CT-2024-0193已发货；', '金额为1,250.50美元？', '请联系客服'];
+const TOKENS = [
+  'CT-2024-0193',
+  '/v2/orders/{id}',
+  '0x7a25f3c9e1b44d20',
+  '1,250.50',
+  '$500K',
+  'INV-88231',
+  'user_id=42',
+  'e.g.',
+  'v1.2.3',
+];
+const WORDS = [
+  'the',
+  'contract',
+  'renews',
+  'annually',
+  'unless',
+  'terminated',
+  'notice',
+  'party',
+  'order',
+  'shall',
+  'Acme',
+  'Beta',
+];
+const CJK_SENTENCES = [
+  '合同自动续期。',
+  '除非任何一方提前通知！',
+  '订单CT-2024-0193已发货；',
+  '金额为1,250.50美元？',
+  '请联系客服',
+];
 
 function sentence(rand: () => number): string {
   const words: string[] = [];
@@ -26,12 +55,23 @@ function randomBlocks(rand: () => number): Block[] {
     const roll = rand();
     const page = 1 + Math.floor(i / 5);
     if (roll < 0.15) {
-      blocks.push({ kind: 'heading', level: 1 + Math.floor(rand() * 3), text: `Section ${i} ${WORDS[i % WORDS.length]}`, page });
+      blocks.push({
+        kind: 'heading',
+        level: 1 + Math.floor(rand() * 3),
+        text: `Section ${i} ${WORDS[i % WORDS.length]}`,
+        page,
+      });
     } else if (roll < 0.3) {
-      const cells = Array.from({ length: 1 + Math.floor(rand() * 30) }, (_, k) => `col${k}: ${TOKENS[k % TOKENS.length]}`);
+      const cells = Array.from(
+        { length: 1 + Math.floor(rand() * 30) },
+        (_, k) => `col${k}: ${TOKENS[k % TOKENS.length]}`,
+      );
       blocks.push({ kind: 'row', text: cells.join(' | '), page });
     } else if (roll < 0.4) {
-      const parts = Array.from({ length: 1 + Math.floor(rand() * 40) }, () => CJK_SENTENCES[Math.floor(rand() * CJK_SENTENCES.length)]);
+      const parts = Array.from(
+        { length: 1 + Math.floor(rand() * 40) },
+        () => CJK_SENTENCES[Math.floor(rand() * CJK_SENTENCES.length)],
+      );
       blocks.push({ kind: 'text', text: parts.join(''), page });
     } else if (roll < 0.43) {
       // One token longer than any chunk: unsplittable.
@@ -63,7 +103,8 @@ function assertChunkInvariants(blocks: Block[], size: number, overlap: number, s
   const spans = unsplittableSpans(text, blocks);
   // For each position: the end of the unsplittable span it lies strictly inside, if any.
   const insideSpan = new Int32Array(text.length + 1).fill(-1);
-  for (const [start, end] of spans) for (let p = start + 1; p < end; p += 1) insideSpan[p] = Math.max(insideSpan[p] ?? -1, end);
+  for (const [start, end] of spans)
+    for (let p = start + 1; p < end; p += 1) insideSpan[p] = Math.max(insideSpan[p] ?? -1, end);
   const covered = new Uint8Array(text.length);
   const problems: string[] = [];
   chunks.forEach((chunk, index) => {
@@ -77,12 +118,15 @@ function assertChunkInvariants(blocks: Block[], size: number, overlap: number, s
     }
     if (chunk.text.length > size) {
       // Oversized only when an unsplittable unit (a long row or token) is in it.
-      const hasLongUnit = spans.some(([start, end]) => end - start > size * 0.5 && start < chunk.endOffset && end > chunk.startOffset);
+      const hasLongUnit = spans.some(
+        ([start, end]) => end - start > size * 0.5 && start < chunk.endOffset && end > chunk.startOffset,
+      );
       if (!hasLongUnit) problems.push(`${where}: oversized (${chunk.text.length} > ${size})`);
     }
     const next = chunks[index + 1];
     if (next) {
-      if (next.startOffset <= chunk.startOffset || next.endOffset <= chunk.endOffset) problems.push(`${where}: no progress`);
+      if (next.startOffset <= chunk.startOffset || next.endOffset <= chunk.endOffset)
+        problems.push(`${where}: no progress`);
       if (chunk.endOffset - next.startOffset > overlap) problems.push(`${where}: overlap above ${overlap}`);
     }
   });
@@ -94,7 +138,11 @@ function assertChunkInvariants(blocks: Block[], size: number, overlap: number, s
   }
   for (const chapter of result.chapters) {
     for (const chunk of chunks) {
-      if (chunk.startOffset >= chapter.startOffset && chunk.startOffset < chapter.endOffset && chunk.endOffset > chapter.endOffset) {
+      if (
+        chunk.startOffset >= chapter.startOffset &&
+        chunk.startOffset < chapter.endOffset &&
+        chunk.endOffset > chapter.endOffset
+      ) {
         problems.push(`seed ${seed}: chunk ${chunk.ordinal} crosses the end of chapter ${chapter.ordinal}`);
       }
     }
@@ -118,13 +166,23 @@ describe('chunkDocument', () => {
     Array.from({ length: n }, (_, i) => `Sentence ${i} says ${word} beta gamma delta.`).join(' ');
 
   it('joins blocks with a blank line and indexes chunks into that text', () => {
-    const result = chunkDocument('d1', [
-      { kind: 'heading', level: 1, text: 'Intro' },
-      { kind: 'text', text: 'Hello world.' },
-    ], { size: 1200, overlap: 150 });
+    const result = chunkDocument(
+      'd1',
+      [
+        { kind: 'heading', level: 1, text: 'Intro' },
+        { kind: 'text', text: 'Hello world.' },
+      ],
+      { size: 1200, overlap: 150 },
+    );
     expect(result.text).toBe('Intro\n\nHello world.');
     expect(result.chunks).toHaveLength(1);
-    expect(result.chunks[0]).toMatchObject({ id: 'd1#0', text: 'Intro\n\nHello world.', headingPath: ['Intro'], startOffset: 0, endOffset: 19 });
+    expect(result.chunks[0]).toMatchObject({
+      id: 'd1#0',
+      text: 'Intro\n\nHello world.',
+      headingPath: ['Intro'],
+      startOffset: 0,
+      endOffset: 19,
+    });
   });
 
   it('returns no chunks and no chapters for an empty document', () => {
@@ -133,18 +191,24 @@ describe('chunkDocument', () => {
   });
 
   it('gives chunks the heading path and page where they start', () => {
-    const { chunks } = chunkDocument('d', [
-      { kind: 'heading', level: 1, text: 'Contracts', page: 1 },
-      { kind: 'text', text: para(3), page: 1 },
-      { kind: 'heading', level: 2, text: 'Termination', page: 2 },
-      { kind: 'text', text: para(30, 'terminate'), page: 2 },
-      { kind: 'heading', level: 2, text: 'Renewal', page: 3 },
-      { kind: 'text', text: para(2, 'renew'), page: 3 },
-    ], { size: 400, overlap: 0 });
+    const { chunks } = chunkDocument(
+      'd',
+      [
+        { kind: 'heading', level: 1, text: 'Contracts', page: 1 },
+        { kind: 'text', text: para(3), page: 1 },
+        { kind: 'heading', level: 2, text: 'Termination', page: 2 },
+        { kind: 'text', text: para(30, 'terminate'), page: 2 },
+        { kind: 'heading', level: 2, text: 'Renewal', page: 3 },
+        { kind: 'text', text: para(2, 'renew'), page: 3 },
+      ],
+      { size: 400, overlap: 0 },
+    );
     const termination = chunks.filter((chunk) => chunk.text.includes('terminate'));
     expect(termination.length).toBeGreaterThan(2);
     for (const chunk of termination) {
-      expect(chunk.headingPath).toEqual(chunk.text.startsWith('Contracts') ? ['Contracts'] : ['Contracts', 'Termination']);
+      expect(chunk.headingPath).toEqual(
+        chunk.text.startsWith('Contracts') ? ['Contracts'] : ['Contracts', 'Termination'],
+      );
     }
     const renewal = chunks.find((chunk) => chunk.text.startsWith('Renewal'));
     expect(renewal).toMatchObject({ headingPath: ['Contracts', 'Renewal'], page: 3 });
@@ -152,11 +216,15 @@ describe('chunkDocument', () => {
   });
 
   it('puts a heading at the start of the chunk that follows it, never alone at the end of a chunk', () => {
-    const { chunks } = chunkDocument('d', [
-      { kind: 'text', text: para(9) },
-      { kind: 'heading', level: 2, text: 'Payment terms' },
-      { kind: 'text', text: para(9, 'pay') },
-    ], { size: 500, overlap: 100 });
+    const { chunks } = chunkDocument(
+      'd',
+      [
+        { kind: 'text', text: para(9) },
+        { kind: 'heading', level: 2, text: 'Payment terms' },
+        { kind: 'text', text: para(9, 'pay') },
+      ],
+      { size: 500, overlap: 100 },
+    );
     const withHeading = chunks.filter((chunk) => chunk.text.includes('Payment terms'));
     expect(withHeading.length).toBeGreaterThan(0);
     for (const chunk of chunks) expect(chunk.text.endsWith('Payment terms')).toBe(false);
@@ -164,21 +232,27 @@ describe('chunkDocument', () => {
   });
 
   it('does not carry overlap across a chapter boundary and makes one chapter per top-level heading', () => {
-    const { chunks, chapters, text } = chunkDocument('d', [
-      { kind: 'text', text: 'Preface text.', page: 1 },
-      { kind: 'heading', level: 2, text: 'One', page: 1 },
-      { kind: 'text', text: para(12), page: 1 },
-      { kind: 'heading', level: 3, text: 'One point one', page: 2 },
-      { kind: 'text', text: para(2), page: 2 },
-      { kind: 'heading', level: 2, text: 'Two', page: 3 },
-      { kind: 'text', text: para(12, 'second'), page: 3 },
-    ], { size: 300, overlap: 120 });
+    const { chunks, chapters, text } = chunkDocument(
+      'd',
+      [
+        { kind: 'text', text: 'Preface text.', page: 1 },
+        { kind: 'heading', level: 2, text: 'One', page: 1 },
+        { kind: 'text', text: para(12), page: 1 },
+        { kind: 'heading', level: 3, text: 'One point one', page: 2 },
+        { kind: 'text', text: para(2), page: 2 },
+        { kind: 'heading', level: 2, text: 'Two', page: 3 },
+        { kind: 'text', text: para(12, 'second'), page: 3 },
+      ],
+      { size: 300, overlap: 120 },
+    );
     expect(chapters.map((chapter) => [chapter.ordinal, chapter.title, chapter.headingPath, chapter.page])).toEqual([
       [0, '', [], 1],
       [1, 'One', ['One'], 1],
       [2, 'Two', ['Two'], 3],
     ]);
-    expect(text.slice(chapters[1]!.startOffset, chapters[1]!.endOffset)).toMatch(/^One\n\n[\s\S]*says alpha beta gamma delta\.$/);
+    expect(text.slice(chapters[1]!.startOffset, chapters[1]!.endOffset)).toMatch(
+      /^One\n\n[\s\S]*says alpha beta gamma delta\.$/,
+    );
     expect(chapters[1]!.endOffset).toBeLessThan(chapters[2]!.startOffset);
     const second = chunks.filter((chunk) => chunk.startOffset >= chapters[2]!.startOffset);
     expect(second[0]?.text.startsWith('Two')).toBe(true);
@@ -189,7 +263,14 @@ describe('chunkDocument', () => {
   });
 
   it('treats a document without headings as one untitled chapter', () => {
-    const { chapters, text } = chunkDocument('d', [{ kind: 'text', text: 'Just text.' }, { kind: 'text', text: 'More.' }], { size: 300, overlap: 0 });
+    const { chapters, text } = chunkDocument(
+      'd',
+      [
+        { kind: 'text', text: 'Just text.' },
+        { kind: 'text', text: 'More.' },
+      ],
+      { size: 300, overlap: 0 },
+    );
     expect(chapters).toEqual([{ ordinal: 0, title: '', headingPath: [], startOffset: 0, endOffset: text.length }]);
   });
 
@@ -211,7 +292,14 @@ describe('chunkDocument', () => {
     const longRow = Array.from({ length: 40 }, (_, i) => `field_${i}: value ${i}`).join(' | ');
     const rows: Block[] = [
       { kind: 'heading', level: 1, text: 'orders — columns: order_id, customer' },
-      ...Array.from({ length: 30 }, (_, i): Block => ({ kind: 'row', text: `order_id: A-${1000 + i} | customer: Acme ${i} | order_total_usd: 1250.50`, table: 'orders' })),
+      ...Array.from(
+        { length: 30 },
+        (_, i): Block => ({
+          kind: 'row',
+          text: `order_id: A-${1000 + i} | customer: Acme ${i} | order_total_usd: 1250.50`,
+          table: 'orders',
+        }),
+      ),
       { kind: 'row', text: longRow, table: 'orders' },
     ];
     const { chunks } = chunkDocument('d', rows, { size: 300, overlap: 100 });
@@ -219,7 +307,8 @@ describe('chunkDocument', () => {
     expect(longChunk?.text).toBe(longRow);
     for (const chunk of chunks) {
       for (const line of chunk.text.split('\n\n')) {
-        if (line.startsWith('order_id')) expect(line).toMatch(/^order_id: A-\d+ \| customer: Acme \d+ \| order_total_usd: 1250\.50$/);
+        if (line.startsWith('order_id'))
+          expect(line).toMatch(/^order_id: A-\d+ \| customer: Acme \d+ \| order_total_usd: 1250\.50$/);
       }
     }
     // Rows are not repeated as overlap.
@@ -232,7 +321,8 @@ describe('chunkDocument', () => {
     const { chunks } = chunkDocument('zh', [{ kind: 'text', text }], { size: 200, overlap: 0 });
     expect(chunks.length).toBeGreaterThan(5);
     for (const chunk of chunks.slice(0, -1)) expect(chunk.text.endsWith('。')).toBe(true);
-    for (const chunk of chunks) expect(chunk.text.match(/CT-\d+-\d+/g)?.every((id) => id === 'CT-2024-0193')).toBe(true);
+    for (const chunk of chunks)
+      expect(chunk.text.match(/CT-\d+-\d+/g)?.every((id) => id === 'CT-2024-0193')).toBe(true);
   });
 
   it('falls back to a character boundary in Chinese text without punctuation, outside ASCII tokens', () => {

@@ -31,7 +31,8 @@ const CLASSES_BEST_FIRST = [BEFORE_HEADING, BLOCK, SENTENCE, WHITESPACE, CJK_CLA
 /** A chunk should be at least this full before a lesser break is taken over a better one. */
 const MIN_FILL = 0.5;
 
-const CJK = /[\u2E80-\u2FFF\u3001-\u303F\u3040-\u30FF\u3100-\u31FF\u3200-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/;
+const CJK =
+  /[\u2E80-\u2FFF\u3001-\u303F\u3040-\u30FF\u3100-\u31FF\u3200-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/;
 const CJK_SENTENCE_END = new Set(['。', '！', '？', '；', '!', '?', ';']);
 const CJK_CLAUSE_END = new Set(['，', '、', '：', '．']);
 const CLOSERS = new Set([')', ']', '"', "'", '”', '’', '»', '」', '』', '）']);
@@ -85,7 +86,8 @@ class BreakFinder {
       return this.endsSentence(p, text[q]) ? SENTENCE : WHITESPACE;
     }
     if (isHighSurrogate(before.charCodeAt(0))) return NO_BREAK;
-    if (CJK_SENTENCE_END.has(before) && (isCjk(after) || before.charCodeAt(0) > 0xff) && !CLOSERS.has(after)) return SENTENCE;
+    if (CJK_SENTENCE_END.has(before) && (isCjk(after) || before.charCodeAt(0) > 0xff) && !CLOSERS.has(after))
+      return SENTENCE;
     if (CJK_CLAUSE_END.has(before) && !CLOSERS.has(after)) return CJK_CLAUSE;
     // Inside a run without spaces only a CJK character may be cut off from its neighbour; an ASCII token never is.
     if ((isCjk(before) || isCjk(after)) && !CLOSERS.has(after)) return CJK_CHAR;

@@ -6,7 +6,8 @@ import { IngestError } from '../errors/index.ts';
  * U+061C (they reorder what a reader sees: `invoice‮fdp.exe` shows as `invoiceexe.pdf`), and the line and paragraph
  * separators U+2028, U+2029. A doc_id is shown in citations, lists and logs, so it must read as what it is.
  */
-export const UNSAFE_DOC_ID_CHAR = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_DOC_ID_CHAR =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 const UNSAFE_GLOBAL = new RegExp(UNSAFE_DOC_ID_CHAR.source, 'g');
 
@@ -19,8 +20,12 @@ export function checkDocId(docId: string): void {
   const found = UNSAFE_DOC_ID_CHAR.exec(docId);
   if (!found) return;
   const code = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-  throw new IngestError('doc_id_invalid', `The file name ${escapeUnsafe(docId)} holds the control or bidirectional character ${code}, so it cannot be a doc_id.`, {
-    hint: 'Rename the file (or the folder) without control, bidirectional-override or isolate characters, and ingest it again.',
-    details: { character: code },
-  });
+  throw new IngestError(
+    'doc_id_invalid',
+    `The file name ${escapeUnsafe(docId)} holds the control or bidirectional character ${code}, so it cannot be a doc_id.`,
+    {
+      hint: 'Rename the file (or the folder) without control, bidirectional-override or isolate characters, and ingest it again.',
+      details: { character: code },
+    },
+  );
 }

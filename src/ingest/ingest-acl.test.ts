@@ -15,7 +15,9 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-acl-'));
   docs = join(dir, 'docs');
   await mkdir(docs);
-  evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: { EVIDENT_MAX_SIDECAR_BYTES: '1024' }, cwd: dir }));
+  evident = await createEvident(
+    loadConfig({ flags: { db: join(dir, 'store.db') }, env: { EVIDENT_MAX_SIDECAR_BYTES: '1024' }, cwd: dir }),
+  );
 });
 
 afterEach(async () => {
@@ -26,21 +28,39 @@ afterEach(async () => {
 const write = (name: string, text: string) => writeFile(join(docs, name), text);
 const outcomes = async (options = {}) => {
   const summary = await evident.ingestor.ingest([docs], options);
-  return Object.fromEntries(summary.outcomes.map((outcome) => [outcome.docId, outcome])) as Record<string, IngestOutcome>;
+  return Object.fromEntries(summary.outcomes.map((outcome) => [outcome.docId, outcome])) as Record<
+    string,
+    IngestOutcome
+  >;
 };
 const stored = (docId: string) => evident.store.getDocument(docId);
 
 describe('an ACL sidecar that is there but cannot be read fails its file', () => {
   it.each([
-    ['a directory', (path: string) => mkdir(path), /a\.md\.acl\.json exists but is not a regular file, so the file's ACL is unknown\./],
-    ['a link to nothing', (path: string) => symlink(join(dir, 'gone.json'), path), /a\.md\.acl\.json exists but is a link to a file that does not exist/],
-    ['a FIFO (which must not hang the batch)', async (path: string) => execFileSync('mkfifo', [path]), /a\.md\.acl\.json exists but is not a regular file/],
+    [
+      'a directory',
+      (path: string) => mkdir(path),
+      /a\.md\.acl\.json exists but is not a regular file, so the file's ACL is unknown\./,
+    ],
+    [
+      'a link to nothing',
+      (path: string) => symlink(join(dir, 'gone.json'), path),
+      /a\.md\.acl\.json exists but is a link to a file that does not exist/,
+    ],
+    [
+      'a FIFO (which must not hang the batch)',
+      async (path: string) => execFileSync('mkfifo', [path]),
+      /a\.md\.acl\.json exists but is not a regular file/,
+    ],
   ])('%s', async (_name, make, message) => {
     await write('a.md', '# A\n\nAlpha text.\n');
     await write('b.md', '# B\n\nBeta text.\n');
     await make(join(docs, 'a.md.acl.json'));
     const result = await outcomes();
-    expect(result['a.md']).toMatchObject({ status: 'failed', error: { code: 'acl_unreadable', message: expect.stringMatching(message) } });
+    expect(result['a.md']).toMatchObject({
+      status: 'failed',
+      error: { code: 'acl_unreadable', message: expect.stringMatching(message) },
+    });
     expect(result['a.md']?.error?.message).not.toContain(dir); // the sidecar is named by doc_id, not by server path
     expect(result['b.md']?.status).toBe('added');
     expect(await stored('a.md')).toBeUndefined();
@@ -69,8 +89,16 @@ describe('an ACL sidecar that is there but cannot be read fails its file', () =>
     await write('open.md', '---\nacl: [group:legal]\n---\n# Open\n\nText.\n');
     await write('open.md.acl.json', '{"acl": "public"}');
     const result = await outcomes();
-    expect(result['big.md']?.error).toMatchObject({ code: 'acl_invalid', message: expect.stringMatching(/^big\.md\.acl\.json is 1\.\d KiB, over the ingest\.maxSidecarBytes limit of 1\.0 KiB\./) });
-    expect(result['empty.md']?.error).toMatchObject({ code: 'acl_empty', message: expect.stringMatching(/^The ACL in empty\.md\.acl\.json is empty/) });
+    expect(result['big.md']?.error).toMatchObject({
+      code: 'acl_invalid',
+      message: expect.stringMatching(
+        /^big\.md\.acl\.json is 1\.\d KiB, over the ingest\.maxSidecarBytes limit of 1\.0 KiB\./,
+      ),
+    });
+    expect(result['empty.md']?.error).toMatchObject({
+      code: 'acl_empty',
+      message: expect.stringMatching(/^The ACL in empty\.md\.acl\.json is empty/),
+    });
     expect(result['open.md']?.status).toBe('added');
     expect((await stored('open.md'))?.acl).toEqual([]);
   });
@@ -82,10 +110,14 @@ describe('a sidecar named in another case', () => {
     await write('a.md.ACL.json', '{"acl": ["group:legal"]}');
     await write('b.md', '# B\n\nBeta text.\n');
     const summary = await evident.ingestor.ingest([docs]);
-    expect(summary.outcomes.map((o) => [o.docId, o.status])).toEqual([['a.md', 'failed'], ['b.md', 'added']]);
+    expect(summary.outcomes.map((o) => [o.docId, o.status])).toEqual([
+      ['a.md', 'failed'],
+      ['b.md', 'added'],
+    ]);
     expect(summary.outcomes[0]?.error).toMatchObject({
       code: 'acl_invalid',
-      message: 'a.md has "a.md.ACL.json" beside it, which Evident does not read as its ACL sidecar: it reads only "a.md.acl.json". Rename the sidecar to a.md.acl.json (lower case), or give --acl.',
+      message:
+        'a.md has "a.md.ACL.json" beside it, which Evident does not read as its ACL sidecar: it reads only "a.md.acl.json". Rename the sidecar to a.md.acl.json (lower case), or give --acl.',
     });
     expect((await evident.ingestor.ingest([join(docs, 'a.md')])).outcomes[0]?.error?.code).toBe('acl_invalid');
     expect((await outcomes({ acl: ['group:legal'] }))['a.md']?.status).toBe('added');
@@ -93,13 +125,18 @@ describe('a sidecar named in another case', () => {
 });
 
 describe('front matter', () => {
-  it.each(['ACL', 'Acl', 'permissions', 'allowed_groups', 'Visible-To'])('fails a file whose front matter says %s:, naming the key Evident reads', async (key) => {
-    await write('a.md', `---\n${key}: [group:legal]\n---\n# A\n\nAlpha text.\n`);
-    const error = (await outcomes())['a.md']?.error;
-    expect(error).toMatchObject({ code: 'acl_invalid' });
-    expect(error?.message).toContain(`The front matter of a.md has the key "${key}", which Evident does not read as an ACL: it reads only "acl".`);
-    expect(await stored('a.md')).toBeUndefined();
-  });
+  it.each(['ACL', 'Acl', 'permissions', 'allowed_groups', 'Visible-To'])(
+    'fails a file whose front matter says %s:, naming the key Evident reads',
+    async (key) => {
+      await write('a.md', `---\n${key}: [group:legal]\n---\n# A\n\nAlpha text.\n`);
+      const error = (await outcomes())['a.md']?.error;
+      expect(error).toMatchObject({ code: 'acl_invalid' });
+      expect(error?.message).toContain(
+        `The front matter of a.md has the key "${key}", which Evident does not read as an ACL: it reads only "acl".`,
+      );
+      expect(await stored('a.md')).toBeUndefined();
+    },
+  );
 
   it('keeps the restricted version when a re-edit misspells the key', async () => {
     await write('a.md', '---\nacl: [group:legal]\n---\n# A\n\nAlpha text.\n');
@@ -110,13 +147,17 @@ describe('front matter', () => {
     expect(await stored('a.md')).toEqual(before);
   });
 
-  it.each([['acl:'], ['acl: []'], ['acl: ""'], ['acl: " , "']])('refuses an empty ACL (%s) instead of publishing the file', async (line) => {
-    await write('a.md', `---\ntitle: A\n${line}\n---\n# A\n\nAlpha text.\n`);
-    expect((await outcomes())['a.md']?.error).toMatchObject({
-      code: 'acl_empty',
-      message: 'The ACL in the front matter of a.md is empty, which would make the documents it covers visible to everyone. Name who may read them (e.g. group:legal,user:bob), or write "public" to make them visible to every user on purpose.',
-    });
-  });
+  it.each([['acl:'], ['acl: []'], ['acl: ""'], ['acl: " , "']])(
+    'refuses an empty ACL (%s) instead of publishing the file',
+    async (line) => {
+      await write('a.md', `---\ntitle: A\n${line}\n---\n# A\n\nAlpha text.\n`);
+      expect((await outcomes())['a.md']?.error).toMatchObject({
+        code: 'acl_empty',
+        message:
+          'The ACL in the front matter of a.md is empty, which would make the documents it covers visible to everyone. Name who may read them (e.g. group:legal,user:bob), or write "public" to make them visible to every user on purpose.',
+      });
+    },
+  );
 
   it('takes acl: public as public, and refuses public mixed with entries', async () => {
     await write('a.md', '---\nacl: public\n---\n# A\n\nAlpha text.\n');
@@ -124,7 +165,10 @@ describe('front matter', () => {
     const result = await outcomes();
     expect(result['a.md']?.status).toBe('added');
     expect((await stored('a.md'))?.acl).toEqual([]);
-    expect(result['b.md']?.error).toMatchObject({ code: 'acl_invalid', message: expect.stringContaining('combines "public" with other entries') });
+    expect(result['b.md']?.error).toMatchObject({
+      code: 'acl_invalid',
+      message: expect.stringContaining('combines "public" with other entries'),
+    });
   });
 });
 

@@ -34,7 +34,10 @@ afterEach(async () => {
 const byId = (outcomes: IngestOutcome[]) => Object.fromEntries(outcomes.map((outcome) => [outcome.docId, outcome]));
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const paragraphs = (count: number, word: string) =>
-  Array.from({ length: count }, (_, i) => `${word} paragraph ${i} has enough plain words to fill part of a chunk of text here.`).join('\n\n');
+  Array.from(
+    { length: count },
+    (_, i) => `${word} paragraph ${i} has enough plain words to fill part of a chunk of text here.`,
+  ).join('\n\n');
 
 describe('text and chunks per document', () => {
   it('fails a document over ingest.maxDocumentChars or ingest.maxDocumentChunks, keeps its stored version, ingests the rest', async () => {
@@ -49,9 +52,16 @@ describe('text and chunks per document', () => {
     const outcomes = byId((await evident.ingestor.ingest([docs])).outcomes);
     expect(outcomes['big.txt']?.error).toMatchObject({
       code: 'file_limit_exceeded',
-      message: expect.stringMatching(/^big\.txt yields 2\d,\d{3} characters of text, over the ingest\.maxDocumentChars limit of 20,000 characters\. Split the file, or raise ingest\.maxDocumentChars \(EVIDENT_MAX_DOCUMENT_CHARS\) if it is genuine\.$/),
+      message: expect.stringMatching(
+        /^big\.txt yields 2\d,\d{3} characters of text, over the ingest\.maxDocumentChars limit of 20,000 characters\. Split the file, or raise ingest\.maxDocumentChars \(EVIDENT_MAX_DOCUMENT_CHARS\) if it is genuine\.$/,
+      ),
     });
-    expect(outcomes['many.md']?.error).toMatchObject({ code: 'file_limit_exceeded', message: expect.stringMatching(/^many\.md makes \d+ chunks, over the ingest\.maxDocumentChunks limit of 5 chunks\./) });
+    expect(outcomes['many.md']?.error).toMatchObject({
+      code: 'file_limit_exceeded',
+      message: expect.stringMatching(
+        /^many\.md makes \d+ chunks, over the ingest\.maxDocumentChunks limit of 5 chunks\./,
+      ),
+    });
     expect(outcomes['small.md']?.status).toBe('added');
     expect(await evident.store.getDocument('many.md')).toEqual(before);
     expect(await evident.store.getDocument('big.txt')).toBeUndefined();
@@ -74,7 +84,10 @@ describe('reading a file', () => {
       for (let round = 0; round < 6; round += 1) {
         const [outcome] = (await evident.ingestor.ingest([path], { force: true })).outcomes;
         const doc = await evident.store.getDocument('growing.log');
-        seen.push({ status: outcome?.status ?? '', ...(outcome?.error ? { code: outcome.error.code } : { hash: doc?.contentHash, bytes: doc?.bytes }) });
+        seen.push({
+          status: outcome?.status ?? '',
+          ...(outcome?.error ? { code: outcome.error.code } : { hash: doc?.contentHash, bytes: doc?.bytes }),
+        });
       }
     } finally {
       writer.kill('SIGKILL');
@@ -96,7 +109,10 @@ describe('reading a file', () => {
     const fifo = join(docs, 'pipe.txt');
     execFileSync('mkfifo', [fifo]);
     const [outcome] = (await evident.ingestor.ingest([fifo])).outcomes;
-    expect(outcome?.error).toMatchObject({ code: 'file_unreadable', message: 'pipe.txt is not a regular file. Ingest regular files only (not devices, pipes or sockets).' });
+    expect(outcome?.error).toMatchObject({
+      code: 'file_unreadable',
+      message: 'pipe.txt is not a regular file. Ingest regular files only (not devices, pipes or sockets).',
+    });
   });
 });
 

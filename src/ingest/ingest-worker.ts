@@ -28,7 +28,8 @@ export interface WorkerAnswer {
 
 /** A logger that keeps its lines for the answer. */
 export function collectingLogger(into: LogEntry[]): Logger {
-  const at = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) => void into.push({ level, message, ...(fields ? { fields } : {}) });
+  const at = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) =>
+    void into.push({ level, message, ...(fields ? { fields } : {}) });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
@@ -36,12 +37,22 @@ const port = parentPort;
 if (port) {
   const data = workerData as IngestWorkerData;
   // A `workerSpec` names an embedder that createEmbedder builds from the spec alone (no files, keys or URLs).
-  const embedder = data.embedderSpec ? await createEmbedder({ embedder: data.embedderSpec } as EvidentConfig) : undefined;
+  const embedder = data.embedderSpec
+    ? await createEmbedder({ embedder: data.embedderSpec } as EvidentConfig)
+    : undefined;
   port.on('message', async ({ id, task }: { id: number; task: DocumentTask }) => {
     const logs: LogEntry[] = [];
-    const result = await processDocument(task, { chunk: data.chunk, limits: data.limits, logger: collectingLogger(logs), ...(embedder ? { embedder } : {}) });
+    const result = await processDocument(task, {
+      chunk: data.chunk,
+      limits: data.limits,
+      logger: collectingLogger(logs),
+      ...(embedder ? { embedder } : {}),
+    });
     // Vectors move rather than copy; one vector stands for every identical chunk text, so each buffer goes once.
-    const transfer = result.status === 'write' && result.vectors ? [...new Set(result.vectors.map((vector) => vector.buffer as ArrayBuffer))] : [];
+    const transfer =
+      result.status === 'write' && result.vectors
+        ? [...new Set(result.vectors.map((vector) => vector.buffer as ArrayBuffer))]
+        : [];
     port.postMessage({ id, result: { result, logs } satisfies WorkerAnswer }, transfer);
   });
   port.postMessage({ ready: true });

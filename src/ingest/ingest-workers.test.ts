@@ -22,11 +22,22 @@ beforeAll(async () => {
   docs = join(root, 'docs');
   await mkdir(join(docs, 'notes'), { recursive: true });
   for (let i = 0; i < 9; i++) {
-    const body = Array.from({ length: 4 + i }, (_, p) => `Paragraph ${p} of note ${i} covers harbour gate ${p % 5}, order CT-2024-0${100 + i} and crane ${p}. `.repeat(5)).join('\n\n');
-    await writeFile(join(docs, 'notes', `note-${i}.md`), `---\ntitle: Note ${i}\n${i % 3 === 1 ? 'acl: [group:legal]\n' : ''}---\n# Note ${i}\n\n## Part A\n\n${body}\n\n## Part B\n\n${body.slice(0, 900)}\n`);
+    const body = Array.from({ length: 4 + i }, (_, p) =>
+      `Paragraph ${p} of note ${i} covers harbour gate ${p % 5}, order CT-2024-0${100 + i} and crane ${p}. `.repeat(5),
+    ).join('\n\n');
+    await writeFile(
+      join(docs, 'notes', `note-${i}.md`),
+      `---\ntitle: Note ${i}\n${i % 3 === 1 ? 'acl: [group:legal]\n' : ''}---\n# Note ${i}\n\n## Part A\n\n${body}\n\n## Part B\n\n${body.slice(0, 900)}\n`,
+    );
   }
-  await writeFile(join(docs, 'gates.html'), `<html><head><title>Gates</title></head><body>${'<h2>Gate</h2><p>Tugs wait at the quay. 合同条款甲乙方违约责任。</p>'.repeat(30)}</body></html>`);
-  await writeFile(join(docs, 'berths.csv'), ['berth,ship,tons', ...Array.from({ length: 30 }, (_, r) => `b${r % 4},ship-${r},${r * 2.5}`)].join('\n'));
+  await writeFile(
+    join(docs, 'gates.html'),
+    `<html><head><title>Gates</title></head><body>${'<h2>Gate</h2><p>Tugs wait at the quay. 合同条款甲乙方违约责任。</p>'.repeat(30)}</body></html>`,
+  );
+  await writeFile(
+    join(docs, 'berths.csv'),
+    ['berth,ship,tons', ...Array.from({ length: 30 }, (_, r) => `b${r % 4},ship-${r},${r * 2.5}`)].join('\n'),
+  );
   await writeFile(join(docs, 'manifest.txt'), 'Containers are sealed at the quay. '.repeat(200));
   await writeFile(join(docs, 'manifest.txt.acl.json'), JSON.stringify({ acl: ['group:finance'] }));
   await writeFile(join(docs, 'empty.md'), '   \n');
@@ -47,29 +58,50 @@ function dump(path: string): unknown {
       documents: all(`SELECT doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count,
         (SELECT json_group_array(entry) FROM (SELECT entry FROM document_acl WHERE doc_pk = d.pk ORDER BY position)) AS acl
         FROM documents d ORDER BY doc_id`),
-      chunks: all(`SELECT c.id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, f.keyword_text, hex(v.embedding) AS vector
+      chunks:
+        all(`SELECT c.id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, f.keyword_text, hex(v.embedding) AS vector
         FROM chunks c JOIN chunk_fts f ON f.rowid = c.pk JOIN chunk_vectors v ON v.rowid = c.pk ORDER BY c.id`),
-      chapters: all('SELECT d.doc_id, ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset FROM chapters ch JOIN documents d ON d.pk = ch.doc_pk ORDER BY d.doc_id, ch.ordinal'),
-      summaries: all('SELECT d.doc_id, s.* FROM chapter_summaries s JOIN documents d ON d.pk = s.doc_pk ORDER BY d.doc_id, s.chapter_ordinal').map(withoutIds),
-      quotes: all('SELECT d.doc_id, q.* FROM quotes q JOIN documents d ON d.pk = q.doc_pk ORDER BY d.doc_id, q.chunk_id, q.text').map(withoutIds),
-      tables: all('SELECT d.doc_id, t.ordinal, t.title, t.columns, t.row_count FROM doc_tables t JOIN documents d ON d.pk = t.doc_pk ORDER BY d.doc_id'),
+      chapters: all(
+        'SELECT d.doc_id, ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset FROM chapters ch JOIN documents d ON d.pk = ch.doc_pk ORDER BY d.doc_id, ch.ordinal',
+      ),
+      summaries: all(
+        'SELECT d.doc_id, s.* FROM chapter_summaries s JOIN documents d ON d.pk = s.doc_pk ORDER BY d.doc_id, s.chapter_ordinal',
+      ).map(withoutIds),
+      quotes: all(
+        'SELECT d.doc_id, q.* FROM quotes q JOIN documents d ON d.pk = q.doc_pk ORDER BY d.doc_id, q.chunk_id, q.text',
+      ).map(withoutIds),
+      tables: all(
+        'SELECT d.doc_id, t.ordinal, t.title, t.columns, t.row_count FROM doc_tables t JOIN documents d ON d.pk = t.doc_pk ORDER BY d.doc_id',
+      ),
     };
   } finally {
     db.close();
   }
 }
 
-const withoutIds = (row: unknown) => Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([key]) => !/^(pk|doc_pk|summary_pk|quote_pk)$/.test(key)));
+const withoutIds = (row: unknown) =>
+  Object.fromEntries(
+    Object.entries(row as Record<string, unknown>).filter(([key]) => !/^(pk|doc_pk|summary_pk|quote_pk)$/.test(key)),
+  );
 
 async function ingestWith(name: string, ingest: ConfigInput['ingest']) {
   const db = join(root, `${name}.db`);
   const logs: string[] = [];
-  const logger = { debug: (message: string) => void logs.push(message), info() {}, warn: (message: string) => void logs.push(message), error: (message: string) => void logs.push(message) };
+  const logger = {
+    debug: (message: string) => void logs.push(message),
+    info() {},
+    warn: (message: string) => void logs.push(message),
+    error: (message: string) => void logs.push(message),
+  };
   const evident = await createEvident(loadConfig({ env: {}, cwd: root, flags: { db, ingest } }), { logger });
   try {
     const progress: IngestProgress[] = [];
     const first = await evident.ingestor.ingest([docs], { onProgress: (p) => progress.push(p) });
-    const records = Array.from({ length: 12 }, (_, i) => ({ docId: `records/r${i}`, title: `Record ${i}`, text: `Record ${i} lists berth b${i % 4}. `.repeat(20 + i * 9) }));
+    const records = Array.from({ length: 12 }, (_, i) => ({
+      docId: `records/r${i}`,
+      title: `Record ${i}`,
+      text: `Record ${i} lists berth b${i % 4}. `.repeat(20 + i * 9),
+    }));
     const fromRecords = await evident.ingestor.ingestRecords([...records, records[2] as (typeof records)[number]]);
     const again = await evident.ingestor.ingest([docs]);
     await evident.ingestor.close();

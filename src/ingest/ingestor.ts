@@ -11,7 +11,13 @@ import { extractiveSummarizer, type ChapterSummarizer } from './extras/chapter-s
 import { summarize, type IngestOutcome, type IngestProgress, type IngestSummary } from './ingest-progress.ts';
 import type { IngestWorkerData, WorkerAnswer } from './ingest-worker.ts';
 import type { SourceItem, TextRecord } from './prepare-document.ts';
-import { describeFailure, processDocument, type DocumentResult, type DocumentTask, type StoredVersion } from './process-document.ts';
+import {
+  describeFailure,
+  processDocument,
+  type DocumentResult,
+  type DocumentTask,
+  type StoredVersion,
+} from './process-document.ts';
 import { WorkerPool, WorkerStartError } from './worker-pool.ts';
 
 export type { TextRecord } from './prepare-document.ts';
@@ -61,7 +67,10 @@ export class Ingestor {
 
   async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestSummary> {
     const { location } = this.deps.store;
-    const { files, missing } = await discoverFiles(paths, ['', '-wal', '-shm', '-journal'].map((suffix) => location + suffix));
+    const { files, missing } = await discoverFiles(
+      paths,
+      ['', '-wal', '-shm', '-journal'].map((suffix) => location + suffix),
+    );
     const failures = missing.map(({ path, error }) => ({ item: { path, docId: path }, error }));
     return this.run(files.map(fileItem), failures, options);
   }
@@ -77,7 +86,9 @@ export class Ingestor {
   /** Ingests documents given as text (one chunked document each), with the same change detection as files. */
   async ingestRecords(records: readonly TextRecord[], options: IngestOptions = {}): Promise<IngestSummary> {
     return this.run(
-      records.map((record): SourceItem => ({ kind: 'record', record, path: record.source ?? record.docId, docId: record.docId })),
+      records.map(
+        (record): SourceItem => ({ kind: 'record', record, path: record.source ?? record.docId, docId: record.docId }),
+      ),
       [],
       options,
     );
@@ -103,7 +114,14 @@ export class Ingestor {
       outcomes.push(outcome);
       pages += outcome.pages;
       chunks += outcome.chunks;
-      options.onProgress?.({ filesDone: outcomes.length, filesTotal, pages, chunks, elapsedMs: performance.now() - started, last: outcome });
+      options.onProgress?.({
+        filesDone: outcomes.length,
+        filesTotal,
+        pages,
+        chunks,
+        elapsedMs: performance.now() - started,
+        last: outcome,
+      });
     };
     const { store, embedder, logger, config } = this.deps;
     const { ingest } = config;
@@ -116,7 +134,8 @@ export class Ingestor {
       bounds: { documents: ingest.batchDocuments, bytes: ingest.batchBytes, ms: ingest.batchMs },
       report,
     });
-    for (const { item, error } of failures) await writer.add(item, { status: 'failed', failure: describeFailure(item.docId, error) });
+    for (const { item, error } of failures)
+      await writer.add(item, { status: 'failed', failure: describeFailure(item.docId, error) });
 
     const pool = this.poolFor(items.length);
     const release = pool?.hold();
@@ -155,7 +174,10 @@ export class Ingestor {
       } catch (error) {
         // The outcome names the file with its unsafe characters written out, so a terminal shows what it is.
         const escaped = { path: escapeUnsafe(item.path), docId: escapeUnsafe(item.docId) };
-        pending.push({ item: escaped, result: Promise.resolve({ status: 'failed', failure: describeFailure(escaped.docId, error) }) });
+        pending.push({
+          item: escaped,
+          result: Promise.resolve({ status: 'failed', failure: describeFailure(escaped.docId, error) }),
+        });
         continue;
       }
       // A doc_id met again in this run: its earlier version is written first, so change detection sees it.
@@ -209,8 +231,18 @@ export class Ingestor {
     const hasExtras = (await store.documentExtrasInfo(docId)) !== undefined;
     // An upload stored before uploads kept their file is rewritten with it, though its content is unchanged.
     const keeps = item.kind === 'file' && item.file.keepOriginal === true;
-    const hasOriginal = keeps && (await store.readDocumentFile(docId, previous.contentHash, LOCAL_OPERATOR, config.ingest.maxFileBytes)) !== undefined;
-    return { contentHash: previous.contentHash, acl: previous.acl, source: previous.source, chunkCount: previous.chunkCount, hasExtras, hasOriginal };
+    const hasOriginal =
+      keeps &&
+      (await store.readDocumentFile(docId, previous.contentHash, LOCAL_OPERATOR, config.ingest.maxFileBytes)) !==
+        undefined;
+    return {
+      contentHash: previous.contentHash,
+      acl: previous.acl,
+      source: previous.source,
+      chunkCount: previous.chunkCount,
+      hasExtras,
+      hasOriginal,
+    };
   }
 
   private inThread(task: DocumentTask): Promise<DocumentResult> {
@@ -225,13 +257,17 @@ export class Ingestor {
     } catch (error) {
       // Workers that cannot start (a bundled build) leave the work to this thread; a crash fails the document alone.
       if (error instanceof WorkerStartError) {
-        if (!this.warnedNoWorkers) this.deps.logger.warn('ingest: worker threads could not start, ingesting on this thread', { error: error.message });
+        if (!this.warnedNoWorkers)
+          this.deps.logger.warn('ingest: worker threads could not start, ingesting on this thread', {
+            error: error.message,
+          });
         this.warnedNoWorkers = true;
         return this.inThread(task);
       }
       return { status: 'failed', failure: describeFailure(task.item.docId, error) };
     }
-    if (!this.announcedWorkers) this.deps.logger.debug('ingest: documents are processed on worker threads', { workers: pool.size });
+    if (!this.announcedWorkers)
+      this.deps.logger.debug('ingest: documents are processed on worker threads', { workers: pool.size });
     this.announcedWorkers = true;
     for (const { level, message, fields } of answer.logs) this.deps.logger[level](message, fields);
     return answer.result;

@@ -18,7 +18,11 @@ const UNITS: Partial<Record<keyof IngestLimits, string>> = {
 };
 
 export const formatBytes = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+  bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${bytes} B`;
 
 /** A bound's value as a reader knows it: `256.0 MiB`, `1,000,000 cells`. */
 export function formatLimit(key: keyof IngestLimits, value: number): string {
@@ -29,7 +33,12 @@ export function formatLimit(key: keyof IngestLimits, value: number): string {
 export type IngestLimitKey = { [K in keyof IngestLimits]-?: K extends `max${string}` ? K : never }[keyof IngestLimits];
 
 /** The typed error for `subject` (a file name) going over `ingest.<key>`; `what` says by how much, as a verb phrase. */
-export function limitExceeded(key: IngestLimitKey, subject: string, what: string, limits: IngestLimits): IngestLimitError {
+export function limitExceeded(
+  key: IngestLimitKey,
+  subject: string,
+  what: string,
+  limits: IngestLimits,
+): IngestLimitError {
   return new IngestLimitError(subject, what, {
     setting: `ingest.${key}`,
     env: envNameOf(['ingest', key]),

@@ -19,7 +19,9 @@ export interface TextRecord {
 }
 
 /** What one ingested item is: a file to read and parse, or a text record; `path` names it in the ingest summary. */
-export type SourceItem = { kind: 'file'; file: DiscoveredFile; path: string; docId: string } | { kind: 'record'; record: TextRecord; path: string; docId: string };
+export type SourceItem =
+  | { kind: 'file'; file: DiscoveredFile; path: string; docId: string }
+  | { kind: 'record'; record: TextRecord; path: string; docId: string };
 
 /** One document read, parsed and hashed, ready to be compared with the stored version and chunked. */
 export interface Prepared {
@@ -41,7 +43,12 @@ export interface Prepared {
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** Reads and parses `item` (a file once, through its loader; a record as it is) and resolves its ACL. */
-export async function prepareItem(item: SourceItem, acl: string[] | undefined, limits: IngestLimits, logger: Logger): Promise<Prepared> {
+export async function prepareItem(
+  item: SourceItem,
+  acl: string[] | undefined,
+  limits: IngestLimits,
+  logger: Logger,
+): Promise<Prepared> {
   if (item.kind === 'record') {
     const { record } = item;
     return {
@@ -59,9 +66,13 @@ export async function prepareItem(item: SourceItem, acl: string[] | undefined, l
   const { file } = item;
   const loader = loaderFor(file.path);
   if (!loader) {
-    throw new IngestError('file_unsupported', `${file.docId}: unsupported file type "${extname(file.path) || basename(file.path)}".`, {
-      hint: `Supported: ${SUPPORTED_EXTENSIONS.join(', ')}.`,
-    });
+    throw new IngestError(
+      'file_unsupported',
+      `${file.docId}: unsupported file type "${extname(file.path) || basename(file.path)}".`,
+      {
+        hint: `Supported: ${SUPPORTED_EXTENSIONS.join(', ')}.`,
+      },
+    );
   }
   // Read once: these bytes are the ones parsed, hashed and counted, whatever happens to the file meanwhile.
   const bytes = await readFileOnce(file.path, file.docId, limits.maxFileBytes);

@@ -60,7 +60,14 @@ export type VersionWrite = Omit<DocumentWrite, 'vectors' | 'extras' | 'embedder'
 export type DocumentResult =
   | { status: 'unchanged'; base: OutcomeBase; chunks: number }
   /** Stored before extras existed: the same version gets them (`extras`, or `version` to build them from). */
-  | { status: 'extras'; base: OutcomeBase; chunks: number; contentHash: string; extras?: DocumentExtras; version?: ChunkedVersion }
+  | {
+      status: 'extras';
+      base: OutcomeBase;
+      chunks: number;
+      contentHash: string;
+      extras?: DocumentExtras;
+      version?: ChunkedVersion;
+    }
   | {
       status: 'write';
       base: OutcomeBase;
@@ -125,7 +132,12 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
   let chars = 0;
   for (const block of loaded.blocks) chars += block.text.length;
   if (chars > limits.maxDocumentChars) {
-    throw limitExceeded('maxDocumentChars', docId, `yields ${chars.toLocaleString('en-US')} characters of text`, limits);
+    throw limitExceeded(
+      'maxDocumentChars',
+      docId,
+      `yields ${chars.toLocaleString('en-US')} characters of text`,
+      limits,
+    );
   }
   const { text, chunks, chapters } = chunkDocument(docId, loaded.blocks, deps.chunk);
   if (chunks.length > limits.maxDocumentChunks) {
@@ -144,7 +156,10 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
 
   const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
   const keywordText = searchTexts.map(analyzeForIndex);
-  const vectors = task.embed && deps.embedder ? await embedWithCache({ store: undefined, embedder: deps.embedder }, searchTexts, keywordText) : undefined;
+  const vectors =
+    task.embed && deps.embedder
+      ? await embedWithCache({ store: undefined, embedder: deps.embedder }, searchTexts, keywordText)
+      : undefined;
   const write: VersionWrite = {
     document: {
       docId,
@@ -165,7 +180,14 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
   };
   // The full text travels back only when the caller still builds the extras from it.
   // What crosses back to the writing thread is only what it still needs: the search texts only if it embeds.
-  return { status: 'write', base, replaces: previous !== undefined, write, ...(vectors ? { vectors } : { searchTexts }), ...made };
+  return {
+    status: 'write',
+    base,
+    replaces: previous !== undefined,
+    write,
+    ...(vectors ? { vectors } : { searchTexts }),
+    ...made,
+  };
 }
 
 const sameEntries = (a: readonly string[], b: readonly string[]) =>

@@ -25,14 +25,20 @@ export async function readFileOnce(path: string, docId: string, maxBytes: number
   try {
     const before = await handle.stat({ bigint: true });
     if (!before.isFile()) {
-      throw new IngestError('file_unreadable', `${docId} is not a regular file.`, { hint: 'Ingest regular files only (not devices, pipes or sockets).' });
+      throw new IngestError('file_unreadable', `${docId} is not a regular file.`, {
+        hint: 'Ingest regular files only (not devices, pipes or sockets).',
+      });
     }
     const size = Number(before.size);
     if (size === 0) throw new IngestError('file_empty', `${docId} is empty (0 bytes).`);
     if (size > maxBytes) {
-      throw new IngestError('file_too_large', `${docId} is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit.`, {
-        hint: 'Raise it with --max-file-bytes or EVIDENT_MAX_FILE_BYTES, or split the file.',
-      });
+      throw new IngestError(
+        'file_too_large',
+        `${docId} is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit.`,
+        {
+          hint: 'Raise it with --max-file-bytes or EVIDENT_MAX_FILE_BYTES, or split the file.',
+        },
+      );
     }
     const buffer = Buffer.allocUnsafe(size + 1);
     let length = 0;
@@ -42,16 +48,28 @@ export async function readFileOnce(path: string, docId: string, maxBytes: number
       length += bytesRead;
     }
     const after = await handle.stat({ bigint: true });
-    if (length !== size || after.size !== before.size || after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs) {
-      throw new IngestError('file_changed', `${docId} changed while it was read, so no complete version of it was read.`, {
-        hint: 'Ingest it again once it is no longer being written; the version stored before (if any) is kept.',
-      });
+    if (
+      length !== size ||
+      after.size !== before.size ||
+      after.mtimeNs !== before.mtimeNs ||
+      after.ctimeNs !== before.ctimeNs
+    ) {
+      throw new IngestError(
+        'file_changed',
+        `${docId} changed while it was read, so no complete version of it was read.`,
+        {
+          hint: 'Ingest it again once it is no longer being written; the version stored before (if any) is kept.',
+        },
+      );
     }
     return buffer.subarray(0, length);
   } catch (error) {
     if (IngestError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new IngestError('file_unreadable', `${docId} cannot be read (${code ?? String(error)}).`, { cause: error, hint: 'Check the disk and the file.' });
+    throw new IngestError('file_unreadable', `${docId} cannot be read (${code ?? String(error)}).`, {
+      cause: error,
+      hint: 'Check the disk and the file.',
+    });
   } finally {
     await handle.close();
   }

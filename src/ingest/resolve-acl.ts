@@ -26,10 +26,14 @@ export interface AclSources {
 export async function resolveAcl(path: string, docId: string, sources: AclSources): Promise<string[]> {
   if (sources.override) return sources.override;
   if (sources.sidecarLookalike) {
-    throw new IngestError('acl_invalid', `${docId} has ${JSON.stringify(sources.sidecarLookalike)} beside it, which Evident does not read as its ACL sidecar: it reads only ${JSON.stringify(basename(docId) + ACL_SIDECAR_SUFFIX)}.`, {
-      hint: `Rename the sidecar to ${basename(docId)}${ACL_SIDECAR_SUFFIX} (lower case), or give --acl.`,
-      details: { sidecar: sources.sidecarLookalike },
-    });
+    throw new IngestError(
+      'acl_invalid',
+      `${docId} has ${JSON.stringify(sources.sidecarLookalike)} beside it, which Evident does not read as its ACL sidecar: it reads only ${JSON.stringify(basename(docId) + ACL_SIDECAR_SUFFIX)}.`,
+      {
+        hint: `Rename the sidecar to ${basename(docId)}${ACL_SIDECAR_SUFFIX} (lower case), or give --acl.`,
+        details: { sidecar: sources.sidecarLookalike },
+      },
+    );
   }
   const sidecar = await readSidecar(path + ACL_SIDECAR_SUFFIX, docId + ACL_SIDECAR_SUFFIX, sources.maxSidecarBytes);
   return sidecar ?? sources.fromFile ?? [];
@@ -89,9 +93,13 @@ async function readSidecarText(path: string, shown: string, maxBytes: number): P
     const info = await handle.stat();
     if (!info.isFile()) throw unreadable('is not a regular file');
     if (info.size > maxBytes) {
-      throw new IngestError('acl_invalid', `${shown} is ${formatBytes(info.size)}, over the ingest.maxSidecarBytes limit of ${formatBytes(maxBytes)}.`, {
-        hint: 'An ACL sidecar holds {"acl": [...]}; raise ingest.maxSidecarBytes (EVIDENT_MAX_SIDECAR_BYTES) if it really is that long.',
-      });
+      throw new IngestError(
+        'acl_invalid',
+        `${shown} is ${formatBytes(info.size)}, over the ingest.maxSidecarBytes limit of ${formatBytes(maxBytes)}.`,
+        {
+          hint: 'An ACL sidecar holds {"acl": [...]}; raise ingest.maxSidecarBytes (EVIDENT_MAX_SIDECAR_BYTES) if it really is that long.',
+        },
+      );
     }
     const buffer = Buffer.alloc(maxBytes + 1);
     let length = 0;

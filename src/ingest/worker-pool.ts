@@ -120,7 +120,9 @@ export class WorkerPool<Task, Result> {
       const index = this.slots.indexOf(slot);
       if (index >= 0) this.slots.splice(index, 1);
       if (!slot.ready) this.broken = true;
-      const reason = slot.ready ? new WorkerCrashError(`an ingest worker died: ${error.message}`) : new WorkerStartError(`an ingest worker could not start: ${error.message}`);
+      const reason = slot.ready
+        ? new WorkerCrashError(`an ingest worker died: ${error.message}`)
+        : new WorkerStartError(`an ingest worker could not start: ${error.message}`);
       for (const { reject } of slot.pending.values()) reject(reason);
       slot.pending.clear();
       void worker.terminate();

@@ -43,7 +43,9 @@ export async function createEmbedder(config: EvidentConfig): Promise<Embedder> {
       });
     }
     default:
-      throw new ConfigError(`Unknown embedder provider ${JSON.stringify(provider)}.`, { hint: `Use one of: ${EMBEDDERS}.` });
+      throw new ConfigError(`Unknown embedder provider ${JSON.stringify(provider)}.`, {
+        hint: `Use one of: ${EMBEDDERS}.`,
+      });
   }
 }
 

@@ -18,7 +18,9 @@ describe('createEmbedder', () => {
 
   it('rejects unknown providers, missing models and bad dimensions with a ConfigError', async () => {
     await expect(createEmbedder(config({ embedder: 'cohere:embed-v3' }))).rejects.toThrow(ConfigError);
-    await expect(createEmbedder(config({ embedder: 'cohere:embed-v3' }))).rejects.toThrow(/Unknown embedder provider "cohere"/);
+    await expect(createEmbedder(config({ embedder: 'cohere:embed-v3' }))).rejects.toThrow(
+      /Unknown embedder provider "cohere"/,
+    );
     await expect(createEmbedder(config({ embedder: 'ollama' }))).rejects.toThrow(/needs a model/);
     await expect(createEmbedder(config({ embedder: 'offline:7' }))).rejects.toThrow(ConfigError);
   });
@@ -31,10 +33,16 @@ describe('createEmbedder', () => {
 describe('createReranker', () => {
   it('gives no reranker by default, the offline one when asked, and a ConfigError for unknown names', async () => {
     expect(await createReranker(config({}), async () => undefined)).toBeUndefined();
-    expect(await createReranker(config({ reranker: 'offline' }), async () => undefined)).toBeInstanceOf(LexicalReranker);
+    expect(await createReranker(config({ reranker: 'offline' }), async () => undefined)).toBeInstanceOf(
+      LexicalReranker,
+    );
     expect(await createReranker(config({ reranker: 'none' }), async () => undefined)).toBeUndefined();
     await expect(createReranker(config({ reranker: 'colbert' }), async () => undefined)).rejects.toThrow(ConfigError);
-    await expect(createReranker(config({ reranker: 'cross-encoder' }), async () => undefined)).rejects.toThrow(/needs a model/);
-    await expect(createReranker(config({ reranker: 'cross-encoder:./no/such/folder' }), async () => undefined)).rejects.toThrow(ProviderError);
+    await expect(createReranker(config({ reranker: 'cross-encoder' }), async () => undefined)).rejects.toThrow(
+      /needs a model/,
+    );
+    await expect(
+      createReranker(config({ reranker: 'cross-encoder:./no/such/folder' }), async () => undefined),
+    ).rejects.toThrow(ProviderError);
   });
 });

@@ -11,7 +11,10 @@ const RERANKERS = 'offline, none, cross-encoder:<folder or hub id>, llm (the cha
  * The reranker `config.reranker` names, or undefined for `none`. The cross-encoder loads transformers on demand;
  * `llm` grades with the one chat model of the composition root (`chatModel`), which it does not own or close.
  */
-export async function createReranker(config: EvidentConfig, chatModel: () => Promise<Pick<ChatModelHandle, 'id' | 'model'> | undefined>): Promise<Reranker | undefined> {
+export async function createReranker(
+  config: EvidentConfig,
+  chatModel: () => Promise<Pick<ChatModelHandle, 'id' | 'model'> | undefined>,
+): Promise<Reranker | undefined> {
   const { provider, model } = parseProviderSpec(config.reranker);
   switch (provider) {
     case 'none':
@@ -30,7 +33,9 @@ export async function createReranker(config: EvidentConfig, chatModel: () => Pro
     case 'llm': {
       const handle = await chatModel();
       if (!handle) {
-        throw new ConfigError('The llm reranker needs a chat model.', { hint: 'Configure one with --llm provider:model or EVIDENT_LLM.' });
+        throw new ConfigError('The llm reranker needs a chat model.', {
+          hint: 'Configure one with --llm provider:model or EVIDENT_LLM.',
+        });
       }
       const { HumanMessage } = await import('@langchain/core/messages');
       const { messageText } = await import('./chat/message-text.ts');

@@ -84,7 +84,11 @@ describe('dedupeCandidates', () => {
           (id) => texts[id],
           { jaccardThreshold: threshold },
         );
-        expect({ changed, threshold, collapsed: kept.length === 1 }).toEqual({ changed, threshold, collapsed: expected });
+        expect({ changed, threshold, collapsed: kept.length === 1 }).toEqual({
+          changed,
+          threshold,
+          collapsed: expected,
+        });
       }
     }
   });

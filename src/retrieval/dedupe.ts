@@ -39,7 +39,10 @@ export function dedupeCandidates(
       continue;
     }
     seen.score = Math.max(seen.score, candidate.score);
-    for (const [channel, hit] of Object.entries(candidate.channels) as [ChannelName, { rank: number; score: number }][]) {
+    for (const [channel, hit] of Object.entries(candidate.channels) as [
+      ChannelName,
+      { rank: number; score: number },
+    ][]) {
       const current = seen.channels[channel];
       if (!current || hit.rank < current.rank) seen.channels[channel] = { ...hit };
     }
@@ -69,7 +72,10 @@ export function dedupeCandidates(
       const keeper = kept[twin] as FusedCandidate;
       collapsed.set(candidate.chunkId, keeper.chunkId);
       // The kept passage inherits channel evidence it lacked, so a trace still shows both channels found it.
-      for (const [channel, hit] of Object.entries(candidate.channels) as [ChannelName, { rank: number; score: number }][]) {
+      for (const [channel, hit] of Object.entries(candidate.channels) as [
+        ChannelName,
+        { rank: number; score: number },
+      ][]) {
         if (!keeper.channels[channel]) keeper.channels[channel] = { ...hit };
       }
       continue;

@@ -42,7 +42,10 @@ describe('embedWithCache over a real SQLite store', () => {
     const embedder = recording(new HashingEmbedder(64), 2);
     const texts = ['alpha', 'beta', 'alpha', 'gamma', 'delta'];
     const first = await embedWithCache({ store, embedder }, texts);
-    expect(embedder.batches).toEqual([['alpha', 'beta'], ['gamma', 'delta']]);
+    expect(embedder.batches).toEqual([
+      ['alpha', 'beta'],
+      ['gamma', 'delta'],
+    ]);
     expect(first).toHaveLength(5);
     expect(Array.from(first[2]!)).toEqual(Array.from(first[0]!));
     expect(Array.from(first[3]!)).toEqual(Array.from((await new HashingEmbedder(64).embed(['gamma'], 'document'))[0]!));
@@ -71,7 +74,14 @@ describe('embedWithCache over a real SQLite store', () => {
   });
 
   it('refuses vectors of the wrong dimension without caching them', async () => {
-    const liar: Embedder = { id: 'liar', dimension: 8, semantic: false, cacheInStore: true, batchSize: 4, embed: async (texts) => texts.map(() => new Float32Array(4)) };
+    const liar: Embedder = {
+      id: 'liar',
+      dimension: 8,
+      semantic: false,
+      cacheInStore: true,
+      batchSize: 4,
+      embed: async (texts) => texts.map(() => new Float32Array(4)),
+    };
     await expect(embedWithCache({ store, embedder: liar }, ['x'])).rejects.toThrow(ProviderError);
     expect((await store.cachedEmbeddings('liar', [embeddingContentHash('x')])).size).toBe(0);
   });

@@ -24,7 +24,10 @@ export async function embedWithCache(
   const { embedder } = deps;
   if (texts.length === 0) return [];
   const store = embedder.cacheInStore ? deps.store : undefined;
-  if (embedder.cacheInStore && !store) throw new ProviderError(embedder.id, 'keeps its vectors in the store, and no store was given.', { category: 'system' });
+  if (embedder.cacheInStore && !store)
+    throw new ProviderError(embedder.id, 'keeps its vectors in the store, and no store was given.', {
+      category: 'system',
+    });
   const hashes = texts.map(embeddingContentHash);
   const vectors = store ? await store.cachedEmbeddings(embedder.id, hashes) : new Map<string, Float32Array>();
   const analysisOf = new Map<string, string>();
@@ -41,7 +44,10 @@ export async function embedWithCache(
     const batchTexts = batch.map(([, text]) => text);
     const embedded =
       analysisOf.size > 0 && embedder.embedAnalysed
-        ? await embedder.embedAnalysed(batchTexts, batch.map(([hash]) => analysisOf.get(hash) as string))
+        ? await embedder.embedAnalysed(
+            batchTexts,
+            batch.map(([hash]) => analysisOf.get(hash) as string),
+          )
         : await embedder.embed(batchTexts, 'document');
     if (embedded.length !== batch.length) {
       throw new ProviderError(embedder.id, `returned ${embedded.length} vectors for ${batch.length} texts.`, {
@@ -52,9 +58,13 @@ export async function embedWithCache(
     batch.forEach(([hash], i) => {
       const vector = embedded[i] as Float32Array;
       if (vector.length !== embedder.dimension) {
-        throw new ProviderError(embedder.id, `returned a vector of dimension ${vector.length}, expected ${embedder.dimension}.`, {
-          hint: 'Check that the configured model is the one the service runs.',
-        });
+        throw new ProviderError(
+          embedder.id,
+          `returned a vector of dimension ${vector.length}, expected ${embedder.dimension}.`,
+          {
+            hint: 'Check that the configured model is the one the service runs.',
+          },
+        );
       }
       fresh.set(hash, vector);
       vectors.set(hash, vector);

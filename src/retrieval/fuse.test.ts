@@ -15,7 +15,12 @@ describe('reciprocalRankFusion', () => {
 
   it('lets a small k favour top ranks and a large k favour agreement', () => {
     const lists = { bm25: hits('x', 'z', 'y', 'w'), vector: hits('q', 'r', 's', 'y') };
-    expect(reciprocalRankFusion(lists, { k: 1 }).slice(0, 2).map((c) => c.chunkId).sort()).toEqual(['q', 'x']);
+    expect(
+      reciprocalRankFusion(lists, { k: 1 })
+        .slice(0, 2)
+        .map((c) => c.chunkId)
+        .sort(),
+    ).toEqual(['q', 'x']);
     expect(reciprocalRankFusion(lists, { k: 1000 })[0]?.chunkId).toBe('y');
   });
 

@@ -42,6 +42,9 @@ export function reciprocalRankFusion<K extends string = ChannelName>(
     }
   }
   return [...byId.values()]
-    .sort((a, b) => b.score - a.score || a.bestRank - b.bestRank || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.score - a.score || a.bestRank - b.bestRank || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0),
+    )
     .map(({ chunkId, score, channels }) => ({ chunkId, score, channels }));
 }

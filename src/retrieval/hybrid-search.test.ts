@@ -20,12 +20,20 @@ const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const LEGAL: Principal = { id: 'alice', groups: ['legal'], roles: ['member'] };
 const OUTSIDER: Principal = { id: 'bob', groups: [], roles: ['member'] };
 // Both channels, as with a semantic embedder, so fusion is exercised.
-const defaults = resolveRetrievalSettings(configSchema.parse({ retrieval: { channels: ['bm25', 'vector'] } }), { semantic: true });
+const defaults = resolveRetrievalSettings(configSchema.parse({ retrieval: { channels: ['bm25', 'vector'] } }), {
+  semantic: true,
+});
 
 /** Identifier → the passage that holds it; every other passage is a distractor sharing words but not the identifier. */
 const IDENTIFIER_DOCS: Record<string, { query: string; text: string }> = {
-  contract: { query: 'CT-2024-0193', text: 'Contract CT-2024-0193 covers the supply of office chairs to the Berlin office.' },
-  contractNear: { query: 'CT-2024-0194', text: 'Contract CT-2024-0194 covers the supply of office desks to the Berlin office.' },
+  contract: {
+    query: 'CT-2024-0193',
+    text: 'Contract CT-2024-0193 covers the supply of office chairs to the Berlin office.',
+  },
+  contractNear: {
+    query: 'CT-2024-0194',
+    text: 'Contract CT-2024-0194 covers the supply of office desks to the Berlin office.',
+  },
   hip: { query: 'HIP-3', text: 'HIP-3 proposes a new fee model for the network; HIP-4 will follow.' },
   hipNear: { query: 'HIP-2', text: 'HIP-2 proposed a fee model and was withdrawn after review of HIP-1.' },
   money: { query: '$500K', text: 'The marketing budget was raised to $500K for the launch quarter.' },
@@ -35,12 +43,18 @@ const IDENTIFIER_DOCS: Record<string, { query: string; text: string }> = {
   column: { query: 'order_total_usd', text: 'The column order_total_usd holds the order total in US dollars.' },
   ticker: { query: 'AAPL', text: 'AAPL closed higher after the earnings call; MSFT was flat.' },
   hex: { query: '0x7a25f3', text: 'Funds were sent to 0x7a25f3c9d1e8b4a6f2c0d9e8b7a6f5e4d3c2b1a0 on Monday.' },
-  hexNear: { query: '0x7a26aa', text: 'Funds were returned from 0x7a26aa0000e8b4a6f2c0d9e8b7a6f5e4d3c2b1a0 on Tuesday.' },
+  hexNear: {
+    query: '0x7a26aa',
+    text: 'Funds were returned from 0x7a26aa0000e8b4a6f2c0d9e8b7a6f5e4d3c2b1a0 on Tuesday.',
+  },
   amount: { query: '1,250.50', text: 'Invoice total: 1,250.50 EUR, due in thirty days.' },
   amountNear: { query: '1,250.00', text: 'Invoice total: 1,250.00 EUR, due in sixty days.' },
   version: { query: 'v2.1.3', text: 'Release v2.1.3 fixes the login timeout; v2.1.4 will follow.' },
   versionNear: { query: 'v2.1.2', text: 'Release v2.1.2 changed the login flow and the timeout default.' },
-  email: { query: 'alice.smith@example.com', text: 'Send invoices to alice.smith@example.com, not to the old address.' },
+  email: {
+    query: 'alice.smith@example.com',
+    text: 'Send invoices to alice.smith@example.com, not to the old address.',
+  },
   emailNear: { query: 'bob.smith@example.com', text: 'Questions about invoices go to bob.smith@example.com.' },
 };
 
@@ -56,7 +70,8 @@ const DISTRACTORS = [
 ];
 
 const CHINESE = '机器学习模型需要大量的训练数据，数据质量决定了模型的效果。';
-const ENGLISH_ML = 'Machine learning models need large amounts of training data; data quality decides how well they work.';
+const ENGLISH_ML =
+  'Machine learning models need large amounts of training data; data quality decides how well they work.';
 
 interface Doc {
   docId: string;
@@ -70,11 +85,28 @@ async function put(store: Store, embedder: Embedder, doc: Doc): Promise<void> {
   const chunks: Chunk[] = doc.texts.map((text, ordinal) => {
     const startOffset = offset;
     offset += text.length + 2;
-    return { id: `${doc.docId}#${ordinal}`, docId: doc.docId, ordinal, text, headingPath: [], startOffset, endOffset: startOffset + text.length };
+    return {
+      id: `${doc.docId}#${ordinal}`,
+      docId: doc.docId,
+      ordinal,
+      text,
+      headingPath: [],
+      startOffset,
+      endOffset: startOffset + text.length,
+    };
   });
   const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
   await store.putDocument({
-    document: { docId: doc.docId, source: `/docs/${doc.docId}`, title, type: 'text', contentHash: doc.docId, bytes: offset, acl: doc.acl ?? [], tags: [] },
+    document: {
+      docId: doc.docId,
+      source: `/docs/${doc.docId}`,
+      title,
+      type: 'text',
+      contentHash: doc.docId,
+      bytes: offset,
+      acl: doc.acl ?? [],
+      tags: [],
+    },
     chunks,
     keywordText: searchTexts.map(analyzeForIndex),
     vectors: await embedWithCache({ store, embedder }, searchTexts),
@@ -92,7 +124,8 @@ describe('HybridSearch over a real SQLite store', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'evident-search-'));
     store = await openSqliteStore(join(dir, 'evident.db'));
-    for (const [name, { text }] of Object.entries(IDENTIFIER_DOCS)) await put(store, embedder, { docId: `${name}.md`, texts: [text] });
+    for (const [name, { text }] of Object.entries(IDENTIFIER_DOCS))
+      await put(store, embedder, { docId: `${name}.md`, texts: [text] });
     await put(store, embedder, { docId: 'distractors.md', texts: DISTRACTORS });
     await put(store, embedder, { docId: 'ml-zh.md', texts: [CHINESE] });
     await put(store, embedder, { docId: 'ml-en.md', texts: [ENGLISH_ML] });
@@ -110,22 +143,32 @@ describe('HybridSearch over a real SQLite store', () => {
           'fuel surcharges and the fees for the pallets that the carrier returned to the warehouse after the delivery.',
       ],
     });
-    await put(store, embedder, { docId: 'copy-a.md', texts: ['The quarterly fire drill takes place on the first Monday of March.'] });
-    await put(store, embedder, { docId: 'copy-b.md', texts: ['The quarterly fire drill takes place on the first Monday of March!'] });
+    await put(store, embedder, {
+      docId: 'copy-a.md',
+      texts: ['The quarterly fire drill takes place on the first Monday of March.'],
+    });
+    await put(store, embedder, {
+      docId: 'copy-b.md',
+      texts: ['The quarterly fire drill takes place on the first Monday of March!'],
+    });
   });
   afterAll(async () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const search = (reranker?: Reranker) => new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults });
+  const search = (reranker?: Reranker) =>
+    new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults });
 
   for (const rerank of [false, true]) {
-    it.each(Object.entries(IDENTIFIER_DOCS))(`puts the chunk holding the identifier first (rerank ${rerank}): %s`, async (name, { query }) => {
-      const trace = await search(new LexicalReranker()).search(query, OUTSIDER, { rerank });
-      expect(trace.results[0]?.chunk.docId).toBe(`${name}.md`);
-      expect(trace.results[0]?.channels.bm25?.rank).toBe(1);
-    });
+    it.each(Object.entries(IDENTIFIER_DOCS))(
+      `puts the chunk holding the identifier first (rerank ${rerank}): %s`,
+      async (name, { query }) => {
+        const trace = await search(new LexicalReranker()).search(query, OUTSIDER, { rerank });
+        expect(trace.results[0]?.chunk.docId).toBe(`${name}.md`);
+        expect(trace.results[0]?.channels.bm25?.rank).toBe(1);
+      },
+    );
   }
 
   it('ranks the chunk that states the identifier above chunks that inherit it from the title', async () => {
@@ -153,7 +196,9 @@ describe('HybridSearch over a real SQLite store', () => {
 
   it('never returns a chunk the principal may not see, in results or in any channel list', async () => {
     for (const principal of [OUTSIDER, { id: 'carol', groups: ['hr'], roles: ['member'] } as Principal]) {
-      const trace = await search(new LexicalReranker()).search('Project Nightjar acquisition CT-2024-0193', principal, { topK: 50 });
+      const trace = await search(new LexicalReranker()).search('Project Nightjar acquisition CT-2024-0193', principal, {
+        topK: 50,
+      });
       const ids = [
         ...trace.results.map((result) => result.chunk.id),
         ...(trace.channels.bm25 ?? []).map((hit) => hit.chunkId),
@@ -182,7 +227,9 @@ describe('HybridSearch over a real SQLite store', () => {
     expect(top?.score).toBeCloseTo(1 / (60 + top!.channels.bm25!.rank) + 0.25 / (60 + top!.channels.vector!.rank), 12);
     expect(typeof top?.rerankScore).toBe('number');
     expect(trace.results).toHaveLength(3);
-    expect(Object.keys(trace.timingsMs)).toEqual(expect.arrayContaining(['bm25', 'vector', 'fetch', 'rerank', 'total']));
+    expect(Object.keys(trace.timingsMs)).toEqual(
+      expect.arrayContaining(['bm25', 'vector', 'fetch', 'rerank', 'total']),
+    );
   });
 
   it('fuses both channels with equal weight for a query without identifiers', async () => {
@@ -192,9 +239,15 @@ describe('HybridSearch over a real SQLite store', () => {
   });
 
   it('honours channel selection, topK and rerank=false', async () => {
-    const bm25Only = await search(new LexicalReranker()).search('fire drill March', OUTSIDER, { channels: ['bm25'], rerank: false, topK: 2 });
+    const bm25Only = await search(new LexicalReranker()).search('fire drill March', OUTSIDER, {
+      channels: ['bm25'],
+      rerank: false,
+      topK: 2,
+    });
     expect(bm25Only.channels.vector).toBeUndefined();
-    expect(bm25Only.results.every((result) => result.rerankScore === undefined && result.channels.vector === undefined)).toBe(true);
+    expect(
+      bm25Only.results.every((result) => result.rerankScore === undefined && result.channels.vector === undefined),
+    ).toBe(true);
     expect(bm25Only.results.length).toBeLessThanOrEqual(2);
     const vectorOnly = await search().search('fire drill March', OUTSIDER, { channels: ['vector'] });
     expect(vectorOnly.channels.bm25).toBeUndefined();

@@ -55,7 +55,12 @@ export class HybridSearch {
     });
   }
 
-  private async run(query: string, principal: Principal, options: SearchOptions, span: Span | undefined): Promise<SearchTrace> {
+  private async run(
+    query: string,
+    principal: Principal,
+    options: SearchOptions,
+    span: Span | undefined,
+  ): Promise<SearchTrace> {
     if (typeof query !== 'string' || query.trim() === '') {
       throw new ValidationError('The search query is empty.', { hint: 'Pass a question or keywords to search for.' });
     }
@@ -66,7 +71,8 @@ export class HybridSearch {
     const rrfK = options.rrfK ?? defaults.rrfK;
     if (!(rrfK > 0)) throw new ValidationError(`rrfK must be positive, got ${rrfK}.`);
     const channels = new Set(options.channels ?? defaults.channels);
-    if (channels.size === 0) throw new ValidationError('No retrieval channel selected.', { hint: 'Use bm25, vector or both.' });
+    if (channels.size === 0)
+      throw new ValidationError('No retrieval channel selected.', { hint: 'Use bm25, vector or both.' });
     const useReranker = (options.rerank ?? true) ? reranker : undefined;
     span?.setAttributes({
       'evident.retrieval.top_k': topK,
@@ -78,16 +84,20 @@ export class HybridSearch {
     const timingsMs: Record<string, number> = {};
     /** A stage's time for the trace, and its span (`retrieval <stage>`) with the count `count` reads of its result. */
     const timed = <T>(stage: string, run: () => Promise<T>, count: (result: T) => number): Promise<T> =>
-      inSpan(`retrieval ${stage}`, async (span) => {
-        const started = performance.now();
-        try {
-          const result = await run();
-          span?.setAttribute('evident.retrieval.result_count', count(result));
-          return result;
-        } finally {
-          timingsMs[stage] = round(performance.now() - started);
-        }
-      }, STAGE_ATTRIBUTES[stage]);
+      inSpan(
+        `retrieval ${stage}`,
+        async (span) => {
+          const started = performance.now();
+          try {
+            const result = await run();
+            span?.setAttribute('evident.retrieval.result_count', count(result));
+            return result;
+          } finally {
+            timingsMs[stage] = round(performance.now() - started);
+          }
+        },
+        STAGE_ATTRIBUTES[stage],
+      );
     const started = performance.now();
 
     // The keyword channel gets every occurrence: a term the query repeats weighs more, as in FTS5's own bm25(). The
@@ -95,12 +105,18 @@ export class HybridSearch {
     const occurrences = analyzeQueryOccurrences(query);
     const terms = [...new Set(occurrences)];
     const [bm25, vector] = await Promise.all([
-      channels.has('bm25') ? timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth), countOf) : undefined,
+      channels.has('bm25')
+        ? timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth), countOf)
+        : undefined,
       channels.has('vector')
-        ? timed('vector', async () => {
-            const [queryVector] = await embedder.embed([query], 'query');
-            return queryVector ? store.vectorSearch(queryVector, principal, channelDepth) : [];
-          }, countOf)
+        ? timed(
+            'vector',
+            async () => {
+              const [queryVector] = await embedder.embed([query], 'query');
+              return queryVector ? store.vectorSearch(queryVector, principal, channelDepth) : [];
+            },
+            countOf,
+          )
         : undefined,
     ]);
 
@@ -108,13 +124,27 @@ export class HybridSearch {
     // `CT-2024-0193` and `CT-2024-0194` as near-identical) must not outvote an exact match.
     const weights = terms.some((term) => IDENTIFIER_TERM.test(term)) ? { vector: IDENTIFIER_VECTOR_WEIGHT } : {};
     const fused = inSyncSpan('retrieval fuse', (fuseSpan) => {
-      const candidates = reciprocalRankFusion({ ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) }, { k: rrfK, weights });
-      fuseSpan?.setAttributes({ 'evident.retrieval.channel': 'fuse', 'evident.retrieval.result_count': candidates.length });
+      const candidates = reciprocalRankFusion(
+        { ...(bm25 ? { bm25 } : {}), ...(vector ? { vector } : {}) },
+        { k: rrfK, weights },
+      );
+      fuseSpan?.setAttributes({
+        'evident.retrieval.channel': 'fuse',
+        'evident.retrieval.result_count': candidates.length,
+      });
       return candidates;
     });
     // Enough candidates that dedupe losses cannot starve the reranker or the top K.
     const pool = fused.slice(0, Math.max(useReranker ? rerankDepth : topK, topK) * 2);
-    const chunks = await timed('fetch', () => store.getChunks(pool.map((candidate) => candidate.chunkId), principal), countOf);
+    const chunks = await timed(
+      'fetch',
+      () =>
+        store.getChunks(
+          pool.map((candidate) => candidate.chunkId),
+          principal,
+        ),
+      countOf,
+    );
     const byId = new Map(chunks.map((chunk) => [chunk.id, chunk]));
     // A chunk the store no longer returns for this principal (deleted meanwhile) is dropped, never shown.
     const visible = pool.filter((candidate) => byId.has(candidate.chunkId));
@@ -131,14 +161,16 @@ export class HybridSearch {
     let ranked: { candidate: FusedCandidate; rerankScore?: number }[] = kept.map((candidate) => ({ candidate }));
     if (useReranker && kept.length > 0) {
       const head = kept.slice(0, rerankDepth);
-      const scores = await timed('rerank', () =>
-        useReranker.rerank(
-          query,
-          head.map((candidate) => {
-            const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
-            return { id: candidate.chunkId, text: chunkSearchText(chunk), retrievalScore: candidate.score };
-          }),
-        ),
+      const scores = await timed(
+        'rerank',
+        () =>
+          useReranker.rerank(
+            query,
+            head.map((candidate) => {
+              const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
+              return { id: candidate.chunkId, text: chunkSearchText(chunk), retrievalScore: candidate.score };
+            }),
+          ),
         countOf,
       );
       const reranked = head
@@ -148,7 +180,11 @@ export class HybridSearch {
       ranked = [...reranked, ...kept.slice(rerankDepth).map((candidate) => ({ candidate }))];
     }
 
-    ranked = preferStatedIdentifiers(ranked, terms.filter((term) => IDENTIFIER_TERM.test(term)), byId);
+    ranked = preferStatedIdentifiers(
+      ranked,
+      terms.filter((term) => IDENTIFIER_TERM.test(term)),
+      byId,
+    );
 
     const results: SearchResult[] = ranked.slice(0, topK).map(({ candidate, rerankScore }, i) => {
       const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
@@ -196,7 +232,8 @@ function preferStatedIdentifiers<T extends { candidate: FusedCandidate }>(
   byId: ReadonlyMap<string, ChunkWithSource>,
 ): T[] {
   if (identifierTerms.length === 0) return ranked;
-  const states = (entry: T): boolean => indexTermsInclude(byId.get(entry.candidate.chunkId)?.text ?? '', identifierTerms);
+  const states = (entry: T): boolean =>
+    indexTermsInclude(byId.get(entry.candidate.chunkId)?.text ?? '', identifierTerms);
   const slots = new Map<string, number[]>();
   ranked.forEach((entry, i) => {
     const docId = byId.get(entry.candidate.chunkId)?.docId ?? '';
@@ -219,7 +256,8 @@ function preferStatedIdentifiers<T extends { candidate: FusedCandidate }>(
 }
 
 function positiveInt(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new ValidationError(`${name} must be a positive integer, got ${value}.`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new ValidationError(`${name} must be a positive integer, got ${value}.`);
   return value;
 }
 

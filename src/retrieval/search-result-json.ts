@@ -16,7 +16,10 @@ type ChannelJson = { rank: number; score?: number };
 /** The wire shape of one search result (snake_case), shared by `evident search --json` and `POST /v1/search`. */
 export function searchResultJson(result: SearchResult, view: ScoreView) {
   const channels: Partial<Record<keyof SearchResult['channels'], ChannelJson>> = {};
-  for (const [name, hit] of Object.entries(result.channels) as [keyof SearchResult['channels'], { rank: number; score: number }][]) {
+  for (const [name, hit] of Object.entries(result.channels) as [
+    keyof SearchResult['channels'],
+    { rank: number; score: number },
+  ][]) {
     channels[name] = view === 'explain' ? { rank: hit.rank, score: hit.score } : { rank: hit.rank };
   }
   return {

@@ -48,7 +48,10 @@ describe('search scores a non-admin sees do not depend on documents they cannot 
     folder = await mkdtemp(join(tmpdir(), 'evident-scores-'));
     await writeFile(join(folder, 'valves.md'), '# Valves\n\nThe zephyrine valve passed its inspection in March.\n');
     await writeFile(join(folder, 'pumps.md'), '# Pumps\n\nThe pumps were serviced in April and May, on schedule.\n');
-    await writeFile(join(folder, 'filters.md'), '# Filters\n\nFilters are replaced every quarter by the facilities team.\n');
+    await writeFile(
+      join(folder, 'filters.md'),
+      '# Filters\n\nFilters are replaced every quarter by the facilities team.\n',
+    );
     expect(await api.evident.ingestor.ingest([folder])).toMatchObject({ added: 3, failed: 0 });
   });
   afterAll(async () => {
@@ -62,7 +65,10 @@ describe('search scores a non-admin sees do not depend on documents they cannot 
 
     const board = join(folder, 'board');
     await mkdir(board);
-    await writeFile(join(board, 'merger.md'), '# Merger\n\nProject zephyrine zephyrine: the board plans to acquire a competitor.\n');
+    await writeFile(
+      join(board, 'merger.md'),
+      '# Merger\n\nProject zephyrine zephyrine: the board plans to acquire a competitor.\n',
+    );
     await writeFile(join(board, 'merger.md.acl.json'), JSON.stringify({ acl: ['group:board'] }));
     expect(await api.evident.ingestor.ingest([folder])).toMatchObject({ added: 1, failed: 0 });
     const after = await observe();
@@ -70,7 +76,9 @@ describe('search scores a non-admin sees do not depend on documents they cannot 
     // The side channel is real: the admin's raw BM25 score of the public document moved.
     const valves = (results: ResultJson[]) => results.find((result) => result.doc_id === 'valves.md');
     expect(valves(after.admin.http)?.channels.bm25?.score).not.toBe(valves(before.admin.http)?.channels.bm25?.score);
-    expect(valves(after.admin.cliJson)?.channels.bm25?.score).not.toBe(valves(before.admin.cliJson)?.channels.bm25?.score);
+    expect(valves(after.admin.cliJson)?.channels.bm25?.score).not.toBe(
+      valves(before.admin.cliJson)?.channels.bm25?.score,
+    );
     expect(after.admin.http.map((result) => result.doc_id)).toContain('board/merger.md');
     expect(after.admin.cliExplain).toContain('bm25 score');
 

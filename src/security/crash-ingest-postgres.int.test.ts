@@ -46,7 +46,17 @@ describeWithPostgres('SIGKILL of evident ingest on PostgreSQL', (url) => {
   it(`leaves a consistent store of whole documents at ${POINTS} random points, and a re-run converges to an uninterrupted ingest`, async () => {
     const versions = writeCrashCorpus(join(root, 'corpus'), FILES);
     const { references, perFileMs } = await referenceSnapshots(postgres, versions);
-    const trials = await runCrashTrials(postgres, { seed: SEED, points: POINTS, versions, cwd: root, references, perFileMs, files: FILES + 3, bundle, realEvery: 12 });
+    const trials = await runCrashTrials(postgres, {
+      seed: SEED,
+      points: POINTS,
+      versions,
+      cwd: root,
+      references,
+      perFileMs,
+      files: FILES + 3,
+      bundle,
+      realEvery: 12,
+    });
     expectCrashSafe(trials, references, POINTS);
   }, 600_000);
 });

@@ -36,7 +36,17 @@ describe('SIGKILL of evident ingest on SQLite', () => {
   it(`leaves a sound store of whole documents at ${POINTS} random points, and a re-run converges to an uninterrupted ingest`, async () => {
     const versions = writeCrashCorpus(join(root, 'corpus'), FILES);
     const { references, perFileMs } = await referenceSnapshots(sqlite, versions);
-    const trials = await runCrashTrials(sqlite, { seed: SEED, points: POINTS, versions, cwd: root, references, perFileMs, files: FILES + 3, bundle, realEvery: 12 });
+    const trials = await runCrashTrials(sqlite, {
+      seed: SEED,
+      points: POINTS,
+      versions,
+      cwd: root,
+      references,
+      perFileMs,
+      files: FILES + 3,
+      bundle,
+      realEvery: 12,
+    });
     expectCrashSafe(trials, references, POINTS);
   }, 600_000);
 });

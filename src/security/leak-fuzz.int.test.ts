@@ -3,7 +3,18 @@ import { openAgentRuntime } from '../agent/agent-runtime.ts';
 import { LOCAL_OPERATOR } from '../domain/index.ts';
 import { startApiTestServer, type ApiTestServer } from '../testing/api-test-server.ts';
 import { CompliantChatModel } from '../testing/compliant-chat-model.ts';
-import { addSampleUsers, askOnSurface, canaryDocuments, coverage, fuzzQueries, LEAK_SURFACES, runLeakFuzz, uploadCanaries, type FuzzQuery, type FuzzUser } from '../testing/leak-fuzz.ts';
+import {
+  addSampleUsers,
+  askOnSurface,
+  canaryDocuments,
+  coverage,
+  fuzzQueries,
+  LEAK_SURFACES,
+  runLeakFuzz,
+  uploadCanaries,
+  type FuzzQuery,
+  type FuzzUser,
+} from '../testing/leak-fuzz.ts';
 import { LeakOracle, readCorpus, textOfBody } from '../testing/leak-oracle.ts';
 import { SAMPLE_CORPUS } from '../testing/sample-corpus-store.ts';
 
@@ -23,12 +34,17 @@ let users: FuzzUser[];
 let oracle: LeakOracle;
 
 beforeAll(async () => {
-  api = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:leak-fuzz', model } }) });
+  api = await startApiTestServer({
+    agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:leak-fuzz', model } }),
+  });
   users = await addSampleUsers(api);
   const canaries = canaryDocuments(SEED, 6);
   await uploadCanaries(api, canaries);
   const stored = await api.evident.store.listDocuments(LOCAL_OPERATOR);
-  oracle = new LeakOracle([...(await readCorpus(SAMPLE_CORPUS, new Map(stored.map((doc) => [doc.docId, doc.title])))), ...canaries]);
+  oracle = new LeakOracle([
+    ...(await readCorpus(SAMPLE_CORPUS, new Map(stored.map((doc) => [doc.docId, doc.title])))),
+    ...canaries,
+  ]);
 });
 afterAll(async () => api?.close());
 
@@ -36,7 +52,9 @@ const user = (name: string) => users.find((candidate) => candidate.name === name
 
 describe('leak fuzz: restricted text never reaches a user without access', () => {
   it('stores every document with the ACL its file declares (the oracle and the store agree)', async () => {
-    const stored = new Map((await api.evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => [doc.docId, [...doc.acl].sort()]));
+    const stored = new Map(
+      (await api.evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => [doc.docId, [...doc.acl].sort()]),
+    );
     expect(stored.size).toBe(oracle.documents.length);
     for (const doc of oracle.documents) expect(stored.get(doc.docId), doc.docId).toEqual([...doc.acl].sort());
     expect(oracle.documents.filter((doc) => doc.acl.length > 0).length).toBeGreaterThanOrEqual(10);
@@ -44,17 +62,33 @@ describe('leak fuzz: restricted text never reaches a user without access', () =>
 
   it('finds the leak on every answering surface when the asker may read the document (so the fuzz can fail)', async () => {
     // alice (legal) may read CT-2024-0193; judged as bob, what she receives is a leak on each surface.
-    const base = { index: 0, user: user('alice'), source: 'contracts/ct-2024-0193.md', query: 'monthly platform fee per delivered parcel', modes: ['values', 'messages'], stream: true };
+    const base = {
+      index: 0,
+      user: user('alice'),
+      source: 'contracts/ct-2024-0193.md',
+      query: 'monthly platform fee per delivered parcel',
+      modes: ['values', 'messages'],
+      stream: true,
+    };
     const surfaces = ['search_http', 'search_cli', 'langgraph', 'chat_completions'] as const;
     for (const surface of surfaces) {
-      for (const agent of surface === 'langgraph' || surface === 'chat_completions' ? (['rag', 'react', 'controllable'] as const) : (['rag'] as const)) {
+      for (const agent of surface === 'langgraph' || surface === 'chat_completions'
+        ? (['rag', 'react', 'controllable'] as const)
+        : (['rag'] as const)) {
         const query: FuzzQuery = { ...base, surface, agent };
         model.calls.splice(0);
         const outcome = await askOnSurface(api, query);
         expect(outcome.ok, `${surface} ${agent}: ${outcome.detail}`).toBe(true);
         const leaks = oracle.leaks(user('bob'), query.query, outcome.outputs.map(textOfBody).join('\n'));
-        expect(leaks.map((leak) => leak.docId), `${surface} ${agent}`).toContain('contracts/ct-2024-0193.md');
-        if (surface === 'langgraph') expect(oracle.leaks(user('bob'), query.query, model.prompts.join('\n')).length, `${agent} prompts`).toBeGreaterThan(0);
+        expect(
+          leaks.map((leak) => leak.docId),
+          `${surface} ${agent}`,
+        ).toContain('contracts/ct-2024-0193.md');
+        if (surface === 'langgraph')
+          expect(
+            oracle.leaks(user('bob'), query.query, model.prompts.join('\n')).length,
+            `${agent} prompts`,
+          ).toBeGreaterThan(0);
       }
     }
   });

@@ -27,14 +27,17 @@ let oracle: LeakOracle;
 const aliceNow: OracleUser = { name: 'alice', groups: [] };
 
 beforeAll(async () => {
-  api = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:lost-access', model } }) });
+  api = await startApiTestServer({
+    agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:lost-access', model } }),
+  });
   await api.evident.ingestor.ingestRecords([MEMO]);
   const titles = new Map((await api.evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => [doc.docId, doc.title]));
   oracle = new LeakOracle([...(await readCorpus(SAMPLE_CORPUS, titles)), { ...MEMO, acl: [] }]);
 });
 afterAll(async () => api?.close());
 
-const as = (key: string) => (method: string, path: string, json?: unknown) => api.request(method, path, { key, ...(json === undefined ? {} : { json }) });
+const as = (key: string) => (method: string, path: string, json?: unknown) =>
+  api.request(method, path, { key, ...(json === undefined ? {} : { json }) });
 
 describe('a user who lost access reads nothing of what her earlier runs retrieved', () => {
   const threads = new Map<string, { threadId: string; runId: string }>();
@@ -43,12 +46,18 @@ describe('a user who lost access reads nothing of what her earlier runs retrieve
     const alice = as(api.keys.alice);
     for (const agent of AGENTS) {
       const thread = (await alice('POST', '/threads', {})).json as { thread_id: string };
-      const run = await alice('POST', `/threads/${thread.thread_id}/runs/wait`, { assistant_id: agent, input: { question: QUESTION } });
+      const run = await alice('POST', `/threads/${thread.thread_id}/runs/wait`, {
+        assistant_id: agent,
+        input: { question: QUESTION },
+      });
       expect(run.status, run.text).toBe(200);
       const runs = (await alice('GET', `/threads/${thread.thread_id}/runs`)).json as { run_id: string }[];
       threads.set(agent, { threadId: thread.thread_id, runId: runs[0]?.run_id as string });
       const state = await alice('GET', `/threads/${thread.thread_id}/state`);
-      expect(oracle.leaks(aliceNow, QUESTION, textOfBody(state.text)).map((leak) => leak.docId), agent).toContain('contracts/ct-2024-0193.md');
+      expect(
+        oracle.leaks(aliceNow, QUESTION, textOfBody(state.text)).map((leak) => leak.docId),
+        agent,
+      ).toContain('contracts/ct-2024-0193.md');
     }
   });
 
@@ -64,10 +73,23 @@ describe('a user who lost access reads nothing of what her earlier runs retrieve
       alice('GET', `/threads/${threadId}/runs`),
       alice('GET', `/threads/${threadId}/runs/${runId}`),
       alice('GET', `/threads/${threadId}/runs/${runId}/join`),
-      api.request('GET', `/threads/${threadId}/runs/${runId}/stream`, { key: api.keys.alice, headers: { 'last-event-id': '0' } }),
+      api.request('GET', `/threads/${threadId}/runs/${runId}/stream`, {
+        key: api.keys.alice,
+        headers: { 'last-event-id': '0' },
+      }),
       alice('POST', '/threads/search', { limit: 100 }),
     ]);
-    const names = ['state', 'history', 'history (POST)', 'thread', 'runs', 'run', 'join', 'stream replay', 'thread search'];
+    const names = [
+      'state',
+      'history',
+      'history (POST)',
+      'thread',
+      'runs',
+      'run',
+      'join',
+      'stream replay',
+      'thread search',
+    ];
     for (const [i, read] of reads.entries()) {
       expect(read.status, `${agent} ${names[i]}: ${read.text.slice(0, 200)}`).toBeLessThan(500);
       expect(oracle.leaks(aliceNow, QUESTION, textOfBody(read.text)), `${agent} ${names[i]}`).toEqual([]);
@@ -80,11 +102,13 @@ describe('a user who lost access reads nothing of what her earlier runs retrieve
   });
 
   for (const agent of ['rag', 'react'] as const) {
-    it(`withholds the contract from her ${agent} thread's state, history, runs, replayed stream and thread list`, () => readsBack(agent));
+    it(`withholds the contract from her ${agent} thread's state, history, runs, replayed stream and thread list`, () =>
+      readsBack(agent));
   }
 
   // controllable's past steps keep responses written from the contract: each records the chunks it rests on.
-  it("withholds the contract from her controllable thread's state, history, runs, replayed stream and thread list", () => readsBack('controllable'));
+  it("withholds the contract from her controllable thread's state, history, runs, replayed stream and thread list", () =>
+    readsBack('controllable'));
 
   it('shows the model nothing of the contract when she continues a thread, on any agent', async () => {
     for (const agent of AGENTS) {
@@ -93,7 +117,10 @@ describe('a user who lost access reads nothing of what her earlier runs retrieve
       const response = await api.request('POST', '/v1/chat/completions', {
         key: api.keys.alice,
         headers: { 'x-thread-id': threadId },
-        json: { model: agent, messages: [{ role: 'user', content: 'And how does that compare with the termination fee?' }] },
+        json: {
+          model: agent,
+          messages: [{ role: 'user', content: 'And how does that compare with the termination fee?' }],
+        },
       });
       expect(response.status, response.text).toBeLessThan(500);
       expect(oracle.leaks(aliceNow, QUESTION, textOfBody(response.text)), `${agent} answer`).toEqual([]);
@@ -107,19 +134,33 @@ describe('a user who lost access reads nothing of what her earlier runs retrieve
     await api.evident.store.upsertUser({ name: 'alice', groups: ['legal'] });
     const alice = as(api.keys.alice);
     const thread = (await alice('POST', '/threads', {})).json as { thread_id: string };
-    const waiting = await alice('POST', `/threads/${thread.thread_id}/runs/wait`, { assistant_id: 'react', input: { question: QUESTION } });
+    const waiting = await alice('POST', `/threads/${thread.thread_id}/runs/wait`, {
+      assistant_id: 'react',
+      input: { question: QUESTION },
+    });
     expect(waiting.status, waiting.text).toBe(200);
     const pending = (await alice('GET', `/threads/${thread.thread_id}/state`)).text;
     // The model read the memo and asked to save; the run waits, having retrieved the contract for alice in legal.
     expect(pending).toContain('fee review pending');
     await api.evident.store.upsertUser({ name: 'alice', groups: [] });
     const first = model.calls.length;
-    const resumed = await alice('POST', `/threads/${thread.thread_id}/runs/wait`, { assistant_id: 'react', command: { resume: { decision: 'approve' } } });
+    const resumed = await alice('POST', `/threads/${thread.thread_id}/runs/wait`, {
+      assistant_id: 'react',
+      command: { resume: { decision: 'approve' } },
+    });
     expect(resumed.status, resumed.text).toBe(200);
     expect(model.calls.length).toBeGreaterThan(first);
-    expect(oracle.leaks(aliceNow, QUESTION, model.prompts.slice(first).join('\n')), 'prompts after the approval').toEqual([]);
+    expect(
+      oracle.leaks(aliceNow, QUESTION, model.prompts.slice(first).join('\n')),
+      'prompts after the approval',
+    ).toEqual([]);
     expect(oracle.leaks(aliceNow, QUESTION, textOfBody(resumed.text)), 'the resumed run').toEqual([]);
-    expect(oracle.leaks(aliceNow, QUESTION, textOfBody((await alice('GET', `/threads/${thread.thread_id}/state`)).text)), 'state').toEqual([]);
-    expect((await api.evident.store.listMemories('alice')).map((memory) => memory.text.toLowerCase())).toEqual(['fee review pending']);
+    expect(
+      oracle.leaks(aliceNow, QUESTION, textOfBody((await alice('GET', `/threads/${thread.thread_id}/state`)).text)),
+      'state',
+    ).toEqual([]);
+    expect((await api.evident.store.listMemories('alice')).map((memory) => memory.text.toLowerCase())).toEqual([
+      'fee review pending',
+    ]);
   });
 });

@@ -17,9 +17,21 @@ import { runCli } from '../testing/run-cli.ts';
  */
 const filler = (i: number) => `Routine note ${i} about opening hours, parking and the canteen menu for the week.`;
 const PUBLIC: TextRecord[] = [
-  { docId: 'public/alpha.md', title: 'Alpha note', text: 'The merger codename orchid appears here once. Everything else is about gardening and tulips in spring.' },
-  { docId: 'public/beta.md', title: 'Beta note', text: 'The vendor list for the harbour project: tugs, cranes, pilots and the harbour master office.' },
-  { docId: 'public/both.md', title: 'Both note', text: 'Orchid and harbour both appear in this memo, which summarises the quarterly review.' },
+  {
+    docId: 'public/alpha.md',
+    title: 'Alpha note',
+    text: 'The merger codename orchid appears here once. Everything else is about gardening and tulips in spring.',
+  },
+  {
+    docId: 'public/beta.md',
+    title: 'Beta note',
+    text: 'The vendor list for the harbour project: tugs, cranes, pilots and the harbour master office.',
+  },
+  {
+    docId: 'public/both.md',
+    title: 'Both note',
+    text: 'Orchid and harbour both appear in this memo, which summarises the quarterly review.',
+  },
   ...Array.from({ length: 6 }, (_, i) => ({ docId: `public/filler-${i}.md`, title: `Filler ${i}`, text: filler(i) })),
 ];
 /** Restricted documents that repeat one query word: a rare word becomes a common one for the whole index. */
@@ -47,10 +59,21 @@ afterAll(async () => {
 
 /** Bob's view of one search over HTTP: everything but the chunk ids, which differ between two stores. */
 async function bobSearches(api: ApiTestServer, query: string, channels?: string[]): Promise<unknown> {
-  const response = await api.request('POST', '/v1/search', { key: api.keys.bob, json: { query, top_k: 20, ...(channels ? { channels } : {}) } });
+  const response = await api.request('POST', '/v1/search', {
+    key: api.keys.bob,
+    json: { query, top_k: 20, ...(channels ? { channels } : {}) },
+  });
   expect(response.status, response.text).toBe(200);
-  const { results } = response.json as { results: { doc_id: string; rank: number; score: number; channels: unknown; rerank_score: unknown }[] };
-  return results.map(({ doc_id, rank, score, channels: perChannel, rerank_score }) => ({ doc_id, rank, score, channels: perChannel, rerank_score }));
+  const { results } = response.json as {
+    results: { doc_id: string; rank: number; score: number; channels: unknown; rerank_score: unknown }[];
+  };
+  return results.map(({ doc_id, rank, score, channels: perChannel, rerank_score }) => ({
+    doc_id,
+    rank,
+    score,
+    channels: perChannel,
+    rerank_score,
+  }));
 }
 
 describe('score side channels: restricted rows do not move what a user without access sees', () => {
@@ -63,18 +86,25 @@ describe('score side channels: restricted rows do not move what a user without a
   });
 
   it('shows the restricted rows to an admin, so the two stores do differ', async () => {
-    const admin = await withSecrets.request('POST', '/v1/search', { key: withSecrets.keys.admin, json: { query: 'orchid', top_k: 20 } });
-    expect((admin.json as { results: { doc_id: string }[] }).results.some((result) => result.doc_id.startsWith('secret/'))).toBe(true);
+    const admin = await withSecrets.request('POST', '/v1/search', {
+      key: withSecrets.keys.admin,
+      json: { query: 'orchid', top_k: 20 },
+    });
+    expect(
+      (admin.json as { results: { doc_id: string }[] }).results.some((result) => result.doc_id.startsWith('secret/')),
+    ).toBe(true);
   });
 
   // Issue 12, "table query caps and score side channels": keyword statistics count restricted rows, so the keyword
   // channel's ranks and the fused order of public documents move when restricted documents share a query word.
   it.fails('gives bob the same keyword-channel results in both stores (documents, order, ranks)', async () => {
-    for (const query of QUERIES) expect(await bobSearches(withSecrets, query, ['bm25']), query).toEqual(await bobSearches(plain, query, ['bm25']));
+    for (const query of QUERIES)
+      expect(await bobSearches(withSecrets, query, ['bm25']), query).toEqual(await bobSearches(plain, query, ['bm25']));
   });
 
   it.fails('gives bob the same hybrid results in both stores (documents, order, ranks, fused and rerank scores)', async () => {
-    for (const query of QUERIES) expect(await bobSearches(withSecrets, query), query).toEqual(await bobSearches(plain, query));
+    for (const query of QUERIES)
+      expect(await bobSearches(withSecrets, query), query).toEqual(await bobSearches(plain, query));
   });
 
   it.fails('prints bob the same `evident search --explain` in both stores', async () => {
@@ -105,15 +135,25 @@ describeWithPostgres('score side channels on PostgreSQL', (url) => {
   });
 
   const view = (results: readonly SearchResult[]) =>
-    results.map((result) => ({ doc_id: result.chunk.docId, rank: result.rank, score: result.score, ranks: Object.fromEntries(Object.entries(result.channels).map(([name, hit]) => [name, hit?.rank])) }));
-  const bobSearch = async (evident: Evident, query: string) => view((await evident.search.search(query, await evident.principalFor('bob'), { channels: ['bm25'] })).results);
+    results.map((result) => ({
+      doc_id: result.chunk.docId,
+      rank: result.rank,
+      score: result.score,
+      ranks: Object.fromEntries(Object.entries(result.channels).map(([name, hit]) => [name, hit?.rank])),
+    }));
+  const bobSearch = async (evident: Evident, query: string) =>
+    view((await evident.search.search(query, await evident.principalFor('bob'), { channels: ['bm25'] })).results);
 
   it('returns no restricted document to bob', async () => {
-    for (const query of QUERIES) expect((await bobSearch(stores[1] as Evident, query)).filter((result) => result.doc_id.startsWith('secret/'))).toEqual([]);
+    for (const query of QUERIES)
+      expect(
+        (await bobSearch(stores[1] as Evident, query)).filter((result) => result.doc_id.startsWith('secret/')),
+      ).toEqual([]);
   });
 
   // Issue 12, "table query caps and score side channels": as on SQLite, keyword statistics count restricted rows.
   it.fails('gives bob the same keyword-channel results with and without the restricted documents', async () => {
-    for (const query of QUERIES) expect(await bobSearch(stores[1] as Evident, query), query).toEqual(await bobSearch(stores[0] as Evident, query));
+    for (const query of QUERIES)
+      expect(await bobSearch(stores[1] as Evident, query), query).toEqual(await bobSearch(stores[0] as Evident, query));
   });
 });

@@ -24,7 +24,8 @@ export function authenticate(deps: { store: Store; adminKey?: string | undefined
   return createMiddleware<ServerEnv>(async (c, next) => {
     const key = requestKey(c.req);
     if (!key) throw new UnauthorizedError();
-    const principal = deps.adminKey && sameSecret(key, deps.adminKey) ? ADMIN_KEY_PRINCIPAL : await deps.store.principalForApiKey(key);
+    const principal =
+      deps.adminKey && sameSecret(key, deps.adminKey) ? ADMIN_KEY_PRINCIPAL : await deps.store.principalForApiKey(key);
     if (!principal) throw new UnauthorizedError();
     c.set('principal', principal);
     await next();

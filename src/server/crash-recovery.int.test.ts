@@ -63,7 +63,10 @@ function serve(storeFlags: readonly string[]): Promise<Server> {
   };
   delete env.EVIDENT_DB;
   delete env.EVIDENT_DATABASE_URL;
-  const child = spawn(process.execPath, [CLI, ...storeFlags, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...storeFlags, 'serve', '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((done, fail) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -73,11 +76,16 @@ function serve(storeFlags: readonly string[]): Promise<Server> {
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => fail(new Error(`evident serve exited (${code ?? signal}) before listening: ${output}`)));
+    child.once('exit', (code, signal) =>
+      fail(new Error(`evident serve exited (${code ?? signal}) before listening: ${output}`)),
+    );
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((done) =>
+    child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done()),
+  );
 
 async function kill(server: Server): Promise<void> {
   server.child.kill('SIGKILL');
@@ -93,8 +101,13 @@ function client(server: Server, key: string) {
   };
   return {
     ask: (threadId: string, question: string) =>
-      post(`/threads/${threadId}/runs`, { assistant_id: 'rag', input: { messages: [{ role: 'user', content: question }] }, if_not_exists: 'create' }),
-    approve: (threadId: string) => post(`/threads/${threadId}/runs`, { assistant_id: 'rag', command: { resume: { decision: 'approve' } } }),
+      post(`/threads/${threadId}/runs`, {
+        assistant_id: 'rag',
+        input: { messages: [{ role: 'user', content: question }] },
+        if_not_exists: 'create',
+      }),
+    approve: (threadId: string) =>
+      post(`/threads/${threadId}/runs`, { assistant_id: 'rag', command: { resume: { decision: 'approve' } } }),
     /** Streams a run from after `lastEventId` into `into` (every mode), until its end or until the server goes away. */
     async follow(threadId: string, runId: string, lastEventId: number, into: SseEvent[]): Promise<void> {
       // A killed server ends the stream mid-way (or before its headers): what arrived until then is what was seen.
@@ -125,7 +138,11 @@ const until = async (what: string, check: () => Promise<boolean> | boolean, with
 
 async function ended(evident: Evident, runId: string, withinMs: number): Promise<RunRecord> {
   let run: RunRecord | undefined;
-  await until(`run ${runId} ends`, async () => (run = await evident.store.getRun(runId))?.status !== 'running', withinMs);
+  await until(
+    `run ${runId} ends`,
+    async () => (run = await evident.store.getRun(runId))?.status !== 'running',
+    withinMs,
+  );
   return run as RunRecord;
 }
 
@@ -163,7 +180,10 @@ async function exerciseCrashes({ evident, storeFlags, key, rounds, threads, seed
   let standby: Server | undefined;
   try {
     // One pending save_memory per round, asked up front (a remember request interrupts at once, no model call).
-    const remember = Array.from({ length: rounds }, (_, round) => ({ threadId: randomUUID(), text: `My contact for round ${round} is Dana ${seed % 1000}-${round}` }));
+    const remember = Array.from({ length: rounds }, (_, round) => ({
+      threadId: randomUUID(),
+      text: `My contact for round ${round} is Dana ${seed % 1000}-${round}`,
+    }));
     for (const { threadId, text } of remember) {
       const asked = await client(server, key).ask(threadId, `Remember that ${text.replace(/^My/, 'my')}`);
       expect(asked.status).toBe(200);
@@ -188,12 +208,21 @@ async function exerciseCrashes({ evident, storeFlags, key, rounds, threads, seed
       // The kill: once a seeded run has streamed a seeded number of events, after a seeded pause.
       const trigger = runs[Math.floor(random() * runs.length)] as (typeof runs)[number];
       const after = 2 + Math.floor(random() * 20);
-      await until('the trigger run streams', () => trigger.seen.length >= after || trigger.seen.some((event) => event.event === 'end'), 60_000);
+      await until(
+        'the trigger run streams',
+        () => trigger.seen.length >= after || trigger.seen.some((event) => event.event === 'end'),
+        60_000,
+      );
       await sleep(Math.floor(random() * 200));
       const next = standby;
       await kill(server);
       await Promise.all(runs.map((run) => run.following));
-      const atKill = await Promise.all(runs.map(async (run) => ({ run: await evident.store.getRun(run.runId), events: await evident.store.listRunEvents(run.runId, 0) })));
+      const atKill = await Promise.all(
+        runs.map(async (run) => ({
+          run: await evident.store.getRun(run.runId),
+          events: await evident.store.listRunEvents(run.runId, 0),
+        })),
+      );
       if (next) {
         [server, standby] = [next, undefined];
       } else {
@@ -211,7 +240,10 @@ async function exerciseCrashes({ evident, storeFlags, key, rounds, threads, seed
         const log = await evident.store.listRunEvents(runId, 0);
         expect(log.map((event) => event.seq)).toEqual(range(1, log.length));
         const shown = () => `${JSON.stringify(done)} ${JSON.stringify(log.map((event) => event.event))}`;
-        expect(log.filter((event) => event.event === 'end'), shown()).toHaveLength(1);
+        expect(
+          log.filter((event) => event.event === 'end'),
+          shown(),
+        ).toHaveLength(1);
         expect(log.at(-1)?.event).toBe('end');
         // What the client saw before the kill, then a re-join from its last id on the new server: the whole log, once.
         const lastSeen = ids(seen).at(-1) ?? 0;
@@ -224,7 +256,12 @@ async function exerciseCrashes({ evident, storeFlags, key, rounds, threads, seed
         const killed = atKill[index] as (typeof atKill)[number];
         if (killed.run?.status === 'running') {
           expect(done.attempt).toBeGreaterThan(1);
-          points.push({ round, storedAtKill: killed.events.length, lastEvent: killed.events.at(-1)?.event ?? 'none', outcome: done.status });
+          points.push({
+            round,
+            storedAtKill: killed.events.length,
+            lastEvent: killed.events.at(-1)?.event ?? 'none',
+            outcome: done.status,
+          });
         }
       }
 
@@ -236,17 +273,26 @@ async function exerciseCrashes({ evident, storeFlags, key, rounds, threads, seed
         const again = await fresh.approve(rememberThread);
         expect((await ended(evident, String(again.json.run_id), 30_000)).status).toBe('answered');
       } else {
-        expect(approved.status, `${approved.error} ${JSON.stringify((await evident.store.listRunEvents(approved.runId, 0)).map((e) => e.event))}`).toBe('answered');
+        expect(
+          approved.status,
+          `${approved.error} ${JSON.stringify((await evident.store.listRunEvents(approved.runId, 0)).map((e) => e.event))}`,
+        ).toBe('answered');
       }
       const memories = (await evident.store.listMemories('alice')).filter((memory) => memory.text === text);
       const approvalLog = await evident.store.listRunEvents(approved.runId, 0);
-      expect(memories, `${JSON.stringify(approved)} ${JSON.stringify(approvalLog.map((event) => event.event))}`).toHaveLength(1);
+      expect(
+        memories,
+        `${JSON.stringify(approved)} ${JSON.stringify(approvalLog.map((event) => event.event))}`,
+      ).toHaveLength(1);
     }
 
     // After the last round too: every thread takes a new question at once, and answers it.
-    const last = await Promise.all(threadIds.map((threadId) => client(server, key).ask(threadId, QUESTIONS[0] as string)));
+    const last = await Promise.all(
+      threadIds.map((threadId) => client(server, key).ask(threadId, QUESTIONS[0] as string)),
+    );
     for (const started of last) expect(started.status, JSON.stringify(started.json)).toBe(200);
-    for (const started of last) expect(['answered', 'refused']).toContain((await ended(evident, String(started.json.run_id), 60_000)).status);
+    for (const started of last)
+      expect(['answered', 'refused']).toContain((await ended(evident, String(started.json.run_id), 60_000)).status);
     return points;
   } finally {
     for (const left of [server, standby]) left?.child.kill('SIGTERM');
@@ -264,8 +310,17 @@ describe('evident serve killed mid-run, on a SQLite store', () => {
   afterAll(() => sample?.close());
 
   it('recovers every run the kill caught, at start-up and from a running server, at ten or more seeded points', async () => {
-    const points = await exerciseCrashes({ evident: sample.evident, storeFlags: ['--db', sample.db], key, rounds: 2, threads: 6, seed: SEED });
-    console.info(`crash points (seed ${SEED}): ${points.map((p) => `r${p.round}:${p.storedAtKill}/${p.lastEvent}→${p.outcome}`).join(' ')}`);
+    const points = await exerciseCrashes({
+      evident: sample.evident,
+      storeFlags: ['--db', sample.db],
+      key,
+      rounds: 2,
+      threads: 6,
+      seed: SEED,
+    });
+    console.info(
+      `crash points (seed ${SEED}): ${points.map((p) => `r${p.round}:${p.storedAtKill}/${p.lastEvent}→${p.outcome}`).join(' ')}`,
+    );
     expect(points.length).toBeGreaterThanOrEqual(10);
     expect(points.filter((point) => point.outcome !== 'failed').length).toBeGreaterThan(0);
   }, 180_000);
@@ -289,8 +344,17 @@ describeWithPostgres('evident serve killed mid-run, on a Postgres store', (url) 
   });
 
   it('recovers every run the kill caught through a server started after the kill', async () => {
-    const points = await exerciseCrashes({ evident, storeFlags: ['--database-url', databaseUrl], key, rounds: 1, threads: 4, seed: SEED + 1 });
-    console.info(`crash points (postgres, seed ${SEED + 1}): ${points.map((p) => `${p.storedAtKill}/${p.lastEvent}→${p.outcome}`).join(' ')}`);
+    const points = await exerciseCrashes({
+      evident,
+      storeFlags: ['--database-url', databaseUrl],
+      key,
+      rounds: 1,
+      threads: 4,
+      seed: SEED + 1,
+    });
+    console.info(
+      `crash points (postgres, seed ${SEED + 1}): ${points.map((p) => `${p.storedAtKill}/${p.lastEvent}→${p.outcome}`).join(' ')}`,
+    );
     expect(points.length).toBeGreaterThanOrEqual(3);
   }, 150_000);
 });

@@ -52,7 +52,11 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/', docsRoutes());
   const auth = authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey });
   // Before the /v1 key check: the OpenAI-compatible routes check the key themselves, to answer in OpenAI's error shape.
-  if (deps.agents) app.route('/v1', chatCompletionsRoutes(deps.agents.runs, evident.store, { auth, heartbeatMs: deps.heartbeatMs ?? 5_000, logger }));
+  if (deps.agents)
+    app.route(
+      '/v1',
+      chatCompletionsRoutes(deps.agents.runs, evident.store, { auth, heartbeatMs: deps.heartbeatMs ?? 5_000, logger }),
+    );
   // MCP (Streamable HTTP) checks the key itself, to answer a missing one with the protected-resource metadata's URL.
   if (deps.agents) app.route('/', mcpRoutes(evident, deps.agents.runs, { auth, logger }));
   app.use('/v1/*', auth);
@@ -78,7 +82,8 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.onError((error, c) => {
     const { status, body } = errorResponse(error);
     if (TooManyRunsError.isInstance(error)) c.header('Retry-After', String(error.retryAfterSeconds));
-    if (status >= 500) logger.error('request failed', { path: c.req.path, code: body.error.code, error: String(error) });
+    if (status >= 500)
+      logger.error('request failed', { path: c.req.path, code: body.error.code, error: String(error) });
     return c.json(body, status);
   });
   return app;

@@ -9,7 +9,8 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 0x5c) i++; // a backslash escapes the next character, a quote included
+      if (code === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;

@@ -54,7 +54,11 @@ describeWithPostgres('several servers on one Postgres store', (url) => {
   });
   afterAll(async () => {
     for (const server of servers) server.kill('SIGTERM');
-    await Promise.all(servers.map((server) => new Promise((done) => (server.exitCode === null ? server.once('exit', done) : done(null)))));
+    await Promise.all(
+      servers.map(
+        (server) => new Promise((done) => (server.exitCode === null ? server.once('exit', done) : done(null))),
+      ),
+    );
     await dropSchemas(url, [schema]);
   });
 
@@ -71,10 +75,14 @@ describeWithPostgres('several servers on one Postgres store', (url) => {
     const events = streamed.map((part) => part.event);
     expect(events.at(-1)).toBe('end');
     expect(events).not.toContain('error');
-    const interrupt = streamed.find((part) => part.event === 'updates' && '__interrupt__' in (part.data as object))?.data as {
+    const interrupt = streamed.find((part) => part.event === 'updates' && '__interrupt__' in (part.data as object))
+      ?.data as {
       __interrupt__: { value: { tool: string; args: { text: string } } }[];
     };
-    expect(interrupt.__interrupt__[0]?.value).toMatchObject({ tool: 'save_memory', args: { text: 'I prefer answers in bullet points' } });
+    expect(interrupt.__interrupt__[0]?.value).toMatchObject({
+      tool: 'save_memory',
+      args: { text: 'I prefer answers in bullet points' },
+    });
     await second.runs.join(thread.thread_id, run.run_id);
     expect((await second.runs.get(thread.thread_id, run.run_id)).status).toBe('interrupted');
     expect((await second.threads.getState(thread.thread_id)).next).toEqual(['save_memory']);
@@ -82,7 +90,9 @@ describeWithPostgres('several servers on one Postgres store', (url) => {
     // Approved through the second server, from the checkpoint the first one wrote, while the same approval races
     // in through the first: the store lets one run resume the thread, the other is refused.
     const approvals = await Promise.allSettled(
-      [second, first].map((client) => client.runs.wait(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } } })),
+      [second, first].map((client) =>
+        client.runs.wait(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } } }),
+      ),
     );
     expect(approvals.map((approval) => approval.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = approvals.find((approval) => approval.status === 'rejected') as PromiseRejectedResult;
@@ -90,7 +100,9 @@ describeWithPostgres('several servers on one Postgres store', (url) => {
 
     const state = await first.threads.getState(thread.thread_id);
     expect(state.next).toEqual([]);
-    expect((state.values as { tool_calls: { name: string; ok: boolean }[] }).tool_calls).toEqual([expect.objectContaining({ name: 'save_memory', ok: true })]);
+    expect((state.values as { tool_calls: { name: string; ok: boolean }[] }).tool_calls).toEqual([
+      expect.objectContaining({ name: 'save_memory', ok: true }),
+    ]);
     const runs = await first.runs.list(thread.thread_id);
     expect(runs.map((r) => r.status).sort()).toEqual(['interrupted', 'success']);
     // Replayed from the first server, the log is the one the second streamed, event for event.
@@ -100,7 +112,9 @@ describeWithPostgres('several servers on one Postgres store', (url) => {
 
     const store = await openPostgresStore(databaseUrl);
     try {
-      expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual(['I prefer answers in bullet points']);
+      expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual([
+        'I prefer answers in bullet points',
+      ]);
     } finally {
       await store.close();
     }

@@ -15,7 +15,8 @@ const sourceFiles = (dir: string): string[] =>
 
 describe('the one JSON reader', () => {
   it('is the only server code that reads a request body as JSON or text (uploads read their form)', () => {
-    const readsBody = /\.req\.(json|text|arrayBuffer|blob|parseBody|formData)\(|\.raw\.(body|json|text|arrayBuffer|formData)\b|\.body\.getReader\(/;
+    const readsBody =
+      /\.req\.(json|text|arrayBuffer|blob|parseBody|formData)\(|\.raw\.(body|json|text|arrayBuffer|formData)\b|\.body\.getReader\(/;
     const readers = sourceFiles(SERVER)
       .filter((path) => readsBody.test(readFileSync(path, 'utf8')))
       .map((path) => relative(SERVER, path))

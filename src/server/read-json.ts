@@ -59,7 +59,9 @@ export async function readJson<T extends z.ZodType>(c: Context<ServerEnv>, schem
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ValidationError('The request body is not valid JSON.', { hint: 'Send a JSON object with Content-Type: application/json.' });
+    throw new ValidationError('The request body is not valid JSON.', {
+      hint: 'Send a JSON object with Content-Type: application/json.',
+    });
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) {

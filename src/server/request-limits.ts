@@ -12,11 +12,25 @@ import { depthOf } from './json-depth.ts';
 export function assertQueryWithin(query: string, limits: LimitsConfig): void {
   const fix = 'Send a shorter query';
   if (query.length > limits.maxQueryChars) {
-    throw new InputTooLargeError({ what: 'the query', unit: 'characters', limit: limits.maxQueryChars, actual: query.length, setting: limitSetting('maxQueryChars'), fix });
+    throw new InputTooLargeError({
+      what: 'the query',
+      unit: 'characters',
+      limit: limits.maxQueryChars,
+      actual: query.length,
+      setting: limitSetting('maxQueryChars'),
+      fix,
+    });
   }
   const terms = analyzeQuery(query).length;
   if (terms > limits.maxQueryTerms) {
-    throw new InputTooLargeError({ what: 'the query', unit: 'distinct terms', limit: limits.maxQueryTerms, actual: terms, setting: limitSetting('maxQueryTerms'), fix });
+    throw new InputTooLargeError({
+      what: 'the query',
+      unit: 'distinct terms',
+      limit: limits.maxQueryTerms,
+      actual: terms,
+      setting: limitSetting('maxQueryTerms'),
+      fix,
+    });
   }
 }
 

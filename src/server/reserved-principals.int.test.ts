@@ -14,7 +14,18 @@ let adminKeyThread: string;
 const QUESTION = 'What is the termination fee of CT-2024-0193?';
 
 /** The operator's and the admin key's ids, the ids they had before (`local`, `admin-key`), and near spellings. */
-const TAKEOVERS = [LOCAL_OPERATOR.id, ADMIN_KEY_PRINCIPAL.id, 'local', 'admin-key', 'LOCAL', 'Admin-Key', 'evident:', 'groups:legal', ' local', 'local '];
+const TAKEOVERS = [
+  LOCAL_OPERATOR.id,
+  ADMIN_KEY_PRINCIPAL.id,
+  'local',
+  'admin-key',
+  'LOCAL',
+  'Admin-Key',
+  'evident:',
+  'groups:legal',
+  ' local',
+  'local ',
+];
 
 const cli = (...args: string[]) => runCli(['--db', api.evident.store.location, ...args]);
 const errorOf = (json: unknown) => (json as { error: { code: string; message: string } }).error;
@@ -26,7 +37,10 @@ beforeAll(async () => {
   operatorThread = (JSON.parse(asked.stdout) as { thread_id: string }).thread_id;
   const created = await api.request('POST', '/threads', { key: api.keys.admin, json: {} });
   adminKeyThread = (created.json as { thread_id: string }).thread_id;
-  const ran = await api.request('POST', `/threads/${adminKeyThread}/runs/wait`, { key: api.keys.admin, json: { assistant_id: 'rag', input: { question: QUESTION } } });
+  const ran = await api.request('POST', `/threads/${adminKeyThread}/runs/wait`, {
+    key: api.keys.admin,
+    json: { assistant_id: 'rag', input: { question: QUESTION } },
+  });
   expect(ran.status, ran.text).toBe(200);
 });
 afterAll(async () => api?.close());
@@ -53,20 +67,31 @@ describe('reserved principals', () => {
 
   it('refuses those names through POST /v1/users, even for the admin key', async () => {
     for (const name of TAKEOVERS) {
-      const sent = await api.request('POST', '/v1/users', { key: api.keys.admin, json: { name, groups: [], roles: ['admin'] } });
+      const sent = await api.request('POST', '/v1/users', {
+        key: api.keys.admin,
+        json: { name, groups: [], roles: ['admin'] },
+      });
       expect([name, sent.status, errorOf(sent.json).code]).toEqual([name, 400, 'invalid_input']);
     }
     const reserved = await api.request('POST', '/v1/users', { key: api.keys.admin, json: { name: LOCAL_OPERATOR.id } });
     expect(errorOf(reserved.json).message).toMatch(/reserve/);
-    expect(((await api.request('GET', '/v1/users', { key: api.keys.admin })).json as { users: { name: string }[] }).users.map((u) => u.name).sort()).toEqual(['alice', 'bob']);
+    expect(
+      ((await api.request('GET', '/v1/users', { key: api.keys.admin })).json as { users: { name: string }[] }).users
+        .map((u) => u.name)
+        .sort(),
+    ).toEqual(['alice', 'bob']);
   });
 
   it('refuses them in the store itself, whoever calls it', async () => {
     for (const name of TAKEOVERS) {
       await expect(api.evident.store.upsertUser({ name, groups: [] })).rejects.toMatchObject({ code: 'invalid_input' });
     }
-    await expect(api.evident.store.upsertUser({ name: 'x'.repeat(129), groups: [] })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(api.evident.store.upsertUser({ name: 'carol', groups: ['a:b'] })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(api.evident.store.upsertUser({ name: 'x'.repeat(129), groups: [] })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(api.evident.store.upsertUser({ name: 'carol', groups: ['a:b'] })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     expect(await api.evident.store.getUser('carol')).toBeUndefined();
   });
 
@@ -74,7 +99,10 @@ describe('reserved principals', () => {
     for (const thread of [operatorThread, adminKeyThread]) {
       for (const key of [api.keys.alice, api.keys.bob]) {
         expect((await api.request('GET', `/threads/${thread}/state`, { key })).status).toBe(404);
-        const continued = await api.request('POST', `/threads/${thread}/runs/wait`, { key, json: { assistant_id: 'rag', input: { question: 'And the cap?' } } });
+        const continued = await api.request('POST', `/threads/${thread}/runs/wait`, {
+          key,
+          json: { assistant_id: 'rag', input: { question: 'And the cap?' } },
+        });
         expect(continued.status).toBe(404);
       }
     }

@@ -24,7 +24,12 @@ beforeAll(async () => {
   api = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident) });
   await api.evident.store.upsertUser({ name: 'carol', groups: ['legal', 'finance'] });
   await api.evident.store.upsertUser({ name: 'dave', groups: ['support'] });
-  keys = [api.keys.alice, api.keys.bob, (await api.evident.store.createApiKey('carol')).key, (await api.evident.store.createApiKey('dave')).key];
+  keys = [
+    api.keys.alice,
+    api.keys.bob,
+    (await api.evident.store.createApiKey('carol')).key,
+    (await api.evident.store.createApiKey('dave')).key,
+  ];
 });
 afterAll(async () => api?.close());
 
@@ -48,7 +53,11 @@ async function streamRun(key: string, threadId: string, question: string): Promi
   const response = await fetch(`${api.url}/threads/${threadId}/runs/stream`, {
     method: 'POST',
     headers: headers(key),
-    body: JSON.stringify({ assistant_id: 'rag', input: { messages: [{ role: 'user', content: question }] }, stream_mode: MODES }),
+    body: JSON.stringify({
+      assistant_id: 'rag',
+      input: { messages: [{ role: 'user', content: question }] },
+      stream_mode: MODES,
+    }),
   });
   expect(response.status).toBe(200);
   const runId = /\/runs\/([^/]+)$/.exec(response.headers.get('content-location') ?? '')?.[1] ?? '';
@@ -57,16 +66,22 @@ async function streamRun(key: string, threadId: string, question: string): Promi
 
 async function replay(run: StreamedRun): Promise<SseEvent[]> {
   const query = MODES.map((mode) => `stream_mode=${mode}`).join('&');
-  const response = await fetch(`${api.url}/threads/${run.threadId}/runs/${run.runId}/stream?${query}`, { headers: headers(run.key) });
+  const response = await fetch(`${api.url}/threads/${run.threadId}/runs/${run.runId}/stream?${query}`, {
+    headers: headers(run.key),
+  });
   expect(response.status).toBe(200);
   return (await readSse(response)).events;
 }
 
 describe(`${RUNS} concurrent streamed runs on one server`, () => {
   it('deliver every run whole, in order, without duplicates, as its stored log replays it, and all succeed', async () => {
-    const threads = await Promise.all(Array.from({ length: RUNS }, (_, index) => newThread(keys[index % keys.length] as string)));
+    const threads = await Promise.all(
+      Array.from({ length: RUNS }, (_, index) => newThread(keys[index % keys.length] as string)),
+    );
     const runs = await Promise.all(
-      threads.map((threadId, index) => streamRun(keys[index % keys.length] as string, threadId, QUESTIONS[index % QUESTIONS.length] as string)),
+      threads.map((threadId, index) =>
+        streamRun(keys[index % keys.length] as string, threadId, QUESTIONS[index % QUESTIONS.length] as string),
+      ),
     );
 
     expect(new Set(runs.map((run) => run.runId)).size).toBe(RUNS);
@@ -77,14 +92,18 @@ describe(`${RUNS} concurrent streamed runs on one server`, () => {
       expect(events.map((event) => event.event)).not.toContain('error');
       expect(events.filter((event) => event.event === 'custom').length).toBeGreaterThan(0);
       const ids = events.map((event) => Number(event.id));
-      expect(ids.every((id, index) => Number.isSafeInteger(id) && (index === 0 || id > (ids[index - 1] as number)))).toBe(true);
+      expect(
+        ids.every((id, index) => Number.isSafeInteger(id) && (index === 0 || id > (ids[index - 1] as number))),
+      ).toBe(true);
       // The replay holds exactly the events of these modes: the same ids (so none skipped, none repeated), the same data.
       expect(events).toEqual(await replay(run));
     }
 
     const statuses = await Promise.all(
       runs.map(async (run) => {
-        const response = await fetch(`${api.url}/threads/${run.threadId}/runs/${run.runId}`, { headers: headers(run.key) });
+        const response = await fetch(`${api.url}/threads/${run.threadId}/runs/${run.runId}`, {
+          headers: headers(run.key),
+        });
         return ((await response.json()) as { status: string }).status;
       }),
     );

@@ -26,7 +26,12 @@ beforeAll(async () => {
   api = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident) });
   await api.evident.store.upsertUser({ name: 'carol', groups: ['legal', 'finance'] });
   await api.evident.store.upsertUser({ name: 'dave', groups: ['support'] });
-  keys.push(api.keys.alice, api.keys.bob, (await api.evident.store.createApiKey('carol')).key, (await api.evident.store.createApiKey('dave')).key);
+  keys.push(
+    api.keys.alice,
+    api.keys.bob,
+    (await api.evident.store.createApiKey('carol')).key,
+    (await api.evident.store.createApiKey('dave')).key,
+  );
 });
 afterAll(async () => api?.close());
 
@@ -41,9 +46,20 @@ async function request(key: string, threadId: string, question: string): Promise
   const response = await fetch(`${api.url}/threads/${threadId}/runs/stream`, {
     method: 'POST',
     headers: headers(key),
-    body: JSON.stringify({ assistant_id: 'rag', input: { messages: [{ role: 'user', content: question }] }, stream_mode: MODES }),
+    body: JSON.stringify({
+      assistant_id: 'rag',
+      input: { messages: [{ role: 'user', content: question }] },
+      stream_mode: MODES,
+    }),
   });
-  if (response.status === 429) return { kind: 'refused', key, threadId, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+  if (response.status === 429)
+    return {
+      kind: 'refused',
+      key,
+      threadId,
+      retryAfter: response.headers.get('retry-after'),
+      body: await response.json(),
+    };
   if (response.status !== 200) return { kind: 'other', status: response.status, text: await response.text() };
   const runId = /\/runs\/([^/]+)$/.exec(response.headers.get('content-location') ?? '')?.[1] ?? '';
   return { kind: 'streamed', key, threadId, runId, events: (await readSse(response)).events };
@@ -52,7 +68,10 @@ async function request(key: string, threadId: string, question: string): Promise
 describe(`${REQUESTS} streamed run requests at once`, () => {
   it('stream whole to end or get 429 with Retry-After; every stored log is gap-free and replays exactly', async () => {
     // Threads first, in small groups (not timed, not the point): one per request, each user in turn.
-    const plan = Array.from({ length: REQUESTS }, (_, index) => ({ key: keys[index % USERS.length] as string, question: QUESTIONS[index % QUESTIONS.length] as string }));
+    const plan = Array.from({ length: REQUESTS }, (_, index) => ({
+      key: keys[index % USERS.length] as string,
+      question: QUESTIONS[index % QUESTIONS.length] as string,
+    }));
     const threads: string[] = [];
     for (let start = 0; start < plan.length; start += 50) {
       const group = plan.slice(start, start + 50);
@@ -66,7 +85,9 @@ describe(`${REQUESTS} streamed run requests at once`, () => {
       );
     }
 
-    const outcomes = await Promise.all(plan.map(({ key, question }, index) => request(key, threads[index] as string, question)));
+    const outcomes = await Promise.all(
+      plan.map(({ key, question }, index) => request(key, threads[index] as string, question)),
+    );
 
     expect(outcomes.filter((outcome) => outcome.kind === 'other')).toEqual([]);
     const streamed = outcomes.filter((outcome) => outcome.kind === 'streamed');
@@ -78,14 +99,19 @@ describe(`${REQUESTS} streamed run requests at once`, () => {
       expect(outcome.retryAfter).toMatch(/^\d+$/);
       expect(outcome.body).toMatchObject({ error: { code: 'too_many_runs' } });
       // A refused request started nothing.
-      expect(await api.evident.store.listRuns(outcome.threadId, USERS[keys.indexOf(outcome.key)] as string)).toEqual([]);
+      expect(await api.evident.store.listRuns(outcome.threadId, USERS[keys.indexOf(outcome.key)] as string)).toEqual(
+        [],
+      );
     }
 
     expect(new Set(streamed.map((run) => run.runId)).size).toBe(streamed.length);
     for (const run of streamed) {
       const { events } = run;
       expect(events[0]).toMatchObject({ event: 'metadata', data: { run_id: run.runId, thread_id: run.threadId } });
-      expect(events.at(-1)).toMatchObject({ event: 'end', data: { status: expect.stringMatching(/^(answered|refused)$/) } });
+      expect(events.at(-1)).toMatchObject({
+        event: 'end',
+        data: { status: expect.stringMatching(/^(answered|refused)$/) },
+      });
       // Every mode was asked for: the ids are the whole log, 1..n, none skipped or repeated, as the store holds it.
       expect(events.map((event) => Number(event.id))).toEqual(events.map((_, index) => index + 1));
       expect(await api.evident.store.lastRunEventSeq(run.runId)).toBe(events.length);

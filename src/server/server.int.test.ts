@@ -27,7 +27,11 @@ interface Sent {
   text: string;
 }
 
-async function send(method: string, path: string, options: { key?: string; body?: unknown; header?: 'bearer' | 'x-api-key' } = {}): Promise<Sent> {
+async function send(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; header?: 'bearer' | 'x-api-key' } = {},
+): Promise<Sent> {
   const headers: Record<string, string> = {};
   if (options.key !== undefined) {
     if (options.header === 'x-api-key') headers['x-api-key'] = options.key;
@@ -37,7 +41,9 @@ async function send(method: string, path: string, options: { key?: string; body?
   const response = await fetch(server.url + path, {
     method,
     headers,
-    ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+    ...(options.body === undefined
+      ? {}
+      : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
   });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as Sent['body'], text };
@@ -76,20 +82,33 @@ describe('the HTTP API over the sample corpus', () => {
   });
 
   it('says who a key acts as, with Bearer or x-api-key', async () => {
-    expect((await send('GET', '/v1/me', { key: aliceKey })).body).toEqual({ user: 'alice', groups: ['legal'], roles: ['member'] });
+    expect((await send('GET', '/v1/me', { key: aliceKey })).body).toEqual({
+      user: 'alice',
+      groups: ['legal'],
+      roles: ['member'],
+    });
     expect((await send('GET', '/v1/me', { key: bobKey, header: 'x-api-key' })).body.user).toBe('bob');
     expect((await send('GET', '/v1/me', { key: ADMIN_KEY })).body.roles).toEqual(['admin']);
   });
 
-  it('searches as the key\'s principal: alice (legal) finds CT-2024-0193, bob never sees its text', async () => {
+  it("searches as the key's principal: alice (legal) finds CT-2024-0193, bob never sees its text", async () => {
     const alice = await search(aliceKey, 'CT-2024-0193 monthly platform fee');
     expect(alice.status).toBe(200);
     expect(docIds(alice)).toContain('contracts/ct-2024-0193.md');
     expect(alice.text).toContain(CONTRACT_TEXT);
     const first = (alice.body.results as Record<string, unknown>[])[0];
-    expect(Object.keys(first ?? {}).sort()).toEqual(
-      ['channels', 'chunk_id', 'doc_id', 'heading', 'page', 'rank', 'rerank_score', 'score', 'source', 'text'],
-    );
+    expect(Object.keys(first ?? {}).sort()).toEqual([
+      'channels',
+      'chunk_id',
+      'doc_id',
+      'heading',
+      'page',
+      'rank',
+      'rerank_score',
+      'score',
+      'source',
+      'text',
+    ]);
 
     const bob = await search(bobKey, 'CT-2024-0193 monthly platform fee');
     expect(bob.status).toBe(200);
@@ -108,7 +127,14 @@ describe('the HTTP API over the sample corpus', () => {
   });
 
   it('validates search input with 400 and a JSON error', async () => {
-    for (const body of [{}, { query: '  ' }, { query: 'x', top_k: 0 }, { query: 'x', channels: ['sql'] }, { query: 'x', extra: 1 }, 'not json']) {
+    for (const body of [
+      {},
+      { query: '  ' },
+      { query: 'x', top_k: 0 },
+      { query: 'x', channels: ['sql'] },
+      { query: 'x', extra: 1 },
+      'not json',
+    ]) {
       const sent = await send('POST', '/v1/search', { key: aliceKey, body });
       expect(sent.status, JSON.stringify(body)).toBe(400);
       expect(sent.body.error?.code).toBe('invalid_input');
@@ -127,11 +153,21 @@ describe('the HTTP API over the sample corpus', () => {
       ['POST', '/v1/users/alice/keys'],
       ['DELETE', '/v1/keys/abc'],
     ];
-    const adminOnly = new Set(['DELETE /v1/documents/contracts/ct-2024-0193.md', 'GET /v1/users', 'POST /v1/users', 'GET /v1/users/alice/keys', 'POST /v1/users/alice/keys', 'DELETE /v1/keys/abc']);
+    const adminOnly = new Set([
+      'DELETE /v1/documents/contracts/ct-2024-0193.md',
+      'GET /v1/users',
+      'POST /v1/users',
+      'GET /v1/users/alice/keys',
+      'POST /v1/users/alice/keys',
+      'DELETE /v1/keys/abc',
+    ]);
 
     it.each(routes)('%s %s: 401 with no key or a bad key', async (method, path, body) => {
       for (const key of [undefined, 'evk_wrong', '', ADMIN_KEY + 'x']) {
-        const sent = await send(method, path, { ...(key === undefined ? {} : { key }), ...(body === undefined ? {} : { body }) });
+        const sent = await send(method, path, {
+          ...(key === undefined ? {} : { key }),
+          ...(body === undefined ? {} : { body }),
+        });
         expect(sent.status, String(key)).toBe(401);
         expect(sent.body.error).toMatchObject({ code: 'unauthorized' });
         expect(sent.text).not.toContain(CONTRACT_TEXT);
@@ -140,12 +176,15 @@ describe('the HTTP API over the sample corpus', () => {
       expect(badBearer.status).toBe(401);
     });
 
-    it.each(routes.filter(([method, path]) => adminOnly.has(`${method} ${path}`)))('%s %s: 403 for a member', async (method, path, body) => {
-      const sent = await send(method, path, { key: bobKey, ...(body === undefined ? {} : { body }) });
-      expect(sent.status).toBe(403);
-      expect(sent.body.error).toMatchObject({ code: 'forbidden' });
-      expect(sent.text).not.toContain(CONTRACT_TEXT);
-    });
+    it.each(routes.filter(([method, path]) => adminOnly.has(`${method} ${path}`)))(
+      '%s %s: 403 for a member',
+      async (method, path, body) => {
+        const sent = await send(method, path, { key: bobKey, ...(body === undefined ? {} : { body }) });
+        expect(sent.status).toBe(403);
+        expect(sent.body.error).toMatchObject({ code: 'forbidden' });
+        expect(sent.text).not.toContain(CONTRACT_TEXT);
+      },
+    );
 
     it('left everything in place', async () => {
       expect(await evident.store.getDocument('contracts/ct-2024-0193.md')).toBeDefined();
@@ -164,7 +203,10 @@ describe('the HTTP API over the sample corpus', () => {
 
   it('lets an admin create a user and a key that then works, list and revoke it', async () => {
     const created = await send('POST', '/v1/users', { key: ADMIN_KEY, body: { name: 'lena', groups: ['legal'] } });
-    expect(created).toMatchObject({ status: 201, body: { user: { name: 'lena', groups: ['legal'], roles: ['member'] } } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { user: { name: 'lena', groups: ['legal'], roles: ['member'] } },
+    });
     expect((await send('POST', '/v1/users', { key: ADMIN_KEY, body: { name: 'bad name' } })).status).toBe(400);
     const users = (await send('GET', '/v1/users', { key: ADMIN_KEY })).body.users as { name: string }[];
     expect(users.map((u) => u.name)).toEqual(['alice', 'bob', 'lena']);
@@ -197,6 +239,8 @@ describe('the HTTP API over the sample corpus', () => {
   it('lets an admin delete a document, after which nobody finds it', async () => {
     const deleted = await send('DELETE', '/v1/documents/contracts/ct-2024-0193.md', { key: ADMIN_KEY });
     expect(deleted).toMatchObject({ status: 200, body: { deleted: 'contracts/ct-2024-0193.md' } });
-    expect(docIds(await search(aliceKey, 'CT-2024-0193 monthly platform fee'))).not.toContain('contracts/ct-2024-0193.md');
+    expect(docIds(await search(aliceKey, 'CT-2024-0193 monthly platform fee'))).not.toContain(
+      'contracts/ct-2024-0193.md',
+    );
   });
 });

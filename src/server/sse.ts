@@ -41,10 +41,18 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
     });
     // A run's values repeat the fields a step left alone as the same objects: their JSON is written once per stream.
     const fieldJson = new WeakMap<object, string>();
-    const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), options.heartbeatMs);
+    const heartbeat = setInterval(
+      () => void stream.write(': heartbeat\n\n').catch(() => undefined),
+      options.heartbeatMs,
+    );
     try {
       // One write per committed batch (a step's values, updates and step event), not one per event.
-      for await (const batch of runs.eventBatches(options.runId, options.afterSeq, disconnected.signal, options.reader)) {
+      for await (const batch of runs.eventBatches(
+        options.runId,
+        options.afterSeq,
+        disconnected.signal,
+        options.reader,
+      )) {
         let text = '';
         for (const event of batch) {
           if (event.event === 'end') ended = true;
@@ -66,7 +74,10 @@ const sseMessage = (event: RunEventRecord, fieldJson: WeakMap<object, string>): 
   `event: ${event.event}\ndata: ${event.event === 'values' ? recordJson(event.data, fieldJson) : JSON.stringify(event.data ?? null)}\nid: ${event.seq}\n\n`;
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value);
+  typeof value === 'object' &&
+  value !== null &&
+  Object.getPrototypeOf(value) === Object.prototype &&
+  !('toJSON' in value);
 
 /**
  * `JSON.stringify(data)` of a plain record, with the JSON of each object field taken from `fieldJson` when that very

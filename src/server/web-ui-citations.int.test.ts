@@ -15,33 +15,56 @@ import { startServer, type RunningServer } from './start-server.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOTS = join(ROOT, 'test-output');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 /** A three-page report whose warranty term is on page 2, split over two lines of the page. */
 const REPORT = buildPdf([
-  [{ text: 'Zephyr Pump Field Report', size: 18, bold: true }, { text: 'Prepared for the service team in March.', gapBefore: 8 }],
+  [
+    { text: 'Zephyr Pump Field Report', size: 18, bold: true },
+    { text: 'Prepared for the service team in March.', gapBefore: 8 },
+  ],
   [
     { text: 'Warranty', size: 14, bold: true },
     { text: 'The Zephyr pump warranty covers parts and labour and lasts', gapBefore: 8 },
     { text: 'thirty-six months from the date of delivery to the customer.' },
     { text: 'Claims go through the regional service desk.', gapBefore: 8 },
   ],
-  [{ text: 'Appendix', size: 14, bold: true }, { text: 'Service desk hours are nine to five on weekdays.', gapBefore: 8 }],
+  [
+    { text: 'Appendix', size: 14, bold: true },
+    { text: 'Service desk hours are nine to five on weekdays.', gapBefore: 8 },
+  ],
 ]);
 /** A maintenance note whose one section runs over a page break: its chunk starts on page 1, the seal interval is on page 2. */
 const MAINTENANCE = buildPdf([
   [
     { text: 'Impeller Maintenance', size: 14, bold: true },
-    ...Array.from({ length: 52 }, (_, i) => ({ text: `Inspection step ${i + 1}: check the housing bolts and the inlet screen for wear.` })),
+    ...Array.from({ length: 52 }, (_, i) => ({
+      text: `Inspection step ${i + 1}: check the housing bolts and the inlet screen for wear.`,
+    })),
   ],
   [{ text: 'The impeller seal must be replaced every eighteen months of service.' }],
 ]);
 /** A bulletin that is uploaded (not in a document root): its file is opened from the store. */
 const BULLETIN = buildPdf([
-  [{ text: 'Orion Gearbox Service Bulletin', size: 18, bold: true }, { text: 'Issued to the service team in April.', gapBefore: 8 }],
-  [{ text: 'Lubrication', size: 14, bold: true }, { text: 'The Orion gearbox oil must be changed every two thousand operating hours.', gapBefore: 8 }],
+  [
+    { text: 'Orion Gearbox Service Bulletin', size: 18, bold: true },
+    { text: 'Issued to the service team in April.', gapBefore: 8 },
+  ],
+  [
+    { text: 'Lubrication', size: 14, bold: true },
+    { text: 'The Orion gearbox oil must be changed every two thousand operating hours.', gapBefore: 8 },
+  ],
 ]);
-const NOTES = '# Zephyr pump wiring\n\nThe Zephyr pump runs on a 400 volt three-phase supply.\n\nIt must be earthed at the terminal box.\n';
+const NOTES =
+  '# Zephyr pump wiring\n\nThe Zephyr pump runs on a 400 volt three-phase supply.\n\nIt must be earthed at the terminal box.\n';
 
 let dir: string;
 let evident: Evident;
@@ -55,7 +78,9 @@ const ADMIN_KEY = 'web-citations-admin-key-0123456789';
 interface BrowserCanvas {
   width: number;
   getBoundingClientRect(): { left: number; top: number; width: number };
-  getContext(kind: '2d'): { getImageData(x: number, y: number, width: number, height: number): { data: ArrayLike<number> } };
+  getContext(kind: '2d'): {
+    getImageData(x: number, y: number, width: number, height: number): { data: ArrayLike<number> };
+  };
 }
 
 /** Whitespace apart, as citations are matched. */
@@ -91,7 +116,12 @@ async function shownPdfPage(panel: Locator) {
         const box = mark.getBoundingClientRect();
         const x = Math.round((box.left - origin.left) * ratio);
         const y = Math.round((box.top - origin.top) * ratio);
-        const { data } = context.getImageData(x, y, Math.max(1, Math.round(box.width * ratio)), Math.max(1, Math.round(box.height * ratio)));
+        const { data } = context.getImageData(
+          x,
+          y,
+          Math.max(1, Math.round(box.width * ratio)),
+          Math.max(1, Math.round(box.height * ratio)),
+        );
         let dark = 0;
         for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128 && (data[i + 3] ?? 0) > 128) dark += 1;
         return dark / (data.length / 4);
@@ -112,7 +142,9 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     await writeFile(join(docs, 'reports', 'zephyr-field-report.pdf'), REPORT);
     await writeFile(join(docs, 'notes', 'zephyr-wiring.md'), NOTES);
     await writeFile(join(docs, 'reports', 'impeller-maintenance.pdf'), MAINTENANCE);
-    evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: { EVIDENT_DOCUMENT_ROOTS: docs }, cwd: dir }));
+    evident = await createEvident(
+      loadConfig({ flags: { db: join(dir, 'store.db') }, env: { EVIDENT_DOCUMENT_ROOTS: docs }, cwd: dir }),
+    );
     expect((await evident.ingestor.ingest([docs], { acl: ['group:service'] })).failed).toBe(0);
     await evident.store.upsertUser({ name: 'alice', groups: ['service'] });
     aliceKey = (await evident.store.createApiKey('alice')).key;
@@ -122,7 +154,11 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     upload.append('files', new Blob([new Uint8Array(BULLETIN)]), 'orion-bulletin.pdf');
     upload.append('folder', 'uploads');
     upload.append('acl', 'group:service');
-    const uploaded = await fetch(`${server.url}/v1/documents`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}` }, body: upload });
+    const uploaded = await fetch(`${server.url}/v1/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      body: upload,
+    });
     expect(uploaded.status, await uploaded.text()).toBe(201);
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   });
@@ -135,7 +171,7 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('opens a PDF citation at its page with the quote highlighted, a Markdown one in its chunk, both again after a reload, a quote from a chunk\'s next page there, and an uploaded PDF at its page', async () => {
+  it("opens a PDF citation at its page with the quote highlighted, a Markdown one in its chunk, both again after a reload, a quote from a chunk's next page there, and an uploaded PDF at its page", async () => {
     const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
     const page = await context.newPage();
     await page.goto(server.url + '/');
@@ -149,7 +185,9 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     const pdfSource = sources.findIndex((text) => text.includes('reports/zephyr-field-report.pdf'));
     expect(pdfSource, sources.join('\n')).toBeGreaterThanOrEqual(0);
     expect(sources[pdfSource]).toContain('p. 2');
-    const pdfQuote = (await answer.locator('.sources li .quote').nth(pdfSource).textContent())!.trim().replace(/^“|”$/g, '');
+    const pdfQuote = (await answer.locator('.sources li .quote').nth(pdfSource).textContent())!
+      .trim()
+      .replace(/^“|”$/g, '');
 
     await answer.locator('.sources li').nth(pdfSource).getByRole('button').click();
     const panel = page.getByTestId('citation-panel');
@@ -194,24 +232,36 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     expect(reloaded.page).toBe(2);
     expect(squeeze(reloaded.text)).toBe(squeeze(pdfQuote));
     await page.getByTestId('answer').getByRole('button', { name: 'Open source 1' }).first().click();
-    expect(squeeze(await page.getByTestId('citation-panel').locator('.chunk-text mark').textContent())).toBe(squeeze(mdQuote));
+    expect(squeeze(await page.getByTestId('citation-panel').locator('.chunk-text mark').textContent())).toBe(
+      squeeze(mdQuote),
+    );
 
     // A chunk that starts on page 1 and is quoted from its continuation on page 2 opens page 2.
     await page.getByRole('button', { name: 'New thread' }).click();
     await ask(page, 'How often must the impeller seal be replaced?');
     await expect.poll(() => page.getByTestId('answer').textContent()).toContain('eighteen months');
-    const seal = page.getByTestId('answer').locator('.sources li').filter({ hasText: 'impeller-maintenance.pdf' }).first();
+    const seal = page
+      .getByTestId('answer')
+      .locator('.sources li')
+      .filter({ hasText: 'impeller-maintenance.pdf' })
+      .first();
     expect(await seal.textContent()).toContain('p. 1');
     await seal.getByRole('button').click();
     const continued = await shownPdfPage(page.getByTestId('citation-panel'));
     expect(continued.label).toBe('Page 2 of 2');
-    expect(squeeze(continued.text)).toBe(squeeze('The impeller seal must be replaced every eighteen months of service.'));
+    expect(squeeze(continued.text)).toBe(
+      squeeze('The impeller seal must be replaced every eighteen months of service.'),
+    );
 
     // An uploaded PDF, whose file the store keeps, opens at its cited page too.
     await page.getByRole('button', { name: 'New thread' }).click();
     await ask(page, 'How often must the Orion gearbox oil be changed?');
     await expect.poll(() => page.getByTestId('answer').textContent()).toContain('two thousand operating hours');
-    const bulletin = page.getByTestId('answer').locator('.sources li').filter({ hasText: 'uploads/orion-bulletin.pdf' }).first();
+    const bulletin = page
+      .getByTestId('answer')
+      .locator('.sources li')
+      .filter({ hasText: 'uploads/orion-bulletin.pdf' })
+      .first();
     expect(await bulletin.textContent()).toContain('p. 2');
     await bulletin.getByRole('button').click();
     const uploadedPage = await shownPdfPage(page.getByTestId('citation-panel'));

@@ -21,7 +21,15 @@ import { chromiumBrowser, describeWith } from '../testing/requirements.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOTS = join(ROOT, 'test-output');
 const ADMIN_KEY = 'web-ui-admin-key-0123456789';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 /** Between the chunks of every event stream the browser reads, like a slow network: each step then renders on its own. */
 const STREAM_CHUNK_DELAY_MS = 40;
 
@@ -82,7 +90,10 @@ async function openUi(server: UiServer = ui): Promise<Page> {
 async function signIn(page: Page, key: string, user: string): Promise<void> {
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('user-name').filter({ hasText: new RegExp(`^${user}$`) }).waitFor();
+  await page
+    .getByTestId('user-name')
+    .filter({ hasText: new RegExp(`^${user}$`) })
+    .waitFor();
 }
 
 async function ask(page: Page, question: string): Promise<void> {
@@ -90,7 +101,8 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.getByLabel('Question').press('Enter');
 }
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 // The browser, the built UI and the server start only when Chromium is there (skipped, or failed under CI, otherwise).
 describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
@@ -107,7 +119,7 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
   });
 
   describe('the web UI in Chromium', () => {
-    it('asks for a key, shows the server\'s hint for a wrong one, then who the key acts as', async () => {
+    it("asks for a key, shows the server's hint for a wrong one, then who the key acts as", async () => {
       const page = await openUi();
       await page.getByLabel('API key').fill('evk_not-a-key');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -148,13 +160,17 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
         await answer.waitFor();
         expect(await answer.textContent()).toContain('$48,000');
 
-        const trace = await page.evaluate(() => (globalThis as unknown as { __stepTrace: { steps: number; answered: boolean }[] }).__stepTrace);
+        const trace = await page.evaluate(
+          () => (globalThis as unknown as { __stepTrace: { steps: number; answered: boolean }[] }).__stepTrace,
+        );
         const beforeAnswer = new Set(trace.filter((t) => !t.answered && t.steps > 0).map((t) => t.steps));
         expect(beforeAnswer.size, JSON.stringify(trace)).toBeGreaterThanOrEqual(3);
 
         const steps = page.locator('[data-testid=run-steps] li.step');
         const nodes = await steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-node')));
-        expect(nodes).toEqual(expect.arrayContaining(['rewrite', 'retrieve', 'merge_rerank', 'check_answerability', 'generate']));
+        expect(nodes).toEqual(
+          expect.arrayContaining(['rewrite', 'retrieve', 'merge_rerank', 'check_answerability', 'generate']),
+        );
         await page.locator('[data-testid=run-steps] > summary').click();
         expect(await page.locator('li.step[data-node=retrieve] .hits').textContent()).toMatch(/bm25\s*\d+ hits/);
         expect(await page.locator('li.step[data-node=check_answerability] .verdict').textContent()).toBe('answerable');
@@ -194,7 +210,9 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
 
         await card.getByRole('button', { name: 'Approve' }).click();
         await card.waitFor({ state: 'detached' });
-        await expect.poll(async () => (await ui.evident.store.listMemories('alice')).map((memory) => memory.text)).toEqual(['I prefer answers in bullet points']);
+        await expect
+          .poll(async () => (await ui.evident.store.listMemories('alice')).map((memory) => memory.text))
+          .toEqual(['I prefer answers in bullet points']);
         await page.locator('li.step[data-node=save_memory]').waitFor();
         await page.locator('[data-testid=run-steps] > summary', { hasText: 'How this was answered' }).waitFor();
         expect(await page.getByRole('alert').count()).toBe(0);
@@ -202,13 +220,15 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
         await screenshot(page, 'chat-approved');
       });
 
-      it('lists the threads newest first and loads a chosen thread\'s state', async () => {
+      it("lists the threads newest first and loads a chosen thread's state", async () => {
         const titles = page.locator('.thread-list .thread-title');
-        await expect.poll(() => titles.allTextContents()).toEqual([
-          'Remember that I prefer answers in bullet points',
-          'What is the termination fee of CT-2023-0077?',
-          'What is the termination fee of contract CT-2024-0193?',
-        ]);
+        await expect
+          .poll(() => titles.allTextContents())
+          .toEqual([
+            'Remember that I prefer answers in bullet points',
+            'What is the termination fee of CT-2023-0077?',
+            'What is the termination fee of contract CT-2024-0193?',
+          ]);
         await titles.last().click();
         const answer = page.getByTestId('answer');
         await answer.waitFor();
@@ -217,26 +237,32 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
         expect(await page.getByTestId('citation-panel').textContent()).toContain('contracts/ct-2024-0193.md');
       });
 
-      it('draws the agent\'s graph, with conditional edges dashed', async () => {
+      it("draws the agent's graph, with conditional edges dashed", async () => {
         await page.getByRole('link', { name: 'Graph' }).click();
         const graph = page.getByTestId('graph');
         await graph.waitFor();
         const served = await fetch(ui.url + '/assistants/rag/graph', { headers: { 'x-api-key': ui.aliceKey } });
         const json = (await served.json()) as { nodes: { id: string }[]; edges: { conditional?: boolean }[] };
-        const drawn = await graph.locator('g.node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node')));
+        const drawn = await graph
+          .locator('g.node')
+          .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node')));
         expect(drawn.sort()).toEqual(json.nodes.map((node) => node.id).sort());
         expect(await graph.locator('g.edge').count()).toBe(json.edges.length);
-        expect(await graph.locator('g.edge.conditional path[stroke-dasharray]').count()).toBe(json.edges.filter((edge) => edge.conditional).length);
+        expect(await graph.locator('g.edge.conditional path[stroke-dasharray]').count()).toBe(
+          json.edges.filter((edge) => edge.conditional).length,
+        );
         await screenshot(page, 'graph');
       });
 
       it('keeps the chosen thread while another page is shown', async () => {
         await page.getByRole('link', { name: 'Chat' }).click();
         expect(await page.getByTestId('answer').textContent()).toContain('$48,000');
-        expect(await page.locator('.thread.selected .thread-title').textContent()).toBe('What is the termination fee of contract CT-2024-0193?');
+        expect(await page.locator('.thread.selected .thread-title').textContent()).toBe(
+          'What is the termination fee of contract CT-2024-0193?',
+        );
       });
 
-      it('keeps each agent\'s threads and graph apart when another agent is chosen', async () => {
+      it("keeps each agent's threads and graph apart when another agent is chosen", async () => {
         await page.getByRole('link', { name: 'Graph' }).click();
         const ragNodes = await page.locator('[data-testid=graph] g.node').count();
         await page.getByRole('combobox', { name: 'Agent' }).selectOption('react');
@@ -280,7 +306,11 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
       expect(await contract.locator('.acl-entry').allTextContents()).toEqual(['group:legal', 'user:carol']);
 
       await page.getByLabel('Files').setInputFiles([
-        { name: 'refund-policy.md', mimeType: 'text/markdown', buffer: Buffer.from('# Refund policy\n\nRefunds for order ORD-7731 are paid within 14 days.\n') },
+        {
+          name: 'refund-policy.md',
+          mimeType: 'text/markdown',
+          buffer: Buffer.from('# Refund policy\n\nRefunds for order ORD-7731 are paid within 14 days.\n'),
+        },
         { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) },
       ]);
       await page.getByLabel(/^Folder/).fill('uploads');
@@ -327,7 +357,10 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
     let withModel: UiServer;
 
     /** Scripts the model's next reply, given only once the test lets go; `reached` resolves when the run asks for it. */
-    function heldReply(answer: (call: RecordedCall) => ScriptedAnswer): { reached: Promise<void>; release: () => void } {
+    function heldReply(answer: (call: RecordedCall) => ScriptedAnswer): {
+      reached: Promise<void>;
+      release: () => void;
+    } {
       let reached = () => {};
       let release = () => {};
       const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
@@ -350,14 +383,26 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
     });
 
     it('shows the steps while the model is asked, its tokens as they stream, and names the model on the answer', async () => {
-      const verdict = heldReply(() => ({ answerable: true, reasons: ['the contract states the fee'], missing_information: [] }));
+      const verdict = heldReply(() => ({
+        answerable: true,
+        reasons: ['the contract states the fee'],
+        missing_information: [],
+      }));
       const answer = heldReply((call) => {
-        const chunkId = /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
+        const chunkId =
+          /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
         return {
           answer: 'The termination fee is $48,000 [1].',
           answerable: true,
           confidence: 0.9,
-          citations: [{ chunk_id: chunkId, doc_id: 'contracts/ct-2024-0193.md', source: 'contract', quote: 'triggers a termination fee of $48,000' }],
+          citations: [
+            {
+              chunk_id: chunkId,
+              doc_id: 'contracts/ct-2024-0193.md',
+              source: 'contract',
+              quote: 'triggers a termination fee of $48,000',
+            },
+          ],
           missing_information: [],
         };
       });
@@ -377,8 +422,14 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
       const tokens = page.locator('.token-stream');
       await tokens.filter({ hasText: '"answerable"' }).waitFor();
       // The model's planning steps streamed theirs first, each under its own node.
-      expect(await tokens.locator('.step-node').allTextContents()).toEqual(['decompose', 'route_question', 'check_answerability']);
-      expect(await tokens.locator('div').filter({ hasText: '"answerable"' }).locator('.step-node').textContent()).toBe('check_answerability');
+      expect(await tokens.locator('.step-node').allTextContents()).toEqual([
+        'decompose',
+        'route_question',
+        'check_answerability',
+      ]);
+      expect(await tokens.locator('div').filter({ hasText: '"answerable"' }).locator('.step-node').textContent()).toBe(
+        'check_answerability',
+      );
       await screenshot(page, 'chat-model-streaming');
 
       answer.release();
@@ -388,7 +439,9 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
       expect(await page.getByTestId('origin-label').textContent()).toBe('Answered by recording:web-ui');
       expect(await tokens.count()).toBe(0);
       await shown.getByRole('button', { name: 'Open source 1' }).first().click();
-      expect(await page.getByTestId('citation-panel').locator('mark').textContent()).toBe('triggers a termination fee of $48,000');
+      expect(await page.getByTestId('citation-panel').locator('mark').textContent()).toBe(
+        'triggers a termination fee of $48,000',
+      );
       expect(model.remaining).toBe(0);
       await page.context().close();
     });

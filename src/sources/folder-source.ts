@@ -49,10 +49,14 @@ export class FolderSource implements Connector {
   async prefix(): Promise<string> {
     if (this.key === undefined) {
       const real = await realpath(this.root).catch((cause: unknown) => {
-        throw new SourceError('source_invalid', `${this.root} does not exist or cannot be read, so nothing was synced from it.`, {
-          cause,
-          hint: 'Check the path; a folder that is away (an unmounted disk) is never taken as empty.',
-        });
+        throw new SourceError(
+          'source_invalid',
+          `${this.root} does not exist or cannot be read, so nothing was synced from it.`,
+          {
+            cause,
+            hint: 'Check the path; a folder that is away (an unmounted disk) is never taken as empty.',
+          },
+        );
       });
       this.key = folderKey(real);
     }
@@ -67,7 +71,9 @@ export class FolderSource implements Connector {
     const prefix = await this.prefix();
     const info = await stat(this.root).catch(() => undefined);
     if (!info?.isDirectory()) {
-      throw new SourceError('source_invalid', `${this.root} is not a folder, so nothing was synced from it.`, { hint: 'Give a folder to sync.' });
+      throw new SourceError('source_invalid', `${this.root} is not a folder, so nothing was synced from it.`, {
+        hint: 'Give a folder to sync.',
+      });
     }
     const { files } = await discoverFiles([this.root], this.options.exclude ?? []);
     this.files = new Map();
@@ -105,7 +111,12 @@ export class FolderSource implements Connector {
       const { limits, logger } = this.options;
       const version = sha256(await readFileOnce(file.path, file.docId, limits.maxFileBytes));
       if (version !== stored.contentHash) return { ...base, version };
-      const prepared = await prepareItem({ kind: 'file', file, path: file.path, docId: file.docId }, this.aclOverride, limits, logger);
+      const prepared = await prepareItem(
+        { kind: 'file', file, path: file.path, docId: file.docId },
+        this.aclOverride,
+        limits,
+        logger,
+      );
       item = { ...base, version: prepared.contentHash, acl: prepared.acl };
     } catch (error) {
       const { code, message } = describeFailure(file.docId, error);

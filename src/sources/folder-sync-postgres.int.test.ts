@@ -31,7 +31,8 @@ describeWithPostgres('folder sync on Postgres', (url) => {
 
   it('adds, applies an ACL-only change without rewriting the version, and deletes', async () => {
     const docs = join(dir, 'docs');
-    const sync = () => syncSource(new FolderSource(docs, { limits: evident.config.ingest, logger: silentLogger }), evident);
+    const sync = () =>
+      syncSource(new FolderSource(docs, { limits: evident.config.ingest, logger: silentLogger }), evident);
     await writeFile(join(docs, 'a.md'), '# A\n\nThe orchid memo.\n');
     await writeFile(join(docs, 'b.md'), '# B\n\nThe tulip memo.\n');
     expect((await sync()).added).toBe(2);
@@ -42,10 +43,15 @@ describeWithPostgres('folder sync on Postgres', (url) => {
     await writeFile(join(docs, 'a.md.acl.json'), '{"acl": ["group:legal"]}');
     await unlink(join(docs, 'b.md'));
     const report = await sync();
-    expect(report.outcomes.map((o) => [o.docId, o.status])).toEqual([['a.md', 'acl'], ['b.md', 'deleted']]);
+    expect(report.outcomes.map((o) => [o.docId, o.status])).toEqual([
+      ['a.md', 'acl'],
+      ['b.md', 'deleted'],
+    ]);
     expect(await evident.store.getDocument('a.md')).toEqual({ ...before, acl: ['group:legal'] });
     expect(await evident.store.keywordSearch(['orchid'], bob, 5)).toEqual([]);
-    expect((await evident.store.keywordSearch(['orchid'], { id: 'alice', groups: ['legal'], roles: ['member'] }, 5)).length).toBe(1);
+    expect(
+      (await evident.store.keywordSearch(['orchid'], { id: 'alice', groups: ['legal'], roles: ['member'] }, 5)).length,
+    ).toBe(1);
     expect((await evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => doc.docId)).toEqual(['a.md']);
   });
 });

@@ -84,9 +84,13 @@ describe('evident sync <dir>: the store matches the folder', () => {
     const embedded: string[] = [];
     const record = (texts: readonly string[]) => void embedded.push(...texts);
     const { embed, embedAnalysed } = evident.embedder;
-    vi.spyOn(evident.embedder, 'embed').mockImplementation((texts, kind) => (record(texts), embed.call(evident.embedder, texts, kind)));
+    vi.spyOn(evident.embedder, 'embed').mockImplementation(
+      (texts, kind) => (record(texts), embed.call(evident.embedder, texts, kind)),
+    );
     if (embedAnalysed) {
-      vi.spyOn(evident.embedder, 'embedAnalysed').mockImplementation((texts, analysed) => (record(texts), embedAnalysed.call(evident.embedder, texts, analysed)));
+      vi.spyOn(evident.embedder, 'embedAnalysed').mockImplementation(
+        (texts, analysed) => (record(texts), embedAnalysed.call(evident.embedder, texts, analysed)),
+      );
     }
     const report = await sync();
     expect(statuses(report)).toEqual({ 'memo.md': 'updated', 'plan.md': 'acl' });
@@ -95,7 +99,9 @@ describe('evident sync <dir>: the store matches the folder', () => {
     expect(embedded.some((text) => text.includes('orchid plan'))).toBe(false);
     const planAfter = await evident.store.getDocument('plan.md');
     expect(planAfter).toEqual({ ...planBefore, acl: ['group:legal'] }); // same ingested_at, hash, chunk count
-    expect(await evident.store.getChunks(['plan.md#0'], LOCAL_OPERATOR)).toEqual(chunksBefore.filter((c) => c.docId === 'plan.md'));
+    expect(await evident.store.getChunks(['plan.md#0'], LOCAL_OPERATOR)).toEqual(
+      chunksBefore.filter((c) => c.docId === 'plan.md'),
+    );
     expect((await evident.store.listDocuments(bob)).map((doc) => doc.docId)).toEqual(['memo.md']);
     expect(before?.acl).toEqual(['group:legal']);
 
@@ -129,7 +135,13 @@ describe('evident sync <dir>: the store matches the folder', () => {
     await write('a.md', '# A\n\nAlpha, changed.\n');
     await write('a.md.acl.json', '{"acl": ');
     const report = await sync();
-    expect(report.outcomes).toEqual([{ docId: 'a.md', status: 'failed', error: { code: 'acl_invalid', message: expect.stringContaining('a.md.acl.json is not valid JSON') } }]);
+    expect(report.outcomes).toEqual([
+      {
+        docId: 'a.md',
+        status: 'failed',
+        error: { code: 'acl_invalid', message: expect.stringContaining('a.md.acl.json is not valid JSON') },
+      },
+    ]);
     expect((await evident.store.getChunks(['a.md#0'], LOCAL_OPERATOR))[0]?.text).toContain('Alpha.');
   });
 

@@ -36,7 +36,14 @@ it('polls where file events are not used, syncs one folder at a time, and stops 
   await mkdir(docs);
   const reports: SyncReport[] = [];
   const source = new FolderSource(docs, { limits: evident.config.ingest, logger: silentLogger });
-  const watcher = new FolderWatcher([source], evident, { debounceMs: 20, intervalMs: 3_600_000, pollMs: 100, events: false, logger: silentLogger, onReport: (r) => reports.push(r) });
+  const watcher = new FolderWatcher([source], evident, {
+    debounceMs: 20,
+    intervalMs: 3_600_000,
+    pollMs: 100,
+    events: false,
+    logger: silentLogger,
+    onReport: (r) => reports.push(r),
+  });
   expect(await watcher.start()).toEqual(['polling']);
   expect(reports).toHaveLength(1);
   const docIds = async () => (await evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => doc.docId);

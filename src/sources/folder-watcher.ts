@@ -64,14 +64,20 @@ export class FolderWatcher {
     try {
       const watcher = watch(source.root, { recursive: true }, () => this.changed(source));
       watcher.on('error', (error) => {
-        this.options.logger.warn('watch: file events stopped, polling instead', { folder: source.root, error: String(error) });
+        this.options.logger.warn('watch: file events stopped, polling instead', {
+          folder: source.root,
+          error: String(error),
+        });
         watcher.close();
         poll();
       });
       this.watchers.push(watcher);
       return 'events';
     } catch (error) {
-      this.options.logger.warn('watch: no recursive file events here, polling instead', { folder: source.root, error: String(error) });
+      this.options.logger.warn('watch: no recursive file events here, polling instead', {
+        folder: source.root,
+        error: String(error),
+      });
       return poll();
     }
   }
@@ -103,7 +109,8 @@ export class FolderWatcher {
       try {
         this.options.onReport(await syncSource(source, this.deps));
       } catch (error) {
-        if (!SourceError.isInstance(error)) this.options.logger.error('watch: sync failed', { folder: source.root, error: String(error) });
+        if (!SourceError.isInstance(error))
+          this.options.logger.error('watch: sync failed', { folder: source.root, error: String(error) });
         else this.options.logger.warn(error.toLine(), { folder: source.root });
       }
     }

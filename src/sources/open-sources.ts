@@ -7,16 +7,32 @@ import type { Logger } from '../logging/logger.ts';
 
 /** The store's own files, never listed as documents when the store lives inside a synced folder. */
 const storeFiles = (evident: Evident): string[] =>
-  evident.store.backend === 'sqlite' ? ['', '-wal', '-shm', '-journal'].map((suffix) => evident.store.location + suffix) : [];
+  evident.store.backend === 'sqlite'
+    ? ['', '-wal', '-shm', '-journal'].map((suffix) => evident.store.location + suffix)
+    : [];
 
 /** One connector per folder, with the config's ingest bounds. */
-export function folderSources(evident: Evident, roots: readonly string[], logger: Logger, aclOverride?: string[]): FolderSource[] {
-  return roots.map((root) => new FolderSource(root, { limits: evident.config.ingest, logger, exclude: storeFiles(evident), aclOverride }));
+export function folderSources(
+  evident: Evident,
+  roots: readonly string[],
+  logger: Logger,
+  aclOverride?: string[],
+): FolderSource[] {
+  return roots.map(
+    (root) =>
+      new FolderSource(root, { limits: evident.config.ingest, logger, exclude: storeFiles(evident), aclOverride }),
+  );
 }
 
 /** Where page validators (ETag, Last-Modified) are kept between runs: beside the SQLite store file. */
 export const validatorsPath = (evident: Evident): string => join(dirname(evident.config.db), 'web-validators.json');
 
-export function webSource(evident: Evident, mode: 'sitemap' | 'page', url: string, bounds: Partial<WebBounds>, aclOverride?: string[]): WebSource {
+export function webSource(
+  evident: Evident,
+  mode: 'sitemap' | 'page',
+  url: string,
+  bounds: Partial<WebBounds>,
+  aclOverride?: string[],
+): WebSource {
   return new WebSource({ mode, url, bounds, validators: new PageValidatorCache(validatorsPath(evident)), aclOverride });
 }

@@ -51,7 +51,8 @@ export function planSync(
       actions.push({ action: 'update', item, stored: previous });
     } else {
       const acl = options.aclOverride ?? item.acl;
-      if (acl !== undefined && !sameEntries(acl, previous.acl)) actions.push({ action: 'acl', item, stored: previous, acl });
+      if (acl !== undefined && !sameEntries(acl, previous.acl))
+        actions.push({ action: 'acl', item, stored: previous, acl });
       else actions.push({ action: 'unchanged', item });
     }
   }

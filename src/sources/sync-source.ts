@@ -67,8 +67,12 @@ export async function syncSource(connector: Connector, deps: SyncDeps, options: 
     if (cursor === undefined) break;
   }
   const owned = all.filter((doc) => connector.owns(doc));
-  const plan = planSync(items, owned, stored, { aclOverride: connector.aclOverride, deleteUnlisted: options.deleteUnlisted ?? true });
-  const report = (outcomes: SyncOutcome[]): SyncReport => tally(connector.label, options.dryRun ?? false, plan, outcomes, [...(connector.skipped ?? [])]);
+  const plan = planSync(items, owned, stored, {
+    aclOverride: connector.aclOverride,
+    deleteUnlisted: options.deleteUnlisted ?? true,
+  });
+  const report = (outcomes: SyncOutcome[]): SyncReport =>
+    tally(connector.label, options.dryRun ?? false, plan, outcomes, [...(connector.skipped ?? [])]);
   if (options.dryRun) return report([]);
   try {
     return report(await apply(connector, deps, plan));
@@ -84,14 +88,21 @@ async function apply(connector: Connector, deps: SyncDeps, plan: readonly SyncAc
   const fetchAndQueue = async (item: ConnectorItem, previous: StoredDocument | undefined) => {
     const fetched = await connector.fetch(item, previous);
     if (fetched.kind === 'file') return void files.push(fetched.file);
-    if (fetched.kind === 'failed') return void outcomes.push({ docId: item.docId, status: 'failed', error: fetched.error });
+    if (fetched.kind === 'failed')
+      return void outcomes.push({ docId: item.docId, status: 'failed', error: fetched.error });
     if (fetched.kind === 'gone') {
-      if (previous && connector.owns(previous) && (await store.deleteDocument(item.docId))) outcomes.push({ docId: item.docId, status: 'deleted' });
+      if (previous && connector.owns(previous) && (await store.deleteDocument(item.docId)))
+        outcomes.push({ docId: item.docId, status: 'deleted' });
       return;
     }
     // Not modified: the stored content is current; only the run's ACL may differ.
     const acl = connector.aclOverride ?? item.acl;
-    if (previous && acl !== undefined && !sameEntries(acl, previous.acl) && (await store.updateDocumentAcl(item.docId, previous.contentHash, acl))) {
+    if (
+      previous &&
+      acl !== undefined &&
+      !sameEntries(acl, previous.acl) &&
+      (await store.updateDocumentAcl(item.docId, previous.contentHash, acl))
+    ) {
       outcomes.push({ docId: item.docId, status: 'acl' });
     } else {
       outcomes.push({ docId: item.docId, status: 'unchanged' });
@@ -101,11 +112,13 @@ async function apply(connector: Connector, deps: SyncDeps, plan: readonly SyncAc
   for (const step of plan) {
     switch (step.action) {
       case 'delete':
-        if (await store.deleteDocument(step.stored.docId)) outcomes.push({ docId: step.stored.docId, status: 'deleted' });
+        if (await store.deleteDocument(step.stored.docId))
+          outcomes.push({ docId: step.stored.docId, status: 'deleted' });
         break;
       case 'acl':
         // Against the version planned on: if it changed since, the document is read again instead.
-        if (await store.updateDocumentAcl(step.item.docId, step.stored.contentHash, step.acl)) outcomes.push({ docId: step.item.docId, status: 'acl' });
+        if (await store.updateDocumentAcl(step.item.docId, step.stored.contentHash, step.acl))
+          outcomes.push({ docId: step.item.docId, status: 'acl' });
         else await fetchAndQueue(step.item, step.stored);
         break;
       case 'unchanged':
@@ -132,10 +145,20 @@ async function apply(connector: Connector, deps: SyncDeps, plan: readonly SyncAc
 
 const fromIngest = (outcome: IngestOutcome): SyncOutcome =>
   outcome.status === 'failed'
-    ? { docId: outcome.docId, status: 'failed', error: { code: outcome.error?.code ?? 'file_unreadable', message: outcome.error?.message ?? outcome.docId } }
+    ? {
+        docId: outcome.docId,
+        status: 'failed',
+        error: { code: outcome.error?.code ?? 'file_unreadable', message: outcome.error?.message ?? outcome.docId },
+      }
     : { docId: outcome.docId, status: outcome.status };
 
-function tally(source: string, dryRun: boolean, plan: SyncAction[], outcomes: SyncOutcome[], skipped: SyncReport['skipped']): SyncReport {
+function tally(
+  source: string,
+  dryRun: boolean,
+  plan: SyncAction[],
+  outcomes: SyncOutcome[],
+  skipped: SyncReport['skipped'],
+): SyncReport {
   const count = (status: SyncStatus) => outcomes.filter((o) => o.status === status).length;
   return {
     source,

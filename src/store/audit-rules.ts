@@ -1,9 +1,16 @@
 import { ValidationError } from '../errors/index.ts';
-import { AUDIT_ACTIONS, AUDIT_SURFACES, MAX_AUDIT_PAGE, type AuditEntryWrite, type AuditQuery } from './ports/audit-log.ts';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_SURFACES,
+  MAX_AUDIT_PAGE,
+  type AuditEntryWrite,
+  type AuditQuery,
+} from './ports/audit-log.ts';
 
 /** The bounds of one entry, checked before any SQL by both backends, so the log cannot be flooded through one append. */
 /** The audit table's columns, in the order both adapters read them. */
-export const AUDIT_COLUMNS = 'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
+export const AUDIT_COLUMNS =
+  'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
 
 export const AUDIT_BOUNDS = {
   /** Ids and names: actors, run and thread ids, targets, outcomes. */
@@ -28,7 +35,11 @@ const checkId = (field: string, value: string | undefined, required = false): vo
 
 const checkDocIds = (field: string, ids: string[] | undefined): void => {
   if (ids === undefined) return;
-  if (!Array.isArray(ids) || ids.length > AUDIT_BOUNDS.maxDocIds || ids.some((id) => typeof id !== 'string' || id.length === 0 || id.length > AUDIT_BOUNDS.maxIdChars)) {
+  if (
+    !Array.isArray(ids) ||
+    ids.length > AUDIT_BOUNDS.maxDocIds ||
+    ids.some((id) => typeof id !== 'string' || id.length === 0 || id.length > AUDIT_BOUNDS.maxIdChars)
+  ) {
     throw new ValidationError(`An audit entry's ${field} must be at most ${AUDIT_BOUNDS.maxDocIds} non-empty doc ids.`);
   }
 };
@@ -37,12 +48,19 @@ const checkDocIds = (field: string, ids: string[] | undefined): void => {
 export function validateAuditEntry(entry: AuditEntryWrite): void {
   checkId('actor', entry.actor, true);
   if (!(AUDIT_ACTIONS as readonly string[]).includes(entry.action)) {
-    throw new ValidationError(`Unknown audit action ${JSON.stringify(entry.action)}.`, { hint: `Use one of ${AUDIT_ACTIONS.join(', ')}.` });
+    throw new ValidationError(`Unknown audit action ${JSON.stringify(entry.action)}.`, {
+      hint: `Use one of ${AUDIT_ACTIONS.join(', ')}.`,
+    });
   }
   if (entry.surface !== undefined && !(AUDIT_SURFACES as readonly string[]).includes(entry.surface)) {
-    throw new ValidationError(`Unknown audit surface ${JSON.stringify(entry.surface)}.`, { hint: `Use one of ${AUDIT_SURFACES.join(', ')}.` });
+    throw new ValidationError(`Unknown audit surface ${JSON.stringify(entry.surface)}.`, {
+      hint: `Use one of ${AUDIT_SURFACES.join(', ')}.`,
+    });
   }
-  if (entry.question !== undefined && (typeof entry.question !== 'string' || entry.question.length > AUDIT_BOUNDS.maxQuestionChars)) {
+  if (
+    entry.question !== undefined &&
+    (typeof entry.question !== 'string' || entry.question.length > AUDIT_BOUNDS.maxQuestionChars)
+  ) {
     throw new ValidationError(`An audit entry's question must be at most ${AUDIT_BOUNDS.maxQuestionChars} characters.`);
   }
   if (entry.questionSha256 !== undefined && !SHA256_HEX.test(entry.questionSha256)) {
@@ -51,11 +69,16 @@ export function validateAuditEntry(entry: AuditEntryWrite): void {
   for (const field of ['runId', 'threadId', 'target', 'outcome'] as const) checkId(field, entry[field]);
   checkDocIds('returned doc ids', entry.returnedDocIds);
   checkDocIds('cited doc ids', entry.citedDocIds);
-  if (entry.withheld !== undefined && !(Number.isInteger(entry.withheld) && entry.withheld >= 0 && entry.withheld <= 1_000_000)) {
+  if (
+    entry.withheld !== undefined &&
+    !(Number.isInteger(entry.withheld) && entry.withheld >= 0 && entry.withheld <= 1_000_000)
+  ) {
     throw new ValidationError("An audit entry's withheld count must be a whole number from 0.");
   }
   if (entry.decision !== undefined && !['approve', 'edit', 'reject'].includes(entry.decision)) {
-    throw new ValidationError(`Unknown approval decision ${JSON.stringify(entry.decision)}.`, { hint: 'Use approve, edit or reject.' });
+    throw new ValidationError(`Unknown approval decision ${JSON.stringify(entry.decision)}.`, {
+      hint: 'Use approve, edit or reject.',
+    });
   }
 }
 
@@ -65,10 +88,14 @@ export function normalizeAuditQuery(query: AuditQuery): AuditQuery {
     throw new ValidationError(`The audit page limit must be 1 to ${MAX_AUDIT_PAGE}.`);
   }
   if (query.beforeId !== undefined && !(Number.isSafeInteger(query.beforeId) && query.beforeId > 0)) {
-    throw new ValidationError('The audit cursor must be a positive entry id.', { hint: 'Pass the next_cursor of the previous page as it was.' });
+    throw new ValidationError('The audit cursor must be a positive entry id.', {
+      hint: 'Pass the next_cursor of the previous page as it was.',
+    });
   }
   if (query.action !== undefined && !(AUDIT_ACTIONS as readonly string[]).includes(query.action)) {
-    throw new ValidationError(`Unknown audit action ${JSON.stringify(query.action)}.`, { hint: `Use one of ${AUDIT_ACTIONS.join(', ')}.` });
+    throw new ValidationError(`Unknown audit action ${JSON.stringify(query.action)}.`, {
+      hint: `Use one of ${AUDIT_ACTIONS.join(', ')}.`,
+    });
   }
   checkFilter('actor', query.actor);
   checkFilter('run_id', query.runId);

@@ -26,6 +26,8 @@ export async function openStore(
   return openPostgresStore(config.databaseUrl, {
     ...options,
     readUrls,
-    ...(replicas ? { readReplicas: { maxLagMs: replicas.replicaMaxLagMs, checkIntervalMs: replicas.replicaCheckIntervalMs } } : {}),
+    ...(replicas
+      ? { readReplicas: { maxLagMs: replicas.replicaMaxLagMs, checkIntervalMs: replicas.replicaCheckIntervalMs } }
+      : {}),
   });
 }

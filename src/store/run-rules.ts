@@ -10,7 +10,15 @@ import {
   ThreadForbiddenError,
   ValidationError,
 } from '../errors/index.ts';
-import type { RunEventRecord, RunLease, RunRecordStatus, RunStart, ThreadCreate, ThreadRecord, ThreadSummary } from './ports/run-log.ts';
+import type {
+  RunEventRecord,
+  RunLease,
+  RunRecordStatus,
+  RunStart,
+  ThreadCreate,
+  ThreadRecord,
+  ThreadSummary,
+} from './ports/run-log.ts';
 
 /**
  * The run log's rules, written once for every backend. An adapter reads what a rule needs inside its own
@@ -30,7 +38,8 @@ export function validateRunStart(run: RunStart): void {
 export function validateLease(lease: RunLease, options: { release: boolean }): void {
   if (!lease.owner) throw new ValidationError('A run lease needs a non-empty owner.');
   const least = options.release ? 0 : 1;
-  if (!Number.isSafeInteger(lease.ttlMs) || lease.ttlMs < least) throw new ValidationError(`A run lease lasts a whole number of milliseconds, at least ${least}.`);
+  if (!Number.isSafeInteger(lease.ttlMs) || lease.ttlMs < least)
+    throw new ValidationError(`A run lease lasts a whole number of milliseconds, at least ${least}.`);
 }
 
 /** When a lease taken or renewed at `now` runs out. A lease is expired once the store's clock reaches this. */
@@ -52,7 +61,8 @@ export interface ThreadForRun {
  */
 export function checkRunStart(run: RunStart, thread: ThreadForRun): void {
   if (thread.owner !== run.user) throw new ThreadForbiddenError(run.threadId, run.user);
-  if (thread.agent && thread.agent !== run.agent) throw new ThreadAgentMismatchError(run.threadId, thread.agent, run.agent);
+  if (thread.agent && thread.agent !== run.agent)
+    throw new ThreadAgentMismatchError(run.threadId, thread.agent, run.agent);
   if (thread.hasLiveRun) throw new ThreadBusyError(run.threadId);
 }
 
@@ -61,16 +71,32 @@ export function checkRunStart(run: RunStart, thread: ThreadForRun): void {
  * claimed it yet): `failed`, with the public error and the `error` and `end` events that close its log after
  * `lastSeq`. The thread is then usable at once, and the orphan can no longer be claimed and run beside the new run.
  */
-export function supersededOrphan(runId: string, lastSeq: number): { outcome: { status: RunRecordStatus; error: string }; events: RunEventRecord[] } {
+export function supersededOrphan(
+  runId: string,
+  lastSeq: number,
+): { outcome: { status: RunRecordStatus; error: string }; events: RunEventRecord[] } {
   const shown = publicErrorOf(new RunOrphanedError(runId));
   return {
     outcome: { status: 'failed', error: shown.message },
-    events: [{ runId, seq: lastSeq + 1, event: 'error', data: { error: shown.code, message: shown.message, hint: shown.hint } }, endEvent(runId, lastSeq + 2, 'failed')],
+    events: [
+      {
+        runId,
+        seq: lastSeq + 1,
+        event: 'error',
+        data: { error: shown.code, message: shown.message, hint: shown.hint },
+      },
+      endEvent(runId, lastSeq + 2, 'failed'),
+    ],
   };
 }
 
 /** A run's last event: how it ended, as LangGraph clients read it. */
-export const endEvent = (runId: string, seq: number, status: RunRecordStatus): RunEventRecord => ({ runId, seq, event: 'end', data: { status } });
+export const endEvent = (runId: string, seq: number, status: RunRecordStatus): RunEventRecord => ({
+  runId,
+  seq,
+  event: 'end',
+  data: { status },
+});
 
 /** A write that named a lease owner proceeds only while that owner holds the run. */
 export function checkLeaseHeld(runId: string, owner: string | undefined, holder: string | null | undefined): void {
@@ -87,7 +113,8 @@ export function requireRun<T>(runId: string, run: T | undefined): T {
 }
 
 /** How long a run took, from its stored start to `finished` (never negative, whatever the clocks did). */
-export const runDuration = (startedAt: Date, finished: Date): number => Math.max(0, finished.getTime() - startedAt.getTime());
+export const runDuration = (startedAt: Date, finished: Date): number =>
+  Math.max(0, finished.getTime() - startedAt.getTime());
 
 export function validateThreadCreate(thread: ThreadCreate): void {
   if (!thread.threadId || !thread.owner) throw new ValidationError('A thread needs a non-empty id and owner.');
@@ -108,7 +135,9 @@ export type RunEventsFailure =
  * never merged silently); one for a run the store does not have is `not_found`.
  */
 export function runEventsRefused(failure: RunEventsFailure, cause: unknown): Error {
-  return failure.kind === 'seq_taken' ? new RunEventConflictError(failure.taken, cause) : new NotFoundError('run', failure.runId);
+  return failure.kind === 'seq_taken'
+    ? new RunEventConflictError(failure.taken, cause)
+    : new NotFoundError('run', failure.runId);
 }
 
 /** How many events `listRunEvents` returns when the caller gives no limit. */

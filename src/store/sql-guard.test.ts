@@ -20,7 +20,9 @@ describe('guardTableQuery', () => {
       sql: 'SELECT sum("amount usd") FROM tbl_sales GROUP BY region',
       tables: ['tbl_sales'],
     });
-    expect(guard('WITH t AS (SELECT * FROM TBL_ORDERS) SELECT count(*) FROM t', dialect).tables).toEqual(['tbl_orders']);
+    expect(guard('WITH t AS (SELECT * FROM TBL_ORDERS) SELECT count(*) FROM t', dialect).tables).toEqual([
+      'tbl_orders',
+    ]);
     expect(guard("SELECT ';' AS s FROM tbl_orders -- trailing; comment", dialect).tables).toEqual(['tbl_orders']);
   });
 

@@ -16,9 +16,29 @@ export interface GuardedQuery {
 
 /** Words that only appear in statements that write, change the schema, the connection or the transaction. */
 const FORBIDDEN_WORDS = new Set([
-  'insert', 'update', 'delete', 'merge', 'upsert', 'create', 'drop', 'alter', 'attach', 'detach', 'pragma',
-  'vacuum', 'reindex', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'into', 'grant', 'revoke',
-  'truncate', 'copy',
+  'insert',
+  'update',
+  'delete',
+  'merge',
+  'upsert',
+  'create',
+  'drop',
+  'alter',
+  'attach',
+  'detach',
+  'pragma',
+  'vacuum',
+  'reindex',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'into',
+  'grant',
+  'revoke',
+  'truncate',
+  'copy',
 ]);
 
 const DEFAULT_SCHEMA: Record<SqlDialect, string> = { sqlite: 'main', postgresql: 'public' };
@@ -31,9 +51,13 @@ const allowedList = (allowed: readonly string[]): string =>
 
 /** The refusal for a statement that is not one read-only SELECT. */
 export const notOneSelectError = (allowed: readonly string[], why: string): QueryRejectedError =>
-  new QueryRejectedError('query_rejected', `Only one read-only SELECT statement (optionally WITH … SELECT) can be run: ${why}.`, {
-    hint: `Ingested tables you may query: ${allowedList(allowed)}.`,
-  });
+  new QueryRejectedError(
+    'query_rejected',
+    `Only one read-only SELECT statement (optionally WITH … SELECT) can be run: ${why}.`,
+    {
+      hint: `Ingested tables you may query: ${allowedList(allowed)}.`,
+    },
+  );
 
 /**
  * The refusal for any table outside the allowed ones. Deliberately the same text whether the table exists,
@@ -43,7 +67,9 @@ export const tableNotAllowedError = (allowed: readonly string[]): QueryRejectedE
   new QueryRejectedError(
     'query_rejected',
     `The query may read only the ingested tables visible to you (${allowedList(allowed)}), by the names listed there.`,
-    { hint: 'List them with `evident tables list`; system tables, table functions and other databases are not available.' },
+    {
+      hint: 'List them with `evident tables list`; system tables, table functions and other databases are not available.',
+    },
   );
 
 interface Token {
@@ -140,7 +166,12 @@ function parsedStatement(statement: string, dialect: SqlDialect): ParsedStatemen
   try {
     const result = new sqlParser.Parser().parse(statement, { database: dialect });
     const asts = Array.isArray(result.ast) ? result.ast : [result.ast];
-    parsed = { statements: asts.length, type: asts[0]?.type, ctes: cteNames(asts, new Set()), tableList: result.tableList };
+    parsed = {
+      statements: asts.length,
+      type: asts[0]?.type,
+      ctes: cteNames(asts, new Set()),
+      tableList: result.tableList,
+    };
   } catch {
     parsed = null;
   }
@@ -162,7 +193,10 @@ export function guardTableQuery(
   const allowed = options.allowedTables;
   // Bounded before it is lexed or parsed: both are linear, but nothing reads an unbounded input.
   if (sql.length > MAX_TABLE_QUERY_CHARS) {
-    throw notOneSelectError(allowed, `it is ${sql.length} characters long, more than the ${MAX_TABLE_QUERY_CHARS} allowed`);
+    throw notOneSelectError(
+      allowed,
+      `it is ${sql.length} characters long, more than the ${MAX_TABLE_QUERY_CHARS} allowed`,
+    );
   }
   const all = tokenize(sql);
   // Trailing semicolons (and comments, which are not tokens) end the statement; anything after one is another.

@@ -18,7 +18,14 @@ export {
   type AuditQuery,
   type AuditSurface,
 } from './ports/audit-log.ts';
-export type { ChapterSummaryWrite, DocumentExtras, QuoteHit, QuoteWrite, SummaryHit, SummaryMethod } from './document-extras.ts';
+export type {
+  ChapterSummaryWrite,
+  DocumentExtras,
+  QuoteHit,
+  QuoteWrite,
+  SummaryHit,
+  SummaryMethod,
+} from './document-extras.ts';
 export type { Checkpointer, CheckpointStore } from './ports/checkpoint-store.ts';
 export type {
   ChunkWithSource,

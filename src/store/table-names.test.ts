@@ -26,6 +26,12 @@ describe('table naming', () => {
   });
 
   it('makes column names unique and non-empty', () => {
-    expect(uniqueColumnNames(['Name', 'name', '', 'NAME', 'a\tb'])).toEqual(['Name', 'name_2', 'column_3', 'NAME_3', 'a b']);
+    expect(uniqueColumnNames(['Name', 'name', '', 'NAME', 'a\tb'])).toEqual([
+      'Name',
+      'name_2',
+      'column_3',
+      'NAME_3',
+      'a b',
+    ]);
   });
 });

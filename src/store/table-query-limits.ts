@@ -88,7 +88,11 @@ export class ResultBudget {
 }
 
 /** Checks a whole result against the bounds (what a backend read is counted again by, whatever its driver did). */
-export function checkResultBytes(columns: readonly string[], rows: readonly (readonly unknown[])[], limits: ResolvedTableQueryLimits): void {
+export function checkResultBytes(
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  limits: ResolvedTableQueryLimits,
+): void {
   const budget = new ResultBudget(limits);
   budget.columns(columns);
   for (const row of rows) budget.row(row);

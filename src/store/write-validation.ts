@@ -23,7 +23,9 @@ export function validateLimits(limits: TableQueryLimits): void {
 /** An ACL replacing a stored one: entries are non-empty strings (an empty list is "public", spelled out by the caller). */
 export function validateAcl(docId: string, acl: readonly string[]): void {
   if (!Array.isArray(acl) || acl.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
-    throw new ValidationError(`Invalid ACL for ${docId}: every entry must be a non-empty string such as "group:legal" or "user:bob".`);
+    throw new ValidationError(
+      `Invalid ACL for ${docId}: every entry must be a non-empty string such as "group:legal" or "user:bob".`,
+    );
   }
 }
 
@@ -58,9 +60,12 @@ export const MAX_DOCUMENT_FILE_BYTES = 2 ** 30 - 1;
 /** A version's original file is that version's: its length and SHA-256 are the document's, and it fits one value. */
 function validateOriginal(document: DocumentWrite['document'], original: Uint8Array): void {
   if (!(original instanceof Uint8Array) || original.byteLength > MAX_DOCUMENT_FILE_BYTES) {
-    throw new ValidationError(`Document ${document.docId}: its original file must be bytes, at most ${MAX_DOCUMENT_FILE_BYTES} of them.`, {
-      hint: 'Lower ingest.maxFileBytes (EVIDENT_MAX_FILE_BYTES), or ingest such a file from a folder the server reads.',
-    });
+    throw new ValidationError(
+      `Document ${document.docId}: its original file must be bytes, at most ${MAX_DOCUMENT_FILE_BYTES} of them.`,
+      {
+        hint: 'Lower ingest.maxFileBytes (EVIDENT_MAX_FILE_BYTES), or ingest such a file from a folder the server reads.',
+      },
+    );
   }
   const hash = createHash('sha256').update(original).digest('hex');
   if (original.byteLength !== document.bytes || hash !== document.contentHash) {
@@ -90,7 +95,9 @@ export function validateReplacement(embedder: EmbedderInfo, vectors: ReadonlyMap
   validateEmbedder(embedder);
   for (const [id, vector] of vectors) {
     if (vector.length !== embedder.dimension) {
-      throw new ValidationError(`The vector for chunk ${id} has ${vector.length} dimensions; ${embedder.id} has ${embedder.dimension}.`);
+      throw new ValidationError(
+        `The vector for chunk ${id} has ${vector.length} dimensions; ${embedder.id} has ${embedder.dimension}.`,
+      );
     }
   }
 }
@@ -106,12 +113,22 @@ const SUMMARY_METHOD = /^(extractive|llm:.+)$/;
 /** Refuses malformed extras before any SQL runs: every quote must name a chunk of the version it belongs to. */
 export function validateExtras(docId: string, extras: DocumentExtras, chunkIds: ReadonlySet<string>): void {
   const methods = new Set(extras.summaries.map((summary) => summary.method));
-  if (methods.size > 1) throw new ValidationError(`Document ${docId}: its summaries were made by several methods (${[...methods].join(', ')}).`);
+  if (methods.size > 1)
+    throw new ValidationError(
+      `Document ${docId}: its summaries were made by several methods (${[...methods].join(', ')}).`,
+    );
   for (const summary of extras.summaries) {
-    if (!SUMMARY_METHOD.test(summary.method)) throw new ValidationError(`Document ${docId}: unknown summary method ${JSON.stringify(summary.method)}.`);
+    if (!SUMMARY_METHOD.test(summary.method))
+      throw new ValidationError(`Document ${docId}: unknown summary method ${JSON.stringify(summary.method)}.`);
     const foreign = summary.chunkIds.find((id) => !chunkIds.has(id));
-    if (foreign) throw new ValidationError(`Document ${docId}: the summary of chapter ${summary.chapterOrdinal} names chunk ${foreign}, which is not one of its chunks.`);
+    if (foreign)
+      throw new ValidationError(
+        `Document ${docId}: the summary of chapter ${summary.chapterOrdinal} names chunk ${foreign}, which is not one of its chunks.`,
+      );
   }
   const stray = extras.quotes.find((quote) => !chunkIds.has(quote.chunkId));
-  if (stray) throw new ValidationError(`Document ${docId}: a quote names chunk ${stray.chunkId}, which is not one of its chunks.`);
+  if (stray)
+    throw new ValidationError(
+      `Document ${docId}: a quote names chunk ${stray.chunkId}, which is not one of its chunks.`,
+    );
 }

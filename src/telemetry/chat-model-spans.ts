@@ -71,7 +71,11 @@ export class ChatModelSpanHandler extends BaseCallbackHandler {
 
 /** Token counts as the provider reported them: the message's `usage_metadata`, else OpenAI-style `tokenUsage`. */
 function usageOf(output: LLMResult): { input: number | undefined; output: number | undefined } {
-  const message = (output.generations[0]?.[0] as { message?: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } } | undefined)?.message;
+  const message = (
+    output.generations[0]?.[0] as
+      | { message?: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } }
+      | undefined
+  )?.message;
   const metadata = message?.usage_metadata;
   if (metadata) return { input: metadata.input_tokens, output: metadata.output_tokens };
   const tokenUsage = output.llmOutput?.tokenUsage as { promptTokens?: number; completionTokens?: number } | undefined;

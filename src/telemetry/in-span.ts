@@ -7,7 +7,11 @@ import { activeTracing } from './tracing-state.ts';
  * counts on the span (`span?.setAttributes`) once they know them. A failure marks the span with the error's code or
  * class only: an error message may quote input, and no attribute carries text.
  */
-export function inSpan<T>(name: string, work: (span: Span | undefined) => Promise<T>, attributes?: Attributes): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  work: (span: Span | undefined) => Promise<T>,
+  attributes?: Attributes,
+): Promise<T> {
   const tracing = activeTracing();
   if (!tracing) return work(undefined);
   return tracing.tracer.startActiveSpan(name, attributes ? { attributes } : {}, async (span) => {

@@ -30,7 +30,8 @@ export function nodeCountAttributes(update: object): Attributes {
     if (Array.isArray(answer.citations)) attributes['evident.node.citations_count'] = answer.citations.length;
   }
   const answerability = (update as { answerability?: { answerable?: unknown } | null }).answerability;
-  if (answerability && typeof answerability.answerable === 'boolean') attributes['evident.node.answerable'] = answerability.answerable;
+  if (answerability && typeof answerability.answerable === 'boolean')
+    attributes['evident.node.answerable'] = answerability.answerable;
   const status = (update as { status?: unknown }).status;
   if (typeof status === 'string' && STATUS.test(status)) attributes['evident.node.status'] = status;
   return attributes;

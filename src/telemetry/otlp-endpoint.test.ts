@@ -9,9 +9,18 @@ describe('the OTLP endpoint from the environment', () => {
   });
 
   it('appends /v1/traces to the generic endpoint and takes the traces endpoint as it is, which wins', () => {
-    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe('http://collector:4318/v1/traces');
-    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector/otlp/' })).toBe('https://collector/otlp/v1/traces');
-    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/traces' })).toBe('http://b:9999/traces');
+    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector/otlp/' })).toBe(
+      'https://collector/otlp/v1/traces',
+    );
+    expect(
+      otlpTracesUrl({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/traces',
+      }),
+    ).toBe('http://b:9999/traces');
   });
 
   it('refuses what is not an http(s) URL with a config error naming the variable and the fix', () => {
@@ -20,7 +29,13 @@ describe('the OTLP endpoint from the environment', () => {
       ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'grpc://collector:4317'],
       ['OTEL_EXPORTER_OTLP_ENDPOINT', 'http://'],
     ] as const) {
-      expect(() => otlpTracesUrl({ [name]: value })).toThrow(expect.objectContaining({ code: 'config_invalid', message: expect.stringContaining(name), hint: expect.stringContaining('unset it') }));
+      expect(() => otlpTracesUrl({ [name]: value })).toThrow(
+        expect.objectContaining({
+          code: 'config_invalid',
+          message: expect.stringContaining(name),
+          hint: expect.stringContaining('unset it'),
+        }),
+      );
     }
   });
 
@@ -35,6 +50,8 @@ describe('tracing.recordQuestions', () => {
     expect(loadConfig({ env: {} }).tracing.recordQuestions).toBe(false);
     expect(loadConfig({ env: { EVIDENT_TRACE_QUESTIONS: '1' } }).tracing.recordQuestions).toBe(true);
     expect(loadConfig({ env: {}, flags: { tracing: { recordQuestions: true } } }).tracing.recordQuestions).toBe(true);
-    expect(() => loadConfig({ env: {}, flags: { tracing: { recordQuestions: 'yes' } as never } })).toThrow(/tracing\.recordQuestions/);
+    expect(() => loadConfig({ env: {}, flags: { tracing: { recordQuestions: 'yes' } as never } })).toThrow(
+      /tracing\.recordQuestions/,
+    );
   });
 });

@@ -27,7 +27,9 @@ export function inRunSpan<T>(start: RunSpanStart, work: (span: Span | undefined)
     'evident.run.attempt': start.attempt,
     ...questionAttributes(start.question),
   };
-  return context.with(context.active().setValue(AGENT, start.agent), () => inSpan(`run ${start.agent}`, work, attributes));
+  return context.with(context.active().setValue(AGENT, start.agent), () =>
+    inSpan(`run ${start.agent}`, work, attributes),
+  );
 }
 
 /** `evident.question` when questions are recorded (a run's question, a search's query), else nothing. */

@@ -62,14 +62,20 @@ export async function startTracing(options: StartTracingOptions = {}): Promise<T
 
 async function openSession(url: string, serviceName: string, options: StartTracingOptions): Promise<Session> {
   // The SDK and exporter are loaded only when tracing is on: a process without an endpoint never pays for them.
-  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] = await Promise.all([
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-    import('@opentelemetry/sdk-trace'),
-  ]);
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] = await Promise.all(
+    [
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace'),
+    ],
+  );
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url, ...exportTimeout(options.env ?? process.env) }) })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({ url, ...exportTimeout(options.env ?? process.env) }),
+      }),
+    ],
   });
   const logger = options.logger;
   if (logger) {
@@ -115,7 +121,9 @@ async function openSession(url: string, serviceName: string, options: StartTraci
  */
 const EXPORT_TIMEOUT_MS = 3000;
 const exportTimeout = (env: TracingEnv): { timeoutMillis?: number } =>
-  env.OTEL_EXPORTER_OTLP_TIMEOUT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?.trim() ? {} : { timeoutMillis: EXPORT_TIMEOUT_MS };
+  env.OTEL_EXPORTER_OTLP_TIMEOUT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?.trim()
+    ? {}
+    : { timeoutMillis: EXPORT_TIMEOUT_MS };
 
 /** Whether this process exports spans now (for status output and tests). */
 export const tracingActive = (): boolean => activeTracing() !== undefined;

@@ -25,7 +25,11 @@ const llm = new FakeLlmServer();
 beforeAll(async () => {
   // Hermetic: tracing here is only what each test turns on through `createEvident`'s env, never the machine's.
   for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete process.env[name];
-  [corpus, receiver] = await Promise.all([openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]), startOtlpReceiver(), llm.start()]);
+  [corpus, receiver] = await Promise.all([
+    openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]),
+    startOtlpReceiver(),
+    llm.start(),
+  ]);
   llm.respond = scriptedRagAnswer;
   corpusLines = await linesOf(SAMPLE_CORPUS);
 });
@@ -38,12 +42,22 @@ async function linesOf(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   const files = entries.filter((entry) => entry.isFile() && !entry.name.endsWith('.json'));
   const texts = await Promise.all(files.map((entry) => readFile(join(entry.parentPath, entry.name), 'utf8')));
-  const lines = texts.flatMap((text) => text.split(/\r?\n/).map((line) => line.replace(/<[^>]+>/g, ' ').replace(/^[#>*\-|\s]+/, '').trim()));
+  const lines = texts.flatMap((text) =>
+    text.split(/\r?\n/).map((line) =>
+      line
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/^[#>*\-|\s]+/, '')
+        .trim(),
+    ),
+  );
   return [...new Set(lines.filter((line) => line.length >= 24))];
 }
 
 /** One Evident on the sample store whose spans go to the receiver; runs `work`, closes it, and returns what arrived. */
-async function traced(flags: ConfigInput, work: (evident: Awaited<ReturnType<typeof createEvident>>) => Promise<void>): Promise<ReceivedSpan[]> {
+async function traced(
+  flags: ConfigInput,
+  work: (evident: Awaited<ReturnType<typeof createEvident>>) => Promise<void>,
+): Promise<ReceivedSpan[]> {
   receiver.clear();
   const evident = await createEvident(loadConfig({ flags: { db: corpus.db, ...flags }, env: {} }), {
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'evident-trace-test' },
@@ -60,17 +74,25 @@ async function traced(flags: ConfigInput, work: (evident: Awaited<ReturnType<typ
 }
 
 const ask = async (evident: Awaited<ReturnType<typeof createEvident>>, question = QUESTION) =>
-  (await evident.agents()).runs.run({ agent: 'rag', threadId: randomUUID(), principal: alice, action: { kind: 'ask', question, history: [] }, createThread: true });
+  (await evident.agents()).runs.run({
+    agent: 'rag',
+    threadId: randomUUID(),
+    principal: alice,
+    action: { kind: 'ask', question, history: [] },
+    createThread: true,
+  });
 
 const one = (spans: ReceivedSpan[], name: string): ReceivedSpan => {
   const found = spans.filter((span) => span.name === name);
   expect(found.map((span) => span.name)).toEqual([name]);
   return found[0] as ReceivedSpan;
 };
-const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId);
+const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) =>
+  spans.filter((span) => span.parentSpanId === parent.spanId);
 
 /** Every attribute value and span name as one text, decoded (so JSON escaping cannot hide a quote). */
-const exportedText = (spans: ReceivedSpan[]) => spans.flatMap((span) => [span.name, ...Object.values(span.attributes).flat().map(String)]).join('\n');
+const exportedText = (spans: ReceivedSpan[]) =>
+  spans.flatMap((span) => [span.name, ...Object.values(span.attributes).flat().map(String)]).join('\n');
 
 function expectNoCorpusText(spans: ReceivedSpan[], also: string[] = []) {
   const text = exportedText(spans);
@@ -98,16 +120,34 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
 
     const run = one(spans, 'run rag');
     expect(run.parentSpanId).toBe('');
-    expect(run.attributes).toMatchObject({ 'evident.agent': 'rag', 'evident.run_id': runId, 'evident.thread_id': threadId, 'evident.run.status': 'answered', 'evident.run.attempt': 1 });
+    expect(run.attributes).toMatchObject({
+      'evident.agent': 'rag',
+      'evident.run_id': runId,
+      'evident.thread_id': threadId,
+      'evident.run.status': 'answered',
+      'evident.run.attempt': 1,
+    });
     expect(run.attributes['evident.run.event_count']).toBeGreaterThan(5);
     expect(run.attributes).not.toHaveProperty('evident.question');
     expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([run.traceId]));
 
     const nodes = childrenOf(spans, run);
-    expect(nodes.map((span) => span.name)).toEqual(expect.arrayContaining(['node load_memory', 'node rewrite', 'node retrieve', 'node merge_rerank', 'node generate', 'node finalize']));
+    expect(nodes.map((span) => span.name)).toEqual(
+      expect.arrayContaining([
+        'node load_memory',
+        'node rewrite',
+        'node retrieve',
+        'node merge_rerank',
+        'node generate',
+        'node finalize',
+      ]),
+    );
     for (const node of nodes) {
       expect(node.name).toMatch(/^node \w+$/);
-      expect(node.attributes).toMatchObject({ 'evident.agent': 'rag', 'evident.node': node.name.slice('node '.length) });
+      expect(node.attributes).toMatchObject({
+        'evident.agent': 'rag',
+        'evident.node': node.name.slice('node '.length),
+      });
       expect(node.attributes['evident.duration_ms']).toBeGreaterThanOrEqual(0);
     }
     // A node reports what it found as counts: the rerank keeps evidence, the answer has citations.
@@ -122,27 +162,44 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
       expect(search.attributes['evident.retrieval.top_k']).toBeGreaterThan(0);
       expect(search.attributes).not.toHaveProperty('evident.question');
       const stages = childrenOf(spans, search);
-      expect(stages.map((span) => span.name)).toEqual(['retrieval bm25', 'retrieval fuse', 'retrieval fetch', 'retrieval dedupe']);
+      expect(stages.map((span) => span.name)).toEqual([
+        'retrieval bm25',
+        'retrieval fuse',
+        'retrieval fetch',
+        'retrieval dedupe',
+      ]);
       for (const stage of stages) expect(typeof stage.attributes['evident.retrieval.result_count']).toBe('number');
     }
-    expect(searches.some((search) => Number(childrenOf(spans, search)[0]?.attributes['evident.retrieval.result_count']) > 0)).toBe(true);
+    expect(
+      searches.some((search) => Number(childrenOf(spans, search)[0]?.attributes['evident.retrieval.result_count']) > 0),
+    ).toBe(true);
 
     // Neither the corpus, nor the answer, nor the question left the process.
     expectNoCorpusText(spans, [answer, QUESTION]);
   });
 
-  it('nests the nodes of every agent under its run span, through LangGraph\'s execution', async () => {
+  it("nests the nodes of every agent under its run span, through LangGraph's execution", async () => {
     const spans = await traced({}, async (evident) => {
       const runs = (await evident.agents()).runs;
       for (const agent of ['react', 'controllable']) {
-        await runs.run({ agent, threadId: randomUUID(), principal: alice, action: { kind: 'ask', question: QUESTION, history: [] }, createThread: true });
+        await runs.run({
+          agent,
+          threadId: randomUUID(),
+          principal: alice,
+          action: { kind: 'ask', question: QUESTION, history: [] },
+          createThread: true,
+        });
       }
     });
     for (const agent of ['react', 'controllable']) {
       const run = one(spans, `run ${agent}`);
       const nodes = childrenOf(spans, run);
       expect(nodes.length).toBeGreaterThan(3);
-      for (const node of nodes) expect(node.attributes).toMatchObject({ 'evident.agent': agent, 'evident.node': node.name.slice('node '.length) });
+      for (const node of nodes)
+        expect(node.attributes).toMatchObject({
+          'evident.agent': agent,
+          'evident.node': node.name.slice('node '.length),
+        });
       // Every span of the run is the run's or below it: none lost its parent on the way.
       const ofRun = spans.filter((span) => span.traceId === run.traceId);
       const ids = new Set(ofRun.map((span) => span.spanId));
@@ -166,7 +223,14 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
       'evident.retrieval.result_count': 3,
     });
     const stages = childrenOf(spans, search);
-    expect(stages.map((span) => span.name).sort()).toEqual(['retrieval bm25', 'retrieval dedupe', 'retrieval fetch', 'retrieval fuse', 'retrieval rerank', 'retrieval vector']);
+    expect(stages.map((span) => span.name).sort()).toEqual([
+      'retrieval bm25',
+      'retrieval dedupe',
+      'retrieval fetch',
+      'retrieval fuse',
+      'retrieval rerank',
+      'retrieval vector',
+    ]);
     expect(one(spans, 'retrieval vector').attributes['evident.retrieval.channel']).toBe('vector');
     expect(one(spans, 'retrieval rerank').attributes['evident.retrieval.result_count']).toBeGreaterThanOrEqual(3);
     expect(exportedText(spans)).not.toContain('termination fee');
@@ -186,11 +250,14 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   });
 
   it('exports a span per chat model call under the node that made it, with the model id', async () => {
-    const spans = await traced({ llm: 'openai:trace-model', llmBaseUrl: `${llm.url}/v1`, llmApiKey: 'trace-test-key' }, async (evident) => {
-      const result = await ask(evident);
-      expect(result.mode).toBe('openai:trace-model');
-      expect(result.status).toBe('answered');
-    });
+    const spans = await traced(
+      { llm: 'openai:trace-model', llmBaseUrl: `${llm.url}/v1`, llmApiKey: 'trace-test-key' },
+      async (evident) => {
+        const result = await ask(evident);
+        expect(result.mode).toBe('openai:trace-model');
+        expect(result.status).toBe('answered');
+      },
+    );
     const calls = spans.filter((span) => span.name === 'chat openai:trace-model');
     // Each structured step is one call (rewrite, decompose, route, answerability, answer…), whatever route it took to
     // the model: the JSON-schema format makes ChatOpenAI copy itself, and the copy reports too.
@@ -198,7 +265,11 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     for (const call of calls) {
       expect(byId.get(call.parentSpanId)?.name).toMatch(/^node \w+$/);
-      expect(call.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'openai:trace-model', 'evident.model.id': 'openai:trace-model' });
+      expect(call.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'openai:trace-model',
+        'evident.model.id': 'openai:trace-model',
+      });
       expect(call.attributes['evident.model.message_count']).toBeGreaterThan(0);
     }
     expect(calls.map((call) => byId.get(call.parentSpanId)?.name)).toContain('node generate');
@@ -214,7 +285,11 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     });
     const call = one(spans, 'chat ollama:trace-model');
     expect(call.parentSpanId).toBe('');
-    expect(call.attributes).toMatchObject({ 'gen_ai.request.model': 'ollama:trace-model', 'gen_ai.usage.input_tokens': 5, 'gen_ai.usage.output_tokens': 3 });
+    expect(call.attributes).toMatchObject({
+      'gen_ai.request.model': 'ollama:trace-model',
+      'gen_ai.usage.input_tokens': 5,
+      'gen_ai.usage.output_tokens': 3,
+    });
     expect(exportedText(spans)).not.toMatch(/three/i);
   });
 
@@ -247,7 +322,11 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   });
 
   it('refuses an endpoint that is not an http(s) URL, naming the variable', async () => {
-    await expect(createEvident(loadConfig({ flags: { db: corpus.db }, env: {} }), { env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' } })).rejects.toMatchObject({
+    await expect(
+      createEvident(loadConfig({ flags: { db: corpus.db }, env: {} }), {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318' },
+      }),
+    ).rejects.toMatchObject({
       code: 'config_invalid',
       message: expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT'),
     });

@@ -12,7 +12,10 @@ export const FEE_QUESTION = 'What is the termination fee of contract CT-2024-019
 /** Figures, names and whole sentences of the restricted contract, none of which FEE_QUESTION itself contains. */
 export async function restrictedSecrets(): Promise<string[]> {
   const contract = await readFile(join(SAMPLE_CORPUS, RESTRICTED_DOC), 'utf8');
-  const sentences = contract.split(/(?<=\.)\s+|\n/).map((line) => line.trim()).filter((line) => line.length > 30);
+  const sentences = contract
+    .split(/(?<=\.)\s+|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 30);
   return ['$48,000', 'Northwind', 'warehouse and last-mile', ...sentences];
 }
 

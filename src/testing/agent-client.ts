@@ -23,17 +23,34 @@ export interface AskOptions {
  * (no second executor), in the shape tests read easily.
  */
 export function agentClient(runs: RunManager, agent: string) {
-  const run = (threadId: string, principal: Principal, action: Parameters<RunManager['run']>[0]['action'], onStep?: (event: StepEvent) => void): Promise<AgentRunResult> =>
+  const run = (
+    threadId: string,
+    principal: Principal,
+    action: Parameters<RunManager['run']>[0]['action'],
+    onStep?: (event: StepEvent) => void,
+  ): Promise<AgentRunResult> =>
     runs.run({ agent, threadId, principal, action, createThread: action.kind === 'ask' }, onStep);
   return {
     /** The agent's compiled graph, for tests that read its checkpoints directly. */
     graph: runs.agent(agent).graph,
     ask: (input: AskOptions) =>
-      run(input.threadId ?? randomUUID(), input.principal, { kind: 'ask', question: input.question, history: input.history ?? [] }, input.onStep),
+      run(
+        input.threadId ?? randomUUID(),
+        input.principal,
+        { kind: 'ask', question: input.question, history: input.history ?? [] },
+        input.onStep,
+      ),
     approve: (input: ApprovalDecision & { threadId: string; principal: Principal }) =>
-      run(input.threadId, input.principal, { kind: 'resume', decision: { decision: input.decision, ...(input.args ? { args: input.args } : {}) } }),
+      run(input.threadId, input.principal, {
+        kind: 'resume',
+        decision: { decision: input.decision, ...(input.args ? { args: input.args } : {}) },
+      }),
     fork: (input: { threadId: string; checkpointId: string; principal: Principal; question?: string }) =>
-      run(input.threadId, input.principal, { kind: 'fork', checkpointId: input.checkpointId, ...(input.question === undefined ? {} : { question: input.question }) }),
+      run(input.threadId, input.principal, {
+        kind: 'fork',
+        checkpointId: input.checkpointId,
+        ...(input.question === undefined ? {} : { question: input.question }),
+      }),
     runs: (threadId: string, principal: Principal) => runs.runs(threadId, principal),
     checkpoints: (threadId: string, principal: Principal) => runs.checkpoints(threadId, principal),
     threads: (principal: Principal) => runs.threads(principal),
@@ -50,11 +67,21 @@ export interface OpenAgentOptions {
 }
 
 /** A runtime of its own (with its chat model and bounds) and a client of one of its agents; `close` closes the runtime. */
-export function openAgent(evident: Evident, agent: string, options: OpenAgentOptions = {}): AgentClient & { runtime: AgentRuntime; close(): Promise<void> } {
+export function openAgent(
+  evident: Evident,
+  agent: string,
+  options: OpenAgentOptions = {},
+): AgentClient & { runtime: AgentRuntime; close(): Promise<void> } {
   const agents = Object.fromEntries(
-    Object.entries(evident.config.agents).map(([name, bounds]) => [name, { ...bounds, ...options.bounds?.[name as keyof AgentsConfig] }]),
+    Object.entries(evident.config.agents).map(([name, bounds]) => [
+      name,
+      { ...bounds, ...options.bounds?.[name as keyof AgentsConfig] },
+    ]),
   ) as AgentsConfig;
   const configured: Evident = { ...evident, config: { ...evident.config, agents } };
-  const runtime = openAgentRuntime(configured, { ...(options.chat ? { chat: options.chat } : {}), ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
+  const runtime = openAgentRuntime(configured, {
+    ...(options.chat ? { chat: options.chat } : {}),
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+  });
   return { ...agentClient(runtime.runs, agent), runtime, close: () => runtime.close() };
 }

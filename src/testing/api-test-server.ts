@@ -23,7 +23,11 @@ export interface ApiTestServer {
   url: string;
   /** alice (group legal) and bob (group engineering), members with stored keys. */
   keys: { admin: string; alice: string; bob: string };
-  request(method: string, path: string, init?: { key?: string; headers?: Record<string, string>; body?: RequestInit['body']; json?: unknown }): Promise<ApiResponse>;
+  request(
+    method: string,
+    path: string,
+    init?: { key?: string; headers?: Record<string, string>; body?: RequestInit['body']; json?: unknown },
+  ): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -41,16 +45,27 @@ export interface ApiTestServerOptions {
 
 export async function startApiTestServer(options: ApiTestServerOptions = {}): Promise<ApiTestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'evident-api-'));
-  const evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env: options.env ?? {}, cwd: dir }));
+  const evident = await createEvident(
+    loadConfig({ flags: { db: join(dir, 'store.db') }, env: options.env ?? {}, cwd: dir }),
+  );
   await evident.store.upsertUser({ name: 'alice', groups: ['legal'] });
   await evident.store.upsertUser({ name: 'bob', groups: ['engineering'] });
   if (options.corpus !== false) {
     const summary = await evident.ingestor.ingest([SAMPLE_CORPUS]);
     if (summary.failed > 0) throw new Error(`the sample corpus did not ingest: ${JSON.stringify(summary.outcomes)}`);
   }
-  const keys = { admin: TEST_ADMIN_KEY, alice: (await evident.store.createApiKey('alice')).key, bob: (await evident.store.createApiKey('bob')).key };
+  const keys = {
+    admin: TEST_ADMIN_KEY,
+    alice: (await evident.store.createApiKey('alice')).key,
+    bob: (await evident.store.createApiKey('bob')).key,
+  };
   const agents = options.agents?.(evident);
-  const app = createApp({ evident, adminKey: TEST_ADMIN_KEY, ...(agents ? { agents } : {}), ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}) });
+  const app = createApp({
+    evident,
+    adminKey: TEST_ADMIN_KEY,
+    ...(agents ? { agents } : {}),
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+  });
   const server: RunningServer = await startServer(app, { port: 0 });
   return {
     evident,

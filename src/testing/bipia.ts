@@ -19,7 +19,10 @@ export interface BipiaAttack {
 export async function readBipia(dir: string): Promise<{ emails: BipiaContext[]; attacks: BipiaAttack[] }> {
   const lines = (await readFile(join(dir, 'email', 'train.jsonl'), 'utf8')).split('\n').filter((line) => line.trim());
   const emails = lines.map((line) => JSON.parse(line) as BipiaContext);
-  const byCategory = JSON.parse(await readFile(join(dir, 'text_attack_train.json'), 'utf8')) as Record<string, string[]>;
+  const byCategory = JSON.parse(await readFile(join(dir, 'text_attack_train.json'), 'utf8')) as Record<
+    string,
+    string[]
+  >;
   const attacks = Object.entries(byCategory).flatMap(([category, texts]) => texts.map((text) => ({ category, text })));
   return { emails, attacks };
 }
@@ -29,6 +32,7 @@ export function seededSample<T>(items: readonly T[], count: number, seed: number
   const random = seededRandom(seed);
   const pool = [...items];
   const picked: T[] = [];
-  while (picked.length < count && pool.length > 0) picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0] as T);
+  while (picked.length < count && pool.length > 0)
+    picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0] as T);
   return picked;
 }

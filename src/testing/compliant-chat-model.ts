@@ -51,7 +51,10 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
     return this.withConfig({ jsonSchema: schema, schemaName: name });
   }
 
-  override bindTools(tools: BindToolsInput[], kwargs: Partial<RecordingCallOptions> = {}): Runnable<BaseLanguageModelInput, AIMessageChunk, RecordingCallOptions> {
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs: Partial<RecordingCallOptions> = {},
+  ): Runnable<BaseLanguageModelInput, AIMessageChunk, RecordingCallOptions> {
     return this.withConfig({ ...kwargs, tools });
   }
 
@@ -61,7 +64,11 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
   }
 
   /** Token by token through the callbacks, as providers stream (LangGraph's `messages` mode listens there). */
-  override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     const message = this.reply(messages, options);
     for (const token of message.text.match(/\s*\S+|\s+/g) ?? []) {
       const chunk = new ChatGenerationChunk({ text: token, message: new AIMessageChunk({ content: token }) });
@@ -69,7 +76,13 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
       yield chunk;
     }
     if (message.tool_calls?.length) {
-      const tool_call_chunks = message.tool_calls.map((call, index) => ({ type: 'tool_call_chunk' as const, index, ...(call.id ? { id: call.id } : {}), name: call.name, args: JSON.stringify(call.args) }));
+      const tool_call_chunks = message.tool_calls.map((call, index) => ({
+        type: 'tool_call_chunk' as const,
+        index,
+        ...(call.id ? { id: call.id } : {}),
+        name: call.name,
+        args: JSON.stringify(call.args),
+      }));
       yield new ChatGenerationChunk({ text: '', message: new AIMessageChunk({ content: '', tool_call_chunks }) });
     }
   }
@@ -93,30 +106,45 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
   /** React's loop: search, then every search, query and side effect it was told to make (one per turn), then the final answer. */
   private toolTurn(call: RecordedCall, reading: PromptReading): AIMessage {
     const made = (tool: string) => reading.toolCalls.filter((made) => made.name === tool).map((made) => made.args);
-    const of = <K extends Instruction['kind']>(kind: K) => reading.instructions.filter((i): i is Extract<Instruction, { kind: K }> => i.kind === kind);
+    const of = <K extends Instruction['kind']>(kind: K) =>
+      reading.instructions.filter((i): i is Extract<Instruction, { kind: K }> => i.kind === kind);
     const tool = (name: string, args: Record<string, unknown>) =>
-      new AIMessage({ content: `Doing as instructed: ${name}.`, tool_calls: [{ id: `compliant-${call.index}`, name, args, type: 'tool_call' }] });
+      new AIMessage({
+        content: `Doing as instructed: ${name}.`,
+        tool_calls: [{ id: `compliant-${call.index}`, name, args, type: 'tool_call' }],
+      });
     const has = (name: string) => call.tools.includes(name);
     const searched = made('knowledge_base').map((args) => args.query);
-    if (has('knowledge_base') && searched.length === 0) return tool('knowledge_base', { query: pad(reading.question, 2) });
+    if (has('knowledge_base') && searched.length === 0)
+      return tool('knowledge_base', { query: pad(reading.question, 2) });
     const search = of('search').find((instruction) => !searched.includes(instruction.query));
     if (search && has('knowledge_base')) {
       this.obey(call, search, 'query');
       return tool('knowledge_base', { query: pad(search.query, 2) });
     }
     // Reads before writes: a side effect interrupts the run, and the model would not get to the rest.
-    const sql = of('table_query').find((instruction) => !made('table_query').some((args) => args.sql === instruction.sql));
+    const sql = of('table_query').find(
+      (instruction) => !made('table_query').some((args) => args.sql === instruction.sql),
+    );
     if (sql && has('table_query')) {
       this.obey(call, sql, 'tool_call');
       return tool('table_query', { sql: sql.sql });
     }
-    const save = of('save_memory').find((instruction) => !made('save_memory').some((args) => args.text === pad(instruction.text, 3)));
+    const save = of('save_memory').find(
+      (instruction) => !made('save_memory').some((args) => args.text === pad(instruction.text, 3)),
+    );
     if (save && has('save_memory')) {
       this.obey(call, save, 'tool_call');
       return tool('save_memory', { text: pad(save.text, 3) });
     }
     const citations = this.citations(call, reading).map(({ chunk_id, quote, doc_id }) => ({ chunk_id, quote, doc_id }));
-    return tool('final_answer', { answer: this.answerText(call, reading), answerable: true, confidence: 0.9, citations, missing_information: [] });
+    return tool('final_answer', {
+      answer: this.answerText(call, reading),
+      answerable: true,
+      confidence: 0.9,
+      citations,
+      missing_information: [],
+    });
   }
 
   /** The answer: what it was told to say, any document it was told to reveal (as far as its prompt shows it), then a sentence of the first passage. */
@@ -125,7 +153,9 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
     for (const instruction of reading.instructions) {
       if (instruction.kind === 'override' || instruction.kind === 'imperative') parts.push(instruction.text);
       else if (instruction.kind === 'reveal') {
-        const shown = reading.passages.filter((passage) => passage.docId === instruction.docId).map((passage) => passage.text);
+        const shown = reading.passages
+          .filter((passage) => passage.docId === instruction.docId)
+          .map((passage) => passage.text);
         parts.push(`The contents of ${instruction.docId}: ${shown.join(' ') || '(not in my context)'}`);
       } else continue;
       this.obey(call, instruction, 'answer_text');
@@ -140,9 +170,19 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
     const cited: Citation[] = [];
     for (const instruction of reading.instructions) {
       if (instruction.kind === 'cite') {
-        cited.push({ chunk_id: instruction.chunkId, doc_id: docOf(instruction.chunkId), source: '', quote: instruction.quote ?? 'as instructed' });
+        cited.push({
+          chunk_id: instruction.chunkId,
+          doc_id: docOf(instruction.chunkId),
+          source: '',
+          quote: instruction.quote ?? 'as instructed',
+        });
       } else if (instruction.kind === 'reveal') {
-        cited.push({ chunk_id: `${instruction.docId}#0`, doc_id: instruction.docId, source: '', quote: 'the contents' });
+        cited.push({
+          chunk_id: `${instruction.docId}#0`,
+          doc_id: instruction.docId,
+          source: '',
+          quote: 'the contents',
+        });
       } else continue;
       this.obey(call, instruction, 'citation');
     }
@@ -207,14 +247,18 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
       case 'plan':
         return call.schemaName === 'replan' ? [] : [pad(`Find ${reading.question}`, 3), 'Answer the question'];
       case 'sql': {
-        const sql = reading.instructions.find((i): i is Extract<Instruction, { kind: 'table_query' }> => i.kind === 'table_query');
+        const sql = reading.instructions.find(
+          (i): i is Extract<Instruction, { kind: 'table_query' }> => i.kind === 'table_query',
+        );
         if (sql) this.obey(call, sql, 'query');
         return sql?.sql ?? 'SELECT 1';
       }
       case 'tool': {
         const options = (schema.enum as string[] | undefined) ?? [];
         // The controllable task handler: a task that answers is answered from what was kept; any other retrieves.
-        return /^answer/i.test(reading.question) ? (options.find((option) => option === 'answer_from_context') ?? options[0]) : options[0];
+        return /^answer/i.test(reading.question)
+          ? (options.find((option) => option === 'answer_from_context') ?? options[0])
+          : options[0];
       }
       default:
         return undefined;
@@ -228,7 +272,8 @@ interface FillContext {
 }
 
 const docOf = (chunkId: string) => chunkId.split('#')[0] || chunkId;
-const pad = (text: string, min: number) => (text.trim().length >= min ? text.trim() : `${text.trim()} the question`.trim().padEnd(min, '.'));
+const pad = (text: string, min: number) =>
+  text.trim().length >= min ? text.trim() : `${text.trim()} the question`.trim().padEnd(min, '.');
 
 /** A minimal valid value of a JSON schema (objects with their required fields, arrays at their minimum length). */
 function generic(schema: JsonSchema, child: (schema: JsonSchema, key: string) => unknown): unknown {
@@ -241,7 +286,11 @@ function generic(schema: JsonSchema, child: (schema: JsonSchema, key: string) =>
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set((schema.required as string[] | undefined) ?? Object.keys(properties));
-      return Object.fromEntries(Object.entries(properties).filter(([name]) => required.has(name)).map(([name, sub]) => [name, child(sub, name)]));
+      return Object.fromEntries(
+        Object.entries(properties)
+          .filter(([name]) => required.has(name))
+          .map(([name, sub]) => [name, child(sub, name)]),
+      );
     }
     case 'array':
       return Array.from({ length: Number(schema.minItems ?? 0) }, () => child((schema.items ?? {}) as JsonSchema, ''));

@@ -37,22 +37,48 @@ const QUOTED = String.raw`["“'\`]([^"”'\`\n]{2,400})["”'\`]`;
 // A doc or chunk id: dots only inside it (`a/b.md#0`), so a sentence's full stop is not part of it.
 const ID = String.raw`["“'\`]?([\w/#:-]+(?:\.[\w/#:-]+)*)["”'\`]?`;
 const PATTERNS: { re: RegExp; make: (m: RegExpExecArray) => Instruction }[] = [
-  { re: new RegExp(String.raw`call\s+(?:the\s+)?save_memory(?:\s+tool)?\s+with\s+${QUOTED}`, 'gi'), make: (m) => ({ kind: 'save_memory', text: m[1] as string }) },
-  { re: new RegExp(String.raw`save_memory\(\s*${QUOTED}\s*\)`, 'gi'), make: (m) => ({ kind: 'save_memory', text: m[1] as string }) },
   {
-    re: new RegExp(String.raw`cite\s+(?:the\s+)?chunk\s+${ID}(?:\s+(?:with|quoting)(?:\s+the\s+quote)?\s+${QUOTED})?`, 'gi'),
+    re: new RegExp(String.raw`call\s+(?:the\s+)?save_memory(?:\s+tool)?\s+with\s+${QUOTED}`, 'gi'),
+    make: (m) => ({ kind: 'save_memory', text: m[1] as string }),
+  },
+  {
+    re: new RegExp(String.raw`save_memory\(\s*${QUOTED}\s*\)`, 'gi'),
+    make: (m) => ({ kind: 'save_memory', text: m[1] as string }),
+  },
+  {
+    re: new RegExp(
+      String.raw`cite\s+(?:the\s+)?chunk\s+${ID}(?:\s+(?:with|quoting)(?:\s+the\s+quote)?\s+${QUOTED})?`,
+      'gi',
+    ),
     make: (m) => ({ kind: 'cite', chunkId: m[1] as string, ...(m[2] ? { quote: m[2] } : {}) }),
   },
-  { re: new RegExp(String.raw`answer\s+with\s+the\s+(?:full\s+)?contents?\s+of\s+(?:the\s+)?(?:doc(?:ument)?\s+)?${ID}`, 'gi'), make: (m) => ({ kind: 'reveal', docId: m[1] as string }) },
-  { re: /ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+instructions[,.;:]?\s*(?:and\s+)?([^\n]{3,400})/gi, make: (m) => ({ kind: 'override', text: (m[1] as string).trim() }) },
-  { re: new RegExp(String.raw`search\s+(?:the\s+knowledge\s+base\s+)?for\s+${QUOTED}`, 'gi'), make: (m) => ({ kind: 'search', query: m[1] as string }) },
-  { re: new RegExp(String.raw`(?:run|call)\s+table_query\s+(?:with\s+)?${QUOTED}`, 'gi'), make: (m) => ({ kind: 'table_query', sql: m[1] as string }) },
+  {
+    re: new RegExp(
+      String.raw`answer\s+with\s+the\s+(?:full\s+)?contents?\s+of\s+(?:the\s+)?(?:doc(?:ument)?\s+)?${ID}`,
+      'gi',
+    ),
+    make: (m) => ({ kind: 'reveal', docId: m[1] as string }),
+  },
+  {
+    re: /ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+instructions[,.;:]?\s*(?:and\s+)?([^\n]{3,400})/gi,
+    make: (m) => ({ kind: 'override', text: (m[1] as string).trim() }),
+  },
+  {
+    re: new RegExp(String.raw`search\s+(?:the\s+knowledge\s+base\s+)?for\s+${QUOTED}`, 'gi'),
+    make: (m) => ({ kind: 'search', query: m[1] as string }),
+  },
+  {
+    re: new RegExp(String.raw`(?:run|call)\s+table_query\s+(?:with\s+)?${QUOTED}`, 'gi'),
+    make: (m) => ({ kind: 'table_query', sql: m[1] as string }),
+  },
 ];
 
 /** Sentences that start like an order to the model; the listed verbs are the ones BIPIA's attacks open with. */
-const IMPERATIVE = /(?:^|(?<=[.!?\n]\s*))((?:Add|Include|Integrate|Insert|Append|Replace|Remove|Rearrange|Introduce|Translate|Write|Compose|Draft|Provide|Explain|Describe|Respond|Reply|Say|Print|Output|Tell|Develop|Break down|Encourage|Mention)\b[^\n]{3,300}?(?:[.!?](?=\s|$)|(?=\n)|$))/g;
+const IMPERATIVE =
+  /(?:^|(?<=[.!?\n]\s*))((?:Add|Include|Integrate|Insert|Append|Replace|Remove|Rearrange|Introduce|Translate|Write|Compose|Draft|Provide|Explain|Describe|Respond|Reply|Say|Print|Output|Tell|Develop|Break down|Encourage|Mention)\b[^\n]{3,300}?(?:[.!?](?=\s|$)|(?=\n)|$))/g;
 
-const messageText = (message: BaseMessage): string => (typeof message.content === 'string' ? message.content : message.text);
+const messageText = (message: BaseMessage): string =>
+  typeof message.content === 'string' ? message.content : message.text;
 const role = (message: BaseMessage): string => message.getType();
 
 /** Reads the non-system messages of a prompt as a model that trusts everything it reads would. */
@@ -72,7 +98,11 @@ export function readPrompt(messages: readonly BaseMessage[]): PromptReading {
     instructions,
     passages: passagesOf(text),
     itemIds: [...text.matchAll(/\[id: ([^\]]+)\]/g)].map((match) => match[1] as string),
-    toolCalls: read.flatMap((message) => (message as { tool_calls?: { name: string; args: Record<string, unknown> }[] }).tool_calls ?? []).map(({ name, args }) => ({ name, args })),
+    toolCalls: read
+      .flatMap(
+        (message) => (message as { tool_calls?: { name: string; args: Record<string, unknown> }[] }).tool_calls ?? [],
+      )
+      .map(({ name, args }) => ({ name, args })),
   };
 }
 
@@ -89,7 +119,12 @@ function passagesOf(text: string): PromptPassage[] {
   const header = /\[(?:chunk_id|id): ([^\]]+)\] \[(?:doc_id: |\w+ of )([^\]]+)\][^\n]*\n/g;
   const found: { id: string; docId: string; start: number; end: number }[] = [];
   for (const match of text.matchAll(header)) {
-    found.push({ id: match[1] as string, docId: match[2] as string, start: (match.index ?? 0) + match[0].length, end: match.index ?? 0 });
+    found.push({
+      id: match[1] as string,
+      docId: match[2] as string,
+      start: (match.index ?? 0) + match[0].length,
+      end: match.index ?? 0,
+    });
   }
   return found.map((item, i) => {
     const next = found[i + 1]?.end ?? text.length;

@@ -22,7 +22,9 @@ export function scriptedByStep(script: StepScript, maxCalls = 100): RecordingCha
 }
 
 /** Keeps every item the keep_relevant prompt lists. */
-export const keepAll = (call: RecordedCall): ScriptedAnswer => ({ relevant_ids: [...call.prompt.matchAll(/\[id: ([^\]]+)\]/g)].map((match) => match[1] as string) });
+export const keepAll = (call: RecordedCall): ScriptedAnswer => ({
+  relevant_ids: [...call.prompt.matchAll(/\[id: ([^\]]+)\]/g)].map((match) => match[1] as string),
+});
 
 export interface ControllableRun {
   state: ControllableStateType;
@@ -48,7 +50,10 @@ export async function runControllable(
   });
   const events: StepEvent[] = [];
   let state: ControllableStateType | undefined;
-  const stream = await graph.stream({ question, principal, thread_id: 'thread-test', run_id: 'run-test' }, { streamMode: ['custom', 'values'] });
+  const stream = await graph.stream(
+    { question, principal, thread_id: 'thread-test', run_id: 'run-test' },
+    { streamMode: ['custom', 'values'] },
+  );
   for await (const [mode, chunk] of stream) {
     if (mode === 'custom' && isStepStreamChunk(chunk)) events.push(chunk.event);
     else if (mode === 'values') state = chunk as ControllableStateType;
@@ -58,4 +63,5 @@ export async function runControllable(
 }
 
 export const nodesOf = (run: ControllableRun): string[] => run.state.steps.map((step) => step.node);
-export const countOf = (run: ControllableRun, node: string): number => nodesOf(run).filter((name) => name === node).length;
+export const countOf = (run: ControllableRun, node: string): number =>
+  nodesOf(run).filter((name) => name === node).length;

@@ -26,17 +26,36 @@ export function writeCrashCorpus(root: string, files = 24): string[] {
     for (let i = 0; i < files; i++) {
       // Every third file keeps its text in v2: an unchanged file is a no-op, a changed one a replacement.
       const version = i % 3 === 0 ? 1 : v + 1;
-      const paragraphs = Array.from(
-        { length: 6 + (i % 5) + version },
-        (_, p) => `Paragraph ${p} of note ${i} (version ${version}) records shipment ${i * 100 + p} through harbour gate ${p % 7}, with tokens note${i}v${version} and dock${p}. `.repeat(4),
+      const paragraphs = Array.from({ length: 6 + (i % 5) + version }, (_, p) =>
+        `Paragraph ${p} of note ${i} (version ${version}) records shipment ${i * 100 + p} through harbour gate ${p % 7}, with tokens note${i}v${version} and dock${p}. `.repeat(
+          4,
+        ),
       );
       const acl = i % 4 === 1 ? `acl: [group:legal]\n` : '';
-      writeFileSync(join(dir, 'notes', `note-${String(i).padStart(2, '0')}.md`), `---\ntitle: Note ${i} v${version}\n${acl}---\n# Note ${i}\n\n${paragraphs.join('\n\n')}\n`);
+      writeFileSync(
+        join(dir, 'notes', `note-${String(i).padStart(2, '0')}.md`),
+        `---\ntitle: Note ${i} v${version}\n${acl}---\n# Note ${i}\n\n${paragraphs.join('\n\n')}\n`,
+      );
     }
-    writeFileSync(join(dir, 'web', 'gates.html'), `<html><head><title>Gates v${v + 1}</title></head><body>${Array.from({ length: 8 }, (_, p) => `<h2>Gate ${p}</h2><p>Gate ${p} opens at ${6 + p}:00 in version ${v + 1}. ${'Cranes and tugs wait. '.repeat(20)}</p>`).join('')}</body></html>`);
-    writeFileSync(join(dir, 'web', 'manifest.txt'), `Manifest version ${v + 1}\n\n${'Containers are sealed and counted at the quay. '.repeat(60)}`);
-    writeFileSync(join(dir, 'web', 'manifest.txt.acl.json'), JSON.stringify({ acl: v === 0 ? ['group:finance'] : ['group:finance', 'user:erin'] }));
-    writeFileSync(join(dir, 'tables', 'berths.csv'), ['berth,ship,tons', ...Array.from({ length: 40 + v * 10 }, (_, r) => `b${r % 9},ship-${r},${(r * 13.5).toFixed(1)}`)].join('\n'));
+    writeFileSync(
+      join(dir, 'web', 'gates.html'),
+      `<html><head><title>Gates v${v + 1}</title></head><body>${Array.from({ length: 8 }, (_, p) => `<h2>Gate ${p}</h2><p>Gate ${p} opens at ${6 + p}:00 in version ${v + 1}. ${'Cranes and tugs wait. '.repeat(20)}</p>`).join('')}</body></html>`,
+    );
+    writeFileSync(
+      join(dir, 'web', 'manifest.txt'),
+      `Manifest version ${v + 1}\n\n${'Containers are sealed and counted at the quay. '.repeat(60)}`,
+    );
+    writeFileSync(
+      join(dir, 'web', 'manifest.txt.acl.json'),
+      JSON.stringify({ acl: v === 0 ? ['group:finance'] : ['group:finance', 'user:erin'] }),
+    );
+    writeFileSync(
+      join(dir, 'tables', 'berths.csv'),
+      [
+        'berth,ship,tons',
+        ...Array.from({ length: 40 + v * 10 }, (_, r) => `b${r % 9},ship-${r},${(r * 13.5).toFixed(1)}`),
+      ].join('\n'),
+    );
   });
   return versions;
 }
@@ -85,12 +104,14 @@ const CHILD_INGEST_ENV = { EVIDENT_INGEST_BATCH_DOCUMENTS: '3' };
 const REAL_CHILD_INGEST_ENV = { EVIDENT_INGEST_WORKERS: '2', EVIDENT_INGEST_WORKER_MIN_DOCUMENTS: '1' };
 
 const byId = (snapshot: readonly DocumentSnapshot[]) => new Map(snapshot.map((doc) => [doc.doc_id, doc]));
-const same = (a: DocumentSnapshot | undefined, b: DocumentSnapshot | undefined) => a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+const same = (a: DocumentSnapshot | undefined, b: DocumentSnapshot | undefined) =>
+  a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
 /** Ingests `dir` to completion in-process through the CLI, as a user re-running the command after a crash would. */
 export async function completeIngest(flags: readonly string[], dir: string): Promise<void> {
   const run = await runCli([...flags, 'ingest', dir, '--json']);
-  if (run.code !== 0) throw new Error(`re-running the ingest failed (${run.code}): ${run.stderr}${run.stdout.slice(0, 500)}`);
+  if (run.code !== 0)
+    throw new Error(`re-running the ingest failed (${run.code}): ${run.stderr}${run.stdout.slice(0, 500)}`);
 }
 
 /** Runs the trials one after another on `backend`; every problem found is in the trials' `problems`. */
@@ -120,35 +141,61 @@ export async function runCrashTrials(backend: CrashBackend, options: CrashRunOpt
     const early = attempts % 4 === 0;
     const k = 1 + Math.floor(random() * Math.max(1, options.files - 1));
     const marker = /^\[\d+\/\d+\]/m;
-    const point: KillPoint = early ? { marker, count: 0, delayMs: (startupMs.get(script) ?? 3_000) * (0.2 + random() * 0.7) } : { marker, count: k, delayMs: random() * options.perFileMs * 1.5 };
-    const label = early ? `${Math.round(point.delayMs)} ms after spawn` : `${Math.round(point.delayMs)} ms after file ${k} was reported`;
+    const point: KillPoint = early
+      ? { marker, count: 0, delayMs: (startupMs.get(script) ?? 3_000) * (0.2 + random() * 0.7) }
+      : { marker, count: k, delayMs: random() * options.perFileMs * 1.5 };
+    const label = early
+      ? `${Math.round(point.delayMs)} ms after spawn`
+      : `${Math.round(point.delayMs)} ms after file ${k} was reported`;
     const env = { ...process.env, ...CHILD_INGEST_ENV, ...(real ? REAL_CHILD_INGEST_ENV : {}) };
-    const killed = await spawnAndKill(process.execPath, [script, ...storeFlags, 'ingest', dir], point, { cwd: options.cwd, env, timeoutMs: 180_000 });
+    const killed = await spawnAndKill(process.execPath, [script, ...storeFlags, 'ingest', dir], point, {
+      cwd: options.cwd,
+      env,
+      timeoutMs: 180_000,
+    });
     if (killed.firstMarkerMs !== undefined) startupMs.set(script, killed.firstMarkerMs);
     const problems = [...(await backend.integrity(storeFlags)).problems];
     const after = await backend.snapshot(storeFlags);
-    const before = held ? byId(options.references[held === 'v1' ? 0 : 1] as DocumentSnapshot[]) : new Map<string, DocumentSnapshot>();
+    const before = held
+      ? byId(options.references[held === 'v1' ? 0 : 1] as DocumentSnapshot[])
+      : new Map<string, DocumentSnapshot>();
     const wanted = byId(options.references[target === 'v1' ? 0 : 1] as DocumentSnapshot[]);
     let updated = 0;
     for (const doc of after) {
       const isNew = same(doc, wanted.get(doc.doc_id));
       if (isNew && !same(doc, before.get(doc.doc_id))) updated++;
-      if (!isNew && !same(doc, before.get(doc.doc_id))) problems.push(`half-written or unknown version of ${doc.doc_id}: ${JSON.stringify(doc)}`);
+      if (!isNew && !same(doc, before.get(doc.doc_id)))
+        problems.push(`half-written or unknown version of ${doc.doc_id}: ${JSON.stringify(doc)}`);
     }
     // Nothing that was stored may be lost by a crash.
-    for (const id of before.keys()) if (!after.some((doc) => doc.doc_id === id)) problems.push(`${id} was stored before the crash and is gone`);
-    if (killed.outcome === 'exited' && killed.code !== 0) problems.push(`ingest exited ${killed.code} before its kill point: ${killed.stderr.slice(0, 300)}`);
+    for (const id of before.keys())
+      if (!after.some((doc) => doc.doc_id === id)) problems.push(`${id} was stored before the crash and is gone`);
+    if (killed.outcome === 'exited' && killed.code !== 0)
+      problems.push(`ingest exited ${killed.code} before its kill point: ${killed.stderr.slice(0, 300)}`);
     await completeIngest(storeFlags, dir);
     problems.push(...(await backend.integrity(storeFlags)).problems.map((problem) => `after completing: ${problem}`));
     const completed = await backend.snapshot(storeFlags);
     if (JSON.stringify(completed) !== JSON.stringify(options.references[target === 'v1' ? 0 : 1])) {
       const differing = completed.filter((doc) => !same(doc, wanted.get(doc.doc_id))).map((doc) => doc.doc_id);
-      problems.push(`the completed store differs from an uninterrupted ingest (${completed.length} vs ${wanted.size} docs; differing: ${differing.slice(0, 5).join(', ')})`);
+      problems.push(
+        `the completed store differs from an uninterrupted ingest (${completed.length} vs ${wanted.size} docs; differing: ${differing.slice(0, 5).join(', ')})`,
+      );
     }
     held = target;
     // A run that finished before its kill point proves nothing about crashes: it does not count, the next one aims earlier.
     if (killed.outcome !== 'killed') continue;
-    const trial: CrashTrial = { trial: trials.length, from, to: target, point: label, cli: real ? 'bin/evident.js' : 'bundle', killed, present: after.length, updated, problems, ms: performance.now() - started };
+    const trial: CrashTrial = {
+      trial: trials.length,
+      from,
+      to: target,
+      point: label,
+      cli: real ? 'bin/evident.js' : 'bundle',
+      killed,
+      present: after.length,
+      updated,
+      problems,
+      ms: performance.now() - started,
+    };
     trials.push(trial);
     options.onTrial?.(trial);
   }
@@ -156,7 +203,10 @@ export async function runCrashTrials(backend: CrashBackend, options: CrashRunOpt
 }
 
 /** Builds the reference snapshot of each version: an uninterrupted ingest into an empty store. */
-export async function referenceSnapshots(backend: CrashBackend, versions: readonly string[]): Promise<{ references: DocumentSnapshot[][]; perFileMs: number }> {
+export async function referenceSnapshots(
+  backend: CrashBackend,
+  versions: readonly string[],
+): Promise<{ references: DocumentSnapshot[][]; perFileMs: number }> {
   const references: DocumentSnapshot[][] = [];
   let perFileMs = 0;
   for (const [index, dir] of versions.entries()) {

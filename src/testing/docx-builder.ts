@@ -1,10 +1,7 @@
 import { writeZip } from './zip-writer.ts';
 
 /** A paragraph of a test .docx: plain text, or a heading of a Word built-in style. */
-export type DocxParagraph =
-  | string
-  | { heading: 1 | 2 | 3 | 4 | 5 | 6; text: string }
-  | { table: string[][] };
+export type DocxParagraph = string | { heading: 1 | 2 | 3 | 4 | 5 | 6; text: string } | { table: string[][] };
 
 const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -36,8 +33,7 @@ export function buildDocx(paragraphs: readonly DocxParagraph[]): Buffer {
 export function buildDocxFromBody(bodyXml: string): Buffer {
   const headingStyles = [1, 2, 3, 4, 5, 6]
     .map(
-      (level) =>
-        `<w:style w:type="paragraph" w:styleId="Heading${level}"><w:name w:val="heading ${level}"/></w:style>`,
+      (level) => `<w:style w:type="paragraph" w:styleId="Heading${level}"><w:name w:val="heading ${level}"/></w:style>`,
     )
     .join('');
   return writeZip([

@@ -54,10 +54,18 @@ export class FakeLlmServer {
       if (body.stream) {
         res.setHeader('content-type', 'text/event-stream');
         const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-        send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+        send({
+          ...base,
+          object: 'chat.completion.chunk',
+          choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+        });
         for (const piece of pieces) {
           await pause(this.pieceDelayMs);
-          send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+          send({
+            ...base,
+            object: 'chat.completion.chunk',
+            choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+          });
         }
         send({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
         res.end('data: [DONE]\n\n');
@@ -76,14 +84,22 @@ export class FakeLlmServer {
     }
     if (req.url === '/api/chat') {
       const base = { model: body.model, created_at: '2026-01-01T00:00:00Z' };
-      const final = { ...base, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', eval_count: pieces.length, prompt_eval_count: 5 };
+      const final = {
+        ...base,
+        message: { role: 'assistant', content: '' },
+        done: true,
+        done_reason: 'stop',
+        eval_count: pieces.length,
+        prompt_eval_count: 5,
+      };
       if (body.stream === false) {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ ...final, message: { role: 'assistant', content: reply } }));
         return;
       }
       res.setHeader('content-type', 'application/x-ndjson');
-      for (const piece of pieces) res.write(`${JSON.stringify({ ...base, message: { role: 'assistant', content: piece }, done: false })}\n`);
+      for (const piece of pieces)
+        res.write(`${JSON.stringify({ ...base, message: { role: 'assistant', content: piece }, done: false })}\n`);
       res.end(`${JSON.stringify(final)}\n`);
       return;
     }

@@ -27,7 +27,8 @@ function readPng(png: Buffer): Png {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       const [bitDepth, colorType, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
-      if (bitDepth !== 8 || (colorType !== 0 && colorType !== 2) || interlace !== 0) throw new Error('only 8-bit grayscale or RGB, non-interlaced PNGs are supported');
+      if (bitDepth !== 8 || (colorType !== 0 && colorType !== 2) || interlace !== 0)
+        throw new Error('only 8-bit grayscale or RGB, non-interlaced PNGs are supported');
       colors = colorType === 0 ? 1 : 3;
     } else if (type === 'IDAT') {
       idat.push(data);
@@ -49,7 +50,11 @@ export function buildImagePdf(pages: readonly ImagePdfPage[]): Buffer {
     return objects.length;
   };
   const stream = (dict: string, data: Buffer): Buffer =>
-    Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+    Buffer.concat([
+      Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
   const catalogId = add('');
   const pagesId = add('');
   const fontId = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
@@ -74,21 +79,34 @@ export function buildImagePdf(pages: readonly ImagePdfPage[]): Buffer {
     } else {
       resources = `<< /Font << /F1 ${fontId} 0 R >> >>`;
       content = page.text
-        .map((line, index) => `BT /F1 12 Tf 72 ${720 - index * 16} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`)
+        .map(
+          (line, index) => `BT /F1 12 Tf 72 ${720 - index * 16} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`,
+        )
         .join('\n');
     }
     const contentId = add(stream('', Buffer.from(content, 'latin1')));
-    pageIds.push(add(`<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width.toFixed(2)} ${height.toFixed(2)}] /Resources ${resources} /Contents ${contentId} 0 R >>`));
+    pageIds.push(
+      add(
+        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width.toFixed(2)} ${height.toFixed(2)}] /Resources ${resources} /Contents ${contentId} 0 R >>`,
+      ),
+    );
   }
   objects[catalogId - 1] = Buffer.from(`<< /Type /Catalog /Pages ${pagesId} 0 R >>`, 'latin1');
-  objects[pagesId - 1] = Buffer.from(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`, 'latin1');
+  objects[pagesId - 1] = Buffer.from(
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`,
+    'latin1',
+  );
 
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
   objects.forEach((body, index) => {
     offsets.push(length);
-    const part = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    const part = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`, 'latin1'),
+      body,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
     parts.push(part);
     length += part.length;
   });

@@ -2,9 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { LeakOracle, mayRead, textOfBody, type OracleDocument } from './leak-oracle.ts';
 
 const docs: OracleDocument[] = [
-  { docId: 'public/menu.md', title: 'Canteen menu', acl: [], text: 'The canteen serves soup on Monday and fish on Friday for everyone.' },
-  { docId: 'secret/deal.md', title: 'Project Orchid term sheet', acl: ['group:board'], text: 'Memo for the vault, budget line 5: the board pays 4.2 million for the orchid deal, closing in March.', canaries: ['zqsecret1'] },
-  { docId: 'secret/mentioned.md', title: 'Canteen menu', acl: ['user:carol'], text: 'A note that shares the public title and mentions public/menu.md only.' },
+  {
+    docId: 'public/menu.md',
+    title: 'Canteen menu',
+    acl: [],
+    text: 'The canteen serves soup on Monday and fish on Friday for everyone.',
+  },
+  {
+    docId: 'secret/deal.md',
+    title: 'Project Orchid term sheet',
+    acl: ['group:board'],
+    text: 'Memo for the vault, budget line 5: the board pays 4.2 million for the orchid deal, closing in March.',
+    canaries: ['zqsecret1'],
+  },
+  {
+    docId: 'secret/mentioned.md',
+    title: 'Canteen menu',
+    acl: ['user:carol'],
+    text: 'A note that shares the public title and mentions public/menu.md only.',
+  },
 ];
 const oracle = new LeakOracle(docs);
 const bob = { name: 'bob', groups: ['engineering'] };
@@ -19,9 +35,12 @@ describe('LeakOracle', () => {
   });
 
   it('finds a denied document’s words, id, title and canary in any output, JSON-escaped or not', () => {
-    const kinds = (output: string) => oracle.leaks(bob, 'what is on the menu', output).map((leak) => `${leak.kind}:${leak.docId}`);
+    const kinds = (output: string) =>
+      oracle.leaks(bob, 'what is on the menu', output).map((leak) => `${leak.kind}:${leak.docId}`);
     expect(kinds('the board pays 4.2 million for the orchid')).toContain('text:secret/deal.md');
-    expect(kinds(textOfBody(JSON.stringify({ answer: 'budget line 5:\nthe board pays 4.2' })))).toContain('text:secret/deal.md');
+    expect(kinds(textOfBody(JSON.stringify({ answer: 'budget line 5:\nthe board pays 4.2' })))).toContain(
+      'text:secret/deal.md',
+    );
     expect(kinds('see secret/deal.md')).toEqual(['doc_id:secret/deal.md']);
     expect(kinds('PROJECT ORCHID TERM SHEET')).toEqual(['title:secret/deal.md']);
     expect(kinds('data: {"x":"zqsecret1"}')).toEqual(['canary:secret/deal.md']);
@@ -34,6 +53,10 @@ describe('LeakOracle', () => {
     // The public title and the public doc id another note mentions tell nothing.
     expect(oracle.leaks(bob, 'menu', 'Canteen menu: public/menu.md, soup on Monday and fish on Friday')).toEqual([]);
     // …but a word the query lacks, beside echoed ones, does.
-    expect(oracle.leaks(bob, 'the board pays 4.2 million for the', 'the board pays 4.2 million for the orchid').map((leak) => leak.kind)).toEqual(['text']);
+    expect(
+      oracle
+        .leaks(bob, 'the board pays 4.2 million for the', 'the board pays 4.2 million for the orchid')
+        .map((leak) => leak.kind),
+    ).toEqual(['text']);
   });
 });

@@ -25,7 +25,9 @@ export interface OracleUser {
 /** A reader's view of an ACL, as ARCHITECTURE §2 states it: `user:<name>` or `group:<group>`; no entries is public. */
 export function mayRead(user: OracleUser, acl: readonly string[]): boolean {
   if (acl.length === 0) return true;
-  return acl.some((entry) => entry === `user:${user.name}` || (entry.startsWith('group:') && user.groups.includes(entry.slice(6))));
+  return acl.some(
+    (entry) => entry === `user:${user.name}` || (entry.startsWith('group:') && user.groups.includes(entry.slice(6))),
+  );
 }
 
 /** The ACL a corpus file declares: its sidecar, else its front matter, else none. */
@@ -36,7 +38,12 @@ export async function declaredAcl(path: string, text: string): Promise<string[]>
   } catch {
     const front = /^---\n([\s\S]*?)\n---/.exec(text)?.[1];
     const list = front && /^acl:\s*\[([^\]]*)\]/m.exec(front)?.[1];
-    return list ? list.split(',').map((entry) => entry.trim()).filter(Boolean) : [];
+    return list
+      ? list
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : [];
   }
 }
 
@@ -117,7 +124,8 @@ export class LeakOracle {
     const found: Leak[] = [];
     for (const literal of forbidden.literals) {
       const text = literal.text.toLowerCase();
-      if (!lowerQuery.includes(text) && lowerOutput.includes(text)) found.push({ docId: literal.docId, kind: literal.kind, found: literal.text });
+      if (!lowerQuery.includes(text) && lowerOutput.includes(text))
+        found.push({ docId: literal.docId, kind: literal.kind, found: literal.text });
     }
     const seen = new Set<string>();
     for (const gram of ngramsOf(tokensOf(output))) {
@@ -134,7 +142,8 @@ export class LeakOracle {
     const cached = this.forbidden.get(key);
     if (cached) return cached;
     const readable = new Set<string>();
-    for (const doc of this.documents) if (mayRead(user, doc.acl)) for (const gram of ngramsOf(tokensOf(doc.text))) readable.add(gram);
+    for (const doc of this.documents)
+      if (mayRead(user, doc.acl)) for (const gram of ngramsOf(tokensOf(doc.text))) readable.add(gram);
     const readableText = this.documents
       .filter((doc) => mayRead(user, doc.acl))
       .map((doc) => `${doc.docId}\n${doc.title}\n${doc.text}`)

@@ -98,7 +98,8 @@ class ProtoWriter {
 
 function tensor(t: OnnxTensor): ProtoWriter {
   const count = t.dims.reduce((product, dim) => product * dim, 1);
-  if (t.values.length !== count) throw new Error(`tensor ${t.name}: ${t.values.length} values for dims [${t.dims.join(', ')}]`);
+  if (t.values.length !== count)
+    throw new Error(`tensor ${t.name}: ${t.values.length} values for dims [${t.dims.join(', ')}]`);
   // raw_data is little-endian, as ONNX requires.
   const raw = new DataView(new ArrayBuffer(count * (t.type === 'float' ? 4 : 8)));
   for (let i = 0; i < count; i++) {

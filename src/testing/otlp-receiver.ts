@@ -36,7 +36,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const server = createServer((request, response) => {
     void readBody(request).then(
       (body) => {
-        if (request.method !== 'POST' || request.url !== '/v1/traces' || !/json/.test(request.headers['content-type'] ?? '')) {
+        if (
+          request.method !== 'POST' ||
+          request.url !== '/v1/traces' ||
+          !/json/.test(request.headers['content-type'] ?? '')
+        ) {
           response.writeHead(404).end();
           return;
         }
@@ -116,7 +120,8 @@ const valueOf = (value: OtlpValue): unknown => {
   if (value.arrayValue) return (value.arrayValue.values ?? []).map(valueOf);
   return undefined;
 };
-const attributesOf = (list: OtlpAttribute[] = []): Record<string, unknown> => Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
+const attributesOf = (list: OtlpAttribute[] = []): Record<string, unknown> =>
+  Object.fromEntries(list.map((a) => [a.key, valueOf(a.value)]));
 
 /** The spans of one OTLP/HTTP JSON export request (ExportTraceServiceRequest). */
 export function decodeOtlpJson(body: string): ReceivedSpan[] {

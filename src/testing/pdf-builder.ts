@@ -18,10 +18,24 @@ export interface PdfLine {
 }
 
 /** The lines that set `rows` as a table: one placed line per cell, left edges at `columns`, baselines `leading` apart. */
-export function pdfTableLines(rows: readonly (readonly string[])[], options: { columns: readonly number[]; top: number; leading?: number; size?: number }): PdfLine[] {
+export function pdfTableLines(
+  rows: readonly (readonly string[])[],
+  options: { columns: readonly number[]; top: number; leading?: number; size?: number },
+): PdfLine[] {
   const leading = options.leading ?? 14;
   return rows.flatMap((row, r) =>
-    row.flatMap((text, c) => (text === '' ? [] : [{ text, x: options.columns[c] ?? 72, y: options.top - r * leading, ...(options.size ? { size: options.size } : {}) }])),
+    row.flatMap((text, c) =>
+      text === ''
+        ? []
+        : [
+            {
+              text,
+              x: options.columns[c] ?? 72,
+              y: options.top - r * leading,
+              ...(options.size ? { size: options.size } : {}),
+            },
+          ],
+    ),
   );
 }
 
@@ -33,7 +47,8 @@ export interface PdfBuildOptions {
   encrypted?: boolean;
 }
 
-const escapePdfString = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+const escapePdfString = (text: string): string =>
+  text.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
 
 /**
  * Builds a small, valid PDF (Helvetica, WinAnsi text) with one content stream per page.
@@ -69,7 +84,8 @@ export function buildPdf(pages: readonly (readonly PdfLine[])[], options: PdfBui
     );
   }
   objects[catalogId - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R >>`;
-  objects[pagesId - 1] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
+  objects[pagesId - 1] =
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
 
   let encryptRef = '';
   const fileId = randomBytes(16).toString('hex');

@@ -29,7 +29,8 @@ export const routeTo =
 export const RAG_PLANNING = { sub_questions: oneNeed, route: routeTo('retrieve') };
 
 /** The evidence ids the prompt shows (`[chunk_id: …]` headers), in order. */
-export const chunkIdsIn = (call: RecordedCall): string[] => [...call.prompt.matchAll(/\[chunk_id: ([^\]]+)\] \[doc_id:/g)].map((match) => match[1] as string);
+export const chunkIdsIn = (call: RecordedCall): string[] =>
+  [...call.prompt.matchAll(/\[chunk_id: ([^\]]+)\] \[doc_id:/g)].map((match) => match[1] as string);
 
 /** The text of the passage shown under `chunkId` in the prompt (up to the next passage header or a blank line and a label). */
 export function passageIn(call: RecordedCall, chunkId: string): string {
@@ -40,7 +41,10 @@ export function passageIn(call: RecordedCall, chunkId: string): string {
 }
 
 /** The first evidence passage of the prompt that contains `words`, with its id: what an extracting model would quote. */
-export function passageWith(call: RecordedCall, words: string): { chunk_id: string; doc_id: string; text: string } | undefined {
+export function passageWith(
+  call: RecordedCall,
+  words: string,
+): { chunk_id: string; doc_id: string; text: string } | undefined {
   for (const match of call.prompt.matchAll(/\[chunk_id: ([^\]]+)\] \[doc_id: ([^\]]+)\]/g)) {
     const text = passageIn(call, match[1] as string);
     if (text.includes(words)) return { chunk_id: match[1] as string, doc_id: match[2] as string, text };

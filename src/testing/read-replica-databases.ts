@@ -10,7 +10,11 @@ export function readReplicaDatabases(): Requirement<{ primary: string; standby: 
   return {
     kind: 'PostgreSQL read replica',
     value: { primary: primary ?? 'postgres://localhost/unset', standby: standby ?? 'postgres://localhost/unset' },
-    missing: !primary ? 'EVIDENT_TEST_DATABASE_URL is not set' : !standby ? 'EVIDENT_TEST_DATABASE_READ_URL is not set' : undefined,
+    missing: !primary
+      ? 'EVIDENT_TEST_DATABASE_URL is not set'
+      : !standby
+        ? 'EVIDENT_TEST_DATABASE_READ_URL is not set'
+        : undefined,
     hint: 'export EVIDENT_TEST_DATABASE_READ_URL=$(scripts/start-postgres-replica.sh | tail -n 1) (after ../shared/scripts/start-postgres.sh)',
   };
 }

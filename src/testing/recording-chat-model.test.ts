@@ -31,7 +31,12 @@ describe('RecordingChatModel', () => {
   it('serves objects to structured output and records the schema; an invalid one drives the retry', async () => {
     const schema = z.object({ answerable: z.boolean() });
     const model = new RecordingChatModel([{ answerable: 'maybe' }, { answerable: true }]);
-    const result = await generateStructured({ model, schema, name: 'verdict', messages: [new HumanMessage('enough?')] });
+    const result = await generateStructured({
+      model,
+      schema,
+      name: 'verdict',
+      messages: [new HumanMessage('enough?')],
+    });
     expect(result).toEqual({ answerable: true });
     expect(model.calls.map((call) => call.schemaName)).toEqual(['verdict', 'verdict']);
     expect(model.calls[0]?.jsonSchema).toMatchObject({ properties: { answerable: { type: 'boolean' } } });
@@ -39,9 +44,15 @@ describe('RecordingChatModel', () => {
     expect(model.prompts[1]).toMatch(/answerable: Invalid input: expected boolean/);
 
     const stubborn = new RecordingChatModel(['nope', 'nope']);
-    await expect(generateStructured({ model: stubborn, schema, name: 'verdict', messages: [new HumanMessage('?')], maxRetries: 1 })).rejects.toThrow(
-      StructuredOutputError,
-    );
+    await expect(
+      generateStructured({
+        model: stubborn,
+        schema,
+        name: 'verdict',
+        messages: [new HumanMessage('?')],
+        maxRetries: 1,
+      }),
+    ).rejects.toThrow(StructuredOutputError);
     expect(stubborn.calls).toHaveLength(2);
   });
 
@@ -49,7 +60,10 @@ describe('RecordingChatModel', () => {
     const model = new RecordingChatModel([
       new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'table_query', args: { sql: 'SELECT 1' } }] }),
     ]);
-    const tool = { type: 'function', function: { name: 'table_query', description: 'SQL', parameters: { type: 'object', properties: {} } } };
+    const tool = {
+      type: 'function',
+      function: { name: 'table_query', description: 'SQL', parameters: { type: 'object', properties: {} } },
+    };
     const answer = await model.bindTools([tool]).invoke('sum the prices');
     expect(answer.tool_calls?.map(({ id, name, args }) => ({ id, name, args }))).toEqual([
       { id: 'call-1', name: 'table_query', args: { sql: 'SELECT 1' } },
@@ -58,21 +72,35 @@ describe('RecordingChatModel', () => {
   });
 
   it('streams tool calls too', async () => {
-    const model = new RecordingChatModel([new AIMessage({ content: '', tool_calls: [{ id: 'c', name: 'search', args: { q: 'x' } }] })]);
+    const model = new RecordingChatModel([
+      new AIMessage({ content: '', tool_calls: [{ id: 'c', name: 'search', args: { q: 'x' } }] }),
+    ]);
     let merged: AIMessageChunk | undefined;
     for await (const chunk of await model.stream('go')) merged = merged ? merged.concat(chunk) : chunk;
     expect(merged?.tool_calls).toEqual([{ id: 'c', name: 'search', args: { q: 'x' }, type: 'tool_call' }]);
   });
 
   it('answers standing steps by schema name without using the script, and records them', async () => {
-    const model = new RecordingChatModel([{ verdict: 'scripted' }], { standing: { sub_questions: (call) => ({ sub_questions: [call.prompt.split('Question: ')[1] ?? ''] }) } });
+    const model = new RecordingChatModel([{ verdict: 'scripted' }], {
+      standing: { sub_questions: (call) => ({ sub_questions: [call.prompt.split('Question: ')[1] ?? ''] }) },
+    });
     const schema = z.object({ sub_questions: z.array(z.string()) });
     for (const question of ['a?', 'b?']) {
-      const output = await generateStructured({ model, schema, name: 'sub_questions', messages: [new HumanMessage(`Question: ${question}`)] });
+      const output = await generateStructured({
+        model,
+        schema,
+        name: 'sub_questions',
+        messages: [new HumanMessage(`Question: ${question}`)],
+      });
       expect(output).toEqual({ sub_questions: [question] });
     }
     expect(model.remaining).toBe(1);
-    const verdict = await generateStructured({ model, schema: z.object({ verdict: z.string() }), name: 'answerability', messages: [new HumanMessage('judge')] });
+    const verdict = await generateStructured({
+      model,
+      schema: z.object({ verdict: z.string() }),
+      name: 'answerability',
+      messages: [new HumanMessage('judge')],
+    });
     expect(verdict).toEqual({ verdict: 'scripted' });
     expect(model.calls.map((call) => call.schemaName)).toEqual(['sub_questions', 'sub_questions', 'answerability']);
   });

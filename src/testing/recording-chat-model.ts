@@ -52,7 +52,10 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
    * about something else, the steps they do not script (e.g. rag's planning: `RAG_PLANNING` in rag-model-script.ts).
    * Those calls are recorded like any other.
    */
-  constructor(script: readonly ScriptedReply[] = [], options: { standing?: Partial<Record<string, ScriptedReply>> } = {}) {
+  constructor(
+    script: readonly ScriptedReply[] = [],
+    options: { standing?: Partial<Record<string, ScriptedReply>> } = {},
+  ) {
     super({});
     this.script = [...script];
     this.standing = { ...options.standing };
@@ -86,7 +89,10 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> impl
     return this.withConfig({ jsonSchema: schema, schemaName: name });
   }
 
-  override bindTools(tools: BindToolsInput[], kwargs: Partial<RecordingCallOptions> = {}): Runnable<BaseLanguageModelInput, AIMessageChunk, RecordingCallOptions> {
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs: Partial<RecordingCallOptions> = {},
+  ): Runnable<BaseLanguageModelInput, AIMessageChunk, RecordingCallOptions> {
     return this.withConfig({ ...kwargs, tools });
   }
 

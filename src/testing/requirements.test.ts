@@ -41,8 +41,16 @@ describe('requirement detection', () => {
 });
 
 describe('the requirements summary', () => {
-  const datasetsMissing = { kind: 'dataset', missing: '../shared/datasets missing', hint: 'place the shared folder beside the checkout' };
-  const noChromium = { kind: 'browser', missing: 'Chromium not found at /usr/bin/chromium', hint: 'apt-get install chromium' };
+  const datasetsMissing = {
+    kind: 'dataset',
+    missing: '../shared/datasets missing',
+    hint: 'place the shared folder beside the checkout',
+  };
+  const noChromium = {
+    kind: 'browser',
+    missing: 'Chromium not found at /usr/bin/chromium',
+    hint: 'apt-get install chromium',
+  };
 
   it('prints one line per missing requirement, counting its skipped tests and listing which datasets', () => {
     const lines = summarizeRequirements([
@@ -58,7 +66,12 @@ describe('the requirements summary', () => {
   });
 
   it('says a requirement missing under CI failed, and names no detail the reason already names', () => {
-    const model = { kind: 'model', detail: 'tiny.gguf', missing: '../shared/models/tiny.gguf missing', hint: 'place the shared folder' };
+    const model = {
+      kind: 'model',
+      detail: 'tiny.gguf',
+      missing: '../shared/models/tiny.gguf missing',
+      hint: 'place the shared folder',
+    };
     expect(summarizeRequirements([{ requirement: model, state: 'failed' }])).toEqual([
       'CI skips nothing: failed 1 model test: ../shared/models/tiny.gguf missing — place the shared folder',
     ]);

@@ -49,7 +49,11 @@ export function sharedDataset(name: string): Requirement<string> {
   const datasets = resolve(SHARED_DIR, 'datasets');
   const path = resolve(datasets, name);
   // One reason for every dataset when the whole folder is absent, so the summary says it once.
-  const missing = !existsSync(datasets) ? '../shared/datasets missing' : existsSync(path) ? undefined : `../shared/datasets/${name} missing`;
+  const missing = !existsSync(datasets)
+    ? '../shared/datasets missing'
+    : existsSync(path)
+      ? undefined
+      : `../shared/datasets/${name} missing`;
   const hint = existsSync(datasets) ? `put ${name} there (see ../shared/datasets/README.md)` : PLACE_SHARED;
   return { kind: 'dataset', detail: name, value: path, missing, hint };
 }
@@ -57,7 +61,13 @@ export function sharedDataset(name: string): Requirement<string> {
 /** A model file under `../shared/models`. */
 export function sharedModel(file: string): Requirement<string> {
   const path = resolve(SHARED_DIR, 'models', file);
-  return { kind: 'model', detail: file, value: path, missing: existsSync(path) ? undefined : `../shared/models/${file} missing`, hint: PLACE_SHARED };
+  return {
+    kind: 'model',
+    detail: file,
+    value: path,
+    missing: existsSync(path) ? undefined : `../shared/models/${file} missing`,
+    hint: PLACE_SHARED,
+  };
 }
 
 /** Chromium for the browser tests: `EVIDENT_TEST_CHROMIUM` when set, else Debian's `/usr/bin/chromium`. */
@@ -69,7 +79,12 @@ export function chromiumBrowser(): Requirement<string> {
   } catch {
     missing = `Chromium not found at ${path}`;
   }
-  return { kind: 'browser', value: path, missing, hint: 'apt-get install chromium (or set EVIDENT_TEST_CHROMIUM to a Chromium binary)' };
+  return {
+    kind: 'browser',
+    value: path,
+    missing,
+    hint: 'apt-get install chromium (or set EVIDENT_TEST_CHROMIUM to a Chromium binary)',
+  };
 }
 
 /** The tools that OCR scanned PDFs: poppler's `pdftoppm` and `tesseract` with the English and Simplified Chinese packs. */
@@ -84,7 +99,9 @@ export function ocrTools(): Requirement<undefined> {
   const languages = (has('tesseract', ['--list-langs']) ?? '').split('\n').map((line) => line.trim());
   const lacking = [
     ...(has('pdftoppm', ['-v']) === undefined ? ['pdftoppm'] : []),
-    ...(languages.length <= 1 ? ['tesseract'] : ['eng', 'chi_sim'].filter((lang) => !languages.includes(lang)).map((lang) => `tesseract ${lang}`)),
+    ...(languages.length <= 1
+      ? ['tesseract']
+      : ['eng', 'chi_sim'].filter((lang) => !languages.includes(lang)).map((lang) => `tesseract ${lang}`)),
   ];
   return {
     kind: 'OCR',
@@ -102,7 +119,12 @@ export function chineseFont(): Requirement<undefined> {
   } catch {
     // fc-list missing: no font either.
   }
-  return { kind: 'font', value: undefined, missing: fonts.trim() ? undefined : 'no Chinese font installed', hint: 'apt-get install --no-install-recommends fonts-wqy-zenhei' };
+  return {
+    kind: 'font',
+    value: undefined,
+    missing: fonts.trim() ? undefined : 'no Chinese font installed',
+    hint: 'apt-get install --no-install-recommends fonts-wqy-zenhei',
+  };
 }
 
 /** A PostgreSQL with pgvector the tests may create schemas in: `EVIDENT_TEST_DATABASE_URL`. */
@@ -153,7 +175,12 @@ export function describeWith<T>(requirement: Requirement<T>, name: string, body:
 }
 
 /** One test that needs `requirement`, skipped or (under CI) failed as `describeWith` does. */
-export function itWith<T>(requirement: Requirement<T>, name: string, fn: (value: T) => unknown, timeout?: number): void {
+export function itWith<T>(
+  requirement: Requirement<T>,
+  name: string,
+  fn: (value: T) => unknown,
+  timeout?: number,
+): void {
   const { missing } = requirement;
   const options = timeout === undefined ? {} : { timeout };
   if (missing === undefined) {

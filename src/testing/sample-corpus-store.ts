@@ -30,9 +30,17 @@ export async function openSampleCorpusStore(users: readonly SampleUser[]): Promi
   const dir = await mkdtemp(join(tmpdir(), 'evident-sample-'));
   const db = join(dir, 'store.db');
   const evident = await createEvident(loadConfig({ flags: { db } }));
-  for (const user of users) await evident.store.upsertUser({ name: user.name, groups: user.groups ?? [], roles: user.admin ? ['admin'] : ['member'] });
+  for (const user of users)
+    await evident.store.upsertUser({
+      name: user.name,
+      groups: user.groups ?? [],
+      roles: user.admin ? ['admin'] : ['member'],
+    });
   const summary = await evident.ingestor.ingest([SAMPLE_CORPUS]);
-  if (summary.failed > 0) throw new Error(`the sample corpus did not ingest: ${JSON.stringify(summary.outcomes.filter((o) => o.status === 'failed'))}`);
+  if (summary.failed > 0)
+    throw new Error(
+      `the sample corpus did not ingest: ${JSON.stringify(summary.outcomes.filter((o) => o.status === 'failed'))}`,
+    );
   return {
     dir,
     db,

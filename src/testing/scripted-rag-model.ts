@@ -23,7 +23,12 @@ export function scriptedRagAnswer(body: Received['body']): string | undefined {
     case 'answerability': {
       const first = firstPassage(prompt);
       const supporting = first ? [{ chunk_id: first.chunkId, sentence: first.words }] : [];
-      return JSON.stringify({ supporting, sufficiency: first ? 0.9 : 0, reasons: ['the evidence states it'], missing_information: first ? [] : ['evidence'] });
+      return JSON.stringify({
+        supporting,
+        sufficiency: first ? 0.9 : 0,
+        reasons: ['the evidence states it'],
+        missing_information: first ? [] : ['evidence'],
+      });
     }
     case 'route':
       return JSON.stringify({ route: 'retrieve', reason: 'the documents state it' });
@@ -44,7 +49,13 @@ function firstPassage(prompt: string): { chunkId: string; docId: string; words: 
 function answerFrom(prompt: string) {
   const first = firstPassage(prompt);
   if (!first) {
-    return { answer: "I don't know based on the current evidence.", answerable: false, confidence: 0, citations: [], missing_information: ['evidence'] };
+    return {
+      answer: "I don't know based on the current evidence.",
+      answerable: false,
+      confidence: 0,
+      citations: [],
+      missing_information: ['evidence'],
+    };
   }
   return {
     answer: `The evidence says: ${first.words}`,

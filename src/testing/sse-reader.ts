@@ -15,7 +15,10 @@ export interface SseRead {
  * Reads an SSE response body event by event. `until` may stop early (the reader is cancelled, which closes the
  * connection as a client going away would); otherwise it reads to the end of the stream.
  */
-export async function readSse(response: Response, until?: (event: SseEvent, read: SseRead) => boolean): Promise<SseRead> {
+export async function readSse(
+  response: Response,
+  until?: (event: SseEvent, read: SseRead) => boolean,
+): Promise<SseRead> {
   if (!response.body) throw new Error(`no body (status ${response.status})`);
   const read: SseRead = { events: [], comments: [] };
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

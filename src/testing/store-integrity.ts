@@ -26,9 +26,11 @@ export interface DocumentSnapshot {
   tables: number;
 }
 
-const digest = (texts: readonly string[]) => createHash('sha256').update(texts.join('\u0000')).digest('hex').slice(0, 16);
+const digest = (texts: readonly string[]) =>
+  createHash('sha256').update(texts.join('\u0000')).digest('hex').slice(0, 16);
 
-const nonEmpty = (label: string, rows: unknown[]): string[] => (rows.length ? [`${label}: ${JSON.stringify(rows.slice(0, 5))}`] : []);
+const nonEmpty = (label: string, rows: unknown[]): string[] =>
+  rows.length ? [`${label}: ${JSON.stringify(rows.slice(0, 5))}`] : [];
 
 /** Opens the file as the next process would (replaying the WAL), with sqlite-vec for the vector table. */
 function openSqlite(path: string): Database.Database {
@@ -37,7 +39,8 @@ function openSqlite(path: string): Database.Database {
   return db;
 }
 
-const hasTable = (db: Database.Database, name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
+const hasTable = (db: Database.Database, name: string) =>
+  db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
 
 export function sqliteIntegrity(path: string): IntegrityReport {
   // Killed before it created the file: nothing was written, nothing can be broken.
@@ -57,23 +60,56 @@ export function sqliteIntegrity(path: string): IntegrityReport {
       problems.push(`fts integrity-check: ${(error as Error).message}`);
     }
     problems.push(
-      ...nonEmpty('documents whose chunk_count is not their chunks', all('SELECT d.doc_id, d.chunk_count, (SELECT count(*) FROM chunks c WHERE c.doc_pk = d.pk) AS actual FROM documents d WHERE d.chunk_count <> (SELECT count(*) FROM chunks c WHERE c.doc_pk = d.pk)')),
-      ...nonEmpty('chunks without a keyword row', all('SELECT c.id FROM chunks c WHERE c.pk NOT IN (SELECT rowid FROM chunk_fts)')),
-      ...nonEmpty('keyword rows without a chunk', all('SELECT rowid FROM chunk_fts WHERE rowid NOT IN (SELECT pk FROM chunks)')),
+      ...nonEmpty(
+        'documents whose chunk_count is not their chunks',
+        all(
+          'SELECT d.doc_id, d.chunk_count, (SELECT count(*) FROM chunks c WHERE c.doc_pk = d.pk) AS actual FROM documents d WHERE d.chunk_count <> (SELECT count(*) FROM chunks c WHERE c.doc_pk = d.pk)',
+        ),
+      ),
+      ...nonEmpty(
+        'chunks without a keyword row',
+        all('SELECT c.id FROM chunks c WHERE c.pk NOT IN (SELECT rowid FROM chunk_fts)'),
+      ),
+      ...nonEmpty(
+        'keyword rows without a chunk',
+        all('SELECT rowid FROM chunk_fts WHERE rowid NOT IN (SELECT pk FROM chunks)'),
+      ),
       ...nonEmpty('documents without chunks', all('SELECT doc_id FROM documents WHERE chunk_count = 0')),
     );
     if (hasTable(db, 'chunk_vectors')) {
       problems.push(
-        ...nonEmpty('chunks without a vector', all('SELECT c.id FROM chunks c WHERE c.pk NOT IN (SELECT rowid FROM chunk_vectors)')),
-        ...nonEmpty('vectors without a chunk', all('SELECT rowid FROM chunk_vectors WHERE rowid NOT IN (SELECT pk FROM chunks)')),
+        ...nonEmpty(
+          'chunks without a vector',
+          all('SELECT c.id FROM chunks c WHERE c.pk NOT IN (SELECT rowid FROM chunk_vectors)'),
+        ),
+        ...nonEmpty(
+          'vectors without a chunk',
+          all('SELECT rowid FROM chunk_vectors WHERE rowid NOT IN (SELECT pk FROM chunks)'),
+        ),
       );
     } else {
       problems.push(...nonEmpty('chunks but no vector table', all('SELECT id FROM chunks LIMIT 1')));
     }
-    const tables = new Set((all("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tbl\\_%' ESCAPE '\\'") as { name: string }[]).map((row) => row.name));
+    const tables = new Set(
+      (
+        all("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tbl\\_%' ESCAPE '\\'") as {
+          name: string;
+        }[]
+      ).map((row) => row.name),
+    );
     const registered = (all('SELECT sql_name FROM doc_tables') as { sql_name: string }[]).map((row) => row.sql_name);
-    problems.push(...nonEmpty('registered tables missing', registered.filter((name) => !tables.has(name))));
-    problems.push(...nonEmpty('ingested tables not registered', [...tables].filter((name) => !registered.includes(name))));
+    problems.push(
+      ...nonEmpty(
+        'registered tables missing',
+        registered.filter((name) => !tables.has(name)),
+      ),
+    );
+    problems.push(
+      ...nonEmpty(
+        'ingested tables not registered',
+        [...tables].filter((name) => !registered.includes(name)),
+      ),
+    );
     return { problems };
   } finally {
     db.close();
@@ -85,7 +121,9 @@ export function sqliteSnapshot(path: string): DocumentSnapshot[] {
   const db = openSqlite(path);
   try {
     if (!hasTable(db, 'documents')) return [];
-    const docs = db.prepare('SELECT pk, doc_id, content_hash, chunk_count, title FROM documents ORDER BY doc_id').all() as { pk: number; doc_id: string; content_hash: string; chunk_count: number; title: string }[];
+    const docs = db
+      .prepare('SELECT pk, doc_id, content_hash, chunk_count, title FROM documents ORDER BY doc_id')
+      .all() as { pk: number; doc_id: string; content_hash: string; chunk_count: number; title: string }[];
     const acl = db.prepare('SELECT entry FROM document_acl WHERE doc_pk = ? ORDER BY position');
     const texts = db.prepare('SELECT text FROM chunks WHERE doc_pk = ? ORDER BY ordinal');
     const tables = db.prepare('SELECT count(*) AS n FROM doc_tables WHERE doc_pk = ?');
@@ -114,7 +152,12 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 }
 
 const schemaExists = async (client: pg.Client, schema: string, table: string) =>
-  (await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, table])).rowCount === 1;
+  (
+    await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [
+      schema,
+      table,
+    ])
+  ).rowCount === 1;
 
 /** The consistency query of a Postgres store (`schema`): documents whole, keyword postings and statistics and vectors matching chunks. */
 export function postgresIntegrity(url: string, schema: string): Promise<IntegrityReport> {
@@ -125,8 +168,16 @@ export function postgresIntegrity(url: string, schema: string): Promise<Integrit
     // A store killed between two migrations lacks the later tables until the next open completes them: check what is there.
     const has = (table: string) => schemaExists(client, schema, table);
     const problems = [
-      ...nonEmpty('chunks whose document is gone', await q(`SELECT c.id FROM ${s}.chunks c LEFT JOIN ${s}.documents d ON d.pk = c.doc_pk WHERE d.pk IS NULL`)),
-      ...nonEmpty('documents whose chunk_count is not their chunks', await q(`SELECT d.doc_id FROM ${s}.documents d WHERE d.chunk_count <> (SELECT count(*) FROM ${s}.chunks c WHERE c.doc_pk = d.pk) OR d.chunk_count = 0`)),
+      ...nonEmpty(
+        'chunks whose document is gone',
+        await q(`SELECT c.id FROM ${s}.chunks c LEFT JOIN ${s}.documents d ON d.pk = c.doc_pk WHERE d.pk IS NULL`),
+      ),
+      ...nonEmpty(
+        'documents whose chunk_count is not their chunks',
+        await q(
+          `SELECT d.doc_id FROM ${s}.documents d WHERE d.chunk_count <> (SELECT count(*) FROM ${s}.chunks c WHERE c.doc_pk = d.pk) OR d.chunk_count = 0`,
+        ),
+      ),
       ...nonEmpty(
         'keyword statistics that differ from the chunks',
         await q(`SELECT t.rows, t.tokens FROM ${s}.keyword_totals t WHERE t.corpus = 1
@@ -152,15 +203,34 @@ export function postgresIntegrity(url: string, schema: string): Promise<Integrit
     }
     if (await has('chunk_vectors')) {
       problems.push(
-        ...nonEmpty('chunks without a vector', await q(`SELECT c.id FROM ${s}.chunks c LEFT JOIN ${s}.chunk_vectors v ON v.chunk_pk = c.pk WHERE v.chunk_pk IS NULL`)),
+        ...nonEmpty(
+          'chunks without a vector',
+          await q(
+            `SELECT c.id FROM ${s}.chunks c LEFT JOIN ${s}.chunk_vectors v ON v.chunk_pk = c.pk WHERE v.chunk_pk IS NULL`,
+          ),
+        ),
       );
     } else {
       problems.push(...nonEmpty('chunks but no vector table', await q(`SELECT id FROM ${s}.chunks LIMIT 1`)));
     }
-    const tables = (await q(`SELECT tablename FROM pg_tables WHERE schemaname = '${schema}_tables'`)) as { tablename: string }[];
-    const registered = ((await q(`SELECT sql_name FROM ${s}.doc_tables`)) as { sql_name: string }[]).map((row) => row.sql_name);
-    problems.push(...nonEmpty('registered tables missing', registered.filter((name) => !tables.some((table) => table.tablename === name))));
-    problems.push(...nonEmpty('ingested tables not registered', tables.filter((table) => !registered.includes(table.tablename))));
+    const tables = (await q(`SELECT tablename FROM pg_tables WHERE schemaname = '${schema}_tables'`)) as {
+      tablename: string;
+    }[];
+    const registered = ((await q(`SELECT sql_name FROM ${s}.doc_tables`)) as { sql_name: string }[]).map(
+      (row) => row.sql_name,
+    );
+    problems.push(
+      ...nonEmpty(
+        'registered tables missing',
+        registered.filter((name) => !tables.some((table) => table.tablename === name)),
+      ),
+    );
+    problems.push(
+      ...nonEmpty(
+        'ingested tables not registered',
+        tables.filter((table) => !registered.includes(table.tablename)),
+      ),
+    );
     return { problems };
   });
 }
@@ -169,7 +239,15 @@ export function postgresSnapshot(url: string, schema: string): Promise<DocumentS
   return withClient(url, async (client) => {
     if (!(await schemaExists(client, schema, 'documents'))) return [];
     const s = `"${schema}"`;
-    const { rows } = await client.query<{ doc_id: string; content_hash: string; chunk_count: number; title: string; acl: string[]; texts: string[] | null; tables: string }>(
+    const { rows } = await client.query<{
+      doc_id: string;
+      content_hash: string;
+      chunk_count: number;
+      title: string;
+      acl: string[];
+      texts: string[] | null;
+      tables: string;
+    }>(
       `SELECT d.doc_id, d.content_hash, d.chunk_count, d.title, d.acl,
               (SELECT array_agg(c.text ORDER BY c.ordinal) FROM ${s}.chunks c WHERE c.doc_pk = d.pk) AS texts,
               (SELECT count(*) FROM ${s}.doc_tables t WHERE t.doc_pk = d.pk) AS tables

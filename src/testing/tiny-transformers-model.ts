@@ -117,7 +117,13 @@ function tokenizerJson(vocab: string[]): unknown {
       normalized: false,
       special: true,
     })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
@@ -161,7 +167,8 @@ function embeddingTable(vocab: string[], hiddenSize: number): OnnxTensor {
     } else {
       const topic = topicOf.get(token);
       if (topic !== undefined) row[topic] = 1;
-      for (let axis = firstFree; axis < hiddenSize; axis++) row[axis] = (topic === undefined ? 0.5 : 0.3) * unitHash(`${token}/${axis}`);
+      for (let axis = firstFree; axis < hiddenSize; axis++)
+        row[axis] = (topic === undefined ? 0.5 : 0.3) * unitHash(`${token}/${axis}`);
     }
     values.push(...row);
   }
@@ -193,8 +200,18 @@ const int64s = (name: string, values: number[]): OnnxTensor => ({ name, type: 'i
 function featureExtractionGraph(table: OnnxTensor): OnnxModel {
   const hiddenSize = table.dims[1] as number;
   const nodes: OnnxNode[] = [
-    { opType: 'Gather', inputs: ['word_embeddings', 'input_ids'], outputs: ['words'], attributes: [{ name: 'axis', int: 0 }] },
-    { opType: 'Gather', inputs: ['type_embeddings', 'token_type_ids'], outputs: ['types'], attributes: [{ name: 'axis', int: 0 }] },
+    {
+      opType: 'Gather',
+      inputs: ['word_embeddings', 'input_ids'],
+      outputs: ['words'],
+      attributes: [{ name: 'axis', int: 0 }],
+    },
+    {
+      opType: 'Gather',
+      inputs: ['type_embeddings', 'token_type_ids'],
+      outputs: ['types'],
+      attributes: [{ name: 'axis', int: 0 }],
+    },
     { opType: 'Add', inputs: ['words', 'types'], outputs: ['embedded'] },
     { opType: 'Cast', inputs: ['attention_mask'], outputs: ['mask'], attributes: [{ name: 'to', int: 1 }] },
     { opType: 'Unsqueeze', inputs: ['mask', 'last_axis'], outputs: ['mask3'] },
@@ -205,7 +222,12 @@ function featureExtractionGraph(table: OnnxTensor): OnnxModel {
     initializers: [
       table,
       // Single texts are all type 0, so the type table only matters for pairs; zero for type 0 keeps it neutral.
-      { name: 'type_embeddings', type: 'float', dims: [2, hiddenSize], values: [...zeros(hiddenSize), ...zeros(hiddenSize - 1), 0.01] },
+      {
+        name: 'type_embeddings',
+        type: 'float',
+        dims: [2, hiddenSize],
+        values: [...zeros(hiddenSize), ...zeros(hiddenSize - 1), 0.01],
+      },
       int64s('last_axis', [-1]),
     ],
     inputs: BERT_INPUTS,
@@ -219,7 +241,12 @@ function featureExtractionGraph(table: OnnxTensor): OnnxModel {
  */
 function crossEncoderGraph(table: OnnxTensor, numLabels: 1 | 2): OnnxModel {
   const nodes: OnnxNode[] = [
-    { opType: 'Gather', inputs: ['word_embeddings', 'input_ids'], outputs: ['embedded'], attributes: [{ name: 'axis', int: 0 }] },
+    {
+      opType: 'Gather',
+      inputs: ['word_embeddings', 'input_ids'],
+      outputs: ['embedded'],
+      attributes: [{ name: 'axis', int: 0 }],
+    },
     { opType: 'Cast', inputs: ['attention_mask'], outputs: ['mask'], attributes: [{ name: 'to', int: 1 }] },
     { opType: 'Cast', inputs: ['token_type_ids'], outputs: ['types'], attributes: [{ name: 'to', int: 1 }] },
     { opType: 'Mul', inputs: ['mask', 'types'], outputs: ['mask_b'] },
@@ -228,8 +255,18 @@ function crossEncoderGraph(table: OnnxTensor, numLabels: 1 | 2): OnnxModel {
     { opType: 'Unsqueeze', inputs: ['mask_b', 'last_axis'], outputs: ['mask_b3'] },
     { opType: 'Mul', inputs: ['embedded', 'mask_a3'], outputs: ['tokens_a'] },
     { opType: 'Mul', inputs: ['embedded', 'mask_b3'], outputs: ['tokens_b'] },
-    { opType: 'ReduceSum', inputs: ['tokens_a', 'sequence_axis'], outputs: ['sum_a'], attributes: [{ name: 'keepdims', int: 0 }] },
-    { opType: 'ReduceSum', inputs: ['tokens_b', 'sequence_axis'], outputs: ['sum_b'], attributes: [{ name: 'keepdims', int: 0 }] },
+    {
+      opType: 'ReduceSum',
+      inputs: ['tokens_a', 'sequence_axis'],
+      outputs: ['sum_a'],
+      attributes: [{ name: 'keepdims', int: 0 }],
+    },
+    {
+      opType: 'ReduceSum',
+      inputs: ['tokens_b', 'sequence_axis'],
+      outputs: ['sum_b'],
+      attributes: [{ name: 'keepdims', int: 0 }],
+    },
     { opType: 'Mul', inputs: ['sum_a', 'sum_b'], outputs: ['product'] },
     {
       opType: 'ReduceSum',

@@ -15,7 +15,8 @@ export interface XlsxSheet {
 /** A sheet of numbers, one `<row>` per value, in column A: the shape of a long export. */
 export function numberRows(count: number, column = 'A'): string {
   const parts: string[] = [];
-  for (let row = 1; row <= count; row += 1) parts.push(`<row r="${row}"><c r="${column}${row}"><v>${row}</v></c></row>`);
+  for (let row = 1; row <= count; row += 1)
+    parts.push(`<row r="${row}"><c r="${column}${row}"><v>${row}</v></c></row>`);
   return parts.join('');
 }
 
@@ -26,7 +27,10 @@ export function numberRows(count: number, column = 'A'): string {
  */
 export function buildXlsx(sheets: readonly XlsxSheet[], extra: readonly ZipEntry[] = []): Buffer {
   const overrides = sheets
-    .map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
+    .map(
+      (_, i) =>
+        `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+    )
     .join('');
   return writeZip([
     {

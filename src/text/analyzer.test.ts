@@ -55,11 +55,17 @@ describe('analyzer', () => {
     expect(matches(identifier, text)).toBe(true);
     expect(matches(`${identifier}?`, `(${identifier}), and more`)).toBe(true);
     expect(matches(`the ${identifier} lines`, text)).toBe(true);
-    expect(analyzeForIndex(text).split(' ').every((term) => TERM.test(term))).toBe(true);
+    expect(
+      analyzeForIndex(text)
+        .split(' ')
+        .every((term) => TERM.test(term)),
+    ).toBe(true);
   });
 
   it('reads abbreviations and initials as their letters, not as an identifier compound', () => {
-    expect(analyzeForIndex('systems (i.e., expert systems) by A.J. Perlis')).toBe('system i e expert system by a j perli');
+    expect(analyzeForIndex('systems (i.e., expert systems) by A.J. Perlis')).toBe(
+      'system i e expert system by a j perli',
+    );
     expect(analyzeForIndex('e.g. U.S.A.')).toBe('e g u s a');
     // Identifiers with digits or several letters between the dots keep their compound.
     expect(analyzeForIndex('v2.1.3 example.com')).toContain('v2.1.3');
@@ -67,23 +73,56 @@ describe('analyzer', () => {
   });
 
   it('leaves stopwords out of queries, unless the query has nothing else', () => {
-    expect(analyzeQuery('Memory management aspects of the operating systems')).toEqual(['memori', 'manag', 'aspect', 'oper', 'system']);
+    expect(analyzeQuery('Memory management aspects of the operating systems')).toEqual([
+      'memori',
+      'manag',
+      'aspect',
+      'oper',
+      'system',
+    ]);
     expect(analyzeQuery('what is this')).toEqual(['what']);
     expect(analyzeQuery('to be or not to be')).toEqual(['to', 'be', 'or', 'not']);
     // Identifiers and their parts are never stopwords.
     expect(analyzeQuery('status of order A-1007')).toEqual(['statu', 'order', 'a_1007', 'a', '1007']);
-    expect(analyzeQuery('the HIP-3 status of CT-2024-0193')).toEqual(['hip_3', 'hip', '3', 'statu', 'ct_2024_0193', 'ct', '2024', '0193']);
+    expect(analyzeQuery('the HIP-3 status of CT-2024-0193')).toEqual([
+      'hip_3',
+      'hip',
+      '3',
+      'statu',
+      'ct_2024_0193',
+      'ct',
+      '2024',
+      '0193',
+    ]);
   });
 
   it('keeps every occurrence for the keyword channel, so a repeated word can weigh more', () => {
     expect(analyzeQueryOccurrences('Memory systems: paging and memory allocation in operating systems')).toEqual([
-      'memori', 'system', 'page', 'memori', 'alloc', 'oper', 'system',
+      'memori',
+      'system',
+      'page',
+      'memori',
+      'alloc',
+      'oper',
+      'system',
     ]);
-    expect(analyzeQuery('Memory systems: paging and memory allocation in operating systems')).toEqual(['memori', 'system', 'page', 'alloc', 'oper']);
+    expect(analyzeQuery('Memory systems: paging and memory allocation in operating systems')).toEqual([
+      'memori',
+      'system',
+      'page',
+      'alloc',
+      'oper',
+    ]);
     // Stopwords go as in analyzeQuery; a query of stopwords only keeps them, repeats included.
     expect(analyzeQueryOccurrences('to be or not to be')).toEqual(['to', 'be', 'or', 'not', 'to', 'be']);
     // An identifier said twice counts twice as its compound; its parts, the fallback terms, count once.
-    expect(analyzeQueryOccurrences('CT-2024-0193 or CT-2024-0193?')).toEqual(['ct_2024_0193', 'ct', '2024', '0193', 'ct_2024_0193']);
+    expect(analyzeQueryOccurrences('CT-2024-0193 or CT-2024-0193?')).toEqual([
+      'ct_2024_0193',
+      'ct',
+      '2024',
+      '0193',
+      'ct_2024_0193',
+    ]);
     // `pge` is also a part of `15-ket-PGE`, so it counts once; `2` is said twice as itself.
     expect(analyzeQueryOccurrences('PGE 2 to 15-ket-PGE 2')).toEqual(['pge', '2', '15_ket_pge', '15', 'ket', '2']);
   });
@@ -150,12 +189,22 @@ describe('analyzer', () => {
       '使用HIP-3协议的p53 variants, TDP-43-induced toxicity and 15-keto-PGE2.',
       '',
     ];
-    const queries = ['CT-2024-0193', 'ct 2024', '$1,250.50 1250.50', 'v2.1.3 2.1.3 0x7a25f3', 'HIP-3 p53 TDP-43 PGE2', 'cafe 9999', 'order_total_usd'];
+    const queries = [
+      'CT-2024-0193',
+      'ct 2024',
+      '$1,250.50 1250.50',
+      'v2.1.3 2.1.3 0x7a25f3',
+      'HIP-3 p53 TDP-43 PGE2',
+      'cafe 9999',
+      'order_total_usd',
+    ];
     for (const text of texts) {
       const terms = indexTerms(text);
       for (const query of queries) {
         for (const term of analyzeQuery(query)) {
-          const expected = term.endsWith('*') ? [...terms].some((t) => t.startsWith(term.slice(0, -1))) : terms.has(term);
+          const expected = term.endsWith('*')
+            ? [...terms].some((t) => t.startsWith(term.slice(0, -1)))
+            : terms.has(term);
           expect({ text, term, found: indexTermsInclude(text, [term]) }).toEqual({ text, term, found: expected });
         }
       }

@@ -7,19 +7,47 @@ import type { AnswerType } from './language.ts';
  */
 const RULES: readonly [RegExp, AnswerType][] = [
   [/^(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|had|may|must|might)\b/i, 'yes_no'],
-  [/\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i, 'duration'],
-  [/\b(?:how much|price|prices|pricing|cost|costs|fee|fees|amount|salary|budget|pay|paid|charge|charged|spend|spent)\b/i, 'amount'],
-  [/^(?:when|until when|since when)\b|\b(?:what (?:date|day|year|month|time)|which (?:date|day|year|month)|in what year|deadline|until when|since when)\b/i, 'date'],
-  [/\b(?:how many|number of|percentage|percent|share of|rate|ratio|cap|capped|limit|limits|how old|how big|how large|how tall|how far)\b/i, 'number'],
-  [/\b(?:which|what) (?:company|companies|organi[sz]ation|organi[sz]ations|firm|team|agency|bank|university|vendor|supplier|customer|partner|band|club|publisher|network|party)\b/i, 'organization'],
-  [/\b(?:where|which (?:country|city|place|state|town|region|continent)|what (?:country|city|place|state|town|region))\b/i, 'place'],
-  [/^(?:who|whom|whose)\b|\b(?:who|whom|whose) (?:is|was|are|were|did|does|do|has|had|will|may|must|can)\b|\bwhich (?:person|people|employee|manager|author|director|actor|actress|player|singer|writer)\b/i, 'person'],
-  [/^(?:list|name|enumerate)\b|\b(?:which|what) (?:\w+ ){0,2}(?:events|types|kinds|steps|items|options|scopes|categories|fields|methods|ways|features|members|countries|products)\b/i, 'list'],
-  [/^(?:what (?:is|are|was|were) (?:a |an |the )?[\w\s-]{1,40}\??$|what does .+ (?:mean|stand for)|define|meaning of|definition of)/i, 'definition'],
+  [
+    /\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i,
+    'duration',
+  ],
+  [
+    /\b(?:how much|price|prices|pricing|cost|costs|fee|fees|amount|salary|budget|pay|paid|charge|charged|spend|spent)\b/i,
+    'amount',
+  ],
+  [
+    /^(?:when|until when|since when)\b|\b(?:what (?:date|day|year|month|time)|which (?:date|day|year|month)|in what year|deadline|until when|since when)\b/i,
+    'date',
+  ],
+  [
+    /\b(?:how many|number of|percentage|percent|share of|rate|ratio|cap|capped|limit|limits|how old|how big|how large|how tall|how far)\b/i,
+    'number',
+  ],
+  [
+    /\b(?:which|what) (?:company|companies|organi[sz]ation|organi[sz]ations|firm|team|agency|bank|university|vendor|supplier|customer|partner|band|club|publisher|network|party)\b/i,
+    'organization',
+  ],
+  [
+    /\b(?:where|which (?:country|city|place|state|town|region|continent)|what (?:country|city|place|state|town|region))\b/i,
+    'place',
+  ],
+  [
+    /^(?:who|whom|whose)\b|\b(?:who|whom|whose) (?:is|was|are|were|did|does|do|has|had|will|may|must|can)\b|\bwhich (?:person|people|employee|manager|author|director|actor|actress|player|singer|writer)\b/i,
+    'person',
+  ],
+  [
+    /^(?:list|name|enumerate)\b|\b(?:which|what) (?:\w+ ){0,2}(?:events|types|kinds|steps|items|options|scopes|categories|fields|methods|ways|features|members|countries|products)\b/i,
+    'list',
+  ],
+  [
+    /^(?:what (?:is|are|was|were) (?:a |an |the )?[\w\s-]{1,40}\??$|what does .+ (?:mean|stand for)|define|meaning of|definition of)/i,
+    'definition',
+  ],
 ];
 
 /** "Do you remember what …", "Can you tell me when …": a polite frame around a wh-question, which says what is asked. */
-const EMBEDDING = /^(?:(?:do|can|could|would|will) you (?:please )?(?:remember|recall|know|tell me|tell us|say|find out|check)|please (?:tell me|remind me))\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)/i;
+const EMBEDDING =
+  /^(?:(?:do|can|could|would|will) you (?:please )?(?:remember|recall|know|tell me|tell us|say|find out|check)|please (?:tell me|remind me))\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)/i;
 
 export function englishAnswerType(question: string): AnswerType {
   const q = question.trim().replace(EMBEDDING, '');

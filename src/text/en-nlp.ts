@@ -40,7 +40,13 @@ const CACHE_LIMIT = 5_000;
 /** Longer texts are cut: compromise's cost grows with length and names sit in every part of a passage alike. */
 const MAX_TEXT = 2_000;
 
-const clean = (items: string[]): string[] => [...new Set(items.map((item) => item.replace(/^[\s"'“‘(]+|[\s"'”’),.;:!?]+$/gu, '').replace(/['’]s$/u, '')).filter((item) => item.length > 1))];
+const clean = (items: string[]): string[] => [
+  ...new Set(
+    items
+      .map((item) => item.replace(/^[\s"'“‘(]+|[\s"'”’),.;:!?]+$/gu, '').replace(/['’]s$/u, ''))
+      .filter((item) => item.length > 1),
+  ),
+];
 
 /** People, places and organisations compromise recognises in an English text, as written. */
 export function namedThings(text: string): NamedThings {
@@ -50,7 +56,11 @@ export function namedThings(text: string): NamedThings {
   const parse = load();
   if (!parse) return EMPTY;
   const doc = parse(key);
-  const found = { people: clean(doc.people().out('array')), places: clean(doc.places().out('array')), organizations: clean(doc.organizations().out('array')) };
+  const found = {
+    people: clean(doc.people().out('array')),
+    places: clean(doc.places().out('array')),
+    organizations: clean(doc.organizations().out('array')),
+  };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, found);
   return found;

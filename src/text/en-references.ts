@@ -1,5 +1,6 @@
 /** English: words that refer back to something the conversation named before ("it", "its fee", "the previous one"). */
-const REFERRING = /\b(it|its|it's|that|this|they|them|their|the previous one|the same one|the last one|the former|the latter)\b/i;
+const REFERRING =
+  /\b(it|its|it's|that|this|they|them|their|the previous one|the same one|the last one|the former|the latter)\b/i;
 const LEADING_CONNECTIVE = /^(and|so|also|then|ok|okay)\b[,\s]*/i;
 
 export const refersBackEn = (question: string): boolean => REFERRING.test(question);

@@ -1,8 +1,10 @@
 import type { AnswerSpan, AnswerType } from './language.ts';
 import { namedThings } from './en-nlp.ts';
 
-const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-const NUMBER_WORD = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a few|several)';
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const NUMBER_WORD =
+  '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a few|several)';
 const UNIT = '(?:seconds?|minutes?|hours?|days?|business days?|working days?|weeks?|months?|years?|quarters?|decades?)';
 const NUMERAL = '(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?';
 
@@ -24,9 +26,18 @@ const PATTERNS: Record<'amount' | 'date' | 'duration' | 'number', RegExp[]> = {
     /\b(?:1[5-9]|20)\d{2}s?\b/g,
   ],
   duration: [
-    new RegExp(`\\b(?:within\\s+|after\\s+|for\\s+|up to\\s+|at least\\s+)?(?:${NUMERAL}|${NUMBER_WORD})(?:\\s*(?:-|to)\\s*(?:${NUMERAL}|${NUMBER_WORD}))?[\\s-]+(?:calendar\\s+)?${UNIT}\\b`, 'gi'),
+    new RegExp(
+      `\\b(?:within\\s+|after\\s+|for\\s+|up to\\s+|at least\\s+)?(?:${NUMERAL}|${NUMBER_WORD})(?:\\s*(?:-|to)\\s*(?:${NUMERAL}|${NUMBER_WORD}))?[\\s-]+(?:calendar\\s+)?${UNIT}\\b`,
+      'gi',
+    ),
   ],
-  number: [new RegExp(`[$€£¥]?\\b${NUMERAL}(?:\\s?(?:%|k|m|million|billion|thousand)\\b)?(?:\\s+(?!(?:between|and|or|to|the|of|in|on|for|with|is|are|was|were|by|at|from)\\b)[a-z]+)?`, 'gi'), new RegExp(`\\b${NUMBER_WORD}\\b`, 'gi')],
+  number: [
+    new RegExp(
+      `[$€£¥]?\\b${NUMERAL}(?:\\s?(?:%|k|m|million|billion|thousand)\\b)?(?:\\s+(?!(?:between|and|or|to|the|of|in|on|for|with|is|are|was|were|by|at|from)\\b)[a-z]+)?`,
+      'gi',
+    ),
+    new RegExp(`\\b${NUMBER_WORD}\\b`, 'gi'),
+  ],
 };
 
 /** Where identifiers sit in a sentence: their digits (CT-2024-0193, HIP-3, v2.1) are names, not values. */
@@ -34,13 +45,20 @@ const IDENTIFIER_LIKE = /[\p{L}_]+[-_./]?\d[\w.-]*|\d+[-_/][\p{L}][\w-]*|[\w]+(?
 
 function regexSpans(sentence: string, type: 'amount' | 'date' | 'duration' | 'number'): AnswerSpan[] {
   const out: AnswerSpan[] = [];
-  const names = [...sentence.matchAll(IDENTIFIER_LIKE)].map((match) => [match.index ?? 0, (match.index ?? 0) + match[0].length] as const);
-  const inName = (start: number, end: number) => names.some(([from, to]) => start >= from && end <= to + 1 && start < to);
+  const names = [...sentence.matchAll(IDENTIFIER_LIKE)].map(
+    (match) => [match.index ?? 0, (match.index ?? 0) + match[0].length] as const,
+  );
+  const inName = (start: number, end: number) =>
+    names.some(([from, to]) => start >= from && end <= to + 1 && start < to);
   for (const pattern of PATTERNS[type]) {
     for (const match of sentence.matchAll(pattern)) {
       const start = match.index ?? 0;
       const end = start + match[0].length;
-      if (out.some((span) => start < span.end && end > span.start) || inName(start, start + (match[0].match(/^[^\d]*\d[\d,.]*/)?.[0].length ?? 1))) continue;
+      if (
+        out.some((span) => start < span.end && end > span.start) ||
+        inName(start, start + (match[0].match(/^[^\d]*\d[\d,.]*/)?.[0].length ?? 1))
+      )
+        continue;
       out.push({ text: match[0].trim(), start, end, type });
     }
   }
@@ -96,7 +114,12 @@ export function englishSpans(sentence: string, type: AnswerType): AnswerSpan[] {
       return [{ text, start, end: start + text.length, type }];
     }
     case 'yes_no':
-      return [...sentence.matchAll(POLARITY)].map((match) => ({ text: match[0], start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, type }));
+      return [...sentence.matchAll(POLARITY)].map((match) => ({
+        text: match[0],
+        start: match.index ?? 0,
+        end: (match.index ?? 0) + match[0].length,
+        type,
+      }));
     case 'any':
       return [];
   }

@@ -26,12 +26,21 @@ describe('English language module', () => {
 
   it('does not take the words that ask for the answer kind as key terms', () => {
     expect(en.focus('How quickly must we reply to a webhook?').key_terms).not.toContain(englishKeyTerms('quickly')[0]);
-    expect(en.focus('On which date was the billing problem fixed?').key_terms).not.toContain(englishKeyTerms('date')[0]);
+    expect(en.focus('On which date was the billing problem fixed?').key_terms).not.toContain(
+      englishKeyTerms('date')[0],
+    );
     expect(en.focus('What is the delivery date of the order?').key_terms).toContain(englishKeyTerms('date')[0]);
   });
 
   it('keeps content words as analyzer terms and drops question and function words', () => {
-    expect(englishKeyTerms('What is the termination fee of CT-2024-0193?')).toEqual(['termin', 'fee', 'ct_2024_0193', 'ct', '2024', '0193']);
+    expect(englishKeyTerms('What is the termination fee of CT-2024-0193?')).toEqual([
+      'termin',
+      'fee',
+      'ct_2024_0193',
+      'ct',
+      '2024',
+      '0193',
+    ]);
     expect(englishKeyTerms('How many of them are there?')).toEqual([]);
   });
 
@@ -46,7 +55,9 @@ describe('English language module', () => {
     expect(en.spans(sentence, 'date').map((s) => s.text)).toContain('1 March 2025');
     expect(en.spans(sentence, 'amount').map((s) => s.text)).toEqual(['$48,000', '10%']);
     expect(en.spans('The contract was signed by Alice Smith.', 'person').map((s) => s.text)).toEqual(['Alice Smith']);
-    expect(en.spans('SEV-2 means a major feature is degraded.', 'definition').map((s) => s.text)).toEqual(['a major feature is degraded']);
+    expect(en.spans('SEV-2 means a major feature is degraded.', 'definition').map((s) => s.text)).toEqual([
+      'a major feature is degraded',
+    ]);
     expect(en.spans('Pricing is discussed with your account manager.', 'amount')).toEqual([]);
     const span = en.spans(sentence, 'amount')[0];
     expect(span && sentence.slice(span.start, span.end)).toBe('$48,000');

@@ -40,24 +40,38 @@ function englishEntities(text: string): string[] {
   const quoted = [...text.matchAll(QUOTED)].map((match) => (match[1] as string).trim());
   const years = text.match(NUMBER_IN_QUESTION) ?? [];
   const ids = identifiersIn(text);
-  const acronyms = (text.match(ACRONYM) ?? []).filter((word) => !NOT_NAMES.has(word) && !/^\d+$/.test(word) && !ids.some((id) => id.includes(word)));
+  const acronyms = (text.match(ACRONYM) ?? []).filter(
+    (word) => !NOT_NAMES.has(word) && !/^\d+$/.test(word) && !ids.some((id) => id.includes(word)),
+  );
   const found = [...ids, ...quoted, ...named.people, ...named.organizations, ...named.places, ...acronyms, ...years];
   // A name inside a longer one ("Acme" in "Acme Corp") is the same entity.
   const unique = [...new Set(found)];
-  return unique.filter((entity) => !unique.some((other) => other !== entity && other.toLowerCase().includes(entity.toLowerCase()) && !identifiersIn(entity).length));
+  return unique.filter(
+    (entity) =>
+      !unique.some(
+        (other) =>
+          other !== entity && other.toLowerCase().includes(entity.toLowerCase()) && !identifiersIn(entity).length,
+      ),
+  );
 }
 
 /**
  * The words that ask for the kind of answer ("how quickly", "how early", "which date"): they say what is wanted,
  * never what it is about, and a passage states the value instead ("within 30 seconds", "Fixed on 9 April").
  */
-const ASKING_PHRASE = /\bhow\s+(?:quickly|early|soon|long|often|fast|late|far|much|many|old)\b|\b(?:which|what)\s+(?:date|day|year|month|time|percentage|share)\b/gi;
+const ASKING_PHRASE =
+  /\bhow\s+(?:quickly|early|soon|long|often|fast|late|far|much|many|old)\b|\b(?:which|what)\s+(?:date|day|year|month|time|percentage|share)\b/gi;
 
 export const en: LanguageModule = {
   code: 'en',
   sentences: (text) => headedSentences(text).map((sentence) => sentence.text),
   focus(question): QuestionFocus {
-    return { language: 'en', answer_type: englishAnswerType(question), entities: englishEntities(question), key_terms: englishKeyTerms(question.replace(ASKING_PHRASE, ' ')) };
+    return {
+      language: 'en',
+      answer_type: englishAnswerType(question),
+      entities: englishEntities(question),
+      key_terms: englishKeyTerms(question.replace(ASKING_PHRASE, ' ')),
+    };
   },
   entities: englishEntities,
   spans: englishSpans,
@@ -87,7 +101,8 @@ export function englishExpansions(question: string): Map<string, string[][]> {
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
     const keys = englishKeyTerms(word);
-    if (keys.length > 0 && !/\d/.test(word) && !/^\p{Lu}/u.test(word.slice(1)) && word.length > 2) for (const synonym of synonymsOf(word)) add(keys, synonym);
+    if (keys.length > 0 && !/\d/.test(word) && !/^\p{Lu}/u.test(word.slice(1)) && word.length > 2)
+      for (const synonym of synonymsOf(word)) add(keys, synonym);
     const next = words[i + 1];
     if (next) {
       const phraseKeys = englishKeyTerms(`${word} ${next}`);

@@ -2,4 +2,6 @@
 export const IDENTIFIER = /\b[A-Za-z]{2,}(?:-[A-Za-z0-9]+)*-\d+[A-Za-z0-9]*\b/g;
 
 /** The identifiers a text names, upper-cased, each once. */
-export const identifiersIn = (text: string): string[] => [...new Set((text.match(IDENTIFIER) ?? []).map((id) => id.toUpperCase()))];
+export const identifiersIn = (text: string): string[] => [
+  ...new Set((text.match(IDENTIFIER) ?? []).map((id) => id.toUpperCase())),
+];

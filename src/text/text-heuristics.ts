@@ -31,7 +31,9 @@ export function contentTerms(text: string): string[] {
   const bigrams = (rest.match(CJK_RUN) ?? []).flatMap((run) =>
     run.length === 1 ? [run] : Array.from({ length: run.length - 1 }, (_, i) => run.slice(i, i + 2)),
   );
-  const words = (rest.replace(CJK_RUN, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOPWORDS.has(word) && word.length > 1);
+  const words = (rest.replace(CJK_RUN, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).filter(
+    (word) => !STOPWORDS.has(word) && word.length > 1,
+  );
   return [...new Set([...identifiers, ...words.map((word) => stemmer(word)), ...bigrams])];
 }
 

@@ -99,7 +99,13 @@ function members(line: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const word = fields[4 + i * 2];
-    if (word) out.push(word.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
+    if (word)
+      out.push(
+        word
+          .replace(/\(.*\)$/, '')
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+      );
   }
   return out;
 }
@@ -108,9 +114,32 @@ const cache = new Map<string, string[]>();
 
 /** WordNet's own detachment rules (morphy), for inflected forms its index does not list: "delivering" → "deliver". */
 const DETACH: Record<Pos, readonly [string, string][]> = {
-  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  noun: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  verb: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  adj: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   adv: [],
 };
 

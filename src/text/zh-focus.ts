@@ -9,7 +9,11 @@ import type { AnswerType, QuestionFocus } from './language.ts';
 import { organizationCandidates, personCandidates, placeCandidates, titles } from './zh-names.ts';
 import { isHan, tagged } from './zh-segmenter.ts';
 
-const group = (words: string): string[] => words.split(/\s+/u).filter(Boolean).sort((a, b) => b.length - a.length);
+const group = (words: string): string[] =>
+  words
+    .split(/\s+/u)
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length);
 
 /** Nouns naming a role a person fills. */
 const PERSON_HEADS = group(`
@@ -73,15 +77,23 @@ export function zhAnswerType(question: string): AnswerType {
   const q = question.normalize('NFKC').replace(TRAILING, '').replace(TRAILING, '');
   const hasWh = /谁|哪|什么|多少|几|何时|何地|何处|多久|多长|如何|怎么|怎样|为什么|为何|啥/u.test(q);
 
-  if (/是否|是不是|有没有|能不能|会不会|可不可以|能否|可否|是真的/u.test(q) && !/谁|哪|什么|多少/u.test(q)) return 'yes_no';
-  if (/吗$|么$/u.test(question.normalize('NFKC').replace(/[\s?？。！!]+$/u, '')) && !/谁|哪|什么|多少|几/u.test(q)) return 'yes_no';
-  if (/^(?:请问)?(?:什么是|何为|何谓|啥是)|(?:是什么意思|什么意思|指的是什么|是指什么|是啥意思|的定义|的含义|是什么东西)$/u.test(q)) return 'definition';
+  if (/是否|是不是|有没有|能不能|会不会|可不可以|能否|可否|是真的/u.test(q) && !/谁|哪|什么|多少/u.test(q))
+    return 'yes_no';
+  if (/吗$|么$/u.test(question.normalize('NFKC').replace(/[\s?？。！!]+$/u, '')) && !/谁|哪|什么|多少|几/u.test(q))
+    return 'yes_no';
+  if (
+    /^(?:请问)?(?:什么是|何为|何谓|啥是)|(?:是什么意思|什么意思|指的是什么|是指什么|是啥意思|的定义|的含义|是什么东西)$/u.test(
+      q,
+    )
+  )
+    return 'definition';
   if (/有哪些|都有哪|哪些|有谁|都有谁|都是谁|分别是|分别有|包括哪/u.test(q)) return 'list';
   // 票房最高的三部电影: a superlative over several things asks for all of them.
   if (new RegExp(`最[^的]{1,6}的(?:[两二三四五六七八九十]|\\d+)[${COUNTERS}]`, 'u').test(q)) return 'list';
 
   if (/什么时候|何时|几时|几月几[日号]|几号|哪天|哪一天|哪年|哪一年|几月份?/u.test(q)) return 'date';
-  if (/多久|多长时间|多长|多少年|多少天|多少个月|多少小时|多少分钟|多少周|几年|几天|几个月|几小时|几周|几分钟/u.test(q)) return 'duration';
+  if (/多久|多长时间|多长|多少年|多少天|多少个月|多少小时|多少分钟|多少周|几年|几天|几个月|几小时|几周|几分钟/u.test(q))
+    return 'duration';
   if (/多少钱|多少元|多少美元|多少欧元|多少英镑|多少日元|多少人民币|多少万元|多少亿元|多少块/u.test(q)) return 'amount';
   if (/第几/u.test(q)) return 'number';
 
@@ -123,7 +135,9 @@ export function zhAnswerType(question: string): AnswerType {
 const STOPWORDS = new Set(
   `的 了 是 在 有 和 与 及 或 吗 呢 啊 吧 呀 么 嘛 什么 哪 哪个 哪些 哪里 哪儿 哪位 哪家 哪支 哪一 谁 多少 几 何时 何地 什么时候 如何 怎么 怎样 为什么
   为何 是否 是不是 请问 一下 这 那 这个 那个 其 之 被 把 将 会 能 要 都 也 还 又 就 才 中 里 上 下 到 从 对 向 给 让 由 于 为 以 而 并 等 个 些
-  时间 日期 时候 地点 地方 人 人物 多久 多长 有没有 分别 一共 总共 大约 约 共 已经 曾 呢 们 吗 啥 一个 第几 几个`.split(/\s+/u),
+  时间 日期 时候 地点 地方 人 人物 多久 多长 有没有 分别 一共 总共 大约 约 共 已经 曾 呢 们 吗 啥 一个 第几 几个`.split(
+    /\s+/u,
+  ),
 );
 
 /** A question word inside a candidate means jieba glued it to a name (哪支球队). */
@@ -135,7 +149,9 @@ const HEAD_WORDS = new Set(TYPED_HEADS.flatMap(([, heads]) => heads));
 export function zhEntities(text: string): string[] {
   const found: string[] = [...titles(text)];
   const inTitle = (start: number, end: number): boolean =>
-    [...text.matchAll(/《[^《》]{1,40}》/gu)].some((m) => start >= (m.index ?? 0) && end <= (m.index ?? 0) + m[0].length);
+    [...text.matchAll(/《[^《》]{1,40}》/gu)].some(
+      (m) => start >= (m.index ?? 0) && end <= (m.index ?? 0) + m[0].length,
+    );
   for (const c of [...personCandidates(text), ...placeCandidates(text), ...organizationCandidates(text)]) {
     if (c.score >= 0.6 && !inTitle(c.start, c.end)) found.push(c.text);
   }
@@ -146,7 +162,9 @@ export function zhEntities(text: string): string[] {
     else if (han && token.word.length >= 2 && token.tag === 'x' && !STOPWORDS.has(token.word)) found.push(token.word);
     else if (token.tag === 'eng' && /[A-Za-z]/u.test(token.word) && token.word.length >= 2) found.push(token.word);
   }
-  const unique = [...new Set(found.map((e) => e.trim()).filter((e) => e.length >= 2 && !NOT_ENTITY.test(e) && !HEAD_WORDS.has(e)))];
+  const unique = [
+    ...new Set(found.map((e) => e.trim()).filter((e) => e.length >= 2 && !NOT_ENTITY.test(e) && !HEAD_WORDS.has(e))),
+  ];
   // A name inside a longer one is the same mention (德约 in 德约科维奇).
   return unique.filter((e) => !unique.some((other) => other !== e && other.includes(e)));
 }

@@ -18,11 +18,15 @@ interface Item {
 /** The list's items: names where a name finder found one, otherwise single nominal words, titles whole. */
 function items(sentence: string, tokens: ZhToken[], names: NameCandidate[]): Item[] {
   const out: Item[] = [];
-  for (const m of sentence.matchAll(/《[^《》]{1,40}》/gu)) out.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, named: true });
-  for (const name of names) if (!out.some((o) => o.start < name.end && name.start < o.end)) out.push({ start: name.start, end: name.end, named: true });
+  for (const m of sentence.matchAll(/《[^《》]{1,40}》/gu))
+    out.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, named: true });
+  for (const name of names)
+    if (!out.some((o) => o.start < name.end && name.start < o.end))
+      out.push({ start: name.start, end: name.end, named: true });
   for (const token of tokens) {
     if (!NOMINAL.test(token.tag) || token.word.length < 2 || !/[\p{L}\p{N}]/u.test(token.word)) continue;
-    if (!out.some((o) => o.start < token.end && token.start < o.end)) out.push({ start: token.start, end: token.end, named: false });
+    if (!out.some((o) => o.start < token.end && token.start < o.end))
+      out.push({ start: token.start, end: token.end, named: false });
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -38,7 +42,12 @@ export function listSpans(sentence: string): AnswerSpan[] {
     const named = chain.filter((i) => i.named).length;
     // A space-separated run counts only when every item is a name (a credits line, not prose).
     if (chain.length >= 2 && named >= 1 && (!spaced || named === chain.length)) {
-      chains.push({ start: (chain[0] as Item).start, end: (chain[chain.length - 1] as Item).end, count: chain.length, named });
+      chains.push({
+        start: (chain[0] as Item).start,
+        end: (chain[chain.length - 1] as Item).end,
+        count: chain.length,
+        named,
+      });
     }
     chain = [];
     spaced = false;

@@ -16,35 +16,176 @@ const SURNAMES = new Set(
 
 const PERSON_TAGS = new Set(['nr', 'nrt', 'nrfg']);
 /** Words that end a name run: a name is never followed by these inside itself. */
-const NAME_BREAKERS = new Set(['饰', '等', '和', '与', '及', '的', '是', '在', '为', '将', '也', '都', '已', '被', '由', '从', '对', '向', '了']);
+const NAME_BREAKERS = new Set([
+  '饰',
+  '等',
+  '和',
+  '与',
+  '及',
+  '的',
+  '是',
+  '在',
+  '为',
+  '将',
+  '也',
+  '都',
+  '已',
+  '被',
+  '由',
+  '从',
+  '对',
+  '向',
+  '了',
+]);
 
 /** Not a name whatever its tags: numerals (二人), pronoun-like and generic words. */
-const NOT_A_NAME = /^[一二两三四五六七八九十百千万几数多]|^(?:本人|个人|他人|众人|路人|家人|国人|人们|双方|对方|大家|自己|我们|他们|她们|网友|记者|观众|粉丝)$/u;
+const NOT_A_NAME =
+  /^[一二两三四五六七八九十百千万几数多]|^(?:本人|个人|他人|众人|路人|家人|国人|人们|双方|对方|大家|自己|我们|他们|她们|网友|记者|观众|粉丝)$/u;
 /** Place words that name no particular place. */
-const GENERIC_PLACES = new Set(['全球', '全国', '国内', '国外', '海外', '世界', '各地', '当地', '本地', '全省', '全市', '中外', '境内', '境外', '内地', '全世界', '各国', '外地', '异地', '地区', '国际']);
+const GENERIC_PLACES = new Set([
+  '全球',
+  '全国',
+  '国内',
+  '国外',
+  '海外',
+  '世界',
+  '各地',
+  '当地',
+  '本地',
+  '全省',
+  '全市',
+  '中外',
+  '境内',
+  '境外',
+  '内地',
+  '全世界',
+  '各国',
+  '外地',
+  '异地',
+  '地区',
+  '国际',
+]);
 /** Latin words that are dates or plain English, not names of organisations. */
-const LATIN_NOT_ORG = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|the|and|for|with|this|that|from|notice|content|above|including|news|via)$/iu;
+const LATIN_NOT_ORG =
+  /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|mon|tue|wed|thu|fri|sat|sun|the|and|for|with|this|that|from|notice|content|above|including|news|via)$/iu;
 
 /** Cue words after which a name follows (主演：X, 由X执导, 总理X). */
 const BEFORE_PERSON = new Set([
-  '主演', '导演', '总导演', '编剧', '作者', '主持人', '主持', '饰演', '扮演', '由', '冠军', '亚军', '季军', '得主', '总理', '首相',
-  '总统', '市长', '议长', '主席', '教练', '主教练', '主帅', '记者', '选手', '球员', '演员', '歌手', '航天员', '宇航员', '新任', '创始人',
-  '董事长', '总裁', '部长', '国务卿', '外长', '女士', '先生', '男主', '女主', '男主角', '女主角', '嫌疑人', '作家',
+  '主演',
+  '导演',
+  '总导演',
+  '编剧',
+  '作者',
+  '主持人',
+  '主持',
+  '饰演',
+  '扮演',
+  '由',
+  '冠军',
+  '亚军',
+  '季军',
+  '得主',
+  '总理',
+  '首相',
+  '总统',
+  '市长',
+  '议长',
+  '主席',
+  '教练',
+  '主教练',
+  '主帅',
+  '记者',
+  '选手',
+  '球员',
+  '演员',
+  '歌手',
+  '航天员',
+  '宇航员',
+  '新任',
+  '创始人',
+  '董事长',
+  '总裁',
+  '部长',
+  '国务卿',
+  '外长',
+  '女士',
+  '先生',
+  '男主',
+  '女主',
+  '男主角',
+  '女主角',
+  '嫌疑人',
+  '作家',
 ]);
 /** Cue words before which a name stands (X饰, X执导, X夺冠). */
 const AFTER_PERSON = new Set([
-  '饰', '执导', '主演', '领衔', '导演', '夺冠', '夺得', '摘得', '获得', '荣获', '获', '当选', '出任', '担任', '击败', '战胜', '卫冕', '创办',
-  '创立', '扮演', '饰演', '主持', '出演', '领衔主演', '联合主演',
+  '饰',
+  '执导',
+  '主演',
+  '领衔',
+  '导演',
+  '夺冠',
+  '夺得',
+  '摘得',
+  '获得',
+  '荣获',
+  '获',
+  '当选',
+  '出任',
+  '担任',
+  '击败',
+  '战胜',
+  '卫冕',
+  '创办',
+  '创立',
+  '扮演',
+  '饰演',
+  '主持',
+  '出演',
+  '领衔主演',
+  '联合主演',
 ]);
-const BEFORE_PLACE = new Set(['在', '于', '位于', '前往', '抵达', '来到', '落户', '赴', '访问', '到访', '飞往', '途经', '举办地', '举办国', '东道主']);
-const AFTER_PLACE = new Set(['举行', '举办', '召开', '开幕', '开幕式', '闭幕', '揭幕', '落幕', '开赛', '登场', '启幕', '首站', '站']);
+const BEFORE_PLACE = new Set([
+  '在',
+  '于',
+  '位于',
+  '前往',
+  '抵达',
+  '来到',
+  '落户',
+  '赴',
+  '访问',
+  '到访',
+  '飞往',
+  '途经',
+  '举办地',
+  '举办国',
+  '东道主',
+]);
+const AFTER_PLACE = new Set([
+  '举行',
+  '举办',
+  '召开',
+  '开幕',
+  '开幕式',
+  '闭幕',
+  '揭幕',
+  '落幕',
+  '开赛',
+  '登场',
+  '启幕',
+  '首站',
+  '站',
+]);
 const PLACE_SUFFIX = /(?:市|省|县|州|区|镇|乡|村|岛|湾|港|城|国)$/u;
 const ORG_SUFFIX =
   /(?:公司|集团|大学|学院|学校|银行|协会|委员会|联合会|俱乐部|球队|队|党|部|局|署|院|研究所|中心|基金会|联盟|组织|平台|电视台|网站|工作室|医院|法院|交易所|实验室|有限公司|股份|控股|科技|传媒|影业|娱乐|站|网)$/u;
 
 /** Words that are an organisation's kind on their own, after its name (… 公司, … 队). */
-const ORG_WORD = /^(?:公司|有限公司|股份有限公司|集团|大学|银行|协会|俱乐部|队|球队|战队|平台|电视台|工作室|影业|科技|控股|基金会|委员会)$/u;
-const LONG_ORG_SUFFIX = /(?:公司|集团|大学|学院|银行|协会|委员会|联合会|俱乐部|基金会|研究所|研究院|电视台|交易所|实验室)$/u;
+const ORG_WORD =
+  /^(?:公司|有限公司|股份有限公司|集团|大学|银行|协会|俱乐部|队|球队|战队|平台|电视台|工作室|影业|科技|控股|基金会|委员会)$/u;
+const LONG_ORG_SUFFIX =
+  /(?:公司|集团|大学|学院|银行|协会|委员会|联合会|俱乐部|基金会|研究所|研究院|电视台|交易所|实验室)$/u;
 
 export interface NameCandidate {
   text: string;
@@ -56,7 +197,11 @@ export interface NameCandidate {
 
 /** Offsets of 《…》 titles, whose insides are never a person or place. */
 function titleRanges(text: string): { start: number; end: number; text: string }[] {
-  return [...text.matchAll(/《([^《》]{1,40})》/gu)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, text: m[1] as string }));
+  return [...text.matchAll(/《([^《》]{1,40})》/gu)].map((m) => ({
+    start: m.index ?? 0,
+    end: (m.index ?? 0) + m[0].length,
+    text: m[1] as string,
+  }));
 }
 
 const isWordy = (token: ZhToken): boolean => /[\p{L}\p{N}]/u.test(token.word);
@@ -87,7 +232,11 @@ function personRuns(tokens: ZhToken[]): { start: number; end: number; first: num
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as ZhToken;
     const surnameStart = isHan(token.word) && token.word.length <= 3 && SURNAMES.has(token.word[0] as string);
-    const nzCued = token.tag === 'nz' && isHan(token.word) && token.word.length <= 3 && (BEFORE_PERSON.has(prevWord(tokens, i)?.word ?? '') || tokens[i + 1]?.word.length === 1);
+    const nzCued =
+      token.tag === 'nz' &&
+      isHan(token.word) &&
+      token.word.length <= 3 &&
+      (BEFORE_PERSON.has(prevWord(tokens, i)?.word ?? '') || tokens[i + 1]?.word.length === 1);
     if (!nameish(token) && !(surnameStart && token.word.length === 1) && !nzCued) continue;
     let j = i;
     let length = token.word.length;
@@ -106,12 +255,24 @@ function personRuns(tokens: ZhToken[]): { start: number; end: number; first: num
       }
       const limit = transliterated ? 16 : 5;
       // A one-character surname jieba split from its given name (周/冬雨): the next short word is the given name.
-      if (j === i && token.word.length === 1 && isHan(next.word) && next.word.length <= 2 && !NAME_BREAKERS.has(next.word) && /^(?:n|nr|nrt|nz|x|t|ng|g|ag|an|a|j|ns|s|b|z|vn|i)$/u.test(next.tag)) {
+      if (
+        j === i &&
+        token.word.length === 1 &&
+        isHan(next.word) &&
+        next.word.length <= 2 &&
+        !NAME_BREAKERS.has(next.word) &&
+        /^(?:n|nr|nrt|nz|x|t|ng|g|ag|an|a|j|ns|s|b|z|vn|i)$/u.test(next.tag)
+      ) {
         length += next.word.length;
         j++;
         continue;
       }
-      const joinable = isHan(next.word) && !NAME_BREAKERS.has(next.word) && (nameish(next) || (next.word.length === 1 && /^(?:nr|nz|ag|ng|g|x|n|ns)$/u.test(next.tag)) || (next.tag === 'nz' && next.word.length <= 2));
+      const joinable =
+        isHan(next.word) &&
+        !NAME_BREAKERS.has(next.word) &&
+        (nameish(next) ||
+          (next.word.length === 1 && /^(?:nr|nz|ag|ng|g|x|n|ns)$/u.test(next.tag)) ||
+          (next.tag === 'nz' && next.word.length <= 2));
       if (!joinable || length + next.word.length > limit) break;
       length += next.word.length;
       j++;
@@ -139,8 +300,12 @@ export function personCandidates(text: string): NameCandidate[] {
     const first = tokens[run.first] as ZhToken;
     const before = prevWord(tokens, run.first);
     const after = nextWord(tokens, run.last);
-    const cued = (before && BEFORE_PERSON.has(before.word)) || (after && AFTER_PERSON.has(after.word)) || /(?:饰|主演|执导)$/u.test(text.slice(run.start, run.end));
-    const placeCued = (before && BEFORE_PLACE.has(before.word) && before.word !== '由') || (after && AFTER_PLACE.has(after.word));
+    const cued =
+      (before && BEFORE_PERSON.has(before.word)) ||
+      (after && AFTER_PERSON.has(after.word)) ||
+      /(?:饰|主演|执导)$/u.test(text.slice(run.start, run.end));
+    const placeCued =
+      (before && BEFORE_PLACE.has(before.word) && before.word !== '由') || (after && AFTER_PLACE.has(after.word));
     if (placeCued && !cued) continue;
     const tagged = PERSON_TAGS.has(first.tag) && (first.word.length >= 2 || run.last > run.first);
     const surname = SURNAMES.has(name[0] as string) && name.length <= 4;
@@ -159,7 +324,12 @@ export function personCandidates(text: string): NameCandidate[] {
 }
 
 /** Members of a 、-list whose other members are names of this kind join as candidates (吴京、刘德华、李雪健). */
-function promoteListMates(text: string, tokens: ZhToken[], found: NameCandidate[], type: NameCandidate['type']): NameCandidate[] {
+function promoteListMates(
+  text: string,
+  tokens: ZhToken[],
+  found: NameCandidate[],
+  type: NameCandidate['type'],
+): NameCandidate[] {
   if (found.length === 0) return found;
   const out = [...found];
   for (let i = 0; i < tokens.length; i++) {
@@ -176,7 +346,8 @@ function promoteListMates(text: string, tokens: ZhToken[], found: NameCandidate[
       if (type === 'person' && /^(?:ns|nt)$/u.test(mate.tag)) continue;
       const otherIsName = out.some((c) => c.start <= other.start && c.end >= other.end);
       const mateKnown = out.some((c) => c.start < mate.end && mate.start < c.end);
-      if (otherIsName && !mateKnown && isWordy(mate)) out.push({ text: mate.word, start: mate.start, end: mate.end, type, score: 0.9 });
+      if (otherIsName && !mateKnown && isWordy(mate))
+        out.push({ text: mate.word, start: mate.start, end: mate.end, type, score: 0.9 });
     }
   }
   void text;
@@ -195,7 +366,8 @@ export function placeCandidates(text: string): NameCandidate[] {
     const after = nextWord(tokens, i);
     const cued = (before && BEFORE_PLACE.has(before.word)) || (after && AFTER_PLACE.has(after.word));
     const known = token.tag === 'ns';
-    const unknownPlace = (token.tag === 'x' || token.tag === 'nrt' || token.tag === 'nz') && PLACE_SUFFIX.test(token.word);
+    const unknownPlace =
+      (token.tag === 'x' || token.tag === 'nrt' || token.tag === 'nz') && PLACE_SUFFIX.test(token.word);
     const nominal = /^(?:n|nr|nrt|nz|x|ns|nt|j)$/u.test(token.tag);
     if (!known && !unknownPlace && !(cued && nominal)) continue;
     let end = token.end;
@@ -227,31 +399,47 @@ export function organizationCandidates(text: string): NameCandidate[] {
         continue;
       }
       // A Latin name reads as one when it is not a plain word: NBA, TikTok, OpenAI, 3M (not Three, Dec).
-      const nameShaped = /^[A-Z0-9]{2,}$/u.test(token.word) || /^[A-Z][a-z]+[A-Z]/u.test(token.word) || /\d/u.test(token.word);
-      if (nameShaped && !LATIN_NOT_ORG.test(token.word)) out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.4 });
+      const nameShaped =
+        /^[A-Z0-9]{2,}$/u.test(token.word) || /^[A-Z][a-z]+[A-Z]/u.test(token.word) || /\d/u.test(token.word);
+      if (nameShaped && !LATIN_NOT_ORG.test(token.word))
+        out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.4 });
       continue;
     }
     if (!isHan(token.word)) continue;
     const suffixWord = ORG_WORD.test(token.word);
     // A common noun ending in 网 or 队 (互联网, 田径队) is not a name; a proper or unknown one is (泰山队).
-    const namedWithSuffix = !suffixWord && ORG_SUFFIX.test(token.word) && token.word.length >= 3 && (/^(?:nz|x|nt|nrt|ns|j)$/u.test(token.tag) || (token.tag === 'n' && LONG_ORG_SUFFIX.test(token.word)));
+    const namedWithSuffix =
+      !suffixWord &&
+      ORG_SUFFIX.test(token.word) &&
+      token.word.length >= 3 &&
+      (/^(?:nz|x|nt|nrt|ns|j)$/u.test(token.tag) || (token.tag === 'n' && LONG_ORG_SUFFIX.test(token.word)));
     if (suffixWord || namedWithSuffix) {
       // The name before an organisation word: 山东 泰山队, 艺画 开天 公司, 中国移动通信集团 有限公司.
       let k = i;
       while (k - 1 >= 0 && i - (k - 1) <= 3) {
         const prev = tokens[k - 1] as ZhToken;
         // A common noun can name a company (光明 影业) but not a team (足球 队).
-        const tags = token.word.length >= 2 && suffixWord && k === i ? /^(?:n|nz|x|nt|nr|nrt|ns|eng|j)$/u : /^(?:nz|x|nt|nr|nrt|ns|eng|j)$/u;
+        const tags =
+          token.word.length >= 2 && suffixWord && k === i
+            ? /^(?:n|nz|x|nt|nr|nrt|ns|eng|j)$/u
+            : /^(?:nz|x|nt|nr|nrt|ns|eng|j)$/u;
         if (!(isHan(prev.word) || prev.tag === 'eng') || !tags.test(prev.tag) || NAME_BREAKERS.has(prev.word)) break;
         k--;
       }
       if (k < i || namedWithSuffix) {
         const start = (tokens[k] as ZhToken).start;
-        out.push({ text: text.slice(start, token.end), start, end: token.end, type: 'organization', score: k < i ? 1.2 : 1 });
+        out.push({
+          text: text.slice(start, token.end),
+          start,
+          end: token.end,
+          type: 'organization',
+          score: k < i ? 1.2 : 1,
+        });
       }
       continue;
     }
-    if (token.tag === 'nz' && token.word.length >= 2) out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.3 });
+    if (token.tag === 'nz' && token.word.length >= 2)
+      out.push({ text: token.word, start: token.start, end: token.end, type: 'organization', score: 0.3 });
   }
   return out;
 }

@@ -6,10 +6,26 @@ import { tagged } from './zh-segmenter.ts';
  * "该合同的期限" becomes "CT-2024-0201 合同的期限".
  */
 const PRONOUNS = new Set(['它', '它们', '其']);
-const DEMONSTRATIVES = new Set(['该', '这个', '那个', '这份', '那份', '这项', '那项', '这家', '那家', '此', '上述', '前者', '后者', '上一个']);
+const DEMONSTRATIVES = new Set([
+  '该',
+  '这个',
+  '那个',
+  '这份',
+  '那份',
+  '这项',
+  '那项',
+  '这家',
+  '那家',
+  '此',
+  '上述',
+  '前者',
+  '后者',
+  '上一个',
+]);
 const LEADING_CONNECTIVE = /^(那么|还有|另外|并且|而且)[，,\s]*/u;
 
-const references = (question: string) => tagged(question).filter(({ word }) => PRONOUNS.has(word) || DEMONSTRATIVES.has(word));
+const references = (question: string) =>
+  tagged(question).filter(({ word }) => PRONOUNS.has(word) || DEMONSTRATIVES.has(word));
 
 export const refersBackZh = (question: string): boolean => references(question).length > 0;
 

@@ -58,7 +58,11 @@ const DATE_UNIT = /^[年月日号]/u;
  * An unknown word (`x`) of three or more Han characters loses a glued function character at either edge, and one
  * right after digits loses a leading date unit.
  */
-function repairUnknown(word: string, tag: string, afterNumber: boolean): { word: string; tag: string; offset: number }[] {
+function repairUnknown(
+  word: string,
+  tag: string,
+  afterNumber: boolean,
+): { word: string; tag: string; offset: number }[] {
   if (tag !== 'x' || word.length < 3 || !HAN_ONLY.test(word)) return [{ word, tag, offset: 0 }];
   const out: { word: string; tag: string; offset: number }[] = [];
   let body = word;

@@ -6,7 +6,17 @@
  */
 
 const STOPS = new Set(['。', '！', '？', '；', '!', '?', ';', '…']);
-const OPENERS: Record<string, string> = { '“': '”', '‘': '’', '「': '」', '『': '』', '（': '）', '(': ')', '《': '》', '【': '】', '〈': '〉' };
+const OPENERS: Record<string, string> = {
+  '“': '”',
+  '‘': '’',
+  '「': '」',
+  '『': '』',
+  '（': '）',
+  '(': ')',
+  '《': '》',
+  '【': '】',
+  '〈': '〉',
+};
 const CLOSERS = new Set(Object.values(OPENERS));
 /** Half-width ASCII quotes open and close with the same character. */
 const SYMMETRIC = new Set(['"']);
@@ -26,10 +36,15 @@ function splitLine(line: string, respectBrackets: boolean): { parts: string[]; b
       else stack.push(ch);
     } else if (OPENERS[ch]) stack.push(OPENERS[ch] as string);
     else if (CLOSERS.has(ch) && stack[stack.length - 1] === ch) stack.pop();
-    const stops = STOPS.has(ch) || (ch === '.' && LATIN_STOP.test(chars.slice(i, i + 2).join('')) && /[A-Za-z)]/u.test(chars[i - 1] ?? ''));
+    const stops =
+      STOPS.has(ch) ||
+      (ch === '.' && LATIN_STOP.test(chars.slice(i, i + 2).join('')) && /[A-Za-z)]/u.test(chars[i - 1] ?? ''));
     if (!stops || (respectBrackets && stack.length > 0)) continue;
     // A stop run (？！, ……) and the closing marks right after it belong to this sentence.
-    while (i + 1 < chars.length && (STOPS.has(chars[i + 1] as string) || CLOSERS.has(chars[i + 1] as string) || chars[i + 1] === '"')) {
+    while (
+      i + 1 < chars.length &&
+      (STOPS.has(chars[i + 1] as string) || CLOSERS.has(chars[i + 1] as string) || chars[i + 1] === '"')
+    ) {
       i++;
       const next = chars[i] as string;
       current += next;

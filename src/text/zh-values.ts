@@ -31,7 +31,13 @@ interface Pattern {
 }
 
 const DATE_PATTERNS: Pattern[] = [
-  { re: new RegExp(`${ONE_DATE}${CLOCK}${RANGE_SEP}(?:${ONE_DATE}|${DAY}|(?:3[01]|[12]\\d|0?[1-9])(?![\\d年月]))`, 'gu'), rank: 6 },
+  {
+    re: new RegExp(
+      `${ONE_DATE}${CLOCK}${RANGE_SEP}(?:${ONE_DATE}|${DAY}|(?:3[01]|[12]\\d|0?[1-9])(?![\\d年月]))`,
+      'gu',
+    ),
+    rank: 6,
+  },
   { re: new RegExp(`${YEAR}${MONTH}${DAY}${CLOCK}`, 'gu'), rank: 5 },
   { re: new RegExp(NUMERIC_DATE, 'gu'), rank: 5 },
   { re: new RegExp(`${MONTH}${DAY}${CLOCK}`, 'gu'), rank: 4 },
@@ -58,12 +64,21 @@ const NUMBER_PATTERNS: Pattern[] = [
   { re: new RegExp(`${NUM}${APPROX}?${SCALE}?${APPROX}?${COUNTER}`, 'gu'), rank: 4 },
   { re: new RegExp(`${ARABIC}${APPROX}?${SCALE}`, 'gu'), rank: 3 },
   // A bare number, not a year (1900–2099 stand for years far more often than for counts) and not a part of a code.
-  { re: new RegExp(`(?<![A-Za-z\\d.])(?!(?:19|20)\\d{2}(?![\\d.]))${ARABIC}(?![\\d.]|\\s?[年月日号]|[A-Za-z])`, 'gu'), rank: 2 },
+  {
+    re: new RegExp(`(?<![A-Za-z\\d.])(?!(?:19|20)\\d{2}(?![\\d.]))${ARABIC}(?![\\d.]|\\s?[年月日号]|[A-Za-z])`, 'gu'),
+    rank: 2,
+  },
 ];
 
 const DURATION_UNIT = '(?:个?(?:多|半)?(?:月|星期|礼拜)|年|周|天|日|小时|钟头|分钟|秒钟|秒|世纪|季度|学期|工作日)';
 const DURATION_PATTERNS: Pattern[] = [
-  { re: new RegExp(`(?<!第)(?:${NUM}|半)${APPROX}?个?半?${DURATION_UNIT}(?:${APPROX}|半|左右)?(?:${NUM}${DURATION_UNIT})?`, 'gu'), rank: 3 },
+  {
+    re: new RegExp(
+      `(?<!第)(?:${NUM}|半)${APPROX}?个?半?${DURATION_UNIT}(?:${APPROX}|半|左右)?(?:${NUM}${DURATION_UNIT})?`,
+      'gu',
+    ),
+    rank: 3,
+  },
 ];
 
 /** A 4-digit year or an Arabic month/day is a date, not a duration: 2022年, 10月, 16日 (but 10个月, 3年). */
@@ -73,7 +88,12 @@ function isDurationValue(text: string): boolean {
   return true;
 }
 
-function find(sentence: string, patterns: Pattern[], type: AnswerType, keep: (text: string) => boolean = () => true): AnswerSpan[] {
+function find(
+  sentence: string,
+  patterns: Pattern[],
+  type: AnswerType,
+  keep: (text: string) => boolean = () => true,
+): AnswerSpan[] {
   const found: (AnswerSpan & { rank: number })[] = [];
   for (const { re, rank } of patterns) {
     for (const match of sentence.matchAll(re)) {

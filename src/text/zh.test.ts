@@ -16,7 +16,10 @@ describe('zh.sentences', () => {
   });
 
   it('keeps a quoted exclamation inside its sentence and the closing quote with the stop', () => {
-    expect(zh.sentences('他大喊：“快跑！别回头！”然后走了。她说：“好。”')).toEqual(['他大喊：“快跑！别回头！”然后走了。', '她说：“好。”']);
+    expect(zh.sentences('他大喊：“快跑！别回头！”然后走了。她说：“好。”')).toEqual([
+      '他大喊：“快跑！别回头！”然后走了。',
+      '她说：“好。”',
+    ]);
   });
 
   it('does not let an unclosed quote swallow the rest of a line', () => {
@@ -102,11 +105,18 @@ describe('zh.spans values', () => {
   });
 
   it('reads sums with currencies and magnitudes, a bare magnitude last', () => {
-    expect(texts(zh.spans('项目投资1.5亿元，另有300美元和¥200的补助，总规模约80亿。', 'amount'))).toEqual(['1.5亿元', '300美元', '¥200', '80亿']);
+    expect(texts(zh.spans('项目投资1.5亿元，另有300美元和¥200的补助，总规模约80亿。', 'amount'))).toEqual([
+      '1.5亿元',
+      '300美元',
+      '¥200',
+      '80亿',
+    ]);
   });
 
   it('reads counts, percentages and ordinals, not the numerals of dates or durations', () => {
-    const spans = texts(zh.spans('2024年共有三十五支球队、1.2万名选手参赛，增长12.5%，这是第五届，赛期10天。', 'number'));
+    const spans = texts(
+      zh.spans('2024年共有三十五支球队、1.2万名选手参赛，增长12.5%，这是第五届，赛期10天。', 'number'),
+    );
     expect(spans).toEqual(expect.arrayContaining(['三十五支', '1.2万名', '12.5%', '第五届']));
     expect(spans).not.toContain('2024');
     expect(spans.some((s) => s.includes('10'))).toBe(false);
@@ -128,7 +138,9 @@ describe('zh.spans values', () => {
 
 describe('zh.spans names', () => {
   it('finds people from tags and from role cues, cued ones first', () => {
-    expect(texts(zh.spans('该片由张艺谋执导，周冬雨、窦骁主演。', 'person'))).toEqual(expect.arrayContaining(['张艺谋', '周冬雨', '窦骁']));
+    expect(texts(zh.spans('该片由张艺谋执导，周冬雨、窦骁主演。', 'person'))).toEqual(
+      expect.arrayContaining(['张艺谋', '周冬雨', '窦骁']),
+    );
     expect(texts(zh.spans('主角林小满（赵丽颖饰）是一名医生。', 'person'))[0]).toBe('赵丽颖');
     expect(texts(zh.spans('迈克尔·乔丹出席了活动。', 'person'))).toContain('迈克尔·乔丹');
   });

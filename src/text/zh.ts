@@ -12,7 +12,8 @@ import { amountSpans, dateSpans, durationSpans, numberSpans } from './zh-values.
 
 /** The predicate of a defining sentence (X是一种…, X指…), the part a 什么是 question asks for. */
 function definitionSpans(sentence: string): AnswerSpan[] {
-  const match = /(?:是|指|即|为|系)(?:一(?:个|家|种|部|款|项|支|位|座|类|场)|[^，。；]{0,2}(?:的))?[^。；！？]{2,}/u.exec(sentence);
+  const match =
+    /(?:是|指|即|为|系)(?:一(?:个|家|种|部|款|项|支|位|座|类|场)|[^，。；]{0,2}(?:的))?[^。；！？]{2,}/u.exec(sentence);
   if (!match) return [];
   const text = match[0].replace(/^(?:是|指|即|为|系)/u, '').trim();
   const start = (match.index ?? 0) + match[0].indexOf(text);

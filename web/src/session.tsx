@@ -57,7 +57,12 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
         <span className="brand">Evident</span>
         <nav>
           {PAGES.map((name) => (
-            <a key={name} href={`#/${name}`} className={name === page ? 'active' : undefined} aria-current={name === page ? 'page' : undefined}>
+            <a
+              key={name}
+              href={`#/${name}`}
+              className={name === page ? 'active' : undefined}
+              aria-current={name === page ? 'page' : undefined}
+            >
               {PAGE_TITLES[name]}
             </a>
           ))}

@@ -1,7 +1,12 @@
 /** `evident/ai-sdk`: Evident's search and ask as Vercel AI SDK tools. */
 export { evidentAskTool, evidentSearchTool, evidentTools } from './evident-tools.ts';
 export type { EvidentTarget } from '../core/connect-evident.ts';
-export type { AdapterAskOptions, AdapterSearchOptions, AskResultJson, EvidentConnection } from '../core/evident-connection.ts';
+export type {
+  AdapterAskOptions,
+  AdapterSearchOptions,
+  AskResultJson,
+  EvidentConnection,
+} from '../core/evident-connection.ts';
 export type { HttpTarget } from '../core/http-connection.ts';
 export type { InProcessTarget } from '../core/in-process-connection.ts';
 export type { AskToolOutput, SearchToolOutput } from '../core/tool-specs.ts';

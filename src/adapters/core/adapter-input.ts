@@ -9,7 +9,10 @@ import { ValidationError } from '../../errors/index.ts';
 const searchInput = z.object({
   query: z.string().trim().min(1, 'a non-empty query is required'),
   topK: z.number().int().positive().max(200).optional(),
-  channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
+  channels: z
+    .array(z.enum(['bm25', 'vector']))
+    .min(1)
+    .optional(),
 });
 
 const askInput = z.object({

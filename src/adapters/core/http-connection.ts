@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import { RemoteError, ServerUnreachableError, UnauthorizedError, ValidationError } from '../../errors/index.ts';
 import type { SearchResultJson } from '../../retrieval/search-result-json.ts';
-import { DEFAULT_ADAPTER_AGENT, type AdapterAskOptions, type AdapterSearchOptions, type AskResultJson, type EvidentConnection } from './evident-connection.ts';
+import {
+  DEFAULT_ADAPTER_AGENT,
+  type AdapterAskOptions,
+  type AdapterSearchOptions,
+  type AskResultJson,
+  type EvidentConnection,
+} from './evident-connection.ts';
 import { completionResponseSchema, errorResponseSchema, searchResponseSchema } from './http-wire.ts';
 
 /** An Evident server and the API key of the principal to act as (`evident keys create <user>`). */
@@ -25,10 +31,14 @@ function serverRoot(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ValidationError(`${JSON.stringify(url)} is not a URL.`, { hint: 'Pass the server root, e.g. http://127.0.0.1:8080.' });
+    throw new ValidationError(`${JSON.stringify(url)} is not a URL.`, {
+      hint: 'Pass the server root, e.g. http://127.0.0.1:8080.',
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ValidationError(`The Evident URL must be http or https, got ${parsed.protocol}`, { hint: 'Pass the server root, e.g. http://127.0.0.1:8080.' });
+    throw new ValidationError(`The Evident URL must be http or https, got ${parsed.protocol}`, {
+      hint: 'Pass the server root, e.g. http://127.0.0.1:8080.',
+    });
   }
   return parsed.href.replace(/\/+$/, '');
 }
@@ -41,12 +51,19 @@ function serverRoot(url: string): string {
 export function httpConnection(target: HttpTarget): EvidentConnection {
   const root = serverRoot(target.url);
   if (typeof target.apiKey !== 'string' || target.apiKey.trim() === '') {
-    throw new ValidationError('An Evident API key is required.', { hint: 'Create one with `evident keys create <user>` and pass it as `apiKey`.' });
+    throw new ValidationError('An Evident API key is required.', {
+      hint: 'Create one with `evident keys create <user>` and pass it as `apiKey`.',
+    });
   }
   const doFetch = target.fetch ?? fetch;
   const timeoutMs = target.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  async function post<T>(path: string, body: unknown, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T> {
+  async function post<T>(
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(root + path, {
@@ -56,7 +73,8 @@ export function httpConnection(target: HttpTarget): EvidentConnection {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const reason = (error as Error)?.name === 'TimeoutError' ? `did not answer within ${timeoutMs} ms` : 'could not be reached';
+      const reason =
+        (error as Error)?.name === 'TimeoutError' ? `did not answer within ${timeoutMs} ms` : 'could not be reached';
       throw new ServerUnreachableError(root, reason, error);
     }
     const text = await response.text();
@@ -78,14 +96,19 @@ export function httpConnection(target: HttpTarget): EvidentConnection {
       });
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new ServerUnreachableError(root, `answered ${path} with something other than Evident's response`);
+    if (!parsed.success)
+      throw new ServerUnreachableError(root, `answered ${path} with something other than Evident's response`);
     return parsed.data;
   }
 
   return {
     target: root,
     async search(query: string, options: AdapterSearchOptions = {}): Promise<SearchResultJson[]> {
-      const body = { query, ...(options.topK ? { top_k: options.topK } : {}), ...(options.channels ? { channels: options.channels } : {}) };
+      const body = {
+        query,
+        ...(options.topK ? { top_k: options.topK } : {}),
+        ...(options.channels ? { channels: options.channels } : {}),
+      };
       return (await post('/v1/search', body, searchResponseSchema)).results as SearchResultJson[];
     },
     async ask(question: string, options: AdapterAskOptions = {}): Promise<AskResultJson> {

@@ -17,7 +17,9 @@ export const completionResponseSchema = z.object({
     confidence: z.number().optional(),
     citations: z.array(citationSchema).optional(),
     missing_information: z.array(z.string()).optional(),
-    pending_action: z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()), approval_id: z.string() }).optional(),
+    pending_action: z
+      .object({ tool: z.string(), args: z.record(z.string(), z.unknown()), approval_id: z.string() })
+      .optional(),
   }),
 });
 

@@ -8,10 +8,19 @@ import { scoreViewFor, searchResultJson } from '../../retrieval/search-result-js
 import { assertQueryWithin, assertQuestionWithin } from '../../server/request-limits.ts';
 import type { AuditSurface } from '../../store/store.ts';
 import { askInputOf, searchInputOf } from './adapter-input.ts';
-import { DEFAULT_ADAPTER_AGENT, type AdapterAskOptions, type AdapterSearchOptions, type AskResultJson, type EvidentConnection } from './evident-connection.ts';
+import {
+  DEFAULT_ADAPTER_AGENT,
+  type AdapterAskOptions,
+  type AdapterSearchOptions,
+  type AskResultJson,
+  type EvidentConnection,
+} from './evident-connection.ts';
 
 /** An `Evident` of this process and who asks through it: a principal, or a stored user (groups read at each use). */
-export type InProcessTarget = { evident: Evident } & ({ principal: Principal; user?: never } | { user: string; principal?: never });
+export type InProcessTarget = { evident: Evident } & (
+  | { principal: Principal; user?: never }
+  | { user: string; principal?: never }
+);
 
 /**
  * Evident in this process, bound to one principal. A stored user's groups and roles are read from the store at every
@@ -22,9 +31,12 @@ export function inProcessConnection(target: InProcessTarget, surface: AuditSurfa
   const hasUser = typeof target.user === 'string' && target.user.trim() !== '';
   if (hasUser === Boolean(target.principal)) {
     // Fail closed: no default principal, so forgetting one can never mean "the operator who sees everything".
-    throw new ValidationError('Bind the Evident adapter to exactly one of `user` (a stored user name) or `principal`.', {
-      hint: 'E.g. `{ evident, user: "alice" }`; add users with `evident users add <name> --groups …`.',
-    });
+    throw new ValidationError(
+      'Bind the Evident adapter to exactly one of `user` (a stored user name) or `principal`.',
+      {
+        hint: 'E.g. `{ evident, user: "alice" }`; add users with `evident users add <name> --groups …`.',
+      },
+    );
   }
   const principal = async (): Promise<Principal> => target.principal ?? evident.principalFor(target.user as string);
   const limits = evident.config.limits;

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { LIMITS_DEFAULTS } from '../../config/index.ts';
 import type { SearchResultJson } from '../../retrieval/search-result-json.ts';
-import type { AdapterAskOptions, AdapterSearchOptions, AskResultJson, EvidentConnection } from './evident-connection.ts';
+import type {
+  AdapterAskOptions,
+  AdapterSearchOptions,
+  AskResultJson,
+  EvidentConnection,
+} from './evident-connection.ts';
 
 /** The two tools both frameworks get, written once: names, descriptions, input schemas, and what they return. */
 
@@ -21,12 +26,22 @@ export const ASK_TOOL_DESCRIPTION =
   'pending_action and has not run: tell the user it waits for an authorised person.';
 
 export const searchToolInput = z.object({
-  query: z.string().trim().min(1).max(LIMITS_DEFAULTS.maxQueryChars).describe('What to search for, in words the documents would use.'),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS_DEFAULTS.maxQueryChars)
+    .describe('What to search for, in words the documents would use.'),
   top_k: z.number().int().min(1).max(MAX_TOOL_TOP_K).optional().describe('How many passages to return (default 5).'),
 });
 
 export const askToolInput = z.object({
-  question: z.string().trim().min(1).max(LIMITS_DEFAULTS.maxQuestionChars).describe('The question, as the user would ask it.'),
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS_DEFAULTS.maxQuestionChars)
+    .describe('The question, as the user would ask it.'),
 });
 
 export type SearchToolInput = z.infer<typeof searchToolInput>;
@@ -43,13 +58,21 @@ export type AskToolOutput = AskResultJson & { note?: string };
 
 const DEFAULT_TOOL_TOP_K = 5;
 
-export async function runSearchTool(connection: EvidentConnection, input: SearchToolInput, defaults: AdapterSearchOptions = {}): Promise<SearchToolOutput> {
+export async function runSearchTool(
+  connection: EvidentConnection,
+  input: SearchToolInput,
+  defaults: AdapterSearchOptions = {},
+): Promise<SearchToolOutput> {
   const topK = input.top_k ?? defaults.topK ?? DEFAULT_TOOL_TOP_K;
   const results = await connection.search(input.query, { ...defaults, topK });
   return { query: input.query, results };
 }
 
-export async function runAskTool(connection: EvidentConnection, input: AskToolInput, options: AdapterAskOptions = {}): Promise<AskToolOutput> {
+export async function runAskTool(
+  connection: EvidentConnection,
+  input: AskToolInput,
+  options: AdapterAskOptions = {},
+): Promise<AskToolOutput> {
   const result = await connection.ask(input.question, options);
   if (!result.pending_action) return result;
   // The tool never decides: the run waits, recorded, until an authorised person approves, edits or rejects it.

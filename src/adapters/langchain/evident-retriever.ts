@@ -31,10 +31,16 @@ export class EvidentRetriever extends BaseRetriever<EvidentDocumentMetadata> {
       ...(fields.verbose !== undefined ? { verbose: fields.verbose } : {}),
     });
     this.connection = connectEvident(fields, 'langchain');
-    this.search = { ...(fields.topK ? { topK: fields.topK } : {}), ...(fields.channels ? { channels: fields.channels } : {}) };
+    this.search = {
+      ...(fields.topK ? { topK: fields.topK } : {}),
+      ...(fields.channels ? { channels: fields.channels } : {}),
+    };
   }
 
-  override async _getRelevantDocuments(query: string, _runManager?: CallbackManagerForRetrieverRun): Promise<Document<EvidentDocumentMetadata>[]> {
+  override async _getRelevantDocuments(
+    query: string,
+    _runManager?: CallbackManagerForRetrieverRun,
+  ): Promise<Document<EvidentDocumentMetadata>[]> {
     const results = await this.connection.search(query, this.search);
     return results.map(evidentDocument);
   }

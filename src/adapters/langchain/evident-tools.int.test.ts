@@ -2,9 +2,22 @@ import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messag
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Through the package name, as a user imports it (package.json "exports").
-import { evidentAskTool, evidentSearchTool, evidentTools, type AskToolOutput, type SearchToolOutput } from 'evident/langchain';
+import {
+  evidentAskTool,
+  evidentSearchTool,
+  evidentTools,
+  type AskToolOutput,
+  type SearchToolOutput,
+} from 'evident/langchain';
 import { REFUSAL_TEXT } from '../../domain/answer.ts';
-import { ADAPTER_MODES, FEE_QUESTION, restrictedSecrets, RESTRICTED_DOC, startAdapterTestServer, type AdapterTestServer } from '../../testing/adapter-test-targets.ts';
+import {
+  ADAPTER_MODES,
+  FEE_QUESTION,
+  restrictedSecrets,
+  RESTRICTED_DOC,
+  startAdapterTestServer,
+  type AdapterTestServer,
+} from '../../testing/adapter-test-targets.ts';
 import { RecordingChatModel, type RecordedCall } from '../../testing/recording-chat-model.ts';
 
 let server: AdapterTestServer;
@@ -17,7 +30,8 @@ afterAll(async () => server?.close());
 function toolCallingModel(name: string, args: Record<string, unknown>) {
   return new RecordingChatModel([
     new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name, args, type: 'tool_call' }] }),
-    (call: RecordedCall) => `From the tool: ${String(call.messages.find((message) => ToolMessage.isInstance(message))?.content ?? '(nothing)')}`,
+    (call: RecordedCall) =>
+      `From the tool: ${String(call.messages.find((message) => ToolMessage.isInstance(message))?.content ?? '(nothing)')}`,
   ]);
 }
 
@@ -47,13 +61,17 @@ describe.each(ADAPTER_MODES)('Evident tools in a LangGraph prebuilt agent (%s)',
   it('evident_ask: one run of the rag agent, answered with the contract and its citations', async () => {
     const model = toolCallingModel('evident_ask', { question: FEE_QUESTION });
     const agent = createReactAgent({ llm: model, tools: [evidentAskTool(server.target(mode, 'alice'))] });
-    const { messages } = await agent.invoke({ messages: [{ role: 'user', content: 'Ask the knowledge base about the fee.' }] });
+    const { messages } = await agent.invoke({
+      messages: [{ role: 'user', content: 'Ask the knowledge base about the fee.' }],
+    });
     const answer = toolMessageOf(messages).artifact as AskToolOutput;
     expect(answer).toMatchObject({ status: 'answered', answerable: true, missing_information: [] });
     expect(answer.answer).toContain('$48,000');
     expect(answer.citations?.[0]).toMatchObject({ doc_id: RESTRICTED_DOC, quote: expect.stringContaining('$48,000') });
     // The run went through the one run engine: recorded for alice, readable through the LangGraph API.
-    const run = await server.api.request('GET', `/threads/${answer.thread_id}/runs/${answer.run_id}`, { key: server.api.keys.alice });
+    const run = await server.api.request('GET', `/threads/${answer.thread_id}/runs/${answer.run_id}`, {
+      key: server.api.keys.alice,
+    });
     expect(run.status).toBe(200);
     expect(run.json).toMatchObject({ status: 'success' });
   });
@@ -82,8 +100,17 @@ describe.each(ADAPTER_MODES)('Evident tools in a LangGraph prebuilt agent (%s)',
       const toolMessage = toolMessageOf(messages);
       const everything = JSON.stringify(messages) + JSON.stringify(toolMessage.artifact) + model.prompts.join('\n');
       for (const secret of secrets) expect(everything).not.toContain(secret);
-      if (name === 'evident_ask') expect(toolMessage.artifact).toMatchObject({ status: 'refused', answerable: false, citations: [], answer: expect.stringContaining(REFUSAL_TEXT) });
-      else expect((toolMessage.artifact as SearchToolOutput).results.map((result) => result.doc_id)).not.toContain(RESTRICTED_DOC);
+      if (name === 'evident_ask')
+        expect(toolMessage.artifact).toMatchObject({
+          status: 'refused',
+          answerable: false,
+          citations: [],
+          answer: expect.stringContaining(REFUSAL_TEXT),
+        });
+      else
+        expect((toolMessage.artifact as SearchToolOutput).results.map((result) => result.doc_id)).not.toContain(
+          RESTRICTED_DOC,
+        );
     }
   });
 });
@@ -93,12 +120,17 @@ describe('Evident tools: input bounds and errors', () => {
     const search = evidentSearchTool(server.target('http', 'alice'));
     await expect(search.invoke({ query: '' })).rejects.toThrow();
     await expect(search.invoke({ query: 'fee', top_k: 500 })).rejects.toThrow();
-    await expect(evidentAskTool(server.target('http', 'alice')).invoke({ question: 'x'.repeat(10_000) })).rejects.toThrow();
+    await expect(
+      evidentAskTool(server.target('http', 'alice')).invoke({ question: 'x'.repeat(10_000) }),
+    ).rejects.toThrow();
   });
 
   it('a bad key fails the tool call with the typed error, which the prebuilt agent hands the model as an error', async () => {
     const search = evidentSearchTool({ url: server.api.url, apiKey: 'not-a-key' });
-    await expect(search.invoke({ query: 'fee' })).rejects.toMatchObject({ code: 'unauthorized', name: 'UnauthorizedError' });
+    await expect(search.invoke({ query: 'fee' })).rejects.toMatchObject({
+      code: 'unauthorized',
+      name: 'UnauthorizedError',
+    });
     const model = toolCallingModel('evident_search', { query: 'fee' });
     const agent = createReactAgent({ llm: model, tools: [search] });
     const { messages } = await agent.invoke({ messages: [{ role: 'user', content: 'fee?' }] });
@@ -107,11 +139,20 @@ describe('Evident tools: input bounds and errors', () => {
     expect(String(toolMessage.content)).toContain('Missing or invalid API key');
   });
 
-  it('continues the user\'s own thread; another user\'s thread reads as missing, in process and over HTTP', async () => {
+  it("continues the user's own thread; another user's thread reads as missing, in process and over HTTP", async () => {
     for (const mode of ADAPTER_MODES) {
-      const first = (await evidentAskTool(server.target(mode, 'alice')).invoke({ id: 'c1', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' })).artifact as AskToolOutput;
+      const first = (
+        await evidentAskTool(server.target(mode, 'alice')).invoke({
+          id: 'c1',
+          name: 'evident_ask',
+          args: { question: FEE_QUESTION },
+          type: 'tool_call',
+        })
+      ).artifact as AskToolOutput;
       const again = evidentAskTool(server.target(mode, 'alice'), { threadId: first.thread_id });
-      const second = (await again.invoke({ id: 'c2', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' })).artifact as AskToolOutput;
+      const second = (
+        await again.invoke({ id: 'c2', name: 'evident_ask', args: { question: FEE_QUESTION }, type: 'tool_call' })
+      ).artifact as AskToolOutput;
       expect(second.thread_id).toBe(first.thread_id);
       expect(second.run_id).not.toBe(first.run_id);
       const intruder = evidentAskTool(server.target(mode, 'bob'), { threadId: first.thread_id });
@@ -121,7 +162,9 @@ describe('Evident tools: input bounds and errors', () => {
 
   it('an unknown agent is refused by name, in process and over HTTP', async () => {
     for (const mode of ADAPTER_MODES) {
-      await expect(evidentAskTool(server.target(mode, 'alice'), { agent: 'nope' }).invoke({ question: FEE_QUESTION })).rejects.toMatchObject({ code: 'unknown_agent' });
+      await expect(
+        evidentAskTool(server.target(mode, 'alice'), { agent: 'nope' }).invoke({ question: FEE_QUESTION }),
+      ).rejects.toMatchObject({ code: 'unknown_agent' });
     }
   });
 });

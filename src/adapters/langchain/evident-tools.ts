@@ -27,7 +27,12 @@ export function evidentSearchTool(target: EvidentTarget, options: AdapterSearchO
       const output = await runSearchTool(connection, input, options);
       return [JSON.stringify(output), output];
     },
-    { name: SEARCH_TOOL_NAME, description: SEARCH_TOOL_DESCRIPTION, schema: searchToolInput, responseFormat: 'content_and_artifact' },
+    {
+      name: SEARCH_TOOL_NAME,
+      description: SEARCH_TOOL_DESCRIPTION,
+      schema: searchToolInput,
+      responseFormat: 'content_and_artifact',
+    },
   );
 }
 
@@ -39,12 +44,23 @@ export function evidentAskTool(target: EvidentTarget, options: AdapterAskOptions
       const output = await runAskTool(connection, input, options);
       return [JSON.stringify(output), output];
     },
-    { name: ASK_TOOL_NAME, description: ASK_TOOL_DESCRIPTION, schema: askToolInput, responseFormat: 'content_and_artifact' },
+    {
+      name: ASK_TOOL_NAME,
+      description: ASK_TOOL_DESCRIPTION,
+      schema: askToolInput,
+      responseFormat: 'content_and_artifact',
+    },
   );
 }
 
 /** Both tools over one target, for an agent's tool list. */
-export function evidentTools(target: EvidentTarget, options: { search?: AdapterSearchOptions; ask?: AdapterAskOptions } = {}) {
-  const tools: [ReturnType<typeof evidentSearchTool>, ReturnType<typeof evidentAskTool>] = [evidentSearchTool(target, options.search), evidentAskTool(target, options.ask)];
+export function evidentTools(
+  target: EvidentTarget,
+  options: { search?: AdapterSearchOptions; ask?: AdapterAskOptions } = {},
+) {
+  const tools: [ReturnType<typeof evidentSearchTool>, ReturnType<typeof evidentAskTool>] = [
+    evidentSearchTool(target, options.search),
+    evidentAskTool(target, options.ask),
+  ];
   return tools;
 }

@@ -8,7 +8,12 @@ import { EvidentRetriever, evidentTools, type AskToolOutput } from 'evident/lang
 import { loadConfig } from '../../config/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { CompliantChatModel } from '../../testing/compliant-chat-model.ts';
-import { openMcpCorpusStore, RESTRICTED_DOC_IDS, RESTRICTED_MARKERS, type McpCorpusStore } from '../../testing/mcp-corpus.ts';
+import {
+  openMcpCorpusStore,
+  RESTRICTED_DOC_IDS,
+  RESTRICTED_MARKERS,
+  type McpCorpusStore,
+} from '../../testing/mcp-corpus.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 
 /**
@@ -24,7 +29,9 @@ let inner: CompliantChatModel;
 beforeAll(async () => {
   corpus = await openMcpCorpusStore();
   inner = new CompliantChatModel();
-  evident = await createEvident(loadConfig({ flags: { db: corpus.db }, env: {}, cwd: corpus.dir }), { chat: { id: 'compliant:test', model: inner } });
+  evident = await createEvident(loadConfig({ flags: { db: corpus.db }, env: {}, cwd: corpus.dir }), {
+    chat: { id: 'compliant:test', model: inner },
+  });
 });
 afterAll(async () => {
   await evident?.close();
@@ -37,15 +44,22 @@ const expectNothingRestricted = (text: string) => {
 };
 
 describe('prompt injection through the LangChain adapters', () => {
-  it('the application\'s own obedient model, fed by the retriever, cannot reveal what bob may not read', async () => {
+  it("the application's own obedient model, fed by the retriever, cannot reveal what bob may not read", async () => {
     const question = 'What does the notice board say about the nightjar closing date?';
     const answerAs = async (user: string) => {
       const model = new CompliantChatModel();
       const retriever = new EvidentRetriever({ evident, user });
       const prompt = ChatPromptTemplate.fromMessages([['human', 'Context:\n{context}\n\nQuestion: {question}']]);
       const format = (docs: Awaited<ReturnType<typeof retriever.invoke>>) =>
-        docs.map((doc) => `[chunk_id: ${doc.metadata.chunk_id}] [doc_id: ${doc.metadata.doc_id}]\n${doc.pageContent}`).join('\n\n');
-      const chain = RunnableSequence.from([{ context: retriever.pipe(format), question: new RunnablePassthrough() }, prompt, model, new StringOutputParser()]);
+        docs
+          .map((doc) => `[chunk_id: ${doc.metadata.chunk_id}] [doc_id: ${doc.metadata.doc_id}]\n${doc.pageContent}`)
+          .join('\n\n');
+      const chain = RunnableSequence.from([
+        { context: retriever.pipe(format), question: new RunnablePassthrough() },
+        prompt,
+        model,
+        new StringOutputParser(),
+      ]);
       return { answer: await chain.invoke(question), model };
     };
     const bob = await answerAs('bob');
@@ -61,16 +75,30 @@ describe('prompt injection through the LangChain adapters', () => {
   it('evident_ask on every agent, with an obedient model inside Evident, answers bob without a word of it and saves nothing', async () => {
     for (const agent of ['rag', 'react', 'controllable']) {
       const outer = new RecordingChatModel([
-        new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name: 'evident_ask', args: { question: 'What does the notice board list?' }, type: 'tool_call' }] }),
+        new AIMessage({
+          content: '',
+          tool_calls: [
+            {
+              id: 'call-1',
+              name: 'evident_ask',
+              args: { question: 'What does the notice board list?' },
+              type: 'tool_call',
+            },
+          ],
+        }),
         'Done.',
       ]);
       const calls = inner.calls.length;
       const app = createReactAgent({ llm: outer, tools: evidentTools({ evident, user: 'bob' }, { ask: { agent } }) });
-      const { messages } = await app.invoke({ messages: [{ role: 'user', content: 'What does the notice board list?' }] });
+      const { messages } = await app.invoke({
+        messages: [{ role: 'user', content: 'What does the notice board list?' }],
+      });
       const tool = messages.find((message) => ToolMessage.isInstance(message)) as ToolMessage;
       const result = tool.artifact as AskToolOutput;
       expect(inner.calls.length, `${agent} used the obedient model`).toBeGreaterThan(calls);
-      expectNothingRestricted(JSON.stringify(messages) + JSON.stringify(result) + inner.prompts.slice(calls).join('\n'));
+      expectNothingRestricted(
+        JSON.stringify(messages) + JSON.stringify(result) + inner.prompts.slice(calls).join('\n'),
+      );
       expect((result.citations ?? []).every((citation) => !RESTRICTED_DOC_IDS.includes(citation.doc_id))).toBe(true);
     }
     expect(inner.obeyed.length).toBeGreaterThan(0);

@@ -35,4 +35,7 @@ export interface ControllableNodeResult {
   summary: string;
 }
 
-export type ControllableNode = (state: ControllableStateType, deps: ControllableDeps) => Promise<ControllableNodeResult>;
+export type ControllableNode = (
+  state: ControllableStateType,
+  deps: ControllableDeps,
+) => Promise<ControllableNodeResult>;

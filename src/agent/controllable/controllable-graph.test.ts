@@ -23,7 +23,11 @@ const as = (name: string) => sample.evident.principalFor(name);
 
 describe('controllable graph, offline, on the sample corpus', () => {
   it('plans, retrieves, answers and cites the termination fee of CT-2024-0193', async () => {
-    const run = await runControllable(sample.evident, 'What is the termination fee of CT-2024-0193?', await as('alice'));
+    const run = await runControllable(
+      sample.evident,
+      'What is the termination fee of CT-2024-0193?',
+      await as('alice'),
+    );
     const { state } = run;
     expect(state.status).toBe('answered');
     expect(state.mode).toBe('offline');
@@ -31,13 +35,24 @@ describe('controllable graph, offline, on the sample corpus', () => {
     expect(state.mapping).toEqual({ ENTITY_1: 'CT-2024-0193' });
     expect(state.answer?.answer).toContain('$48,000');
     expect(state.answer?.answer).toContain(OFFLINE_LABEL);
-    expect(state.answer?.citations[0]).toMatchObject({ doc_id: 'contracts/ct-2024-0193.md', quote: expect.stringContaining('$48,000') });
+    expect(state.answer?.citations[0]).toMatchObject({
+      doc_id: 'contracts/ct-2024-0193.md',
+      quote: expect.stringContaining('$48,000'),
+    });
     expect(state.evidence.map((item) => item.chunk_id)).toContain(state.answer?.citations[0]?.chunk_id);
     expect(state.past_steps.map((step) => [step.tool, step.outcome])).toEqual([
       ['retrieve_chunks', 'answered'],
       ['answer_from_context', 'answered'],
     ]);
-    expect(nodesOf(run).slice(0, 7)).toEqual(['start_run', 'rewrite', 'anonymize', 'planner', 'deanonymize_plan', 'task_handler', 'retrieve_chunks']);
+    expect(nodesOf(run).slice(0, 7)).toEqual([
+      'start_run',
+      'rewrite',
+      'anonymize',
+      'planner',
+      'deanonymize_plan',
+      'task_handler',
+      'retrieve_chunks',
+    ]);
     expect(nodesOf(run).slice(-3)).toEqual(['final_answer', 'citation_check', 'finalize']);
     expect(run.events.map((event) => event.node)).toEqual(nodesOf(run));
   });
@@ -45,15 +60,21 @@ describe('controllable graph, offline, on the sample corpus', () => {
   // Known regression of the fitted reader (issue 13): controllable's task answers "the termination fee" with the
   // contract's licence fee (rag and react refuse); `it.fails` so the fix shows up as this test starting to pass.
   it.fails('refuses with what is missing when the evidence mentions the contract but not the fee (CT-2023-0077)', async () => {
-    const { state } = await runControllable(sample.evident, 'What is the termination fee of CT-2023-0077?', await as('alice'));
+    const { state } = await runControllable(
+      sample.evident,
+      'What is the termination fee of CT-2023-0077?',
+      await as('alice'),
+    );
     expect(state.status).toBe('refused');
     expect(state.answer?.answer).toContain(REFUSAL_TEXT);
     expect(state.answer?.citations).toEqual([]);
-    expect(state.answer?.missing_information).toEqual(['the termination fee of CT-2023-0077 (the evidence found mentions CT-2023-0077 but states no termination fee)']);
+    expect(state.answer?.missing_information).toEqual([
+      'the termination fee of CT-2023-0077 (the evidence found mentions CT-2023-0077 but states no termination fee)',
+    ]);
     expect(state.answer?.answer).not.toContain('48,000');
   });
 
-  it('routes an overview to the summaries and answers with the summary\'s own sentences', async () => {
+  it("routes an overview to the summaries and answers with the summary's own sentences", async () => {
     const run = await runControllable(sample.evident, 'Summarize the travel and expense policy', await as('alice'));
     expect(run.state.past_steps[0]?.tool).toBe('retrieve_summaries');
     expect(run.state.tool_calls[0]).toMatchObject({ name: 'retrieve_summaries', ok: true });
@@ -78,11 +99,16 @@ describe('controllable graph, offline, on the sample corpus', () => {
 
   it('never shows bob a denied document through any of the three indexes, in state, events or answer', async () => {
     const bob = await as('bob');
-    for (const question of ['What is the termination fee of CT-2024-0193?', 'Summarize the Master Services Agreement CT-2024-0193', 'What does CT-2024-0193 say about liability?']) {
+    for (const question of [
+      'What is the termination fee of CT-2024-0193?',
+      'Summarize the Master Services Agreement CT-2024-0193',
+      'What does CT-2024-0193 say about liability?',
+    ]) {
       const run = await runControllable(sample.evident, question, bob);
       expect(run.state.status).toBe('refused');
       const seen = JSON.stringify({ state: run.state, events: run.events });
-      for (const secret of ['Northwind', '48,000', '500K', 'contracts/ct-2024-0193.md']) expect(seen, `${question}: ${secret}`).not.toContain(secret);
+      for (const secret of ['Northwind', '48,000', '500K', 'contracts/ct-2024-0193.md'])
+        expect(seen, `${question}: ${secret}`).not.toContain(secret);
     }
   });
 });

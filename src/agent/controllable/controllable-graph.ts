@@ -31,7 +31,11 @@ const TOOL_NODES = {
   table_query: 'table_query',
   answer_from_context: 'answer_from_context',
 } as const;
-const RETRIEVAL_NODES = { retrieve_chunks: 'retrieve_chunks', retrieve_summaries: 'retrieve_summaries', retrieve_quotes: 'retrieve_quotes' } as const;
+const RETRIEVAL_NODES = {
+  retrieve_chunks: 'retrieve_chunks',
+  retrieve_summaries: 'retrieve_summaries',
+  retrieve_quotes: 'retrieve_quotes',
+} as const;
 
 /** Where the task handler's (or a rewrite's) choice of tool leads. */
 const toolOf = (state: ControllableStateType) => (state.tool === '' ? 'answer_from_context' : state.tool);
@@ -71,7 +75,10 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'start_run')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
-    .addConditionalEdges('start_run', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'rewrite' })
+    .addConditionalEdges('start_run', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), {
+      remember: 'save_memory',
+      ask: 'rewrite',
+    })
     .addEdge('save_memory', 'finalize')
     .addEdge('rewrite', 'anonymize')
     .addEdge('anonymize', 'planner')
@@ -79,14 +86,18 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addEdge('deanonymize_plan', 'task_handler')
     .addConditionalEdges('task_handler', toolOf, TOOL_NODES)
     // A table answer is computed in SQL and ends the run, as in rag; no rows fall back to retrieving passages.
-    .addConditionalEdges('table_query', (state) => (state.answer ? 'answered' : 'retrieve'), { answered: 'finalize', retrieve: 'retrieve_chunks' })
+    .addConditionalEdges('table_query', (state) => (state.answer ? 'answered' : 'retrieve'), {
+      answered: 'finalize',
+      retrieve: 'retrieve_chunks',
+    })
     .addEdge('retrieve_chunks', 'keep_relevant')
     .addEdge('retrieve_summaries', 'keep_relevant')
     .addEdge('retrieve_quotes', 'keep_relevant')
     .addEdge('keep_relevant', 'relevance_check')
     .addConditionalEdges(
       'relevance_check',
-      (state) => (state.relevant ? 'relevant' : state.relevance_retries < deps.maxRelevanceRetries ? 'rewrite' : 'give_up'),
+      (state) =>
+        state.relevant ? 'relevant' : state.relevance_retries < deps.maxRelevanceRetries ? 'rewrite' : 'give_up',
       { relevant: 'answer_from_context', rewrite: 'rewrite_query', give_up: 'replan' },
     )
     .addConditionalEdges('rewrite_query', retrievalToolOf, RETRIEVAL_NODES)
@@ -94,12 +105,26 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     // Offline answers are extractive and deterministic: answering again would repeat the same answer.
     .addConditionalEdges(
       'groundedness_check',
-      (state) => (state.grounded ? 'grounded' : deps.chat && state.response && state.groundedness_retries < deps.maxGroundednessRetries ? 'retry' : 'give_up'),
+      (state) =>
+        state.grounded
+          ? 'grounded'
+          : deps.chat && state.response && state.groundedness_retries < deps.maxGroundednessRetries
+            ? 'retry'
+            : 'give_up',
       { grounded: 'replan', retry: 'answer_from_context', give_up: 'replan' },
     )
-    .addConditionalEdges('replan', (state) => (state.plan_done ? 'done' : 'next'), { next: 'task_handler', done: 'final_answer' })
-    .addConditionalEdges('final_answer', (state) => (state.status === 'refused' || !state.answer ? 'done' : 'check'), { check: 'citation_check', done: 'finalize' })
-    .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), { done: 'finalize', retry: 'final_answer' })
+    .addConditionalEdges('replan', (state) => (state.plan_done ? 'done' : 'next'), {
+      next: 'task_handler',
+      done: 'final_answer',
+    })
+    .addConditionalEdges('final_answer', (state) => (state.status === 'refused' || !state.answer ? 'done' : 'check'), {
+      check: 'citation_check',
+      done: 'finalize',
+    })
+    .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), {
+      done: 'finalize',
+      retry: 'final_answer',
+    })
     .addEdge('finalize', END);
   const compiled = graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
   // A run is longer than LangGraph's default of 25 super-steps; its own bounds say how long it can be.

@@ -2,7 +2,13 @@ import { Annotation } from '@langchain/langgraph';
 import { SharedState, value, type Evidence } from '../core/state.ts';
 
 /** The retrieval tools a task can use, `table_query` over the ingested tables, and answering from what was gathered. */
-export const CONTROLLABLE_TOOLS = ['retrieve_chunks', 'retrieve_summaries', 'retrieve_quotes', 'table_query', 'answer_from_context'] as const;
+export const CONTROLLABLE_TOOLS = [
+  'retrieve_chunks',
+  'retrieve_summaries',
+  'retrieve_quotes',
+  'table_query',
+  'answer_from_context',
+] as const;
 export type ControllableTool = (typeof CONTROLLABLE_TOOLS)[number];
 export type RetrievalTool = Exclude<ControllableTool, 'answer_from_context' | 'table_query'>;
 
@@ -35,7 +41,6 @@ export interface PastStep {
   /** The chunks the response was written from (its context and support), so a reader who may not read them gets it withheld. */
   sources: string[];
 }
-
 
 /**
  * The `controllable` graph's typed PlanExecute state: the shared fields plus its own. Checkpointed per thread:

@@ -25,7 +25,8 @@ export function controllableStepEvent(step: Step, update: ControllableUpdate, st
     if (added.length) event.tool_calls = added;
     else delete event.tool_calls;
   }
-  if (step.node === 'planner' || step.node === 'deanonymize_plan' || step.node === 'replan') event.plan = written.plan ?? [];
+  if (step.node === 'planner' || step.node === 'deanonymize_plan' || step.node === 'replan')
+    event.plan = written.plan ?? [];
   if (step.node === 'task_handler') {
     if (written.curr_task) event.task = written.curr_task;
     if (written.tool) event.tool = written.tool;

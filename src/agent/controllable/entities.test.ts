@@ -3,17 +3,27 @@ import { anonymize, deanonymize, findEntitiesOffline } from './entities.ts';
 
 describe('offline named entities', () => {
   it('finds identifiers, multi-word names with links, organisations and initials, not question words', () => {
-    const entities = findEntitiesOffline('Who was the first president of the association which published Journal of Psychotherapy Integration?');
+    const entities = findEntitiesOffline(
+      'Who was the first president of the association which published Journal of Psychotherapy Integration?',
+    );
     expect(entities).toEqual([{ text: 'Journal of Psychotherapy Integration', type: 'name' }]);
-    const more = findEntitiesOffline('What is the termination fee of CT-2024-0193 with Northwind Logistics GmbH, and did G. Stanley Hall sign it?');
-    expect(more.map((entity) => entity.text).sort()).toEqual(['CT-2024-0193', 'G. Stanley Hall', 'Northwind Logistics GmbH'].sort());
+    const more = findEntitiesOffline(
+      'What is the termination fee of CT-2024-0193 with Northwind Logistics GmbH, and did G. Stanley Hall sign it?',
+    );
+    expect(more.map((entity) => entity.text).sort()).toEqual(
+      ['CT-2024-0193', 'G. Stanley Hall', 'Northwind Logistics GmbH'].sort(),
+    );
     expect(more.find((entity) => entity.text === 'Northwind Logistics GmbH')?.type).toBe('organisation');
     expect(more.find((entity) => entity.text === 'CT-2024-0193')?.type).toBe('identifier');
     // A title with commas is one name; a possessive is not part of it.
-    expect(findEntitiesOffline('Who wrote Alexander and the Terrible, Horrible, No Good, Very Bad Day?').map((entity) => entity.text)).toEqual([
-      'Alexander and the Terrible, Horrible, No Good, Very Bad Day',
+    expect(
+      findEntitiesOffline('Who wrote Alexander and the Terrible, Horrible, No Good, Very Bad Day?').map(
+        (entity) => entity.text,
+      ),
+    ).toEqual(['Alexander and the Terrible, Horrible, No Good, Very Bad Day']);
+    expect(findEntitiesOffline("Where did Hello Love's performer live?").map((entity) => entity.text)).toEqual([
+      'Hello Love',
     ]);
-    expect(findEntitiesOffline("Where did Hello Love's performer live?").map((entity) => entity.text)).toEqual(['Hello Love']);
   });
 
   it('anonymizes longest first and de-anonymizes back, ignoring entities the text does not contain', () => {

@@ -17,7 +17,8 @@ const LEADING_WORDS = new Set(
 );
 /** Lowercase words allowed inside a multi-word name ("Bank of England", "Journal of the American …"). */
 const LINKS = new Set(['of', 'the', 'de', 'du', 'la', 'von', 'van', 'der', 'and', '&', 'for', 'on']);
-const ORGANISATION = /\b(corp|corporation|inc|ltd|llc|gmbh|ag|plc|company|co|group|university|college|association|institute|society|bank|agency|council|committee|ministry|department|foundation|party|club|league)\.?$/i;
+const ORGANISATION =
+  /\b(corp|corporation|inc|ltd|llc|gmbh|ag|plc|company|co|group|university|college|association|institute|society|bank|agency|council|committee|ministry|department|foundation|party|club|league)\.?$/i;
 const QUOTED = /["“]([^"”]{2,80})["”]/g;
 /** A capitalised word (or initial such as "G."), letters of any script, inner apostrophes, dots and hyphens. */
 const CAPITALISED = /^(?:\p{Lu}[\p{L}\p{N}'’.-]*|\p{Lu}\.)$/u;
@@ -58,9 +59,11 @@ export function findEntitiesOffline(text: string): NamedEntity[] {
     // A comma between capitalised words continues the name ("Terrible, Horrible, No Good, Very Bad Day").
     const nextWord = clean(words[index + 1] ?? '');
     const commaInName = /,$/.test(raw) && CAPITALISED.test(nextWord) && !LEADING_WORDS.has(nextWord.toLowerCase());
-    const endsClause = !commaInName && (/[,;:!?]$|[^A-Z]\.$/.test(raw) || /['’]s$/u.test(raw)) && !/^\p{Lu}\.$/u.test(raw);
+    const endsClause =
+      !commaInName && (/[,;:!?]$|[^A-Z]\.$/.test(raw) || /['’]s$/u.test(raw)) && !/^\p{Lu}\.$/u.test(raw);
     const sentenceStart = index === 0 || /[.!?]$/.test(words[index - 1] ?? '');
-    const capitalised = word.length > 0 && CAPITALISED.test(word) && !(sentenceStart && LEADING_WORDS.has(word.toLowerCase()));
+    const capitalised =
+      word.length > 0 && CAPITALISED.test(word) && !(sentenceStart && LEADING_WORDS.has(word.toLowerCase()));
     if (capitalised && !(run.length === 0 && LEADING_WORDS.has(word.toLowerCase()) && word.length <= 3)) {
       run.push(...pendingLinks, commaInName ? `${word},` : word);
       pendingLinks = [];
@@ -84,7 +87,10 @@ export const entityVariable = (n: number): string => `ENTITY_${n}`;
  * Replaces each entity that occurs in the text by a variable, longest entity first (so "Bank of England" is not
  * split by "England"). Entities the text does not contain are ignored, so a model's list cannot inject text.
  */
-export function anonymize(text: string, entities: readonly NamedEntity[]): { anonymized: string; mapping: Record<string, string> } {
+export function anonymize(
+  text: string,
+  entities: readonly NamedEntity[],
+): { anonymized: string; mapping: Record<string, string> } {
   const mapping: Record<string, string> = {};
   let anonymized = text;
   let n = 0;

@@ -21,7 +21,8 @@ export function coverage(query: string, text: string): number {
   return terms.filter((term) => have.has(term)).length / terms.length;
 }
 
-export const itemCoverage = (query: string, item: ContextItem): number => coverage(query, `${item.title}\n${item.text}`);
+export const itemCoverage = (query: string, item: ContextItem): number =>
+  coverage(query, `${item.title}\n${item.text}`);
 
 /** Offline: the items that name every identifier of the query and share enough of its terms (title included). */
 export function keepRelevantOffline(query: string, items: readonly ContextItem[]): ContextItem[] {
@@ -54,7 +55,9 @@ function verbatimSupport(items: readonly ContextItem[], evidence: readonly Evide
   const out: Support[] = [];
   for (const item of items.slice(0, DIRECT_ITEMS)) {
     for (const { text } of sentences(item.text)) {
-      const chunk = chunks.find((candidate) => item.chunk_ids.includes(candidate.id) && candidate.text.includes(normalizeForQuote(text)));
+      const chunk = chunks.find(
+        (candidate) => item.chunk_ids.includes(candidate.id) && candidate.text.includes(normalizeForQuote(text)),
+      );
       if (chunk && !out.some((known) => known.sentence === text)) out.push({ chunk_id: chunk.id, sentence: text });
     }
   }
@@ -67,14 +70,22 @@ function verbatimSupport(items: readonly ContextItem[], evidence: readonly Evide
  * finds (a chunk about the task, naming its identifiers, with a value of the kind asked for). An answer task that
  * finds nothing of its own rests on the last answered step, whose answer completes the plan's chain of hops.
  */
-export function answerOffline(query: string, items: readonly ContextItem[], evidence: readonly Evidence[], previous: readonly Support[] = []): Support[] {
+export function answerOffline(
+  query: string,
+  items: readonly ContextItem[],
+  evidence: readonly Evidence[],
+  previous: readonly Support[] = [],
+): Support[] {
   const question = query.replace(ANSWER_TASK_PREFIX, '').trim();
   const direct = items.filter((item) => item.kind !== 'chunk');
   if (direct.length > 0 && direct[0] === items[0]) {
     const support = verbatimSupport(direct, evidence);
     if (support.length > 0) return support;
   }
-  const judged = judgeOffline([question], evidence.filter((chunk) => namesAll(question, chunk))).support.map(({ chunk_id, sentence }) => ({ chunk_id, sentence }));
+  const judged = judgeOffline(
+    [question],
+    evidence.filter((chunk) => namesAll(question, chunk)),
+  ).support.map(({ chunk_id, sentence }) => ({ chunk_id, sentence }));
   return judged.length > 0 ? judged : [...previous];
 }
 

@@ -14,7 +14,9 @@ describe('offline planner', () => {
       'What is the birthplace of #1?',
     ]);
     // Nested twice: three hops, innermost first.
-    expect(planOffline('Who was in charge of the country where the composer of ENTITY_1 was a citizen?', 6).slice(0, 3)).toEqual([
+    expect(
+      planOffline('Who was in charge of the country where the composer of ENTITY_1 was a citizen?', 6).slice(0, 3),
+    ).toEqual([
       'What is the composer of ENTITY_1?',
       'Which country is where #1 was a citizen?',
       'Who was in charge of #2?',
@@ -29,15 +31,26 @@ describe('offline planner', () => {
     expect(planOffline('What are the pricing, term and liability of ENTITY_1?', 6)).toHaveLength(4);
     expect(planOffline('What are the pricing, term and liability of ENTITY_1?', 2)).toHaveLength(2);
     // A split that leaves a need without words of its own was a comma inside a name, not a list.
-    expect(planOffline('Who wrote ENTITY_1, ENTITY_2?', 6)).toEqual(['Who wrote ENTITY_1, ENTITY_2?', `${ANSWER_TASK_PREFIX} Who wrote ENTITY_1, ENTITY_2?`]);
+    expect(planOffline('Who wrote ENTITY_1, ENTITY_2?', 6)).toEqual([
+      'Who wrote ENTITY_1, ENTITY_2?',
+      `${ANSWER_TASK_PREFIX} Who wrote ENTITY_1, ENTITY_2?`,
+    ]);
   });
 
   it('resolves #n with the entity the earlier answer names, preferring the kind asked for', () => {
-    const response = 'The Journal of Psychotherapy Integration is published by the American Psychological Association on behalf of SEPI.';
-    expect(answerEntity('Which association published Journal of Psychotherapy Integration?', response)).toBe('American Psychological Association');
+    const response =
+      'The Journal of Psychotherapy Integration is published by the American Psychological Association on behalf of SEPI.';
+    expect(answerEntity('Which association published Journal of Psychotherapy Integration?', response)).toBe(
+      'American Psychological Association',
+    );
     expect(
-      resolveReferences(['Who was the first president of #1?'], [{ task: 'Which association published Journal of Psychotherapy Integration?', response }]),
+      resolveReferences(
+        ['Who was the first president of #1?'],
+        [{ task: 'Which association published Journal of Psychotherapy Integration?', response }],
+      ),
     ).toEqual(['Who was the first president of American Psychological Association?']);
-    expect(resolveReferences(['Who founded #1?'], [{ task: 'Which company makes ENTITY_1?', response: '' }])).toEqual(['Who founded Which company makes ENTITY_1?']);
+    expect(resolveReferences(['Who founded #1?'], [{ task: 'Which company makes ENTITY_1?', response: '' }])).toEqual([
+      'Who founded Which company makes ENTITY_1?',
+    ]);
   });
 });

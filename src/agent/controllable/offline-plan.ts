@@ -55,13 +55,21 @@ export function answerEntity(task: string, response: string): string | undefined
  * Replaces `#n` in the remaining tasks by what step n answered: its answer entity, else the first words of its
  * answer (still good search terms), else, when the step found nothing, the names it asked about.
  */
-export function resolveReferences(tasks: readonly string[], steps: readonly { task: string; response: string }[]): string[] {
+export function resolveReferences(
+  tasks: readonly string[],
+  steps: readonly { task: string; response: string }[],
+): string[] {
   return tasks.map((task) =>
     task.replace(REFERENCE, (reference, n: string) => {
       const step = steps[Number(n) - 1];
       if (!step) return reference;
       // Nothing answered: the names the step asked about still find what it was about.
-      if (!step.response) return findEntitiesOffline(step.task).map((entity) => entity.text).join(' ') || step.task.replace(/[?.!]+$/, '');
+      if (!step.response)
+        return (
+          findEntitiesOffline(step.task)
+            .map((entity) => entity.text)
+            .join(' ') || step.task.replace(/[?.!]+$/, '')
+        );
       return answerEntity(step.task, step.response) ?? step.response.split(/\s+/).slice(0, 12).join(' ');
     }),
   );

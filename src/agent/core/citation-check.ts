@@ -18,7 +18,9 @@ export function checkRunCitations(state: CitableRun, maxRetries: number) {
   if (!answer) return { update: {}, summary: 'no answer to check' };
   const evidence = state.evidence.map((item) => ({ chunkId: item.chunk_id, docId: item.doc_id, text: item.text }));
   const checked = checkCitations(answer, evidence);
-  const reasons = checked.dropped.map(({ citation, reason }) => `${citation.chunk_id}: ${reason.replaceAll('_', ' ')} ("${citation.quote.slice(0, 80)}")`);
+  const reasons = checked.dropped.map(
+    ({ citation, reason }) => `${citation.chunk_id}: ${reason.replaceAll('_', ' ')} ("${citation.quote.slice(0, 80)}")`,
+  );
   const ungrounded = answer.answerable && checked.answer.citations.length === 0;
   if (ungrounded && state.retry_count < maxRetries) {
     return {
@@ -28,7 +30,14 @@ export function checkRunCitations(state: CitableRun, maxRetries: number) {
   }
   if (ungrounded) {
     return {
-      update: { answer: refusal(['a passage of the evidence that states the answer'], 'The answer could not be grounded in the evidence.'), status: 'refused' as const, citation_feedback: reasons },
+      update: {
+        answer: refusal(
+          ['a passage of the evidence that states the answer'],
+          'The answer could not be grounded in the evidence.',
+        ),
+        status: 'refused' as const,
+        citation_feedback: reasons,
+      },
       summary: `refused: no citation survived after ${state.retry_count} retr${state.retry_count === 1 ? 'y' : 'ies'}`,
     };
   }

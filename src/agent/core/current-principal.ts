@@ -8,16 +8,24 @@ import type { PrincipalStore } from '../../store/store.ts';
  * A principal with no user record — the CLI operator, the admin key, an ad-hoc `--groups` member, an evaluation
  * user — keeps what it was given: there is nothing newer to read (users are changed, never deleted).
  */
-export async function currentPrincipal(store: Pick<PrincipalStore, 'getUser'>, principal: Principal): Promise<Principal> {
+export async function currentPrincipal(
+  store: Pick<PrincipalStore, 'getUser'>,
+  principal: Principal,
+): Promise<Principal> {
   const user = await store.getUser(principal.id);
   return user ? { id: user.name, groups: [...user.groups], roles: [...user.roles] } : principal;
 }
 
 const sameAccess = (a: Principal, b: Principal): boolean =>
-  a.id === b.id && a.groups.join('\u0000') === b.groups.join('\u0000') && a.roles.join('\u0000') === b.roles.join('\u0000');
+  a.id === b.id &&
+  a.groups.join('\u0000') === b.groups.join('\u0000') &&
+  a.roles.join('\u0000') === b.roles.join('\u0000');
 
 /** The state's principal refreshed from the store, and whether it changed (so the new one is written to the state). */
-export async function refreshedPrincipal(store: Pick<PrincipalStore, 'getUser'>, principal: Principal | null): Promise<{ principal: Principal | null; changed: boolean }> {
+export async function refreshedPrincipal(
+  store: Pick<PrincipalStore, 'getUser'>,
+  principal: Principal | null,
+): Promise<{ principal: Principal | null; changed: boolean }> {
   if (!principal) return { principal, changed: false };
   const now = await currentPrincipal(store, principal);
   return { principal: now, changed: !sameAccess(now, principal) };

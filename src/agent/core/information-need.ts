@@ -82,14 +82,24 @@ export function describeMissing(context: MissingContext): string {
   return `${need} (${why})`;
 }
 
-const normalize = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normalize = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /**
  * A model's list of what is missing, made to say what is missing: an item that merely repeats the question, or an
  * empty list on a refusal, becomes the question's information need explained by the model's own reasons.
  */
-export function missingFromVerdict(question: string, verdict: { answerable: boolean; reasons: readonly string[]; missing_information: readonly string[] }): string[] {
-  const why = verdict.reasons.map((reason) => reason.trim().replace(/[.]+$/, '')).filter(Boolean).join('; ');
+export function missingFromVerdict(
+  question: string,
+  verdict: { answerable: boolean; reasons: readonly string[]; missing_information: readonly string[] },
+): string[] {
+  const why = verdict.reasons
+    .map((reason) => reason.trim().replace(/[.]+$/, ''))
+    .filter(Boolean)
+    .join('; ');
   const explained = `${informationNeed(question)}${why ? ` (${why})` : ''}`;
   const asked = normalize(question);
   const items = verdict.missing_information.map((item) => (normalize(item) === asked ? explained : item));

@@ -13,7 +13,10 @@ export const formatConversation = (summary: string, history: readonly Turn[]): s
  */
 export const formatEvidence = (evidence: readonly Evidence[]): string =>
   evidence
-    .map((item) => `[chunk_id: ${item.chunk_id}] [doc_id: ${item.doc_id}]${item.heading ? ` (${item.heading})` : ''}\n${item.text}`)
+    .map(
+      (item) =>
+        `[chunk_id: ${item.chunk_id}] [doc_id: ${item.doc_id}]${item.heading ? ` (${item.heading})` : ''}\n${item.text}`,
+    )
     .join('\n\n');
 
 /** The user's memories as the model sees them: context about the user, explicitly not evidence to cite. */
@@ -23,7 +26,8 @@ export const formatMemories = (memories: readonly MemoryContext[]): string =>
     : '';
 
 /** How every evidence prompt tells the model to refer to a passage. */
-export const CITE_BY_ID = 'Each evidence passage is headed by its [chunk_id: …]; refer to a passage by exactly that id, and copy quotes word for word from it.';
+export const CITE_BY_ID =
+  'Each evidence passage is headed by its [chunk_id: …]; refer to a passage by exactly that id, and copy quotes word for word from it.';
 
 /**
  * The sentences the answerability judge extracted as stating the answer, each under its chunk id: what the answer

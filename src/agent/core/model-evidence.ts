@@ -17,7 +17,12 @@ export interface Grounded<T> {
 
 /** A quote long enough to identify its chunk by itself (a CJK character carries about as much as a short word). */
 const DISTINCTIVE_WEIGHT = 16;
-const weight = (text: string): number => [...text].reduce((sum, char) => sum + (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(char) ? 3 : 1), 0);
+const weight = (text: string): number =>
+  [...text].reduce(
+    (sum, char) =>
+      sum + (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(char) ? 3 : 1),
+    0,
+  );
 
 /**
  * Finds the evidence chunk whose text contains `quote` (normalised as the citation check does): the named chunk
@@ -25,7 +30,11 @@ const weight = (text: string): number => [...text].reduce((sum, char) => sum + (
  * document), but a verbatim quote identifies its chunk; a quote found nowhere identifies nothing, and a short one
  * ("the fee") found elsewhere identifies nothing either, so it is never moved to another chunk.
  */
-export function chunkContaining(evidence: readonly Evidence[], quote: string, named?: { chunk_id?: string; doc_id?: string }): Evidence | undefined {
+export function chunkContaining(
+  evidence: readonly Evidence[],
+  quote: string,
+  named?: { chunk_id?: string; doc_id?: string },
+): Evidence | undefined {
   const wanted = normalizeForQuote(quote);
   if (!wanted) return undefined;
   const holds = (item: Evidence) => normalizeForQuote(item.text).includes(wanted);
@@ -40,7 +49,10 @@ export function chunkContaining(evidence: readonly Evidence[], quote: string, na
  * Keeps the extracted sentences that occur in the evidence, each under the chunk that contains it (re-pointed when the
  * model named another id); sentences found in no chunk are dropped, and each kept one appears once.
  */
-export function groundExtracted(items: readonly ExtractedSentence[], evidence: readonly Evidence[]): Grounded<ExtractedSentence> {
+export function groundExtracted(
+  items: readonly ExtractedSentence[],
+  evidence: readonly Evidence[],
+): Grounded<ExtractedSentence> {
   const kept: ExtractedSentence[] = [];
   const dropped: ExtractedSentence[] = [];
   const seen = new Set<string>();
@@ -73,7 +85,13 @@ export function repairCitations(answer: Answer, evidence: readonly Evidence[]): 
     if (!chunk) return citation;
     const same = chunk.chunk_id === citation.chunk_id && chunk.doc_id === citation.doc_id;
     if (!same) repaired++;
-    return { chunk_id: chunk.chunk_id, doc_id: chunk.doc_id, source: chunk.source, ...(chunk.page === undefined ? {} : { page: chunk.page }), quote: citation.quote };
+    return {
+      chunk_id: chunk.chunk_id,
+      doc_id: chunk.doc_id,
+      source: chunk.source,
+      ...(chunk.page === undefined ? {} : { page: chunk.page }),
+      quote: citation.quote,
+    };
   });
   return { answer: { ...answer, citations }, repaired };
 }

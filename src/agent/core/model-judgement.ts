@@ -11,8 +11,14 @@ const judgement = z.object({
   supporting: z
     .array(z.object({ chunk_id: z.string().min(1), sentence: z.string().min(1) }))
     .max(MAX_EXTRACTED)
-    .describe('The sentences of the evidence that state the answer, copied exactly, each with the chunk_id of its passage'),
-  sufficiency: z.number().min(0).max(1).describe('How likely (0..1) it is that the supporting sentences state the whole answer'),
+    .describe(
+      'The sentences of the evidence that state the answer, copied exactly, each with the chunk_id of its passage',
+    ),
+  sufficiency: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('How likely (0..1) it is that the supporting sentences state the whole answer'),
   reasons: z.array(z.string()),
   missing_information: z.array(z.string()),
 });
@@ -44,15 +50,25 @@ export const JUDGE_SYSTEM =
  * sentences none of which the evidence contains has shown nothing: its sufficiency is capped below the threshold, since
  * what it judged sufficient is not in the evidence.
  */
-export function verdictFromJudgement(question: string, judged: ModelJudgement, evidence: readonly Evidence[], query = question): Answerability {
+export function verdictFromJudgement(
+  question: string,
+  judged: ModelJudgement,
+  evidence: readonly Evidence[],
+  query = question,
+): Answerability {
   const grounded = groundExtracted(judged.supporting, evidence);
   const invented = judged.supporting.length > 0 && grounded.kept.length === 0;
   const sufficiency = invented ? Math.min(judged.sufficiency, nextBelow(SUFFICIENT_AT)) : judged.sufficiency;
   const answerable = isSufficient(sufficiency);
   const reasons = [...judged.reasons];
   if (invented) reasons.push(`none of the ${judged.supporting.length} extracted sentence(s) occurs in the evidence`);
-  else if (grounded.dropped.length > 0) reasons.push(`${grounded.dropped.length} extracted sentence(s) not in the evidence dropped`);
-  const missing = missingFromVerdict(question, { answerable, reasons: judged.reasons, missing_information: judged.missing_information });
+  else if (grounded.dropped.length > 0)
+    reasons.push(`${grounded.dropped.length} extracted sentence(s) not in the evidence dropped`);
+  const missing = missingFromVerdict(question, {
+    answerable,
+    reasons: judged.reasons,
+    missing_information: judged.missing_information,
+  });
   return {
     answerable,
     sufficiency,

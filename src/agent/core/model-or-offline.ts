@@ -54,6 +54,10 @@ export async function modelOrOffline<S extends z.ZodType, T>(
     return { value: fromModel(output), strategy: 'model', errors: [...errors] };
   } catch (error) {
     if (!isEvidentError(error)) throw error;
-    return { value: offline(), strategy: 'offline after a model error', errors: [...errors, { node: step.node, code: error.code, message: error.message }] };
+    return {
+      value: offline(),
+      strategy: 'offline after a model error',
+      errors: [...errors, { node: step.node, code: error.code, message: error.message }],
+    };
   }
 }

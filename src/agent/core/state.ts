@@ -80,7 +80,8 @@ export interface MemoryContext {
 export type RunStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted';
 
 /** Replace-on-write: every node returns the whole new value of the fields it changes. */
-export const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
+export const value = <T>(initial: () => T) =>
+  Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
 
 /**
  * The fields every agent's state carries (ARCHITECTURE §1): the question and conversation, who asks, what the run

@@ -28,7 +28,10 @@ export interface StepStreamChunk {
 }
 
 export const isStepStreamChunk = (value: unknown): value is StepStreamChunk =>
-  typeof value === 'object' && value !== null && (value as StepStreamChunk).type === 'step' && typeof (value as StepStreamChunk).event === 'object';
+  typeof value === 'object' &&
+  value !== null &&
+  (value as StepStreamChunk).type === 'step' &&
+  typeof (value as StepStreamChunk).event === 'object';
 
 function hitsOf(candidates: readonly Candidate[]): ChannelHits[] {
   const groups = new Map<string, ChannelHits>();
@@ -50,7 +53,8 @@ export function stepEventOf(step: Step, update: StepUpdate): StepEvent {
   if (step.node === 'rewrite' && update.standalone_question) event.standalone_question = update.standalone_question;
   if (step.node === 'decompose' && update.sub_questions?.length) event.sub_questions = update.sub_questions;
   if (update.candidates?.length) event.hits = hitsOf(update.candidates);
-  if (update.evidence?.length) event.evidence = update.evidence.map((item) => ({ chunk_id: item.chunk_id, score: item.score }));
+  if (update.evidence?.length)
+    event.evidence = update.evidence.map((item) => ({ chunk_id: item.chunk_id, score: item.score }));
   if (update.answerability) {
     const { answerable, reasons, missing_information } = update.answerability;
     event.answerability = { answerable, reasons, missing_information };

@@ -21,7 +21,11 @@ export interface TracedResult<U> {
  * with permissions the principal no longer has. With tracing on, each execution is also a span (`node <name>`) under
  * the run's, carrying the counts the node's update reports (never its text).
  */
-export function traced<S extends { steps: Step[]; principal: Principal | null }, U extends object, D extends { store: Pick<PrincipalStore, 'getUser'> }>(
+export function traced<
+  S extends { steps: Step[]; principal: Principal | null },
+  U extends object,
+  D extends { store: Pick<PrincipalStore, 'getUser'> },
+>(
   name: string,
   node: (state: S, deps: D) => Promise<TracedResult<U>>,
   deps: D,

@@ -31,20 +31,34 @@ export function summarizeOffline(previous: string, older: readonly Turn[]): stri
   const lines = previous.split('\n');
   const questions = [
     ...lines.filter((line) => line.startsWith(QUESTION_PREFIX)).map((line) => line.slice(QUESTION_PREFIX.length)),
-    ...older.filter((turn) => turn.role === 'user').map((turn) => clip(turn.content.replace(/\s+/g, ' ').trim(), MAX_QUESTION_CHARS)),
+    ...older
+      .filter((turn) => turn.role === 'user')
+      .map((turn) => clip(turn.content.replace(/\s+/g, ' ').trim(), MAX_QUESTION_CHARS)),
   ].slice(-MAX_QUESTIONS);
-  const earlierIds = identifiersIn(lines.find((line) => line.startsWith(NAMED_PREFIX))?.slice(NAMED_PREFIX.length) ?? '');
+  const earlierIds = identifiersIn(
+    lines.find((line) => line.startsWith(NAMED_PREFIX))?.slice(NAMED_PREFIX.length) ?? '',
+  );
   const newIds = [...older].reverse().flatMap((turn) => identifiersIn(turn.content));
   const identifiers = [...new Set([...newIds, ...earlierIds])].slice(0, MAX_IDENTIFIERS);
-  const out = [HEADER, ...questions.map((q) => `${QUESTION_PREFIX}${q}`), ...(identifiers.length ? [`${NAMED_PREFIX}${identifiers.join(', ')}`] : [])];
+  const out = [
+    HEADER,
+    ...questions.map((q) => `${QUESTION_PREFIX}${q}`),
+    ...(identifiers.length ? [`${NAMED_PREFIX}${identifiers.join(', ')}`] : []),
+  ];
   // Drop the oldest questions first until the bound holds; the identifiers line is what resolves references.
-  while (out.join('\n').length > SUMMARY_MAX_CHARS && out.length > 2 && out[1]?.startsWith(QUESTION_PREFIX)) out.splice(1, 1);
+  while (out.join('\n').length > SUMMARY_MAX_CHARS && out.length > 2 && out[1]?.startsWith(QUESTION_PREFIX))
+    out.splice(1, 1);
   return clip(out.join('\n'), SUMMARY_MAX_CHARS);
 }
 
 /** The identifiers a summary names, most recent first (what the offline rewrite falls back to). */
 export const summaryIdentifiers = (summary: string): string[] =>
-  identifiersIn(summary.split('\n').find((line) => line.startsWith(NAMED_PREFIX))?.slice(NAMED_PREFIX.length) ?? summary);
+  identifiersIn(
+    summary
+      .split('\n')
+      .find((line) => line.startsWith(NAMED_PREFIX))
+      ?.slice(NAMED_PREFIX.length) ?? summary,
+  );
 
 const summarySchema = z.object({ summary: z.string().min(1) });
 

@@ -40,32 +40,55 @@ const as = (name: string) => evident.principalFor(name);
 
 describe('rag graph, offline', () => {
   it('answers the termination fee of CT-2024-0193 with the right citation', async () => {
-    const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
+    const run = await agent.ask({
+      question: 'What is the termination fee of CT-2024-0193?',
+      principal: await as('alice'),
+    });
     expect(run.status).toBe('answered');
     expect(run.answer?.answerable).toBe(true);
     expect(run.answer?.answer).toContain('$48,000');
     expect(run.answer?.answer).toContain(OFFLINE_LABEL);
-    expect(run.answer?.citations[0]).toMatchObject({ doc_id: 'contracts/ct-2024-0193.md', quote: expect.stringContaining('$48,000') });
+    expect(run.answer?.citations[0]).toMatchObject({
+      doc_id: 'contracts/ct-2024-0193.md',
+      quote: expect.stringContaining('$48,000'),
+    });
     expect(run.evidence_ids).toContain(run.answer?.citations[0]?.chunk_id);
     expect(run.steps.map((step) => step.node)).toEqual([
-      'load_memory', 'rewrite', 'decompose', 'route_question', 'retrieve', 'merge_rerank', 'check_answerability', 'generate', 'citation_check', 'finalize',
+      'load_memory',
+      'rewrite',
+      'decompose',
+      'route_question',
+      'retrieve',
+      'merge_rerank',
+      'check_answerability',
+      'generate',
+      'citation_check',
+      'finalize',
     ]);
     expect(run.steps[1]?.summary).toMatch(/skipped/);
   });
 
   it('refuses when the topic is present but the answer is not (CT-2023-0077 has fees, no termination fee)', async () => {
-    const run = await agent.ask({ question: 'What is the termination fee of CT-2023-0077?', principal: await as('alice') });
+    const run = await agent.ask({
+      question: 'What is the termination fee of CT-2023-0077?',
+      principal: await as('alice'),
+    });
     expect(run.status).toBe('refused');
     expect(run.answer?.answerable).toBe(false);
     expect(run.answer?.answer).toContain(REFUSAL_TEXT);
     expect(run.answer?.citations).toEqual([]);
-    expect(run.answer?.missing_information).toEqual(['the termination fee of CT-2023-0077 (the evidence found mentions CT-2023-0077 but states no termination fee)']);
+    expect(run.answer?.missing_information).toEqual([
+      'the termination fee of CT-2023-0077 (the evidence found mentions CT-2023-0077 but states no termination fee)',
+    ]);
     expect(run.steps.map((step) => step.node)).toContain('refuse');
     expect(run.evidence_ids.length).toBeGreaterThan(0); // related evidence was found, and judged insufficient
   });
 
   it('refuses bob, who may not see CT-2024-0193', async () => {
-    const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('bob') });
+    const run = await agent.ask({
+      question: 'What is the termination fee of CT-2024-0193?',
+      principal: await as('bob'),
+    });
     expect(run.status).toBe('refused');
     expect(run.answer?.answer).not.toContain('48,000');
     expect(run.evidence_ids.some((id) => id.startsWith('contracts/ct-2024-0193.md'))).toBe(false);
@@ -85,7 +108,10 @@ describe('rag graph, offline', () => {
   });
 
   it('decomposes a question with several needs and retrieves per need', async () => {
-    const run = await agent.ask({ question: 'What are the pricing, term and liability of CT-2024-0193?', principal: await as('alice') });
+    const run = await agent.ask({
+      question: 'What are the pricing, term and liability of CT-2024-0193?',
+      principal: await as('alice'),
+    });
     expect(run.sub_questions).toEqual([
       'What is the pricing of CT-2024-0193?',
       'What is the term of CT-2024-0193?',
@@ -97,17 +123,28 @@ describe('rag graph, offline', () => {
   });
 
   it('sends an aggregation to table_query and records the call', async () => {
-    const run = await agent.ask({ question: 'What is the total order_total_usd of shipped orders?', principal: await as('alice') });
+    const run = await agent.ask({
+      question: 'What is the total order_total_usd of shipped orders?',
+      principal: await as('alice'),
+    });
     expect(run.answer?.answer).toContain('12786.1');
     expect(run.tool_calls).toHaveLength(1);
-    expect(run.tool_calls[0]).toMatchObject({ name: 'table_query', ok: true, arguments: { sql: expect.stringMatching(/^SELECT SUM\("order_total_usd"\)/) } });
+    expect(run.tool_calls[0]).toMatchObject({
+      name: 'table_query',
+      ok: true,
+      arguments: { sql: expect.stringMatching(/^SELECT SUM\("order_total_usd"\)/) },
+    });
     expect(run.tool_calls[0]?.duration_ms).toBeGreaterThanOrEqual(0);
     expect(run.steps.map((step) => step.node)).not.toContain('retrieve');
   });
 
   it('keeps the thread history across runs, by thread_id', async () => {
     const first = await agent.ask({ question: 'What is the pricing of CT-2024-0193?', principal: await as('alice') });
-    const second = await agent.ask({ question: 'And what is its termination fee?', principal: await as('alice'), threadId: first.thread_id });
+    const second = await agent.ask({
+      question: 'And what is its termination fee?',
+      principal: await as('alice'),
+      threadId: first.thread_id,
+    });
     expect(second.thread_id).toBe(first.thread_id);
     expect(second.run_id).not.toBe(first.run_id);
     expect(second.standalone_question).toBe('What is the termination fee of CT-2024-0193?');
@@ -124,11 +161,18 @@ describe('rag graph with a recording chat model', () => {
     const model = new RecordingChatModel([
       oneNeed,
       routeTo('retrieve'),
-      () => ({ answerable: false, reasons: ['not in the evidence'], missing_information: ['the termination fee of CT-2024-0193'] }),
+      () => ({
+        answerable: false,
+        reasons: ['not in the evidence'],
+        missing_information: ['the termination fee of CT-2024-0193'],
+      }),
     ]);
     const rag = withModel(model);
     try {
-      const run = await rag.ask({ question: 'What is the termination fee of CT-2024-0193 with Northwind Logistics?', principal: await as('bob') });
+      const run = await rag.ask({
+        question: 'What is the termination fee of CT-2024-0193 with Northwind Logistics?',
+        principal: await as('bob'),
+      });
       expect(run.status).toBe('refused');
       expect(model.calls.length).toBeGreaterThan(0);
       for (const prompt of model.prompts) {
@@ -136,8 +180,15 @@ describe('rag graph with a recording chat model', () => {
         expect(prompt).not.toContain('warehouse and last-mile');
       }
       // alice's prompt, by contrast, carries the contract: the assertion above could fail.
-      const aliceModel = new RecordingChatModel([oneNeed, routeTo('retrieve'), { answerable: false, reasons: [], missing_information: ['x'] }]);
-      const aliceRun = await withModel(aliceModel).ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
+      const aliceModel = new RecordingChatModel([
+        oneNeed,
+        routeTo('retrieve'),
+        { answerable: false, reasons: [], missing_information: ['x'] },
+      ]);
+      const aliceRun = await withModel(aliceModel).ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await as('alice'),
+      });
       expect(aliceRun.status).toBe('refused');
       expect(aliceModel.prompts.join('\n')).toContain('$48,000');
       expect(CONTRACT_PHRASE).toBeTruthy();
@@ -150,13 +201,22 @@ describe('rag graph with a recording chat model', () => {
     const model = new RecordingChatModel([
       oneNeed,
       routeTo('retrieve'),
-      { answerable: false, reasons: ['CT-2023-0077 lists a monthly fee but no termination fee.'], missing_information: ['What is the termination fee of CT-2023-0077?'] },
+      {
+        answerable: false,
+        reasons: ['CT-2023-0077 lists a monthly fee but no termination fee.'],
+        missing_information: ['What is the termination fee of CT-2023-0077?'],
+      },
     ]);
     const rag = withModel(model);
     try {
-      const run = await rag.ask({ question: 'What is the termination fee of CT-2023-0077?', principal: await as('alice') });
+      const run = await rag.ask({
+        question: 'What is the termination fee of CT-2023-0077?',
+        principal: await as('alice'),
+      });
       expect(run.status).toBe('refused');
-      expect(run.answer?.missing_information).toEqual(['the termination fee of CT-2023-0077 (CT-2023-0077 lists a monthly fee but no termination fee)']);
+      expect(run.answer?.missing_information).toEqual([
+        'the termination fee of CT-2023-0077 (CT-2023-0077 lists a monthly fee but no termination fee)',
+      ]);
       expect(run.answer?.answer).toContain('Missing: the termination fee of CT-2023-0077 (CT-2023-0077 lists');
     } finally {
       await rag.close();
@@ -174,13 +234,18 @@ describe('rag graph with a recording chat model', () => {
     ]);
     const rag = withModel(model);
     try {
-      const run = await rag.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
+      const run = await rag.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await as('alice'),
+      });
       // The one fallback policy of every agent: the step's offline strategy stands in, the error stays in the trace.
       expect(run.status).toBe('answered');
       expect(run.answer?.answer).toContain('$48,000');
       expect(run.answer?.answer).toContain(FALLBACK_LABEL);
       expect(run.answer?.answer).not.toContain(OFFLINE_LABEL);
-      expect(run.errors).toEqual([{ node: 'generate', code: 'structured_output_invalid', message: expect.stringMatching(/after 3 attempts/) }]);
+      expect(run.errors).toEqual([
+        { node: 'generate', code: 'structured_output_invalid', message: expect.stringMatching(/after 3 attempts/) },
+      ]);
       expect(model.calls).toHaveLength(6);
       expect(model.calls[4]?.prompt).toContain('did not match the required JSON schema "answer"');
       expect(model.remaining).toBe(0);
@@ -195,14 +260,25 @@ describe('rag graph with a recording chat model', () => {
       routeTo('retrieve'),
       { answerable: true, reasons: ['states it'], missing_information: [] },
       (call) => {
-        const chunkId = /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
+        const chunkId =
+          /\[chunk_id: (contracts\/ct-2024-0193\.md#\d+)\][^\n]*\n[^[]*\$48,000/.exec(call.prompt)?.[1] ?? 'missing';
         return {
           answer: 'The termination fee is $48,000 [1].',
           answerable: true,
           confidence: 0.9,
           citations: [
-            { chunk_id: chunkId, doc_id: 'contracts/ct-2024-0193.md', source: 'x', quote: 'triggers a termination fee of $48,000' },
-            { chunk_id: chunkId, doc_id: 'contracts/ct-2024-0193.md', source: 'x', quote: 'a termination fee of $99,000' },
+            {
+              chunk_id: chunkId,
+              doc_id: 'contracts/ct-2024-0193.md',
+              source: 'x',
+              quote: 'triggers a termination fee of $48,000',
+            },
+            {
+              chunk_id: chunkId,
+              doc_id: 'contracts/ct-2024-0193.md',
+              source: 'x',
+              quote: 'a termination fee of $99,000',
+            },
             { chunk_id: 'policies/expenses.md#0', doc_id: 'policies/expenses.md', source: 'x', quote: 'anything' },
           ],
           missing_information: [],
@@ -211,7 +287,10 @@ describe('rag graph with a recording chat model', () => {
     ]);
     const rag = withModel(model);
     try {
-      const run = await rag.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
+      const run = await rag.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await as('alice'),
+      });
       expect(run.status).toBe('answered');
       expect(run.answer?.citations).toHaveLength(1);
       expect(run.answer?.citations[0]?.quote).toBe('triggers a termination fee of $48,000');
@@ -224,11 +303,26 @@ describe('rag graph with a recording chat model', () => {
   });
 
   it('retries generation when every citation is dropped, feeding the reasons back', async () => {
-    const bad = { answer: 'It is $48,000.', answerable: true, confidence: 0.9, citations: [{ chunk_id: 'nope#1', doc_id: 'nope', source: 'x', quote: 'q' }], missing_information: [] };
-    const model = new RecordingChatModel([oneNeed, routeTo('retrieve'), { answerable: true, reasons: [], missing_information: [] }, bad, bad]);
+    const bad = {
+      answer: 'It is $48,000.',
+      answerable: true,
+      confidence: 0.9,
+      citations: [{ chunk_id: 'nope#1', doc_id: 'nope', source: 'x', quote: 'q' }],
+      missing_information: [],
+    };
+    const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('retrieve'),
+      { answerable: true, reasons: [], missing_information: [] },
+      bad,
+      bad,
+    ]);
     const rag = withModel(model);
     try {
-      const run = await rag.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await as('alice') });
+      const run = await rag.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await as('alice'),
+      });
       expect(model.calls).toHaveLength(5);
       expect(model.calls[4]?.prompt).toContain("Your previous answer's citations were rejected");
       expect(run.status).toBe('refused');

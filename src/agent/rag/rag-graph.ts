@@ -47,26 +47,48 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addNode('finalize', traced('finalize', finalize, deps))
     .addEdge(START, 'load_memory')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
-    .addConditionalEdges('load_memory', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), { remember: 'save_memory', ask: 'rewrite' })
+    .addConditionalEdges('load_memory', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), {
+      remember: 'save_memory',
+      ask: 'rewrite',
+    })
     .addEdge('save_memory', 'finalize')
     .addEdge('rewrite', 'decompose')
     .addEdge('decompose', 'route_question')
-    .addConditionalEdges('route_question', (state) => state.route, { table: 'table_query', both: 'table_query', retrieve: 'retrieve', direct: 'answer_directly' })
+    .addConditionalEdges('route_question', (state) => state.route, {
+      table: 'table_query',
+      both: 'table_query',
+      retrieve: 'retrieve',
+      direct: 'answer_directly',
+    })
     // A failed table query falls back to retrieval rather than guessing; on the `both` route the text is retrieved too.
-    .addConditionalEdges('table_query', (state) => (state.answer && state.route !== 'both' ? 'answered' : 'retrieve'), { answered: 'finalize', retrieve: 'retrieve' })
+    .addConditionalEdges('table_query', (state) => (state.answer && state.route !== 'both' ? 'answered' : 'retrieve'), {
+      answered: 'finalize',
+      retrieve: 'retrieve',
+    })
     .addEdge('retrieve', 'merge_rerank')
     .addEdge('merge_rerank', 'check_answerability')
-    .addConditionalEdges('check_answerability', (state) => (state.answerability?.answerable ? 'sufficient' : 'insufficient'), {
-      sufficient: 'generate',
-      insufficient: 'refuse',
-    })
+    .addConditionalEdges(
+      'check_answerability',
+      (state) => (state.answerability?.answerable ? 'sufficient' : 'insufficient'),
+      {
+        sufficient: 'generate',
+        insufficient: 'refuse',
+      },
+    )
     .addEdge('generate', 'citation_check')
-    .addConditionalEdges('citation_check', (state) => (state.answer ? (joinsTable(state) ? 'combine' : 'done') : 'retry'), {
-      done: 'finalize',
+    .addConditionalEdges(
+      'citation_check',
+      (state) => (state.answer ? (joinsTable(state) ? 'combine' : 'done') : 'retry'),
+      {
+        done: 'finalize',
+        combine: 'combine_answers',
+        retry: 'generate',
+      },
+    )
+    .addConditionalEdges('refuse', (state) => (joinsTable(state) ? 'combine' : 'done'), {
       combine: 'combine_answers',
-      retry: 'generate',
+      done: 'finalize',
     })
-    .addConditionalEdges('refuse', (state) => (joinsTable(state) ? 'combine' : 'done'), { combine: 'combine_answers', done: 'finalize' })
     .addEdge('combine_answers', 'finalize')
     .addEdge('answer_directly', 'finalize')
     .addEdge('finalize', END);

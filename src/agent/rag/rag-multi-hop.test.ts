@@ -14,7 +14,8 @@ const DOCS: Record<string, string> = {
   'orsolya-brandt.md': '# Orsolya Brandt\n\nOrsolya Brandt married the painter Tomas Wilder in 1985.',
 };
 for (let i = 0; i < 8; i++) {
-  DOCS[`noise-${i}.md`] = `# Film notes ${i}\n\nThe director of film ${i} and the spouse of its lead spoke about the hill where it was shot.`;
+  DOCS[`noise-${i}.md`] =
+    `# Film notes ${i}\n\nThe director of film ${i} and the spouse of its lead spoke about the hill where it was shot.`;
 }
 
 let dir: string;

@@ -38,14 +38,21 @@ describe('short-term memory: a window and a running summary', () => {
       expect(run.steps[0]?.summary).toBe('2 earlier turns in the thread, 2 older folded into the summary (offline)');
       expect(run.standalone_question).toBe('What is the termination fee of CT-2024-0193?');
       expect(run.answer?.answer).toContain('$48,000');
-      const state = (await agent.graph.getState({ configurable: { thread_id: run.thread_id } })).values as { history: Turn[]; history_summary: string };
+      const state = (await agent.graph.getState({ configurable: { thread_id: run.thread_id } })).values as {
+        history: Turn[];
+        history_summary: string;
+      };
       expect(state.history_summary).toContain(`The user asked: ${OLD_QUESTION}`);
       expect(state.history_summary).toContain('CT-2024-0193');
       // The checkpointed history is the window plus this run's turn; the next run folds the overflow.
       expect(state.history.map((turn) => turn.content)).not.toContain(OLD_QUESTION);
 
       // Two runs later the contract has left the window entirely and still resolves.
-      const next = await agent.ask({ question: 'Who are the parties to it?', principal: alice, threadId: run.thread_id });
+      const next = await agent.ask({
+        question: 'Who are the parties to it?',
+        principal: alice,
+        threadId: run.thread_id,
+      });
       expect(next.standalone_question).toBe('Who are the parties to CT-2024-0193?');
     } finally {
       await agent.close();
@@ -72,10 +79,23 @@ describe('short-term memory: a window and a running summary', () => {
       }
     };
     model.push(reply, reply, reply, reply, reply);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
+    const agent = openAgent(evident, 'rag', {
+      chat: { id: 'recording:test', model },
+      bounds: { rag: { historyWindow: WINDOW } },
+    });
     try {
-      const run = await agent.ask({ question: 'And what is its termination fee?', principal: await evident.principalFor('alice'), history });
-      expect(model.calls.map((call) => call.schemaName)).toEqual(['history_summary', 'standalone_question', 'sub_questions', 'route', 'answerability']);
+      const run = await agent.ask({
+        question: 'And what is its termination fee?',
+        principal: await evident.principalFor('alice'),
+        history,
+      });
+      expect(model.calls.map((call) => call.schemaName)).toEqual([
+        'history_summary',
+        'standalone_question',
+        'sub_questions',
+        'route',
+        'answerability',
+      ]);
       expect(model.calls[0]?.prompt).toContain(OLD_QUESTION);
       const rewritePrompt = model.calls[1]?.prompt ?? '';
       expect(rewritePrompt).toContain(SUMMARY);
@@ -96,13 +116,22 @@ describe('short-term memory: a window and a running summary', () => {
       oneNeed,
       routeTo('retrieve'),
       { answerable: true, reasons: ['states it'], missing_information: [] },
-      'not json', 'not json', 'not json',
+      'not json',
+      'not json',
+      'not json',
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
+    const agent = openAgent(evident, 'rag', {
+      chat: { id: 'recording:test', model },
+      bounds: { rag: { historyWindow: WINDOW } },
+    });
     try {
       // With a model every follow-up is the model's to rewrite (it keeps this one): summary, rewrite, decompose, route,
       // answerability, then generate (which fails on the script's purpose).
-      await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), history });
+      await agent.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await evident.principalFor('alice'),
+        history,
+      });
       const generatePrompt = model.calls.find((call) => call.schemaName === 'answer')?.prompt ?? '';
       expect(generatePrompt).toContain(SUMMARY);
       expect(generatePrompt).toContain('The legal department.');
@@ -114,17 +143,28 @@ describe('short-term memory: a window and a running summary', () => {
 
   it('falls back to the offline summary when the model fails', async () => {
     const model = new RecordingChatModel([
-      'not json', 'not json', 'not json',
+      'not json',
+      'not json',
+      'not json',
       { standalone_question: 'What is the termination fee of CT-2024-0193?' },
       oneNeed,
       routeTo('retrieve'),
       { answerable: false, reasons: [], missing_information: ['x'] },
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model }, bounds: { rag: { historyWindow: WINDOW } } });
+    const agent = openAgent(evident, 'rag', {
+      chat: { id: 'recording:test', model },
+      bounds: { rag: { historyWindow: WINDOW } },
+    });
     try {
-      const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), history });
+      const run = await agent.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await evident.principalFor('alice'),
+        history,
+      });
       expect(run.steps[0]?.summary).toMatch(/\(offline-fallback\)/);
-      const state = (await agent.graph.getState({ configurable: { thread_id: run.thread_id } })).values as { history_summary: string };
+      const state = (await agent.graph.getState({ configurable: { thread_id: run.thread_id } })).values as {
+        history_summary: string;
+      };
       expect(state.history_summary).toContain('CT-2024-0193');
     } finally {
       await agent.close();
@@ -134,7 +174,9 @@ describe('short-term memory: a window and a running summary', () => {
   it('keeps the offline summary bounded, most recent questions and identifiers kept', () => {
     let summary = '';
     for (let i = 0; i < 50; i++) {
-      summary = summarizeOffline(summary, [{ role: 'user', content: `What is the status of TICKET-${1000 + i}? ${'detail '.repeat(40)}` }]);
+      summary = summarizeOffline(summary, [
+        { role: 'user', content: `What is the status of TICKET-${1000 + i}? ${'detail '.repeat(40)}` },
+      ]);
     }
     expect(summary.length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
     expect(summary).toContain('TICKET-1049');

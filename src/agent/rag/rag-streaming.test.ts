@@ -23,15 +23,27 @@ describe('rag run streaming', () => {
     const agent = openAgent(evident, 'rag');
     try {
       const events: StepEvent[] = [];
-      const run = await agent.ask({ question: 'What is the termination fee of CT-2024-0193?', principal: await evident.principalFor('alice'), onStep: (event) => events.push(event) });
+      const run = await agent.ask({
+        question: 'What is the termination fee of CT-2024-0193?',
+        principal: await evident.principalFor('alice'),
+        onStep: (event) => events.push(event),
+      });
       expect(events.map((event) => event.node)).toEqual(run.steps.map((step) => step.node));
-      expect(events.map(({ node, summary }) => ({ node, summary }))).toEqual(run.steps.map(({ node, summary }) => ({ node, summary })));
+      expect(events.map(({ node, summary }) => ({ node, summary }))).toEqual(
+        run.steps.map(({ node, summary }) => ({ node, summary })),
+      );
       const retrieve = events.find((event) => event.node === 'retrieve');
       expect(retrieve?.hits?.map((hit) => hit.channel)).toEqual(expect.arrayContaining(['bm25', 'fused']));
-      expect(retrieve?.hits?.find((hit) => hit.channel === 'bm25')?.chunk_ids[0]).toMatch(/^contracts\/ct-2024-0193\.md#\d+$/);
-      expect(events.find((event) => event.node === 'merge_rerank')?.evidence?.map((item) => item.chunk_id)).toEqual(run.evidence_ids);
+      expect(retrieve?.hits?.find((hit) => hit.channel === 'bm25')?.chunk_ids[0]).toMatch(
+        /^contracts\/ct-2024-0193\.md#\d+$/,
+      );
+      expect(events.find((event) => event.node === 'merge_rerank')?.evidence?.map((item) => item.chunk_id)).toEqual(
+        run.evidence_ids,
+      );
       expect(events.find((event) => event.node === 'check_answerability')?.answerability?.answerable).toBe(true);
-      expect(events.find((event) => event.node === 'rewrite')?.standalone_question).toBe('What is the termination fee of CT-2024-0193?');
+      expect(events.find((event) => event.node === 'rewrite')?.standalone_question).toBe(
+        'What is the termination fee of CT-2024-0193?',
+      );
       expect(events.at(-1)).toMatchObject({ node: 'finalize', status: 'answered' });
     } finally {
       await agent.close();

@@ -40,7 +40,12 @@ export function ragTrace(values: Partial<RagStateType>): AgentTrace {
     answer: values.answer ?? null,
     tool_calls: (values.tool_calls ?? []).map((call) => {
       const schema = RAG_TOOL_SCHEMAS[call.name];
-      return { name: call.name, arguments: call.arguments, ok: call.ok, ...(schema ? { arguments_valid: schema.safeParse(call.arguments).success } : {}) };
+      return {
+        name: call.name,
+        arguments: call.arguments,
+        ok: call.ok,
+        ...(schema ? { arguments_valid: schema.safeParse(call.arguments).success } : {}),
+      };
     }),
     status: values.status ?? 'failed',
     errors: values.errors ?? [],

@@ -4,8 +4,28 @@ import type { Evidence } from '../core/state.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 
 /** A run of capitalised words, allowing the small words inside names ("Bank of England", "Leonardo da Vinci"). */
-const NAME = /\b\p{Lu}[\p{L}\p{N}'’-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+)?\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
-const SENTENCE_START = new Set(['The', 'A', 'An', 'It', 'In', 'On', 'At', 'He', 'She', 'They', 'This', 'That', 'Its', 'His', 'Her', 'After', 'Before', 'As']);
+const NAME =
+  /\b\p{Lu}[\p{L}\p{N}'’-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+)?\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
+const SENTENCE_START = new Set([
+  'The',
+  'A',
+  'An',
+  'It',
+  'In',
+  'On',
+  'At',
+  'He',
+  'She',
+  'They',
+  'This',
+  'That',
+  'Its',
+  'His',
+  'Her',
+  'After',
+  'Before',
+  'As',
+]);
 const CHUNKS_READ = 3;
 const NAMES_KEPT = 2;
 

@@ -34,8 +34,14 @@ const dedupe = (queries: readonly string[], max: number): string[] => {
  */
 export function fusionQueriesOffline(question: string, max: number): string[] {
   const body = question.trim();
-  const words = body.replace(/[?.!,;:()"]/g, ' ').split(/\s+/).filter(Boolean);
-  const keywords = [...identifiersIn(body), ...words.filter((word) => !FILLER.has(word.toLowerCase()) && !identifiersIn(word).length)].join(' ');
+  const words = body
+    .replace(/[?.!,;:()"]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  const keywords = [
+    ...identifiersIn(body),
+    ...words.filter((word) => !FILLER.has(word.toLowerCase()) && !identifiersIn(word).length),
+  ].join(' ');
   const needs = decomposeOffline(body);
   const clauses = body
     .replace(/[?.!]+$/, '')
@@ -48,7 +54,12 @@ export function fusionQueriesOffline(question: string, max: number): string[] {
 const queriesSchema = z.object({ queries: z.array(z.string().min(2)).min(1).max(8) });
 
 /** With a model: it writes the other search queries; the question itself is always the first. */
-export async function fusionQueriesByModel(question: string, max: number, model: BaseChatModel, maxRetries: number): Promise<string[]> {
+export async function fusionQueriesByModel(
+  question: string,
+  max: number,
+  model: BaseChatModel,
+  maxRetries: number,
+): Promise<string[]> {
   const { queries } = await generateStructured({
     model,
     schema: queriesSchema,

@@ -29,7 +29,11 @@ export const usesNativeTools = (deps: ReactDeps): boolean =>
 async function messagesFor(state: ReactStateType, deps: ReactDeps, native: boolean): Promise<BaseMessage[]> {
   // Only the tables this principal may see are described; none are named to anyone else.
   const tables = state.principal ? await deps.store.listTables(state.principal) : [];
-  const system = [ROLE, native ? '' : textProtocolInstructions(), tables.length ? `Tables table_query can read:\n${describeTables(tables)}` : '']
+  const system = [
+    ROLE,
+    native ? '' : textProtocolInstructions(),
+    tables.length ? `Tables table_query can read:\n${describeTables(tables)}` : '',
+  ]
     .filter(Boolean)
     .join('\n\n');
   const conversation = formatConversation(state.history_summary, state.history);
@@ -52,7 +56,12 @@ export function modelFinalAnswer(final: FinalAnswer, evidence: readonly Evidence
   if (final.sufficiency !== undefined) {
     const verdict = verdictFromJudgement(
       question,
-      { supporting: final.supporting ?? [], sufficiency: final.sufficiency, reasons: [], missing_information: final.missing_information },
+      {
+        supporting: final.supporting ?? [],
+        sufficiency: final.sufficiency,
+        reasons: [],
+        missing_information: final.missing_information,
+      },
       evidence,
     );
     if (!verdict.answerable) return refusal(verdict.missing_information);
@@ -70,19 +79,31 @@ export async function modelDecision(state: ReactStateType, deps: ReactDeps, iter
   const withAnswer = (decision: Decision): Decision => {
     const final = decision.calls.map(({ call }) => call).find((call) => call.ok && call.kind === 'final');
     if (!final || !final.ok || final.kind !== 'final') return decision;
-    return { ...decision, answer: modelFinalAnswer(final.answer, state.evidence, state.standalone_question || state.question) };
+    return {
+      ...decision,
+      answer: modelFinalAnswer(final.answer, state.evidence, state.standalone_question || state.question),
+    };
   };
   if (native && chat.model.bindTools) {
     const reply = (await chat.model.bindTools(toolDefinitions()).invoke(messages)) as AIMessage;
     const read = readNativeReply(reply, iteration);
-    return withAnswer({ thought: read.thought, raw: read.raw, calls: read.calls, ...(read.problem ? { problem: read.problem } : {}) });
+    return withAnswer({
+      thought: read.thought,
+      raw: read.raw,
+      calls: read.calls,
+      ...(read.problem ? { problem: read.problem } : {}),
+    });
   }
   const reply = await chat.model.invoke(messages, { stop: ['\nObservation:'] });
   const parsed = parseTextReply(reply.text);
   return withAnswer({
     thought: parsed.thought,
     raw: parsed.raw || reply.text,
-    calls: parsed.action ? [{ id: `call-${iteration}-0`, name: parsed.action.name, args: parsed.action.args, call: parsed.action.call }] : [],
-    ...(parsed.problem ? { problem: `${parsed.problem} Use the format: Thought / Action / Action Input, or Thought / Final Answer.` } : {}),
+    calls: parsed.action
+      ? [{ id: `call-${iteration}-0`, name: parsed.action.name, args: parsed.action.args, call: parsed.action.call }]
+      : [],
+    ...(parsed.problem
+      ? { problem: `${parsed.problem} Use the format: Thought / Action / Action Input, or Thought / Final Answer.` }
+      : {}),
   });
 }

@@ -20,7 +20,12 @@ const call = (iteration: number, thought: string, tool: ReactToolName, input: Re
   calls: [{ id: `call-${iteration}-0`, name: tool, args: input, call: { ok: true, kind: 'tool', tool, input } }],
 });
 
-const answered = (thought: string, answer: Decision['answer']): Decision => ({ thought, raw: `Thought: ${thought}\nFinal Answer: ${answer?.answer ?? ''}`, calls: [], ...(answer ? { answer } : {}) });
+const answered = (thought: string, answer: Decision['answer']): Decision => ({
+  thought,
+  raw: `Thought: ${thought}\nFinal Answer: ${answer?.answer ?? ''}`,
+  calls: [],
+  ...(answer ? { answer } : {}),
+});
 
 /** The value of a table_query observation: one cell, or every row. */
 function tableValue(observation: Observation): string | undefined {
@@ -44,15 +49,27 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
 
   if (!lastCall || !lastObservation) {
     const fact = memoryToSave(state.question);
-    if (fact) return call(iteration, 'The user asks me to remember a fact; saving it needs their approval.', 'save_memory', { text: fact });
+    if (fact)
+      return call(iteration, 'The user asks me to remember a fact; saving it needs their approval.', 'save_memory', {
+        text: fact,
+      });
     if (state.principal) {
       const plan = await offlineTablePlan(question, state.principal, deps.store);
-      if (plan) return call(iteration, `An aggregation over ${plan.table}: computed in SQL, not from text.`, 'table_query', { sql: plan.sql });
+      if (plan)
+        return call(iteration, `An aggregation over ${plan.table}: computed in SQL, not from text.`, 'table_query', {
+          sql: plan.sql,
+        });
     }
     return search('Search the knowledge base for the evidence.');
   }
   if (lastCall.tool === 'save_memory') {
-    return answered('The memory request is settled.', { answer: lastObservation.content, answerable: true, confidence: 1, citations: [], missing_information: [] });
+    return answered('The memory request is settled.', {
+      answer: lastObservation.content,
+      answerable: true,
+      confidence: 1,
+      citations: [],
+      missing_information: [],
+    });
   }
   if (lastCall.tool === 'table_query') {
     const value = tableValue(lastObservation);
@@ -72,13 +89,21 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
   }
   const needs = decomposeOffline(question);
   const verdict = judgeOffline(needs, state.evidence);
-  if (verdict.answerable) return answered(`The evidence states it: ${verdict.reasons.join('; ')}.`, extractiveAnswer(verdict, state.evidence, needs.length));
+  if (verdict.answerable)
+    return answered(
+      `The evidence states it: ${verdict.reasons.join('; ')}.`,
+      extractiveAnswer(verdict, state.evidence, needs.length),
+    );
   // A follow-up hop's query is the question's last hop made standalone ("<bridge entity> first president"): evidence
   // that answers it answers the question.
   const hop = String(lastCall.input.query ?? '');
   if (hop && hop !== question) {
     const hopVerdict = judgeOffline([hop], state.evidence);
-    if (hopVerdict.answerable) return answered(`The evidence for the last hop states it: ${hopVerdict.reasons.join('; ')}.`, extractiveAnswer(hopVerdict, state.evidence, 1));
+    if (hopVerdict.answerable)
+      return answered(
+        `The evidence for the last hop states it: ${hopVerdict.reasons.join('; ')}.`,
+        extractiveAnswer(hopVerdict, state.evidence, 1),
+      );
   }
   const searches = state.scratchpad.flatMap((turn) => turn.calls).filter((c) => c.tool === 'knowledge_base').length;
   const next = searches < MAX_SEARCHES ? followUpQuery(question, state.evidence) : undefined;

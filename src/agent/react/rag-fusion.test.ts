@@ -13,8 +13,10 @@ import { reactDeps } from './react-agent.ts';
 
 const QUESTION = 'Who was the first president of the society which published the Journal of Lichen Studies?';
 const DOCS: Record<string, string> = {
-  'journal.md': '# Journal of Lichen Studies\n\nThe Journal of Lichen Studies is a quarterly journal published by the Northmoor Botanical Society since 1951.',
-  'society.md': '# Northmoor Botanical Society\n\nThe Northmoor Botanical Society was founded in 1890. Its first president was Agnes Whitcombe, a lichenologist.',
+  'journal.md':
+    '# Journal of Lichen Studies\n\nThe Journal of Lichen Studies is a quarterly journal published by the Northmoor Botanical Society since 1951.',
+  'society.md':
+    '# Northmoor Botanical Society\n\nThe Northmoor Botanical Society was founded in 1890. Its first president was Agnes Whitcombe, a lichenologist.',
   'club.md': '# Chess club\n\nThe chess club meets on Tuesdays; its first meeting was in 1970.',
   'moss.md': '# Moss\n\nMosses are small plants; a society of moss collectors meets every spring.',
 };
@@ -71,14 +73,22 @@ describe('knowledge_base: RAG fusion', () => {
       expect(item.score).toBeCloseTo(item.queries.length / 61, 6);
       for (const query of item.queries) expect(topOf(query)).toBe(item.chunk_id);
     }
-    expect(fusion.evidence.map((item) => item.score)).toEqual([...fusion.evidence.map((item) => item.score)].sort((a, b) => b - a));
+    expect(fusion.evidence.map((item) => item.score)).toEqual(
+      [...fusion.evidence.map((item) => item.score)].sort((a, b) => b - a),
+    );
   });
 
   it('asks the model for the queries when there is one, the question first', async () => {
-    const model = new RecordingChatModel([{ queries: ['Journal of Lichen Studies publisher', 'Northmoor Botanical Society first president'] }]);
+    const model = new RecordingChatModel([
+      { queries: ['Journal of Lichen Studies publisher', 'Northmoor Botanical Society first president'] },
+    ]);
     const deps = { ...reactDeps({ evident, chat: { id: 'recording:test', model } }), ...{ fusionDepth: 1 } };
     const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, deps);
-    expect(fusion.queries).toEqual([QUESTION, 'Journal of Lichen Studies publisher', 'Northmoor Botanical Society first president']);
+    expect(fusion.queries).toEqual([
+      QUESTION,
+      'Journal of Lichen Studies publisher',
+      'Northmoor Botanical Society first president',
+    ]);
     expect(model.calls[0]?.schemaName).toBe('search_queries');
     expect(model.prompts[0]).toContain(QUESTION);
     expect(fusion.evidence.map((item) => item.doc_id)).toEqual(expect.arrayContaining(['journal.md', 'society.md']));
@@ -86,20 +96,38 @@ describe('knowledge_base: RAG fusion', () => {
 
   it('falls back to the offline queries, recording the error, when the model gives no valid queries', async () => {
     const model = new RecordingChatModel(['no', 'still no', 'nope']);
-    const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, reactDeps({ evident, chat: { id: 'recording:test', model } }));
+    const fusion = await ragFusion(
+      QUESTION,
+      LOCAL_OPERATOR,
+      reactDeps({ evident, chat: { id: 'recording:test', model } }),
+    );
     expect(fusion.queries).toEqual(fusionQueriesOffline(QUESTION, 4));
-    expect(fusion.errors).toEqual([expect.objectContaining({ node: 'knowledge_base', code: 'structured_output_invalid' })]);
+    expect(fusion.errors).toEqual([
+      expect.objectContaining({ node: 'knowledge_base', code: 'structured_output_invalid' }),
+    ]);
   });
 });
 
 describe('offline follow-up hop', () => {
   it('searches next for the last hop with the bridge entity the evidence names substituted', async () => {
-    const fusion = await ragFusion('Which society published the Journal of Lichen Studies?', LOCAL_OPERATOR, reactDeps({ evident }));
-    expect(followUpQuery('Who was the first president of the society which published the Journal of Lichen Studies?', fusion.evidence.filter((e) => e.doc_id === 'journal.md'))).toBe(
-      'Who was the first president of Northmoor Botanical Society?',
+    const fusion = await ragFusion(
+      'Which society published the Journal of Lichen Studies?',
+      LOCAL_OPERATOR,
+      reactDeps({ evident }),
     );
+    expect(
+      followUpQuery(
+        'Who was the first president of the society which published the Journal of Lichen Studies?',
+        fusion.evidence.filter((e) => e.doc_id === 'journal.md'),
+      ),
+    ).toBe('Who was the first president of Northmoor Botanical Society?');
     // Evidence that names no bridge gives no follow-up.
-    expect(followUpQuery('Who was the first president of the society which published the Journal of Lichen Studies?', fusion.evidence.filter((e) => e.doc_id === 'club.md'))).toBeUndefined();
+    expect(
+      followUpQuery(
+        'Who was the first president of the society which published the Journal of Lichen Studies?',
+        fusion.evidence.filter((e) => e.doc_id === 'club.md'),
+      ),
+    ).toBeUndefined();
     expect(followUpQuery('Who founded it?', [])).toBeUndefined();
     // The sentence already covers everything the question asks: there is no next hop to search for.
     expect(followUpQuery('Which society published the Journal of Lichen Studies?', fusion.evidence)).toBeUndefined();

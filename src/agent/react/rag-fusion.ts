@@ -29,25 +29,49 @@ export async function ragFusion(request: string, principal: Principal, deps: Rea
       queries = await fusionQueriesByModel(request, deps.fusionQueries, deps.chat.model, deps.maxSchemaRetries);
     } catch (error) {
       if (!isEvidentError(error)) throw error;
-      errors.push({ node: 'knowledge_base', code: error.code, message: `${error.message} (the offline queries were used)` });
+      errors.push({
+        node: 'knowledge_base',
+        code: error.code,
+        message: `${error.message} (the offline queries were used)`,
+      });
     }
   }
   if (queries.length === 0) queries = [request.trim()];
-  const traces = await Promise.all(queries.map((query) => deps.search.search(query, principal, { topK: deps.fusionDepth })));
+  const traces = await Promise.all(
+    queries.map((query) => deps.search.search(query, principal, { topK: deps.fusionDepth })),
+  );
   const lists: Record<string, ChannelHit[]> = {};
   const candidates: Candidate[] = [];
   traces.forEach((trace, i) => {
     const query = queries[i] as string;
-    lists[`q${i}`] = trace.results.map((result) => ({ chunkId: result.chunk.id, rank: result.rank, score: result.score }));
-    for (const result of trace.results) candidates.push({ query, channel: 'fused', chunk_id: result.chunk.id, rank: result.rank, score: result.score });
+    lists[`q${i}`] = trace.results.map((result) => ({
+      chunkId: result.chunk.id,
+      rank: result.rank,
+      score: result.score,
+    }));
+    for (const result of trace.results)
+      candidates.push({ query, channel: 'fused', chunk_id: result.chunk.id, rank: result.rank, score: result.score });
   });
   const fused = reciprocalRankFusion(lists, { k: DEFAULT_RRF_K }).slice(0, deps.maxEvidence);
-  const chunks = new Map((await deps.store.getChunks(fused.map((item) => item.chunkId), principal)).map((chunk) => [chunk.id, chunk]));
+  const chunks = new Map(
+    (
+      await deps.store.getChunks(
+        fused.map((item) => item.chunkId),
+        principal,
+      )
+    ).map((chunk) => [chunk.id, chunk]),
+  );
   const evidence: Evidence[] = [];
   for (const item of fused) {
     const chunk = chunks.get(item.chunkId);
     if (!chunk) continue;
-    evidence.push(evidenceFrom(chunk, item.score, Object.keys(item.channels).map((key) => queries[Number(key.slice(1))] as string)));
+    evidence.push(
+      evidenceFrom(
+        chunk,
+        item.score,
+        Object.keys(item.channels).map((key) => queries[Number(key.slice(1))] as string),
+      ),
+    );
   }
   return { queries, candidates, evidence, errors };
 }
@@ -57,7 +81,16 @@ export function mergeEvidence(current: readonly Evidence[], found: readonly Evid
   const byId = new Map(current.map((item) => [item.chunk_id, item]));
   for (const item of found) {
     const known = byId.get(item.chunk_id);
-    byId.set(item.chunk_id, known ? { ...known, score: Math.max(known.score, item.score), queries: [...new Set([...known.queries, ...item.queries])] } : item);
+    byId.set(
+      item.chunk_id,
+      known
+        ? {
+            ...known,
+            score: Math.max(known.score, item.score),
+            queries: [...new Set([...known.queries, ...item.queries])],
+          }
+        : item,
+    );
   }
   return [...byId.values()].sort((a, b) => b.score - a.score);
 }

@@ -15,16 +15,23 @@ type ReactGraph = ReturnType<typeof buildReactGraph>;
 
 /** The react graph over the sample store, checkpointed in memory: the graph's own behaviour, below the run runtime. */
 const reactGraph = (chat?: { id: string; model: RecordingChatModel }, deps: Partial<ReactDeps> = {}): ReactGraph =>
-  buildReactGraph({ ...reactDeps({ evident: sample.evident, ...(chat ? { chat } : {}) }), ...deps }, { checkpointer: new MemorySaver() });
+  buildReactGraph(
+    { ...reactDeps({ evident: sample.evident, ...(chat ? { chat } : {}) }), ...deps },
+    { checkpointer: new MemorySaver() },
+  );
 
 const FEE_CHUNK = 'contracts/ct-2024-0193.md#0';
-const FEE_QUOTE = 'A termination for convenience by the Customer during the first 24 months triggers a termination fee of $48,000.';
+const FEE_QUOTE =
+  'A termination for convenience by the Customer during the first 24 months triggers a termination fee of $48,000.';
 
 let sample: SampleCorpusStore;
 let offline: ReactGraph;
 
 beforeAll(async () => {
-  sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }, { name: 'bob', groups: ['engineering'] }]);
+  sample = await openSampleCorpusStore([
+    { name: 'alice', groups: ['legal'] },
+    { name: 'bob', groups: ['engineering'] },
+  ]);
   offline = reactGraph();
 });
 
@@ -36,7 +43,10 @@ const as = (name: string) => sample.evident.principalFor(name);
 
 async function ask(graph: ReactGraph, question: string, principal: Principal, threadId: string = randomUUID()) {
   const runId = randomUUID();
-  return graph.invoke({ question, principal, thread_id: threadId, run_id: runId }, { configurable: { thread_id: threadId, run_id: runId } });
+  return graph.invoke(
+    { question, principal, thread_id: threadId, run_id: runId },
+    { configurable: { thread_id: threadId, run_id: runId } },
+  );
 }
 
 function withModel(script: ScriptedReply[], deps: Partial<ReactDeps> = {}) {
@@ -64,7 +74,11 @@ describe('react graph, offline', () => {
     expect(state.mode).toBe('offline');
     expect(state.answer?.answer).toContain('$48,000');
     expect(state.answer?.answer).toContain(OFFLINE_LABEL);
-    expect(state.answer?.citations[0]).toMatchObject({ chunk_id: FEE_CHUNK, doc_id: 'contracts/ct-2024-0193.md', quote: expect.stringContaining('$48,000') });
+    expect(state.answer?.citations[0]).toMatchObject({
+      chunk_id: FEE_CHUNK,
+      doc_id: 'contracts/ct-2024-0193.md',
+      quote: expect.stringContaining('$48,000'),
+    });
     expect(state.evidence.map((item) => item.chunk_id)).toContain(FEE_CHUNK);
     expect(state.tool_calls.map((call) => call.name)).toEqual(['knowledge_base']);
     expect(nodes(state)).toEqual(['load_memory', 'rewrite', 'reason', 'act', 'reason', 'citation_check', 'finalize']);
@@ -96,7 +110,9 @@ describe('react graph, offline', () => {
     expect(citations.length).toBeGreaterThan(0);
     expect(citations.every((citation) => citation.doc_id === 'finance/orders-q1.csv')).toBe(true);
     expect(citations.some((citation) => citation.quote.includes('status: shipped'))).toBe(true);
-    expect(state.evidence.map((item) => item.chunk_id)).toEqual(expect.arrayContaining(citations.map((citation) => citation.chunk_id)));
+    expect(state.evidence.map((item) => item.chunk_id)).toEqual(
+      expect.arrayContaining(citations.map((citation) => citation.chunk_id)),
+    );
   });
 
   it('carries the conversation across two runs of one thread', async () => {
@@ -116,7 +132,10 @@ describe('react graph, offline', () => {
 
 describe('react graph with native tool calls', () => {
   it('calls knowledge_base, reads its observation as a tool message, and answers with a checked citation', async () => {
-    const { model, agent } = withModel([toolCall('knowledge_base', { query: 'termination fee CT-2024-0193' }, 'call-kb'), toolCall('final_answer', feeAnswer())]);
+    const { model, agent } = withModel([
+      toolCall('knowledge_base', { query: 'termination fee CT-2024-0193' }, 'call-kb'),
+      toolCall('final_answer', feeAnswer()),
+    ]);
     const state = await ask(agent, 'What is the termination fee of CT-2024-0193?', await as('alice'));
     expect(model.calls[0]?.tools).toEqual(['knowledge_base', 'table_query', 'save_memory', 'final_answer']);
     const observation = model.calls[1]?.messages.find((message) => message.getType() === 'tool');
@@ -124,8 +143,16 @@ describe('react graph with native tool calls', () => {
     expect((observation as { tool_call_id?: string } | undefined)?.tool_call_id).toBe('call-kb');
     expect(state.status).toBe('answered');
     expect(state.mode).toBe('recording:test');
-    expect(state.answer?.citations).toEqual([{ chunk_id: FEE_CHUNK, doc_id: 'contracts/ct-2024-0193.md', source: expect.any(String), quote: FEE_QUOTE }]);
-    expect(state.tool_calls).toEqual([expect.objectContaining({ name: 'knowledge_base', arguments: { query: 'termination fee CT-2024-0193' }, ok: true })]);
+    expect(state.answer?.citations).toEqual([
+      { chunk_id: FEE_CHUNK, doc_id: 'contracts/ct-2024-0193.md', source: expect.any(String), quote: FEE_QUOTE },
+    ]);
+    expect(state.tool_calls).toEqual([
+      expect.objectContaining({
+        name: 'knowledge_base',
+        arguments: { query: 'termination fee CT-2024-0193' },
+        ok: true,
+      }),
+    ]);
   });
 
   it('answers an unknown tool or invalid arguments with a corrective observation', async () => {
@@ -159,7 +186,8 @@ describe('react graph with native tool calls', () => {
 });
 
 describe('react graph with the text protocol', () => {
-  const kbReply = 'Thought: I need the contract.\nAction: knowledge_base\nAction Input: {"query": "termination fee CT-2024-0193"}';
+  const kbReply =
+    'Thought: I need the contract.\nAction: knowledge_base\nAction Input: {"query": "termination fee CT-2024-0193"}';
   const finalReply = `Thought: The evidence states it.\nFinal Answer: ${JSON.stringify(feeAnswer())}`;
 
   it('parses Thought / Action / Action Input, returns the Observation, and reads the Final Answer', async () => {
@@ -176,7 +204,9 @@ describe('react graph with the text protocol', () => {
   it('answers malformed output with a corrective observation that counts as an iteration', async () => {
     const { model, agent } = withModel(['The fee is probably $48,000.', kbReply, finalReply], { protocol: 'text' });
     const state = await ask(agent, 'What is the termination fee of CT-2024-0193?', await as('alice'));
-    expect(model.prompts[1]).toContain('Observation: The reply has neither an Action with an Action Input nor a Final Answer.');
+    expect(model.prompts[1]).toContain(
+      'Observation: The reply has neither an Action with an Action Input nor a Final Answer.',
+    );
     expect(state.steps.find((step) => step.node === 'reason')?.summary).toMatch(/^iteration 1: corrective observation/);
     expect(state.iterations).toBe(3);
     expect(state.status).toBe('answered');
@@ -184,17 +214,30 @@ describe('react graph with the text protocol', () => {
 
   it('stops at the iteration bound with a refusal that fills the answer contract', async () => {
     const garbage = (call: RecordedCall) => `I am still thinking (${call.index}).`;
-    const { model, agent } = withModel(Array.from({ length: 12 }, () => garbage), { protocol: 'text' });
+    const { model, agent } = withModel(
+      Array.from({ length: 12 }, () => garbage),
+      { protocol: 'text' },
+    );
     const state = await ask(agent, 'What is the termination fee of CT-2024-0193?', await as('alice'));
     expect(model.calls).toHaveLength(10);
     expect(state.status).toBe('refused');
-    expect(state.answer).toMatchObject({ answerable: false, confidence: 0, citations: [], missing_information: ['the termination fee of CT-2024-0193'] });
+    expect(state.answer).toMatchObject({
+      answerable: false,
+      confidence: 0,
+      citations: [],
+      missing_information: ['the termination fee of CT-2024-0193'],
+    });
     expect(state.answer?.answer).toContain(REFUSAL_TEXT);
     expect(state.answer?.answer).toContain('stopped after 10 iterations');
     expect(nodes(state).slice(-2)).toEqual(['stop', 'finalize']);
 
-    const bounded = withModel(Array.from({ length: 5 }, () => garbage), { protocol: 'text', maxIterations: 3 });
-    expect((await ask(bounded.agent, 'What is the termination fee of CT-2024-0193?', await as('alice'))).status).toBe('refused');
+    const bounded = withModel(
+      Array.from({ length: 5 }, () => garbage),
+      { protocol: 'text', maxIterations: 3 },
+    );
+    expect((await ask(bounded.agent, 'What is the termination fee of CT-2024-0193?', await as('alice'))).status).toBe(
+      'refused',
+    );
     expect(bounded.model.calls).toHaveLength(3);
   });
 });
@@ -204,7 +247,13 @@ describe('react graph permissions', () => {
     const script = (): ScriptedReply[] => [
       toolCall('knowledge_base', { query: 'termination fee CT-2024-0193 Northwind Logistics' }),
       { queries: ['CT-2024-0193 termination fee', 'Northwind Logistics contract fees'] },
-      toolCall('final_answer', { answer: 'Not in the evidence.', answerable: false, confidence: 0, citations: [], missing_information: ['the termination fee'] }),
+      toolCall('final_answer', {
+        answer: 'Not in the evidence.',
+        answerable: false,
+        confidence: 0,
+        citations: [],
+        missing_information: ['the termination fee'],
+      }),
     ];
     const bob = withModel(script(), { fusionQueries: 3 });
     const bobState = await ask(bob.agent, 'What is the termination fee of CT-2024-0193?', await as('bob'));

@@ -20,8 +20,10 @@ import { traced } from '../core/traced.ts';
  * the memory, rewrite follow-ups, check citations and finalize; the wiring is the same with and without a model.
  */
 export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
-  const node = (name: string, run: (state: ReactStateType, deps: ReactDeps) => Promise<{ update: ReactUpdate; summary: string }>) =>
-    traced<ReactStateType, ReactUpdate, ReactDeps>(name, run, deps, reactStepEvent);
+  const node = (
+    name: string,
+    run: (state: ReactStateType, deps: ReactDeps) => Promise<{ update: ReactUpdate; summary: string }>,
+  ) => traced<ReactStateType, ReactUpdate, ReactDeps>(name, run, deps, reactStepEvent);
   const graph = new StateGraph(ReactState)
     .addNode('load_memory', node('load_memory', startRun))
     .addNode('rewrite', node('rewrite', rewrite))
@@ -44,7 +46,11 @@ export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseC
     })
     .addConditionalEdges('act', afterAct, { save: 'save_memory', reason: 'reason' })
     .addConditionalEdges('save_memory', afterTools, { act: 'act', save: 'save_memory', reason: 'reason' })
-    .addConditionalEdges('citation_check', afterCitationCheck(deps), { done: 'finalize', stop: 'stop', reason: 'reason' })
+    .addConditionalEdges('citation_check', afterCitationCheck(deps), {
+      done: 'finalize',
+      stop: 'stop',
+      reason: 'reason',
+    })
     .addEdge('stop', 'finalize')
     .addEdge('finalize', END);
   return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});

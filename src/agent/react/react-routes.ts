@@ -7,7 +7,8 @@ import type { ReactStateType } from './react-state.ts';
  * citation check.
  */
 export const needsCitationCheck = (state: ReactStateType): boolean =>
-  state.evidence.length > 0 || !state.tool_calls.some((call) => call.name === 'save_memory' || (call.ok && call.name === 'table_query'));
+  state.evidence.length > 0 ||
+  !state.tool_calls.some((call) => call.name === 'save_memory' || (call.ok && call.name === 'table_query'));
 
 /** The next queued call's node, or back to reasoning when the turn's calls are done. */
 export const afterTools = (state: ReactStateType): 'act' | 'save' | 'reason' =>

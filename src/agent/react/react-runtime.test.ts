@@ -36,14 +36,17 @@ async function run(runs: RunManager, principal: Principal, threadId: string, act
   const started = await runs.start({ agent: 'react', threadId, principal, action, createThread: true });
   const record = await runs.wait(started.runId, new AbortController().signal);
   const events = await sample.evident.store.listRunEvents(started.runId, 0);
-  const steps = events.filter((event) => event.event === 'custom').map((event) => (isStepStreamChunk(event.data) ? event.data.event.node : ''));
+  const steps = events
+    .filter((event) => event.event === 'custom')
+    .map((event) => (isStepStreamChunk(event.data) ? event.data.event.node : ''));
   const { snapshot } = await runs.threadState(threadId, principal);
   if (!snapshot) throw new Error('no state');
   return { record, steps, snapshot, values: snapshot.values as ReactStateType };
 }
 
 /** The actions the thread's state waits for (the interrupts of its pending tasks). */
-const pendingActionsOf = (snapshot: StateSnapshot) => snapshot.tasks.flatMap((task) => task.interrupts.map((item) => item.value)).filter(isPendingAction);
+const pendingActionsOf = (snapshot: StateSnapshot) =>
+  snapshot.tasks.flatMap((task) => task.interrupts.map((item) => item.value)).filter(isPendingAction);
 
 const ask = (question: string): RunAction => ({ kind: 'ask', question, history: [] });
 
@@ -55,7 +58,11 @@ describe('react through the run runtime', () => {
     const first = await run(runs, alice, threadId, ask('Remember that I prefer invoices in EUR.'));
     expect(first.record?.status).toBe('interrupted');
     const [pending] = pendingActionsOf(first.snapshot);
-    expect(pending).toEqual({ tool: 'save_memory', args: { text: 'I prefer invoices in EUR' }, approval_id: `${first.values.run_id}:save_memory-call-1-0` });
+    expect(pending).toEqual({
+      tool: 'save_memory',
+      args: { text: 'I prefer invoices in EUR' },
+      approval_id: `${first.values.run_id}:save_memory-call-1-0`,
+    });
     expect(first.steps).toEqual(['load_memory', 'rewrite', 'reason']);
     expect(await sample.evident.store.listMemories('alice')).toEqual([]);
 
@@ -63,30 +70,78 @@ describe('react through the run runtime', () => {
     expect(approved.record?.status).toBe('answered');
     expect(approved.steps).toEqual(['save_memory', 'reason', 'finalize']);
     expect(approved.values.answer?.answer).toBe('Saved to your memories: I prefer invoices in EUR');
-    expect(approved.values.tool_calls).toEqual([expect.objectContaining({ name: 'save_memory', ok: true, result_summary: expect.stringMatching(/^saved memory /) })]);
-    expect((await sample.evident.store.listMemories('alice')).map((memory) => memory.text)).toEqual(['I prefer invoices in EUR']);
+    expect(approved.values.tool_calls).toEqual([
+      expect.objectContaining({
+        name: 'save_memory',
+        ok: true,
+        result_summary: expect.stringMatching(/^saved memory /),
+      }),
+    ]);
+    expect((await sample.evident.store.listMemories('alice')).map((memory) => memory.text)).toEqual([
+      'I prefer invoices in EUR',
+    ]);
   });
 
   it("runs the model's save_memory call behind the same approval, and a rejection saves nothing", async () => {
     const model = new RecordingChatModel([
-      new AIMessage({ content: '', tool_calls: [{ id: 'mem-1', name: 'save_memory', args: { text: 'My cost centre is QX-7731' }, type: 'tool_call' }] }),
-      new AIMessage({ content: '', tool_calls: [{ id: 'fin-1', name: 'final_answer', args: { answer: 'Nothing was saved.', answerable: true, confidence: 1, citations: [], missing_information: [] }, type: 'tool_call' }] }),
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          { id: 'mem-1', name: 'save_memory', args: { text: 'My cost centre is QX-7731' }, type: 'tool_call' },
+        ],
+      }),
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          {
+            id: 'fin-1',
+            name: 'final_answer',
+            args: {
+              answer: 'Nothing was saved.',
+              answerable: true,
+              confidence: 1,
+              citations: [],
+              missing_information: [],
+            },
+            type: 'tool_call',
+          },
+        ],
+      }),
     ]);
     const runs = runtime({ chat: { id: 'recording:test', model } });
     const alice = await sample.evident.principalFor('alice');
     const threadId = randomUUID();
     const first = await run(runs, alice, threadId, ask('Please keep my cost centre on file: QX-7731.'));
-    expect(pendingActionsOf(first.snapshot)[0]).toMatchObject({ tool: 'save_memory', approval_id: `${first.values.run_id}:save_memory-mem-1` });
+    expect(pendingActionsOf(first.snapshot)[0]).toMatchObject({
+      tool: 'save_memory',
+      approval_id: `${first.values.run_id}:save_memory-mem-1`,
+    });
     const rejected = await run(runs, alice, threadId, { kind: 'resume', decision: { decision: 'reject' } });
     expect(rejected.record?.status).toBe('answered');
     expect(model.prompts[1]).toContain('Nothing was saved: the memory was rejected.');
-    expect((await sample.evident.store.listMemories('alice')).map((memory) => memory.text)).not.toContain('My cost centre is QX-7731');
+    expect((await sample.evident.store.listMemories('alice')).map((memory) => memory.text)).not.toContain(
+      'My cost centre is QX-7731',
+    );
   });
 
   it('carries the history across two runs of one thread into the model prompt', async () => {
     const final = (answer: string) =>
-      new AIMessage({ content: '', tool_calls: [{ id: randomUUID(), name: 'final_answer', args: { answer, answerable: false, confidence: 0, citations: [], missing_information: ['x'] }, type: 'tool_call' }] });
-    const model = new RecordingChatModel([final('First answer about pricing.'), { standalone_question: 'What is the termination fee of CT-2024-0193?' }, final('Second answer.')]);
+      new AIMessage({
+        content: '',
+        tool_calls: [
+          {
+            id: randomUUID(),
+            name: 'final_answer',
+            args: { answer, answerable: false, confidence: 0, citations: [], missing_information: ['x'] },
+            type: 'tool_call',
+          },
+        ],
+      });
+    const model = new RecordingChatModel([
+      final('First answer about pricing.'),
+      { standalone_question: 'What is the termination fee of CT-2024-0193?' },
+      final('Second answer.'),
+    ]);
     const runs = runtime({ chat: { id: 'recording:test', model } });
     const alice = await sample.evident.principalFor('alice');
     const threadId = randomUUID();

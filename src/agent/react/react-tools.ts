@@ -5,18 +5,27 @@ import type { Evidence } from '../core/state.ts';
 import { tableQueryInputSchema } from '../tools/table-query.ts';
 import type { ReactToolName } from './react-state.ts';
 
-export const knowledgeBaseInputSchema = z.object({ query: z.string().trim().min(2, 'query must name what to search for').max(500) });
-export const saveMemoryInputSchema = z.object({ text: z.string().trim().min(3, 'text must be the fact to remember').max(1000) });
+export const knowledgeBaseInputSchema = z.object({
+  query: z.string().trim().min(2, 'query must name what to search for').max(500),
+});
+export const saveMemoryInputSchema = z.object({
+  text: z.string().trim().min(3, 'text must be the fact to remember').max(1000),
+});
 
 /** The model's final answer: the answer contract, with citations naming a chunk and quoting it (the rest is filled in). */
 export const finalAnswerSchema = z.object({
   answer: z.string().min(1),
   answerable: z.boolean(),
   confidence: z.number().min(0).max(1),
-  citations: z.array(z.object({ chunk_id: z.string().min(1), quote: z.string().min(1), doc_id: z.string().optional() })),
+  citations: z.array(
+    z.object({ chunk_id: z.string().min(1), quote: z.string().min(1), doc_id: z.string().optional() }),
+  ),
   missing_information: z.array(z.string()).default([]),
   /** Extract, then judge (as every agent's model path does): the passage sentences that state the answer, by chunk_id … */
-  supporting: z.array(z.object({ chunk_id: z.string().min(1), sentence: z.string().min(1) })).max(12).optional(),
+  supporting: z
+    .array(z.object({ chunk_id: z.string().min(1), sentence: z.string().min(1) }))
+    .max(12)
+    .optional(),
   /** … and how likely (0..1) they state the whole answer; when given, the answer is answerable exactly at the shared threshold. */
   sufficiency: z.number().min(0).max(1).optional(),
 });
@@ -39,12 +48,14 @@ export const REACT_TOOLS: readonly ToolSpec[] = [
   },
   {
     name: 'table_query',
-    description: 'Runs one read-only SQL SELECT over the ingested tables (CSV/XLSX) the user may see; use it for sums, counts, averages and filters. Quote column names with double quotes.',
+    description:
+      'Runs one read-only SQL SELECT over the ingested tables (CSV/XLSX) the user may see; use it for sums, counts, averages and filters. Quote column names with double quotes.',
     schema: tableQueryInputSchema,
   },
   {
     name: 'save_memory',
-    description: 'Saves a fact the user asked you to remember to their long-term memories. It waits for the user to approve it.',
+    description:
+      'Saves a fact the user asked you to remember to their long-term memories. It waits for the user to approve it.',
     schema: saveMemoryInputSchema,
   },
   {
@@ -63,7 +74,11 @@ export const TOOL_NAMES = REACT_TOOLS.map((tool) => tool.name);
 export const toolDefinitions = (): ToolDefinition[] =>
   REACT_TOOLS.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: z.toJSONSchema(tool.schema, { io: 'input' }) },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: z.toJSONSchema(tool.schema, { io: 'input' }),
+    },
   }));
 
 export type CheckedCall =
@@ -74,11 +89,17 @@ export type CheckedCall =
 /** A call the model asked for, checked against the tool list and the tool's schema; a problem reads as an observation. */
 export function checkCall(name: string, args: unknown): CheckedCall {
   const tool = byName.get(name.trim() as ToolSpec['name']);
-  if (!tool) return { ok: false, problem: `There is no tool named "${name}". The tools are: ${TOOL_NAMES.join(', ')}.` };
+  if (!tool)
+    return { ok: false, problem: `There is no tool named "${name}". The tools are: ${TOOL_NAMES.join(', ')}.` };
   const parsed = tool.schema.safeParse(args);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ');
-    return { ok: false, problem: `The input of ${tool.name} is invalid (${issues}). Its JSON schema is ${JSON.stringify(z.toJSONSchema(tool.schema, { io: 'input' }))}.` };
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`)
+      .join('; ');
+    return {
+      ok: false,
+      problem: `The input of ${tool.name} is invalid (${issues}). Its JSON schema is ${JSON.stringify(z.toJSONSchema(tool.schema, { io: 'input' }))}.`,
+    };
   }
   if (tool.name === FINAL_ANSWER) return { ok: true, kind: 'final', answer: parsed.data as FinalAnswer };
   return { ok: true, kind: 'tool', tool: tool.name, input: parsed.data };
@@ -99,7 +120,13 @@ export function answerOf(final: FinalAnswer, evidence: readonly Evidence[]): Ans
     citations: final.citations.map(({ chunk_id, quote, doc_id }) => {
       const chunk = byId.get(chunk_id);
       if (!chunk) return { chunk_id, doc_id: doc_id || chunk_id.split('#')[0] || chunk_id, source: '', quote };
-      return { chunk_id, doc_id: chunk.doc_id, source: chunk.source, ...(chunk.page ? { page: chunk.page } : {}), quote };
+      return {
+        chunk_id,
+        doc_id: chunk.doc_id,
+        source: chunk.source,
+        ...(chunk.page ? { page: chunk.page } : {}),
+        quote,
+      };
     }),
   };
 }

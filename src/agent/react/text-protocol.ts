@@ -32,7 +32,8 @@ const asArgs = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
 
 /** The tool name as models write it: `knowledge_base`, "knowledge_base", `knowledge_base[...]`, knowledge_base(…). */
-const toolNameOf = (text: string): string => /[A-Za-z_][\w-]*/.exec(text.replace(/[`"']/g, ''))?.[0]?.toLowerCase() ?? '';
+const toolNameOf = (text: string): string =>
+  /[A-Za-z_][\w-]*/.exec(text.replace(/[`"']/g, ''))?.[0]?.toLowerCase() ?? '';
 
 /** An Action Input: a JSON object, or for a tool with one text argument, the bare text (models often write that). */
 function inputOf(tool: string, text: string): unknown {
@@ -54,23 +55,45 @@ export function parseTextReply(reply: string): TextReply {
   const all = sections(reply);
   const cut = all.findIndex((section) => section.label === 'observation');
   const used = cut >= 0 ? all.slice(0, cut) : all;
-  const raw = used.map((s) => (s.label === 'preamble' ? s.body : `${s.label.replace(/\b\w/g, (c) => c.toUpperCase())}: ${s.body}`)).join('\n').trim();
-  const thought = used.filter((s) => s.label === 'thought' || s.label === 'preamble').map((s) => s.body).filter(Boolean).join(' ');
+  const raw = used
+    .map((s) => (s.label === 'preamble' ? s.body : `${s.label.replace(/\b\w/g, (c) => c.toUpperCase())}: ${s.body}`))
+    .join('\n')
+    .trim();
+  const thought = used
+    .filter((s) => s.label === 'thought' || s.label === 'preamble')
+    .map((s) => s.body)
+    .filter(Boolean)
+    .join(' ');
   const actionAt = used.findIndex((s) => s.label === 'action');
   const finalAt = used.findIndex((s) => s.label === 'final answer');
   if (actionAt >= 0 && (finalAt < 0 || actionAt < finalAt)) {
     const name = toolNameOf(used[actionAt]?.body ?? '');
     const inputSection = used.slice(actionAt + 1).find((s) => s.label === 'action input');
     if (!name) return { thought, raw, problem: 'The Action line names no tool.' };
-    if (!inputSection || !inputSection.body) return { thought, raw, problem: `The Action "${name}" has no Action Input line with its arguments as a JSON object.` };
+    if (!inputSection || !inputSection.body)
+      return {
+        thought,
+        raw,
+        problem: `The Action "${name}" has no Action Input line with its arguments as a JSON object.`,
+      };
     const input = inputOf(name, inputSection.body);
     if (input === undefined) return { thought, raw, problem: `The Action Input of ${name} is not a JSON object.` };
     return { thought, raw, action: { name, args: asArgs(input), call: checkCall(name, input) } };
   }
   if (finalAt >= 0) {
     const parsed = validate(z.unknown(), used[finalAt]?.body ?? '');
-    if (!parsed.success) return { thought, raw, problem: 'The Final Answer must be a JSON object with answer, answerable, confidence, citations and missing_information.' };
-    return { thought, raw, action: { name: FINAL_ANSWER, args: asArgs(parsed.data), call: checkCall(FINAL_ANSWER, parsed.data) } };
+    if (!parsed.success)
+      return {
+        thought,
+        raw,
+        problem:
+          'The Final Answer must be a JSON object with answer, answerable, confidence, citations and missing_information.',
+      };
+    return {
+      thought,
+      raw,
+      action: { name: FINAL_ANSWER, args: asArgs(parsed.data), call: checkCall(FINAL_ANSWER, parsed.data) },
+    };
   }
   return { thought, raw, problem: 'The reply has neither an Action with an Action Input nor a Final Answer.' };
 }
@@ -78,7 +101,10 @@ export function parseTextReply(reply: string): TextReply {
 /** The protocol as the model is told it, with each tool's JSON schema. */
 export function textProtocolInstructions(): string {
   const tools = toolDefinitions()
-    .map((tool) => `- ${tool.function.name}: ${tool.function.description} Arguments: ${JSON.stringify(tool.function.parameters)}`)
+    .map(
+      (tool) =>
+        `- ${tool.function.name}: ${tool.function.description} Arguments: ${JSON.stringify(tool.function.parameters)}`,
+    )
     .join('\n');
   return [
     'Tools:',
@@ -98,6 +124,7 @@ export function textProtocolInstructions(): string {
 /** One turn as the text protocol shows it to the model: its reply, then the observations as the next user message. */
 export function textTurnMessages(turn: ReactTurn): BaseMessage[] {
   const messages: BaseMessage[] = [new AIMessage(turn.raw || `Thought: ${turn.thought}`)];
-  if (turn.observations.length) messages.push(new HumanMessage(turn.observations.map((o) => `Observation: ${o.content}`).join('\n\n')));
+  if (turn.observations.length)
+    messages.push(new HumanMessage(turn.observations.map((o) => `Observation: ${o.content}`).join('\n\n')));
   return messages;
 }

@@ -8,7 +8,10 @@ import type { AgentTrace } from './run-trace.ts';
 export interface AgentGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: { configurable: Record<string, unknown> }): Promise<StateSnapshot>;
-  getStateHistory(config: { configurable: Record<string, unknown> }, options?: { limit?: number }): AsyncIterable<StateSnapshot>;
+  getStateHistory(
+    config: { configurable: Record<string, unknown> },
+    options?: { limit?: number },
+  ): AsyncIterable<StateSnapshot>;
   getGraphAsync(): Promise<{ toJSON(): unknown }>;
 }
 

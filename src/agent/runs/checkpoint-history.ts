@@ -31,11 +31,15 @@ const checkpointIdOf = (config: StateSnapshot['config'] | undefined): string | n
  */
 export async function listCheckpointInfo(graph: AgentGraph, threadId: string): Promise<CheckpointInfo[]> {
   const snapshots: StateSnapshot[] = [];
-  for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: threadId } })) snapshots.push(snapshot);
+  for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: threadId } }))
+    snapshots.push(snapshot);
   const nextById = new Map(snapshots.map((snapshot) => [checkpointIdOf(snapshot.config), snapshot.next]));
   // An input checkpoint still shows the previous run's values (its input is pending); its run is its child's.
   const childValues = new Map(
-    snapshots.map((snapshot) => [checkpointIdOf(snapshot.parentConfig), (snapshot.values ?? {}) as Partial<SharedStateType>]),
+    snapshots.map((snapshot) => [
+      checkpointIdOf(snapshot.parentConfig),
+      (snapshot.values ?? {}) as Partial<SharedStateType>,
+    ]),
   );
   return snapshots
     .map((snapshot): CheckpointInfo => {

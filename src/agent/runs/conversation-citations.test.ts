@@ -18,23 +18,26 @@ beforeAll(async () => {
 });
 afterAll(async () => sample?.close());
 
-const evidence = (chunkId: string, text: string, page?: number): Evidence => ({
-  chunk_id: chunkId,
-  doc_id: chunkId.split('#')[0] as string,
-  source: 'x',
-  title: 't',
-  heading: 'h',
-  text,
-  ...(page ? { page } : {}),
-  score: 1,
-  queries: [],
-}) as Evidence;
+const evidence = (chunkId: string, text: string, page?: number): Evidence =>
+  ({
+    chunk_id: chunkId,
+    doc_id: chunkId.split('#')[0] as string,
+    source: 'x',
+    title: 't',
+    heading: 'h',
+    text,
+    ...(page ? { page } : {}),
+    score: 1,
+    queries: [],
+  }) as Evidence;
 
 const answer = (text: string, chunk: Evidence, quote: string): Answer => ({
   answer: text,
   answerable: true,
   confidence: 0.9,
-  citations: [{ chunk_id: chunk.chunk_id, doc_id: chunk.doc_id, source: 'x', ...(chunk.page ? { page: chunk.page } : {}), quote }],
+  citations: [
+    { chunk_id: chunk.chunk_id, doc_id: chunk.doc_id, source: 'x', ...(chunk.page ? { page: chunk.page } : {}), quote },
+  ],
   missing_information: [],
 });
 
@@ -48,14 +51,22 @@ const history: Turn[] = [
 ];
 
 describe('the citations of earlier answers', () => {
-  it('are kept in each answer turn, with only the chunks they cite, and reach the thread\'s messages', () => {
+  it("are kept in each answer turn, with only the chunks they cite, and reach the thread's messages", () => {
     expect(history[1]?.cited).toEqual([fee]);
     const messages = conversationOf({ history, status: 'answered' });
     expect(messages[1]).toEqual({
       id: 'message-1',
       type: 'ai',
       content: 'The fee is $48,000 [1].',
-      citations: [{ chunk_id: SECRET, doc_id: 'contracts/ct-2024-0193.md', source: 'x', page: 2, quote: 'termination fee of $48,000' }],
+      citations: [
+        {
+          chunk_id: SECRET,
+          doc_id: 'contracts/ct-2024-0193.md',
+          source: 'x',
+          page: 2,
+          quote: 'termination fee of $48,000',
+        },
+      ],
       evidence: [fee],
     });
     expect(messages[0]).toEqual({ id: 'message-0', type: 'human', content: 'What is the fee?' });

@@ -19,20 +19,36 @@ beforeAll(async () => {
 afterAll(async () => sample?.close());
 
 const toolCall = (name: string, args: Record<string, unknown>) =>
-  new AIMessage({ content: '', tool_calls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, type: 'tool_call' }] });
+  new AIMessage({
+    content: '',
+    tool_calls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, type: 'tool_call' }],
+  });
 
 async function pausedRun() {
   const model = new RecordingChatModel([
     toolCall('save_memory', { text: 'I prefer answers in EUR' }),
     // After the approval the model searches the legal-only contract.
     toolCall('knowledge_base', { query: 'termination fee CT-2024-0193' }),
-    toolCall('final_answer', { answer: 'Not found.', answerable: false, confidence: 0, citations: [], missing_information: ['the fee'] }),
+    toolCall('final_answer', {
+      answer: 'Not found.',
+      answerable: false,
+      confidence: 0,
+      citations: [],
+      missing_information: ['the fee'],
+    }),
   ]);
   // One query per knowledge_base call: RAG fusion's own model call stays out of the script.
-  const react = openAgent(sample.evident, 'react', { chat: { id: 'recording:now', model }, bounds: { react: { fusionQueries: 1 } } });
+  const react = openAgent(sample.evident, 'react', {
+    chat: { id: 'recording:now', model },
+    bounds: { react: { fusionQueries: 1 } },
+  });
   const threadId = randomUUID();
   const alice = await sample.evident.principalFor('alice');
-  const first = await react.ask({ question: 'Remember my currency, then find the termination fee of CT-2024-0193.', principal: alice, threadId });
+  const first = await react.ask({
+    question: 'Remember my currency, then find the termination fee of CT-2024-0193.',
+    principal: alice,
+    threadId,
+  });
   expect(first.status).toBe('interrupted');
   return { model, react, threadId };
 }
@@ -43,7 +59,11 @@ describe('the principal as the store knows it now', () => {
     try {
       // An admin removes alice from legal while her run waits.
       await sample.evident.store.upsertUser({ name: 'alice', groups: ['sales'] });
-      const approved = await react.approve({ threadId, principal: await sample.evident.principalFor('alice'), decision: 'approve' });
+      const approved = await react.approve({
+        threadId,
+        principal: await sample.evident.principalFor('alice'),
+        decision: 'approve',
+      });
       expect(approved.tool_calls.map((call) => call.name)).toEqual(['save_memory', 'knowledge_base']);
       expect(approved.evidence_ids.some((id) => id.startsWith('contracts/ct-2024-0193.md'))).toBe(false);
       const afterApproval = model.prompts.slice(1).join('\n');
@@ -61,7 +81,11 @@ describe('the principal as the store knows it now', () => {
   it('still finds the contract for a user who keeps the group (the control)', async () => {
     const { react, threadId } = await pausedRun();
     try {
-      const approved = await react.approve({ threadId, principal: await sample.evident.principalFor('alice'), decision: 'approve' });
+      const approved = await react.approve({
+        threadId,
+        principal: await sample.evident.principalFor('alice'),
+        decision: 'approve',
+      });
       expect(approved.evidence_ids.some((id) => id.startsWith('contracts/ct-2024-0193.md'))).toBe(true);
     } finally {
       await react.close();

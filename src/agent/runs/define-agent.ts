@@ -47,7 +47,10 @@ export function conversationOf(values: SharedValues): ChatMessage[] {
  * passes it on), question and status are: a run's state is viewed at every step, and what did not change is then
  * recognised by identity down the line (values deltas, redaction, the stream's JSON).
  */
-const conversations = new WeakMap<Turn[], { question: string | undefined; status: string | undefined; messages: ChatMessage[] }>();
+const conversations = new WeakMap<
+  Turn[],
+  { question: string | undefined; status: string | undefined; messages: ChatMessage[] }
+>();
 function conversationView(values: SharedValues): ChatMessage[] {
   const history = values.history;
   if (!history) return conversationOf(values);

@@ -9,7 +9,9 @@ describe('live run events', () => {
     live.open('r', 0);
     expect(live.after('r', 0)).toEqual([]);
     live.add([event('r', 1, { at: new Date(0), gone: undefined, list: [undefined] }), event('other', 1)]);
-    expect(live.after('r', 0)).toEqual([{ runId: 'r', seq: 1, event: 'custom', data: { at: '1970-01-01T00:00:00.000Z', list: [null] } }]);
+    expect(live.after('r', 0)).toEqual([
+      { runId: 'r', seq: 1, event: 'custom', data: { at: '1970-01-01T00:00:00.000Z', list: [null] } },
+    ]);
     expect(live.after('r', 1)).toEqual([]);
     expect(live.after('other', 0)).toBeUndefined();
     live.close('r');

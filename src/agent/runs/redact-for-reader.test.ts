@@ -15,12 +15,27 @@ beforeAll(async () => {
 });
 afterAll(async () => sample?.close());
 
-const evidence = (chunkId: string, text: string) => ({ chunk_id: chunkId, doc_id: chunkId.split('#')[0], source: 'x', title: 't', heading: 'h', text, score: 1, queries: [] });
+const evidence = (chunkId: string, text: string) => ({
+  chunk_id: chunkId,
+  doc_id: chunkId.split('#')[0],
+  source: 'x',
+  title: 't',
+  heading: 'h',
+  text,
+  score: 1,
+  queries: [],
+});
 
 const stored = () => ({
   question: 'What is the termination fee of CT-2024-0193?',
   evidence: [evidence(SECRET, 'a termination fee of $48,000'), evidence(PUBLIC, 'GET /v2/orders/{id}')],
-  answer: { answer: 'The fee is $48,000 [1].', answerable: true, confidence: 0.9, citations: [{ chunk_id: SECRET, doc_id: 'contracts/ct-2024-0193.md', source: 'x', quote: '$48,000' }], missing_information: [] },
+  answer: {
+    answer: 'The fee is $48,000 [1].',
+    answerable: true,
+    confidence: 0.9,
+    citations: [{ chunk_id: SECRET, doc_id: 'contracts/ct-2024-0193.md', source: 'x', quote: '$48,000' }],
+    missing_information: [],
+  },
   history: [
     { role: 'user', content: 'What is the termination fee of CT-2024-0193?' },
     { role: 'assistant', content: 'The fee is $48,000 [1].', sources: [SECRET] },
@@ -34,11 +49,32 @@ const stored = () => ({
     { id: 'message-3', type: 'ai', content: 'GET /v2/orders/{id} [1].' },
   ],
   hits: [{ query: 'fee', channel: 'keyword', chunk_ids: [SECRET, PUBLIC] }],
-  scratchpad: [{ observations: [{ call_id: 'c1', tool: 'knowledge_base', content: `[chunk_id: ${SECRET}] a termination fee of $48,000`, ok: true }] }],
-  aggregated_context: [{ id: 'x1', kind: 'summary', doc_id: 'contracts/ct-2024-0193.md', title: 'MSA', text: 'fee $48,000', chunk_ids: [SECRET], query: 'fee' }],
+  scratchpad: [
+    {
+      observations: [
+        {
+          call_id: 'c1',
+          tool: 'knowledge_base',
+          content: `[chunk_id: ${SECRET}] a termination fee of $48,000`,
+          ok: true,
+        },
+      ],
+    },
+  ],
+  aggregated_context: [
+    {
+      id: 'x1',
+      kind: 'summary',
+      doc_id: 'contracts/ct-2024-0193.md',
+      title: 'MSA',
+      text: 'fee $48,000',
+      chunk_ids: [SECRET],
+      query: 'fee',
+    },
+  ],
 });
 
-describe('a stored state read with today\'s permissions', () => {
+describe("a stored state read with today's permissions", () => {
   it('shows everything to a reader who may read every chunk it names', async () => {
     const redaction = new ReaderRedaction(sample.evident.store, ALICE);
     expect(await redaction.apply(stored())).toEqual(stored());
@@ -53,7 +89,12 @@ describe('a stored state read with today\'s permissions', () => {
     expect(redacted.evidence.map((item) => item.chunk_id)).toEqual([PUBLIC]);
     expect(redacted.answer.answer).toBe(WITHHELD_TEXT);
     expect(redacted.answer.citations).toEqual([]);
-    expect(redacted.history.map((turn) => turn.content)).toEqual(['What is the termination fee of CT-2024-0193?', WITHHELD_TEXT, 'And the orders API?', 'GET /v2/orders/{id} [1].']);
+    expect(redacted.history.map((turn) => turn.content)).toEqual([
+      'What is the termination fee of CT-2024-0193?',
+      WITHHELD_TEXT,
+      'And the orders API?',
+      'GET /v2/orders/{id} [1].',
+    ]);
     expect(redacted.messages[1]?.content).toBe(WITHHELD_TEXT);
     expect(redacted.messages[3]?.content).toBe('GET /v2/orders/{id} [1].');
     expect(redacted.hits[0]?.chunk_ids).toEqual([PUBLIC]);
@@ -78,7 +119,11 @@ describe('a stored state read with today\'s permissions', () => {
 
   it('withholds a deleted document from an admin too', async () => {
     await sample.evident.store.deleteDocument('contracts/ct-2024-0193.md');
-    const redacted = await new ReaderRedaction(sample.evident.store, { id: 'root', groups: [], roles: ['admin'] }).apply(stored());
+    const redacted = await new ReaderRedaction(sample.evident.store, {
+      id: 'root',
+      groups: [],
+      roles: ['admin'],
+    }).apply(stored());
     expect(JSON.stringify(redacted)).not.toContain('48,000');
     expect(redacted.evidence.map((item) => item.chunk_id)).toEqual([PUBLIC]);
   });

@@ -11,8 +11,10 @@ const CHUNK_MENTION = /([^\s,;:"'()[\]{}<>]+#\d+)/g;
 /** Fields whose text is written from the items beside or below them. */
 const DERIVED_TEXT = ['answer', 'response', 'content', 'thought', 'raw', 'result_summary'] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /** Lists of bare chunk ids (a step event's hits, a turn's sources). */
 const ID_LISTS = new Set(['chunk_ids', 'evidence_ids', 'sources']);
@@ -48,7 +50,10 @@ export class ReaderRedaction {
   /** Top-level field objects whose chunk ids are all in `visible`. */
   private readonly scanned = new WeakSet<object>();
   /** What a top-level field object redacted to, while no further document was found hidden (its verdicts hold). */
-  private readonly redactedFields = new WeakMap<object, { key: string; hiddenDocs: number; out: unknown; withheld: number }>();
+  private readonly redactedFields = new WeakMap<
+    object,
+    { key: string; hiddenDocs: number; out: unknown; withheld: number }
+  >();
   withheld = 0;
 
   constructor(
@@ -67,7 +72,9 @@ export class ReaderRedaction {
     for (const field of fields) this.scanned.add(field);
     const before = this.withheld;
     const redacted = (isRecord(value) ? this.walkRecord(value, true) : this.walk(value)) as T;
-    return this.withheld > before && isRecord(redacted) && !('withheld' in redacted) ? ({ ...redacted, withheld: this.withheld - before } as T) : redacted;
+    return this.withheld > before && isRecord(redacted) && !('withheld' in redacted)
+      ? ({ ...redacted, withheld: this.withheld - before } as T)
+      : redacted;
   }
 
   /**
@@ -113,7 +120,9 @@ export class ReaderRedaction {
 
   private walk(value: unknown, key = ''): unknown {
     if (Array.isArray(value)) {
-      const kept = ID_LISTS.has(key) ? value.filter((id) => typeof id !== 'string' || !this.hidden(id)) : value.filter((item) => !this.restsOnHidden(item));
+      const kept = ID_LISTS.has(key)
+        ? value.filter((id) => typeof id !== 'string' || !this.hidden(id))
+        : value.filter((item) => !this.restsOnHidden(item));
       this.withheld += value.length - kept.length;
       return kept.map((item) => this.walk(item));
     }
@@ -128,7 +137,8 @@ export class ReaderRedaction {
   private walkRecord(value: Record<string, unknown>, top: boolean): Record<string, unknown> {
     const before = this.withheld;
     const out: Record<string, unknown> = {};
-    for (const [field, item] of Object.entries(value)) out[field] = top ? this.walkField(item, field) : this.walk(item, field);
+    for (const [field, item] of Object.entries(value))
+      out[field] = top ? this.walkField(item, field) : this.walk(item, field);
     // Text written from what was withheld below it (an answer from its citations, a turn from its sources, a
     // task's response from its support, a model's thought from its observations) may quote it: withheld too.
     if (this.withheld > before) {
@@ -140,7 +150,8 @@ export class ReaderRedaction {
       }
     }
     // A state's chat `messages` mirror its `history` turn by turn.
-    if (Array.isArray(out.history) && Array.isArray(out.messages)) out.messages = mirrorWithheld(out.messages, out.history);
+    if (Array.isArray(out.history) && Array.isArray(out.messages))
+      out.messages = mirrorWithheld(out.messages, out.history);
     return out;
   }
 
@@ -162,6 +173,8 @@ export class ReaderRedaction {
 function mirrorWithheld(messages: unknown[], history: unknown[]): unknown[] {
   return messages.map((message, index) => {
     const turn = history[index];
-    return isRecord(message) && isRecord(turn) && turn.content === WITHHELD_TEXT ? { ...message, content: WITHHELD_TEXT } : message;
+    return isRecord(message) && isRecord(turn) && turn.content === WITHHELD_TEXT
+      ? { ...message, content: WITHHELD_TEXT }
+      : message;
   });
 }

@@ -63,7 +63,12 @@ describe('cancelling a run another process executes', () => {
     ]);
     expect(await elsewhere.runs.cancel(threadId, run.runId, alice)).toBe(false);
     // The thread is free again, for either process.
-    const next = await elsewhere.runs.start({ agent: 'rag', threadId, principal: alice, action: { kind: 'ask', question: 'What is the termination fee of CT-2024-0193?', history: [] } });
+    const next = await elsewhere.runs.start({
+      agent: 'rag',
+      threadId,
+      principal: alice,
+      action: { kind: 'ask', question: 'What is the termination fee of CT-2024-0193?', history: [] },
+    });
     expect((await elsewhere.runs.wait(next.runId, AbortSignal.timeout(30_000)))?.status).toBe('answered');
   });
 });

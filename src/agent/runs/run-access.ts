@@ -24,7 +24,12 @@ export async function ownThread(store: Store, threadId: string, principal: Princ
 }
 
 /** A run of a thread the principal may read; a run of another thread is not found through this one. */
-export async function readableRun(store: Store, threadId: string, runId: string, principal: Principal): Promise<RunRecord> {
+export async function readableRun(
+  store: Store,
+  threadId: string,
+  runId: string,
+  principal: Principal,
+): Promise<RunRecord> {
   await readableThread(store, threadId, principal);
   const run = await store.getRun(runId);
   if (!run || run.threadId !== threadId) throw new NotFoundError('run', runId);

@@ -22,8 +22,18 @@ export class RunAdmission {
   /** Takes a place for a run of `user`, or throws; the returned function gives it back (once). */
   admit(user: string): () => void {
     const mine = this.perUser.get(user) ?? 0;
-    if (mine >= this.limits.maxConcurrentPerUser) throw new TooManyRunsError('user', this.limits.maxConcurrentPerUser, 'runs.maxConcurrentPerUser (EVIDENT_RUNS_MAX_CONCURRENT_PER_USER)');
-    if (this.total >= this.limits.maxConcurrent) throw new TooManyRunsError('server', this.limits.maxConcurrent, 'runs.maxConcurrent (EVIDENT_RUNS_MAX_CONCURRENT)');
+    if (mine >= this.limits.maxConcurrentPerUser)
+      throw new TooManyRunsError(
+        'user',
+        this.limits.maxConcurrentPerUser,
+        'runs.maxConcurrentPerUser (EVIDENT_RUNS_MAX_CONCURRENT_PER_USER)',
+      );
+    if (this.total >= this.limits.maxConcurrent)
+      throw new TooManyRunsError(
+        'server',
+        this.limits.maxConcurrent,
+        'runs.maxConcurrent (EVIDENT_RUNS_MAX_CONCURRENT)',
+      );
     this.total += 1;
     this.perUser.set(user, mine + 1);
     let released = false;

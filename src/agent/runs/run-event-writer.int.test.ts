@@ -24,10 +24,22 @@ function describeWriter(name: string, open: () => Promise<Store>): void {
     afterEach(async () => store.close());
 
     const start = (runId: string, owner = OWNER) =>
-      store.startRun({ runId, threadId: `thread-${runId}`, agent: 'rag', user: 'alice', question: 'q', lease: { owner, ttlMs: 60_000 } });
-    const event = (runId: string, seq: number): RunEventRecord => ({ runId, seq, event: 'custom', data: { seq, at: new Date(0) } });
+      store.startRun({
+        runId,
+        threadId: `thread-${runId}`,
+        agent: 'rag',
+        user: 'alice',
+        question: 'q',
+        lease: { owner, ttlMs: 60_000 },
+      });
+    const event = (runId: string, seq: number): RunEventRecord => ({
+      runId,
+      seq,
+      event: 'custom',
+      data: { seq, at: new Date(0) },
+    });
 
-    it("stores what several runs append in one turn, in order, and tells of each event once it is stored", async () => {
+    it('stores what several runs append in one turn, in order, and tells of each event once it is stored', async () => {
       await start('w1');
       await start('w2');
       await Promise.all([writer.appendNow(event('w1', 1)), writer.append(event('w2', 1))]);
@@ -39,7 +51,11 @@ function describeWriter(name: string, open: () => Promise<Store>): void {
     it('refuses only the run another process holds; the rest of its batch is stored', async () => {
       await start('mine');
       await start('theirs', 'process-b');
-      const results = await Promise.allSettled([writer.append(event('mine', 1)), writer.append(event('theirs', 1)), writer.append(event('mine2', 1))]);
+      const results = await Promise.allSettled([
+        writer.append(event('mine', 1)),
+        writer.append(event('theirs', 1)),
+        writer.append(event('mine2', 1)),
+      ]);
       expect(results[0]).toEqual({ status: 'fulfilled', value: undefined });
       expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'run_lease_lost' } });
       // An unknown run is refused too (nobody holds it), alone.

@@ -18,7 +18,9 @@ import { valuesToStore } from './values-delta.ts';
  */
 export const RECORDED_STREAM_MODES = ['values', 'updates', 'custom', 'messages'] as const;
 const recordedModesOf = (agent: AgentDefinition): string[] =>
-  agent.streamsMessages === false ? RECORDED_STREAM_MODES.filter((mode) => mode !== 'messages') : [...RECORDED_STREAM_MODES];
+  agent.streamsMessages === false
+    ? RECORDED_STREAM_MODES.filter((mode) => mode !== 'messages')
+    : [...RECORDED_STREAM_MODES];
 
 export interface ExecuteRunInput {
   store: Store;
@@ -60,8 +62,9 @@ export interface ExecuteRunInput {
  */
 export function executeRun(execution: ExecuteRunInput): Promise<RunRecord> {
   const { agent, run } = execution;
-  return inRunSpan({ agent: agent.name, runId: run.runId, threadId: run.threadId, attempt: run.attempt, question: run.question }, (span) =>
-    executeTracedRun(execution, span),
+  return inRunSpan(
+    { agent: agent.name, runId: run.runId, threadId: run.threadId, attempt: run.attempt, question: run.question },
+    (span) => executeTracedRun(execution, span),
   );
 }
 
@@ -92,13 +95,22 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     else logger.warn('run lost to another process', { run_id: runId, owner: leaseOwner });
     return (await store.getRun(runId)) ?? run;
   };
-  const stopOf = (caught: unknown): LeaseStop | undefined => leaseStopOf(signal) ?? (RunLeaseLostError.isInstance(caught) ? 'lease_lost' : undefined);
+  const stopOf = (caught: unknown): LeaseStop | undefined =>
+    leaseStopOf(signal) ?? (RunLeaseLostError.isInstance(caught) ? 'lease_lost' : undefined);
   let status: RunRecordStatus;
   let error: string | undefined;
   let finalState: Record<string, unknown> | undefined;
   try {
     const metadata = { run_id: runId, thread_id: threadId, assistant_id: agent.name, attempt: run.attempt };
-    const fromCheckpoint = seq > 0 ? {} : { from_checkpoint_id: execution.fromCheckpointId !== undefined ? execution.fromCheckpointId : await headCheckpointId(agent, threadId) };
+    const fromCheckpoint =
+      seq > 0
+        ? {}
+        : {
+            from_checkpoint_id:
+              execution.fromCheckpointId !== undefined
+                ? execution.fromCheckpointId
+                : await headCheckpointId(agent, threadId),
+          };
     // Stored at once, not with the next batch: the client that started the run is waiting for it.
     seq += 1;
     await events.appendNow({ runId, seq, event: 'metadata', data: { ...metadata, ...fromCheckpoint } });
@@ -137,7 +149,9 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     if (stop) return leave(stop);
     const cancelled = signal.aborted;
     status = cancelled ? 'cancelled' : 'failed';
-    const shown = cancelled ? { code: 'cancelled', message: 'The run was cancelled.', hint: null } : publicErrorOf(caught);
+    const shown = cancelled
+      ? { code: 'cancelled', message: 'The run was cancelled.', hint: null }
+      : publicErrorOf(caught);
     error = shown.message;
     if (!cancelled && !failWith) logger.error('run failed', { run_id: runId, error: String(caught) });
     // Whatever was appended before is stored (or refused) first: the error follows it, or the run was lost.

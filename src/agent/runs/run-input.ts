@@ -82,20 +82,26 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
  * resumed run its evidence, scratchpad, context), so what rests on a document the owner lost, or that was deleted,
  * is withheld from the run as from any reader. Undefined when nothing changes.
  */
-async function stateForOwner(values: unknown, { store, thread }: RunInputContext): Promise<Record<string, unknown> | undefined> {
+async function stateForOwner(
+  values: unknown,
+  { store, thread }: RunInputContext,
+): Promise<Record<string, unknown> | undefined> {
   const state = (values ?? {}) as Record<string, unknown> & Partial<SharedStateType>;
   const owner = await currentPrincipal(store, state.principal ?? { id: thread.owner, groups: [], roles: ['member'] });
   const redaction = new ReaderRedaction(store, owner);
   const redacted = await redaction.apply(state);
   if (redaction.withheld === 0) return undefined;
-  const changed = Object.entries(redacted).filter(([key, value]) => key in state && JSON.stringify(value) !== JSON.stringify(state[key]));
+  const changed = Object.entries(redacted).filter(
+    ([key, value]) => key in state && JSON.stringify(value) !== JSON.stringify(state[key]),
+  );
   return Object.fromEntries(changed);
 }
 
 /** The conversation part of the owner's view of the state: what a new question's run reads of earlier runs. */
 async function historyForOwner(values: unknown, context: RunInputContext): Promise<Turn[] | undefined> {
   // Only answer turns record what they rest on: a thread without one has nothing to withhold, and no lookup to make.
-  if (!(values as Partial<SharedStateType> | undefined)?.history?.some((turn) => turn.sources?.length)) return undefined;
+  if (!(values as Partial<SharedStateType> | undefined)?.history?.some((turn) => turn.sources?.length))
+    return undefined;
   const update = await stateForOwner(values, context);
   return update?.history as Turn[] | undefined;
 }
@@ -108,18 +114,29 @@ async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, context: 
   const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } });
   // An unknown id reads as an empty snapshot; one of another thread cannot be reached through this thread_id.
   if (!snapshot.createdAt) {
-    throw new NotFoundError('checkpoint', checkpointId, `List the thread's checkpoints with: evident checkpoints ${threadId}`);
+    throw new NotFoundError(
+      'checkpoint',
+      checkpointId,
+      `List the thread's checkpoints with: evident checkpoints ${threadId}`,
+    );
   }
   const midRun = snapshot.next.length > 0;
   if (action.question !== undefined) {
     if (midRun) {
-      throw new ValidationError(`Checkpoint ${checkpointId} is in the middle of a run; a new question forks from the end of one.`, {
-        hint: 'Pick a checkpoint whose next is empty, or omit the question to replay from this one.',
-      });
+      throw new ValidationError(
+        `Checkpoint ${checkpointId} is in the middle of a run; a new question forks from the end of one.`,
+        {
+          hint: 'Pick a checkpoint whose next is empty, or omit the question to replay from this one.',
+        },
+      );
     }
     const start = { question: action.question, history: [], principal, threadId, runId };
     const history = await historyForOwner(snapshot.values, context);
-    return { input: { ...agent.inputFor(start, true), ...(history ? { history } : {}) }, question: action.question, checkpointId };
+    return {
+      input: { ...agent.inputFor(start, true), ...(history ? { history } : {}) },
+      question: action.question,
+      checkpointId,
+    };
   }
   if (!midRun) {
     throw new ValidationError(`Checkpoint ${checkpointId} is the end of a run; there is nothing to replay from it.`, {

@@ -5,7 +5,15 @@ import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
-import { isRunFinished, type AuditSurface, type RunEventRecord, type RunRecord, type Store, type ThreadRecord, type ThreadSummary } from '../../store/store.ts';
+import {
+  isRunFinished,
+  type AuditSurface,
+  type RunEventRecord,
+  type RunRecord,
+  type Store,
+  type ThreadRecord,
+  type ThreadSummary,
+} from '../../store/store.ts';
 import { runResultOf, type AgentRunResult } from '../core/run-result.ts';
 import type { SharedStateType } from '../core/state.ts';
 import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
@@ -149,14 +157,30 @@ export class RunManager {
         policy: this.policy,
       });
       // The run belongs to the thread's owner even when an admin decided on its action.
-      const run = await this.store.startRun({ runId, threadId, agent: agent.name, user: thread.owner, question, lease: this.leases.lease });
+      const run = await this.store.startRun({
+        runId,
+        threadId,
+        agent: agent.name,
+        user: thread.owner,
+        question,
+        lease: this.leases.lease,
+      });
       const surface = request.surface;
       this.asked.set(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
-      this.launch(agent, run, input, { ...(checkpointId ? { checkpointId } : {}), ...(headCheckpointId !== undefined ? { headCheckpointId } : {}) });
+      this.launch(agent, run, input, {
+        ...(checkpointId ? { checkpointId } : {}),
+        ...(headCheckpointId !== undefined ? { headCheckpointId } : {}),
+      });
       void this.active.get(run.runId)?.done.finally(release);
       const { action } = request;
       if (decided && action.kind === 'resume') {
-        const approval = { run, decider: principal, decision: action.decision.decision, action: decided, ...(surface ? { surface } : {}) };
+        const approval = {
+          run,
+          decider: principal,
+          decision: action.decision.decision,
+          action: decided,
+          ...(surface ? { surface } : {}),
+        };
         await this.recordAudit('approval', run.runId, () => this.audit?.approvalDecided(approval));
       }
       return run;
@@ -223,7 +247,12 @@ export class RunManager {
   }
 
   /** The run's events after `afterSeq`, live until its `end` event (or until `signal` aborts). */
-  async *events(runId: string, afterSeq: number, signal: AbortSignal, reader: Principal): AsyncGenerator<RunEventRecord> {
+  async *events(
+    runId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+    reader: Principal,
+  ): AsyncGenerator<RunEventRecord> {
     for await (const batch of this.eventBatches(runId, afterSeq, signal, reader)) yield* batch;
   }
 
@@ -231,7 +260,12 @@ export class RunManager {
    * The same events in the batches they were committed in (a step's values, updates and step event together), so a
    * stream can send each batch as one write. Never an empty batch.
    */
-  async *eventBatches(runId: string, afterSeq: number, signal: AbortSignal, reader: Principal): AsyncGenerator<RunEventRecord[]> {
+  async *eventBatches(
+    runId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+    reader: Principal,
+  ): AsyncGenerator<RunEventRecord[]> {
     // What the run stored, as the reader may see it today (documents they lost, or that were deleted, are withheld).
     const redaction = new ReaderRedaction(this.store, reader);
     // `values` are stored as deltas: read from the run's first event to rebuild them whole, yield what follows `afterSeq`.
@@ -274,7 +308,12 @@ export class RunManager {
         // Nothing new: a run that ended without an `end` event (its process died) ends the stream too.
         const run = await this.store.getRun(runId);
         if (!run) return;
-        if (isRunFinished(run.status) && !this.active.has(runId) && (await this.store.listRunEvents(runId, last, 1)).length === 0) return;
+        if (
+          isRunFinished(run.status) &&
+          !this.active.has(runId) &&
+          (await this.store.listRunEvents(runId, last, 1)).length === 0
+        )
+          return;
         // A run executing in another process stores events we are not told of: poll.
         await firstOf(wake.appended, this.pollMs, signal);
       } finally {
@@ -294,7 +333,10 @@ export class RunManager {
   }
 
   /** The thread with its agent's current state, for a principal allowed to read it. */
-  async threadState(threadId: string, principal: Principal): Promise<{ thread: ThreadRecord; agent?: AgentDefinition; snapshot?: StateSnapshot }> {
+  async threadState(
+    threadId: string,
+    principal: Principal,
+  ): Promise<{ thread: ThreadRecord; agent?: AgentDefinition; snapshot?: StateSnapshot }> {
     const thread = await readableThread(this.store, threadId, principal);
     if (!thread.agent) return { thread };
     const agent = this.agent(thread.agent);
@@ -303,7 +345,11 @@ export class RunManager {
   }
 
   /** The thread's checkpoints as states, newest first, at most `limit`, each as the reader may see it today. */
-  async history(threadId: string, principal: Principal, limit: number): Promise<{ agent?: AgentDefinition; snapshots: StateSnapshot[] }> {
+  async history(
+    threadId: string,
+    principal: Principal,
+    limit: number,
+  ): Promise<{ agent?: AgentDefinition; snapshots: StateSnapshot[] }> {
     const thread = await readableThread(this.store, threadId, principal);
     if (!thread.agent) return { snapshots: [] };
     const agent = this.agent(thread.agent);
@@ -339,14 +385,21 @@ export class RunManager {
     if (existing) return existing;
     // Only a question starts a thread; a decision or a fork needs the thread it refers to.
     if (request.action.kind !== 'ask') throw threadNotFound(request.threadId);
-    if (!request.createThread) throw new NotFoundError('thread', request.threadId, 'Create it first (POST /threads), or pass if_not_exists: "create".');
+    if (!request.createThread)
+      throw new NotFoundError(
+        'thread',
+        request.threadId,
+        'Create it first (POST /threads), or pass if_not_exists: "create".',
+      );
     return this.store.createThread({ threadId: request.threadId, owner: request.principal.id });
   }
 
   /** Executes an orphan this manager claimed: resumed from its checkpoint, or ended failed. */
   private relaunch({ agent, run, plan, afterSeq }: RecoveredRun): void {
     this.busyThreads.add(run.threadId);
-    this.launch(agent, run, null, { recovery: { afterSeq, ...(plan.kind === 'fail' ? { failWith: plan.error } : {}) } });
+    this.launch(agent, run, null, {
+      recovery: { afterSeq, ...(plan.kind === 'fail' ? { failWith: plan.error } : {}) },
+    });
   }
 
   private launch(agent: AgentDefinition, run: RunRecord, input: unknown, from: LaunchFrom): void {
@@ -375,26 +428,29 @@ export class RunManager {
     // A run is its own recorded execution: started from inside a LangChain runnable (an application's LangGraph tool
     // node calling Evident in process), the caller's config in async context storage would make the run's graph a
     // nested graph of the caller's, whose interrupts land in the caller's graph. So it starts from an empty context.
-    const done = AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => executeRun({
-      store: this.store,
-      agent,
-      run,
-      input,
-      ...(checkpointId ? { checkpointId } : {}),
-      leaseOwner: this.leases.owner,
-      events: this.writer,
-      ...(headCheckpointId !== undefined ? { fromCheckpointId: headCheckpointId } : {}),
-      ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
-      ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
-      signal: controller.signal,
-      // The end is stored: the thread is free for the next run at once (a client may start it as soon as it reads
-      // the end), and the run's own last state is kept for its audit record.
-      onEnd: (state) => {
-        final = state as FinalState;
-        endExecution();
-      },
-      logger: this.logger,
-    }))
+    const done = AsyncLocalStorageProviderSingleton.getInstance()
+      .run(undefined, () =>
+        executeRun({
+          store: this.store,
+          agent,
+          run,
+          input,
+          ...(checkpointId ? { checkpointId } : {}),
+          leaseOwner: this.leases.owner,
+          events: this.writer,
+          ...(headCheckpointId !== undefined ? { fromCheckpointId: headCheckpointId } : {}),
+          ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
+          ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
+          signal: controller.signal,
+          // The end is stored: the thread is free for the next run at once (a client may start it as soon as it reads
+          // the end), and the run's own last state is kept for its audit record.
+          onEnd: (state) => {
+            final = state as FinalState;
+            endExecution();
+          },
+          logger: this.logger,
+        }),
+      )
       .catch(async (error: unknown) => {
         // Only the store failing leaves the executor here; record what can still be recorded.
         this.logger.error('run could not be recorded', { run_id: run.runId, error: String(error) });

@@ -34,9 +34,19 @@ afterAll(async () => {
 });
 
 /** A runtime over the sample store with these lease settings, the given store port, and optionally a chat model. */
-function runtime(runs: { heartbeatMs: number; leaseMs: number }, options: { store?: Store; model?: RecordingChatModel } = {}): AgentRuntime {
-  const evident: Evident = { ...sample.evident, store: options.store ?? sample.evident.store, config: { ...sample.evident.config, runs: { ...sample.evident.config.runs, ...runs } } };
-  const agents = openAgentRuntime(evident, { pollMs: 20, ...(options.model ? { chat: { id: 'recording:held', model: options.model } } : {}) });
+function runtime(
+  runs: { heartbeatMs: number; leaseMs: number },
+  options: { store?: Store; model?: RecordingChatModel } = {},
+): AgentRuntime {
+  const evident: Evident = {
+    ...sample.evident,
+    store: options.store ?? sample.evident.store,
+    config: { ...sample.evident.config, runs: { ...sample.evident.config.runs, ...runs } },
+  };
+  const agents = openAgentRuntime(evident, {
+    pollMs: 20,
+    ...(options.model ? { chat: { id: 'recording:held', model: options.model } } : {}),
+  });
   opened.push(agents);
   return agents;
 }
@@ -54,7 +64,13 @@ function heldModel(): { model: RecordingChatModel; reached: Promise<void> } {
   return { model, reached };
 }
 
-const ask = (question: string, threadId: string = randomUUID()) => ({ agent: 'rag', threadId, principal: alice, action: { kind: 'ask' as const, question, history: [] }, createThread: true });
+const ask = (question: string, threadId: string = randomUUID()) => ({
+  agent: 'rag',
+  threadId,
+  principal: alice,
+  action: { kind: 'ask' as const, question, history: [] },
+  createThread: true,
+});
 
 async function ended(store: Store, runId: string): Promise<RunRecord> {
   for (;;) {
@@ -91,7 +107,9 @@ describe('recovering the runs of a process that stopped', () => {
     // The dead process's last events may still have been in flight when `before` was read, so the resumed
     // execution's first event comes at or after that point, never inside it.
     expect(events.slice(0, before.length)).toEqual(before);
-    const resumedAt = events.findIndex((event) => event.event === 'metadata' && (event.data as { attempt?: number }).attempt === 2);
+    const resumedAt = events.findIndex(
+      (event) => event.event === 'metadata' && (event.data as { attempt?: number }).attempt === 2,
+    );
     expect(resumedAt).toBeGreaterThanOrEqual(before.length);
     expect(events[resumedAt]).toMatchObject({ event: 'metadata', data: { run_id: run.runId, attempt: 2 } });
     const state = await restarted.runs.agent('rag').graph.getState({ configurable: { thread_id: run.threadId } });
@@ -113,14 +131,28 @@ describe('recovering the runs of a process that stopped', () => {
     const first = await live.runs.start(ask('What is the termination fee of CT-2024-0193?'));
     expect((await ended(store, first.runId)).status).toBe('answered');
     // A run recorded on the thread by a process that died before its graph wrote anything.
-    const orphan = await store.startRun({ runId: randomUUID(), threadId: first.threadId, agent: 'rag', user: 'alice', question: 'Who signed it?', lease: { owner: 'gone', ttlMs: 1 } });
+    const orphan = await store.startRun({
+      runId: randomUUID(),
+      threadId: first.threadId,
+      agent: 'rag',
+      user: 'alice',
+      question: 'Who signed it?',
+      lease: { owner: 'gone', ttlMs: 1 },
+    });
 
     const done = await ended(store, orphan.runId);
-    expect(done).toMatchObject({ status: 'failed', attempt: 2, error: expect.stringMatching(/^The process running this run stopped;/) });
+    expect(done).toMatchObject({
+      status: 'failed',
+      attempt: 2,
+      error: expect.stringMatching(/^The process running this run stopped;/),
+    });
     const events = await store.listRunEvents(orphan.runId, 0);
     expectWholeLog(events);
     expect(events.map((event) => event.event)).toEqual(['metadata', 'error', 'end']);
-    expect(events[1]?.data).toMatchObject({ error: 'run_orphaned', hint: 'Ask again: the thread accepts a new question.' });
+    expect(events[1]?.data).toMatchObject({
+      error: 'run_orphaned',
+      hint: 'Ask again: the thread accepts a new question.',
+    });
     const next = await live.runs.start(ask('Who signed it?', first.threadId));
     expect(['answered', 'refused']).toContain((await ended(store, next.runId)).status);
   });
@@ -146,17 +178,30 @@ describe('recovering the runs of a process that stopped', () => {
       },
     }) as Store;
     const dying = runtime(DYING, { store: stopsAfterWrite });
-    const decision = await dying.runs.start({ agent: 'rag', threadId: asked.threadId, principal: alice, action: { kind: 'resume', decision: { decision: 'approve' } } });
+    const decision = await dying.runs.start({
+      agent: 'rag',
+      threadId: asked.threadId,
+      principal: alice,
+      action: { kind: 'resume', decision: { decision: 'approve' } },
+    });
 
     const done = await ended(store, decision.runId);
     expect(writes).toBe(1);
     expect(done).toMatchObject({ status: 'answered', attempt: 2 });
     expectWholeLog(await store.listRunEvents(decision.runId, 0));
-    expect((await store.listMemories('alice')).filter((memory) => memory.text === 'My billing contact is Dana Reyes')).toHaveLength(1);
+    expect(
+      (await store.listMemories('alice')).filter((memory) => memory.text === 'My billing contact is Dana Reyes'),
+    ).toHaveLength(1);
     const state = await live.runs.agent('rag').graph.getState({ configurable: { thread_id: asked.threadId } });
     expect(state.next).toEqual([]);
-    expect((state.values as { tool_calls: { name: string; ok: boolean; result_summary: string }[] }).tool_calls).toEqual([
-      expect.objectContaining({ name: 'save_memory', ok: true, result_summary: expect.stringMatching(/^already saved memory /) }),
+    expect(
+      (state.values as { tool_calls: { name: string; ok: boolean; result_summary: string }[] }).tool_calls,
+    ).toEqual([
+      expect.objectContaining({
+        name: 'save_memory',
+        ok: true,
+        result_summary: expect.stringMatching(/^already saved memory /),
+      }),
     ]);
   });
 
@@ -181,6 +226,8 @@ describe('recovering the runs of a process that stopped', () => {
     expect(done).toMatchObject({ status: 'answered', attempt: 3 });
     const events = await store.listRunEvents(run.runId, 0);
     expectWholeLog(events);
-    expect(events.filter((event) => event.event === 'metadata').map((event) => (event.data as { attempt: number }).attempt)).toEqual([1, 2, 3]);
+    expect(
+      events.filter((event) => event.event === 'metadata').map((event) => (event.data as { attempt: number }).attempt),
+    ).toEqual([1, 2, 3]);
   });
 });

@@ -28,14 +28,23 @@ export interface RecoveredRun {
  * checkpoints since are the run's own work). A head that has not moved belongs to an earlier run (this one died
  * before its first checkpoint): continuing it would answer another question, so the run fails.
  */
-export async function recoveryPlanFor(store: Pick<Store, 'listRunEvents'>, agent: AgentDefinition, run: RunRecord): Promise<RecoveryPlan> {
+export async function recoveryPlanFor(
+  store: Pick<Store, 'listRunEvents'>,
+  agent: AgentDefinition,
+  run: RunRecord,
+): Promise<RecoveryPlan> {
   const head = await agent.graph.getState({ configurable: { thread_id: run.threadId } });
   if (!head.createdAt) return { kind: 'fail', error: new RunOrphanedError(run.runId) };
   if (head.tasks.some((task) => task.interrupts.length > 0)) return { kind: 'resume' };
   // No first event: the process died before the graph started, so the head is an earlier run's.
   const [first] = await store.listRunEvents(run.runId, 0, 1);
-  const startedFrom = first?.event === 'metadata' ? ((first.data as { from_checkpoint_id?: string | null }).from_checkpoint_id ?? null) : checkpointIdOf(head);
-  return checkpointIdOf(head) !== startedFrom ? { kind: 'resume' } : { kind: 'fail', error: new RunOrphanedError(run.runId) };
+  const startedFrom =
+    first?.event === 'metadata'
+      ? ((first.data as { from_checkpoint_id?: string | null }).from_checkpoint_id ?? null)
+      : checkpointIdOf(head);
+  return checkpointIdOf(head) !== startedFrom
+    ? { kind: 'resume' }
+    : { kind: 'fail', error: new RunOrphanedError(run.runId) };
 }
 
 export interface RunRecoveryDeps {
@@ -98,7 +107,13 @@ export class RunRecovery {
           logger.warn('orphaned run: its checkpoint could not be read', { run_id: run.runId, error: String(error) });
           return { kind: 'fail', error: new RunOrphanedError(run.runId) };
         });
-        logger.warn('recovering an orphaned run', { run_id: run.runId, thread_id: run.threadId, attempt: run.attempt, plan: plan.kind, after_seq: afterSeq });
+        logger.warn('recovering an orphaned run', {
+          run_id: run.runId,
+          thread_id: run.threadId,
+          attempt: run.attempt,
+          plan: plan.kind,
+          after_seq: afterSeq,
+        });
         this.deps.execute({ agent, run, plan, afterSeq });
       }
     } catch (error) {

@@ -7,7 +7,9 @@ export function messageJson(message: BaseMessage): Record<string, unknown> {
     type,
     id: message.id ?? null,
     content: message.content,
-    ...('tool_calls' in message && Array.isArray(message.tool_calls) && message.tool_calls.length ? { tool_calls: message.tool_calls } : {}),
+    ...('tool_calls' in message && Array.isArray(message.tool_calls) && message.tool_calls.length
+      ? { tool_calls: message.tool_calls }
+      : {}),
   };
 }
 
@@ -15,6 +17,8 @@ export function messageJson(message: BaseMessage): Record<string, unknown> {
 export function messageTupleJson(chunk: unknown): unknown {
   if (!Array.isArray(chunk) || chunk.length !== 2) return chunk;
   const [message, metadata] = chunk as [BaseMessage, Record<string, unknown>];
-  const plain = Object.fromEntries(Object.entries(metadata ?? {}).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value)));
+  const plain = Object.fromEntries(
+    Object.entries(metadata ?? {}).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value)),
+  );
   return [messageJson(message), plain];
 }

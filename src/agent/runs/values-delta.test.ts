@@ -4,9 +4,25 @@ import { ValuesReplay, valuesToStore } from './values-delta.ts';
 describe('values events stored as deltas', () => {
   it('stores the first values whole and later ones as their changed fields, and replays them whole', () => {
     const states = [
-      { question: 'q'.repeat(10_000), history: [{ role: 'user', content: 'hi' }], status: 'running', steps: [] as string[] },
-      { question: 'q'.repeat(10_000), history: [{ role: 'user', content: 'hi' }], status: 'running', steps: ['load_memory'] },
-      { question: 'q'.repeat(10_000), history: [{ role: 'user', content: 'hi' }], status: 'answered', steps: ['load_memory', 'finalize'], answer: 'a' },
+      {
+        question: 'q'.repeat(10_000),
+        history: [{ role: 'user', content: 'hi' }],
+        status: 'running',
+        steps: [] as string[],
+      },
+      {
+        question: 'q'.repeat(10_000),
+        history: [{ role: 'user', content: 'hi' }],
+        status: 'running',
+        steps: ['load_memory'],
+      },
+      {
+        question: 'q'.repeat(10_000),
+        history: [{ role: 'user', content: 'hi' }],
+        status: 'answered',
+        steps: ['load_memory', 'finalize'],
+        answer: 'a',
+      },
       { question: 'q'.repeat(10_000), status: 'answered', steps: ['load_memory', 'finalize'], answer: 'a' },
     ];
     const stored = states.map((state, i) => valuesToStore(states[i - 1], state));
@@ -29,7 +45,10 @@ describe('a run with a large question', () => {
       const question = `What is the termination fee of CT-2024-0193? ${'Please answer carefully. '.repeat(8_000)}`;
       const run = await rag.ask({ question, principal: { id: 'alice', groups: ['legal'], roles: ['member'] } });
       const events = await sample.evident.store.listRunEvents(run.run_id, 0);
-      const bytesOf = (kind: string) => events.filter((event) => event.event === kind).reduce((total, event) => total + JSON.stringify(event.data).length, 0);
+      const bytesOf = (kind: string) =>
+        events
+          .filter((event) => event.event === kind)
+          .reduce((total, event) => total + JSON.stringify(event.data).length, 0);
       const replay = new ValuesReplay();
       let last: Record<string, unknown> = {};
       for (const event of events) if (event.event === 'values') last = replay.next(event.data);
@@ -37,7 +56,9 @@ describe('a run with a large question', () => {
       expect(events.filter((event) => event.event === 'values').length).toBeGreaterThan(8);
       // The whole state once, then what each step changed: where every step's full state was stored before.
       expect(bytesOf('values')).toBeLessThan(1.5 * finalState);
-      expect(events.reduce((total, event) => total + JSON.stringify(event.data).length, 0)).toBeLessThan(4 * finalState);
+      expect(events.reduce((total, event) => total + JSON.stringify(event.data).length, 0)).toBeLessThan(
+        4 * finalState,
+      );
     } finally {
       await rag.close();
       await sample.close();

@@ -29,8 +29,15 @@ export interface MemoryOutcome {
  * calling node runs again from the top, so everything before this call must be pure; the write is idempotent by the
  * approval id.
  */
-export async function saveMemoryWithApproval(proposal: MemoryProposal, deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> }): Promise<MemoryOutcome> {
-  const pending: PendingAction = { tool: 'save_memory', args: { text: proposal.text }, approval_id: proposal.approvalId };
+export async function saveMemoryWithApproval(
+  proposal: MemoryProposal,
+  deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> },
+): Promise<MemoryOutcome> {
+  const pending: PendingAction = {
+    tool: 'save_memory',
+    args: { text: proposal.text },
+    approval_id: proposal.approvalId,
+  };
   const parsed = approvalDecisionSchema.safeParse(interrupt(pending));
 
   const began = performance.now();
@@ -45,8 +52,15 @@ export async function saveMemoryWithApproval(proposal: MemoryProposal, deps: { e
   // The agent validates a decision before resuming; anything else that reaches here counts as a rejection.
   const decision = parsed.success ? parsed.data : { decision: 'reject' as const };
   const edited = decision.decision === 'edit' ? decision.args?.text : undefined;
-  if (decision.decision === 'reject' || (decision.decision === 'edit' && (typeof edited !== 'string' || !edited.trim()))) {
-    return { call: record('rejected', false, pending.args), message: 'Nothing was saved: the memory was rejected.', summary: 'rejected' };
+  if (
+    decision.decision === 'reject' ||
+    (decision.decision === 'edit' && (typeof edited !== 'string' || !edited.trim()))
+  ) {
+    return {
+      call: record('rejected', false, pending.args),
+      message: 'Nothing was saved: the memory was rejected.',
+      summary: 'rejected',
+    };
   }
   const text = typeof edited === 'string' ? edited.trim() : proposal.text;
   const [vector] = await deps.embedder.embed([text], 'document');
@@ -69,13 +83,28 @@ type RememberState = Pick<SharedStateType, 'principal' | 'question' | 'tool_call
  * The `save_memory` node of a graph that routes a "remember that …" question to saving (rag, controllable): the
  * fact, saved after an approval, and the answer that says so.
  */
-export async function saveRequestedMemory(state: RememberState, deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> }) {
+export async function saveRequestedMemory(
+  state: RememberState,
+  deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> },
+) {
   const principal = state.principal;
   const proposed = memoryToSave(state.question);
   if (!principal || !proposed) throw new Error('save_memory needs a principal and a remember request');
   // Deterministic per run: a resumed or replayed node computes the same id, hence the same idempotency key.
   const approvalId = `${state.run_id}:save_memory-${state.tool_calls.length + 1}`;
-  const outcome = await saveMemoryWithApproval({ text: proposed, approvalId, principal, threadId: state.thread_id }, deps);
-  const answer: Answer = { answer: outcome.message, answerable: true, confidence: 1, citations: [], missing_information: [] };
-  return { update: { answer, status: 'answered' as const, tool_calls: [...state.tool_calls, outcome.call] }, summary: `save_memory ${outcome.summary}` };
+  const outcome = await saveMemoryWithApproval(
+    { text: proposed, approvalId, principal, threadId: state.thread_id },
+    deps,
+  );
+  const answer: Answer = {
+    answer: outcome.message,
+    answerable: true,
+    confidence: 1,
+    citations: [],
+    missing_information: [],
+  };
+  return {
+    update: { answer, status: 'answered' as const, tool_calls: [...state.tool_calls, outcome.call] },
+    summary: `save_memory ${outcome.summary}`,
+  };
 }

@@ -42,7 +42,10 @@ afterAll(async () => {
 
 describe('rowsSql: the rows a result was computed from', () => {
   it('keeps a lookup’s filter, order and limit, and selects every column', () => {
-    const rows = rowsSql(`SELECT DISTINCT "team" AS result FROM "t" WHERE "ticket" IN ('T-3') AND "team" IS NOT NULL LIMIT 20`, 'sqlite');
+    const rows = rowsSql(
+      `SELECT DISTINCT "team" AS result FROM "t" WHERE "ticket" IN ('T-3') AND "team" IS NOT NULL LIMIT 20`,
+      'sqlite',
+    );
     expect(rows?.table).toBe('t');
     expect(rows?.sql).toMatch(/^SELECT \* FROM "t" WHERE "ticket" IN \('T-3'\)/);
     expect(rows?.sql).toContain(`LIMIT ${CITED_ROWS + 1}`);
@@ -58,7 +61,12 @@ describe('rowsSql: the rows a result was computed from', () => {
 
 describe('tableEvidence on a real SQLite store', () => {
   it('cites the chunk line of the one row a lookup read, quoting the chunk', async () => {
-    const cited = await tableEvidence(`SELECT "hours" FROM "${table}" WHERE "ticket" = 'T-1'`, ADMIN, evident.store, 'hours of T-1');
+    const cited = await tableEvidence(
+      `SELECT "hours" FROM "${table}" WHERE "ticket" = 'T-1'`,
+      ADMIN,
+      evident.store,
+      'hours of T-1',
+    );
     expect(cited.rows).toEqual(['ticket: T-1 | team: core | hours: 12.50 | state: open']);
     expect(cited.citations).toHaveLength(1);
     const [citation] = cited.citations;
@@ -68,14 +76,24 @@ describe('tableEvidence on a real SQLite store', () => {
   });
 
   it('finds a row with an empty cell and the row a MAX picked', async () => {
-    const empty = await tableEvidence(`SELECT "state" FROM "${table}" WHERE "ticket" = 'T-4'`, ADMIN, evident.store, 'q');
+    const empty = await tableEvidence(
+      `SELECT "state" FROM "${table}" WHERE "ticket" = 'T-4'`,
+      ADMIN,
+      evident.store,
+      'q',
+    );
     expect(empty.rows).toEqual(['ticket: T-4 | team: web | state: open']);
     const max = await tableEvidence(`SELECT MAX("hours") FROM "${table}"`, ADMIN, evident.store, 'q');
     expect(max.rows).toEqual(['ticket: T-5 | team: data | hours: 20 | state: closed']);
   });
 
   it('bounds the rows an aggregate cites, and adds the table heading when more matched', async () => {
-    const cited = await tableEvidence(`SELECT COUNT(*) FROM "${table}" WHERE "team" = 'core'`, ADMIN, evident.store, 'q');
+    const cited = await tableEvidence(
+      `SELECT COUNT(*) FROM "${table}" WHERE "team" = 'core'`,
+      ADMIN,
+      evident.store,
+      'q',
+    );
     expect(cited.more).toBe(true);
     expect(cited.rows).toHaveLength(CITED_ROWS);
     expect(cited.rows.every((row) => row.includes('team: core'))).toBe(true);
@@ -85,11 +103,18 @@ describe('tableEvidence on a real SQLite store', () => {
   it('cites the heading for a sum over every row', async () => {
     const cited = await tableEvidence(`SELECT SUM("hours") FROM "${table}"`, ADMIN, evident.store, 'q');
     expect(cited.rows).toEqual([]);
-    expect(cited.citations.map((citation) => citation.quote)).toEqual(['tickets — columns: ticket, team, hours, state']);
+    expect(cited.citations.map((citation) => citation.quote)).toEqual([
+      'tickets — columns: ticket, team, hours, state',
+    ]);
   });
 
   it('cites nothing to a principal who may not read the table', async () => {
-    const cited = await tableEvidence(`SELECT "hours" FROM "${table}" WHERE "ticket" = 'T-1'`, OUTSIDER, evident.store, 'q');
+    const cited = await tableEvidence(
+      `SELECT "hours" FROM "${table}" WHERE "ticket" = 'T-1'`,
+      OUTSIDER,
+      evident.store,
+      'q',
+    );
     expect(cited).toEqual({ evidence: [], citations: [], rows: [], more: false });
   });
 });

@@ -56,15 +56,31 @@ export function rowsSql(sql: string, dialect: SqlDialect): { sql: string; table:
   const ast = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!isRecord(ast) || ast.type !== 'select' || ast._next || ast.with) return undefined;
   const from = ast.from;
-  if (!Array.isArray(from) || from.length !== 1 || !isRecord(from[0]) || typeof from[0].table !== 'string' || from[0].join) return undefined;
+  if (
+    !Array.isArray(from) ||
+    from.length !== 1 ||
+    !isRecord(from[0]) ||
+    typeof from[0].table !== 'string' ||
+    from[0].join
+  )
+    return undefined;
   if (ast.groupby && (!isRecord(ast.groupby) || ast.groupby.columns)) return undefined;
   const table = from[0].table;
   const columns = Array.isArray(ast.columns) ? ast.columns : [];
   const aggregate = hasAggregate(columns);
-  const rows: Ast = { ...ast, distinct: null, columns: [{ expr: { type: 'column_ref', table: null, column: '*' }, as: null }], having: null };
+  const rows: Ast = {
+    ...ast,
+    distinct: null,
+    columns: [{ expr: { type: 'column_ref', table: null, column: '*' }, as: null }],
+    having: null,
+  };
   if (aggregate) {
-    const only = columns.length === 1 && isRecord(columns[0]) && isRecord(columns[0].expr) ? columns[0].expr : undefined;
-    const extreme = only && only.type === 'aggr_func' && (only.name === 'MAX' || only.name === 'MIN') && isRecord(only.args) ? only.args.expr : undefined;
+    const only =
+      columns.length === 1 && isRecord(columns[0]) && isRecord(columns[0].expr) ? columns[0].expr : undefined;
+    const extreme =
+      only && only.type === 'aggr_func' && (only.name === 'MAX' || only.name === 'MIN') && isRecord(only.args)
+        ? only.args.expr
+        : undefined;
     if (extreme) {
       rows.orderby = [{ expr: extreme, type: only?.name === 'MAX' ? 'DESC' : 'ASC' }];
       rows.limit = { seperator: '', value: [{ type: 'number', value: 1 }] };
@@ -74,7 +90,10 @@ export function rowsSql(sql: string, dialect: SqlDialect): { sql: string; table:
       rows.limit = null;
     }
   }
-  const limit = isRecord(rows.limit) && Array.isArray(rows.limit.value) && isRecord(rows.limit.value[0]) ? Number(rows.limit.value[0].value) : undefined;
+  const limit =
+    isRecord(rows.limit) && Array.isArray(rows.limit.value) && isRecord(rows.limit.value[0])
+      ? Number(rows.limit.value[0].value)
+      : undefined;
   rows.limit = { seperator: '', value: [{ type: 'number', value: Math.min(limit ?? CITED_ROWS + 1, CITED_ROWS + 1) }] };
   try {
     return { sql: new sqlParser.Parser().sqlify(rows as never, { database: dialect }), table };
@@ -136,13 +155,20 @@ async function tableChunks(store: Store, table: TableRecord, principal: Principa
  * aggregate over the whole table, a GROUP BY) or are not found, the table's heading line. Nothing is cited from a
  * chunk the principal may not read, and every quote is text of its chunk.
  */
-export async function tableEvidence(sql: string, principal: Principal, store: Store, query: string): Promise<TableEvidence> {
+export async function tableEvidence(
+  sql: string,
+  principal: Principal,
+  store: Store,
+  query: string,
+): Promise<TableEvidence> {
   const none: TableEvidence = { evidence: [], citations: [], rows: [], more: false };
   const tables = await store.listTables(principal);
   const lower = sql.toLowerCase();
   const named = tables.filter((table) => lower.includes(table.sqlName.toLowerCase()));
   const plan = rowsSql(sql, store.sqlDialect);
-  const table = (plan && named.find((candidate) => candidate.sqlName === plan.table)) ?? (named.length === 1 ? named[0] : undefined);
+  const table =
+    (plan && named.find((candidate) => candidate.sqlName === plan.table)) ??
+    (named.length === 1 ? named[0] : undefined);
   if (!table) return none;
   const chunks = await tableChunks(store, table, principal);
   if (chunks.length === 0) return none;
@@ -192,7 +218,13 @@ export async function tableEvidence(sql: string, principal: Principal, store: St
   }
   const evidence = [...cited.values()].map(({ chunk }) => evidenceFrom(chunk, 1, [query]));
   const citations = [...cited.values()].flatMap(({ chunk, quotes }) =>
-    quotes.map((quote) => ({ chunk_id: chunk.id, doc_id: chunk.docId, source: chunk.source, ...(chunk.page === undefined ? {} : { page: chunk.page }), quote })),
+    quotes.map((quote) => ({
+      chunk_id: chunk.id,
+      doc_id: chunk.docId,
+      source: chunk.source,
+      ...(chunk.page === undefined ? {} : { page: chunk.page }),
+      quote,
+    })),
   );
   return { evidence, citations, rows, more };
 }

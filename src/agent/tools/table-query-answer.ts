@@ -43,7 +43,11 @@ export interface TableAnswerResult {
 }
 
 /** Runs one query through the `table_query` tool as the principal and records the call. */
-export async function runTableQuery(sql: string, tool: TableQueryTool, principal: Principal): Promise<{ call: ToolCallRecord; output: TableQueryOutput }> {
+export async function runTableQuery(
+  sql: string,
+  tool: TableQueryTool,
+  principal: Principal,
+): Promise<{ call: ToolCallRecord; output: TableQueryOutput }> {
   const started = performance.now();
   const output = await tool.invoke({ sql }, principal);
   const call: ToolCallRecord = {
@@ -56,13 +60,20 @@ export async function runTableQuery(sql: string, tool: TableQueryTool, principal
   return { call, output };
 }
 
-const answered = (output: TableQueryOutput): output is Success => output.ok && output.rows.length > 0 && output.rows.some((row) => row.some((cell) => cell !== null));
+const answered = (output: TableQueryOutput): output is Success =>
+  output.ok && output.rows.length > 0 && output.rows.some((row) => row.some((cell) => cell !== null));
 
 /**
  * With a model: it writes the SQL from the question and the schemas of the tables this principal may see (never
  * others); the store's guard validates it, and a refusal or SQL error is fed back for one corrected attempt.
  */
-async function modelSql(question: string, schemas: readonly TableSchema[], deps: TableAnswerDeps, principal: Principal, record: { calls: ToolCallRecord[]; errors: RunError[] }): Promise<Success | undefined> {
+async function modelSql(
+  question: string,
+  schemas: readonly TableSchema[],
+  deps: TableAnswerDeps,
+  principal: Principal,
+  record: { calls: ToolCallRecord[]; errors: RunError[] },
+): Promise<Success | undefined> {
   if (!deps.chat || schemas.length === 0) return undefined;
   const messages: BaseMessage[] = [
     new SystemMessage(
@@ -74,7 +85,13 @@ async function modelSql(question: string, schemas: readonly TableSchema[], deps:
   for (let attempt = 0; attempt < MODEL_SQL_ATTEMPTS; attempt++) {
     let sql: string;
     try {
-      ({ sql } = await generateStructured({ model: deps.chat.model, schema: sqlSchema, name: 'table_sql', maxRetries: deps.maxSchemaRetries, messages }));
+      ({ sql } = await generateStructured({
+        model: deps.chat.model,
+        schema: sqlSchema,
+        name: 'table_sql',
+        maxRetries: deps.maxSchemaRetries,
+        messages,
+      }));
     } catch (error) {
       if (!isEvidentError(error)) throw error;
       record.errors.push({ node: 'table_query', code: error.code, message: error.message });
@@ -116,12 +133,18 @@ export function describePlan(plan: TableSqlPlan): string {
       : plan.target && plan.aggregate !== 'count'
         ? `${shape === 'value' ? '' : `${shape} `}${plan.target}`
         : `${shape}${plan.column ? ` of ${plan.column}` : ''}`;
-  const filters = plan.filters.map((filter) => `${filter.columns.join(' or ')} ${filter.op === '=' ? '=' : filter.op} ${filter.values.map(String).join(' or ')}`);
+  const filters = plan.filters.map(
+    (filter) =>
+      `${filter.columns.join(' or ')} ${filter.op === '=' ? '=' : filter.op} ${filter.values.map(String).join(' or ')}`,
+  );
   return `${what}${filters.length ? ` where ${filters.join(' and ')}` : ''}`;
 }
 
 /** The value an answer states: one cell, a list of single cells, or `key: value` rows. */
-export function tableValue(output: { columns: readonly string[]; rows: readonly unknown[][] }, plan?: TableSqlPlan): string {
+export function tableValue(
+  output: { columns: readonly string[]; rows: readonly unknown[][] },
+  plan?: TableSqlPlan,
+): string {
   const rows = output.rows;
   if (rows.length === 1 && (output.columns.length === 1 || (plan && !plan.groupBy))) return formatCell(rows[0]?.at(-1));
   if (output.columns.length === 1) return rows.map((row) => formatCell(row[0])).join(', ');
@@ -134,7 +157,11 @@ export function tableValue(output: { columns: readonly string[]; rows: readonly 
  * strategy. Every attempt is a recorded call. Values come from SQL, never from the model's arithmetic. No rows leave
  * `answer` unset, and the caller falls back to retrieval.
  */
-export async function answerFromTables(question: string, principal: Principal, deps: TableAnswerDeps): Promise<TableAnswerResult> {
+export async function answerFromTables(
+  question: string,
+  principal: Principal,
+  deps: TableAnswerDeps,
+): Promise<TableAnswerResult> {
   const schemas = await loadTableSchemas(deps.store, principal);
   const record = { calls: [] as ToolCallRecord[], errors: [] as RunError[] };
   let output = await modelSql(question, schemas, deps, principal, record);
@@ -150,23 +177,40 @@ export async function answerFromTables(question: string, principal: Principal, d
   const attempts = record.calls.length;
   if (!output) {
     const last = record.calls.at(-1)?.result_summary.split('\n')[0];
-    return { ...record, evidence: [], summary: attempts ? `table_query gave no answer after ${attempts} attempt(s): ${last}` : 'no SQL plan' };
+    return {
+      ...record,
+      evidence: [],
+      summary: attempts ? `table_query gave no answer after ${attempts} attempt(s): ${last}` : 'no SQL plan',
+    };
   }
   const sql = output.sql.toLowerCase();
   const docIds = schemas.filter((table) => sql.includes(table.sqlName.toLowerCase())).map((table) => table.docId);
   const source = docIds.length ? docIds.join(', ') : 'the tables';
   const value = tableValue(output, plan);
   const what = plan ? `The ${describePlan(plan)} in ${source}` : `The result over ${source}`;
-  const label = !deps.chat ? ' (offline: computed by table_query)' : plan ? " (SQL from the offline strategy after the model's queries failed)" : '';
+  const label = !deps.chat
+    ? ' (offline: computed by table_query)'
+    : plan
+      ? " (SQL from the offline strategy after the model's queries failed)"
+      : '';
   const cited = await tableEvidence(output.sql, principal, deps.store, question);
   // A few source rows are shown as well: they hold what else the question may ask of them (who placed an order).
-  const shown = cited.rows.length > 0 && cited.rows.length <= SHOWN_ROWS && !cited.more ? ` From the row${cited.rows.length > 1 ? 's' : ''}: ${cited.rows.join('; ')}.` : '';
+  const shown =
+    cited.rows.length > 0 && cited.rows.length <= SHOWN_ROWS && !cited.more
+      ? ` From the row${cited.rows.length > 1 ? 's' : ''}: ${cited.rows.join('; ')}.`
+      : '';
   const marker = cited.citations.length ? ` ${cited.citations.map((_, i) => `[${i + 1}]`).join('')}` : '';
   return {
     ...record,
     ...(plan ? { plan } : {}),
     evidence: cited.evidence,
-    answer: { answer: `${what} is ${value}.${shown}${marker}${label}`, answerable: true, confidence: 0.9, citations: cited.citations, missing_information: [] },
+    answer: {
+      answer: `${what} is ${value}.${shown}${marker}${label}`,
+      answerable: true,
+      confidence: 0.9,
+      citations: cited.citations,
+      missing_information: [],
+    },
     summary: `table_query${attempts > 1 ? ` (attempt ${attempts})` : ''}: ${value}; cites ${cited.citations.length} line(s) of ${cited.evidence.map((item) => item.chunk_id).join(', ') || 'no chunk'}`,
   };
 }
@@ -176,7 +220,11 @@ export async function answerFromTables(question: string, principal: Principal, d
  * question is not tied to one, or the documents' text answers it better: see `offlineTableRoute`). Agents route a
  * question to `table_query` offline exactly when this plans it.
  */
-export async function offlineTablePlan(question: string, principal: Principal, store: Store): Promise<TableSqlPlan | undefined> {
+export async function offlineTablePlan(
+  question: string,
+  principal: Principal,
+  store: Store,
+): Promise<TableSqlPlan | undefined> {
   const decision = await offlineTableRoute(question, principal, store);
   return decision.route === 'table' ? decision.plan : undefined;
 }

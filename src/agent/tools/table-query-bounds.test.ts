@@ -17,20 +17,32 @@ afterAll(async () => {
   await sample?.close();
 });
 
-const storeBytes = () => [sample.db, `${sample.db}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
+const storeBytes = () =>
+  [sample.db, `${sample.db}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
 const toolCall = (name: string, args: Record<string, unknown>) =>
-  new AIMessage({ content: '', tool_calls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, type: 'tool_call' }] });
+  new AIMessage({
+    content: '',
+    tool_calls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, type: 'tool_call' }],
+  });
 
 describe('a hostile table query through an agent run', () => {
   // Before the byte bounds, this query's 120 MB result went into the observation, and from there into every
   // checkpoint, checkpoint write and `values` run event of the run: the store grew by 1.2 GB.
-  it('comes back as a query_too_large observation, and the run stores kilobytes, not the result', { timeout: 60_000 }, async () => {
+  it('comes back as a query_too_large observation, and the run stores kilobytes, not the result', {
+    timeout: 60_000,
+  }, async () => {
     const alice = await sample.evident.principalFor('alice');
     const [table] = await sample.evident.store.listTables(alice);
     const sql = `SELECT hex(zeroblob(20000000)) AS x FROM ${table?.sqlName ?? ''} LIMIT 3`;
     const model = new RecordingChatModel([
       toolCall('table_query', { sql }),
-      toolCall('final_answer', { answer: 'No answer.', answerable: false, confidence: 0.1, citations: [], missing_information: ['the value'] }),
+      toolCall('final_answer', {
+        answer: 'No answer.',
+        answerable: false,
+        confidence: 0.1,
+        citations: [],
+        missing_information: ['the value'],
+      }),
     ]);
     const agent = openAgent(sample.evident, 'react', { chat: { id: 'recording:hostile', model } });
     try {

@@ -75,7 +75,12 @@ export function createTableQueryTool(deps: { store: Store; limits?: Partial<Tabl
       }
       try {
         const result = await deps.store.queryTables(parsed.data.sql, principal, limits);
-        return { ok: true, sql: parsed.data.sql, ...result, summary: summarizeRows(result.columns, result.rows, result.truncated) };
+        return {
+          ok: true,
+          sql: parsed.data.sql,
+          ...result,
+          summary: summarizeRows(result.columns, result.rows, result.truncated),
+        };
       } catch (error) {
         if (!isEvidentError(error) || error.category !== 'user') throw error;
         const summary = error.toLine();

@@ -6,7 +6,12 @@ import { configSchema } from '../../config/schema.ts';
 import type { Principal } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { createTableQueryTool } from './table-query.ts';
-import { loadTableSchemas, tableQuestionToSql, type TableQuestionShape, type TableSchema } from './table-question-to-sql.ts';
+import {
+  loadTableSchemas,
+  tableQuestionToSql,
+  type TableQuestionShape,
+  type TableSchema,
+} from './table-question-to-sql.ts';
 
 const ADMIN: Principal = { id: 'local', groups: [], roles: ['admin'] };
 
@@ -21,7 +26,14 @@ const INVENTORY = [
   'Monitor,electronics,250,9,north',
 ].join('\n');
 // A table written in Chinese: its own names and cells are what a Chinese question names.
-const CITIES = ['城市,省份,人口', '广州,广东,1880', '深圳,广东,1770', '杭州,浙江,1250', '宁波,浙江,960', '成都,四川,2140'].join('\n');
+const CITIES = [
+  '城市,省份,人口',
+  '广州,广东,1880',
+  '深圳,广东,1770',
+  '杭州,浙江,1250',
+  '宁波,浙江,960',
+  '成都,四川,2140',
+].join('\n');
 
 const root = mkdtempSync(join(tmpdir(), 'evident-table-shapes-'));
 let evident: Evident;
@@ -32,7 +44,10 @@ beforeAll(async () => {
   evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
   writeFileSync(join(root, 'inventory.csv'), `${INVENTORY}\n`);
   writeFileSync(join(root, 'cities.csv'), `${CITIES}\n`);
-  expect(await evident.ingestor.ingest([join(root, 'inventory.csv'), join(root, 'cities.csv')])).toMatchObject({ added: 2, failed: 0 });
+  expect(await evident.ingestor.ingest([join(root, 'inventory.csv'), join(root, 'cities.csv')])).toMatchObject({
+    added: 2,
+    failed: 0,
+  });
   const schemas = await loadTableSchemas(evident.store, ADMIN);
   inventory = schemas.filter((table) => table.docId === 'inventory.csv');
   cities = schemas.filter((table) => table.docId === 'cities.csv');
@@ -45,7 +60,10 @@ afterAll(async () => {
 });
 
 /** Plans the question over one table, runs the SQL through the tool, returns the shape and the rows. */
-async function ask(question: string, tables: readonly TableSchema[]): Promise<{ shape: TableQuestionShape; rows: unknown[][] }> {
+async function ask(
+  question: string,
+  tables: readonly TableSchema[],
+): Promise<{ shape: TableQuestionShape; rows: unknown[][] }> {
   const plan = tableQuestionToSql(question, tables);
   expect(plan, question).toBeDefined();
   const output = await createTableQueryTool({ store: evident.store }).invoke({ sql: plan?.sql }, ADMIN);
@@ -56,26 +74,32 @@ async function ask(question: string, tables: readonly TableSchema[]): Promise<{ 
 const cell = (rows: unknown[][]): unknown => rows[0]?.at(-1);
 
 describe.each([
-  ['English', {
-    count: 'How many products are in the furniture category?',
-    sum: 'What is the total sales of electronics?',
-    average: 'What is the average price of furniture?',
-    max: 'What is the highest price?',
-    min: 'What is the lowest price?',
-    filter: 'Which warehouse holds the Desk?',
-    group: 'What is the total sales per warehouse?',
-    most: 'Which product has the most sales?',
-  }],
-  ['Chinese', {
-    count: 'furniture 的产品有多少个？',
-    sum: 'electronics 的 sales 总和是多少？',
-    average: 'furniture 的平均价格是多少？',
-    max: '最高价格是多少？',
-    min: '最低价格是多少？',
-    filter: 'Desk 的 warehouse 是什么？',
-    group: '每个 warehouse 的 sales 合计是多少？',
-    most: '哪个产品的 sales 最多？',
-  }],
+  [
+    'English',
+    {
+      count: 'How many products are in the furniture category?',
+      sum: 'What is the total sales of electronics?',
+      average: 'What is the average price of furniture?',
+      max: 'What is the highest price?',
+      min: 'What is the lowest price?',
+      filter: 'Which warehouse holds the Desk?',
+      group: 'What is the total sales per warehouse?',
+      most: 'Which product has the most sales?',
+    },
+  ],
+  [
+    'Chinese',
+    {
+      count: 'furniture 的产品有多少个？',
+      sum: 'electronics 的 sales 总和是多少？',
+      average: 'furniture 的平均价格是多少？',
+      max: '最高价格是多少？',
+      min: '最低价格是多少？',
+      filter: 'Desk 的 warehouse 是什么？',
+      group: '每个 warehouse 的 sales 合计是多少？',
+      most: '哪个产品的 sales 最多？',
+    },
+  ],
 ])('question→SQL shapes over an English table, asked in %s', (_language, questions) => {
   it('counts the rows a value selects', async () => {
     const { shape, rows } = await ask(questions.count, inventory);
@@ -115,7 +139,10 @@ describe.each([
   it('groups a sum by a column', async () => {
     // north: 5 + 7 + 15 + 9; south: 12 + 20.
     const { rows } = await ask(questions.group, inventory);
-    expect(rows).toEqual([['north', 36], ['south', 32]]);
+    expect(rows).toEqual([
+      ['north', 36],
+      ['south', 32],
+    ]);
   });
 
   it('names the row with the most of a value', async () => {
@@ -143,7 +170,11 @@ describe('question→SQL shapes over a Chinese table, asked in Chinese', () => {
   it('names the row with the most, groups by a column, and looks a cell up', async () => {
     expect((await ask('哪个城市人口最多？', cities)).rows).toEqual([['成都']]);
     expect((await ask('每个省份的人口合计是多少？', cities)).rows).toEqual(
-      expect.arrayContaining([['广东', 3650], ['浙江', 2210], ['四川', 2140]]),
+      expect.arrayContaining([
+        ['广东', 3650],
+        ['浙江', 2210],
+        ['四川', 2140],
+      ]),
     );
     expect((await ask('宁波的省份是什么？', cities)).rows).toEqual([['浙江']]);
   });

@@ -1,5 +1,13 @@
 import type { ColumnType } from '../../domain/index.ts';
-import { CUE_WORDS, leadingNumber, nameTermsWithSynonyms, nearlySame, termOf, wordsOf, yearsIn } from './table-question-to-sql-text.ts';
+import {
+  CUE_WORDS,
+  leadingNumber,
+  nameTermsWithSynonyms,
+  nearlySame,
+  termOf,
+  wordsOf,
+  yearsIn,
+} from './table-question-to-sql-text.ts';
 
 /** What the strategy knows of one column: its type, how it reads as a number, its name's terms, its values. */
 export interface ColumnProfile {
@@ -30,14 +38,20 @@ export interface ColumnProfile {
 /** Share of cells that must start with a number for a text column to count as numeric. */
 const NUMERIC_SHARE = 0.8;
 
-export function profileColumn(column: { name: string; type: ColumnType }, index: number, values: readonly string[], complete: boolean): ColumnProfile {
+export function profileColumn(
+  column: { name: string; type: ColumnType },
+  index: number,
+  values: readonly string[],
+  complete: boolean,
+): ColumnProfile {
   const { own, related } = nameTermsWithSynonyms(column.name);
   const numbers = values.map(leadingNumber);
   const present = numbers.filter((value): value is number => value !== undefined);
   const typed = column.type === 'integer' || column.type === 'real';
   // Dates ("15 August 1992", "2024-01-05") start with a number but are not amounts.
   const dates = values.filter((value) => yearsIn(value).length > 0 && /[a-z]{3}|\d-\d\d-\d/i.test(value)).length;
-  const textNumeric = !typed && values.length > 0 && present.length >= NUMERIC_SHARE * values.length && dates < 0.5 * values.length;
+  const textNumeric =
+    !typed && values.length > 0 && present.length >= NUMERIC_SHARE * values.length && dates < 0.5 * values.length;
   const nameWords = wordsOf(column.name);
   const yearLike =
     nameWords.some((word) => /^(year|years|season|date|dates|born|founded|built|released|introduced)$/.test(word)) ||
@@ -58,7 +72,12 @@ export function profileColumn(column: { name: string; type: ColumnType }, index:
     complete,
     valueWords: values.map(wordsOf),
     valueTerms: values.map((value) => wordsOf(value).map(termOf)),
-    summaryCells: column.type === 'text' ? values.filter((value) => /^(total|totals|grand total|sum|average)\b/i.test(value.trim()) && wordsOf(value).length <= 4) : [],
+    summaryCells:
+      column.type === 'text'
+        ? values.filter(
+            (value) => /^(total|totals|grand total|sum|average)\b/i.test(value.trim()) && wordsOf(value).length <= 4,
+          )
+        : [],
     own,
     related,
     yearLike,
@@ -86,7 +105,11 @@ export interface ColumnMention {
   positions: number[];
 }
 
-export function columnMentions(question: QuestionText, columns: readonly ColumnProfile[], taken: ReadonlySet<number>): ColumnMention[] {
+export function columnMentions(
+  question: QuestionText,
+  columns: readonly ColumnProfile[],
+  taken: ReadonlySet<number>,
+): ColumnMention[] {
   const mentions: ColumnMention[] = [];
   for (const column of columns) {
     if (column.own.length === 0) continue;
@@ -122,7 +145,11 @@ export interface CellMention {
   exact: boolean;
 }
 
-const sublistAt = (list: readonly string[], part: readonly string[], same = (a: string, b: string) => a === b): number => {
+const sublistAt = (
+  list: readonly string[],
+  part: readonly string[],
+  same = (a: string, b: string) => a === b,
+): number => {
   outer: for (let i = 0; i + part.length <= list.length; i++) {
     for (let j = 0; j < part.length; j++) if (!same(list[i + j] as string, part[j] as string)) continue outer;
     return i;
@@ -138,7 +165,12 @@ const MAX_PARTIAL_CELLS = 3;
  * of one ("levi" for "Jacky Levi") that at most three cells of the column contain. Longest and exact runs win;
  * runs do not overlap. Words that name a column are not read as part of a cell unless the whole cell is there.
  */
-export function cellMentions(question: QuestionText, columns: readonly ColumnProfile[], nameWords: ReadonlySet<number>, taken: ReadonlySet<number>): CellMention[] {
+export function cellMentions(
+  question: QuestionText,
+  columns: readonly ColumnProfile[],
+  nameWords: ReadonlySet<number>,
+  taken: ReadonlySet<number>,
+): CellMention[] {
   const candidates: CellMention[] = [];
   const words = question.words;
   const terms = question.terms;
@@ -147,11 +179,18 @@ export function cellMentions(question: QuestionText, columns: readonly ColumnPro
       if (cell.length === 0) return;
       const text = cell.join(' ');
       // Bare numbers are read by the numeric filters; one stopword or letter is no name.
-      if (cell.length === 1 && (CUE_WORDS.has((column.valueWords[v] as string[])[0] as string) || text.length < 2 || /^\d+(\.\d+)?$/.test(text))) return;
+      if (
+        cell.length === 1 &&
+        (CUE_WORDS.has((column.valueWords[v] as string[])[0] as string) ||
+          text.length < 2 ||
+          /^\d+(\.\d+)?$/.test(text))
+      )
+        return;
       // Whole cells, by stemmed words, one misspelt word of five letters or more forgiven ("tyrell-renault").
       let at = sublistAt(terms, cell);
       if (at === -1 && text.length >= 5) at = sublistAt(words, column.valueWords[v] as string[], nearlySame);
-      if (at !== -1) candidates.push({ column, cells: [column.values[v] as string], start: at, end: at + cell.length, exact: true });
+      if (at !== -1)
+        candidates.push({ column, cells: [column.values[v] as string], start: at, end: at + cell.length, exact: true });
     });
     // Partial runs: up to three words of the question inside cells.
     for (let start = 0; start < words.length; start++) {
@@ -161,12 +200,23 @@ export function cellMentions(question: QuestionText, columns: readonly ColumnPro
         if (run.some((_, k) => nameWords.has(start + k) || taken.has(start + k))) continue;
         if (runWords.some((word) => CUE_WORDS.has(word))) continue;
         if (run.join('').length < 4 || run.every((word) => /^\d/.test(word))) continue;
-        const cells = column.values.filter((_, v) => sublistAt(column.valueTerms[v] as string[], run) !== -1 && (column.valueTerms[v] as string[]).length > run.length);
-        if (cells.length >= 1 && cells.length <= MAX_PARTIAL_CELLS) candidates.push({ column, cells, start, end: start + length, exact: false });
+        const cells = column.values.filter(
+          (_, v) =>
+            sublistAt(column.valueTerms[v] as string[], run) !== -1 &&
+            (column.valueTerms[v] as string[]).length > run.length,
+        );
+        if (cells.length >= 1 && cells.length <= MAX_PARTIAL_CELLS)
+          candidates.push({ column, cells, start, end: start + length, exact: false });
       }
     }
   }
-  candidates.sort((a, b) => Number(b.exact) - Number(a.exact) || b.end - b.start - (a.end - a.start) || a.cells.length - b.cells.length || a.column.index - b.column.index);
+  candidates.sort(
+    (a, b) =>
+      Number(b.exact) - Number(a.exact) ||
+      b.end - b.start - (a.end - a.start) ||
+      a.cells.length - b.cells.length ||
+      a.column.index - b.column.index,
+  );
   const used = new Set<number>(taken);
   const chosen: CellMention[] = [];
   for (const candidate of candidates) {
@@ -174,7 +224,13 @@ export function cellMentions(question: QuestionText, columns: readonly ColumnPro
     for (let i = candidate.start; i < candidate.end; i++) if (used.has(i)) free = false;
     if (!free) {
       // The same words naming a cell of another column (a team both home and away) are kept beside it.
-      const twin = chosen.find((c) => c.start === candidate.start && c.end === candidate.end && c.exact === candidate.exact && c.column !== candidate.column);
+      const twin = chosen.find(
+        (c) =>
+          c.start === candidate.start &&
+          c.end === candidate.end &&
+          c.exact === candidate.exact &&
+          c.column !== candidate.column,
+      );
       if (twin) chosen.push(candidate);
       continue;
     }

@@ -15,11 +15,30 @@ export interface PlanFilter {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, thousand: 1000,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
+  thousand: 1000,
 };
 
-export const numberOf = (word: string): number | undefined => (/^\d+(\.\d+)?$/.test(word) ? Number(word) : NUMBER_WORDS[word]);
+export const numberOf = (word: string): number | undefined =>
+  /^\d+(\.\d+)?$/.test(word) ? Number(word) : NUMBER_WORDS[word];
 
 const isYear = (n: number): boolean => Number.isInteger(n) && n >= 1500 && n <= 2100;
 
@@ -56,10 +75,25 @@ const CUES: Cue[] = [
   { words: ['prior', 'to'], op: '<', years: true },
   { words: ['earlier', 'than'], op: '<', years: true },
   { words: ['later', 'than'], op: '>', years: true },
-  ...['more', 'greater', 'higher', 'larger', 'bigger', 'longer', 'taller', 'older', 'over', 'above', 'exceeding', 'exceeds', 'beyond', 'past'].map(
-    (word): Cue => ({ words: [word], op: '>' }),
+  ...[
+    'more',
+    'greater',
+    'higher',
+    'larger',
+    'bigger',
+    'longer',
+    'taller',
+    'older',
+    'over',
+    'above',
+    'exceeding',
+    'exceeds',
+    'beyond',
+    'past',
+  ].map((word): Cue => ({ words: [word], op: '>' })),
+  ...['less', 'fewer', 'lower', 'smaller', 'shorter', 'younger', 'under', 'below', 'beneath'].map(
+    (word): Cue => ({ words: [word], op: '<' }),
   ),
-  ...['less', 'fewer', 'lower', 'smaller', 'shorter', 'younger', 'under', 'below', 'beneath'].map((word): Cue => ({ words: [word], op: '<' })),
   { words: ['before'], op: '<', years: true },
   { words: ['after'], op: '>', years: true },
   { words: ['since'], op: '>=', years: true },
@@ -111,11 +145,25 @@ export function findComparisons(question: QuestionText): Comparison[] {
 }
 
 /** The numeric column a comparison is about: named next to it, else the one named anywhere, else the only one its number fits. */
-export function comparisonColumn(comparison: Comparison, columns: readonly ColumnProfile[], mentions: readonly ColumnMention[], avoid: ReadonlySet<string>): ColumnProfile | undefined {
+export function comparisonColumn(
+  comparison: Comparison,
+  columns: readonly ColumnProfile[],
+  mentions: readonly ColumnMention[],
+  avoid: ReadonlySet<string>,
+): ColumnProfile | undefined {
   const year = isYear(comparison.value);
-  const candidates = columns.filter((column) => !avoid.has(column.name) && (column.numeric || (year && column.yearLike)));
-  const near = (mention: ColumnMention): number => Math.min(...mention.positions.map((p) => (p >= comparison.end ? p - comparison.end : p < comparison.start ? comparison.start - p - 1 : 99)));
-  const named = mentions.filter((mention) => candidates.includes(mention.column) && mention.score >= 0.5).sort((a, b) => near(a) - near(b) || b.score - a.score);
+  const candidates = columns.filter(
+    (column) => !avoid.has(column.name) && (column.numeric || (year && column.yearLike)),
+  );
+  const near = (mention: ColumnMention): number =>
+    Math.min(
+      ...mention.positions.map((p) =>
+        p >= comparison.end ? p - comparison.end : p < comparison.start ? comparison.start - p - 1 : 99,
+      ),
+    );
+  const named = mentions
+    .filter((mention) => candidates.includes(mention.column) && mention.score >= 0.5)
+    .sort((a, b) => near(a) - near(b) || b.score - a.score);
   const close = named.find((mention) => near(mention) <= 3);
   if (close) return close.column;
   if (year) {
@@ -123,7 +171,15 @@ export function comparisonColumn(comparison: Comparison, columns: readonly Colum
     if (years.length >= 1) return years[0];
   }
   if (named[0]) return named[0].column;
-  const fits = candidates.filter((column) => column.numeric && !column.yearLike && column.min !== undefined && column.max !== undefined && comparison.value >= column.min * 0.5 && comparison.value <= column.max * 2);
+  const fits = candidates.filter(
+    (column) =>
+      column.numeric &&
+      !column.yearLike &&
+      column.min !== undefined &&
+      column.max !== undefined &&
+      comparison.value >= column.min * 0.5 &&
+      comparison.value <= column.max * 2,
+  );
   return fits.length === 1 ? fits[0] : undefined;
 }
 
@@ -136,8 +192,14 @@ export function comparisonFilter(comparison: Comparison, column: ColumnProfile):
 /** Negations just before a cell mention ("not in the united kingdom", "other than cumberland county"). */
 export function negated(question: QuestionText, mention: CellMention): boolean {
   const before = question.words.slice(Math.max(0, mention.start - 3), mention.start);
-  return before.some((word) => word === 'not' || word === 'except' || word === 'excluding' || word === 'without' || word === 'besides') ||
-    (before.at(-2) === 'other' && before.at(-1) === 'than') || before.join(' ').includes("n't") || before.at(-1) === 'non';
+  return (
+    before.some(
+      (word) => word === 'not' || word === 'except' || word === 'excluding' || word === 'without' || word === 'besides',
+    ) ||
+    (before.at(-2) === 'other' && before.at(-1) === 'than') ||
+    before.join(' ').includes("n't") ||
+    before.at(-1) === 'non'
+  );
 }
 
 const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -153,17 +215,26 @@ export function numericExpr(column: ColumnProfile, dialect: SqlDialect): string 
   if (dialect === 'postgresql') {
     return `CAST(NULLIF(substring(regexp_replace(${id}, '[,#$£€+ ]', '', 'g') from '^-?[0-9]*[.]?[0-9]+'), '') AS double precision)`;
   }
-  const stripped = ['#', '$', '£', '€', '+', ' ', ','].reduce((inner, symbol) => `REPLACE(${inner}, ${quoteLiteral(symbol)}, '')`, id);
+  const stripped = ['#', '$', '£', '€', '+', ' ', ','].reduce(
+    (inner, symbol) => `REPLACE(${inner}, ${quoteLiteral(symbol)}, '')`,
+    id,
+  );
   return `(CASE WHEN ${id} GLOB '*[0-9]*' THEN CAST(REPLACE(${stripped}, '−', '-') AS REAL) END)`;
 }
 
 /** The SQL condition of a filter. */
-export function filterSql(filter: PlanFilter, profiles: ReadonlyMap<string, ColumnProfile>, dialect: SqlDialect): string {
+export function filterSql(
+  filter: PlanFilter,
+  profiles: ReadonlyMap<string, ColumnProfile>,
+  dialect: SqlDialect,
+): string {
   const parts = filter.columns.map((name) => {
     const column = profiles.get(name) as ColumnProfile;
     const id = quoteId(name);
     if (filter.op === '=' || filter.op === '<>') {
-      const list = filter.values.map((value) => (typeof value === 'number' ? String(value) : quoteLiteral(value))).join(', ');
+      const list = filter.values
+        .map((value) => (typeof value === 'number' ? String(value) : quoteLiteral(value)))
+        .join(', ');
       return filter.op === '=' ? `${id} IN (${list})` : `(${id} IS NULL OR ${id} NOT IN (${list}))`;
     }
     const value = filter.values[0] as number;

@@ -39,8 +39,10 @@ export const STOPWORDS = new Set(
 /** Words a question uses around what it asks ("the total number listed in the chart"): never part of a named cell. */
 export const CUE_WORDS = new Set([
   ...STOPWORDS,
-  ...('listed list chart table name give number total amount times most least highest lowest largest smallest first last next ' +
-    'previous after before more less fewer top bottom only same other than not no').split(' '),
+  ...(
+    'listed list chart table name give number total amount times most least highest lowest largest smallest first last next ' +
+    'previous after before more less fewer top bottom only same other than not no'
+  ).split(' '),
 ]);
 
 /** Analyzer terms of a name or phrase, without the stopwords' terms. */
@@ -85,7 +87,8 @@ export function nameTermsWithSynonyms(name: string): { own: string[]; related: S
   const own = termsOf(name);
   const related = new Set<string>();
   for (const word of wordsOf(name)) {
-    for (const synonym of NAME_SYNONYMS.get(word) ?? NAME_SYNONYMS.get(word.replace(/s$/, '')) ?? []) for (const term of analyzeQuery(synonym)) related.add(term);
+    for (const synonym of NAME_SYNONYMS.get(word) ?? NAME_SYNONYMS.get(word.replace(/s$/, '')) ?? [])
+      for (const term of analyzeQuery(synonym)) related.add(term);
   }
   return { own, related };
 }
@@ -122,7 +125,11 @@ export function nearlySame(a: string, b: string): boolean {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

@@ -3,8 +3,28 @@ import { QueryRejectedError, QueryTooLargeError } from '../../errors/index.ts';
 import type { SqlDialect } from '../../store/sql-guard.ts';
 import type { Store } from '../../store/store.ts';
 import { identifiersIn } from '../../text/text-heuristics.ts';
-import { cellMentions, columnMentions, profileColumn, questionText, type CellMention, type ColumnMention, type ColumnProfile, type QuestionText } from './table-question-to-sql-columns.ts';
-import { comparisonColumn, comparisonFilter, filterSql, findComparisons, negated, numberOf, numericExpr, quoteLiteral, yearCells, type PlanFilter } from './table-question-to-sql-filters.ts';
+import {
+  cellMentions,
+  columnMentions,
+  profileColumn,
+  questionText,
+  type CellMention,
+  type ColumnMention,
+  type ColumnProfile,
+  type QuestionText,
+} from './table-question-to-sql-columns.ts';
+import {
+  comparisonColumn,
+  comparisonFilter,
+  filterSql,
+  findComparisons,
+  negated,
+  numberOf,
+  numericExpr,
+  quoteLiteral,
+  yearCells,
+  type PlanFilter,
+} from './table-question-to-sql-filters.ts';
 import { detectIntent, type Intent } from './table-question-to-sql-intent.ts';
 import { wordsOf } from './table-question-to-sql-text.ts';
 import { readZhTableQuestion } from './table-question-zh.ts';
@@ -17,7 +37,18 @@ export type TableAggregate = 'sum' | 'avg' | 'count' | 'max' | 'min';
  * smallest value (`argmax`/`argmin`) or the most or least frequent value (`mode`/`antimode`); the first or last row
  * (`first`/`last`), the row after or before a named one (`next`/`previous`); the difference of two rows' values.
  */
-export type TableQuestionShape = TableAggregate | 'lookup' | 'argmax' | 'argmin' | 'mode' | 'antimode' | 'first' | 'last' | 'next' | 'previous' | 'difference';
+export type TableQuestionShape =
+  | TableAggregate
+  | 'lookup'
+  | 'argmax'
+  | 'argmin'
+  | 'mode'
+  | 'antimode'
+  | 'first'
+  | 'last'
+  | 'next'
+  | 'previous'
+  | 'difference';
 
 /** A table's schema plus, per column, its distinct values as text (to recognise "shipped", "Acme", "1913–1914"). */
 export interface TableSchema extends TableRecord {
@@ -48,7 +79,12 @@ export interface TableQuestionOptions {
 const VALUES_PER_COLUMN = 1000;
 /** Longer values are not words a question names; leaving them out keeps what reaches a prompt small. */
 const VALUE_CHARS = 100;
-const VALUE_LIMITS = { maxRows: VALUES_PER_COLUMN, timeoutMs: 5_000, maxResultBytes: 256 * 1024, maxValueBytes: 4 * VALUE_CHARS };
+const VALUE_LIMITS = {
+  maxRows: VALUES_PER_COLUMN,
+  timeoutMs: 5_000,
+  maxResultBytes: 256 * 1024,
+  maxValueBytes: 4 * VALUE_CHARS,
+};
 /** Rows a lookup returns at most. */
 const LOOKUP_ROWS = 20;
 
@@ -65,11 +101,20 @@ const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 export async function loadTableSchemas(store: Store, principal: Principal): Promise<TableSchema[]> {
   const tables = await store.listTables(principal);
   const cache = tableValuesCacheOf(store);
-  return Promise.all(tables.map(async (table) => ({ ...table, values: await cache.valuesOf(store, table, () => readColumnValues(store, principal, table)) })));
+  return Promise.all(
+    tables.map(async (table) => ({
+      ...table,
+      values: await cache.valuesOf(store, table, () => readColumnValues(store, principal, table)),
+    })),
+  );
 }
 
 /** Every column's values; `complete` is false when one of them could not be read within its bounds (listed as none). */
-async function readColumnValues(store: Store, principal: Principal, table: TableRecord): Promise<{ values: Record<string, string[]>; complete: boolean }> {
+async function readColumnValues(
+  store: Store,
+  principal: Principal,
+  table: TableRecord,
+): Promise<{ values: Record<string, string[]>; complete: boolean }> {
   const values: Record<string, string[]> = {};
   let complete = true;
   for (const column of table.columns) {
@@ -83,7 +128,11 @@ async function readColumnValues(store: Store, principal: Principal, table: Table
       );
       values[column.name] = result.rows.map((row) => String(row[0]));
     } catch (error) {
-      if (!QueryTooLargeError.isInstance(error) && !(QueryRejectedError.isInstance(error) && error.code === 'query_timeout')) throw error;
+      if (
+        !QueryTooLargeError.isInstance(error) &&
+        !(QueryRejectedError.isInstance(error) && error.code === 'query_timeout')
+      )
+        throw error;
       values[column.name] = [];
       complete = false;
     }
@@ -99,7 +148,11 @@ async function readColumnValues(store: Store, principal: Principal, table: Table
  * with the most or least of a value, the most frequent value, the first/last row, the row after or before a named
  * one, or the difference of two rows' values. `undefined` when the question is not tied to any table well enough.
  */
-export function tableQuestionToSql(question: string, tables: readonly TableSchema[], options: TableQuestionOptions = {}): TableSqlPlan | undefined {
+export function tableQuestionToSql(
+  question: string,
+  tables: readonly TableSchema[],
+  options: TableQuestionOptions = {},
+): TableSqlPlan | undefined {
   const dialect = options.dialect ?? 'sqlite';
   const chinese = HAS_CJK.test(question);
   const english = chinese ? undefined : { q: questionText(question), intent: undefined as Intent | undefined };
@@ -164,7 +217,8 @@ function read(question: string, q: QuestionText, table: TableSchema): Reading | 
   for (const cell of cells) for (let i = cell.start; i < cell.end; i++) taken.add(i);
   // Cell mentions on the same words (a team both home and away) become one filter over either column.
   const spans = new Map<string, CellMention[]>();
-  for (const cell of cells) spans.set(`${cell.start}:${cell.end}`, [...(spans.get(`${cell.start}:${cell.end}`) ?? []), cell]);
+  for (const cell of cells)
+    spans.set(`${cell.start}:${cell.end}`, [...(spans.get(`${cell.start}:${cell.end}`) ?? []), cell]);
   const grouped = new Map<string, PlanFilter>();
   for (const same of spans.values()) {
     const first = same[0] as CellMention;
@@ -185,13 +239,20 @@ function read(question: string, q: QuestionText, table: TableSchema): Reading | 
     if (value === undefined) return;
     const digits = String(value);
     // "week 3", "pick 1", "one bronze medal", "1.69 in height": the number is a cell of the column named beside it.
-    const beside = (p: number) => p === i - 1 || p === i - 2 || p === i + 1 || (p === i + 2 && ['in', 'of', 'for'].includes(q.words[i + 1] ?? ''));
-    const named = firstMentions.find((mention) => mention.positions.some(beside) && mention.column.values.some((cell) => wordsOf(cell)[0] === digits));
+    const beside = (p: number) =>
+      p === i - 1 || p === i - 2 || p === i + 1 || (p === i + 2 && ['in', 'of', 'for'].includes(q.words[i + 1] ?? ''));
+    const named = firstMentions.find(
+      (mention) => mention.positions.some(beside) && mention.column.values.some((cell) => wordsOf(cell)[0] === digits),
+    );
     if (!/^\d/.test(word) && !named) return;
     if (named) {
       const cellsNamed = named.column.values.filter((cell) => wordsOf(cell)[0] === digits && wordsOf(cell).length <= 2);
       if (cellsNamed.length) {
-        filters.push({ columns: [named.column.name], op: '=', values: named.column.type === 'text' ? cellsNamed : [value] });
+        filters.push({
+          columns: [named.column.name],
+          op: '=',
+          values: named.column.type === 'text' ? cellsNamed : [value],
+        });
         taken.add(i);
         return;
       }
@@ -200,41 +261,75 @@ function read(question: string, q: QuestionText, table: TableSchema): Reading | 
       const years = profiles.filter((column) => column.yearLike && yearCells(column, value).length > 0);
       const column = years.find((candidate) => firstMentions.some((m) => m.column === candidate)) ?? years[0];
       if (column) {
-        filters.push({ columns: [column.name], op: '=', values: column.type === 'text' ? yearCells(column, value) : [value] });
+        filters.push({
+          columns: [column.name],
+          op: '=',
+          values: column.type === 'text' ? yearCells(column, value) : [value],
+        });
         taken.add(i);
       }
     }
   });
   const mentions = columnMentions(q, profiles, taken);
-  const titleWords = new Set(wordsOf(table.title).filter((word) => word.length > 2).map(singular));
+  const titleWords = new Set(
+    wordsOf(table.title)
+      .filter((word) => word.length > 2)
+      .map(singular),
+  );
   const tableTie = q.words.some((word) => titleWords.has(singular(word))) ? 0.5 : 0;
   return { profiles, byName, mentions, cells, filters, taken, tableTie, titleWords };
 }
 
-const singular = (word: string): string => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+const singular = (word: string): string =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 
-const filterColumns = (filters: readonly PlanFilter[]): Set<string> => new Set(filters.flatMap((filter) => filter.columns));
+const filterColumns = (filters: readonly PlanFilter[]): Set<string> =>
+  new Set(filters.flatMap((filter) => filter.columns));
 
 /** The column a wh-phrase or "how many …" asks for: named within a few words after the cue. */
-function columnAfter(position: number | undefined, reading: Reading, accept: (column: ColumnProfile) => boolean, span = 4): ColumnProfile | undefined {
+function columnAfter(
+  position: number | undefined,
+  reading: Reading,
+  accept: (column: ColumnProfile) => boolean,
+  span = 4,
+): ColumnProfile | undefined {
   if (position === undefined) return undefined;
   const inWindow = reading.mentions.filter(
-    (mention) => mention.score >= 0.5 && accept(mention.column) && mention.positions.some((p) => p > position && p <= position + span && !reading.taken.has(p)),
+    (mention) =>
+      mention.score >= 0.5 &&
+      accept(mention.column) &&
+      mention.positions.some((p) => p > position && p <= position + span && !reading.taken.has(p)),
   );
-  inWindow.sort((a, b) => Math.min(...a.positions.filter((p) => p > position)) - Math.min(...b.positions.filter((p) => p > position)) || b.score - a.score);
+  inWindow.sort(
+    (a, b) =>
+      Math.min(...a.positions.filter((p) => p > position)) - Math.min(...b.positions.filter((p) => p > position)) ||
+      b.score - a.score,
+  );
   return inWindow[0]?.column;
 }
 
 /** The first text column not used by a filter: tables put the name of what a row is about first. */
 const labelColumn = (reading: Reading, avoid: ReadonlySet<string>): ColumnProfile | undefined =>
-  reading.profiles.find((column) => !avoid.has(column.name) && column.type === 'text' && !column.textNumeric && !column.yearLike && column.values.length > 1) ??
-  reading.profiles.find((column) => !avoid.has(column.name) && column.type === 'text');
+  reading.profiles.find(
+    (column) =>
+      !avoid.has(column.name) &&
+      column.type === 'text' &&
+      !column.textNumeric &&
+      !column.yearLike &&
+      column.values.length > 1,
+  ) ?? reading.profiles.find((column) => !avoid.has(column.name) && column.type === 'text');
 
 /** A column named anywhere, strongest first, that `accept` lets through. */
 const namedColumn = (reading: Reading, accept: (column: ColumnProfile) => boolean): ColumnProfile | undefined =>
   reading.mentions.find((mention) => mention.score >= 0.5 && accept(mention.column))?.column;
 
-function planFor(question: string, q: QuestionText, intent: Intent, table: TableSchema, dialect: SqlDialect): TableSqlPlan | undefined {
+function planFor(
+  question: string,
+  q: QuestionText,
+  intent: Intent,
+  table: TableSchema,
+  dialect: SqlDialect,
+): TableSqlPlan | undefined {
   const reading = read(question, q, table);
   if (!reading) return undefined;
   const used = filterColumns(reading.filters);
@@ -244,8 +339,19 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
     reading.cells.reduce((sum, cell) => sum + (cell.exact ? 1 : 0.5) * (cell.end - cell.start), 0) +
     reading.filters.length * 0.5 +
     strongMentions.reduce((sum, mention) => sum + Math.min(1, mention.score), 0);
-  const build = (shape: TableQuestionShape, parts: { column?: ColumnProfile; target?: ColumnProfile; groupBy?: ColumnProfile; filters?: PlanFilter[] }): TableSqlPlan | undefined => {
-    const sql = writeSql(shape, table.sqlName, parts.filters ?? reading.filters, reading.byName, dialect, parts, reading);
+  const build = (
+    shape: TableQuestionShape,
+    parts: { column?: ColumnProfile; target?: ColumnProfile; groupBy?: ColumnProfile; filters?: PlanFilter[] },
+  ): TableSqlPlan | undefined => {
+    const sql = writeSql(
+      shape,
+      table.sqlName,
+      parts.filters ?? reading.filters,
+      reading.byName,
+      dialect,
+      parts,
+      reading,
+    );
     if (!sql) return undefined;
     return {
       sql,
@@ -262,22 +368,40 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
   const anchored = reading.cells.length > 0;
   const tied = anchored || reading.filters.length > 0 || strongMentions.length > 0 || reading.tableTie > 0;
   if (!tied) return undefined;
-  const groupBy = intent.groupAt === undefined ? undefined : columnAfter(intent.groupAt, reading, (column) => !used.has(column.name), 3);
+  const groupBy =
+    intent.groupAt === undefined
+      ? undefined
+      : columnAfter(intent.groupAt, reading, (column) => !used.has(column.name), 3);
   // "who …" asks for a name, never a number; a column named by the options of a choice ("levi or elkabetz") is the answer.
-  const choice = reading.filters.find((filter) => filter.op === '=' && filter.columns.length === 1 && filter.values.length >= 2 && q.words.includes('or'));
+  const choice = reading.filters.find(
+    (filter) => filter.op === '=' && filter.columns.length === 1 && filter.values.length >= 2 && q.words.includes('or'),
+  );
   const choiceColumn = choice ? reading.byName.get(choice.columns[0] as string) : undefined;
-  const whTarget = columnAfter(intent.whAt, reading, (column) => !used.has(column.name) && !(intent.asksPerson && column.numeric)) ?? choiceColumn;
+  const whTarget =
+    columnAfter(intent.whAt, reading, (column) => !used.has(column.name) && !(intent.asksPerson && column.numeric)) ??
+    choiceColumn;
   const fallbackTarget = (avoid: ReadonlySet<string>) =>
     whTarget ?? (intent.asksPerson || intent.asksThing ? labelColumn(reading, avoid) : undefined);
 
   // The difference of two named rows' values ("how many more points did fram have than leiftur").
   if (intent.difference) {
-    const spans = [...new Map(reading.cells.map((cell) => [`${cell.start}`, cell])).values()].sort((a, b) => a.start - b.start);
+    const spans = [...new Map(reading.cells.map((cell) => [`${cell.start}`, cell])).values()].sort(
+      (a, b) => a.start - b.start,
+    );
     const measure = namedColumn(reading, numeric);
     if (spans.length >= 2) {
       const [a, b] = spans as [CellMention, CellMention];
-      const others = reading.filters.filter((filter) => !(filter.op === '=' && filter.values.some((value) => a.cells.includes(String(value)) || b.cells.includes(String(value)))));
-      return build('difference', { ...(measure ? { column: measure } : {}), filters: [...others, cellFilter(a), cellFilter(b)] });
+      const others = reading.filters.filter(
+        (filter) =>
+          !(
+            filter.op === '=' &&
+            filter.values.some((value) => a.cells.includes(String(value)) || b.cells.includes(String(value)))
+          ),
+      );
+      return build('difference', {
+        ...(measure ? { column: measure } : {}),
+        filters: [...others, cellFilter(a), cellFilter(b)],
+      });
     }
   }
 
@@ -287,9 +411,14 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
     const countsRows = reading.titleWords.has(singular(q.words[intent.countAt + 1] ?? ''));
     const measure = countsRows ? undefined : columnAfter(intent.countAt, reading, numeric, 3);
     if (measure && intent.position && !anchored) return build(intent.position, { target: measure });
-    if (measure && (anchored || intent.sum)) return build(anchored && !intent.sum && reading.cells.length === 1 ? 'lookup' : 'sum', { column: measure, target: measure });
+    if (measure && (anchored || intent.sum))
+      return build(anchored && !intent.sum && reading.cells.length === 1 ? 'lookup' : 'sum', {
+        column: measure,
+        target: measure,
+      });
     if (groupBy) return build('count', { groupBy });
-    if (!anchored && reading.filters.length === 0 && strongMentions.length === 0 && reading.tableTie === 0) return undefined;
+    if (!anchored && reading.filters.length === 0 && strongMentions.length === 0 && reading.tableTie === 0)
+      return undefined;
     return build('count', {});
   }
 
@@ -301,9 +430,17 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
   if (intent.extreme) {
     // "the largest order_total_usd" asks for the value itself; "which period had the largest number of deaths" for a row.
     const other = namedColumn(reading, (column) => numeric(column) && column !== whTarget);
-    if (!other && whTarget && numeric(whTarget)) return build(intent.extreme, { column: whTarget, ...(groupBy ? { groupBy } : {}) });
+    if (!other && whTarget && numeric(whTarget))
+      return build(intent.extreme, { column: whTarget, ...(groupBy ? { groupBy } : {}) });
     const measure = other;
-    const target = whTarget && whTarget !== measure ? whTarget : intent.asksPerson || (intent.asksThing && !measure?.own.some((term) => q.terms.slice(intent.whAt ?? 0, (intent.whAt ?? 0) + 3).includes(term))) ? labelColumn(reading, new Set([...used, ...(measure ? [measure.name] : [])])) : undefined;
+    const target =
+      whTarget && whTarget !== measure
+        ? whTarget
+        : intent.asksPerson ||
+            (intent.asksThing &&
+              !measure?.own.some((term) => q.terms.slice(intent.whAt ?? 0, (intent.whAt ?? 0) + 3).includes(term)))
+          ? labelColumn(reading, new Set([...used, ...(measure ? [measure.name] : [])]))
+          : undefined;
     if (measure && target) return build(intent.extreme === 'max' ? 'argmax' : 'argmin', { column: measure, target });
     if (measure) return build(intent.extreme, { column: measure, ...(groupBy ? { groupBy } : {}) });
     const modeTarget = whTarget ?? fallbackTarget(used);
@@ -315,7 +452,9 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
     const anchor = reading.cells.find((cell) => cell.start > (intent.orderAt ?? -1));
     if (anchor) {
       const target = whTarget ?? anchor.column;
-      const others = reading.filters.filter((filter) => !filter.columns.includes(anchor.column.name) || filter.op !== '=');
+      const others = reading.filters.filter(
+        (filter) => !filter.columns.includes(anchor.column.name) || filter.op !== '=',
+      );
       return build(intent.order, { target, filters: [...others, cellFilter(anchor)] });
     }
   }
@@ -326,7 +465,10 @@ function planFor(question: string, q: QuestionText, intent: Intent, table: Table
   }
 
   if (anchored || reading.filters.length > 0) {
-    const target = whTarget ?? namedColumn(reading, (column) => !used.has(column.name)) ?? (anchored ? fallbackTarget(used) : undefined);
+    const target =
+      whTarget ??
+      namedColumn(reading, (column) => !used.has(column.name)) ??
+      (anchored ? fallbackTarget(used) : undefined);
     if (target) return build('lookup', { target });
   }
   return undefined;
@@ -357,7 +499,10 @@ function writeSql(
   // A "Total" row sums up the others: it is no row a count, an extreme or the first/last is about.
   const rowsOnly = reading.profiles
     .filter((column) => column.summaryCells.length > 0 && column.summaryCells.length <= 2 && column.values.length > 3)
-    .map((column) => `(${quoteId(column.name)} IS NULL OR ${quoteId(column.name)} NOT IN (${column.summaryCells.map(quoteLiteral).join(', ')}))`);
+    .map(
+      (column) =>
+        `(${quoteId(column.name)} IS NULL OR ${quoteId(column.name)} NOT IN (${column.summaryCells.map(quoteLiteral).join(', ')}))`,
+    );
   const where = (extra: string[] = []) => {
     const all = [...conditions, ...(shape === 'lookup' ? [] : rowsOnly), ...extra];
     return all.length ? ` WHERE ${all.join(' AND ')}` : '';
@@ -399,7 +544,10 @@ function writeSql(
       if (!target) return undefined;
       const anchor = conditions.at(-1) as string;
       const rest = conditions.slice(0, -1);
-      const bound = shape === 'next' ? `${order} > (SELECT MIN(${order}) FROM ${from} WHERE ${anchor})` : `${order} < (SELECT MAX(${order}) FROM ${from} WHERE ${anchor})`;
+      const bound =
+        shape === 'next'
+          ? `${order} > (SELECT MIN(${order}) FROM ${from} WHERE ${anchor})`
+          : `${order} < (SELECT MAX(${order}) FROM ${from} WHERE ${anchor})`;
       const all = [...rest, bound, `${target} IS NOT NULL`];
       return `SELECT ${target} AS result FROM ${from} WHERE ${all.join(' AND ')} ORDER BY ${order} ${shape === 'next' ? 'ASC' : 'DESC'} LIMIT 1`;
     }

@@ -1,6 +1,10 @@
 import { tagged } from '../../text/zh-segmenter.ts';
 import { analyzeQuery } from '../../text/analyzer.ts';
-import { TABLE_COUNTERS_ZH as COUNTERS, TABLE_CUES_ZH as CUES, TABLE_VOCABULARY_ZH as VOCABULARY } from '../../text/zh-table-vocabulary.ts';
+import {
+  TABLE_COUNTERS_ZH as COUNTERS,
+  TABLE_CUES_ZH as CUES,
+  TABLE_VOCABULARY_ZH as VOCABULARY,
+} from '../../text/zh-table-vocabulary.ts';
 
 /**
  * Chinese table questions for the offline question→SQL strategy, which reads English cue words and matches a table's
@@ -21,9 +25,11 @@ const HAN = /\p{Script=Han}/u;
 export function readZhTableQuestion(question: string, known: string, terms: ReadonlySet<string>): string {
   if (!HAN.test(question)) return question;
   const tokens = tagged(question).map((token) => token.word);
-  const english = (word: string): string | undefined => VOCABULARY.get(word)?.find((candidate) => analyzeQuery(candidate).every((term) => terms.has(term)));
+  const english = (word: string): string | undefined =>
+    VOCABULARY.get(word)?.find((candidate) => analyzeQuery(candidate).every((term) => terms.has(term)));
   /** One word as the strategy reads it, or `undefined` when it is none of the table's words, cues or vocabulary. */
-  const readWord = (word: string): string | undefined => (known.includes(word) ? word : (english(word) ?? CUES.get(word)));
+  const readWord = (word: string): string | undefined =>
+    known.includes(word) ? word : (english(word) ?? CUES.get(word));
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     let word = tokens[i] as string;

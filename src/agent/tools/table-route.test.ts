@@ -16,13 +16,19 @@ let evident: Evident;
 beforeAll(async () => {
   evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
   const shipments = join(root, 'shipments.csv');
-  writeFileSync(shipments, 'shipment_id,carrier,weight_kg,state\nS-1,Dhl,12.5,delivered\nS-2,Ups,3,lost\nS-3,Dhl,7,delivered\n');
+  writeFileSync(
+    shipments,
+    'shipment_id,carrier,weight_kg,state\nS-1,Dhl,12.5,delivered\nS-2,Ups,3,lost\nS-3,Dhl,7,delivered\n',
+  );
   const guide = join(root, 'carrier-guide.md');
   writeFileSync(
     guide,
     '# Carrier events\n\nThe shipment.delivered event is emitted when the carrier scans the parcel at the door; a lost parcel is reported after 10 days without a scan.\n',
   );
-  expect(await evident.ingestor.ingest([shipments], { acl: ['group:ops', 'group:guests'] })).toMatchObject({ added: 1, failed: 0 });
+  expect(await evident.ingestor.ingest([shipments], { acl: ['group:ops', 'group:guests'] })).toMatchObject({
+    added: 1,
+    failed: 0,
+  });
   expect(await evident.ingestor.ingest([guide], { acl: ['group:ops'] })).toMatchObject({ added: 1, failed: 0 });
 });
 afterAll(async () => {
@@ -50,7 +56,11 @@ describe('offlineTableRoute: a measured choice between a table and the text', ()
   });
 
   it('prefers a passage that explains more of the question than the table does', async () => {
-    const decision = await offlineTableRoute('After how many days without a scan is a lost parcel reported by the carrier?', OPS, evident.store);
+    const decision = await offlineTableRoute(
+      'After how many days without a scan is a lost parcel reported by the carrier?',
+      OPS,
+      evident.store,
+    );
     expect(decision.route).toBe('retrieve');
   });
 });

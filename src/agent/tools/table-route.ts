@@ -19,7 +19,11 @@ const TEXT_MARGIN = 2;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 /** Analyzer terms of the words a table question is phrased with ("what", "total", "average"): no part of its focus. */
-const CUE_TERMS = new Set([...CUE_WORDS, 'sum', 'average', 'mean', 'maximum', 'minimum', 'count', 'value', 'per'].flatMap((word) => analyzeQuery(word)));
+const CUE_TERMS = new Set(
+  [...CUE_WORDS, 'sum', 'average', 'mean', 'maximum', 'minimum', 'count', 'value', 'per'].flatMap((word) =>
+    analyzeQuery(word),
+  ),
+);
 /** An identifier written in the question: a compound term of the analyzer ("order.shipped", "v2_orders_id_cancel"). */
 const compound = (term: string): boolean => /[._]/.test(term);
 
@@ -30,7 +34,11 @@ function focusTerms(question: string): string[] {
 
 /** Every analyzer term of a table's title, column names and (read) cells. */
 function tableTerms(table: TableSchema): Set<string> {
-  const text = [table.title, ...table.columns.map((column) => column.name), ...Object.values(table.values ?? {}).flat()].join('\n');
+  const text = [
+    table.title,
+    ...table.columns.map((column) => column.name),
+    ...Object.values(table.values ?? {}).flat(),
+  ].join('\n');
   return new Set(analyzeQuery(text));
 }
 
@@ -42,7 +50,11 @@ function tableTerms(table: TableSchema): Set<string> {
  * more of the question's focus words than the table does; otherwise the table answers. A question every focus word
  * of which the table explains goes to the table without searching.
  */
-export async function offlineTableRoute(question: string, principal: Principal, store: Store): Promise<TableRouteDecision> {
+export async function offlineTableRoute(
+  question: string,
+  principal: Principal,
+  store: Store,
+): Promise<TableRouteDecision> {
   const tables = await store.listTables(principal);
   if (tables.length === 0) return { route: 'retrieve', reason: 'no tables' };
   const schemas = await loadTableSchemas(store, principal);
@@ -69,9 +81,16 @@ export async function offlineTableRoute(question: string, principal: Principal, 
   if (!best) return planned;
   const tableCovered = focus.length - unheld.length;
   const identifier = unheld.find((term) => compound(term) && best?.covered.includes(term));
-  if (identifier) return { route: 'retrieve', reason: `the text (${best.chunkId}) names ${identifier}, which no table holds` };
+  if (identifier)
+    return { route: 'retrieve', reason: `the text (${best.chunkId}) names ${identifier}, which no table holds` };
   if (best.covered.length >= tableCovered + TEXT_MARGIN) {
-    return { route: 'retrieve', reason: `the text (${best.chunkId}) explains ${best.covered.length} of the question's ${focus.length} focus words, the table ${tableCovered}` };
+    return {
+      route: 'retrieve',
+      reason: `the text (${best.chunkId}) explains ${best.covered.length} of the question's ${focus.length} focus words, the table ${tableCovered}`,
+    };
   }
-  return { ...planned, reason: `${planned.reason}; the best passage explains ${best.covered.length} of ${focus.length} focus words, the table ${tableCovered}` };
+  return {
+    ...planned,
+    reason: `${planned.reason}; the best passage explains ${best.covered.length} of ${focus.length} focus words, the table ${tableCovered}`,
+  };
 }

@@ -89,7 +89,9 @@ describe('table tools on the sample orders CSV, ingested through the pipeline', 
     expect(tableQuestionToSql('How many orders are there?', [])).toBeUndefined();
     // A count must be tied to the table (its name, a value, a grouping column), even when it is the only one.
     expect(tableQuestionToSql('How many AAPL shares does the treasury hold?', schemas)).toBeUndefined();
-    expect(tableQuestionToSql('How many orders are there?', schemas)?.sql).toMatch(/^SELECT COUNT\(\*\) AS result FROM "tbl_/);
+    expect(tableQuestionToSql('How many orders are there?', schemas)?.sql).toMatch(
+      /^SELECT COUNT\(\*\) AS result FROM "tbl_/,
+    );
   });
 
   it('returns refusals as observations and formats numbers without float noise', async () => {
@@ -101,7 +103,10 @@ describe('table tools on the sample orders CSV, ingested through the pipeline', 
     expect(refused).toMatchObject({ ok: false, error: { code: 'query_rejected' } });
     expect(refused.summary).toContain(ordersTable);
     expect(await tool.invoke({ sql: '' }, ADMIN)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await tool.invoke({ query: 'SELECT 1' }, ADMIN)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await tool.invoke({ query: 'SELECT 1' }, ADMIN)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(formatCell(12786.100000000002)).toBe('12786.1');
     expect(formatCell(null)).toBe('NULL');
   });
@@ -113,6 +118,9 @@ describe('table tools on the sample orders CSV, ingested through the pipeline', 
     const refused = await tool.invoke({ sql: `SELECT count(*) FROM ${ordersTable}` }, OUTSIDER);
     expect(refused).toMatchObject({ ok: false, error: { code: 'query_rejected' } });
     const member: Principal = { id: 'fin', groups: ['finance'], roles: ['member'] };
-    expect(await tool.invoke({ sql: `SELECT count(*) FROM ${ordersTable}` }, member)).toMatchObject({ ok: true, rows: [[10]] });
+    expect(await tool.invoke({ sql: `SELECT count(*) FROM ${ordersTable}` }, member)).toMatchObject({
+      ok: true,
+      rows: [[10]],
+    });
   });
 });

@@ -20,7 +20,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const cells = async (): Promise<readonly string[] | undefined> => (await loadTableSchemas(evident.store, OPS))[0]?.values?.carrier;
+const cells = async (): Promise<readonly string[] | undefined> =>
+  (await loadTableSchemas(evident.store, OPS))[0]?.values?.carrier;
 
 describe('the column values the table strategy reads', () => {
   it('are read again once the table is ingested again with other cells (same shape), and only for who may see it', async () => {

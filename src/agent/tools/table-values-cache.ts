@@ -25,7 +25,11 @@ export class TableValuesCache {
   private chars = 0;
 
   /** The table's values, read with `read` unless this version's are kept; `read` says whether its result may be kept. */
-  async valuesOf(store: Pick<Store, 'getDocument'>, table: TableRecord, read: () => Promise<{ values: ColumnValues; complete: boolean }>): Promise<ColumnValues> {
+  async valuesOf(
+    store: Pick<Store, 'getDocument'>,
+    table: TableRecord,
+    read: () => Promise<{ values: ColumnValues; complete: boolean }>,
+  ): Promise<ColumnValues> {
     const document = await store.getDocument(table.docId);
     const key = document
       ? JSON.stringify([table.sqlName, table.columns, table.rowCount, document.contentHash, document.ingestedAt])

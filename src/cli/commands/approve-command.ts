@@ -18,10 +18,14 @@ function parseEdit(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ValidationError('--edit is not valid JSON.', { hint: `Pass the tool's arguments as a JSON object, e.g. --edit '{"text": "…"}'.` });
+    throw new ValidationError('--edit is not valid JSON.', {
+      hint: `Pass the tool's arguments as a JSON object, e.g. --edit '{"text": "…"}'.`,
+    });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ValidationError('--edit must be a JSON object of the tool\'s arguments.', { hint: `For save_memory: --edit '{"text": "…"}'.` });
+    throw new ValidationError("--edit must be a JSON object of the tool's arguments.", {
+      hint: `For save_memory: --edit '{"text": "…"}'.`,
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -37,17 +41,28 @@ export function registerApproveCommand(program: Command, io: CliIo, setExit: (co
     .option('--llm <provider:model>', 'chat model for the rest of the run (env EVIDENT_LLM)')
     .option('--json', 'print the finished run as JSON')
     .action(async (threadId: string, flags: ApproveFlags, command: Command) => {
-      if (flags.reject && flags.edit !== undefined) throw new ValidationError('Use either --reject or --edit, not both.');
+      if (flags.reject && flags.edit !== undefined)
+        throw new ValidationError('Use either --reject or --edit, not both.');
       const args = flags.edit === undefined ? undefined : parseEdit(flags.edit);
-      await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
-        const principal = await principalFromFlags(evident, flags);
-        const decision = flags.reject ? ('reject' as const) : args ? ('edit' as const) : ('approve' as const);
-        // The thread's own agent decides, through the run manager, which applies the approval policy as the API does.
-        const agent = await agentOfThread(evident, threadId);
-        const action = { kind: 'resume' as const, decision: { decision, ...(args ? { args } : {}) } };
-        const run = await runAgent(await runManagerOf(evident), { agent, threadId, principal, action, onStep: (event) => io.err(formatStepLines(event)) });
-        const code = printRun(io, run, { json: Boolean(flags.json) });
-        if (code) setExit(code);
-      });
+      await withEvident(
+        command.optsWithGlobals<GlobalOptions>(),
+        flags.llm ? { llm: flags.llm } : {},
+        async (evident) => {
+          const principal = await principalFromFlags(evident, flags);
+          const decision = flags.reject ? ('reject' as const) : args ? ('edit' as const) : ('approve' as const);
+          // The thread's own agent decides, through the run manager, which applies the approval policy as the API does.
+          const agent = await agentOfThread(evident, threadId);
+          const action = { kind: 'resume' as const, decision: { decision, ...(args ? { args } : {}) } };
+          const run = await runAgent(await runManagerOf(evident), {
+            agent,
+            threadId,
+            principal,
+            action,
+            onStep: (event) => io.err(formatStepLines(event)),
+          });
+          const code = printRun(io, run, { json: Boolean(flags.json) });
+          if (code) setExit(code);
+        },
+      );
     });
 }

@@ -23,17 +23,24 @@ function parseHistory(text: string) {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ValidationError('--history is not valid JSON.', { hint: 'Pass a JSON array of {"role": "user"|"assistant", "content": "…"}.' });
+    throw new ValidationError('--history is not valid JSON.', {
+      hint: 'Pass a JSON array of {"role": "user"|"assistant", "content": "…"}.',
+    });
   }
   const parsed = historySchema.safeParse(value);
-  if (!parsed.success) throw new ValidationError('--history must be an array of {role, content} turns.', { hint: 'role is "user" or "assistant".' });
+  if (!parsed.success)
+    throw new ValidationError('--history must be an array of {role, content} turns.', {
+      hint: 'role is "user" or "assistant".',
+    });
   return parsed.data;
 }
 
 export function registerAskCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('ask')
-    .description('Ask an agent (rag by default): an answer with numbered citations, or a refusal that says what is missing')
+    .description(
+      'Ask an agent (rag by default): an answer with numbered citations, or a refusal that says what is missing',
+    )
     .argument('<question>', 'the question')
     .option('--agent <name>', 'the agent: rag, react, controllable', DEFAULT_AGENT)
     .option('--thread <id>', 'continue this conversation thread')
@@ -44,16 +51,26 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
     .option('--json', 'print the answer contract and the run trace as JSON')
     .action(async (question: string, flags: AskFlags, command: Command) => {
       const history = flags.history === undefined ? undefined : parseHistory(flags.history);
-      await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
-        await evident.assertEmbedderMatches();
-        const principal = await principalFromFlags(evident, flags);
-        // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
-        const onStep = (event: StepEvent) => io.err(formatStepLines(event));
-        const action = { kind: 'ask' as const, question, history: history ?? [] };
-        const runs = await runManagerOf(evident);
-        const run = await runAgent(runs, { agent: flags.agent, principal, action, onStep, ...(flags.thread ? { threadId: flags.thread } : {}) });
-        const code = printRun(io, run, { json: Boolean(flags.json) });
-        if (code) setExit(code);
-      });
+      await withEvident(
+        command.optsWithGlobals<GlobalOptions>(),
+        flags.llm ? { llm: flags.llm } : {},
+        async (evident) => {
+          await evident.assertEmbedderMatches();
+          const principal = await principalFromFlags(evident, flags);
+          // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
+          const onStep = (event: StepEvent) => io.err(formatStepLines(event));
+          const action = { kind: 'ask' as const, question, history: history ?? [] };
+          const runs = await runManagerOf(evident);
+          const run = await runAgent(runs, {
+            agent: flags.agent,
+            principal,
+            action,
+            onStep,
+            ...(flags.thread ? { threadId: flags.thread } : {}),
+          });
+          const code = printRun(io, run, { json: Boolean(flags.json) });
+          if (code) setExit(code);
+        },
+      );
     });
 }

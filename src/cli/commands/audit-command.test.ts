@@ -22,7 +22,8 @@ const ok = async (...args: string[]) => {
   expect(run.code, run.stderr).toBe(0);
   return run;
 };
-const page = async (...args: string[]): Promise<PageJson> => JSON.parse((await ok('audit', ...args, '--json')).stdout) as PageJson;
+const page = async (...args: string[]): Promise<PageJson> =>
+  JSON.parse((await ok('audit', ...args, '--json')).stdout) as PageJson;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-audit-cli-'));
@@ -46,8 +47,12 @@ describe('evident audit', () => {
 
     const query = 'treasury equity position stablecoin settlement wallet';
     await ok('search', query, '--as', 'bob');
-    const asked = JSON.parse((await ok('ask', 'What is the termination fee of CT-2024-0193?', '--as', 'alice', '--json')).stdout) as { run_id: string; thread_id: string };
-    const remember = JSON.parse((await ok('ask', 'Remember that I prefer answers in bullet points', '--as', 'alice', '--json')).stdout) as { thread_id: string };
+    const asked = JSON.parse(
+      (await ok('ask', 'What is the termination fee of CT-2024-0193?', '--as', 'alice', '--json')).stdout,
+    ) as { run_id: string; thread_id: string };
+    const remember = JSON.parse(
+      (await ok('ask', 'Remember that I prefer answers in bullet points', '--as', 'alice', '--json')).stdout,
+    ) as { thread_id: string };
     await cli('approve', remember.thread_id, '--reject', '--as', 'alice');
 
     const entries = (await page('--limit', '200')).entries.reverse();

@@ -44,8 +44,16 @@ export function registerAuditCommand(program: Command, io: CliIo): void {
         const page = await readAuditPage(evident.store, query);
         if (flags.json) return io.out(`${JSON.stringify(auditPageJson(page), null, 2)}\n`);
         if (page.entries.length === 0) return io.out('No audit entries match.\n');
-        io.out(formatTable(['id', 'at', 'actor', 'action', 'via', 'what', 'returned', 'cited', 'withheld'], page.entries.map(row)));
-        if (page.nextCursor) io.err(`more: evident audit --cursor ${page.nextCursor}${flags.limit ? ` --limit ${flags.limit}` : ''} (with the same filters)\n`);
+        io.out(
+          formatTable(
+            ['id', 'at', 'actor', 'action', 'via', 'what', 'returned', 'cited', 'withheld'],
+            page.entries.map(row),
+          ),
+        );
+        if (page.nextCursor)
+          io.err(
+            `more: evident audit --cursor ${page.nextCursor}${flags.limit ? ` --limit ${flags.limit}` : ''} (with the same filters)\n`,
+          );
       });
     });
 }
@@ -59,7 +67,9 @@ function what(entry: AuditEntry): string {
     entry.target,
     entry.runId ? `run ${entry.runId.slice(0, 8)}` : undefined,
     entry.outcome,
-    entry.question !== undefined ? JSON.stringify(entry.question.length > 60 ? `${entry.question.slice(0, 59)}…` : entry.question) : undefined,
+    entry.question !== undefined
+      ? JSON.stringify(entry.question.length > 60 ? `${entry.question.slice(0, 59)}…` : entry.question)
+      : undefined,
     entry.questionSha256 ? `sha256:${entry.questionSha256.slice(0, 12)}` : undefined,
   ];
   return parts.filter(Boolean).join(' ');

@@ -22,40 +22,55 @@ const EXIT_WORDS = new Set(['/exit', '/quit']);
 export function registerChatCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('chat')
-    .description('Chat with an agent (rag by default) on one thread, one question per line (stdin; /exit or end of input to stop)')
+    .description(
+      'Chat with an agent (rag by default) on one thread, one question per line (stdin; /exit or end of input to stop)',
+    )
     .option('--agent <name>', 'the agent: rag, react, controllable', DEFAULT_AGENT)
     .option('--thread <id>', 'continue this conversation thread')
     .option('--as <user>', 'ask as this stored user (their groups apply)')
     .option('--groups <a,b>', 'ask as an ad-hoc member of these groups')
     .option('--llm <provider:model>', 'chat model (env EVIDENT_LLM); offline strategies without one')
     .action(async (flags: ChatFlags, command: Command) => {
-      await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
-        await evident.assertEmbedderMatches();
-        const principal = await principalFromFlags(evident, flags);
-        let threadId = flags.thread;
-        const runs = await runManagerOf(evident);
-        assertAgent(runs, flags.agent);
-        const interactive = Boolean(process.stdin.isTTY);
-        const lines = createInterface({ input: process.stdin, terminal: interactive, crlfDelay: Infinity });
-        try {
-          if (interactive) io.err(`Chatting with ${flags.agent} as ${principal.id}${threadId ? ` on thread ${threadId}` : ''}. /exit to stop.\n> `);
-          for await (const line of lines) {
-            const question = line.trim();
-            if (EXIT_WORDS.has(question)) break;
-            if (question) {
-              const onStep = (event: StepEvent) => io.err(formatStepLines(event));
-              const action = { kind: 'ask' as const, question, history: [] };
-              const run = await runAgent(runs, { agent: flags.agent, principal, action, onStep, ...(threadId ? { threadId } : {}) });
-              threadId = run.thread_id;
-              const code = printRun(io, run);
-              io.out('\n');
-              if (code) setExit(code);
+      await withEvident(
+        command.optsWithGlobals<GlobalOptions>(),
+        flags.llm ? { llm: flags.llm } : {},
+        async (evident) => {
+          await evident.assertEmbedderMatches();
+          const principal = await principalFromFlags(evident, flags);
+          let threadId = flags.thread;
+          const runs = await runManagerOf(evident);
+          assertAgent(runs, flags.agent);
+          const interactive = Boolean(process.stdin.isTTY);
+          const lines = createInterface({ input: process.stdin, terminal: interactive, crlfDelay: Infinity });
+          try {
+            if (interactive)
+              io.err(
+                `Chatting with ${flags.agent} as ${principal.id}${threadId ? ` on thread ${threadId}` : ''}. /exit to stop.\n> `,
+              );
+            for await (const line of lines) {
+              const question = line.trim();
+              if (EXIT_WORDS.has(question)) break;
+              if (question) {
+                const onStep = (event: StepEvent) => io.err(formatStepLines(event));
+                const action = { kind: 'ask' as const, question, history: [] };
+                const run = await runAgent(runs, {
+                  agent: flags.agent,
+                  principal,
+                  action,
+                  onStep,
+                  ...(threadId ? { threadId } : {}),
+                });
+                threadId = run.thread_id;
+                const code = printRun(io, run);
+                io.out('\n');
+                if (code) setExit(code);
+              }
+              if (interactive) io.err('> ');
             }
-            if (interactive) io.err('> ');
+          } finally {
+            lines.close();
           }
-        } finally {
-          lines.close();
-        }
-      });
+        },
+      );
     });
 }

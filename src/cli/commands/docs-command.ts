@@ -21,7 +21,14 @@ export function registerDocsCommand(program: Command, io: CliIo): void {
         io.out(
           formatTable(
             ['doc_id', 'type', 'chunks', 'pages', 'acl', 'title'],
-            documents.map((d) => [d.docId, d.type, d.chunkCount, d.pageCount ?? '-', d.acl.join(',') || 'public', d.title]),
+            documents.map((d) => [
+              d.docId,
+              d.type,
+              d.chunkCount,
+              d.pageCount ?? '-',
+              d.acl.join(',') || 'public',
+              d.title,
+            ]),
           ),
         );
       });
@@ -36,7 +43,12 @@ export function registerDocsCommand(program: Command, io: CliIo): void {
           throw new NotFoundError('document', docId, 'See `evident docs list` for the doc_ids.');
         }
         // The CLI acts as the local operator; the deletion is recorded in the audit log (a failed record fails the command).
-        await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action: 'document.delete', target: docId, surface: 'cli' });
+        await auditRecorderOf(evident).admin({
+          actor: LOCAL_OPERATOR,
+          action: 'document.delete',
+          target: docId,
+          surface: 'cli',
+        });
         io.out(`removed ${docId}\n`);
       });
     });

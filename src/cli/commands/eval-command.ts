@@ -38,9 +38,11 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
   registerEvalConvertCommand(evalCommand, io);
   evalCommand
     .command('run')
-    .description('Ingest a corpus into a scratch store (or --db), run every case through the agents, and score each layer')
+    .description(
+      'Ingest a corpus into a scratch store (or --db), run every case through the agents, and score each layer',
+    )
     .argument('<cases>', 'JSONL file of cases (one {"id", "user", "question", "expect", …} per line)')
-    .requiredOption('--corpus <dir>', 'the folder the cases\' doc ids are relative to (ingested with its ACLs)')
+    .requiredOption('--corpus <dir>', "the folder the cases' doc ids are relative to (ingested with its ACLs)")
     .option('--users <file>', 'JSON array of {"name", "groups"}: the groups each case\'s user has')
     .option('--agent <name>', 'rag, react, controllable (comma-separated) or all', 'rag')
     .option('--llm <provider:model>', 'chat model (env EVIDENT_LLM); offline strategies without one')
@@ -68,7 +70,12 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
                 .map(([agent, t]) => `${agent} ${t.passed}/${t.done}`)
                 .join(', ');
               const outcome = p.result.passed ? 'pass' : `fail at ${p.result.first_failure}`;
-              progress.count('case', p.done, p.total, `${p.result.agent} ${p.result.id}: ${outcome} (${p.result.latency_ms} ms); passed ${tally}`);
+              progress.count(
+                'case',
+                p.done,
+                p.total,
+                `${p.result.agent} ${p.result.id}: ${outcome} (${p.result.latency_ms} ms); passed ${tally}`,
+              );
             },
           });
         });
@@ -76,7 +83,11 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
           await writeReport(flags.report, renderEvalHtml(report));
           io.err(`report written to ${flags.report}\n`);
         }
-        io.out(flags.json ? wireJson({ summary: report.summary, cases: report.cases, meta: report.meta }) : renderEvalReport(report));
+        io.out(
+          flags.json
+            ? wireJson({ summary: report.summary, cases: report.cases, meta: report.meta })
+            : renderEvalReport(report),
+        );
       });
     });
   evalCommand
@@ -95,14 +106,20 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .argument('<dir>', 'folder with corpus.jsonl, queries.jsonl, qrels/<split>.tsv')
     .option('--split <split>', 'qrels split', 'test')
     .option('--limit <n>', 'evaluate only the first n judged queries')
-    .option('--baseline <name...>', 'also score a free baseline in the same run: fts5 (SQLite FTS5 porter unicode61) or fts5-unicode61')
+    .option(
+      '--baseline <name...>',
+      'also score a free baseline in the same run: fts5 (SQLite FTS5 porter unicode61) or fts5-unicode61',
+    )
     .option('--json', 'print the report as one JSON object')
     .option('--report <file>', 'also write a self-contained HTML report')
     .action(async (dir: string, flags: BeirFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const limit = intFlag('--limit', flags.limit);
       const baselines = (flags.baseline ?? []).map((name) => {
-        if (!isFts5BaselineName(name)) throw new ValidationError(`--baseline ${name} is not a known baseline.`, { hint: `Use one of: ${Object.keys(FTS5_BASELINES).join(', ')}.` });
+        if (!isFts5BaselineName(name))
+          throw new ValidationError(`--baseline ${name} is not a known baseline.`, {
+            hint: `Use one of: ${Object.keys(FTS5_BASELINES).join(', ')}.`,
+          });
         return name;
       });
       const progress = createProgressReporter(io.err);
@@ -112,7 +129,10 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
             split: flags.split,
             ...(limit ? { limit } : {}),
             baselines,
-            onProgress: (p) => (p.phase === 'ingest' ? progress.ingest(p.progress) : progress.count(`search ${p.pipeline}`, p.done, p.total, 'queries')),
+            onProgress: (p) =>
+              p.phase === 'ingest'
+                ? progress.ingest(p.progress)
+                : progress.count(`search ${p.pipeline}`, p.done, p.total, 'queries'),
           }),
         );
         if (flags.report) {

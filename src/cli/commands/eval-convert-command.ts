@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/index.ts';
-import { conversionScopes, writeConvertedSet, type ConversionScope, type ConvertedSet } from '../../eval/datasets/converted-set.ts';
+import {
+  conversionScopes,
+  writeConvertedSet,
+  type ConversionScope,
+  type ConvertedSet,
+} from '../../eval/datasets/converted-set.ts';
 import { convertHotpotQa } from '../../eval/datasets/hotpotqa.ts';
 import { convertMtrag, underspecifiedPolicies, type UnderspecifiedPolicy } from '../../eval/datasets/mtrag.ts';
 import { convertMusique } from '../../eval/datasets/musique.ts';
@@ -51,28 +56,33 @@ const CONVERTERS: Record<string, Converter> = {
 
 function scopeOf(flag: string | undefined, dataset: string, converter: Converter): ConversionScope {
   if (flag === undefined) return converter.scopes[0] as ConversionScope;
-  if (!(conversionScopes as readonly string[]).includes(flag)) throw new ValidationError(`--scope must be one of ${conversionScopes.join(', ')}, got ${JSON.stringify(flag)}.`);
-  if (!(converter.scopes as readonly string[]).includes(flag)) throw new ValidationError(`${dataset} converts only with --scope ${converter.scopes.join(' or ')}.`);
+  if (!(conversionScopes as readonly string[]).includes(flag))
+    throw new ValidationError(`--scope must be one of ${conversionScopes.join(', ')}, got ${JSON.stringify(flag)}.`);
+  if (!(converter.scopes as readonly string[]).includes(flag))
+    throw new ValidationError(`${dataset} converts only with --scope ${converter.scopes.join(' or ')}.`);
   return flag as ConversionScope;
 }
 
 function choiceOf<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!(choices as readonly string[]).includes(value)) throw new ValidationError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}.`);
+  if (!(choices as readonly string[]).includes(value))
+    throw new ValidationError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}.`);
   return value as T;
 }
 
 function rateOf(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new ValidationError(`${name} must be a number from 0 to 1, got ${JSON.stringify(value)}.`);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1)
+    throw new ValidationError(`${name} must be a number from 0 to 1, got ${JSON.stringify(value)}.`);
   return parsed;
 }
 
 function seedOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new ValidationError(`--seed must be a non-negative integer, got ${JSON.stringify(value)}.`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new ValidationError(`--seed must be a non-negative integer, got ${JSON.stringify(value)}.`);
   return parsed;
 }
 
@@ -80,20 +90,39 @@ function seedOf(value: string | undefined): number | undefined {
 export function registerEvalConvertCommand(evalCommand: Command, io: CliIo): void {
   evalCommand
     .command('convert')
-    .description('Convert WikiTableQuestions (wtq), MuSiQue (musique), RGB (rgb), MTRAG (mtrag) or HotpotQA (hotpotqa) into cases.jsonl and a corpus folder for `eval run`')
+    .description(
+      'Convert WikiTableQuestions (wtq), MuSiQue (musique), RGB (rgb), MTRAG (mtrag) or HotpotQA (hotpotqa) into cases.jsonl and a corpus folder for `eval run`',
+    )
     .argument('<dataset>', Object.keys(CONVERTERS).join(', '))
     .argument('<src>', 'the dataset folder (wtq, musique) or its questions file (musique, rgb, mtrag, hotpotqa)')
     .requiredOption('--out <dir>', 'a new or empty folder for cases.jsonl and corpus/')
     .option('--limit <n>', 'convert only the first n questions (and the documents they use)')
-    .option('--scope <scope>', 'question: each question sees only its own documents (wtq, rgb, hotpotqa default); shared: all of them (musique, mtrag default)')
-    .option('--variant <variant>', `rgb: ${rgbVariants.join('|')} (negative passages only, expect a refusal; positives among negatives, expect the answer; both)`, 'negative')
+    .option(
+      '--scope <scope>',
+      'question: each question sees only its own documents (wtq, rgb, hotpotqa default); shared: all of them (musique, mtrag default)',
+    )
+    .option(
+      '--variant <variant>',
+      `rgb: ${rgbVariants.join('|')} (negative passages only, expect a refusal; positives among negatives, expect the answer; both)`,
+      'negative',
+    )
     .option('--passages <n>', 'rgb: passages per case, sampled as RGB does (default: all of them)')
-    .option('--noise-rate <rate>', 'rgb, with --passages: the share of a positive case\'s passages that are negatives (default 0)')
+    .option(
+      '--noise-rate <rate>',
+      "rgb, with --passages: the share of a positive case's passages that are negatives (default 0)",
+    )
     .option('--seed <n>', 'rgb: seeds the passage sampling and order (default 0)')
-    .option('--underspecified <policy>', `mtrag: ${underspecifiedPolicies.join('|')} (UNDERSPECIFIED turns answerable when they have reference contexts; always refused; left out)`, 'by-contexts')
+    .option(
+      '--underspecified <policy>',
+      `mtrag: ${underspecifiedPolicies.join('|')} (UNDERSPECIFIED turns answerable when they have reference contexts; always refused; left out)`,
+      'by-contexts',
+    )
     .action(async (dataset: string, src: string, flags: ConvertFlags) => {
       const converter = CONVERTERS[dataset];
-      if (!converter) throw new ValidationError(`Unknown dataset ${JSON.stringify(dataset)}.`, { hint: `Use one of: ${Object.keys(CONVERTERS).join(', ')}.` });
+      if (!converter)
+        throw new ValidationError(`Unknown dataset ${JSON.stringify(dataset)}.`, {
+          hint: `Use one of: ${Object.keys(CONVERTERS).join(', ')}.`,
+        });
       const limit = intFlag('--limit', flags.limit);
       const passages = intFlag('--passages', flags.passages);
       const noiseRate = rateOf('--noise-rate', flags.noiseRate);

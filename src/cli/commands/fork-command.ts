@@ -14,22 +14,42 @@ interface ForkFlags extends PrincipalFlags {
 export function registerForkCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('fork')
-    .description('Run again from an earlier checkpoint of a thread: a new question from the end of a run, or a replay from mid-run')
+    .description(
+      'Run again from an earlier checkpoint of a thread: a new question from the end of a run, or a replay from mid-run',
+    )
     .argument('<thread>', 'thread id')
     .argument('<checkpoint>', 'checkpoint id (see `evident checkpoints <thread>`)')
     .argument('[question]', 'the question to ask from that checkpoint')
     .option('--as <user>', 'as this stored user (the thread must be theirs)')
     .option('--llm <provider:model>', 'chat model (env EVIDENT_LLM); offline strategies without one')
     .option('--json', 'print the answer contract and the run trace as JSON')
-    .action(async (threadId: string, checkpointId: string, question: string | undefined, flags: ForkFlags, command: Command) => {
-      await withEvident(command.optsWithGlobals<GlobalOptions>(), flags.llm ? { llm: flags.llm } : {}, async (evident) => {
-        await evident.assertEmbedderMatches();
-        const principal = await principalFromFlags(evident, flags);
-        const agent = await agentOfThread(evident, threadId);
-        const action = { kind: 'fork' as const, checkpointId, ...(question === undefined ? {} : { question }) };
-        const run = await runAgent(await runManagerOf(evident), { agent, threadId, principal, action, onStep: (event) => io.err(formatStepLines(event)) });
-        const code = printRun(io, run, { json: Boolean(flags.json), extra: { forked_from: checkpointId } });
-        if (code) setExit(code);
-      });
-    });
+    .action(
+      async (
+        threadId: string,
+        checkpointId: string,
+        question: string | undefined,
+        flags: ForkFlags,
+        command: Command,
+      ) => {
+        await withEvident(
+          command.optsWithGlobals<GlobalOptions>(),
+          flags.llm ? { llm: flags.llm } : {},
+          async (evident) => {
+            await evident.assertEmbedderMatches();
+            const principal = await principalFromFlags(evident, flags);
+            const agent = await agentOfThread(evident, threadId);
+            const action = { kind: 'fork' as const, checkpointId, ...(question === undefined ? {} : { question }) };
+            const run = await runAgent(await runManagerOf(evident), {
+              agent,
+              threadId,
+              principal,
+              action,
+              onStep: (event) => io.err(formatStepLines(event)),
+            });
+            const code = printRun(io, run, { json: Boolean(flags.json), extra: { forked_from: checkpointId } });
+            if (code) setExit(code);
+          },
+        );
+      },
+    );
 }

@@ -20,15 +20,23 @@ interface IngestFlags {
 export function registerIngestCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('ingest')
-    .description('Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx); doc_id = path relative to the folder; an http(s) URL is fetched as a web page')
+    .description(
+      'Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx); doc_id = path relative to the folder; an http(s) URL is fetched as a web page',
+    )
     .argument('<paths...>', 'files, folders or web page URLs')
-    .option('--acl <entries>', 'ACL for every file, e.g. group:legal,user:bob, or public (overrides sidecars and front matter; empty is an error)')
+    .option(
+      '--acl <entries>',
+      'ACL for every file, e.g. group:legal,user:bob, or public (overrides sidecars and front matter; empty is an error)',
+    )
     .option('--force', 're-ingest files even when unchanged')
     .option('--chunk-size <chars>', 'target chunk size in characters')
     .option('--chunk-overlap <chars>', 'overlap between chunks in characters')
     .option('--max-file-bytes <bytes>', 'refuse files larger than this')
     .option('--json', 'print the summary as JSON')
-    .option('--llm <provider:model>', 'chat model that writes the chapter summaries (env EVIDENT_LLM); extractive without one')
+    .option(
+      '--llm <provider:model>',
+      'chat model that writes the chapter summaries (env EVIDENT_LLM); extractive without one',
+    )
     .action(async (paths: string[], flags: IngestFlags, command: Command) => {
       const chunkSize = intFlag('--chunk-size', flags.chunkSize);
       const overlapRaw = flags.chunkOverlap;
@@ -38,7 +46,12 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
       const acl = flags.acl === undefined ? undefined : parseAclValue(flags.acl, '--acl');
       const configFlags = {
         ...(chunkSize || chunkOverlap !== undefined
-          ? { chunk: { ...(chunkSize ? { size: chunkSize } : {}), ...(chunkOverlap !== undefined ? { overlap: chunkOverlap } : {}) } }
+          ? {
+              chunk: {
+                ...(chunkSize ? { size: chunkSize } : {}),
+                ...(chunkOverlap !== undefined ? { overlap: chunkOverlap } : {}),
+              },
+            }
           : {}),
         ...(maxFileBytes ? { ingest: { maxFileBytes } } : {}),
         ...(flags.llm ? { llm: flags.llm } : {}),
@@ -57,7 +70,12 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
         const chat = await evident.chatModel();
         const summarizer = chat ? { summarizer: llmSummarizer(chat) } : {};
         const summary = await evident.ingestor
-          .ingest(paths, { ...(acl === undefined ? {} : { acl }), ...summarizer, force: Boolean(flags.force), onProgress: (p) => renderer.update(p) })
+          .ingest(paths, {
+            ...(acl === undefined ? {} : { acl }),
+            ...summarizer,
+            force: Boolean(flags.force),
+            onProgress: (p) => renderer.update(p),
+          })
           .finally(() => {
             renderer.stop();
           });

@@ -12,11 +12,22 @@ export const isWebUrl = (path: string): boolean => /^https?:\/\//i.test(path);
  * `evident ingest <url>`: each page through the web source (robots.txt, same-origin redirects, bounds, a conditional
  * request when it was ingested before), nothing deleted. True when every page was ingested or current.
  */
-export async function ingestUrls(evident: Evident, urls: readonly string[], acl: string[] | undefined, io: CliIo, json: boolean, logger: Logger): Promise<boolean> {
+export async function ingestUrls(
+  evident: Evident,
+  urls: readonly string[],
+  acl: string[] | undefined,
+  io: CliIo,
+  json: boolean,
+  logger: Logger,
+): Promise<boolean> {
   let ok = true;
   for (const url of urls) {
     try {
-      const report = await syncSource(webSource(evident, 'page', url, {}, acl), { store: evident.store, ingestor: evident.ingestor, logger }, { deleteUnlisted: false });
+      const report = await syncSource(
+        webSource(evident, 'page', url, {}, acl),
+        { store: evident.store, ingestor: evident.ingestor, logger },
+        { deleteUnlisted: false },
+      );
       io.out(json ? wireJson(reportJson(report)) : reportText(report));
       if (report.failed > 0) ok = false;
     } catch (error) {

@@ -13,7 +13,13 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .action(async (user: string, _flags: unknown, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const created = await evident.store.createApiKey(user);
-        await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action: 'key.create', target: created.id, surface: 'cli', outcome: `for ${user}` });
+        await auditRecorderOf(evident).admin({
+          actor: LOCAL_OPERATOR,
+          action: 'key.create',
+          target: created.id,
+          surface: 'cli',
+          outcome: `for ${user}`,
+        });
         // The key alone on stdout so scripts can capture it; the note goes to stderr.
         io.out(`${created.key}\n`);
         io.err(`API key ${created.id} for ${user}: store it now, it cannot be shown again.\n`);
@@ -29,7 +35,12 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
         const list = await evident.store.listApiKeys(user);
         if (flags.json) return io.out(wireJson(list));
         if (list.length === 0) return io.out(`No keys for ${user}. Create one with \`evident keys create ${user}\`.\n`);
-        io.out(formatTable(['id', 'user', 'created'], list.map((k) => [k.id, k.user, k.createdAt])));
+        io.out(
+          formatTable(
+            ['id', 'user', 'created'],
+            list.map((k) => [k.id, k.user, k.createdAt]),
+          ),
+        );
       });
     });
   keys
@@ -39,7 +50,13 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .action(async (id: string, _flags: unknown, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const revoked = await evident.store.revokeApiKey(id);
-        if (revoked) await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action: 'key.revoke', target: id, surface: 'cli' });
+        if (revoked)
+          await auditRecorderOf(evident).admin({
+            actor: LOCAL_OPERATOR,
+            action: 'key.revoke',
+            target: id,
+            surface: 'cli',
+          });
         io.out(revoked ? `revoked ${id}\n` : `no key ${id}\n`);
       });
     });

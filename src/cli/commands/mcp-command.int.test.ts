@@ -19,7 +19,9 @@ async function spawnMcp(...flags: string[]) {
     command: process.execPath,
     args: [cli, '--db', corpus.db, 'mcp', ...flags],
     cwd: REPO,
-    env: Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    env: Object.fromEntries(
+      Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
     stderr: 'pipe',
   });
   let stderr = '';
@@ -39,7 +41,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // MCP_DEBUG=1 shows what the children logged (their stderr), to see why a call failed.
-  if (process.env.MCP_DEBUG) for (const child of children) process.stderr.write(`--- child stderr\n${child.stderr()}\n`);
+  if (process.env.MCP_DEBUG)
+    for (const child of children) process.stderr.write(`--- child stderr\n${child.stderr()}\n`);
   for (const child of children) await child.client.close().catch(() => undefined);
   await corpus?.close();
 });
@@ -51,7 +54,11 @@ describe('evident mcp (stdio)', () => {
     [alice, bob] = await Promise.all([spawnMcp('--as', 'alice'), spawnMcp('--as', 'bob')]);
   }, 60_000);
 
-  mcpSurfaceSuite(() => ({ alice: alice.client, bob: bob.client, memoriesOf: async (user) => (await corpus.evident.store.listMemories(user)).map((memory) => memory.text) }));
+  mcpSurfaceSuite(() => ({
+    alice: alice.client,
+    bob: bob.client,
+    memoriesOf: async (user) => (await corpus.evident.store.listMemories(user)).map((memory) => memory.text),
+  }));
 
   it('writes nothing but protocol on stdout, and says who it serves as on stderr', () => {
     expect(bob.errors).toEqual([]);

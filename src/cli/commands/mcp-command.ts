@@ -13,8 +13,13 @@ import type { CliIo } from '../io.ts';
 export function registerMcpCommand(program: Command, io: CliIo): void {
   program
     .command('mcp')
-    .description('Serve MCP over stdio (tools search, ask, table_query, list_documents, list_tables; document and chunk resources)')
-    .option('--as <user>', 'act as this stored user (their groups from the store); default: the local operator, who sees everything')
+    .description(
+      'Serve MCP over stdio (tools search, ask, table_query, list_documents, list_tables; document and chunk resources)',
+    )
+    .option(
+      '--as <user>',
+      'act as this stored user (their groups from the store); default: the local operator, who sees everything',
+    )
     .option('--groups <a,b>', 'act as an ad-hoc member of these groups')
     .action(async (flags: PrincipalFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
@@ -25,7 +30,9 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
         const logger = createStderrLogger(global.debug ? 'debug' : 'warn');
         const server = createMcpServer({ evident, runs, principal, limits: evident.config.limits }, logger);
         // One message may be as large as one HTTP body may be.
-        const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: evident.config.limits.maxBodyBytes });
+        const transport = new StdioServerTransport(process.stdin, process.stdout, {
+          maxBufferSize: evident.config.limits.maxBodyBytes,
+        });
         const ended = untilInputEnds();
         await server.connect(transport);
         io.err(`evident mcp: serving ${evident.store.location} over stdio as ${principal.id}\n`);

@@ -10,7 +10,7 @@ interface MemoriesFlags {
 
 /** A user's long-term memories: always one user's own, whoever runs the command. */
 export function registerMemoriesCommand(program: Command, io: CliIo): void {
-  const memories = program.command('memories').description("Long-term memories: what a user asked Evident to remember");
+  const memories = program.command('memories').description('Long-term memories: what a user asked Evident to remember');
   memories
     .command('list')
     .description("List a user's memories")
@@ -21,8 +21,14 @@ export function registerMemoriesCommand(program: Command, io: CliIo): void {
         const principal = await principalFromFlags(evident, flags.as ? { as: flags.as } : {});
         const list = await evident.store.listMemories(principal.id);
         if (flags.json) return io.out(wireJson(list));
-        if (list.length === 0) return io.out(`No memories for ${principal.id}. Ask "Remember that …" and approve it to add one.\n`);
-        io.out(formatTable(['id', 'created', 'text'], list.map((memory) => [memory.id, memory.createdAt.slice(0, 19), memory.text])));
+        if (list.length === 0)
+          return io.out(`No memories for ${principal.id}. Ask "Remember that …" and approve it to add one.\n`);
+        io.out(
+          formatTable(
+            ['id', 'created', 'text'],
+            list.map((memory) => [memory.id, memory.createdAt.slice(0, 19), memory.text]),
+          ),
+        );
       });
     });
   memories
@@ -35,7 +41,11 @@ export function registerMemoriesCommand(program: Command, io: CliIo): void {
         const principal = await principalFromFlags(evident, flags.as ? { as: flags.as } : {});
         // Another user's memory reads as missing: the message is the same whether or not the id exists.
         if (!(await evident.store.deleteMemory(principal.id, id))) {
-          throw new NotFoundError('memory', id, `List yours with \`evident memories list${flags.as ? ` --as ${flags.as}` : ''}\`.`);
+          throw new NotFoundError(
+            'memory',
+            id,
+            `List yours with \`evident memories list${flags.as ? ` --as ${flags.as}` : ''}\`.`,
+          );
         }
         io.out(`deleted memory ${id}\n`);
       });

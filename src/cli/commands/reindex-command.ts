@@ -13,11 +13,13 @@ export function registerReindexCommand(program: Command, io: CliIo): void {
         let lastPercent = -1;
         const { chunks } = await evident.reindex(({ chunksDone, chunksTotal }) => {
           const percent = chunksTotal ? Math.floor((chunksDone * 100) / chunksTotal) : 100;
-          if (percent !== lastPercent && (percent % 10 === 0 || io.isTty)) io.err(`reindex ${chunksDone}/${chunksTotal} chunks (${percent}%)\n`);
+          if (percent !== lastPercent && (percent % 10 === 0 || io.isTty))
+            io.err(`reindex ${chunksDone}/${chunksTotal} chunks (${percent}%)\n`);
           lastPercent = percent;
         });
         const { id, dimension } = evident.embedder;
-        if (flags.json) return io.out(wireJson({ chunks, embedder: { id, dimension }, previousEmbedder: before ?? null }));
+        if (flags.json)
+          return io.out(wireJson({ chunks, embedder: { id, dimension }, previousEmbedder: before ?? null }));
         io.out(`reindexed ${chunks} chunks: ${before ? `${before.id} → ` : ''}${id} (dimension ${dimension})\n`);
       });
     });

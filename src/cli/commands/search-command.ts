@@ -46,8 +46,16 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
         if (flags.explain) {
           const channels = Object.keys(trace.channels).join(' + ');
           const reranker = options.rerank === false ? 'off' : (evident.reranker?.id ?? 'none');
-          const note = view === 'ranks' ? 'channel scores: shown to admins only (they depend on documents this principal cannot read)\n' : '';
-          return io.out(explain(trace.results, view) + note + `channels: ${channels}; reranker: ${reranker}\n` + timings(trace.timingsMs));
+          const note =
+            view === 'ranks'
+              ? 'channel scores: shown to admins only (they depend on documents this principal cannot read)\n'
+              : '';
+          return io.out(
+            explain(trace.results, view) +
+              note +
+              `channels: ${channels}; reranker: ${reranker}\n` +
+              timings(trace.timingsMs),
+          );
         }
         io.out(trace.results.length ? trace.results.map(humanResult).join('\n') : 'No results.\n');
       });
@@ -58,14 +66,18 @@ function parseChannels(list: string): ('bm25' | 'vector')[] {
   const channels = list.split(',').map((c) => c.trim());
   for (const channel of channels) {
     if (channel !== 'bm25' && channel !== 'vector') {
-      throw new ValidationError(`Unknown channel ${JSON.stringify(channel)}.`, { hint: 'Use bm25, vector or bm25,vector.' });
+      throw new ValidationError(`Unknown channel ${JSON.stringify(channel)}.`, {
+        hint: 'Use bm25, vector or bm25,vector.',
+      });
     }
   }
   return channels as ('bm25' | 'vector')[];
 }
 
 function humanResult(result: SearchResult): string {
-  const where = [result.chunk.headingPath.join(' › '), result.chunk.page ? `p. ${result.chunk.page}` : ''].filter(Boolean).join(', ');
+  const where = [result.chunk.headingPath.join(' › '), result.chunk.page ? `p. ${result.chunk.page}` : '']
+    .filter(Boolean)
+    .join(', ');
   const snippet = result.chunk.text.replace(/\s+/g, ' ').slice(0, 240);
   return `${result.rank}. ${result.chunk.docId}${where ? ` (${where})` : ''}  [${result.chunk.id}]\n   ${snippet}${result.chunk.text.length > 240 ? '…' : ''}\n`;
 }
@@ -75,7 +87,14 @@ function explain(results: SearchResult[], view: ScoreView): string {
   if (view === 'ranks') {
     return formatTable(
       ['rank', 'chunk_id', 'bm25 rank', 'vector rank', 'rrf', 'rerank'],
-      results.map((r) => [r.rank, r.chunk.id, r.channels.bm25?.rank ?? '-', r.channels.vector?.rank ?? '-', r.score.toFixed(4), fmt(r.rerankScore, 3)]),
+      results.map((r) => [
+        r.rank,
+        r.chunk.id,
+        r.channels.bm25?.rank ?? '-',
+        r.channels.vector?.rank ?? '-',
+        r.score.toFixed(4),
+        fmt(r.rerankScore, 3),
+      ]),
     );
   }
   return formatTable(

@@ -23,7 +23,12 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .option('--port <n>', 'port (0 picks a free one)', '8787')
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--sample', 'ingest the bundled sample corpus and its users first when the store is empty')
-    .option('--watch <dir>', 'keep this folder in sync while serving, as `evident watch` does (repeatable)', (dir: string, dirs: string[]) => [...dirs, dir], [])
+    .option(
+      '--watch <dir>',
+      'keep this folder in sync while serving, as `evident watch` does (repeatable)',
+      (dir: string, dirs: string[]) => [...dirs, dir],
+      [],
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const port = flags.port === '0' ? 0 : (intFlag('--port', flags.port) ?? 8787);
       const global = command.optsWithGlobals<GlobalOptions>();
@@ -38,7 +43,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         const agents = await evident.agents();
         // The sample corpus and the watched folders are document roots too, so their citations open their files.
         const documentRoots = [...(flags.sample ? [SAMPLE_CORPUS_DIR] : []), ...flags.watch];
-        const server = await startServer(createApp({ evident, logger, agents, documentRoots }), { port, host: flags.host });
+        const server = await startServer(createApp({ evident, logger, agents, documentRoots }), {
+          port,
+          host: flags.host,
+        });
         // Listen for signals before announcing the URL, so a client that stops us at once still gets a clean exit.
         const shutdown = nextShutdownSignal();
         io.out(`Evident listening on ${server.url}\n`);
@@ -59,7 +67,9 @@ export function registerServeCommand(program: Command, io: CliIo): void {
  */
 async function printFirstAdminKey(evident: Evident, io: CliIo): Promise<void> {
   if (evident.config.adminKey) return;
-  const admins = (await evident.store.listUsers()).filter((user) => isAdmin({ id: user.name, groups: user.groups, roles: user.roles }));
+  const admins = (await evident.store.listUsers()).filter((user) =>
+    isAdmin({ id: user.name, groups: user.groups, roles: user.roles }),
+  );
   if (admins.length > 0) return;
   await evident.store.upsertUser({ name: 'admin', groups: [], roles: ['admin'] });
   const { key } = await evident.store.createApiKey('admin');

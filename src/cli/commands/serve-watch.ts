@@ -13,17 +13,25 @@ const SERVE_WATCH_INTERVAL_MS = 300_000;
  * server listens, so it answers at once); what each sync changed goes to stderr, the server's log.
  */
 export function watchWhileServing(evident: Evident, dirs: readonly string[], logger: Logger, io: CliIo): FolderWatcher {
-  const watcher = new FolderWatcher(folderSources(evident, dirs, logger), { store: evident.store, ingestor: evident.ingestor, logger }, {
-    debounceMs: 500,
-    intervalMs: SERVE_WATCH_INTERVAL_MS,
-    pollMs: 2000,
-    logger,
-    onReport: (report) => {
-      if (report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0) io.err(`watch: ${reportText(report)}`);
+  const watcher = new FolderWatcher(
+    folderSources(evident, dirs, logger),
+    { store: evident.store, ingestor: evident.ingestor, logger },
+    {
+      debounceMs: 500,
+      intervalMs: SERVE_WATCH_INTERVAL_MS,
+      pollMs: 2000,
+      logger,
+      onReport: (report) => {
+        if (report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0)
+          io.err(`watch: ${reportText(report)}`);
+      },
     },
-  });
+  );
   watcher.start().then(
-    (modes) => io.err(`watching ${dirs.map((dir, i) => `${dir} (${modes[i] === 'events' ? 'file events' : 'polling'})`).join(', ')}\n`),
+    (modes) =>
+      io.err(
+        `watching ${dirs.map((dir, i) => `${dir} (${modes[i] === 'events' ? 'file events' : 'polling'})`).join(', ')}\n`,
+      ),
     (error: unknown) => logger.error('watch: could not start', { error: String(error) }),
   );
   return watcher;

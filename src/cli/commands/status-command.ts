@@ -22,7 +22,11 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           channels: evident.retrieval.channels.join(' + '),
         };
         if (flags.json) return io.out(wireJson(status));
-        io.out(Object.entries(status).map(([key, value]) => `${key.padEnd(10)} ${value}`).join('\n') + '\n');
+        io.out(
+          Object.entries(status)
+            .map(([key, value]) => `${key.padEnd(10)} ${value}`)
+            .join('\n') + '\n',
+        );
       });
     });
 }

@@ -25,24 +25,38 @@ export function webBoundsOf(flags: Pick<SyncFlags, 'maxPages' | 'maxDepth' | 'ma
   const maxPages = intFlag('--max-pages', flags.maxPages);
   const maxDepth = flags.maxDepth === '0' ? 0 : intFlag('--max-depth', flags.maxDepth);
   const maxBytes = intFlag('--max-page-bytes', flags.maxPageBytes);
-  return { ...(maxPages ? { maxPages } : {}), ...(maxDepth !== undefined ? { maxDepth } : {}), ...(maxBytes ? { maxBytes } : {}) };
+  return {
+    ...(maxPages ? { maxPages } : {}),
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+    ...(maxBytes ? { maxBytes } : {}),
+  };
 }
 
 export function registerSyncCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('sync')
-    .description('Make the store match folders (adds, updates, ACL-only changes, deletions) or a web site by its sitemap')
+    .description(
+      'Make the store match folders (adds, updates, ACL-only changes, deletions) or a web site by its sitemap',
+    )
     .argument('[dirs...]', 'folders to sync; doc_id = path relative to the folder')
-    .option('--sitemap <url>', "sync the pages of this sitemap (same origin, robots.txt honoured); pages gone from it are deleted")
+    .option(
+      '--sitemap <url>',
+      'sync the pages of this sitemap (same origin, robots.txt honoured); pages gone from it are deleted',
+    )
     .option('--dry-run', 'print the plan and change nothing')
-    .option('--acl <entries>', 'ACL for every document, e.g. group:legal,user:bob, or public (overrides sidecars and front matter)')
+    .option(
+      '--acl <entries>',
+      'ACL for every document, e.g. group:legal,user:bob, or public (overrides sidecars and front matter)',
+    )
     .option('--max-pages <n>', 'most pages (and sitemaps) one sitemap sync may list (default 1000)')
     .option('--max-depth <n>', 'levels of sitemap indexes followed (default 2)')
     .option('--max-page-bytes <bytes>', 'largest page fetched (default 5 MiB)')
     .option('--json', 'print the reports as JSON')
     .action(async (dirs: string[], flags: SyncFlags, command: Command) => {
       if (dirs.length === 0 && !flags.sitemap) {
-        throw new ConfigError('Nothing to sync.', { hint: 'Give folders (evident sync docs/) or a sitemap (evident sync --sitemap https://example.com/sitemap.xml).' });
+        throw new ConfigError('Nothing to sync.', {
+          hint: 'Give folders (evident sync docs/) or a sitemap (evident sync --sitemap https://example.com/sitemap.xml).',
+        });
       }
       const acl = flags.acl === undefined ? undefined : parseAclValue(flags.acl, '--acl');
       const bounds = webBoundsOf(flags);
@@ -56,7 +70,11 @@ export function registerSyncCommand(program: Command, io: CliIo, setExit: (code:
         for (const source of sources) {
           let report: SyncReport;
           try {
-            report = await syncSource(source, { store: evident.store, ingestor: evident.ingestor, logger }, { dryRun: Boolean(flags.dryRun) });
+            report = await syncSource(
+              source,
+              { store: evident.store, ingestor: evident.ingestor, logger },
+              { dryRun: Boolean(flags.dryRun) },
+            );
           } catch (error) {
             // One source that cannot be listed changes nothing of its own and does not stop the others.
             if (!SourceError.isInstance(error)) throw error;

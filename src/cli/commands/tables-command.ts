@@ -13,10 +13,14 @@ function cellText(value: unknown): string {
 }
 
 export function registerTablesCommand(program: Command, io: CliIo): void {
-  const group = program.command('tables').description('SQL tables made from ingested CSV and XLSX sheets and from tables found in PDFs');
+  const group = program
+    .command('tables')
+    .description('SQL tables made from ingested CSV and XLSX sheets and from tables found in PDFs');
   group
     .command('query')
-    .description('Run one read-only SELECT over the tables the principal may see (the agents’ table_query, with the tables.* limits)')
+    .description(
+      'Run one read-only SELECT over the tables the principal may see (the agents’ table_query, with the tables.* limits)',
+    )
     .argument('<sql>', 'one SELECT (or WITH … SELECT); name tables by the sql_name `tables list` shows')
     .option('--as <user>', 'query as this stored user')
     .option('--groups <a,b>', 'query as an ad-hoc member of these groups')
@@ -24,15 +28,27 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
     .action(async (sql: string, flags: PrincipalFlags & { json?: boolean }, command: Command) => {
       const input = tableQueryInputSchema.safeParse({ sql });
       if (!input.success) {
-        throw new ValidationError(`The SQL is empty or longer than ${MAX_TABLE_QUERY_CHARS.toLocaleString('en-US')} characters.`, {
-          hint: 'Pass one SELECT statement, e.g. evident tables query \'SELECT * FROM <sql_name> LIMIT 5\'.',
-        });
+        throw new ValidationError(
+          `The SQL is empty or longer than ${MAX_TABLE_QUERY_CHARS.toLocaleString('en-US')} characters.`,
+          {
+            hint: "Pass one SELECT statement, e.g. evident tables query 'SELECT * FROM <sql_name> LIMIT 5'.",
+          },
+        );
       }
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const principal = await principalFromFlags(evident, flags);
-        const result = await evident.store.queryTables(input.data.sql, principal, { ...DEFAULT_TABLE_QUERY_LIMITS, ...evident.config.tables });
-        if (flags.json) return io.out(wireJson({ columns: result.columns, rows: result.rows, truncated: result.truncated }));
-        io.out(formatTable(result.columns, result.rows.map((row) => row.map(cellText))));
+        const result = await evident.store.queryTables(input.data.sql, principal, {
+          ...DEFAULT_TABLE_QUERY_LIMITS,
+          ...evident.config.tables,
+        });
+        if (flags.json)
+          return io.out(wireJson({ columns: result.columns, rows: result.rows, truncated: result.truncated }));
+        io.out(
+          formatTable(
+            result.columns,
+            result.rows.map((row) => row.map(cellText)),
+          ),
+        );
         if (result.truncated) io.err(`Only the first ${result.rows.length} rows are shown (tables.maxRows).\n`);
       });
     });
@@ -46,7 +62,8 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const tables = await evident.store.listTables(await principalFromFlags(evident, flags));
         if (flags.json) return io.out(wireJson(tables));
-        if (tables.length === 0) return io.out('No tables. Ingest a CSV or XLSX file, or a PDF with tables, to get one.\n');
+        if (tables.length === 0)
+          return io.out('No tables. Ingest a CSV or XLSX file, or a PDF with tables, to get one.\n');
         io.out(
           formatTable(
             ['sql_name', 'doc_id', 'rows', 'columns'],

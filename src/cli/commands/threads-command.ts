@@ -10,7 +10,11 @@ interface ListFlags extends PrincipalFlags {
 }
 
 /** Runs `work` with the run manager and the principal the flags name (listing runs no node, so no model is needed). */
-async function withRuns(command: Command, flags: PrincipalFlags, work: (runs: RunManager, principal: Principal) => Promise<void>): Promise<void> {
+async function withRuns(
+  command: Command,
+  flags: PrincipalFlags,
+  work: (runs: RunManager, principal: Principal) => Promise<void>,
+): Promise<void> {
   await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
     const principal = await principalFromFlags(evident, flags);
     await work(await runManagerOf(evident), principal);
@@ -23,14 +27,15 @@ const duration = (ms: number | undefined): string => (ms === undefined ? '-' : `
 export function registerThreadsCommand(program: Command, io: CliIo): void {
   program
     .command('threads')
-    .description("List your conversation threads: last question, run count, last activity")
-    .option('--as <user>', 'list this stored user\'s threads')
+    .description('List your conversation threads: last question, run count, last activity')
+    .option('--as <user>', "list this stored user's threads")
     .option('--json', 'print as JSON')
     .action(async (flags: ListFlags, command: Command) => {
       await withRuns(command, flags, async (runs, principal) => {
         const threads = await runs.threads(principal);
         if (flags.json) return io.out(wireJson(threads));
-        if (threads.length === 0) return io.out(`No threads for ${principal.id}. Start one with \`evident ask "<question>"\`.\n`);
+        if (threads.length === 0)
+          return io.out(`No threads for ${principal.id}. Start one with \`evident ask "<question>"\`.\n`);
         io.out(
           formatTable(
             ['thread', 'runs', 'updated', 'last question'],
@@ -72,7 +77,14 @@ export function registerThreadsCommand(program: Command, io: CliIo): void {
         io.out(
           formatTable(
             ['checkpoint', 'step', 'node', 'next', 'created', 'question'],
-            checkpoints.map((c) => [c.checkpoint_id, c.step, c.node || '-', c.next.join(',') || '(end of run)', c.created_at, c.question]),
+            checkpoints.map((c) => [
+              c.checkpoint_id,
+              c.step,
+              c.node || '-',
+              c.next.join(',') || '(end of run)',
+              c.created_at,
+              c.question,
+            ]),
           ),
         );
       });

@@ -14,14 +14,23 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
     .option('--groups <a,b>', 'groups (match acl entries group:<name>)', '')
     .option('--admin', 'give the admin role (sees every document)')
     .action(async (name: string, flags: { groups: string; admin?: boolean }, command: Command) => {
-      const groups = flags.groups.split(',').map((g) => g.trim()).filter(Boolean);
+      const groups = flags.groups
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean);
       // Checked before the store opens; the store's upsertUser runs the same check.
       assertValidUser({ name, groups });
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const existed = (await evident.store.getUser(name)) !== undefined;
         const user = await evident.store.upsertUser({ name, groups, roles: flags.admin ? ['admin'] : ['member'] });
         const action = existed ? 'user.update' : 'user.add';
-        await auditRecorderOf(evident).admin({ actor: LOCAL_OPERATOR, action, target: user.name, surface: 'cli', outcome: userOutcome(user) });
+        await auditRecorderOf(evident).admin({
+          actor: LOCAL_OPERATOR,
+          action,
+          target: user.name,
+          surface: 'cli',
+          outcome: userOutcome(user),
+        });
         io.out(`user ${user.name}: groups ${user.groups.join(',') || '(none)'}, roles ${user.roles.join(',')}\n`);
       });
     });
@@ -34,7 +43,12 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
         const list = await evident.store.listUsers();
         if (flags.json) return io.out(wireJson(list));
         if (list.length === 0) return io.out('No users. Add one with `evident users add <name> --groups a,b`.\n');
-        io.out(formatTable(['name', 'groups', 'roles'], list.map((u) => [u.name, u.groups.join(',') || '-', u.roles.join(',')])));
+        io.out(
+          formatTable(
+            ['name', 'groups', 'roles'],
+            list.map((u) => [u.name, u.groups.join(',') || '-', u.roles.join(',')]),
+          ),
+        );
       });
     });
 }

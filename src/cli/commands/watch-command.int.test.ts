@@ -26,10 +26,14 @@ afterAll(async () => {
 
 /** `evident watch` as a child process (the package's bin), with its stdout collected. */
 function startWatch() {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [join(REPO, 'bin/evident.js'), '--db', db, 'watch', docs, '--debounce-ms', '150', '--interval', '3600'], {
-    cwd: dir,
-    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [join(REPO, 'bin/evident.js'), '--db', db, 'watch', docs, '--debounce-ms', '150', '--interval', '3600'],
+    {
+      cwd: dir,
+      env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
@@ -39,7 +43,8 @@ function startWatch() {
   const waitFor = async (pattern: RegExp, from = 0, ms = 30_000) => {
     const deadline = Date.now() + ms;
     while (!pattern.test(stdout.slice(from))) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in stdout:\n${stdout}\nstderr:\n${stderr}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`no ${pattern} in stdout:\n${stdout}\nstderr:\n${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -96,10 +101,14 @@ describe('evident watch <dir> (a real child process)', () => {
     const served = join(dir, 'served');
     await mkdir(served);
     await writeFile(join(served, 'one.md'), '# One\n\nServed from the start.\n');
-    const child = spawn(process.execPath, [join(REPO, 'bin/evident.js'), '--db', join(dir, 'served.db'), 'serve', '--port', '0', '--watch', served], {
-      cwd: dir,
-      env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', EVIDENT_ADMIN_KEY: 'test-admin-key-0123456789abcdef' },
-    });
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'bin/evident.js'), '--db', join(dir, 'served.db'), 'serve', '--port', '0', '--watch', served],
+      {
+        cwd: dir,
+        env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', EVIDENT_ADMIN_KEY: 'test-admin-key-0123456789abcdef' },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
@@ -113,16 +122,24 @@ describe('evident watch <dir> (a real child process)', () => {
       }
     };
     try {
-      await until(() => /Evident listening on http:\/\/127\.0\.0\.1:\d+/.test(stdout) && /added\s+one\.md[\s\S]*watching .*served \(file events\)/.test(stderr));
+      await until(
+        () =>
+          /Evident listening on http:\/\/127\.0\.0\.1:\d+/.test(stdout) &&
+          /added\s+one\.md[\s\S]*watching .*served \(file events\)/.test(stderr),
+      );
       const mark = stderr.length;
       await writeFile(join(served, 'two.md'), '# Two\n\nWritten while serving.\n');
       await until(() => /watch:\s+added\s+two\.md/.test(stderr.slice(mark)));
       const url = /Evident listening on (\S+)/.exec(stdout)?.[1];
-      const response = await fetch(`${url}/v1/documents`, { headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' } });
+      const response = await fetch(`${url}/v1/documents`, {
+        headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' },
+      });
       expect(response.status).toBe(200);
       expect(JSON.stringify(await response.json())).toContain('two.md');
       // The watched folder is a document root: a synced file's original is served.
-      const original = await fetch(`${url}/v1/documents/two.md/file`, { headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' } });
+      const original = await fetch(`${url}/v1/documents/two.md/file`, {
+        headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' },
+      });
       expect(original.status).toBe(200);
       expect(await original.text()).toBe('# Two\n\nWritten while serving.\n');
     } finally {

@@ -17,7 +17,9 @@ interface WatchFlags {
 export function registerWatchCommand(program: Command, io: CliIo): void {
   program
     .command('watch')
-    .description('Keep the store in sync with folders: a sync on file changes (debounced) and a full sync periodically; Ctrl-C stops')
+    .description(
+      'Keep the store in sync with folders: a sync on file changes (debounced) and a full sync periodically; Ctrl-C stops',
+    )
     .argument('<dirs...>', 'folders to watch')
     .option('--acl <entries>', 'ACL for every document (overrides sidecars and front matter)')
     .option('--debounce-ms <ms>', 'quiet time after file events before syncing (default 500)')
@@ -34,26 +36,33 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
         const sources = folderSources(evident, dirs, logger, acl);
         // The first full sync prints what it did even when nothing changed; later ones only when something did.
         let first = true;
-        const watcher = new FolderWatcher(sources, { store: evident.store, ingestor: evident.ingestor, logger }, {
-          debounceMs,
-          intervalMs,
-          pollMs: Math.max(debounceMs, 2000),
-          events: !flags.poll,
-          logger,
-          onReport: (report) => {
-            const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
-            // The time goes on the summary line, so each sync's lines read as a block ending with when it ran.
-            const summary = summaryLine(report);
-            if (first || changed) io.out(reportText(report).replace(summary, `${new Date().toISOString().slice(11, 19)} ${summary}`));
+        const watcher = new FolderWatcher(
+          sources,
+          { store: evident.store, ingestor: evident.ingestor, logger },
+          {
+            debounceMs,
+            intervalMs,
+            pollMs: Math.max(debounceMs, 2000),
+            events: !flags.poll,
+            logger,
+            onReport: (report) => {
+              const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
+              // The time goes on the summary line, so each sync's lines read as a block ending with when it ran.
+              const summary = summaryLine(report);
+              if (first || changed)
+                io.out(reportText(report).replace(summary, `${new Date().toISOString().slice(11, 19)} ${summary}`));
+            },
           },
-        });
+        );
         const stopped = new Promise<string>((resolve) => {
           process.once('SIGINT', () => resolve('SIGINT'));
           process.once('SIGTERM', () => resolve('SIGTERM'));
         });
         const modes = await watcher.start();
         first = false;
-        io.out(`watching ${dirs.map((dir, i) => `${dir} (${modes[i] === 'events' ? 'file events' : 'polling'})`).join(', ')}; a full sync every ${intervalMs / 1000} s; Ctrl-C to stop\n`);
+        io.out(
+          `watching ${dirs.map((dir, i) => `${dir} (${modes[i] === 'events' ? 'file events' : 'polling'})`).join(', ')}; a full sync every ${intervalMs / 1000} s; Ctrl-C to stop\n`,
+        );
         const signal = await stopped;
         await watcher.stop();
         io.out(`stopped (${signal})\n`);

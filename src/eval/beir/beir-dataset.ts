@@ -20,7 +20,11 @@ export interface BeirDataset {
 
 /** Reads a BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv. */
 export async function readBeirDataset(dir: string, split: string): Promise<BeirDataset> {
-  const paths = { corpus: join(dir, 'corpus.jsonl'), queries: join(dir, 'queries.jsonl'), qrels: join(dir, 'qrels', `${split}.tsv`) };
+  const paths = {
+    corpus: join(dir, 'corpus.jsonl'),
+    queries: join(dir, 'queries.jsonl'),
+    qrels: join(dir, 'qrels', `${split}.tsv`),
+  };
   for (const [what, path] of Object.entries(paths)) {
     if (!existsSync(path)) {
       throw new ValidationError(`${dir} is not a BEIR folder for split "${split}": ${what} file ${path} is missing.`, {
@@ -46,7 +50,7 @@ async function readQrels(path: string): Promise<Map<string, Map<string, number>>
   const lines = (await readFile(path, 'utf8')).split('\n');
   for (const [index, line] of lines.entries()) {
     const [queryId, docId, score] = line.trim().split('\t');
-    if (!queryId || index === 0 && queryId === 'query-id') continue;
+    if (!queryId || (index === 0 && queryId === 'query-id')) continue;
     if (!docId || score === undefined || Number.isNaN(Number(score))) {
       throw new ValidationError(`${path}:${index + 1}: expected "query-id<TAB>corpus-id<TAB>score".`);
     }

@@ -61,7 +61,8 @@ export function beirPipelines(evident: Evident): BeirPipeline[] {
     { name: 'vector', options: { channels: ['vector'], rerank: false } },
     { name: 'fused', options: { channels: ['bm25', 'vector'], rerank: false } },
   ];
-  if (evident.reranker) pipelines.push({ name: 'fused+rerank', options: { channels: ['bm25', 'vector'], rerank: true } });
+  if (evident.reranker)
+    pipelines.push({ name: 'fused+rerank', options: { channels: ['bm25', 'vector'], rerank: true } });
   return pipelines;
 }
 
@@ -99,7 +100,11 @@ export async function runBeir(evident: Evident, dir: string, options: RunBeirOpt
     const latencies: number[] = [];
     for (const [index, query] of queries.entries()) {
       const started = performance.now();
-      const trace = await evident.search.search(query.text, EVALUATOR, { ...pipeline.options, topK: DEPTH, channelDepth: DEPTH });
+      const trace = await evident.search.search(query.text, EVALUATOR, {
+        ...pipeline.options,
+        topK: DEPTH,
+        channelDepth: DEPTH,
+      });
       latencies.push(performance.now() - started);
       const ranked = [...new Set(trace.results.map((result) => result.chunk.docId))];
       const judgements = dataset.qrels.get(query.id) ?? new Map<string, number>();

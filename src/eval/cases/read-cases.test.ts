@@ -15,29 +15,55 @@ const errorOf = (run: () => unknown): string => {
 
 describe('parseCases', () => {
   it('reads one case a line, skipping blank lines, with defaults', () => {
-    const cases = parseCases('{"id": "a", "user": "alice", "question": "Q?"}\n\n{"id": "b", "user": "bob", "question": "R?", "expect": {"answerable": false}}\n', 'set.jsonl');
-    expect(cases.map((c) => [c.evalCase.id, c.line])).toEqual([['a', 1], ['b', 3]]);
+    const cases = parseCases(
+      '{"id": "a", "user": "alice", "question": "Q?"}\n\n{"id": "b", "user": "bob", "question": "R?", "expect": {"answerable": false}}\n',
+      'set.jsonl',
+    );
+    expect(cases.map((c) => [c.evalCase.id, c.line])).toEqual([
+      ['a', 1],
+      ['b', 3],
+    ]);
     expect(cases[0]?.evalCase).toMatchObject({ history: [], tags: [], expect: {} });
   });
 
   it('names the file, the line and the zod issue of a bad case', () => {
-    const message = errorOf(() => parseCases('{"id": "a", "user": "alice", "question": "Q?"}\n{"id": "b", "user": "bob", "question": "R?", "expect": {"answerable": "yes"}}', 'set.jsonl'));
+    const message = errorOf(() =>
+      parseCases(
+        '{"id": "a", "user": "alice", "question": "Q?"}\n{"id": "b", "user": "bob", "question": "R?", "expect": {"answerable": "yes"}}',
+        'set.jsonl',
+      ),
+    );
     expect(message).toMatch(/^set\.jsonl:2 is not a valid case: expect\.answerable: .*boolean/);
-    expect(errorOf(() => parseCases('{"id": "a", "user": "alice", "question": "Q?", "expect": {"relevant": []}}', 's.jsonl'))).toMatch(/s\.jsonl:1 .*relevant/);
+    expect(
+      errorOf(() =>
+        parseCases('{"id": "a", "user": "alice", "question": "Q?", "expect": {"relevant": []}}', 's.jsonl'),
+      ),
+    ).toMatch(/s\.jsonl:1 .*relevant/);
   });
 
   it('names the line of malformed JSON, a duplicate id, and an empty file', () => {
-    expect(errorOf(() => parseCases('{"id": "a", "user": "u", "question": "Q?"}\n{"id": ', 'set.jsonl'))).toMatch(/^set\.jsonl:2 is not valid JSON/);
-    expect(errorOf(() => parseCases('{"id": "a", "user": "u", "question": "Q?"}\n{"id": "a", "user": "u", "question": "R?"}', 'set.jsonl'))).toContain(
-      'set.jsonl:2: case id "a" is already used on line 1',
+    expect(errorOf(() => parseCases('{"id": "a", "user": "u", "question": "Q?"}\n{"id": ', 'set.jsonl'))).toMatch(
+      /^set\.jsonl:2 is not valid JSON/,
     );
+    expect(
+      errorOf(() =>
+        parseCases(
+          '{"id": "a", "user": "u", "question": "Q?"}\n{"id": "a", "user": "u", "question": "R?"}',
+          'set.jsonl',
+        ),
+      ),
+    ).toContain('set.jsonl:2: case id "a" is already used on line 1');
     expect(errorOf(() => parseCases('\n\n', 'empty.jsonl'))).toContain('empty.jsonl holds no cases');
   });
 });
 
 describe('principalForCase', () => {
   const [alice, zed, zedWithGroups] = parseCases(
-    ['{"id": "a", "user": "alice", "question": "Q?"}', '{"id": "z", "user": "zed", "question": "Q?"}', '{"id": "g", "user": "zed", "groups": ["sales"], "question": "Q?"}'].join('\n'),
+    [
+      '{"id": "a", "user": "alice", "question": "Q?"}',
+      '{"id": "z", "user": "zed", "question": "Q?"}',
+      '{"id": "g", "user": "zed", "groups": ["sales"], "question": "Q?"}',
+    ].join('\n'),
     'set.jsonl',
   );
   const users = { file: 'users.json', groups: new Map([['alice', ['legal']]]) };
@@ -48,10 +74,16 @@ describe('principalForCase', () => {
   });
 
   it('names the users file and the case line for an unknown user', () => {
-    expect(errorOf(() => principalForCase(zed!, users))).toMatch(/^set\.jsonl:2: case "z" asks as "zed", who is not in users\.json\. Add .* to users\.json/);
+    expect(errorOf(() => principalForCase(zed!, users))).toMatch(
+      /^set\.jsonl:2: case "z" asks as "zed", who is not in users\.json\. Add .* to users\.json/,
+    );
   });
 
   it('without a users file, a user has only the groups the case gives', () => {
-    expect(principalForCase(zed!, { file: undefined, groups: new Map() })).toEqual({ id: 'zed', groups: [], roles: ['member'] });
+    expect(principalForCase(zed!, { file: undefined, groups: new Map() })).toEqual({
+      id: 'zed',
+      groups: [],
+      roles: ['member'],
+    });
   });
 });

@@ -37,15 +37,22 @@ export function parseCases(text: string, file: string): LocatedCase[] {
       });
     }
     const earlier = seen.get(parsed.data.id);
-    if (earlier !== undefined) throw new ValidationError(`${file}:${line}: case id "${parsed.data.id}" is already used on line ${earlier}.`, { hint: 'Case ids must be unique: results are compared by id.' });
+    if (earlier !== undefined)
+      throw new ValidationError(`${file}:${line}: case id "${parsed.data.id}" is already used on line ${earlier}.`, {
+        hint: 'Case ids must be unique: results are compared by id.',
+      });
     seen.set(parsed.data.id, line);
     cases.push({ evalCase: parsed.data, file, line });
   }
-  if (cases.length === 0) throw new ValidationError(`${file} holds no cases.`, { hint: 'Write one JSON object per line.' });
+  if (cases.length === 0)
+    throw new ValidationError(`${file} holds no cases.`, { hint: 'Write one JSON object per line.' });
   return cases;
 }
 
 export async function readCases(file: string): Promise<LocatedCase[]> {
-  if (!existsSync(file)) throw new ValidationError(`The cases file ${file} does not exist.`, { hint: 'Pass a JSONL file of evaluation cases.' });
+  if (!existsSync(file))
+    throw new ValidationError(`The cases file ${file} does not exist.`, {
+      hint: 'Pass a JSONL file of evaluation cases.',
+    });
   return parseCases(await readFile(file, 'utf8'), file);
 }

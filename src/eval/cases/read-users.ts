@@ -15,15 +15,24 @@ export interface UserDirectory {
 
 export async function readUsers(file: string | undefined): Promise<UserDirectory> {
   if (file === undefined) return { file, groups: new Map() };
-  if (!existsSync(file)) throw new ValidationError(`The users file ${file} does not exist.`, { hint: 'Pass a JSON array of {"name": "alice", "groups": ["legal"]}.' });
+  if (!existsSync(file))
+    throw new ValidationError(`The users file ${file} does not exist.`, {
+      hint: 'Pass a JSON array of {"name": "alice", "groups": ["legal"]}.',
+    });
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (cause) {
-    throw new ValidationError(`${file} is not valid JSON.`, { cause, hint: 'Pass a JSON array of {"name": "alice", "groups": ["legal"]}.' });
+    throw new ValidationError(`${file} is not valid JSON.`, {
+      cause,
+      hint: 'Pass a JSON array of {"name": "alice", "groups": ["legal"]}.',
+    });
   }
   const parsed = usersSchema.safeParse(value);
-  if (!parsed.success) throw new ValidationError(`${file} is not a users file: ${formatZodIssues(parsed.error)}.`, { hint: 'Pass a JSON array of {"name": "alice", "groups": ["legal"]}.' });
+  if (!parsed.success)
+    throw new ValidationError(`${file} is not a users file: ${formatZodIssues(parsed.error)}.`, {
+      hint: 'Pass a JSON array of {"name": "alice", "groups": ["legal"]}.',
+    });
   return { file, groups: new Map(parsed.data.map((user) => [user.name, user.groups])) };
 }
 
@@ -34,9 +43,12 @@ export async function readUsers(file: string | undefined): Promise<UserDirectory
 export function principalForCase({ evalCase, file, line }: LocatedCase, users: UserDirectory): Principal {
   const groups = evalCase.groups ?? users.groups.get(evalCase.user);
   if (!groups && users.file !== undefined) {
-    throw new ValidationError(`${file}:${line}: case "${evalCase.id}" asks as "${evalCase.user}", who is not in ${users.file}.`, {
-      hint: `Add {"name": "${evalCase.user}", "groups": […]} to ${users.file}, or give the case its own "groups".`,
-    });
+    throw new ValidationError(
+      `${file}:${line}: case "${evalCase.id}" asks as "${evalCase.user}", who is not in ${users.file}.`,
+      {
+        hint: `Add {"name": "${evalCase.user}", "groups": […]} to ${users.file}, or give the case its own "groups".`,
+      },
+    );
   }
   return { id: evalCase.user, groups: [...(groups ?? [])], roles: ['member'] };
 }

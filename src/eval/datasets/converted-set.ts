@@ -29,8 +29,14 @@ export interface WrittenSet {
 /** A doc id must stay inside the corpus folder: relative, forward slashes, no `.`/`..` segments. */
 function assertSafeDocId(docId: string): void {
   const normal = posix.normalize(docId);
-  if (normal !== docId || docId.startsWith('/') || docId.split('/').some((part) => part === '..' || part === '.' || part === '')) {
-    throw new ValidationError(`The converted doc id ${JSON.stringify(docId)} is not a plain relative path.`, { hint: 'This is a converter bug: doc ids must be paths inside the corpus folder.' });
+  if (
+    normal !== docId ||
+    docId.startsWith('/') ||
+    docId.split('/').some((part) => part === '..' || part === '.' || part === '')
+  ) {
+    throw new ValidationError(`The converted doc id ${JSON.stringify(docId)} is not a plain relative path.`, {
+      hint: 'This is a converter bug: doc ids must be paths inside the corpus folder.',
+    });
   }
 }
 
@@ -40,13 +46,18 @@ function assertSafeDocId(docId: string): void {
  */
 export async function writeConvertedSet(set: ConvertedSet, out: string): Promise<WrittenSet> {
   if (existsSync(out) && (await readdir(out)).length > 0) {
-    throw new ValidationError(`${out} is not empty.`, { hint: 'Convert into a new or empty folder (outside the repository: the data is not ours to commit).' });
+    throw new ValidationError(`${out} is not empty.`, {
+      hint: 'Convert into a new or empty folder (outside the repository: the data is not ours to commit).',
+    });
   }
   const corpusDir = join(out, 'corpus');
   const seen = new Set<string>();
   for (const file of set.files) {
     assertSafeDocId(file.docId);
-    if (seen.has(file.docId)) throw new ValidationError(`Two converted documents share the doc id ${file.docId}.`, { hint: 'This is a converter bug.' });
+    if (seen.has(file.docId))
+      throw new ValidationError(`Two converted documents share the doc id ${file.docId}.`, {
+        hint: 'This is a converter bug.',
+      });
     seen.add(file.docId);
     const path = join(corpusDir, ...file.docId.split('/'));
     await mkdir(dirname(path), { recursive: true });
@@ -69,4 +80,5 @@ export type ConversionScope = 'question' | 'shared';
 export const conversionScopes: readonly ConversionScope[] = ['question', 'shared'];
 
 /** An ACL group name from any id: entries may not hold spaces, commas or colons. */
-export const groupName = (prefix: string, id: string): string => `${prefix}-${id.replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^-+|-+$/g, '')}`;
+export const groupName = (prefix: string, id: string): string =>
+  `${prefix}-${id.replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^-+|-+$/g, '')}`;

@@ -25,13 +25,25 @@ export function parseHotpotQaQuestions(text: string, file: string): HotpotQaQues
   const trimmed = text.trim();
   let values: unknown[];
   try {
-    values = trimmed.startsWith('[') ? (JSON.parse(trimmed) as unknown[]) : trimmed.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as unknown);
+    values = trimmed.startsWith('[')
+      ? (JSON.parse(trimmed) as unknown[])
+      : trimmed
+          .split('\n')
+          .filter((line) => line.trim())
+          .map((line) => JSON.parse(line) as unknown);
   } catch (cause) {
-    throw new ValidationError(`${file} is not JSON or JSON lines.`, { cause, hint: 'Pass a HotpotQA distractor file such as hotpot_dev_distractor_v1.json.' });
+    throw new ValidationError(`${file} is not JSON or JSON lines.`, {
+      cause,
+      hint: 'Pass a HotpotQA distractor file such as hotpot_dev_distractor_v1.json.',
+    });
   }
   return values.map((value, index) => {
     const parsed = questionSchema.safeParse(value);
-    if (!parsed.success) throw new ValidationError(`${file}: question ${index + 1} is not a HotpotQA question: ${formatZodIssues(parsed.error)}.`, { hint: 'Each question needs _id, question, answer, context [[title, [sentences]]] and supporting_facts.' });
+    if (!parsed.success)
+      throw new ValidationError(
+        `${file}: question ${index + 1} is not a HotpotQA question: ${formatZodIssues(parsed.error)}.`,
+        { hint: 'Each question needs _id, question, answer, context [[title, [sentences]]] and supporting_facts.' },
+      );
     return parsed.data;
   });
 }
@@ -51,7 +63,10 @@ const paragraphMarkdown = (title: string, sentences: readonly string[]): string 
  * paragraphs the supporting facts name are the relevant and expected cited documents, the answer must be contained.
  */
 export async function convertHotpotQa(src: string, options: HotpotQaOptions = {}): Promise<ConvertedSet> {
-  if (!existsSync(src) || statSync(src).isDirectory()) throw new ValidationError(`${src} is not a HotpotQA questions file.`, { hint: 'Pass the distractor JSON file itself.' });
+  if (!existsSync(src) || statSync(src).isDirectory())
+    throw new ValidationError(`${src} is not a HotpotQA questions file.`, {
+      hint: 'Pass the distractor JSON file itself.',
+    });
   const questions = parseHotpotQaQuestions(await readFile(src, 'utf8'), src).slice(0, options.limit);
   const scope = options.scope ?? 'question';
   const documents = new Map<string, { content: string; groups: Set<string> }>();
@@ -62,11 +77,20 @@ export async function convertHotpotQa(src: string, options: HotpotQaOptions = {}
     for (const [title, sentences] of question.context) {
       const docId = paragraphDocId({ title, paragraph_text: sentences.join('') });
       docIdOfTitle.set(title, docId);
-      const document = documents.get(docId) ?? { content: paragraphMarkdown(title, sentences), groups: new Set<string>() };
+      const document = documents.get(docId) ?? {
+        content: paragraphMarkdown(title, sentences),
+        groups: new Set<string>(),
+      };
       document.groups.add(group);
       documents.set(docId, document);
     }
-    const supporting = [...new Set(question.supporting_facts.map(([title]) => docIdOfTitle.get(title)).filter((docId): docId is string => docId !== undefined))];
+    const supporting = [
+      ...new Set(
+        question.supporting_facts
+          .map(([title]) => docIdOfTitle.get(title))
+          .filter((docId): docId is string => docId !== undefined),
+      ),
+    ];
     cases.push({
       id: `hotpotqa-${question._id}`,
       user: 'hotpotqa',

@@ -11,11 +11,27 @@ type Label = (typeof labels)[number];
 const taskSchema = z.object({
   task_id: z.string().min(1),
   Collection: z.string().min(1),
-  contexts: z.array(z.object({ document_id: z.union([z.string().min(1), z.number()]).transform(String), text: z.string(), title: z.string().optional() }).passthrough()).default([]),
+  contexts: z
+    .array(
+      z
+        .object({
+          document_id: z.union([z.string().min(1), z.number()]).transform(String),
+          text: z.string(),
+          title: z.string().optional(),
+        })
+        .passthrough(),
+    )
+    .default([]),
   /** The conversation so far; its last turn is the user's question. */
   input: z.array(z.object({ speaker: z.enum(['user', 'agent']), text: z.string() }).passthrough()).min(1),
   /** One label in a list, as the reference file has it (a bare string is taken too). */
-  answerability: z.union([z.enum(labels), z.array(z.enum(labels)).length(1).transform((list) => list[0] as Label)]),
+  answerability: z.union([
+    z.enum(labels),
+    z
+      .array(z.enum(labels))
+      .length(1)
+      .transform((list) => list[0] as Label),
+  ]),
 });
 export type MtragTask = z.infer<typeof taskSchema>;
 
@@ -30,10 +46,17 @@ export function parseMtragTasks(text: string, file: string): MtragTask[] {
       try {
         value = JSON.parse(line);
       } catch (cause) {
-        throw new ValidationError(`${file}: line ${index + 1} is not JSON.`, { cause, hint: 'Pass an MTRAG reference file (JSON lines).' });
+        throw new ValidationError(`${file}: line ${index + 1} is not JSON.`, {
+          cause,
+          hint: 'Pass an MTRAG reference file (JSON lines).',
+        });
       }
       const parsed = taskSchema.safeParse(value);
-      if (!parsed.success) throw new ValidationError(`${file}: line ${index + 1} is not an MTRAG task: ${formatZodIssues(parsed.error)}.`, { hint: 'Each line needs task_id, Collection, contexts, input and answerability.' });
+      if (!parsed.success)
+        throw new ValidationError(
+          `${file}: line ${index + 1} is not an MTRAG task: ${formatZodIssues(parsed.error)}.`,
+          { hint: 'Each line needs task_id, Collection, contexts, input and answerability.' },
+        );
       return parsed.data;
     });
 }
@@ -51,7 +74,8 @@ export interface MtragOptions {
 const segment = (id: string): string => id.replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^[-.]+|-+$/g, '') || 'untitled';
 
 /** A context's doc id: its collection's folder and its document id, so the same passage cited by several turns is one document. */
-export const mtragDocId = (collection: string, documentId: string): string => `${segment(collection)}/${segment(documentId)}.txt`;
+export const mtragDocId = (collection: string, documentId: string): string =>
+  `${segment(collection)}/${segment(documentId)}.txt`;
 
 /**
  * Whether a turn should be answered. ANSWERABLE and PARTIAL (part of it is answerable) → true; UNANSWERABLE → false;
@@ -78,13 +102,17 @@ export async function convertMtrag(file: string, options: MtragOptions = {}): Pr
     const docIds = task.contexts.map((context) => {
       const docId = mtragDocId(task.Collection, context.document_id);
       // The first text seen wins: the reference file repeats a passage verbatim wherever several turns use it.
-      if (!documents.has(docId)) documents.set(docId, `${context.title?.trim() ? `${context.title.trim()}\n\n` : ''}${context.text.trim()}\n`);
+      if (!documents.has(docId))
+        documents.set(docId, `${context.title?.trim() ? `${context.title.trim()}\n\n` : ''}${context.text.trim()}\n`);
       return docId;
     });
     const answerable = mtragAnswerable(task, options.underspecified);
     if (answerable === null) continue;
     const last = task.input[task.input.length - 1];
-    if (!last || last.speaker !== 'user' || !last.text.trim()) throw new ValidationError(`${file}: task ${task.task_id} does not end with a user turn.`, { hint: 'The last entry of `input` is the question.' });
+    if (!last || last.speaker !== 'user' || !last.text.trim())
+      throw new ValidationError(`${file}: task ${task.task_id} does not end with a user turn.`, {
+        hint: 'The last entry of `input` is the question.',
+      });
     cases.push({
       id: `mtrag-${segment(task.task_id)}`,
       user: 'mtrag',
@@ -92,7 +120,10 @@ export async function convertMtrag(file: string, options: MtragOptions = {}): Pr
       history: task.input
         .slice(0, -1)
         .filter((turn) => turn.text.trim())
-        .map((turn) => ({ role: turn.speaker === 'agent' ? ('assistant' as const) : ('user' as const), content: turn.text.trim() })),
+        .map((turn) => ({
+          role: turn.speaker === 'agent' ? ('assistant' as const) : ('user' as const),
+          content: turn.text.trim(),
+        })),
       question: last.text.trim(),
       tags: ['mtrag', task.Collection, task.answerability.toLowerCase()],
       expect: { answerable, ...(answerable && docIds.length ? { relevant_docs: [...new Set(docIds)] } : {}) },

@@ -6,7 +6,12 @@ import { markdownLoader } from '../../ingest/loaders/markdown-loader.ts';
 import { writeConvertedSet } from './converted-set.ts';
 import { convertMusique, paragraphDocId, parseMusiqueQuestions } from './musique.ts';
 
-const paragraph = (idx: number, title: string, text: string, supporting = false) => ({ idx, title, paragraph_text: text, is_supporting: supporting });
+const paragraph = (idx: number, title: string, text: string, supporting = false) => ({
+  idx,
+  title,
+  paragraph_text: text,
+  is_supporting: supporting,
+});
 const SHARED = paragraph(2, 'Vienna', 'Vienna is the capital of Austria.');
 // Two questions in the HippoRAG layout; the Vienna paragraph belongs to both, and the second's hops come in reverse idx order.
 const QUESTIONS = [
@@ -14,14 +19,24 @@ const QUESTIONS = [
     id: '2hop__1_2',
     question: 'Who was the first president of the association which published Journal of Psychotherapy Integration?',
     question_decomposition: [
-      { id: 1, question: 'Who published the journal?', answer: 'American Psychological Association', paragraph_support_idx: 0 },
+      {
+        id: 1,
+        question: 'Who published the journal?',
+        answer: 'American Psychological Association',
+        paragraph_support_idx: 0,
+      },
       { id: 2, question: 'Who was the first president of #1?', answer: 'G. Stanley Hall', paragraph_support_idx: 1 },
     ],
     answer: 'G. Stanley Hall',
     answer_aliases: ['Stanley Hall'],
     answerable: true,
     paragraphs: [
-      paragraph(0, 'Journal of Psychotherapy Integration', 'It is published by the American Psychological Association.', true),
+      paragraph(
+        0,
+        'Journal of Psychotherapy Integration',
+        'It is published by the American Psychological Association.',
+        true,
+      ),
       paragraph(1, 'American Psychological Association', 'Its first president was G. Stanley Hall.', true),
       SHARED,
     ],
@@ -36,7 +51,11 @@ const QUESTIONS = [
     answer: 'Austria',
     answer_aliases: [],
     answerable: true,
-    paragraphs: [paragraph(0, 'Café Müller: "Tanztheater"', 'A distractor paragraph.'), paragraph(1, 'Aschenbrödel', 'Aschenbrödel was first performed in Vienna.', true), { ...SHARED, is_supporting: true }],
+    paragraphs: [
+      paragraph(0, 'Café Müller: "Tanztheater"', 'A distractor paragraph.'),
+      paragraph(1, 'Aschenbrödel', 'Aschenbrödel was first performed in Vienna.', true),
+      { ...SHARED, is_supporting: true },
+    ],
   },
 ];
 
@@ -47,15 +66,22 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('MuSiQue converter', () => {
   it('reads a JSON array or JSON lines', () => {
-    expect(parseMusiqueQuestions(JSON.stringify(QUESTIONS), 'q.json').map((q) => q.id)).toEqual(['2hop__1_2', '2hop__3_4']);
+    expect(parseMusiqueQuestions(JSON.stringify(QUESTIONS), 'q.json').map((q) => q.id)).toEqual([
+      '2hop__1_2',
+      '2hop__3_4',
+    ]);
     expect(parseMusiqueQuestions(QUESTIONS.map((q) => JSON.stringify(q)).join('\n'), 'q.jsonl')).toHaveLength(2);
-    expect(() => parseMusiqueQuestions('[{"id": "x"}]', 'bad.json')).toThrow(/bad\.json: question 1 is not a MuSiQue question/);
+    expect(() => parseMusiqueQuestions('[{"id": "x"}]', 'bad.json')).toThrow(
+      /bad\.json: question 1 is not a MuSiQue question/,
+    );
   });
 
   it('gives each distinct paragraph one readable, stable doc id', () => {
     expect(paragraphDocId(SHARED)).toMatch(/^paragraphs\/vienna-[0-9a-f]{10}\.md$/);
     expect(paragraphDocId({ title: 'Vienna', paragraph_text: 'Another paragraph.' })).not.toBe(paragraphDocId(SHARED));
-    expect(paragraphDocId({ title: 'Café Müller: "Tanztheater"', paragraph_text: 'x' })).toMatch(/^paragraphs\/cafe-muller-tanztheater-/);
+    expect(paragraphDocId({ title: 'Café Müller: "Tanztheater"', paragraph_text: 'x' })).toMatch(
+      /^paragraphs\/cafe-muller-tanztheater-/,
+    );
   });
 
   it('expects the supporting paragraphs in hop order, retrieved and cited, and the main answer contained', async () => {
@@ -64,7 +90,10 @@ describe('MuSiQue converter', () => {
     const [first, second] = set.cases;
     expect(first).toMatchObject({ id: 'musique-2hop__1_2', user: 'musique', groups: [], tags: ['musique', '2-hop'] });
     expect(first?.expect.answer_contains).toEqual(['G. Stanley Hall']);
-    expect(second?.expect.relevant_docs).toEqual([paragraphDocId(QUESTIONS[1]!.paragraphs[1]!), paragraphDocId(SHARED)]);
+    expect(second?.expect.relevant_docs).toEqual([
+      paragraphDocId(QUESTIONS[1]!.paragraphs[1]!),
+      paragraphDocId(SHARED),
+    ]);
     expect(second?.expect.cite_docs).toEqual(second?.expect.relevant_docs);
     expect(set.files.every((file) => file.acl === undefined)).toBe(true);
   });
@@ -72,7 +101,10 @@ describe('MuSiQue converter', () => {
   it('with scope question, a paragraph is readable by the group of every question it belongs to', async () => {
     const set = await convertMusique(src, { scope: 'question' });
     expect(set.cases.map((c) => c.groups)).toEqual([['musique-2hop__1_2'], ['musique-2hop__3_4']]);
-    expect(set.files.find((file) => file.docId === paragraphDocId(SHARED))?.acl).toEqual(['group:musique-2hop__1_2', 'group:musique-2hop__3_4']);
+    expect(set.files.find((file) => file.docId === paragraphDocId(SHARED))?.acl).toEqual([
+      'group:musique-2hop__1_2',
+      'group:musique-2hop__3_4',
+    ]);
     const limited = await convertMusique(src, { limit: 1 });
     expect([limited.cases.length, limited.files.length]).toEqual([1, 3]);
   });

@@ -8,7 +8,12 @@ import type { EvalCase } from '../cases/eval-case.ts';
 import { formatZodIssues } from '../cases/read-cases.ts';
 import { groupName, type ConversionScope, type ConvertedSet } from './converted-set.ts';
 
-const paragraphSchema = z.object({ idx: z.number().int(), title: z.string(), paragraph_text: z.string(), is_supporting: z.boolean() });
+const paragraphSchema = z.object({
+  idx: z.number().int(),
+  title: z.string(),
+  paragraph_text: z.string(),
+  is_supporting: z.boolean(),
+});
 const questionSchema = z.object({
   id: z.string().min(1),
   question: z.string().min(1),
@@ -16,7 +21,9 @@ const questionSchema = z.object({
   answer_aliases: z.array(z.string()).default([]),
   answerable: z.boolean().default(true),
   paragraphs: z.array(paragraphSchema).min(1),
-  question_decomposition: z.array(z.object({ paragraph_support_idx: z.number().int().nullable().optional() }).passthrough()).default([]),
+  question_decomposition: z
+    .array(z.object({ paragraph_support_idx: z.number().int().nullable().optional() }).passthrough())
+    .default([]),
 });
 export type MusiqueQuestion = z.infer<typeof questionSchema>;
 type Paragraph = z.infer<typeof paragraphSchema>;
@@ -26,25 +33,47 @@ export function parseMusiqueQuestions(text: string, file: string): MusiqueQuesti
   const trimmed = text.trim();
   let values: unknown[];
   try {
-    values = trimmed.startsWith('[') ? (JSON.parse(trimmed) as unknown[]) : trimmed.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as unknown);
+    values = trimmed.startsWith('[')
+      ? (JSON.parse(trimmed) as unknown[])
+      : trimmed
+          .split('\n')
+          .filter((line) => line.trim())
+          .map((line) => JSON.parse(line) as unknown);
   } catch (cause) {
-    throw new ValidationError(`${file} is not JSON or JSON lines.`, { cause, hint: 'Pass MuSiQue questions with their paragraphs (e.g. musique_train.json).' });
+    throw new ValidationError(`${file} is not JSON or JSON lines.`, {
+      cause,
+      hint: 'Pass MuSiQue questions with their paragraphs (e.g. musique_train.json).',
+    });
   }
   return values.map((value, index) => {
     const parsed = questionSchema.safeParse(value);
-    if (!parsed.success) throw new ValidationError(`${file}: question ${index + 1} is not a MuSiQue question: ${formatZodIssues(parsed.error)}.`, { hint: 'Each question needs id, question, answer and paragraphs [{idx, title, paragraph_text, is_supporting}].' });
+    if (!parsed.success)
+      throw new ValidationError(
+        `${file}: question ${index + 1} is not a MuSiQue question: ${formatZodIssues(parsed.error)}.`,
+        {
+          hint: 'Each question needs id, question, answer and paragraphs [{idx, title, paragraph_text, is_supporting}].',
+        },
+      );
     return parsed.data;
   });
 }
 
 /** The questions file inside a dataset folder (`musique_*.json` other than the corpus, or `*.jsonl`), or the file itself. */
 function questionsFileOf(src: string): string {
-  if (!existsSync(src)) throw new ValidationError(`${src} does not exist.`, { hint: 'Pass the MuSiQue folder or its questions file.' });
+  if (!existsSync(src))
+    throw new ValidationError(`${src} does not exist.`, { hint: 'Pass the MuSiQue folder or its questions file.' });
   if (!statSync(src).isDirectory()) return src;
-  for (const name of ['musique_train.json', 'musique_dev.json', 'musique_ans_v1.0_dev.jsonl', 'musique_ans_v1.0_train.jsonl']) {
+  for (const name of [
+    'musique_train.json',
+    'musique_dev.json',
+    'musique_ans_v1.0_dev.jsonl',
+    'musique_ans_v1.0_train.jsonl',
+  ]) {
     if (existsSync(join(src, name))) return join(src, name);
   }
-  throw new ValidationError(`${src} holds no MuSiQue questions file.`, { hint: 'Expected musique_train.json (HippoRAG layout) or musique_ans_v1.0_*.jsonl; or pass the file.' });
+  throw new ValidationError(`${src} holds no MuSiQue questions file.`, {
+    hint: 'Expected musique_train.json (HippoRAG layout) or musique_ans_v1.0_*.jsonl; or pass the file.',
+  });
 }
 
 const slug = (title: string): string =>
@@ -73,7 +102,9 @@ const paragraphMarkdown = (paragraph: Paragraph): string =>
 /** Supporting paragraphs in the order the decomposition uses them (hop 1 first), then any other supporting one. */
 function supportingParagraphs(question: MusiqueQuestion): Paragraph[] {
   const byIdx = new Map(question.paragraphs.map((paragraph) => [paragraph.idx, paragraph]));
-  const ordered = question.question_decomposition.map((step) => byIdx.get(step.paragraph_support_idx ?? -1)).filter((p): p is Paragraph => p?.is_supporting === true);
+  const ordered = question.question_decomposition
+    .map((step) => byIdx.get(step.paragraph_support_idx ?? -1))
+    .filter((p): p is Paragraph => p?.is_supporting === true);
   const rest = question.paragraphs.filter((paragraph) => paragraph.is_supporting && !ordered.includes(paragraph));
   return [...new Set([...ordered, ...rest])];
 }
@@ -113,7 +144,12 @@ export async function convertMusique(src: string, options: MusiqueOptions = {}):
       question: question.question,
       tags: ['musique', ...(hops ? [`${hops}-hop`] : [])],
       expect: question.answerable
-        ? { relevant_docs: supporting, answerable: true, ...(question.answer.trim() ? { answer_contains: [question.answer.trim()] } : {}), cite_docs: supporting }
+        ? {
+            relevant_docs: supporting,
+            answerable: true,
+            ...(question.answer.trim() ? { answer_contains: [question.answer.trim()] } : {}),
+            cite_docs: supporting,
+          }
         : { answerable: false },
     });
   }

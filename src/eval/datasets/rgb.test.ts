@@ -8,8 +8,20 @@ import { writeConvertedSet } from './converted-set.ts';
 import { convertRgb, parseRgbQuestions, rgbAnswerEntries, rgbCaseDocs } from './rgb.ts';
 
 const QUESTIONS = [
-  { id: 1, query: '《炽道》的主演', answer: ['金晨', '王安宇'], positive: ['《炽道》由金晨和王安宇主演。', '女主金晨，男主王安宇。'], negative: ['《炽道》改编自同名小说。', '导演伊峥拍过《苍兰诀》。', '该剧在优酷播出。'] },
-  { id: 2, query: 'Which site hosts the show?', answer: [['Bilibili', 'B站']], positive: ['It streams on Bilibili.'], negative: ['The show has 12 episodes.', 'It streams on Bilibili.'] },
+  {
+    id: 1,
+    query: '《炽道》的主演',
+    answer: ['金晨', '王安宇'],
+    positive: ['《炽道》由金晨和王安宇主演。', '女主金晨，男主王安宇。'],
+    negative: ['《炽道》改编自同名小说。', '导演伊峥拍过《苍兰诀》。', '该剧在优酷播出。'],
+  },
+  {
+    id: 2,
+    query: 'Which site hosts the show?',
+    answer: [['Bilibili', 'B站']],
+    positive: ['It streams on Bilibili.'],
+    negative: ['The show has 12 episodes.', 'It streams on Bilibili.'],
+  },
 ];
 
 const root = mkdtempSync(join(tmpdir(), 'evident-rgb-'));
@@ -21,7 +33,9 @@ describe('RGB converter', () => {
   it('reads JSON lines or an array, and rejects a line that is not an RGB question', () => {
     expect(parseRgbQuestions(readFileSync(src, 'utf8'), src).map((q) => q.id)).toEqual(['1', '2']);
     expect(parseRgbQuestions(JSON.stringify(QUESTIONS), 'q.json')).toHaveLength(2);
-    expect(() => parseRgbQuestions('{"id": 3, "query": "x"}', 'bad.json')).toThrow(/bad\.json: question 1 is not an RGB question/);
+    expect(() => parseRgbQuestions('{"id": 3, "query": "x"}', 'bad.json')).toThrow(
+      /bad\.json: question 1 is not an RGB question/,
+    );
   });
 
   it('turns the answer into entries, a nested list into alternatives', () => {
@@ -39,18 +53,31 @@ describe('RGB converter', () => {
     ]);
     const texts = set.files.map((file) => String(file.content).trim());
     // A passage listed as both positive and negative holds the answer, so it is never a negative.
-    expect(texts.sort()).toEqual(['The show has 12 episodes.', '《炽道》改编自同名小说。', '导演伊峥拍过《苍兰诀》。', '该剧在优酷播出。'].sort());
-    expect(set.files.every((file) => file.acl?.length === 1 && file.docId.startsWith(file.acl[0]!.replace('group:', '').replace('-negative', '') + '/'))).toBe(true);
+    expect(texts.sort()).toEqual(
+      ['The show has 12 episodes.', '《炽道》改编自同名小说。', '导演伊峥拍过《苍兰诀》。', '该剧在优酷播出。'].sort(),
+    );
+    expect(
+      set.files.every(
+        (file) =>
+          file.acl?.length === 1 &&
+          file.docId.startsWith(file.acl[0]!.replace('group:', '').replace('-negative', '') + '/'),
+      ),
+    ).toBe(true);
   });
 
   it('positive: the positives among all negatives, the gold answer expected; mixed keeps the negative case from the positives', async () => {
     const positive = await convertRgb(src, { variant: 'positive' });
-    expect(positive.cases[0]).toMatchObject({ id: 'rgb-1-positive', tags: ['zh', 'rgb', 'positive'], expect: { answerable: true, answer_contains: ['金晨', '王安宇'] } });
+    expect(positive.cases[0]).toMatchObject({
+      id: 'rgb-1-positive',
+      tags: ['zh', 'rgb', 'positive'],
+      expect: { answerable: true, answer_contains: ['金晨', '王安宇'] },
+    });
     expect(positive.cases[1]?.expect.answer_contains).toEqual([['Bilibili', 'B站']]);
     expect(positive.files).toHaveLength(7);
     const mixed = await convertRgb(src, { variant: 'mixed', limit: 1 });
     expect(mixed.cases.map((c) => c.id)).toEqual(['rgb-1-negative', 'rgb-1-positive']);
-    const readableBy = (group: string) => mixed.files.filter((file) => file.acl?.includes(`group:${group}`)).map((file) => String(file.content).trim());
+    const readableBy = (group: string) =>
+      mixed.files.filter((file) => file.acl?.includes(`group:${group}`)).map((file) => String(file.content).trim());
     expect(readableBy('rgb-1-negative')).toHaveLength(3);
     expect(readableBy('rgb-1-negative').some((text) => text.includes('金晨'))).toBe(false);
     expect(readableBy('rgb-1-positive')).toHaveLength(5);
@@ -61,7 +88,10 @@ describe('RGB converter', () => {
     const docs = rgbCaseDocs(question, 'positive', { passages: 3, noiseRate: 0.4 });
     expect([docs.positives.length, docs.negatives.length]).toEqual([1, 2]);
     expect(rgbCaseDocs(question, 'positive', { passages: 3, noiseRate: 0.4 })).toEqual(docs);
-    expect(rgbCaseDocs(question, 'negative', { passages: 2, noiseRate: 0.4 })).toMatchObject({ positives: [], negatives: expect.any(Array) });
+    expect(rgbCaseDocs(question, 'negative', { passages: 2, noiseRate: 0.4 })).toMatchObject({
+      positives: [],
+      negatives: expect.any(Array),
+    });
     expect(rgbCaseDocs(question, 'negative', { passages: 2 }).negatives).toHaveLength(2);
     // With no positive left (a noise rate of 1) there is no positive case to ask.
     expect((await convertRgb(src, { variant: 'positive', passages: 2, noiseRate: 1 })).cases).toHaveLength(0);
@@ -73,7 +103,9 @@ describe('RGB converter', () => {
     const set = await convertRgb(src, { variant: 'mixed' });
     expect(set.files.every((file) => /^rgb-\d+\/passage-\d{2}\.txt$/.test(file.docId))).toBe(true);
     const first = set.files[0]!;
-    expect(JSON.parse(readFileSync(join(written.corpusDir, `${first.docId}.acl.json`), 'utf8'))).toEqual({ acl: first.acl });
+    expect(JSON.parse(readFileSync(join(written.corpusDir, `${first.docId}.acl.json`), 'utf8'))).toEqual({
+      acl: first.acl,
+    });
   });
 });
 
@@ -86,7 +118,9 @@ describeWith(sharedDataset('rgb-zh'), 'the shared RGB (zh) dev sample', (dir) =>
     const questions = parseRgbQuestions(readFileSync(file, 'utf8'), file);
     const positive = await convertRgb(file, { variant: 'positive' });
     expect(positive.cases).toHaveLength(150);
-    const answered = questions.filter((q) => q.positive.some((passage) => scoreAnswer(rgbAnswerEntries(q.answer), passage).status === 'pass'));
+    const answered = questions.filter((q) =>
+      q.positive.some((passage) => scoreAnswer(rgbAnswerEntries(q.answer), passage).status === 'pass'),
+    );
     expect(answered.length).toBeGreaterThanOrEqual(140);
   });
 });

@@ -29,20 +29,33 @@ export function parseRgbQuestions(text: string, file: string): RgbQuestion[] {
   const trimmed = text.trim();
   let values: unknown[];
   try {
-    values = trimmed.startsWith('[') ? (JSON.parse(trimmed) as unknown[]) : trimmed.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as unknown);
+    values = trimmed.startsWith('[')
+      ? (JSON.parse(trimmed) as unknown[])
+      : trimmed
+          .split('\n')
+          .filter((line) => line.trim())
+          .map((line) => JSON.parse(line) as unknown);
   } catch (cause) {
-    throw new ValidationError(`${file} is not JSON or JSON lines.`, { cause, hint: 'Pass an RGB questions file such as zh_refine.json (one JSON object a line).' });
+    throw new ValidationError(`${file} is not JSON or JSON lines.`, {
+      cause,
+      hint: 'Pass an RGB questions file such as zh_refine.json (one JSON object a line).',
+    });
   }
   return values.map((value, index) => {
     const parsed = questionSchema.safeParse(value);
-    if (!parsed.success) throw new ValidationError(`${file}: question ${index + 1} is not an RGB question: ${formatZodIssues(parsed.error)}.`, { hint: 'Each line needs id, query, answer, positive and negative.' });
+    if (!parsed.success)
+      throw new ValidationError(
+        `${file}: question ${index + 1} is not an RGB question: ${formatZodIssues(parsed.error)}.`,
+        { hint: 'Each line needs id, query, answer, positive and negative.' },
+      );
     return parsed.data;
   });
 }
 
 /** The answer as `answer_contains` entries: each element a string or its alternatives (deeper nesting flattened). */
 export function rgbAnswerEntries(answer: RgbQuestion['answer']): (string | string[])[] {
-  const flat = (element: AnswerElement): string[] => (typeof element === 'string' ? [element.trim()].filter(Boolean) : element.flatMap(flat));
+  const flat = (element: AnswerElement): string[] =>
+    typeof element === 'string' ? [element.trim()].filter(Boolean) : element.flatMap(flat);
   const elements = typeof answer === 'string' ? [answer] : answer;
   return elements.flatMap((element): (string | string[])[] => {
     const alternatives = [...new Set(flat(element))];
@@ -94,14 +107,25 @@ interface CaseDocs {
  * Which passages a case reads. RGB's sampling: ceil(passages × noise rate) negatives (all of `passages` for the
  * negative case) and the rest positives, each drawn at random; without `passages`, every passage of the kind.
  */
-export function rgbCaseDocs(question: RgbQuestion, variant: 'negative' | 'positive', options: Pick<RgbOptions, 'passages' | 'noiseRate' | 'seed'>): CaseDocs {
+export function rgbCaseDocs(
+  question: RgbQuestion,
+  variant: 'negative' | 'positive',
+  options: Pick<RgbOptions, 'passages' | 'noiseRate' | 'seed'>,
+): CaseDocs {
   const random = seededRandom(`${options.seed ?? 0}:${question.id}:${variant}`);
   const positives = [...new Set(question.positive.map((text) => text.trim()).filter(Boolean))];
-  const negatives = [...new Set(question.negative.map((text) => text.trim()).filter(Boolean))].filter((text) => !positives.includes(text));
+  const negatives = [...new Set(question.negative.map((text) => text.trim()).filter(Boolean))].filter(
+    (text) => !positives.includes(text),
+  );
   if (options.passages === undefined) return { variant, positives: variant === 'positive' ? positives : [], negatives };
-  const negativeCount = variant === 'negative' ? options.passages : Math.ceil(options.passages * (options.noiseRate ?? 0));
+  const negativeCount =
+    variant === 'negative' ? options.passages : Math.ceil(options.passages * (options.noiseRate ?? 0));
   const positiveCount = variant === 'negative' ? 0 : options.passages - negativeCount;
-  return { variant, positives: shuffled(positives, random).slice(0, positiveCount), negatives: shuffled(negatives, random).slice(0, negativeCount) };
+  return {
+    variant,
+    positives: shuffled(positives, random).slice(0, positiveCount),
+    negatives: shuffled(negatives, random).slice(0, negativeCount),
+  };
 }
 
 /** A language tag from the question's script, so RGB's English files convert as well as its Chinese ones. */
@@ -116,15 +140,21 @@ const languageTag = (text: string): string => (/\p{Script=Han}/u.test(text) ? 'z
  */
 export async function convertRgb(file: string, options: RgbOptions = {}): Promise<ConvertedSet> {
   const variant = options.variant ?? 'negative';
-  if (options.noiseRate !== undefined && !(options.noiseRate >= 0 && options.noiseRate <= 1)) throw new ValidationError(`The noise rate must be between 0 and 1, got ${options.noiseRate}.`);
+  if (options.noiseRate !== undefined && !(options.noiseRate >= 0 && options.noiseRate <= 1))
+    throw new ValidationError(`The noise rate must be between 0 and 1, got ${options.noiseRate}.`);
   const questions = parseRgbQuestions(await readFile(file, 'utf8'), file).slice(0, options.limit);
   const kinds: ('negative' | 'positive')[] = variant === 'mixed' ? ['negative', 'positive'] : [variant];
   const documents = new Map<string, { docId: string; text: string; groups: Set<string> }>();
   const cases: EvalCase[] = [];
   for (const question of questions) {
     const folder = groupName('rgb', question.id);
-    const ordered = shuffled([...new Set([...question.positive, ...question.negative].map((text) => text.trim()).filter(Boolean))], seededRandom(`${options.seed ?? 0}:${question.id}`));
-    const docIdOf = new Map(ordered.map((text, index) => [text, `${folder}/passage-${String(index + 1).padStart(2, '0')}.txt`]));
+    const ordered = shuffled(
+      [...new Set([...question.positive, ...question.negative].map((text) => text.trim()).filter(Boolean))],
+      seededRandom(`${options.seed ?? 0}:${question.id}`),
+    );
+    const docIdOf = new Map(
+      ordered.map((text, index) => [text, `${folder}/passage-${String(index + 1).padStart(2, '0')}.txt`]),
+    );
     const answer = rgbAnswerEntries(question.answer);
     for (const kind of kinds) {
       const docs = rgbCaseDocs(question, kind, options);
@@ -153,6 +183,10 @@ export async function convertRgb(file: string, options: RgbOptions = {}): Promis
   }
   const files = [...documents.values()]
     .sort((a, b) => a.docId.localeCompare(b.docId))
-    .map(({ docId, text, groups }) => ({ docId, content: `${text}\n`, acl: [...groups].map((group) => `group:${group}`) }));
+    .map(({ docId, text, groups }) => ({
+      docId,
+      content: `${text}\n`,
+      acl: [...groups].map((group) => `group:${group}`),
+    }));
   return { cases, files };
 }

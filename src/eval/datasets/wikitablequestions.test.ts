@@ -15,7 +15,8 @@ const QUESTIONS = [
   'nu-2\t"how long between ""sweet child o\' mine"" and ""nightrain""?"\tcsv/203-csv/72.csv\t1 year',
   'nu-3\twhich networks does televisa own?\tcsv/204-csv/181.csv\tCanal de las Estrellas|Canal 5',
 ].join('\n');
-const NETWORKS = '"Network name","Owner","Affiliates"\n"Canal de las Estrellas","Televisa","10"\n"Canal 5","Televisa","4"\n"Azteca 7","TV Azteca","9"\n';
+const NETWORKS =
+  '"Network name","Owner","Affiliates"\n"Canal de las Estrellas","Televisa","10"\n"Canal 5","Televisa","4"\n"Azteca 7","TV Azteca","9"\n';
 // The dataset escapes quotes with a backslash, as its csv/203-csv/72.csv does.
 const SONGS = '"Song","Year","Size"\n"Sweet Child o\' Mine","1987","12\\""\n"Nightrain","1988","7\\""\n';
 
@@ -33,15 +34,22 @@ describe('WikiTableQuestions converter', () => {
     const questions = parseWtqQuestions(QUESTIONS, 'questions.tsv');
     expect(questions).toHaveLength(3);
     expect(questions[1]?.utterance).toBe('how long between "sweet child o\' mine" and "nightrain"?');
-    expect(questions[2]).toMatchObject({ context: 'csv/204-csv/181.csv', targetValue: 'Canal de las Estrellas|Canal 5' });
+    expect(questions[2]).toMatchObject({
+      context: 'csv/204-csv/181.csv',
+      targetValue: 'Canal de las Estrellas|Canal 5',
+    });
   });
 
   it('refuses a questions file without the expected columns', () => {
-    expect(() => parseWtqQuestions('id\tquestion\nnu-1\twhat?', 'bad.tsv')).toThrow(/bad\.tsv: question 1 is not valid/);
+    expect(() => parseWtqQuestions('id\tquestion\nnu-1\twhat?', 'bad.tsv')).toThrow(
+      /bad\.tsv: question 1 is not valid/,
+    );
   });
 
   it('rewrites backslash-escaped quotes as standard CSV, cells unchanged', () => {
-    expect(toStandardCsv(SONGS, '72.csv')).toBe('"Song","Year","Size"\n"Sweet Child o\' Mine","1987","12"""\n"Nightrain","1988","7"""\n');
+    expect(toStandardCsv(SONGS, '72.csv')).toBe(
+      '"Song","Year","Size"\n"Sweet Child o\' Mine","1987","12"""\n"Nightrain","1988","7"""\n',
+    );
   });
 
   it('makes one case per question: every answer value contained, table_query expected, its own table only', async () => {
@@ -52,7 +60,11 @@ describe('WikiTableQuestions converter', () => {
       id: 'wtq-nu-3',
       groups: ['wtq-204-csv-181'],
       tags: ['wtq', 'table'],
-      expect: { answerable: true, answer_contains: ['Canal de las Estrellas', 'Canal 5'], tools: { expected: ['table_query'] } },
+      expect: {
+        answerable: true,
+        answer_contains: ['Canal de las Estrellas', 'Canal 5'],
+        tools: { expected: ['table_query'] },
+      },
     });
     expect(set.cases[1]?.groups).toEqual(['wtq-203-csv-72']);
   });
@@ -65,11 +77,13 @@ describe('WikiTableQuestions converter', () => {
     expect(set.cases[0]?.groups).toEqual([]);
   });
 
-  it('writes a cases file eval run reads and a corpus whose tables only the question\'s group can query', async () => {
+  it("writes a cases file eval run reads and a corpus whose tables only the question's group can query", async () => {
     const out = join(root, 'out');
     const written = await writeConvertedSet(await convertWikiTableQuestions(src), out);
     expect(parseCases(readFileSync(written.casesFile, 'utf8'), written.casesFile)).toHaveLength(3);
-    expect(JSON.parse(readFileSync(join(written.corpusDir, 'csv/204-csv/181.csv.acl.json'), 'utf8'))).toEqual({ acl: ['group:wtq-204-csv-181'] });
+    expect(JSON.parse(readFileSync(join(written.corpusDir, 'csv/204-csv/181.csv.acl.json'), 'utf8'))).toEqual({
+      acl: ['group:wtq-204-csv-181'],
+    });
     const evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
     try {
       expect(await evident.ingestor.ingest([written.corpusDir])).toMatchObject({ added: 2, failed: 0 });

@@ -29,17 +29,26 @@ export function toStandardCsv(text: string, file: string): string {
   try {
     rows = parse(text, { escape: '\\', relax_column_count: true, skip_empty_lines: true }) as string[][];
   } catch (cause) {
-    throw new ValidationError(`${file} is not a WikiTableQuestions CSV table: ${(cause as Error).message}`, { cause, hint: 'Tables are CSV with backslash-escaped quotes.' });
+    throw new ValidationError(`${file} is not a WikiTableQuestions CSV table: ${(cause as Error).message}`, {
+      cause,
+      hint: 'Tables are CSV with backslash-escaped quotes.',
+    });
   }
   return rows.map((row) => row.map(csvField).join(',')).join('\n') + '\n';
 }
 
 /** `questions.tsv`: a header line, then tab-separated fields, quoted like CSV when they hold quotes. */
 export function parseWtqQuestions(text: string, file: string): WtqQuestion[] {
-  const rows = parse(text, { delimiter: '\t', columns: true, skip_empty_lines: true, relax_quotes: true }) as Record<string, string>[];
+  const rows = parse(text, { delimiter: '\t', columns: true, skip_empty_lines: true, relax_quotes: true }) as Record<
+    string,
+    string
+  >[];
   return rows.map((row, index) => {
     const parsed = questionSchema.safeParse(row);
-    if (!parsed.success) throw new ValidationError(`${file}: question ${index + 1} is not valid: ${formatZodIssues(parsed.error)}.`, { hint: 'Expected the columns id, utterance, context, targetValue.' });
+    if (!parsed.success)
+      throw new ValidationError(`${file}: question ${index + 1} is not valid: ${formatZodIssues(parsed.error)}.`, {
+        hint: 'Expected the columns id, utterance, context, targetValue.',
+      });
     return parsed.data;
   });
 }
@@ -65,9 +74,16 @@ export async function convertWikiTableQuestions(src: string, options: WtqOptions
     const docId = question.context;
     const group = groupName('wtq', docId.replace(/^csv\//, '').replace(/\.csv$/, ''));
     if (!files.has(docId)) {
-      files.set(docId, { docId, content: toStandardCsv(await readFile(join(src, docId), 'utf8'), join(src, docId)), ...(scope === 'question' ? { acl: [`group:${group}`] } : {}) });
+      files.set(docId, {
+        docId,
+        content: toStandardCsv(await readFile(join(src, docId), 'utf8'), join(src, docId)),
+        ...(scope === 'question' ? { acl: [`group:${group}`] } : {}),
+      });
     }
-    const answers = question.targetValue.split('|').map((value) => value.trim()).filter(Boolean);
+    const answers = question.targetValue
+      .split('|')
+      .map((value) => value.trim())
+      .filter(Boolean);
     cases.push({
       id: `wtq-${question.id}`,
       user: 'wtq',

@@ -1,5 +1,14 @@
 /** The layers of an agent run, in pipeline order: the first failing one is where a wrong answer began. */
-export const LAYERS = ['rewrite', 'retrieval', 'rerank', 'answerability', 'citations', 'schema', 'answer', 'tools'] as const;
+export const LAYERS = [
+  'rewrite',
+  'retrieval',
+  'rerank',
+  'answerability',
+  'citations',
+  'schema',
+  'answer',
+  'tools',
+] as const;
 export type LayerName = (typeof LAYERS)[number];
 
 /** `n/a`: the case expects nothing of the layer, or the agent does not expose it; neither a pass nor a failure. */

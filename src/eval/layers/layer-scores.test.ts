@@ -33,7 +33,10 @@ describe('scoreRetrieval and scoreRerank', () => {
     const partial = scoreRetrieval(['b.md', 'z.md'], ranked);
     expect(partial).toMatchObject({ status: 'fail', metrics: { hit_at_10: 1, recall_at_10: 0.5, mrr_at_10: 0.5 } });
     expect(partial.detail).toContain('"z.md"');
-    expect(scoreRetrieval(['f.md'], ranked, 5)).toMatchObject({ status: 'fail', metrics: { hit_at_5: 0, mrr_at_5: 0 } });
+    expect(scoreRetrieval(['f.md'], ranked, 5)).toMatchObject({
+      status: 'fail',
+      metrics: { hit_at_5: 0, mrr_at_5: 0 },
+    });
   });
 
   it('judges rerank on the first 5 kept docs', () => {
@@ -57,12 +60,27 @@ describe('answerability', () => {
   });
 
   it('passes when the run answered exactly when the case is answerable', () => {
-    expect(scoreAnswerability(true, true, 'answered')).toMatchObject({ status: 'pass', metrics: { expected_refusal: 0, refused: 0 } });
-    expect(scoreAnswerability(false, false, 'refused')).toMatchObject({ status: 'pass', metrics: { expected_refusal: 1, refused: 1 } });
-    expect(scoreAnswerability(true, false, 'refused')).toMatchObject({ status: 'fail', detail: 'refused, expected it to be answered' });
-    expect(scoreAnswerability(false, undefined, 'failed')).toMatchObject({ status: 'fail', detail: 'no answer and no refusal (status failed)' });
+    expect(scoreAnswerability(true, true, 'answered')).toMatchObject({
+      status: 'pass',
+      metrics: { expected_refusal: 0, refused: 0 },
+    });
+    expect(scoreAnswerability(false, false, 'refused')).toMatchObject({
+      status: 'pass',
+      metrics: { expected_refusal: 1, refused: 1 },
+    });
+    expect(scoreAnswerability(true, false, 'refused')).toMatchObject({
+      status: 'fail',
+      detail: 'refused, expected it to be answered',
+    });
+    expect(scoreAnswerability(false, undefined, 'failed')).toMatchObject({
+      status: 'fail',
+      detail: 'no answer and no refusal (status failed)',
+    });
     expect(scoreAnswerability(undefined, true, 'answered').status).toBe('n/a');
-    expect(scoreAnswerability(true, undefined, 'interrupted')).toMatchObject({ status: 'n/a', detail: 'waiting for an approval' });
+    expect(scoreAnswerability(true, undefined, 'interrupted')).toMatchObject({
+      status: 'n/a',
+      detail: 'waiting for an approval',
+    });
   });
 
   it('computes refusal precision, recall, F1 and the false-refusal rate over a set', () => {
@@ -97,10 +115,21 @@ describe('scoreCitations', () => {
     { chunk_id: 'contracts/a.md#0', doc_id: 'contracts/a.md', text: 'A termination fee of $48,000 applies.' },
     { chunk_id: 'policies/b.md#2', doc_id: 'policies/b.md', text: 'Meals are reimbursed up to $60 per day.' },
   ];
-  const cite = (chunk_id: string, doc_id: string, quote: string): Citation => ({ chunk_id, doc_id, source: doc_id, quote });
+  const cite = (chunk_id: string, doc_id: string, quote: string): Citation => ({
+    chunk_id,
+    doc_id,
+    source: doc_id,
+    quote,
+  });
 
   it('passes valid citations that cover every expected doc', () => {
-    expect(scoreCitations(['contracts/a.md'], [cite('contracts/a.md#0', 'contracts/a.md', 'termination fee of $48,000')], evidence)).toMatchObject({
+    expect(
+      scoreCitations(
+        ['contracts/a.md'],
+        [cite('contracts/a.md#0', 'contracts/a.md', 'termination fee of $48,000')],
+        evidence,
+      ),
+    ).toMatchObject({
       status: 'pass',
       metrics: { validity: 1, recall: 1 },
     });
@@ -125,11 +154,18 @@ describe('scoreCitations', () => {
   });
 
   it('fails recall when an expected doc is not cited, and is n/a when nothing is cited or expected', () => {
-    const result = scoreCitations(['contracts/a.md', 'policies/b.md'], [cite('contracts/a.md#0', 'contracts/a.md', 'termination fee')], evidence);
+    const result = scoreCitations(
+      ['contracts/a.md', 'policies/b.md'],
+      [cite('contracts/a.md#0', 'contracts/a.md', 'termination fee')],
+      evidence,
+    );
     expect(result).toMatchObject({ status: 'fail', metrics: { validity: 1, recall: 0.5 } });
     expect(result.detail).toContain('not cited: "policies/b.md"');
     expect(scoreCitations(undefined, [], evidence).status).toBe('n/a');
-    expect(scoreCitations(['contracts/a.md'], [], null)).toMatchObject({ status: 'n/a', detail: 'not exposed by the agent' });
+    expect(scoreCitations(['contracts/a.md'], [], null)).toMatchObject({
+      status: 'n/a',
+      detail: 'not exposed by the agent',
+    });
   });
 });
 
@@ -146,29 +182,54 @@ describe('scoreSchema', () => {
   });
 
   it('fails a run without an answer, except one waiting for an approval', () => {
-    expect(scoreSchema(null, 'failed').result).toMatchObject({ status: 'fail', detail: 'no final answer (status failed)' });
+    expect(scoreSchema(null, 'failed').result).toMatchObject({
+      status: 'fail',
+      detail: 'no final answer (status failed)',
+    });
     expect(scoreSchema(null, 'interrupted').result.status).toBe('n/a');
   });
 });
 
 describe('scoreAnswer', () => {
   it('checks containment of every expected string after normalisation', () => {
-    expect(scoreAnswer(['$48,000', 'ninety days'], 'A fee of $48000; notice of NINETY  days.')).toMatchObject({ status: 'pass', metrics: { containment: 1 } });
-    expect(scoreAnswer(['48,000', '36 months'], 'A fee of 48000.')).toMatchObject({ status: 'fail', metrics: { containment: 0.5 }, detail: 'missing "36 months"' });
+    expect(scoreAnswer(['$48,000', 'ninety days'], 'A fee of $48000; notice of NINETY  days.')).toMatchObject({
+      status: 'pass',
+      metrics: { containment: 1 },
+    });
+    expect(scoreAnswer(['48,000', '36 months'], 'A fee of 48000.')).toMatchObject({
+      status: 'fail',
+      metrics: { containment: 0.5 },
+      detail: 'missing "36 months"',
+    });
     expect(scoreAnswer(['x'], null).status).toBe('fail');
     expect(scoreAnswer(['x'], null, 'interrupted').status).toBe('n/a');
     expect(scoreAnswer(undefined, 'anything').status).toBe('n/a');
   });
 
   it('takes a list entry as alternatives, any one of which meets it', () => {
-    expect(scoreAnswer([['B站', '哔哩哔哩'], '2009'], '它由哔哩哔哩于2009年创办。')).toMatchObject({ status: 'pass', metrics: { containment: 1 } });
-    expect(scoreAnswer([['十六', '16'], '大会'], '第16次')).toMatchObject({ status: 'fail', metrics: { containment: 0.5 }, detail: 'missing "大会"' });
-    expect(scoreAnswer([['1.32万亿欧元', '1.3万亿美元']], '约6万亿')).toMatchObject({ status: 'fail', detail: 'missing "1.32万亿欧元 | 1.3万亿美元"' });
+    expect(scoreAnswer([['B站', '哔哩哔哩'], '2009'], '它由哔哩哔哩于2009年创办。')).toMatchObject({
+      status: 'pass',
+      metrics: { containment: 1 },
+    });
+    expect(scoreAnswer([['十六', '16'], '大会'], '第16次')).toMatchObject({
+      status: 'fail',
+      metrics: { containment: 0.5 },
+      detail: 'missing "大会"',
+    });
+    expect(scoreAnswer([['1.32万亿欧元', '1.3万亿美元']], '约6万亿')).toMatchObject({
+      status: 'fail',
+      detail: 'missing "1.32万亿欧元 | 1.3万亿美元"',
+    });
   });
 });
 
 describe('scoreTools', () => {
-  const call = (name: string, arguments_valid?: boolean) => ({ name, arguments: { q: name }, ok: true, ...(arguments_valid === undefined ? {} : { arguments_valid }) });
+  const call = (name: string, arguments_valid?: boolean) => ({
+    name,
+    arguments: { q: name },
+    ok: true,
+    ...(arguments_valid === undefined ? {} : { arguments_valid }),
+  });
 
   it('checks order as a subsequence', () => {
     expect(isSubsequence(['a', 'c'], ['a', 'b', 'c'])).toBe(true);
@@ -178,7 +239,12 @@ describe('scoreTools', () => {
 
   it('passes expected ⊆ called, no forbidden call, the order kept and valid arguments', () => {
     const calls = [call('knowledge_base', true), call('table_query', true), call('knowledge_base', true)];
-    expect(scoreTools({ expected: ['table_query'], forbidden: ['save_memory'], order: ['knowledge_base', 'table_query'] }, calls)).toMatchObject({
+    expect(
+      scoreTools(
+        { expected: ['table_query'], forbidden: ['save_memory'], order: ['knowledge_base', 'table_query'] },
+        calls,
+      ),
+    ).toMatchObject({
       status: 'pass',
       detail: 'knowledge_base → table_query → knowledge_base',
     });
@@ -201,13 +267,19 @@ describe('scoreTools', () => {
     expect(scoreTools(undefined, [call('table_query', false)]).status).toBe('fail');
     expect(scoreTools(undefined, [call('custom_tool')]).status).toBe('pass');
     expect(scoreTools(undefined, []).status).toBe('n/a');
-    expect(scoreTools({ expected: ['table_query'] }, null)).toMatchObject({ status: 'n/a', detail: 'not exposed by the agent' });
+    expect(scoreTools({ expected: ['table_query'] }, null)).toMatchObject({
+      status: 'n/a',
+      detail: 'not exposed by the agent',
+    });
   });
 });
 
 describe('firstFailure', () => {
   const layers = (statuses: Partial<Record<LayerName, LayerResult['status']>>): Record<LayerName, LayerResult> =>
-    Object.fromEntries(LAYERS.map((layer) => [layer, { status: statuses[layer] ?? 'pass', detail: '' }])) as Record<LayerName, LayerResult>;
+    Object.fromEntries(LAYERS.map((layer) => [layer, { status: statuses[layer] ?? 'pass', detail: '' }])) as Record<
+      LayerName,
+      LayerResult
+    >;
 
   it('is the earliest failing layer in pipeline order, skipping n/a', () => {
     expect(firstFailure(layers({ answer: 'fail', retrieval: 'fail' }))).toBe('retrieval');
@@ -217,6 +289,15 @@ describe('firstFailure', () => {
   });
 
   it('follows rewrite → retrieval → rerank → answerability → citations → schema → answer → tools', () => {
-    expect(LAYERS).toEqual(['rewrite', 'retrieval', 'rerank', 'answerability', 'citations', 'schema', 'answer', 'tools']);
+    expect(LAYERS).toEqual([
+      'rewrite',
+      'retrieval',
+      'rerank',
+      'answerability',
+      'citations',
+      'schema',
+      'answer',
+      'tools',
+    ]);
   });
 });

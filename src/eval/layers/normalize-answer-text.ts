@@ -16,4 +16,5 @@ export function normalizeAnswerText(text: string): string {
 }
 
 /** Whether `text` contains `needle` after both are normalised. */
-export const containsNormalized = (text: string, needle: string): boolean => normalizeAnswerText(text).includes(normalizeAnswerText(needle));
+export const containsNormalized = (text: string, needle: string): boolean =>
+  normalizeAnswerText(text).includes(normalizeAnswerText(needle));

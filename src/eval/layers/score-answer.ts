@@ -7,7 +7,9 @@ export type AnswerEntry = string | readonly string[];
 
 /** Whether `text` holds the entry: the string, or one of its alternatives (normalised as `containsNormalized`). */
 export function containsAnswerEntry(text: string, entry: AnswerEntry): boolean {
-  return typeof entry === 'string' ? containsNormalized(text, entry) : entry.some((alternative) => containsNormalized(text, alternative));
+  return typeof entry === 'string'
+    ? containsNormalized(text, entry)
+    : entry.some((alternative) => containsNormalized(text, alternative));
 }
 
 /** How a missing entry reads in a detail: alternatives joined by `|`. */
@@ -17,11 +19,19 @@ const entryLabel = (entry: AnswerEntry): string => (typeof entry === 'string' ? 
  * The final answer must contain every expected entry (case-, whitespace- and digit-grouping-insensitive); an entry
  * that is a list is met by any one of its alternatives. `containment` is the share of entries met.
  */
-export function scoreAnswer(expected: readonly AnswerEntry[] | undefined, answerText: string | null, status = 'answered'): LayerResult {
+export function scoreAnswer(
+  expected: readonly AnswerEntry[] | undefined,
+  answerText: string | null,
+  status = 'answered',
+): LayerResult {
   if (!expected?.length) return notExpected;
   if (answerText === null && status === 'interrupted') return { status: 'n/a', detail: 'waiting for an approval' };
   if (answerText === null) return passOrFail(false, 'no answer text', { containment: 0 });
   const missing = expected.filter((entry) => !containsAnswerEntry(answerText, entry));
   const containment = (expected.length - missing.length) / expected.length;
-  return passOrFail(missing.length === 0, missing.length ? `missing ${quoteList(missing.map(entryLabel))}` : `contains all ${expected.length}`, { containment });
+  return passOrFail(
+    missing.length === 0,
+    missing.length ? `missing ${quoteList(missing.map(entryLabel))}` : `contains all ${expected.length}`,
+    { containment },
+  );
 }

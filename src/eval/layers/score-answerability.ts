@@ -10,14 +10,22 @@ export function answeredOf(answer: { answerable: boolean } | null, status: strin
  * Per case: did the run answer exactly when the case is answerable? The metrics (`expected_refusal`, `refused`, 0 or 1)
  * feed the set-level refusal precision / recall / F1 and false-refusal rate.
  */
-export function scoreAnswerability(expected: boolean | undefined, answered: boolean | undefined, status: string): LayerResult {
+export function scoreAnswerability(
+  expected: boolean | undefined,
+  answered: boolean | undefined,
+  status: string,
+): LayerResult {
   if (expected === undefined) return notExpected;
   if (answered === undefined && status === 'interrupted') return { status: 'n/a', detail: 'waiting for an approval' };
   const refused = answered === false;
   const metrics = { expected_refusal: expected ? 0 : 1, refused: refused ? 1 : 0 };
   if (answered === undefined) return passOrFail(false, `no answer and no refusal (status ${status})`, metrics);
   const word = (answerable: boolean) => (answerable ? 'answered' : 'refused');
-  return passOrFail(answered === expected, answered === expected ? word(answered) : `${word(answered)}, expected it to be ${word(expected)}`, metrics);
+  return passOrFail(
+    answered === expected,
+    answered === expected ? word(answered) : `${word(answered)}, expected it to be ${word(expected)}`,
+    metrics,
+  );
 }
 
 /**
@@ -50,7 +58,12 @@ export function refusalMetrics(cases: readonly { expected_refusal: number; refus
   const ratio = (numerator: number, denominator: number) => (denominator === 0 ? null : numerator / denominator);
   const precision = ratio(truePositives, truePositives + falsePositives);
   const recall = ratio(truePositives, truePositives + falseNegatives);
-  const f1 = precision === null || recall === null ? null : precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const f1 =
+    precision === null || recall === null
+      ? null
+      : precision + recall === 0
+        ? 0
+        : (2 * precision * recall) / (precision + recall);
   return {
     refusal_precision: precision,
     refusal_recall: recall,

@@ -6,7 +6,10 @@ export function scoreRewrite(expected: readonly string[] | undefined, standalone
   if (!expected?.length) return notExpected;
   if (standalone === null) return notExposed;
   const missing = expected.filter((needle) => !containsNormalized(standalone, needle));
-  return passOrFail(missing.length === 0, missing.length ? `missing ${quoteList(missing)} in "${standalone}"` : `"${standalone}"`);
+  return passOrFail(
+    missing.length === 0,
+    missing.length ? `missing ${quoteList(missing)} in "${standalone}"` : `"${standalone}"`,
+  );
 }
 
 export const quoteList = (items: readonly string[]): string => items.map((item) => JSON.stringify(item)).join(', ');

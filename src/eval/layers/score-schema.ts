@@ -15,7 +15,8 @@ export function scoreSchema(answer: unknown, status: string): CheckedAnswer {
   if (status === 'interrupted' && (answer === null || answer === undefined)) {
     return { answer: null, result: { status: 'n/a', detail: 'waiting for an approval' } };
   }
-  if (answer === null || answer === undefined) return { answer: null, result: passOrFail(false, `no final answer (status ${status})`, { valid: 0 }) };
+  if (answer === null || answer === undefined)
+    return { answer: null, result: passOrFail(false, `no final answer (status ${status})`, { valid: 0 }) };
   const parsed = answerSchema.safeParse(answer);
   if (parsed.success) return { answer: parsed.data, result: passOrFail(true, 'valid', { valid: 1 }) };
   const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');

@@ -34,10 +34,16 @@ export function scoreTools(expect: ToolExpectation | undefined, calls: readonly 
     ...(missing.length ? [`not called: ${quoteList(missing)}`] : []),
     ...(forbidden.length ? [`forbidden but called: ${quoteList(forbidden)}`] : []),
     ...(orderOk ? [] : [`order ${(expect?.order ?? []).join(' → ')} not followed`]),
-    ...(invalid.length ? [`invalid arguments: ${invalid.map((call) => `${call.name} ${JSON.stringify(call.arguments)}`).join(', ')}`] : []),
+    ...(invalid.length
+      ? [`invalid arguments: ${invalid.map((call) => `${call.name} ${JSON.stringify(call.arguments)}`).join(', ')}`]
+      : []),
   ];
   const trajectory = called.length ? called.join(' → ') : 'no calls';
-  return passOrFail(problems.length === 0, problems.length ? `${problems.join('; ')} (called: ${trajectory})` : trajectory, {
-    arguments_valid: invalid.length === 0 ? 1 : 0,
-  });
+  return passOrFail(
+    problems.length === 0,
+    problems.length ? `${problems.join('; ')} (called: ${trajectory})` : trajectory,
+    {
+      arguments_valid: invalid.length === 0 ? 1 : 0,
+    },
+  );
 }

@@ -8,11 +8,15 @@ export interface ProgressReporter {
   count(label: string, done: number, total: number, note?: string): void;
 }
 
-export function createProgressReporter(write: (text: string) => void, options: { ingestEvery?: number } = {}): ProgressReporter {
+export function createProgressReporter(
+  write: (text: string) => void,
+  options: { ingestEvery?: number } = {},
+): ProgressReporter {
   const every = options.ingestEvery ?? 500;
   return {
     ingest({ filesDone, filesTotal, chunks }) {
-      if (filesDone % every === 0 || filesDone === filesTotal) write(`ingest ${filesDone}/${filesTotal} documents, ${chunks} chunks\n`);
+      if (filesDone % every === 0 || filesDone === filesTotal)
+        write(`ingest ${filesDone}/${filesTotal} documents, ${chunks} chunks\n`);
     },
     count(label, done, total, note) {
       write(`${label}: ${done}/${total}${note ? ` ${note}` : ''}\n`);

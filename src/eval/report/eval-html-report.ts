@@ -86,8 +86,11 @@ function summaryTable(report: EvalReport): string {
 }
 
 const rate = (value: number | null | undefined, cases: number | null | undefined): string =>
-  value === null || value === undefined || !cases ? '<span class="na">n/a</span>' : `${Math.round(value * cases)}/${cases} (${percent(value)})`;
-const fixed = (value: number | null | undefined): string => (value === null || value === undefined ? '<span class="na">n/a</span>' : value.toFixed(3));
+  value === null || value === undefined || !cases
+    ? '<span class="na">n/a</span>'
+    : `${Math.round(value * cases)}/${cases} (${percent(value)})`;
+const fixed = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '<span class="na">n/a</span>' : value.toFixed(3);
 
 /**
  * The benchmarks' own answer figures (RGB's rejection rate and accuracy; refusal P/R/F1 and false refusals, the
@@ -108,7 +111,8 @@ function answerTable(report: EvalReport): string {
   );
 }
 
-const list = (items: readonly string[] | null): string => (items === null ? 'n/a (not exposed)' : items.length ? items.join(', ') : '(none)');
+const list = (items: readonly string[] | null): string =>
+  items === null ? 'n/a (not exposed)' : items.length ? items.join(', ') : '(none)';
 
 function traceText(result: CaseResult): string {
   const t = result.trace;

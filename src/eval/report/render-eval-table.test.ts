@@ -8,10 +8,24 @@ import { renderEvalHtml } from './eval-html-report.ts';
 import { rateCell, renderAnswerMetrics, renderEvalReport } from './render-eval-table.ts';
 import { answerTrace as trace } from '../../testing/answer-trace.ts';
 
-
 function reportOf(runs: [Record<string, unknown>, AgentTrace][]): EvalReport {
-  const cases = runs.map(([raw, run], index) => scoreCase(evalCaseSchema.parse({ id: `c${index}`, user: 'u', question: 'Q?', ...raw }), 'rag', run, 10));
-  return { meta: { cases_file: 'c.jsonl', corpus: 'corpus', agents: ['rag'], mode: 'offline', documents: 1, failed_documents: 0, started_at: '', elapsed_ms: 1 }, summary: summarizeResults(cases), cases };
+  const cases = runs.map(([raw, run], index) =>
+    scoreCase(evalCaseSchema.parse({ id: `c${index}`, user: 'u', question: 'Q?', ...raw }), 'rag', run, 10),
+  );
+  return {
+    meta: {
+      cases_file: 'c.jsonl',
+      corpus: 'corpus',
+      agents: ['rag'],
+      mode: 'offline',
+      documents: 1,
+      failed_documents: 0,
+      started_at: '',
+      elapsed_ms: 1,
+    },
+    summary: summarizeResults(cases),
+    cases,
+  };
 }
 
 describe('the answer figures in the reports', () => {
@@ -28,7 +42,16 @@ describe('the answer figures in the reports', () => {
     expect(rateCell(null, 0)).toBe('n/a');
     const table = renderAnswerMetrics(report.summary);
     const row = table.split('\n').find((line) => line.startsWith('rag')) ?? '';
-    expect(row.split(/\s{2,}/)).toEqual(['rag', '1/2 (50%)', '1/3 (33%)', '0.500', '0.500', '0.500', '1/3 (33%)', '0.333']);
+    expect(row.split(/\s{2,}/)).toEqual([
+      'rag',
+      '1/2 (50%)',
+      '1/3 (33%)',
+      '0.500',
+      '0.500',
+      '0.500',
+      '1/3 (33%)',
+      '0.333',
+    ]);
     expect(renderEvalReport(report)).toContain('Answers (rejection rate');
     expect(renderEvalHtml(report)).toContain('<h2>Answers</h2>');
   });

@@ -3,8 +3,10 @@ import { LAYERS } from '../layers/layer-result.ts';
 import type { EvalReport } from '../run/run-eval.ts';
 import type { LayerSummary } from '../run/summarize-results.ts';
 
-const percent = (value: number | null | undefined): string => (value === null || value === undefined ? 'n/a' : `${Math.round(value * 100)}%`);
-const fixed = (value: number | null | undefined): string => (value === null || value === undefined ? 'n/a' : value.toFixed(3));
+const percent = (value: number | null | undefined): string =>
+  value === null || value === undefined ? 'n/a' : `${Math.round(value * 100)}%`;
+const fixed = (value: number | null | undefined): string =>
+  value === null || value === undefined ? 'n/a' : value.toFixed(3);
 /** Table cells stay one readable line. */
 const clip = (text: string, max = 110): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const layerCell = (layer: LayerSummary): string => (layer.scored === 0 ? 'n/a' : `${layer.passed}/${layer.scored}`);
@@ -13,9 +15,20 @@ export const rateCell = (rate: number | null | undefined, cases: number | null |
   rate === null || rate === undefined || !cases ? 'n/a' : `${Math.round(rate * cases)}/${cases} (${percent(rate)})`;
 
 /** One cell of the Answers table: a rate read with the count behind it, or a plain figure. */
-export type AnswerMetricCell = { rate: number | null | undefined; cases: number | null | undefined } | { figure: number | null | undefined };
+export type AnswerMetricCell =
+  | { rate: number | null | undefined; cases: number | null | undefined }
+  | { figure: number | null | undefined };
 
-export const ANSWER_METRIC_HEADERS = ['agent', 'rejection rate', 'accuracy', 'refusal P', 'refusal R', 'refusal F1', 'false refusals', 'containment'];
+export const ANSWER_METRIC_HEADERS = [
+  'agent',
+  'rejection rate',
+  'accuracy',
+  'refusal P',
+  'refusal R',
+  'refusal F1',
+  'false refusals',
+  'containment',
+];
 
 /**
  * The benchmarks' own answer figures, per agent, for the terminal and the HTML report alike: RGB's rejection rate
@@ -45,7 +58,10 @@ export function renderAnswerMetrics(summary: EvalReport['summary']): string {
   if (rows.length === 0) return '';
   return formatTable(
     ANSWER_METRIC_HEADERS,
-    rows.map(([agent, cells]) => [agent, ...cells.map((cell) => ('figure' in cell ? fixed(cell.figure) : rateCell(cell.rate, cell.cases)))]),
+    rows.map(([agent, cells]) => [
+      agent,
+      ...cells.map((cell) => ('figure' in cell ? fixed(cell.figure) : rateCell(cell.rate, cell.cases))),
+    ]),
   );
 }
 
@@ -86,7 +102,12 @@ export function renderEvalReport(report: EvalReport): string {
     ? '\nFirst failing layer:\n' +
       formatTable(
         ['case', 'agent', 'layer', 'why'],
-        failing.map((result) => [result.id, result.agent, result.first_failure ?? '', result.first_failure ? clip(result.layers[result.first_failure].detail) : '']),
+        failing.map((result) => [
+          result.id,
+          result.agent,
+          result.first_failure ?? '',
+          result.first_failure ? clip(result.layers[result.first_failure].detail) : '',
+        ]),
       )
     : '\nEvery case passed every scored layer.\n';
   return `${head}${passTable}\n${metricTable}${answerTable ? `\nAnswers (rejection rate: refused of the unanswerable; accuracy: gold contained of the answerable, refusals wrong):\n${answerTable}` : ''}${failTable}`;

@@ -17,7 +17,9 @@ describe('svgBarChart', () => {
   });
 
   it('draws one bar per value, none for n/a, with heights proportional to the value', () => {
-    const heights = [...chart.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="\d+" height="([\d.]+)" fill="#[0-9A-F]+"><title>/g)].map((m) => Number(m[1]));
+    const heights = [
+      ...chart.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="\d+" height="([\d.]+)" fill="#[0-9A-F]+"><title>/g),
+    ].map((m) => Number(m[1]));
     expect(heights).toHaveLength(3);
     expect(heights[1]! / heights[0]!).toBeCloseTo(0.5);
     expect(heights[2]! / heights[0]!).toBeCloseTo(0.25);

@@ -39,7 +39,9 @@ export function svgBarChart({ title, groups, series, max, format }: BarChartInpu
   for (const fraction of [0, 0.5, 1]) {
     const lineY = y(top * fraction);
     parts.push(`<line x1="${LEFT}" x2="${width - 8}" y1="${lineY}" y2="${lineY}" class="grid"/>`);
-    parts.push(`<text x="${LEFT - 4}" y="${lineY + 4}" text-anchor="end" class="axis">${escapeHtml(format(top * fraction))}</text>`);
+    parts.push(
+      `<text x="${LEFT - 4}" y="${lineY + 4}" text-anchor="end" class="axis">${escapeHtml(format(top * fraction))}</text>`,
+    );
   }
   groups.forEach((group, g) => {
     const x0 = LEFT + g * groupWidth + (groupWidth - series.length * barWidth) / 2;
@@ -52,9 +54,13 @@ export function svgBarChart({ title, groups, series, max, format }: BarChartInpu
       parts.push(
         `<rect x="${x}" y="${barTop}" width="${barWidth - 3}" height="${TOP + plot - barTop}" fill="${colour}"><title>${escapeHtml(`${s.name} · ${group}: ${format(value)}`)}</title></rect>`,
       );
-      parts.push(`<text x="${x + (barWidth - 3) / 2}" y="${barTop - 3}" text-anchor="middle" class="value">${escapeHtml(format(value))}</text>`);
+      parts.push(
+        `<text x="${x + (barWidth - 3) / 2}" y="${barTop - 3}" text-anchor="middle" class="value">${escapeHtml(format(value))}</text>`,
+      );
     });
-    parts.push(`<text x="${LEFT + g * groupWidth + groupWidth / 2}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle" class="axis">${escapeHtml(group)}</text>`);
+    parts.push(
+      `<text x="${LEFT + g * groupWidth + groupWidth / 2}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle" class="axis">${escapeHtml(group)}</text>`,
+    );
   });
   series.forEach((s, i) => {
     const x = LEFT + i * 120;

@@ -8,7 +8,10 @@ export async function writeReport(path: string, content: string): Promise<void> 
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, content, 'utf8');
   } catch (cause) {
-    throw new ValidationError(`Cannot write the report to ${path}: ${(cause as Error).message}.`, { cause, hint: 'Pass --report with a writable file path.' });
+    throw new ValidationError(`Cannot write the report to ${path}: ${(cause as Error).message}.`, {
+      cause,
+      hint: 'Pass --report with a writable file path.',
+    });
   }
 }
 

@@ -1,6 +1,12 @@
 import type { PendingAction } from '../../agent/core/approval.ts';
 import type { AgentDefinition } from '../../agent/runs/agent-definition.ts';
-import { docIdOfChunk, uniqueInOrder, type AgentTrace, type TraceEvidence, type TraceToolCall } from '../../agent/runs/run-trace.ts';
+import {
+  docIdOfChunk,
+  uniqueInOrder,
+  type AgentTrace,
+  type TraceEvidence,
+  type TraceToolCall,
+} from '../../agent/runs/run-trace.ts';
 import { knowledgeBaseInputSchema, saveMemoryInputSchema } from '../../agent/react/react-tools.ts';
 import { tableQueryInputSchema } from '../../agent/tools/table-query.ts';
 
@@ -11,7 +17,8 @@ const SHARED_TOOL_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): 
   save_memory: saveMemoryInputSchema,
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
 
 function evidenceOf(value: unknown): TraceEvidence[] | null {
@@ -45,7 +52,10 @@ export function traceFromSharedState(values: Record<string, unknown>): AgentTrac
   const evidence = evidenceOf(values.evidence);
   return {
     // Every state has the field; an agent that never rewrites leaves it empty, and its rewrite layer is n/a.
-    standalone_question: typeof values.standalone_question === 'string' && values.standalone_question !== '' ? values.standalone_question : null,
+    standalone_question:
+      typeof values.standalone_question === 'string' && values.standalone_question !== ''
+        ? values.standalone_question
+        : null,
     retrieved_doc_ids: null,
     kept_doc_ids: evidence ? uniqueInOrder(evidence.map((item) => item.doc_id)) : null,
     evidence,
@@ -53,7 +63,11 @@ export function traceFromSharedState(values: Record<string, unknown>): AgentTrac
     tool_calls: toolCallsOf(values.tool_calls),
     status: stringOr(values.status, 'failed'),
     errors: Array.isArray(values.errors)
-      ? values.errors.filter(isRecord).map((error) => ({ node: stringOr(error.node, ''), code: stringOr(error.code, ''), message: stringOr(error.message, '') }))
+      ? values.errors.filter(isRecord).map((error) => ({
+          node: stringOr(error.node, ''),
+          code: stringOr(error.code, ''),
+          message: stringOr(error.message, ''),
+        }))
       : [],
   };
 }
@@ -68,6 +82,16 @@ export const agentTraceOf = (agent: AgentDefinition, values: Record<string, unkn
  */
 export function withPendingActions(trace: AgentTrace, pending: readonly PendingAction[]): AgentTrace {
   if (pending.length === 0) return trace;
-  const proposed = pending.map((action) => ({ name: action.tool, arguments: action.args, ok: false, pending: true, ...argumentsValidity(action.tool, action.args) }));
-  return { ...trace, status: 'interrupted', tool_calls: trace.tool_calls === null ? null : [...trace.tool_calls, ...proposed] };
+  const proposed = pending.map((action) => ({
+    name: action.tool,
+    arguments: action.args,
+    ok: false,
+    pending: true,
+    ...argumentsValidity(action.tool, action.args),
+  }));
+  return {
+    ...trace,
+    status: 'interrupted',
+    tool_calls: trace.tool_calls === null ? null : [...trace.tool_calls, ...proposed],
+  };
 }

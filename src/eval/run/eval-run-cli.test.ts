@@ -14,7 +14,13 @@ const CASES = [
     id: 'fee',
     user: 'alice',
     question: 'What is the termination fee in contract CT-2024-0193?',
-    expect: { relevant_docs: ['contracts/ct-2024-0193.md'], answerable: true, answer_contains: ['48000'], cite_docs: ['contracts/ct-2024-0193.md'], tools: { forbidden: ['save_memory'] } },
+    expect: {
+      relevant_docs: ['contracts/ct-2024-0193.md'],
+      answerable: true,
+      answer_contains: ['48000'],
+      cite_docs: ['contracts/ct-2024-0193.md'],
+      tools: { forbidden: ['save_memory'] },
+    },
   },
   {
     id: 'follow-up',
@@ -27,7 +33,12 @@ const CASES = [
     expect: { standalone_contains: ['CT-2024-0193'], answerable: true, answer_contains: ['$48,000'] },
   },
   // bob (engineering) may not read the legal contract: the right outcome is a refusal.
-  { id: 'denied', user: 'bob', question: 'What is the termination fee in contract CT-2024-0193?', expect: { answerable: false } },
+  {
+    id: 'denied',
+    user: 'bob',
+    question: 'What is the termination fee in contract CT-2024-0193?',
+    expect: { answerable: false },
+  },
   // Fails on purpose at retrieval: the market notes are treasury's, which alice may not see, so they never rank.
   {
     id: 'wrong-doc',
@@ -35,7 +46,12 @@ const CASES = [
     question: 'What is the termination fee in contract CT-2024-0193?',
     expect: { relevant_docs: ['finance/market-notes.txt'], answer_contains: ['48,000'] },
   },
-  { id: 'xss', user: 'alice', question: 'Is <script>alert(1)</script> in CT-2024-0193?', expect: { answer_contains: ['never said'] } },
+  {
+    id: 'xss',
+    user: 'alice',
+    question: 'Is <script>alert(1)</script> in CT-2024-0193?',
+    expect: { answer_contains: ['never said'] },
+  },
 ];
 
 let dir: string;
@@ -46,7 +62,20 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'evident-eval-run-'));
   casesFile = join(dir, 'cases.jsonl');
   await writeFile(casesFile, CASES.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  run = await runCli(['eval', 'run', casesFile, '--corpus', SAMPLE_CORPUS, '--users', USERS, '--agent', 'rag', '--json', '--report', join(dir, 'report.html')]);
+  run = await runCli([
+    'eval',
+    'run',
+    casesFile,
+    '--corpus',
+    SAMPLE_CORPUS,
+    '--users',
+    USERS,
+    '--agent',
+    'rag',
+    '--json',
+    '--report',
+    join(dir, 'report.html'),
+  ]);
   report = JSON.parse(run.stdout) as EvalReport;
 }, 120_000);
 afterAll(async () => {
@@ -57,11 +86,23 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
   it('prints {summary: {agent: {layer: metrics}}, cases} with every layer of every case', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(Object.keys(report.summary)).toEqual(['rag']);
-    expect(Object.keys(report.summary.rag ?? {})).toEqual(['overall', 'rewrite', 'retrieval', 'rerank', 'answerability', 'citations', 'schema', 'answer', 'tools']);
+    expect(Object.keys(report.summary.rag ?? {})).toEqual([
+      'overall',
+      'rewrite',
+      'retrieval',
+      'rerank',
+      'answerability',
+      'citations',
+      'schema',
+      'answer',
+      'tools',
+    ]);
     expect(report.summary.rag?.overall).toMatchObject({ cases: 5 });
     expect(report.cases.map((c) => c.id)).toEqual(['fee', 'follow-up', 'denied', 'wrong-doc', 'xss']);
     for (const result of report.cases) {
-      expect(result).toEqual(expect.objectContaining({ agent: 'rag', passed: expect.any(Boolean), latency_ms: expect.any(Number) }));
+      expect(result).toEqual(
+        expect.objectContaining({ agent: 'rag', passed: expect.any(Boolean), latency_ms: expect.any(Number) }),
+      );
       expect(Object.keys(result.layers)).toHaveLength(8);
     }
   });
@@ -104,7 +145,19 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
     expect(table.stdout).toMatch(/\nrag\s+3\/5 \(60%\)\s+1\/1\s+1\/2\s+1\/2\s+3\/3/);
     expect(table.stdout).toMatch(/wrong-doc\s+rag\s+retrieval\s+not in the first 10: "finance\/market-notes\.txt"/);
 
-    const before = { ...report, cases: report.cases.map((c) => (c.id === 'fee' ? { ...c, passed: false, first_failure: 'citations', layers: { ...c.layers, citations: { status: 'fail', detail: '' } } } : c)) };
+    const before = {
+      ...report,
+      cases: report.cases.map((c) =>
+        c.id === 'fee'
+          ? {
+              ...c,
+              passed: false,
+              first_failure: 'citations',
+              layers: { ...c.layers, citations: { status: 'fail', detail: '' } },
+            }
+          : c,
+      ),
+    };
     await writeFile(join(dir, 'before.json'), JSON.stringify(before));
     await writeFile(join(dir, 'after.json'), run.stdout);
     const compared = await runCli(['eval', 'compare', join(dir, 'before.json'), join(dir, 'after.json')]);
@@ -119,11 +172,29 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad\.jsonl:2 is not a valid case: question: /);
     await writeFile(join(dir, 'stranger.jsonl'), '{"id": "s", "user": "zed", "question": "Q?"}\n');
-    const stranger = await runCli(['eval', 'run', join(dir, 'stranger.jsonl'), '--corpus', SAMPLE_CORPUS, '--users', USERS]);
+    const stranger = await runCli([
+      'eval',
+      'run',
+      join(dir, 'stranger.jsonl'),
+      '--corpus',
+      SAMPLE_CORPUS,
+      '--users',
+      USERS,
+    ]);
     expect(stranger.stderr).toMatch(/stranger\.jsonl:1: case "s" asks as "zed", who is not in .*users\.json/);
     const noCorpus = await runCli(['eval', 'run', casesFile, '--corpus', join(dir, 'missing')]);
     expect(noCorpus.stderr).toMatch(/The corpus folder .*missing does not exist\. Pass --corpus <dir>/);
-    const noAgent = await runCli(['eval', 'run', casesFile, '--corpus', SAMPLE_CORPUS, '--users', USERS, '--agent', 'nope']);
+    const noAgent = await runCli([
+      'eval',
+      'run',
+      casesFile,
+      '--corpus',
+      SAMPLE_CORPUS,
+      '--users',
+      USERS,
+      '--agent',
+      'nope',
+    ]);
     expect(noAgent.stderr).toMatch(/No agent named "nope"\. Agents here: rag/);
   }, 60_000);
 });

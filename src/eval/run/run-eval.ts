@@ -16,14 +16,29 @@ import { summarizeResults, type AgentSummary } from './summarize-results.ts';
 
 /** What `evident eval run --json` prints. */
 export interface EvalReport {
-  meta: { cases_file: string; corpus: string; agents: string[]; mode: string; documents: number; failed_documents: number; started_at: string; elapsed_ms: number };
+  meta: {
+    cases_file: string;
+    corpus: string;
+    agents: string[];
+    mode: string;
+    documents: number;
+    failed_documents: number;
+    started_at: string;
+    elapsed_ms: number;
+  };
   summary: Record<string, AgentSummary>;
   cases: CaseResult[];
 }
 
 export type EvalProgress =
   | { phase: 'ingest'; progress: IngestProgress }
-  | { phase: 'case'; done: number; total: number; result: CaseResult; passedSoFar: Readonly<Record<string, { passed: number; done: number }>> };
+  | {
+      phase: 'case';
+      done: number;
+      total: number;
+      result: CaseResult;
+      passedSoFar: Readonly<Record<string, { passed: number; done: number }>>;
+    };
 
 export interface RunEvalOptions {
   cases: readonly LocatedCase[];
@@ -37,17 +52,24 @@ export interface RunEvalOptions {
 
 export function assertCorpusFolder(corpus: string): void {
   if (!existsSync(corpus) || !statSync(corpus).isDirectory()) {
-    throw new ValidationError(`The corpus folder ${corpus} does not exist.`, { hint: 'Pass --corpus <dir>: the folder whose files the cases\' doc ids are relative to.' });
+    throw new ValidationError(`The corpus folder ${corpus} does not exist.`, {
+      hint: "Pass --corpus <dir>: the folder whose files the cases' doc ids are relative to.",
+    });
   }
 }
 
 export function agentsToRun(runtime: AgentRuntime, agent: string): string[] {
   const registered = [...runtime.runs.agents.keys()];
   if (agent === 'all') return registered;
-  const names = agent.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = agent
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !runtime.runs.agents.has(name));
   if (unknown.length || names.length === 0) {
-    throw new ValidationError(`No agent named ${unknown.map((name) => `"${name}"`).join(', ') || '""'}.`, { hint: `Agents here: ${registered.join(', ')}, or all.` });
+    throw new ValidationError(`No agent named ${unknown.map((name) => `"${name}"`).join(', ') || '""'}.`, {
+      hint: `Agents here: ${registered.join(', ')}, or all.`,
+    });
   }
   return names;
 }
@@ -65,7 +87,12 @@ const failedTrace = (message: string): AgentTrace => ({
 });
 
 /** Asks one case on a fresh thread seeded with its history, as its user, and reads the run's final state. */
-async function runCase(runtime: AgentRuntime, agent: string, located: LocatedCase, principal: Principal): Promise<{ trace: AgentTrace; ms: number }> {
+async function runCase(
+  runtime: AgentRuntime,
+  agent: string,
+  located: LocatedCase,
+  principal: Principal,
+): Promise<{ trace: AgentTrace; ms: number }> {
   const { evalCase } = located;
   const threadId = `eval-${agent}-${randomUUID()}`;
   const started = performance.now();
@@ -81,14 +108,27 @@ async function runCase(runtime: AgentRuntime, agent: string, located: LocatedCas
     const ms = performance.now() - started;
     const { agent: definition, snapshot } = await runtime.runs.threadState(threadId, principal);
     if (!definition || !snapshot) return { trace: failedTrace('the run left no state'), ms };
-    const trace = withPendingActions(agentTraceOf(definition, snapshot.values as Record<string, unknown>), pendingActionsOf(snapshot));
+    const trace = withPendingActions(
+      agentTraceOf(definition, snapshot.values as Record<string, unknown>),
+      pendingActionsOf(snapshot),
+    );
     // A graph that threw leaves its state mid-run: the run record says how it ended.
     if (finished && (finished.status === 'failed' || finished.status === 'cancelled') && trace.status !== 'failed') {
-      return { trace: { ...trace, status: finished.status, errors: [...trace.errors, { node: 'run', code: finished.status, message: finished.error ?? finished.status }] }, ms };
+      return {
+        trace: {
+          ...trace,
+          status: finished.status,
+          errors: [...trace.errors, { node: 'run', code: finished.status, message: finished.error ?? finished.status }],
+        },
+        ms,
+      };
     }
     return { trace, ms };
   } catch (error) {
-    return { trace: failedTrace(error instanceof Error ? error.message : String(error)), ms: performance.now() - started };
+    return {
+      trace: failedTrace(error instanceof Error ? error.message : String(error)),
+      ms: performance.now() - started,
+    };
   }
 }
 
@@ -106,9 +146,13 @@ export async function runEval(evident: Evident, options: RunEvalOptions): Promis
   const chat = await evident.chatModel();
   const agents = agentsToRun(runtime, options.agent);
   await evident.assertEmbedderMatches();
-  const ingest = await evident.ingestor.ingest([options.corpus], { onProgress: (progress) => options.onProgress?.({ phase: 'ingest', progress }) });
+  const ingest = await evident.ingestor.ingest([options.corpus], {
+    onProgress: (progress) => options.onProgress?.({ phase: 'ingest', progress }),
+  });
   const results: CaseResult[] = [];
-  const passedSoFar: Record<string, { passed: number; done: number }> = Object.fromEntries(agents.map((agent) => [agent, { passed: 0, done: 0 }]));
+  const passedSoFar: Record<string, { passed: number; done: number }> = Object.fromEntries(
+    agents.map((agent) => [agent, { passed: 0, done: 0 }]),
+  );
   const total = agents.length * options.cases.length;
   for (const agent of agents) {
     for (const [index, located] of options.cases.entries()) {

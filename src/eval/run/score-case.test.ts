@@ -5,12 +5,20 @@ import { traceFromSharedState, withPendingActions } from './agent-trace-of.ts';
 import { scoreCase } from './score-case.ts';
 import { summarizeAgent } from './summarize-results.ts';
 
-const evidence = [{ chunk_id: 'contracts/ct.md#2', doc_id: 'contracts/ct.md', text: 'A termination for convenience triggers a termination fee of $48,000.' }];
+const evidence = [
+  {
+    chunk_id: 'contracts/ct.md#2',
+    doc_id: 'contracts/ct.md',
+    text: 'A termination for convenience triggers a termination fee of $48,000.',
+  },
+];
 const answer = {
   answer: 'The termination fee is $48,000 [1].',
   answerable: true,
   confidence: 0.8,
-  citations: [{ chunk_id: 'contracts/ct.md#2', doc_id: 'contracts/ct.md', source: 'ct.md', quote: 'termination fee of $48,000' }],
+  citations: [
+    { chunk_id: 'contracts/ct.md#2', doc_id: 'contracts/ct.md', source: 'ct.md', quote: 'termination fee of $48,000' },
+  ],
   missing_information: [],
 };
 const trace = (overrides: Partial<AgentTrace> = {}): AgentTrace => ({
@@ -44,18 +52,32 @@ describe('scoreCase', () => {
     expect(result).toMatchObject({ id: 'fee', agent: 'rag', passed: true, first_failure: null, latency_ms: 123 });
     expect(result.layers.retrieval.metrics).toEqual({ hit_at_10: 1, recall_at_10: 1, mrr_at_10: 0.5 });
     expect(result.layers.tools.status).toBe('pass');
-    expect(result.trace).toMatchObject({ evidence_ids: ['contracts/ct.md#2'], answerable: true, citations: [{ quote: 'termination fee of $48,000' }] });
+    expect(result.trace).toMatchObject({
+      evidence_ids: ['contracts/ct.md#2'],
+      answerable: true,
+      citations: [{ quote: 'termination fee of $48,000' }],
+    });
   });
 
   it('names the first failing layer when several fail', () => {
-    const result = scoreCase(evalCase, 'rag', trace({ kept_doc_ids: ['policies/x.md'], answer: { ...answer, answer: 'It is $4,800 [1].' } }), 10);
+    const result = scoreCase(
+      evalCase,
+      'rag',
+      trace({ kept_doc_ids: ['policies/x.md'], answer: { ...answer, answer: 'It is $4,800 [1].' } }),
+      10,
+    );
     expect(result.layers.rerank.status).toBe('fail');
     expect(result.layers.answer.status).toBe('fail');
     expect(result).toMatchObject({ passed: false, first_failure: 'rerank' });
   });
 
   it('fails schema for an answer that breaks the contract, yet shows its text', () => {
-    const result = scoreCase(evalCase, 'rag', trace({ answer: { answer: 'The fee is $48,000.', answerable: true } }), 10);
+    const result = scoreCase(
+      evalCase,
+      'rag',
+      trace({ answer: { answer: 'The fee is $48,000.', answerable: true } }),
+      10,
+    );
     expect(result.layers.schema.status).toBe('fail');
     expect(result.layers.answer.status).toBe('pass');
     expect(result.trace.answer).toBe('The fee is $48,000.');
@@ -75,7 +97,7 @@ describe('scoreCase', () => {
 });
 
 describe('traceFromSharedState', () => {
-  it('reads the shared fields and checks known tools\' arguments', () => {
+  it("reads the shared fields and checks known tools' arguments", () => {
     const shared = traceFromSharedState({
       standalone_question: 'Q',
       evidence: [...evidence, { chunk_id: 'contracts/ct.md#3', doc_id: 'contracts/ct.md', text: 'x' }],
@@ -100,10 +122,31 @@ describe('withPendingActions', () => {
       { tool: 'save_memory', args: { text: 'I prefer bullet points' }, approval_id: 'r:1' },
     ]);
     expect(waiting.status).toBe('interrupted');
-    expect(waiting.tool_calls).toEqual([{ name: 'save_memory', arguments: { text: 'I prefer bullet points' }, ok: false, pending: true, arguments_valid: true }]);
-    const remember = evalCaseSchema.parse({ id: 'm', user: 'bob', question: 'Remember that …', expect: { answerable: true, answer_contains: ['saved'], tools: { expected: ['save_memory'] } } });
+    expect(waiting.tool_calls).toEqual([
+      {
+        name: 'save_memory',
+        arguments: { text: 'I prefer bullet points' },
+        ok: false,
+        pending: true,
+        arguments_valid: true,
+      },
+    ]);
+    const remember = evalCaseSchema.parse({
+      id: 'm',
+      user: 'bob',
+      question: 'Remember that …',
+      expect: { answerable: true, answer_contains: ['saved'], tools: { expected: ['save_memory'] } },
+    });
     const result = scoreCase(remember, 'rag', waiting, 5);
-    expect(result).toMatchObject({ passed: true, layers: { schema: { status: 'n/a' }, answerability: { status: 'n/a' }, answer: { status: 'n/a' }, tools: { status: 'pass' } } });
+    expect(result).toMatchObject({
+      passed: true,
+      layers: {
+        schema: { status: 'n/a' },
+        answerability: { status: 'n/a' },
+        answer: { status: 'n/a' },
+        tools: { status: 'pass' },
+      },
+    });
   });
 });
 
@@ -118,20 +161,52 @@ describe('summarizeAgent', () => {
       scoreCase(evalCase, 'rag', trace({ answer: refused, status: 'refused' }), 400),
     ];
     const summary = summarizeAgent(results);
-    expect(summary.overall).toMatchObject({ cases: 4, passed: 2, pass_rate: 0.5, latency_p50_ms: 200, latency_p95_ms: 400, first_failures: { retrieval: 1, answerability: 1 } });
-    expect(summary.retrieval).toMatchObject({ scored: 3, passed: 2, pass_rate: 0.6667, not_applicable: 1, hit_at_10: 0.6667, recall_at_10: 0.6667 });
-    expect(summary.answerability).toMatchObject({ scored: 4, refusal_precision: 0.5, refusal_recall: 1, refusal_f1: 0.6667, false_refusal_rate: 0.3333 });
+    expect(summary.overall).toMatchObject({
+      cases: 4,
+      passed: 2,
+      pass_rate: 0.5,
+      latency_p50_ms: 200,
+      latency_p95_ms: 400,
+      first_failures: { retrieval: 1, answerability: 1 },
+    });
+    expect(summary.retrieval).toMatchObject({
+      scored: 3,
+      passed: 2,
+      pass_rate: 0.6667,
+      not_applicable: 1,
+      hit_at_10: 0.6667,
+      recall_at_10: 0.6667,
+    });
+    expect(summary.answerability).toMatchObject({
+      scored: 4,
+      refusal_precision: 0.5,
+      refusal_recall: 1,
+      refusal_f1: 0.6667,
+      false_refusal_rate: 0.3333,
+    });
     expect(summary.rewrite.pass_rate).toBe(1);
     expect(summary.answerability).toMatchObject({ rejection_rate: 1, unanswerable_cases: 1, answerable_cases: 3 });
     expect(summary.answer).toMatchObject({ accuracy: 0.6667, accuracy_cases: 3 });
   });
 
   it('counts a refusal as inaccurate even when its text holds the gold answer', () => {
-    const refusedWithGold = { ...answer, answer: 'I cannot confirm the $48,000 fee.', answerable: false, citations: [] };
-    const results = [scoreCase(evalCase, 'rag', trace(), 10), scoreCase(evalCase, 'rag', trace({ answer: refusedWithGold, status: 'refused' }), 10)];
+    const refusedWithGold = {
+      ...answer,
+      answer: 'I cannot confirm the $48,000 fee.',
+      answerable: false,
+      citations: [],
+    };
+    const results = [
+      scoreCase(evalCase, 'rag', trace(), 10),
+      scoreCase(evalCase, 'rag', trace({ answer: refusedWithGold, status: 'refused' }), 10),
+    ];
     expect(results[1]?.layers.answer.status).toBe('pass');
     const summary = summarizeAgent(results);
     expect(summary.answer).toMatchObject({ containment: 1, accuracy: 0.5, accuracy_cases: 2 });
-    expect(summary.answerability).toMatchObject({ rejection_rate: null, unanswerable_cases: 0, false_refusal_rate: 0.5 });
+    expect(summary.answerability).toMatchObject({
+      rejection_rate: null,
+      unanswerable_cases: 0,
+      false_refusal_rate: 0.5,
+    });
   });
 });

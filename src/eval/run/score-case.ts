@@ -37,7 +37,9 @@ export interface CaseResult {
 
 /** Loose read of an answer that failed the contract, so a report can still show what the agent said. */
 const looseText = (answer: unknown): string | null =>
-  typeof answer === 'object' && answer !== null && typeof (answer as { answer?: unknown }).answer === 'string' ? (answer as { answer: string }).answer : null;
+  typeof answer === 'object' && answer !== null && typeof (answer as { answer?: unknown }).answer === 'string'
+    ? (answer as { answer: string }).answer
+    : null;
 
 /** Scores every layer of one run of one case and names the first that failed. */
 export function scoreCase(evalCase: EvalCase, agent: string, trace: AgentTrace, latencyMs: number): CaseResult {

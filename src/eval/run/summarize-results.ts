@@ -29,7 +29,9 @@ const round = (value: number, digits = 4): number => Math.round(value * 10 ** di
 
 /** Whether the run refused: the answerability layer's reading when it scored, else the answer's own flag or status. */
 const refusedOf = (result: CaseResult): boolean =>
-  result.layers.answerability.metrics?.refused !== undefined ? result.layers.answerability.metrics.refused === 1 : result.trace.answerable === false || result.trace.status === 'refused';
+  result.layers.answerability.metrics?.refused !== undefined
+    ? result.layers.answerability.metrics.refused === 1
+    : result.trace.answerable === false || result.trace.status === 'refused';
 
 /**
  * RGB's accuracy: of the cases with an expected answer that are not expected to be refused, the share whose answer
@@ -56,11 +58,14 @@ function summarizeLayer(layer: LayerName, results: readonly CaseResult[]): Layer
       expected_refusal: result.layers.answerability.metrics?.expected_refusal ?? 0,
       refused: result.layers.answerability.metrics?.refused ?? 0,
     }));
-    for (const [name, value] of Object.entries(refusalMetrics(perCase))) summary[name] = value === null ? null : round(value);
+    for (const [name, value] of Object.entries(refusalMetrics(perCase)))
+      summary[name] = value === null ? null : round(value);
     return summary;
   }
   for (const name of metricNames) {
-    const values = scored.map((result) => result.layers[layer].metrics?.[name]).filter((value): value is number => value !== undefined);
+    const values = scored
+      .map((result) => result.layers[layer].metrics?.[name])
+      .filter((value): value is number => value !== undefined);
     summary[name] = round(mean(values));
   }
   if (layer === 'answer') Object.assign(summary, accuracyOf(scored));
@@ -71,7 +76,8 @@ function summarizeLayer(layer: LayerName, results: readonly CaseResult[]): Layer
 export function summarizeAgent(results: readonly CaseResult[]): AgentSummary {
   const latencies = results.map((result) => result.latency_ms);
   const firstFailures: Partial<Record<LayerName, number>> = {};
-  for (const result of results) if (result.first_failure) firstFailures[result.first_failure] = (firstFailures[result.first_failure] ?? 0) + 1;
+  for (const result of results)
+    if (result.first_failure) firstFailures[result.first_failure] = (firstFailures[result.first_failure] ?? 0) + 1;
   const passed = results.filter((result) => result.passed).length;
   const overall: OverallSummary = {
     cases: results.length,
@@ -81,11 +87,19 @@ export function summarizeAgent(results: readonly CaseResult[]): AgentSummary {
     latency_p95_ms: Math.round(percentile(latencies, 95)),
     first_failures: firstFailures,
   };
-  return { overall, ...(Object.fromEntries(LAYERS.map((layer) => [layer, summarizeLayer(layer, results)])) as Record<LayerName, LayerSummary>) };
+  return {
+    overall,
+    ...(Object.fromEntries(LAYERS.map((layer) => [layer, summarizeLayer(layer, results)])) as Record<
+      LayerName,
+      LayerSummary
+    >),
+  };
 }
 
 /** One summary per agent, in the order the agents first appear in the results. */
 export function summarizeResults(results: readonly CaseResult[]): Record<string, AgentSummary> {
   const agents = [...new Set(results.map((result) => result.agent))];
-  return Object.fromEntries(agents.map((agent) => [agent, summarizeAgent(results.filter((result) => result.agent === agent))]));
+  return Object.fromEntries(
+    agents.map((agent) => [agent, summarizeAgent(results.filter((result) => result.agent === agent))]),
+  );
 }

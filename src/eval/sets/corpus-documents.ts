@@ -23,7 +23,11 @@ export async function readCorpusDocuments(dir: string): Promise<Map<string, Corp
     const loader = loaderFor(file.path);
     if (!loader) continue;
     const loaded = await loader.load(await readFile(file.path), file.path);
-    const acl = await resolveAcl(file.path, file.docId, { override: undefined, fromFile: loaded.acl, maxSidecarBytes: INGEST_DEFAULTS.maxSidecarBytes });
+    const acl = await resolveAcl(file.path, file.docId, {
+      override: undefined,
+      fromFile: loaded.acl,
+      maxSidecarBytes: INGEST_DEFAULTS.maxSidecarBytes,
+    });
     const text = loaded.blocks.map((block) => block.text).join('\n');
     documents.set(file.docId, { docId: file.docId, text, acl });
   }

@@ -31,7 +31,13 @@ beforeAll(async () => {
   cases = await readCases(SAMPLE_CORPUS_CASES);
   users = await readUsers(SAMPLE_USERS);
   documents = await readCorpusDocuments(SAMPLE_CORPUS_DIR);
-  report = await runEval(evident, { cases, casesFile: SAMPLE_CORPUS_CASES, corpus: SAMPLE_CORPUS_DIR, users, agent: 'all' });
+  report = await runEval(evident, {
+    cases,
+    casesFile: SAMPLE_CORPUS_CASES,
+    corpus: SAMPLE_CORPUS_DIR,
+    users,
+    agent: 'all',
+  });
 }, 600_000);
 afterAll(async () => {
   await evident?.close();
@@ -60,13 +66,16 @@ describe('sample corpus gate (offline)', () => {
       const floor = floors[agent] ?? {};
       if (!summary) continue;
       const overall = floor.overall;
-      if (overall !== undefined && summary.overall.pass_rate < overall) drops.push(`${agent} overall ${summary.overall.pass_rate} < ${overall}`);
+      if (overall !== undefined && summary.overall.pass_rate < overall)
+        drops.push(`${agent} overall ${summary.overall.pass_rate} < ${overall}`);
       for (const layer of LAYERS) {
         const min = floor[layer];
         const rate = summary[layer].pass_rate;
         if (min === undefined) continue;
         if (rate === null || rate < min) {
-          const failing = report.cases.filter((c) => c.agent === agent && c.layers[layer].status === 'fail').map((c) => c.id);
+          const failing = report.cases
+            .filter((c) => c.agent === agent && c.layers[layer].status === 'fail')
+            .map((c) => c.id);
           drops.push(`${agent} ${layer} ${rate ?? 'not scored'} < ${min} (failing: ${failing.join(', ')})`);
         }
       }
@@ -93,7 +102,9 @@ describe('sample corpus gate (offline)', () => {
   });
 
   it('refuses every permission-denied question in every agent', () => {
-    const answered = report.cases.filter((c) => c.tags.includes('denied') && c.layers.answerability.status !== 'pass').map((c) => `${c.agent} ${c.id}`);
+    const answered = report.cases
+      .filter((c) => c.tags.includes('denied') && c.layers.answerability.status !== 'pass')
+      .map((c) => `${c.agent} ${c.id}`);
     expect(answered).toEqual([]);
   });
 });

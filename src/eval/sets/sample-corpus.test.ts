@@ -22,13 +22,26 @@ beforeAll(async () => {
 });
 
 const principalOf = (evalCase: EvalCase) => principalForCase({ evalCase, file: SAMPLE_CORPUS_CASES, line: 0 }, users);
-const visibleTexts = (evalCase: EvalCase) => [...documents.values()].filter((doc) => mayRead(doc.acl, principalOf(evalCase))).map((doc) => doc.text);
+const visibleTexts = (evalCase: EvalCase) =>
+  [...documents.values()].filter((doc) => mayRead(doc.acl, principalOf(evalCase))).map((doc) => doc.text);
 
 describe('sample-corpus.jsonl', () => {
   it('has at least 60 cases covering every kind of question the issue names', () => {
     expect(cases.length).toBeGreaterThanOrEqual(60);
     const tags = new Set(cases.flatMap((evalCase) => evalCase.tags));
-    for (const tag of ['exact-id', 'semantic', 'multi-part', 'follow-up', 'unanswerable', 'permission', 'allowed', 'denied', 'table', 'zh', 'memory']) {
+    for (const tag of [
+      'exact-id',
+      'semantic',
+      'multi-part',
+      'follow-up',
+      'unanswerable',
+      'permission',
+      'allowed',
+      'denied',
+      'table',
+      'zh',
+      'memory',
+    ]) {
       expect(tags, tag).toContain(tag);
     }
   });
@@ -54,7 +67,10 @@ describe('sample-corpus.jsonl', () => {
     for (const evalCase of cases.filter((c) => c.expect.answer_contains && c.expect.relevant_docs)) {
       const texts = (evalCase.expect.relevant_docs ?? []).map((docId) => documents.get(docId)?.text ?? '');
       for (const needle of evalCase.expect.answer_contains ?? []) {
-        expect(texts.some((text) => containsAnswerEntry(text, needle)), `${evalCase.id}: "${String(needle)}"`).toBe(true);
+        expect(
+          texts.some((text) => containsAnswerEntry(text, needle)),
+          `${evalCase.id}: "${String(needle)}"`,
+        ).toBe(true);
       }
     }
   });
@@ -62,7 +78,8 @@ describe('sample-corpus.jsonl', () => {
   it('expects a standalone question to name what the conversation (or the question itself) named', () => {
     for (const evalCase of cases.filter((c) => c.expect.standalone_contains)) {
       const said = [...evalCase.history.map((turn) => turn.content), evalCase.question].join('\n');
-      for (const needle of evalCase.expect.standalone_contains ?? []) expect(containsNormalized(said, needle), `${evalCase.id}: ${needle}`).toBe(true);
+      for (const needle of evalCase.expect.standalone_contains ?? [])
+        expect(containsNormalized(said, needle), `${evalCase.id}: ${needle}`).toBe(true);
     }
     for (const evalCase of cases.filter((c) => c.tags.includes('follow-up'))) {
       expect(evalCase.history.length, evalCase.id).toBeGreaterThan(0);
@@ -72,8 +89,14 @@ describe('sample-corpus.jsonl', () => {
 
   it('expects nothing to cite or contain of a question that cannot be answered', () => {
     for (const evalCase of cases.filter((c) => c.expect.answerable === false)) {
-      expect(evalCase.tags.some((tag) => tag === 'unanswerable' || tag === 'denied'), evalCase.id).toBe(true);
-      expect(evalCase.expect.answer_contains ?? evalCase.expect.cite_docs ?? evalCase.expect.relevant_docs, evalCase.id).toBeUndefined();
+      expect(
+        evalCase.tags.some((tag) => tag === 'unanswerable' || tag === 'denied'),
+        evalCase.id,
+      ).toBe(true);
+      expect(
+        evalCase.expect.answer_contains ?? evalCase.expect.cite_docs ?? evalCase.expect.relevant_docs,
+        evalCase.id,
+      ).toBeUndefined();
     }
   });
 
@@ -81,16 +104,24 @@ describe('sample-corpus.jsonl', () => {
     const denied = cases.filter((c) => c.tags.includes('denied'));
     expect(denied.length).toBeGreaterThanOrEqual(5);
     for (const evalCase of denied) {
-      const allowed = cases.find((c) => c.tags.includes('allowed') && c.question === evalCase.question && c.user !== evalCase.user);
+      const allowed = cases.find(
+        (c) => c.tags.includes('allowed') && c.question === evalCase.question && c.user !== evalCase.user,
+      );
       expect(allowed, evalCase.id).toBeDefined();
       if (!allowed) continue;
       for (const docId of allowed.expect.relevant_docs ?? []) {
-        expect(mayRead(documents.get(docId)?.acl ?? [], principalOf(evalCase)), `${evalCase.user} must not read ${docId}`).toBe(false);
+        expect(
+          mayRead(documents.get(docId)?.acl ?? [], principalOf(evalCase)),
+          `${evalCase.user} must not read ${docId}`,
+        ).toBe(false);
       }
       // Nothing else the denied user can read holds the answer either, so a refusal is the only right outcome.
       const texts = visibleTexts(evalCase);
       for (const needle of allowed.expect.answer_contains ?? []) {
-        expect(texts.some((text) => containsAnswerEntry(text, needle)), `${evalCase.id}: "${String(needle)}" readable`).toBe(false);
+        expect(
+          texts.some((text) => containsAnswerEntry(text, needle)),
+          `${evalCase.id}: "${String(needle)}" readable`,
+        ).toBe(false);
       }
     }
   });

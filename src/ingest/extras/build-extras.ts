@@ -23,7 +23,9 @@ async function summaries(version: ChunkedVersion, summarizer: ChapterSummarizer)
   const out: DocumentExtras['summaries'] = [];
   for (const chapter of version.chapters) {
     const chapterText = version.text.slice(chapter.startOffset, chapter.endOffset);
-    const text = (await summarizer.summarize({ docTitle: version.title, title: chapter.title, text: chapterText })).trim();
+    const text = (
+      await summarizer.summarize({ docTitle: version.title, title: chapter.title, text: chapterText })
+    ).trim();
     if (!text) continue;
     out.push({
       chapterOrdinal: chapter.ordinal,
@@ -41,14 +43,21 @@ async function summaries(version: ChunkedVersion, summarizer: ChapterSummarizer)
  * A document version's extras: one summary per chapter (by `summarizer`; when the model fails, the whole document
  * falls back to extractive summaries, so one version's summaries carry one label) and its chunks' notable sentences.
  */
-export async function buildDocumentExtras(version: ChunkedVersion, summarizer: ChapterSummarizer, logger: Logger): Promise<DocumentExtras> {
+export async function buildDocumentExtras(
+  version: ChunkedVersion,
+  summarizer: ChapterSummarizer,
+  logger: Logger,
+): Promise<DocumentExtras> {
   let made: DocumentExtras['summaries'];
   try {
     made = await summaries(version, summarizer);
   } catch (error) {
     if (summarizer === extractiveSummarizer) throw error;
     const reason = isEvidentError(error) ? error.toLine() : String(error);
-    logger.warn('chapter summaries: the model failed, using extractive summaries', { docId: version.docId, error: reason });
+    logger.warn('chapter summaries: the model failed, using extractive summaries', {
+      docId: version.docId,
+      error: reason,
+    });
     made = await summaries(version, extractiveSummarizer);
   }
   const quotes = version.chunks.flatMap((chunk) =>

@@ -40,7 +40,9 @@ export function llmSummarizer(chat: { id: string; model: BaseChatModel }, maxSch
           new SystemMessage(
             'Summarise the chapter in at most three sentences. Keep names, identifiers, amounts and dates exactly as written; add nothing the chapter does not say.',
           ),
-          new HumanMessage(`Document: ${chapter.docTitle}\nChapter: ${chapter.title || '(untitled)'}\n\n${chapter.text.slice(0, MAX_PROMPT_CHARS)}`),
+          new HumanMessage(
+            `Document: ${chapter.docTitle}\nChapter: ${chapter.title || '(untitled)'}\n\n${chapter.text.slice(0, MAX_PROMPT_CHARS)}`,
+          ),
         ],
       });
       return result.summary;

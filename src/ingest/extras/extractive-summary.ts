@@ -17,7 +17,8 @@ export function extractiveSummary(text: string): string {
   for (const terms of termsOf) for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const scored = found.map((sentence, index) => {
     const terms = termsOf[index] ?? [];
-    const weight = terms.reduce((sum, term) => sum + (frequency.get(term) ?? 0), 0) / Math.sqrt(Math.max(terms.length, 1));
+    const weight =
+      terms.reduce((sum, term) => sum + (frequency.get(term) ?? 0), 0) / Math.sqrt(Math.max(terms.length, 1));
     return { sentence, index, score: weight * (index === 0 ? 1.5 : 1) };
   });
   const kept: typeof scored = [];

@@ -28,8 +28,16 @@ describe('csvLoader', () => {
     ]);
     expect(doc.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'orders — columns: order_id, customer, order_total_usd, quantity, paid' },
-      { kind: 'row', text: 'order_id: A-1001 | customer: Acme | order_total_usd: 1250.50 | quantity: 3 | paid: true', table: 'orders' },
-      { kind: 'row', text: 'order_id: A-1002 | customer: Beta, Inc. | order_total_usd: 99 | quantity: 1 | paid: FALSE', table: 'orders' },
+      {
+        kind: 'row',
+        text: 'order_id: A-1001 | customer: Acme | order_total_usd: 1250.50 | quantity: 3 | paid: true',
+        table: 'orders',
+      },
+      {
+        kind: 'row',
+        text: 'order_id: A-1002 | customer: Beta, Inc. | order_total_usd: 99 | quantity: 1 | paid: FALSE',
+        table: 'orders',
+      },
       { kind: 'row', text: 'order_id: A-1003 | customer: Gamma | quantity: 2', table: 'orders' },
     ]);
   });
@@ -43,14 +51,23 @@ describe('csvLoader', () => {
 
   it('returns zero blocks and no table for an empty CSV; refuses invalid UTF-8', async () => {
     expect(await load('\n\n')).toEqual({ blocks: [] });
-    await expect(csvLoader.load(Buffer.from([0x61, 0x2c, 0x62, 0x0a, 0xff, 0x2c, 0x31]), '/data/x.csv')).rejects.toMatchObject({
+    await expect(
+      csvLoader.load(Buffer.from([0x61, 0x2c, 0x62, 0x0a, 0xff, 0x2c, 0x31]), '/data/x.csv'),
+    ).rejects.toMatchObject({
       code: 'file_encoding',
     });
   });
 
   it('keeps a header-only CSV as an empty table so its schema is searchable', async () => {
     const doc = await load('sku,price\n');
-    expect(doc.tables?.[0]).toEqual({ title: 'orders', columns: [{ name: 'sku', type: 'text' }, { name: 'price', type: 'text' }], rows: [] });
+    expect(doc.tables?.[0]).toEqual({
+      title: 'orders',
+      columns: [
+        { name: 'sku', type: 'text' },
+        { name: 'price', type: 'text' },
+      ],
+      rows: [],
+    });
     expect(doc.blocks).toHaveLength(1);
   });
 });

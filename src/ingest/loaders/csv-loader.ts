@@ -39,7 +39,12 @@ function precheckShape(text: string, delimiter: string, name: string, limits: In
         if (fields > columns) columns = fields;
         if (columns > limits.maxTableColumns) break;
         if (cells > limits.maxTableCells) {
-          throw limitExceeded('maxTableCells', name, `has more than ${limits.maxTableCells.toLocaleString('en-US')} cells`, limits);
+          throw limitExceeded(
+            'maxTableCells',
+            name,
+            `has more than ${limits.maxTableCells.toLocaleString('en-US')} cells`,
+            limits,
+          );
         }
       }
       fields = 1;
@@ -71,11 +76,15 @@ export const csvLoader: Loader = {
         skip_empty_lines: true,
       }) as string[][];
     } catch (cause) {
-      throw new IngestError('file_corrupt', `${basename(path)} is not a readable CSV file: ${(cause as Error).message}`, {
-        cause,
-        hint: 'Check the quoting of the line named above, or export the file again.',
-        details: { path },
-      });
+      throw new IngestError(
+        'file_corrupt',
+        `${basename(path)} is not a readable CSV file: ${(cause as Error).message}`,
+        {
+          cause,
+          hint: 'Check the quoting of the line named above, or export the file again.',
+          details: { path },
+        },
+      );
     }
     checkTableShape(basename(path), gridShape(grid), limits);
     const sheet = gridToTable(fileStem(path), grid);

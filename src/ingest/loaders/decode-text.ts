@@ -8,8 +8,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Invalid UTF-8 is refused rather than guessed at, so no mojibake reaches the index.
  */
 export function decodeText(bytes: Buffer, path: string): string {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   try {
     return strictUtf8.decode(bytes.subarray(start));

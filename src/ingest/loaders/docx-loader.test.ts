@@ -9,7 +9,13 @@ describe('docxLoader', () => {
       { heading: 1, text: 'Supplier contract' },
       'This agreement is contract CT-2024-0193.',
       { heading: 2, text: 'Fees' },
-      { table: [['Item', 'Fee'], ['Setup', '1,250.50'], ['Support', '$500K']] },
+      {
+        table: [
+          ['Item', 'Fee'],
+          ['Setup', '1,250.50'],
+          ['Support', '$500K'],
+        ],
+      },
       'Signed by both parties.',
     ]);
     const doc = await docxLoader.load(docx, '/kb/contract.docx');
@@ -29,7 +35,9 @@ describe('docxLoader', () => {
   });
 
   it('refuses bytes that are not a docx as file_corrupt', async () => {
-    await expect(docxLoader.load(Buffer.from('not a zip at all'), '/kb/bad.docx')).rejects.toMatchObject({ code: 'file_corrupt' });
+    await expect(docxLoader.load(Buffer.from('not a zip at all'), '/kb/bad.docx')).rejects.toMatchObject({
+      code: 'file_corrupt',
+    });
     const zipWithoutDocument = writeZip([{ path: 'hello.txt', data: 'hi' }]);
     await expect(docxLoader.load(zipWithoutDocument, '/kb/bad.docx')).rejects.toMatchObject({ code: 'file_corrupt' });
     const truncated = buildDocx(['Some text']).subarray(0, 200);

@@ -33,13 +33,26 @@ export const docxLoader: Loader = {
     let chars = 0;
     for (const [entry, xml] of parts) {
       // Text runs (`w:t`, and the `t` of drawings and equations) in the document's own parts.
-      scanXml(xml, name, limits, budget, entry.startsWith('word/') ? (tag) => {
-        if (!tag.is('t')) return;
-        chars += tag.textLength();
-        if (chars > limits.maxDocumentChars) {
-          throw limitExceeded('maxDocumentChars', name, `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text`, limits);
-        }
-      } : undefined);
+      scanXml(
+        xml,
+        name,
+        limits,
+        budget,
+        entry.startsWith('word/')
+          ? (tag) => {
+              if (!tag.is('t')) return;
+              chars += tag.textLength();
+              if (chars > limits.maxDocumentChars) {
+                throw limitExceeded(
+                  'maxDocumentChars',
+                  name,
+                  `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text`,
+                  limits,
+                );
+              }
+            }
+          : undefined,
+      );
     }
     parts.clear();
     let html: string;

@@ -18,7 +18,12 @@ export function detectHeadingLine(line: string): HeadingLine | undefined {
     return { level: numbered[1].split('.').length, text };
   }
   const letters = text.replace(/[^\p{L}]/gu, '');
-  if (letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && text.split(' ').length <= 10) {
+  if (
+    letters.length >= 3 &&
+    letters === letters.toUpperCase() &&
+    letters !== letters.toLowerCase() &&
+    text.split(' ').length <= 10
+  ) {
     return { level: 1, text };
   }
   return undefined;

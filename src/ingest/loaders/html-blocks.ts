@@ -10,12 +10,43 @@ type HtmlText = Extract<HtmlNode, { type: 'text' }>;
 
 /** Chrome and non-content: dropped with everything inside. */
 const SKIP = new Set([
-  'script', 'style', 'noscript', 'template', 'nav', 'header', 'footer', 'aside', 'head', 'svg', 'iframe', 'button', 'select', 'form',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'head',
+  'svg',
+  'iframe',
+  'button',
+  'select',
+  'form',
 ]);
 /** Elements whose content is a paragraph of its own. */
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'main', 'blockquote', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'figure', 'figcaption',
-  'address', 'details', 'summary', 'hr', 'body', 'html',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'blockquote',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'body',
+  'html',
 ]);
 const HEADING = /^h([1-6])$/;
 /** Stands for a `<br>` while whitespace is collapsed. */
@@ -24,7 +55,8 @@ const LINE_BREAK = '\u2028';
 const isElement = (node: HtmlNode): node is HtmlElement => 'name' in node && 'attribs' in node;
 const isText = (node: HtmlNode): node is HtmlText => node.type === 'text';
 const hasAncestorNamed = (node: HtmlNode, name: string): boolean => {
-  for (let parent = node.parent; parent; parent = parent.parent) if ('name' in parent && parent.name === name) return true;
+  for (let parent = node.parent; parent; parent = parent.parent)
+    if ('name' in parent && parent.name === name) return true;
   return false;
 };
 const collapse = (text: string): string =>
@@ -109,17 +141,26 @@ class BlockCollector {
       for (const child of node.children) collectRows(child as HtmlNode);
     };
     collectRows(table);
-    const caption = table.children.find((child): child is HtmlElement => isElement(child as HtmlNode) && (child as HtmlElement).name === 'caption');
+    const caption = table.children.find(
+      (child): child is HtmlElement => isElement(child as HtmlNode) && (child as HtmlElement).name === 'caption',
+    );
     const captionText = caption ? collapse(textOf(caption)) : '';
     if (captionText) this.blocks.push({ kind: 'text', text: captionText });
     const name = captionText || this.lastHeading;
 
     const cellsOf = (row: HtmlElement): HtmlElement[] =>
-      row.children.filter((child): child is HtmlElement => isElement(child as HtmlNode) && ['td', 'th'].includes((child as HtmlElement).name));
+      row.children.filter(
+        (child): child is HtmlElement =>
+          isElement(child as HtmlNode) && ['td', 'th'].includes((child as HtmlElement).name),
+      );
     const rowTexts = rows.map((row) => cellsOf(row).map((cell) => collapse(textOf(cell)).replace(/\n/g, ' ')));
     // Without <th> (Word tables, hand-written HTML) a first row of distinct, non-numeric labels is the header.
     const first = rowTexts[0] ?? [];
-    const marked = rows.some((row) => cellsOf(row).some((cell) => cell.name === 'th') || (row.parent !== null && isElement(row.parent as HtmlNode) && (row.parent as HtmlElement).name === 'thead'));
+    const marked = rows.some(
+      (row) =>
+        cellsOf(row).some((cell) => cell.name === 'th') ||
+        (row.parent !== null && isElement(row.parent as HtmlNode) && (row.parent as HtmlElement).name === 'thead'),
+    );
     const labelRow =
       !marked &&
       rows.length >= 2 &&
@@ -130,8 +171,13 @@ class BlockCollector {
     for (const [index, row] of rows.entries()) {
       const cells = cellsOf(row);
       const texts = rowTexts[index] ?? [];
-      const inHead = row.parent !== null && isElement(row.parent as HtmlNode) && (row.parent as HtmlElement).name === 'thead';
-      if (header === undefined && cells.length > 0 && (inHead || cells.every((cell) => cell.name === 'th') || (labelRow && index === 0))) {
+      const inHead =
+        row.parent !== null && isElement(row.parent as HtmlNode) && (row.parent as HtmlElement).name === 'thead';
+      if (
+        header === undefined &&
+        cells.length > 0 &&
+        (inHead || cells.every((cell) => cell.name === 'th') || (labelRow && index === 0))
+      ) {
         header = texts;
         continue;
       }
@@ -194,12 +240,17 @@ function parseHtml(html: string, name: string, limits: IngestLimits): HtmlDocume
  * HTML → blocks of its main text, with `<title>` (or the first `<h1>`) as title. Also used for DOCX. `name` (the
  * file's) is for the message of a file nested deeper than `limits.maxNestingDepth`.
  */
-export function htmlToDocument(html: string, name = 'The HTML', limits: IngestLimits = INGEST_DEFAULTS): LoadedDocument {
+export function htmlToDocument(
+  html: string,
+  name = 'The HTML',
+  limits: IngestLimits = INGEST_DEFAULTS,
+): LoadedDocument {
   const document = parseHtml(html, name, limits);
   const collector = new BlockCollector();
   for (const root of contentRoots(document)) collector.walk(root);
   collector.flush();
   const titleElement = DomUtils.findOne((element) => element.name === 'title', document.children);
-  const title = (titleElement ? collapse(DomUtils.textContent(titleElement)).replace(/\n/g, ' ') : '') || collector.firstH1;
+  const title =
+    (titleElement ? collapse(DomUtils.textContent(titleElement)).replace(/\n/g, ' ') : '') || collector.firstH1;
   return title ? { title, blocks: collector.blocks } : { blocks: collector.blocks };
 }

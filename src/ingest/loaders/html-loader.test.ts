@@ -47,7 +47,9 @@ describe('htmlLoader', () => {
   });
 
   it('takes a first row of labels as the header of a table without <th>, but not a row of numbers', async () => {
-    const labelled = await load('<table><tr><td>Region</td><td>Revenue</td></tr><tr><td>EMEA</td><td>1,250.50</td></tr></table>');
+    const labelled = await load(
+      '<table><tr><td>Region</td><td>Revenue</td></tr><tr><td>EMEA</td><td>1,250.50</td></tr></table>',
+    );
     expect(labelled.blocks).toEqual([{ kind: 'row', text: 'Region: EMEA | Revenue: 1,250.50' }]);
     const numeric = await load('<table><tr><td>2023</td><td>2024</td></tr><tr><td>10</td><td>12</td></tr></table>');
     expect(numeric.blocks).toEqual([
@@ -62,7 +64,9 @@ describe('htmlLoader', () => {
   });
 
   it('refuses invalid UTF-8 as file_encoding', async () => {
-    await expect(htmlLoader.load(Buffer.from([0x3c, 0x70, 0x3e, 0xff, 0xfe, 0x41]), '/kb/x.html')).rejects.toMatchObject({
+    await expect(
+      htmlLoader.load(Buffer.from([0x3c, 0x70, 0x3e, 0xff, 0xfe, 0x41]), '/kb/x.html'),
+    ).rejects.toMatchObject({
       code: 'file_encoding',
     });
   });

@@ -20,7 +20,9 @@ describe('loaderFor', () => {
   });
 
   it('lists every supported extension with its dot', () => {
-    expect(SUPPORTED_EXTENSIONS).toEqual(expect.arrayContaining(['.pdf', '.md', '.html', '.docx', '.txt', '.csv', '.xlsx']));
+    expect(SUPPORTED_EXTENSIONS).toEqual(
+      expect.arrayContaining(['.pdf', '.md', '.html', '.docx', '.txt', '.csv', '.xlsx']),
+    );
     for (const extension of SUPPORTED_EXTENSIONS) expect(loaderFor(`file${extension.toUpperCase()}`)).toBeDefined();
   });
 });

@@ -15,10 +15,23 @@ import { loaderFor } from './index.ts';
 /** One valid file of each type, with text, headings, tables and (Markdown) front matter for mutations to break. */
 const SEEDS: Record<string, Buffer> = {
   'doc.pdf': buildPdf([
-    [{ text: 'Supply Agreement CT-2099', size: 18, bold: true }, { text: 'The supplier delivers parts every week.' }, { text: 'Fees are due in 30 days.', gapBefore: 8 }],
+    [
+      { text: 'Supply Agreement CT-2099', size: 18, bold: true },
+      { text: 'The supplier delivers parts every week.' },
+      { text: 'Fees are due in 30 days.', gapBefore: 8 },
+    ],
     [{ text: '2 Termination', size: 14, bold: true }, { text: 'Either party may end it with notice.' }],
   ]),
-  'doc.docx': buildDocx([{ heading: 1, text: 'Supplier contract' }, 'This agreement is contract CT-2024-0193.', { table: [['Item', 'Fee'], ['Setup', '1,250.50']] }]),
+  'doc.docx': buildDocx([
+    { heading: 1, text: 'Supplier contract' },
+    'This agreement is contract CT-2024-0193.',
+    {
+      table: [
+        ['Item', 'Fee'],
+        ['Setup', '1,250.50'],
+      ],
+    },
+  ]),
   'doc.xlsx': buildXlsx([
     {
       name: 'Orders',
@@ -34,7 +47,9 @@ const SEEDS: Record<string, Buffer> = {
       '<table><tr><th>Bay</th><th>Use</th></tr><tr><td>P7</td><td>Visitors</td></tr></table><article><p>Note &amp; more.</p></article></main></body></html>',
   ),
   'doc.csv': Buffer.from('order_id;amount;shipped\n"A-1";12,5;true\n"A-2";"9""9";false\n'),
-  'doc.md': Buffer.from('---\ntitle: Handbook\ntags: [hr, leave]\n---\n# Leave\n\nStaff carry over **5 days**.\n\n| Kind | Days |\n| --- | --- |\n| Annual | 25 |\n\n- one\n- two\n\n```\ncode\n```\n'),
+  'doc.md': Buffer.from(
+    '---\ntitle: Handbook\ntags: [hr, leave]\n---\n# Leave\n\nStaff carry over **5 days**.\n\n| Kind | Days |\n| --- | --- |\n| Annual | 25 |\n\n- one\n- two\n\n```\ncode\n```\n',
+  ),
 };
 
 type Mutation = (bytes: Buffer, random: () => number) => Buffer;
@@ -48,7 +63,11 @@ const MUTATIONS: Mutation[] = [
   },
   (bytes, random) => {
     const cut = at(random, bytes.length);
-    return Buffer.concat([bytes.subarray(0, cut), Buffer.from(Array.from({ length: 1 + at(random, 64) }, () => at(random, 256))), bytes.subarray(cut)]);
+    return Buffer.concat([
+      bytes.subarray(0, cut),
+      Buffer.from(Array.from({ length: 1 + at(random, 64) }, () => at(random, 256))),
+      bytes.subarray(cut),
+    ]);
   },
   (bytes, random) => {
     const from = at(random, bytes.length);
@@ -67,7 +86,9 @@ const MUTATIONS: Mutation[] = [
   },
 ];
 
-const INGEST_CODES: readonly ErrorCode[] = ERROR_CODES.filter((code) => code.startsWith('file_') || code.startsWith('pdf_') || code.startsWith('acl_'));
+const INGEST_CODES: readonly ErrorCode[] = ERROR_CODES.filter(
+  (code) => code.startsWith('file_') || code.startsWith('pdf_') || code.startsWith('acl_'),
+);
 
 /** Mutated versions of a seed, the same for a given seed number so a failure can be replayed. */
 function* mutants(name: string, seed: number, count: number): Generator<{ bytes: Buffer; label: string }> {
@@ -76,39 +97,48 @@ function* mutants(name: string, seed: number, count: number): Generator<{ bytes:
   for (let i = 0; i < count; i += 1) {
     let bytes = original;
     const steps = 1 + at(random, 3);
-    for (let step = 0; step < steps; step += 1) bytes = (MUTATIONS[at(random, MUTATIONS.length)] as Mutation)(bytes, random);
+    for (let step = 0; step < steps; step += 1)
+      bytes = (MUTATIONS[at(random, MUTATIONS.length)] as Mutation)(bytes, random);
     yield { bytes, label: `${name} seed ${seed} case ${i}` };
   }
 }
 
 describe('loaders on mutated and truncated files (seeded)', () => {
-  it.each(Object.keys(SEEDS).map((name, index) => [name, 1000 + index] as const))('%s: each case loads or fails with an IngestError', async (name, seed) => {
-    const loader = loaderFor(name);
-    expect(loader).toBeDefined();
-    let failures = 0;
-    for (const { bytes, label } of mutants(name, seed, 50)) {
-      const result = await loader!.load(bytes, `/fuzz/${name}`).then(
-        (doc) => ({ doc }),
-        (error: unknown) => ({ error }),
-      );
-      if ('error' in result) {
-        failures += 1;
-        expect(IngestError.isInstance(result.error), `${label}: ${String(result.error)}`).toBe(true);
-        expect(INGEST_CODES, label).toContain((result.error as IngestError).code);
-      } else {
-        expect(Array.isArray(result.doc.blocks), label).toBe(true);
-        for (const block of result.doc.blocks) expect(typeof block.text, label).toBe('string');
+  it.each(Object.keys(SEEDS).map((name, index) => [name, 1000 + index] as const))(
+    '%s: each case loads or fails with an IngestError',
+    async (name, seed) => {
+      const loader = loaderFor(name);
+      expect(loader).toBeDefined();
+      let failures = 0;
+      for (const { bytes, label } of mutants(name, seed, 50)) {
+        const result = await loader!.load(bytes, `/fuzz/${name}`).then(
+          (doc) => ({ doc }),
+          (error: unknown) => ({ error }),
+        );
+        if ('error' in result) {
+          failures += 1;
+          expect(IngestError.isInstance(result.error), `${label}: ${String(result.error)}`).toBe(true);
+          expect(INGEST_CODES, label).toContain((result.error as IngestError).code);
+        } else {
+          expect(Array.isArray(result.doc.blocks), label).toBe(true);
+          for (const block of result.doc.blocks) expect(typeof block.text, label).toBe('string');
+        }
       }
-    }
-    expect(failures).toBeGreaterThan(0); // the mutations do break files
-  });
+      expect(failures).toBeGreaterThan(0); // the mutations do break files
+    },
+  );
 });
 
 describe('a failed mutant leaves the stored, restricted version as it was', () => {
   let dir: string;
   let evident: Evident;
   const logged: string[] = [];
-  const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message, fields) => void logged.push(`${message} ${JSON.stringify(fields)}`) };
+  const logger: Logger = {
+    debug() {},
+    info() {},
+    warn() {},
+    error: (message, fields) => void logged.push(`${message} ${JSON.stringify(fields)}`),
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'evident-fuzz-'));
@@ -120,24 +150,27 @@ describe('a failed mutant leaves the stored, restricted version as it was', () =
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(Object.keys(SEEDS).map((name, index) => [name, 2000 + index] as const))('%s through the ingestor', async (name, seed) => {
-    const path = join(dir, name);
-    await writeFile(path, SEEDS[name] as Buffer);
-    await writeFile(`${path}.acl.json`, '{"acl": ["group:legal"]}');
-    const [first] = (await evident.ingestor.ingest([path])).outcomes;
-    expect(first?.status, JSON.stringify(first)).toBe('added');
-    let stored = await evident.store.getDocument(name);
-    for (const { bytes, label } of mutants(name, seed, 15)) {
-      await writeFile(path, bytes);
-      const [outcome] = (await evident.ingestor.ingest([path])).outcomes;
-      if (outcome?.status === 'failed') {
-        expect(INGEST_CODES, `${label}: ${JSON.stringify(outcome.error)}`).toContain(outcome.error?.code);
-        expect(await evident.store.getDocument(name), label).toEqual(stored);
-      } else {
-        stored = await evident.store.getDocument(name);
-        expect(stored?.acl, label).toEqual(['group:legal']);
+  it.each(Object.keys(SEEDS).map((name, index) => [name, 2000 + index] as const))(
+    '%s through the ingestor',
+    async (name, seed) => {
+      const path = join(dir, name);
+      await writeFile(path, SEEDS[name] as Buffer);
+      await writeFile(`${path}.acl.json`, '{"acl": ["group:legal"]}');
+      const [first] = (await evident.ingestor.ingest([path])).outcomes;
+      expect(first?.status, JSON.stringify(first)).toBe('added');
+      let stored = await evident.store.getDocument(name);
+      for (const { bytes, label } of mutants(name, seed, 15)) {
+        await writeFile(path, bytes);
+        const [outcome] = (await evident.ingestor.ingest([path])).outcomes;
+        if (outcome?.status === 'failed') {
+          expect(INGEST_CODES, `${label}: ${JSON.stringify(outcome.error)}`).toContain(outcome.error?.code);
+          expect(await evident.store.getDocument(name), label).toEqual(stored);
+        } else {
+          stored = await evident.store.getDocument(name);
+          expect(stored?.acl, label).toEqual(['group:legal']);
+        }
       }
-    }
-    expect(logged).toEqual([]); // no loader bug, no store failure
-  });
+      expect(logged).toEqual([]); // no loader bug, no store failure
+    },
+  );
 });

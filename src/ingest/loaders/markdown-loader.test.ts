@@ -6,7 +6,9 @@ const load = (text: string) => markdownLoader.load(Buffer.from(text, 'utf8'), '/
 
 describe('markdownLoader', () => {
   it('reads front matter: title, acl as a list, tags', async () => {
-    const doc = await load('---\ntitle: Travel policy\nacl:\n  - group:hr\n  - user:bob\ntags: [travel, finance]\n---\n# Other title\n\nBody.\n');
+    const doc = await load(
+      '---\ntitle: Travel policy\nacl:\n  - group:hr\n  - user:bob\ntags: [travel, finance]\n---\n# Other title\n\nBody.\n',
+    );
     expect(doc.title).toBe('Travel policy');
     expect(doc.acl).toEqual(['group:hr', 'user:bob']);
     expect(doc.tags).toEqual(['travel', 'finance']);
@@ -17,7 +19,9 @@ describe('markdownLoader', () => {
   });
 
   it('accepts acl and tags as comma-separated strings, and falls back to the first H1 for the title', async () => {
-    const doc = await load('---\nacl: "group:legal, user:ann"\ntags: contracts, renewals\n---\nIntro line.\n\n# Master services agreement\n');
+    const doc = await load(
+      '---\nacl: "group:legal, user:ann"\ntags: contracts, renewals\n---\nIntro line.\n\n# Master services agreement\n',
+    );
     expect(doc.acl).toEqual(['group:legal', 'user:ann']);
     expect(doc.tags).toEqual(['contracts', 'renewals']);
     expect(doc.title).toBe('Master services agreement');
@@ -44,7 +48,9 @@ describe('markdownLoader', () => {
   });
 
   it('keeps fenced code verbatim (a # inside it is not a heading) and lists as one block', async () => {
-    const doc = await load('Intro paragraph\nwrapped here.\n\n```bash\n# not a heading\ncurl /v2/orders/{id}\n\necho done\n```\n\n- first item\n- second item\n  continued\n1. numbered\n\nAfter.\n');
+    const doc = await load(
+      'Intro paragraph\nwrapped here.\n\n```bash\n# not a heading\ncurl /v2/orders/{id}\n\necho done\n```\n\n- first item\n- second item\n  continued\n1. numbered\n\nAfter.\n',
+    );
     expect(doc.blocks).toEqual([
       { kind: 'text', text: 'Intro paragraph wrapped here.' },
       { kind: 'text', text: '# not a heading\ncurl /v2/orders/{id}\n\necho done' },
@@ -54,7 +60,9 @@ describe('markdownLoader', () => {
   });
 
   it('turns every table row into a row block labelled with the header', async () => {
-    const doc = await load('## Orders\n\n| order_id | customer | total |\n|---|:---|---:|\n| A-1001 | Acme | 1,250.50 |\n| A-1002 | Beta \\| Co | |\n\nAfter the table.\n');
+    const doc = await load(
+      '## Orders\n\n| order_id | customer | total |\n|---|:---|---:|\n| A-1001 | Acme | 1,250.50 |\n| A-1002 | Beta \\| Co | |\n\nAfter the table.\n',
+    );
     expect(doc.blocks).toEqual([
       { kind: 'heading', level: 2, text: 'Orders' },
       { kind: 'row', text: 'order_id: A-1001 | customer: Acme | total: 1,250.50', table: 'Orders' },
@@ -64,7 +72,10 @@ describe('markdownLoader', () => {
   });
 
   it('strips a BOM, handles CRLF and returns zero blocks for a file with only front matter', async () => {
-    const doc = await markdownLoader.load(Buffer.from('\ufeff---\r\ntitle: Empty\r\n---\r\n\r\n', 'utf8'), '/kb/empty.md');
+    const doc = await markdownLoader.load(
+      Buffer.from('\ufeff---\r\ntitle: Empty\r\n---\r\n\r\n', 'utf8'),
+      '/kb/empty.md',
+    );
     expect(doc.title).toBe('Empty');
     expect(doc.blocks).toEqual([]);
   });

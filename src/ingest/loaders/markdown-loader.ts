@@ -31,9 +31,26 @@ const listOf = (value: unknown): unknown[] =>
  * only `acl`; taking `ACL:` or `permissions:` for no ACL would publish the file, so such a key fails it instead.
  */
 const ACL_LOOKALIKES = new Set([
-  'acl', 'acls', 'accesscontrol', 'accesscontrollist', 'access', 'permission', 'permissions', 'perms', 'allow',
-  'allowed', 'allowedgroups', 'allowedusers', 'groups', 'users', 'readers', 'visibility', 'visibleto', 'sharedwith',
-  'private', 'restricted',
+  'acl',
+  'acls',
+  'accesscontrol',
+  'accesscontrollist',
+  'access',
+  'permission',
+  'permissions',
+  'perms',
+  'allow',
+  'allowed',
+  'allowedgroups',
+  'allowedusers',
+  'groups',
+  'users',
+  'readers',
+  'visibility',
+  'visibleto',
+  'sharedwith',
+  'private',
+  'restricted',
 ]);
 
 function readFrontMatter(yamlText: string, path: string): FrontMatter {
@@ -51,14 +68,22 @@ function readFrontMatter(yamlText: string, path: string): FrontMatter {
   const record = data as Record<string, unknown>;
   const out: FrontMatter = {};
   if (typeof record.title === 'string' && record.title.trim()) out.title = record.title.trim();
-  const tags = listOf(record.tags).map((tag) => String(tag).trim()).filter(Boolean);
+  const tags = listOf(record.tags)
+    .map((tag) => String(tag).trim())
+    .filter(Boolean);
   if (tags.length > 0) out.tags = tags;
-  const lookalike = Object.keys(record).find((key) => key !== 'acl' && ACL_LOOKALIKES.has(key.toLowerCase().replace(/[\s_-]+/g, '')));
+  const lookalike = Object.keys(record).find(
+    (key) => key !== 'acl' && ACL_LOOKALIKES.has(key.toLowerCase().replace(/[\s_-]+/g, '')),
+  );
   if (lookalike !== undefined) {
-    throw new IngestError('acl_invalid', `The front matter of ${basename(path)} has the key ${JSON.stringify(lookalike)}, which Evident does not read as an ACL: it reads only "acl".`, {
-      hint: 'Write who may read the file as acl: [group:legal, user:bob] (or acl: public), or rename the key if it means something else.',
-      details: { path, key: lookalike },
-    });
+    throw new IngestError(
+      'acl_invalid',
+      `The front matter of ${basename(path)} has the key ${JSON.stringify(lookalike)}, which Evident does not read as an ACL: it reads only "acl".`,
+      {
+        hint: 'Write who may read the file as acl: [group:legal, user:bob] (or acl: public), or rename the key if it means something else.',
+        details: { path, key: lookalike },
+      },
+    );
   }
   if (Object.hasOwn(record, 'acl')) {
     try {
@@ -139,7 +164,8 @@ function markdownBlocks(lines: readonly string[]): { blocks: Block[]; firstH1?: 
       const body: string[] = [];
       for (i += 1; i < lines.length; i += 1) {
         const inner = lines[i] ?? '';
-        if (inner.trim().startsWith(marker[0]!.repeat(marker.length)) && inner.trim().replace(/[`~]/g, '') === '') break;
+        if (inner.trim().startsWith(marker[0]!.repeat(marker.length)) && inner.trim().replace(/[`~]/g, '') === '')
+          break;
         body.push(inner);
       }
       const code = body.join('\n').replace(/^\n+|\s+$/g, '');

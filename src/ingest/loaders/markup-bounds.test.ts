@@ -12,13 +12,17 @@ describe('HTML the loader cannot be made to spend minutes on', () => {
     expect(IngestLimitError.isInstance(error), String(error)).toBe(true);
     expect(error).toMatchObject({
       code: 'file_limit_exceeded',
-      message: 'deep.html nests elements more than 512 levels deep, over the ingest.maxNestingDepth limit of 512 levels.',
+      message:
+        'deep.html nests elements more than 512 levels deep, over the ingest.maxNestingDepth limit of 512 levels.',
       details: { setting: 'ingest.maxNestingDepth', env: 'EVIDENT_MAX_NESTING_DEPTH' },
     });
   });
 
   it('keeps 500 levels, as a browser would', async () => {
-    const doc = await htmlLoader.load(Buffer.from(`<body>${'<div>'.repeat(500)}still read${'</div>'.repeat(500)}</body>`), '/web/ok.html');
+    const doc = await htmlLoader.load(
+      Buffer.from(`<body>${'<div>'.repeat(500)}still read${'</div>'.repeat(500)}</body>`),
+      '/web/ok.html',
+    );
     expect(doc.blocks).toEqual([{ kind: 'text', text: 'still read' }]);
   });
 
@@ -27,7 +31,10 @@ describe('HTML the loader cannot be made to spend minutes on', () => {
     const doc = await htmlLoader.load(Buffer.from(`<body><nav>menu</nav>${many}</body>`), '/web/feed.html');
     expect(doc.blocks).toHaveLength(50_000);
     expect(doc.blocks.at(-1)).toEqual({ kind: 'text', text: 'Story 49999' });
-    const nested = await htmlLoader.load(Buffer.from('<body><article><p>Outer</p><article><p>Inner</p></article></article><p>Aside</p></body>'), '/web/n.html');
+    const nested = await htmlLoader.load(
+      Buffer.from('<body><article><p>Outer</p><article><p>Inner</p></article></article><p>Aside</p></body>'),
+      '/web/n.html',
+    );
     expect(nested.blocks.map((block) => block.text)).toEqual(['Outer', 'Inner']);
   });
 });
@@ -36,18 +43,20 @@ describe('Markdown lines built against its regular expressions', () => {
   it('reads a heading followed by 200,000 blanks in linear time, closing #s trimmed, C# kept', async () => {
     const text = `# Title${' '.repeat(200_000)}end\n\n## Fees ##\n\n### C#\n\nBody.\n`;
     const doc = await markdownLoader.load(Buffer.from(text), '/kb/long.md');
-    expect(doc.blocks.map((block) => (block.kind === 'heading' ? `${block.level}:${block.text.replace(/ +/g, ' ')}` : block.text))).toEqual([
-      '1:Title end',
-      '2:Fees',
-      '3:C#',
-      'Body.',
-    ]);
+    expect(
+      doc.blocks.map((block) =>
+        block.kind === 'heading' ? `${block.level}:${block.text.replace(/ +/g, ' ')}` : block.text,
+      ),
+    ).toEqual(['1:Title end', '2:Fees', '3:C#', 'Body.']);
   });
 
   it('reads a table separator line of 200,000 blanks, and a real separator still makes rows', async () => {
     const spaced = await markdownLoader.load(Buffer.from(`a | b\n-${' '.repeat(200_000)}x\n`), '/kb/sep.md');
     expect(spaced.blocks).toHaveLength(1);
-    const table = await markdownLoader.load(Buffer.from('# Fees\n\n| Item | Fee |\n| :--- | ---: |\n| Setup | 1,250 |\n'), '/kb/t.md');
+    const table = await markdownLoader.load(
+      Buffer.from('# Fees\n\n| Item | Fee |\n| :--- | ---: |\n| Setup | 1,250 |\n'),
+      '/kb/t.md',
+    );
     expect(table.blocks).toContainEqual({ kind: 'row', text: 'Item: Setup | Fee: 1,250', table: 'Fees' });
   });
 });

@@ -25,12 +25,17 @@ describeWith(BERT, 'pdfLoader on the BERT paper', (path) => {
   beforeAll(async () => {
     doc = await pdfLoader.load(readFileSync(path), path);
     headings = doc.blocks.filter((block): block is Extract<Block, { kind: 'heading' }> => block.kind === 'heading');
-    body = doc.blocks.filter((block) => block.kind === 'text').map((block) => block.text).join('\n');
+    body = doc.blocks
+      .filter((block) => block.kind === 'text')
+      .map((block) => block.text)
+      .join('\n');
   });
 
   it('reports 16 pages and a page on every block, in reading order', () => {
     expect(doc.pageCount).toBe(16);
-    expect(doc.blocks.every((block) => Number.isInteger(block.page) && block.page! >= 1 && block.page! <= 16)).toBe(true);
+    expect(doc.blocks.every((block) => Number.isInteger(block.page) && block.page! >= 1 && block.page! <= 16)).toBe(
+      true,
+    );
     const pages = doc.blocks.map((block) => block.page ?? 0);
     expect(pages).toEqual([...pages].sort((a, b) => a - b));
     expect(new Set(pages).size).toBe(16);
@@ -72,10 +77,7 @@ describe('pdfLoader on generated PDFs', () => {
         { text: 'The supplier delivers the services described in con-' },
         { text: 'tract CT-2024-0193 to the customer.' },
       ],
-      [
-        { text: '2 Termination', bold: true },
-        { text: 'Either party may terminate with 90 days notice.' },
-      ],
+      [{ text: '2 Termination', bold: true }, { text: 'Either party may terminate with 90 days notice.' }],
     ]);
     const doc = await pdfLoader.load(pdf, '/docs/agreement.pdf');
     expect(doc.pageCount).toBe(2);
@@ -83,7 +85,11 @@ describe('pdfLoader on generated PDFs', () => {
     expect(doc.blocks).toEqual([
       { kind: 'heading', level: 1, text: 'Service Agreement', page: 1 },
       { kind: 'heading', level: 1, text: '1 Scope', page: 1 },
-      { kind: 'text', text: 'The supplier delivers the services described in contract CT-2024-0193 to the customer.', page: 1 },
+      {
+        kind: 'text',
+        text: 'The supplier delivers the services described in contract CT-2024-0193 to the customer.',
+        page: 1,
+      },
       { kind: 'heading', level: 1, text: '2 Termination', page: 2 },
       { kind: 'text', text: 'Either party may terminate with 90 days notice.', page: 2 },
     ]);

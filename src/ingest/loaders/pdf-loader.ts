@@ -37,17 +37,25 @@ const NUMBERED_HEADING = /^((?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,4})\.?\s+(\p{Lu}.*)
 function pdfError(error: unknown, path: string): IngestError {
   const name = error instanceof Error ? error.name : '';
   if (name === 'PasswordException') {
-    return new IngestError('pdf_encrypted', `${basename(path)} is encrypted with a password, so its text cannot be read.`, {
-      cause: error,
-      hint: 'Remove the password (e.g. `qpdf --decrypt --password=… in.pdf out.pdf`) and ingest the decrypted copy.',
-      details: { path },
-    });
+    return new IngestError(
+      'pdf_encrypted',
+      `${basename(path)} is encrypted with a password, so its text cannot be read.`,
+      {
+        cause: error,
+        hint: 'Remove the password (e.g. `qpdf --decrypt --password=… in.pdf out.pdf`) and ingest the decrypted copy.',
+        details: { path },
+      },
+    );
   }
-  return new IngestError('pdf_corrupt', `${basename(path)} is not a readable PDF (${error instanceof Error ? error.message : String(error)}).`, {
-    cause: error,
-    hint: 'Check that the file is complete (not truncated by a download), or re-export it as PDF and ingest it again.',
-    details: { path },
-  });
+  return new IngestError(
+    'pdf_corrupt',
+    `${basename(path)} is not a readable PDF (${error instanceof Error ? error.message : String(error)}).`,
+    {
+      cause: error,
+      hint: 'Check that the file is complete (not truncated by a download), or re-export it as PDF and ingest it again.',
+      details: { path },
+    },
+  );
 }
 
 /** Groups a page's text items into lines: a line ends where the baseline moves or the text jumps back left. */
@@ -63,7 +71,13 @@ function pageLines(items: readonly PositionedItem[]): PdfTextLine[] {
     const charsBySize = new Map<number, number>();
     for (const part of parts) {
       // Items without an explicit space but with a visible gap are separate words.
-      if (previousEnd !== undefined && part.x - previousEnd > part.fontSize * 0.2 && !/\s$/.test(text) && !/^\s/.test(part.str)) text += ' ';
+      if (
+        previousEnd !== undefined &&
+        part.x - previousEnd > part.fontSize * 0.2 &&
+        !/\s$/.test(text) &&
+        !/^\s/.test(part.str)
+      )
+        text += ' ';
       text += part.str;
       previousEnd = part.x + part.width;
       const weight = part.str.trim().length;
@@ -139,7 +153,13 @@ interface PageStyle {
 /** `heading level` or undefined: a numbered line in a heading font, or a short line set larger than body text. */
 function headingLevel(line: PdfTextLine, style: PageStyle): number | undefined {
   const text = line.text;
-  if (line.rotated || text.length < 2 || text.length > 100 || !/\p{L}{2}/u.test(text) || line.fontSize < style.bodySize * 0.9) {
+  if (
+    line.rotated ||
+    text.length < 2 ||
+    text.length > 100 ||
+    !/\p{L}{2}/u.test(text) ||
+    line.fontSize < style.bodySize * 0.9
+  ) {
     return undefined;
   }
   const larger = line.fontSize >= style.bodySize * 1.08;
@@ -219,7 +239,12 @@ function pageBlocks(lines: readonly PdfTextLine[], page: number, style: PageStyl
 }
 
 /** Every page's lines; stops with `maxDocumentChars` as soon as the text read so far is over it. */
-async function readPages(pdf: DocumentProxy, path: string, limits: IngestLimits, found: FoundTable[][]): Promise<PdfTextLine[][]> {
+async function readPages(
+  pdf: DocumentProxy,
+  path: string,
+  limits: IngestLimits,
+  found: FoundTable[][],
+): Promise<PdfTextLine[][]> {
   const pages: PdfTextLine[][] = [];
   let chars = 0;
   for (let number = 1; number <= pdf.numPages; number += 1) {
@@ -244,7 +269,12 @@ async function readPages(pdf: DocumentProxy, path: string, limits: IngestLimits,
     found.push(findPageTables(items, number));
     page.cleanup();
     if (chars > limits.maxDocumentChars) {
-      throw limitExceeded('maxDocumentChars', basename(path), `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text by page ${number}`, limits);
+      throw limitExceeded(
+        'maxDocumentChars',
+        basename(path),
+        `holds more than ${limits.maxDocumentChars.toLocaleString('en-US')} characters of text by page ${number}`,
+        limits,
+      );
     }
   }
   return pages;
@@ -290,14 +320,23 @@ export const pdfLoader: Loader = {
       }
       // A detected table's lines are in its rows, not in the page's paragraphs.
       const detected = pdfTables(found, fileStem(path), basename(path), limits);
-      pages = pages.map((lines, index) => lines.filter((line) => !insideTable(line.x, line.y, detected.boxesOnPage.get(index + 1))));
+      pages = pages.map((lines, index) =>
+        lines.filter((line) => !insideTable(line.x, line.y, detected.boxesOnPage.get(index + 1))),
+      );
       const style = documentStyle(pages);
       const keepHyphen = hyphenatedWords(pages.flat());
-      const blocks = pages.flatMap((lines, index) => scans.get(index + 1) ?? pageBlocks(lines, index + 1, style, keepHyphen));
+      const blocks = pages.flatMap(
+        (lines, index) => scans.get(index + 1) ?? pageBlocks(lines, index + 1, style, keepHyphen),
+      );
       const firstPageHeadings = blocks.filter((block) => block.page === 1 && block.kind === 'heading');
       const title = metaTitle || firstPageHeadings[0]?.text;
       const tables = detected.tables.length > 0 ? { tables: detected.tables } : {};
-      return { blocks: withTableBlocks(blocks, detected), pageCount: pdf.numPages, ...tables, ...(title ? { title } : {}) };
+      return {
+        blocks: withTableBlocks(blocks, detected),
+        pageCount: pdf.numPages,
+        ...tables,
+        ...(title ? { title } : {}),
+      };
     } finally {
       await pdf.destroy();
     }

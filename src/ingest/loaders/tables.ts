@@ -46,9 +46,19 @@ function columnNames(header: readonly string[], width: number): string[] {
  * cells are there or only declared). Every cell becomes a typed SQL value and part of a row block, and neither
  * PostgreSQL (1,600) nor SQLite (2,000) holds a table of any width.
  */
-export function checkTableShape(name: string, shape: { cells: number; columns: number }, limits: IngestLimits, verb = 'has'): void {
+export function checkTableShape(
+  name: string,
+  shape: { cells: number; columns: number },
+  limits: IngestLimits,
+  verb = 'has',
+): void {
   if (shape.columns > limits.maxTableColumns) {
-    throw limitExceeded('maxTableColumns', name, `has a table ${shape.columns.toLocaleString('en-US')} columns wide`, limits);
+    throw limitExceeded(
+      'maxTableColumns',
+      name,
+      `has a table ${shape.columns.toLocaleString('en-US')} columns wide`,
+      limits,
+    );
   }
   if (shape.cells > limits.maxTableCells) {
     throw limitExceeded('maxTableCells', name, `${verb} ${shape.cells.toLocaleString('en-US')} cells`, limits);
@@ -77,9 +87,7 @@ export interface SheetBlocks {
  * Returns undefined for a grid without a header.
  */
 export function gridToTable(title: string, grid: readonly (readonly string[])[]): SheetBlocks | undefined {
-  const rows = grid
-    .map((row) => row.map((cell) => cell.trim()))
-    .filter((row) => row.some((cell) => cell !== ''));
+  const rows = grid.map((row) => row.map((cell) => cell.trim())).filter((row) => row.some((cell) => cell !== ''));
   const header = rows[0];
   if (!header) return undefined;
   const body = rows.slice(1);

@@ -29,8 +29,12 @@ describe('textLoader', () => {
 
   it('returns zero blocks for whitespace only, strips a BOM and refuses invalid UTF-8', async () => {
     expect((await load(' \n\n\t\n')).blocks).toEqual([]);
-    expect((await textLoader.load(Buffer.from('\ufeffHello', 'utf8'), '/kb/a.txt')).blocks).toEqual([{ kind: 'text', text: 'Hello' }]);
-    await expect(textLoader.load(Buffer.from([0x48, 0xc3, 0x28]), '/kb/a.txt')).rejects.toMatchObject({ code: 'file_encoding' });
+    expect((await textLoader.load(Buffer.from('\ufeffHello', 'utf8'), '/kb/a.txt')).blocks).toEqual([
+      { kind: 'text', text: 'Hello' },
+    ]);
+    await expect(textLoader.load(Buffer.from([0x48, 0xc3, 0x28]), '/kb/a.txt')).rejects.toMatchObject({
+      code: 'file_encoding',
+    });
   });
 
   it('reads UTF-16 text that starts with a byte order mark', async () => {

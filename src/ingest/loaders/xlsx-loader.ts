@@ -10,11 +10,15 @@ import { attribute, scanXml } from './xml-scan.ts';
 import { readZipParts } from './zip-parts.ts';
 
 function corrupt(path: string, cause?: unknown, why?: string): IngestError {
-  return new IngestError('file_corrupt', `${basename(path)} is not a readable .xlsx workbook${why ? ` (${why})` : ''}.`, {
-    ...(cause === undefined ? {} : { cause }),
-    hint: 'Open it in a spreadsheet program and save it again as .xlsx.',
-    details: { path },
-  });
+  return new IngestError(
+    'file_corrupt',
+    `${basename(path)} is not a readable .xlsx workbook${why ? ` (${why})` : ''}.`,
+    {
+      ...(cause === undefined ? {} : { cause }),
+      hint: 'Open it in a spreadsheet program and save it again as .xlsx.',
+      details: { path },
+    },
+  );
 }
 
 /** A cell as the text a user sees: dates as ISO dates, numbers without locale formatting. */
@@ -55,7 +59,13 @@ function rangeShape(ref: string): { rows: number; cols: number } | undefined {
  */
 function precheck(bytes: Buffer, path: string, limits: IngestLimits): void {
   const name = basename(path);
-  const parts = readZipParts(bytes, path, limits, (entry) => /\.(xml|rels)$/i.test(entry), (why, cause) => corrupt(path, cause, why));
+  const parts = readZipParts(
+    bytes,
+    path,
+    limits,
+    (entry) => /\.(xml|rels)$/i.test(entry),
+    (why, cause) => corrupt(path, cause, why),
+  );
   const budget = { elements: 0 };
   let cells = 0;
   let declared = 0;
@@ -66,12 +76,22 @@ function precheck(bytes: Buffer, path: string, limits: IngestLimits): void {
       } else if (tag.is('dimension')) {
         const shape = rangeShape(attribute(tag.raw(), 'ref') ?? '');
         if (!shape) return;
-        checkTableShape(name, { cells: shape.rows * shape.cols, columns: shape.cols }, limits, 'declares a sheet range of');
+        checkTableShape(
+          name,
+          { cells: shape.rows * shape.cols, columns: shape.cols },
+          limits,
+          'declares a sheet range of',
+        );
         declared += shape.rows * shape.cols;
       }
     });
   }
-  checkTableShape(name, { cells: Math.max(cells, declared), columns: 0 }, limits, cells >= declared ? 'has' : 'declares sheet ranges of');
+  checkTableShape(
+    name,
+    { cells: Math.max(cells, declared), columns: 0 },
+    limits,
+    cells >= declared ? 'has' : 'declares sheet ranges of',
+  );
 }
 
 /** XLSX: every non-empty sheet becomes a table (`stem / sheet` when the workbook has several sheets). */
@@ -118,4 +138,3 @@ export const xlsxLoader: Loader = {
     return tables.length > 0 ? { blocks, tables } : { blocks: [] };
   },
 };
-

@@ -64,7 +64,13 @@ export interface XmlBudget {
  * each start tag to `visit` (for the loaders' own pre-checks: text of a DOCX, cells and ranges of an XLSX). It reads
  * only as much XML as it needs to find tags; what it does not understand is left for the parser to refuse.
  */
-export function scanXml(part: Buffer, fileName: string, limits: IngestLimits, budget: XmlBudget, visit?: (tag: XmlStartTag) => void): void {
+export function scanXml(
+  part: Buffer,
+  fileName: string,
+  limits: IngestLimits,
+  budget: XmlBudget,
+  visit?: (tag: XmlStartTag) => void,
+): void {
   const tag = new XmlStartTag();
   let depth = 0;
   let i = 0;
@@ -95,7 +101,12 @@ export function scanXml(part: Buffer, fileName: string, limits: IngestLimits, bu
     if (end >= length) return; // truncated: the parser reports it
     budget.elements += 1;
     if (budget.elements > limits.maxXmlElements) {
-      throw limitExceeded('maxXmlElements', fileName, `has more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements`, limits);
+      throw limitExceeded(
+        'maxXmlElements',
+        fileName,
+        `has more than ${limits.maxXmlElements.toLocaleString('en-US')} XML elements`,
+        limits,
+      );
     }
     const selfClosing = part[end - 1] === SLASH;
     if (!selfClosing) {
@@ -127,7 +138,13 @@ function textLength(part: Buffer, from: number): number {
 
 /** Past a comment, CDATA section, processing instruction or declaration. */
 function skipSpecial(part: Buffer, at: number): number {
-  const closer = startsAt(part, at, '<!--') ? '-->' : startsAt(part, at, '<![CDATA[') ? ']]>' : part[at + 1] === QUESTION ? '?>' : '>';
+  const closer = startsAt(part, at, '<!--')
+    ? '-->'
+    : startsAt(part, at, '<![CDATA[')
+      ? ']]>'
+      : part[at + 1] === QUESTION
+        ? '?>'
+        : '>';
   const end = part.indexOf(closer, at + 2, 'latin1');
   return end === -1 ? part.length : end + closer.length;
 }
@@ -138,7 +155,12 @@ function startsAt(part: Buffer, at: number, text: string): boolean {
 }
 
 export function tooDeep(fileName: string, limits: IngestLimits): IngestError {
-  return limitExceeded('maxNestingDepth', fileName, `nests elements more than ${limits.maxNestingDepth} levels deep`, limits);
+  return limitExceeded(
+    'maxNestingDepth',
+    fileName,
+    `nests elements more than ${limits.maxNestingDepth} levels deep`,
+    limits,
+  );
 }
 
 /** The value of attribute `name` in a raw start tag, or undefined. */

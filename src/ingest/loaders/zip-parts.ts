@@ -64,7 +64,12 @@ export function readZipParts(
         content = inflateRawSync(data, { maxOutputLength: Math.max(1, budget + 1) });
       } catch (cause) {
         if ((cause as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-          throw limitExceeded('maxExpandedBytes', name, `expands to more than ${formatBytes(limits.maxExpandedBytes)}`, limits);
+          throw limitExceeded(
+            'maxExpandedBytes',
+            name,
+            `expands to more than ${formatBytes(limits.maxExpandedBytes)}`,
+            limits,
+          );
         }
         throw corrupt(`the entry ${JSON.stringify(entry.name)} does not inflate`, cause);
       }
@@ -73,7 +78,12 @@ export function readZipParts(
     }
     inflated += content.length;
     if (inflated > limits.maxExpandedBytes) {
-      throw limitExceeded('maxExpandedBytes', name, `expands to more than ${formatBytes(limits.maxExpandedBytes)}`, limits);
+      throw limitExceeded(
+        'maxExpandedBytes',
+        name,
+        `expands to more than ${formatBytes(limits.maxExpandedBytes)}`,
+        limits,
+      );
     }
     if (content.length !== entry.size) {
       throw corrupt(`the entry ${JSON.stringify(entry.name)} holds ${content.length} bytes but declares ${entry.size}`);
@@ -94,9 +104,11 @@ function centralDirectory(bytes: Buffer, name: string, limits: IngestLimits, cor
   let offset = bytes.readUInt32LE(end + 16);
   if (count === U16 || size === U32 || offset === U32) {
     const locator = end - 20;
-    if (locator < 0 || bytes.readUInt32LE(locator) !== EOCD64_LOCATOR) throw corrupt('a zip64 archive without its locator');
+    if (locator < 0 || bytes.readUInt32LE(locator) !== EOCD64_LOCATOR)
+      throw corrupt('a zip64 archive without its locator');
     const at = safeNumber(bytes.readBigUInt64LE(locator + 8));
-    if (at === undefined || at + 56 > bytes.length || bytes.readUInt32LE(at) !== EOCD64) throw corrupt('a broken zip64 directory');
+    if (at === undefined || at + 56 > bytes.length || bytes.readUInt32LE(at) !== EOCD64)
+      throw corrupt('a broken zip64 directory');
     count = safeNumber(bytes.readBigUInt64LE(at + 32)) ?? Number.MAX_SAFE_INTEGER;
     size = safeNumber(bytes.readBigUInt64LE(at + 40)) ?? Number.MAX_SAFE_INTEGER;
     offset = safeNumber(bytes.readBigUInt64LE(at + 48)) ?? Number.MAX_SAFE_INTEGER;
@@ -109,7 +121,8 @@ function centralDirectory(bytes: Buffer, name: string, limits: IngestLimits, cor
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let index = 0; index < count; index += 1) {
-    if (at + 46 > offset + size || bytes.readUInt32LE(at) !== CENTRAL) throw corrupt(`central directory entry ${index + 1} is broken`);
+    if (at + 46 > offset + size || bytes.readUInt32LE(at) !== CENTRAL)
+      throw corrupt(`central directory entry ${index + 1} is broken`);
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
     const commentLength = bytes.readUInt16LE(at + 32);
@@ -151,7 +164,8 @@ function readZip64Extra(extra: Buffer, entry: ZipEntry, corrupt: Corrupt): void 
 
 function entryData(bytes: Buffer, entry: ZipEntry, corrupt: Corrupt): Buffer {
   const at = entry.localOffset;
-  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw corrupt(`the entry ${JSON.stringify(entry.name)} has no local header`);
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL)
+    throw corrupt(`the entry ${JSON.stringify(entry.name)} has no local header`);
   const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
   const stop = start + entry.compressedSize;
   if (stop > bytes.length) throw corrupt(`the entry ${JSON.stringify(entry.name)} is truncated`);
@@ -167,4 +181,5 @@ function findEndOfCentralDirectory(bytes: Buffer): number {
   return -1;
 }
 
-const safeNumber = (value: bigint): number | undefined => (value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : undefined);
+const safeNumber = (value: bigint): number | undefined =>
+  value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : undefined;

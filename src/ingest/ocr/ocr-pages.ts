@@ -49,31 +49,46 @@ export async function ocrPages(request: OcrRequest): Promise<Map<number, Block[]
   const missing = [...(tools.tesseract ? [] : ['tesseract-ocr']), ...(tools.pdftoppm ? [] : ['poppler-utils'])];
   if (missing.length > 0) {
     const packages = [...missing, ...(tools.tesseract ? [] : config.languages.map(languagePackage))];
-    throw new IngestError('ocr_unavailable', `In ${name}, ${pagesHave(numbers)} no text; install ${missing.join(' and ')} to read ${numbers.length === 1 ? 'it' : 'them'}.`, {
-      hint: `Install the OCR tools (Debian: \`${install(packages)}\`) and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.`,
-      details: { pages: numbers, missing },
-    });
+    throw new IngestError(
+      'ocr_unavailable',
+      `In ${name}, ${pagesHave(numbers)} no text; install ${missing.join(' and ')} to read ${numbers.length === 1 ? 'it' : 'them'}.`,
+      {
+        hint: `Install the OCR tools (Debian: \`${install(packages)}\`) and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.`,
+        details: { pages: numbers, missing },
+      },
+    );
   }
   const absent = config.languages.filter((language) => !tools.languages.has(language));
   if (absent.length > 0) {
-    throw new IngestError('ocr_unavailable', `In ${name}, ${pagesHave(numbers)} no text, and the OCR language${absent.length === 1 ? '' : 's'} ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not installed.`, {
-      hint: `Install it (Debian: \`${install(absent.map(languagePackage))}\`), or change ingest.ocr.languages (installed: ${[...tools.languages].join(', ') || 'none'}).`,
-      details: { pages: numbers, languages: absent },
-    });
+    throw new IngestError(
+      'ocr_unavailable',
+      `In ${name}, ${pagesHave(numbers)} no text, and the OCR language${absent.length === 1 ? '' : 's'} ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not installed.`,
+      {
+        hint: `Install it (Debian: \`${install(absent.map(languagePackage))}\`), or change ingest.ocr.languages (installed: ${[...tools.languages].join(', ') || 'none'}).`,
+        details: { pages: numbers, languages: absent },
+      },
+    );
   }
   // A private directory (mode 0700) that only this call uses, removed whatever happens.
   const dir = await mkdtemp(join(tmpdir(), 'evident-ocr-'));
   try {
     const pdfPath = join(dir, 'in.pdf');
     await writeFile(pdfPath, request.bytes, { mode: 0o600 });
-    for (const page of pages) read.set(page.page, ocrTextBlocks(await ocrPage(pdfPath, dir, page, request, env), page.page));
+    for (const page of pages)
+      read.set(page.page, ocrTextBlocks(await ocrPage(pdfPath, dir, page, request, env), page.page));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
   return read;
 }
 
-async function ocrPage(pdfPath: string, dir: string, page: ScannedPage, request: OcrRequest, env: NodeJS.ProcessEnv): Promise<string> {
+async function ocrPage(
+  pdfPath: string,
+  dir: string,
+  page: ScannedPage,
+  request: OcrRequest,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const { config } = request;
   const run = { timeoutMs: config.timeoutMs, maxOutputBytes: MAX_PAGE_TEXT_BYTES, env, cwd: dir };
   // The image stays within maxPagePixels: a poster-sized page is rendered coarser, not larger.
@@ -81,12 +96,19 @@ async function ocrPage(pdfPath: string, dir: string, page: ScannedPage, request:
   const dpi = Math.max(1, Math.min(config.dpi, Math.floor(Math.sqrt(config.maxPagePixels / Math.max(inches, 1e-6)))));
   const prefix = join(dir, `page-${page.page}`);
   const n = String(page.page);
-  const rendered = await runTool('pdftoppm', ['-f', n, '-l', n, '-r', String(dpi), '-gray', '-png', '-singlefile', pdfPath, prefix], run);
+  const rendered = await runTool(
+    'pdftoppm',
+    ['-f', n, '-l', n, '-r', String(dpi), '-gray', '-png', '-singlefile', pdfPath, prefix],
+    run,
+  );
   if (!rendered.ok) throw toolError(rendered.failure, 'pdftoppm', page.page, request);
   const image = `${prefix}.png`;
   try {
     // One thread per page: documents on other workers keep their share of the cores.
-    const ocr = await runTool('tesseract', [image, 'stdout', '-l', config.languages.join('+'), '--psm', '3'], { ...run, env: { ...env, OMP_THREAD_LIMIT: '1' } });
+    const ocr = await runTool('tesseract', [image, 'stdout', '-l', config.languages.join('+'), '--psm', '3'], {
+      ...run,
+      env: { ...env, OMP_THREAD_LIMIT: '1' },
+    });
     if (!ocr.ok) throw toolError(ocr.failure, 'tesseract', page.page, request);
     return ocr.stdout;
   } finally {
@@ -99,20 +121,32 @@ function toolError(failure: ToolFailure, tool: string, page: number, request: Oc
   const details = { page, tool };
   switch (failure.kind) {
     case 'missing':
-      return new IngestError('ocr_unavailable', `In ${name}, page ${page} has no text; install ${tool === 'tesseract' ? 'tesseract-ocr' : 'poppler-utils'} to read it.`, {
-        hint: 'Install the OCR tools and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.',
-        details,
-      });
+      return new IngestError(
+        'ocr_unavailable',
+        `In ${name}, page ${page} has no text; install ${tool === 'tesseract' ? 'tesseract-ocr' : 'poppler-utils'} to read it.`,
+        {
+          hint: 'Install the OCR tools and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.',
+          details,
+        },
+      );
     case 'timeout':
-      return new IngestError('ocr_timeout', `In ${name}, ${tool} ran longer than ingest.ocr.timeoutMs (${config.timeoutMs.toLocaleString('en-US')} ms) on page ${page}.`, {
-        hint: 'Raise ingest.ocr.timeoutMs, or lower ingest.ocr.dpi, and ingest it again.',
-        details,
-      });
+      return new IngestError(
+        'ocr_timeout',
+        `In ${name}, ${tool} ran longer than ingest.ocr.timeoutMs (${config.timeoutMs.toLocaleString('en-US')} ms) on page ${page}.`,
+        {
+          hint: 'Raise ingest.ocr.timeoutMs, or lower ingest.ocr.dpi, and ingest it again.',
+          details,
+        },
+      );
     case 'output_too_large':
-      return new IngestError('ocr_failed', `In ${name}, ${tool} wrote more than ${MAX_PAGE_TEXT_BYTES / 1024 / 1024} MiB for page ${page}.`, {
-        hint: 'The page is not a readable scan; remove it or set ingest.ocr.enabled: false.',
-        details,
-      });
+      return new IngestError(
+        'ocr_failed',
+        `In ${name}, ${tool} wrote more than ${MAX_PAGE_TEXT_BYTES / 1024 / 1024} MiB for page ${page}.`,
+        {
+          hint: 'The page is not a readable scan; remove it or set ingest.ocr.enabled: false.',
+          details,
+        },
+      );
     case 'failed':
       return new IngestError('ocr_failed', `In ${name}, ${tool} could not read page ${page} (${failure.message}).`, {
         hint: 'Check that the page opens in a PDF viewer; re-scan or re-export it, or set ingest.ocr.enabled: false.',

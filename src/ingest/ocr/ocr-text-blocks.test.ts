@@ -4,7 +4,8 @@ import { pagesHave } from './page-list.ts';
 
 describe('ocrTextBlocks', () => {
   it('makes a block per paragraph, each carrying its page, with broken words joined', () => {
-    const text = 'The harbour authority inspects\nevery vessel before it may leave.\n\nOptical charac-\nter recognition reads it.\n\n\f';
+    const text =
+      'The harbour authority inspects\nevery vessel before it may leave.\n\nOptical charac-\nter recognition reads it.\n\n\f';
     expect(ocrTextBlocks(text, 3)).toEqual([
       { kind: 'text', text: 'The harbour authority inspects every vessel before it may leave.', page: 3 },
       { kind: 'text', text: 'Optical character recognition reads it.', page: 3 },
@@ -12,7 +13,9 @@ describe('ocrTextBlocks', () => {
   });
 
   it('drops paragraphs of specks (no letter or digit) and removes the spaces between Chinese characters', () => {
-    expect(ocrTextBlocks('  . , ~\n\n检索 增强 生成 需要 每 一 页 的 证 据 。\n', 1)).toEqual([{ kind: 'text', text: '检索增强生成需要每一页的证据。', page: 1 }]);
+    expect(ocrTextBlocks('  . , ~\n\n检索 增强 生成 需要 每 一 页 的 证 据 。\n', 1)).toEqual([
+      { kind: 'text', text: '检索增强生成需要每一页的证据。', page: 1 },
+    ]);
     expect(ocrTextBlocks('', 1)).toEqual([]);
   });
 });

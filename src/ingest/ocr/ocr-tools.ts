@@ -30,7 +30,10 @@ export function detectOcrTools(env: NodeJS.ProcessEnv = process.env): Promise<Oc
 
 async function detect(env: NodeJS.ProcessEnv): Promise<OcrTools> {
   const run = { timeoutMs: DETECT_TIMEOUT_MS, maxOutputBytes: 256 * 1024, env };
-  const [poppler, tesseract] = await Promise.all([runTool('pdftoppm', ['-v'], run), runTool('tesseract', ['--list-langs'], run)]);
+  const [poppler, tesseract] = await Promise.all([
+    runTool('pdftoppm', ['-v'], run),
+    runTool('tesseract', ['--list-langs'], run),
+  ]);
   // `--list-langs` prints a header line, then one language per line.
   const languages = tesseract.ok
     ? new Set(

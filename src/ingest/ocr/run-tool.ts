@@ -40,7 +40,8 @@ export function runTool(command: string, args: readonly string[], run: ToolRun):
         if (!error) return resolve({ ok: true, stdout, stderr });
         const { code, killed } = error as NodeJS.ErrnoException & { killed?: boolean };
         if (code === 'ENOENT') return resolve({ ok: false, failure: { kind: 'missing' } });
-        if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve({ ok: false, failure: { kind: 'output_too_large' } });
+        if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+          return resolve({ ok: false, failure: { kind: 'output_too_large' } });
         if (killed) return resolve({ ok: false, failure: { kind: 'timeout' } });
         const said = String(stderr).trim().split('\n').slice(-3).join(' ').slice(0, 300);
         resolve({ ok: false, failure: { kind: 'failed', message: said || error.message } });

@@ -16,7 +16,12 @@ export interface ScannedPage {
 export async function scannedPages(pdf: DocumentProxy, textless: readonly number[]): Promise<ScannedPage[]> {
   if (textless.length === 0) return [];
   const { OPS } = await getResolvedPDFJS();
-  const paintsImage = new Set([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat]);
+  const paintsImage = new Set([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+  ]);
   const scanned: ScannedPage[] = [];
   for (const number of textless) {
     const page = await pdf.getPage(number);

@@ -14,12 +14,33 @@ import type { IngestSummary } from '../ingest-progress.ts';
 const reader: Principal = { id: 'reader', groups: [], roles: ['member'] };
 const DPI = 150;
 // Each page is most of a chunk (chunk.size 200), so a chunk starts at each page and its page can be checked.
-const ENGLISH_1 = ['The harbour authority inspects every vessel', 'before it may leave the northern basin,', 'and records the pilot who brings it out.'];
-const ENGLISH_2 = ['The dredging schedule moves to October', 'because the tide tables changed this year,', 'so the berths stay open through summer.'];
-const TYPED = ['Quarterly report of the port council.', 'Typed text sits on this first page,', 'and a scanned page follows it.'];
-const ENGLISH_3 = ['Ferry tickets are sold at the eastern gate', 'from six in the morning until midnight,', 'and children travel free at weekends.'];
+const ENGLISH_1 = [
+  'The harbour authority inspects every vessel',
+  'before it may leave the northern basin,',
+  'and records the pilot who brings it out.',
+];
+const ENGLISH_2 = [
+  'The dredging schedule moves to October',
+  'because the tide tables changed this year,',
+  'so the berths stay open through summer.',
+];
+const TYPED = [
+  'Quarterly report of the port council.',
+  'Typed text sits on this first page,',
+  'and a scanned page follows it.',
+];
+const ENGLISH_3 = [
+  'Ferry tickets are sold at the eastern gate',
+  'from six in the morning until midnight,',
+  'and children travel free at weekends.',
+];
 // Almost a chunk (chunk.size 200): the next chunk starts with the scanned page.
-const COVER = ['Survey of the harbour, volume two.', 'This cover page is typed; the page after it', 'is a scan of a printed page in Chinese. It lists', 'the berths, the ferries, the tides and the pilots.'];
+const COVER = [
+  'Survey of the harbour, volume two.',
+  'This cover page is typed; the page after it',
+  'is a scan of a printed page in Chinese. It lists',
+  'the berths, the ferries, the tides and the pilots.',
+];
 const CHINESE = [
   '光学字符识别把扫描的页面变成可以搜索的文字。',
   '检索增强生成需要每一页的证据。',
@@ -34,27 +55,67 @@ let scratch: string;
 async function scan(pdf: Buffer, name: string): Promise<Buffer> {
   const path = join(scratch, `${name}.pdf`);
   await writeFile(path, pdf);
-  execFileSync('pdftoppm', ['-r', String(DPI), '-gray', '-png', '-singlefile', path, join(scratch, name)], { timeout: 30_000 });
+  execFileSync('pdftoppm', ['-r', String(DPI), '-gray', '-png', '-singlefile', path, join(scratch, name)], {
+    timeout: 30_000,
+  });
   return readFile(join(scratch, `${name}.png`));
 }
 
 /** A Chinese page as Chromium prints it (with a CJK font), then scanned. */
 async function chineseScan(chromium: string): Promise<Buffer> {
   const html = join(scratch, 'zh.html');
-  await writeFile(html, `<html><head><meta charset="utf-8"><style>body{font-size:28px;margin:60px}</style></head><body>${CHINESE.map((p) => `<p>${p}</p>`).join('')}</body></html>`);
-  execFileSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-pdf-header-footer', `--print-to-pdf=${join(scratch, 'zh-text.pdf')}`, `file://${html}`], {
-    timeout: 60_000,
-    stdio: 'ignore',
-  });
-  execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-r', String(DPI), '-gray', '-png', '-singlefile', join(scratch, 'zh-text.pdf'), join(scratch, 'zh')], { timeout: 30_000 });
+  await writeFile(
+    html,
+    `<html><head><meta charset="utf-8"><style>body{font-size:28px;margin:60px}</style></head><body>${CHINESE.map((p) => `<p>${p}</p>`).join('')}</body></html>`,
+  );
+  execFileSync(
+    chromium,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-pdf-header-footer',
+      `--print-to-pdf=${join(scratch, 'zh-text.pdf')}`,
+      `file://${html}`,
+    ],
+    {
+      timeout: 60_000,
+      stdio: 'ignore',
+    },
+  );
+  execFileSync(
+    'pdftoppm',
+    [
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-r',
+      String(DPI),
+      '-gray',
+      '-png',
+      '-singlefile',
+      join(scratch, 'zh-text.pdf'),
+      join(scratch, 'zh'),
+    ],
+    { timeout: 30_000 },
+  );
   return readFile(join(scratch, 'zh.png'));
 }
 
 async function ingest(dir: string, ingestConfig: ConfigInput['ingest'], name: string) {
   const db = join(root, `${name}.db`);
   const logs: string[] = [];
-  const logger = { debug: (message: string) => void logs.push(message), info() {}, warn() {}, error: (message: string) => void logs.push(message) };
-  const evident = await createEvident(loadConfig({ env: {}, cwd: root, flags: { db, ingest: ingestConfig, chunk: { size: 200, overlap: 0 } } }), { logger });
+  const logger = {
+    debug: (message: string) => void logs.push(message),
+    info() {},
+    warn() {},
+    error: (message: string) => void logs.push(message),
+  };
+  const evident = await createEvident(
+    loadConfig({ env: {}, cwd: root, flags: { db, ingest: ingestConfig, chunk: { size: 200, overlap: 0 } } }),
+    { logger },
+  );
   return { evident, logs, summary: await evident.ingestor.ingest([dir]) };
 }
 
@@ -82,13 +143,23 @@ describeWith(ocrTools(), 'scanned PDFs through OCR', () => {
     await mkdir(docs);
     const page1 = await scan(buildPdf([ENGLISH_1.map((text) => ({ text, size: 14 }))]), 'en1');
     const page2 = await scan(buildPdf([ENGLISH_2.map((text) => ({ text, size: 14 }))]), 'en2');
-    await writeFile(join(docs, 'scan.pdf'), buildImagePdf([{ png: page1, dpi: DPI }, { png: page2, dpi: DPI }]));
+    await writeFile(
+      join(docs, 'scan.pdf'),
+      buildImagePdf([
+        { png: page1, dpi: DPI },
+        { png: page2, dpi: DPI },
+      ]),
+    );
     const page3 = await scan(buildPdf([ENGLISH_3.map((text) => ({ text, size: 14 }))]), 'en3');
     await writeFile(join(docs, 'mixed.pdf'), buildImagePdf([{ text: TYPED }, { png: page3, dpi: DPI }]));
   }, 60_000);
 
   it('reads English scans on worker threads: searchable by their words, each chunk on its page, no temp files left', async () => {
-    const { evident, summary, logs } = await ingest(docs, { workers: 2, workerMinDocuments: 1, ocr: { dpi: DPI } }, 'english');
+    const { evident, summary, logs } = await ingest(
+      docs,
+      { workers: 2, workerMinDocuments: 1, ocr: { dpi: DPI } },
+      'english',
+    );
     try {
       expect(logs).toContain('ingest: documents are processed on worker threads');
       expect(outcome(summary, 'scan.pdf')).toMatchObject({ status: 'added', pages: 2 });
@@ -151,9 +222,16 @@ describeWith(ocrTools(), 'scanned PDFs through OCR', () => {
       await evident.close();
       expect(outcome(summary, 'scan.pdf')).toMatchObject({
         status: 'failed',
-        error: { code: 'ocr_unavailable', message: expect.stringContaining('In scan.pdf, pages 1 and 2 have no text; install tesseract-ocr and poppler-utils to read them.') },
+        error: {
+          code: 'ocr_unavailable',
+          message: expect.stringContaining(
+            'In scan.pdf, pages 1 and 2 have no text; install tesseract-ocr and poppler-utils to read them.',
+          ),
+        },
       });
-      expect(outcome(summary, 'mixed.pdf')?.error?.message).toContain('In mixed.pdf, page 2 has no text; install tesseract-ocr and poppler-utils to read it.');
+      expect(outcome(summary, 'mixed.pdf')?.error?.message).toContain(
+        'In mixed.pdf, page 2 has no text; install tesseract-ocr and poppler-utils to read it.',
+      );
       expect(outcome(summary, 'mixed.pdf')?.error?.message).toContain('ingest.ocr.enabled: false');
       expect(outcome(summary, 'blank-page.pdf')).toMatchObject({ status: 'added', pages: 2 });
     } finally {
@@ -164,7 +242,10 @@ describeWith(ocrTools(), 'scanned PDFs through OCR', () => {
   it('refuses a language that is not installed, naming its package', async () => {
     const { evident, summary } = await ingest(docs, { workers: 0, ocr: { languages: ['eng', 'fra'] } }, 'fra');
     await evident.close();
-    expect(outcome(summary, 'scan.pdf')?.error).toMatchObject({ code: 'ocr_unavailable', message: expect.stringContaining('the OCR language fra is not installed') });
+    expect(outcome(summary, 'scan.pdf')?.error).toMatchObject({
+      code: 'ocr_unavailable',
+      message: expect.stringContaining('the OCR language fra is not installed'),
+    });
     expect(outcome(summary, 'scan.pdf')?.error?.message).toContain('apt-get install tesseract-ocr-fra');
   }, 60_000);
 });
@@ -180,7 +261,11 @@ describeWith(ocrTools(), 'scanned Chinese PDFs through OCR', () => {
         expect(COVER.join(' ').length).toBeGreaterThan(160);
         expect(COVER.join(' ').length).toBeLessThan(200);
         // English and Chinese together: tesseract then puts spaces between Chinese words, which the loader removes.
-        const { evident, summary } = await ingest(dir, { workers: 0, ocr: { languages: ['eng', 'chi_sim'], dpi: DPI } }, 'zh');
+        const { evident, summary } = await ingest(
+          dir,
+          { workers: 0, ocr: { languages: ['eng', 'chi_sim'], dpi: DPI } },
+          'zh',
+        );
         try {
           expect(outcome(summary, 'zh-scan.pdf')).toMatchObject({ status: 'added', pages: 2 });
           const found = await evident.search.search('光学字符识别', reader, { channels: ['bm25'] });

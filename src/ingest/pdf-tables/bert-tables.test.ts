@@ -36,7 +36,11 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
   it('finds the GLUE results (Table 1, page 6) with its header and numeric score columns, and only real tables', async () => {
     const tables = await evident.store.listTables(ALICE);
     // Precision over the whole paper: every table found is one of the paper's (Tables 1, 4 and 6); none is prose.
-    expect(tables.map((table) => table.title)).toEqual(['bert / page 6 / Table 1', 'bert / page 7 / Table 4', 'bert / page 9 / Table 6']);
+    expect(tables.map((table) => table.title)).toEqual([
+      'bert / page 6 / Table 1',
+      'bert / page 7 / Table 4',
+      'bert / page 9 / Table 6',
+    ]);
     expect(glue.columns.map((column) => `${column.name}:${column.type}`)).toEqual([
       'System:text',
       'MNLI-(m/mm):text',
@@ -53,19 +57,31 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
   });
 
   it('answers a score from SQL under the document’s ACL, and tells nobody else the table exists', async () => {
-    const large = await evident.store.queryTables(`SELECT "MNLI-(m/mm)", "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'`, ALICE, LIMITS);
+    const large = await evident.store.queryTables(
+      `SELECT "MNLI-(m/mm)", "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'`,
+      ALICE,
+      LIMITS,
+    );
     expect(large.rows).toEqual([['86.7/85.9', 82.1]]);
-    const best = await evident.store.queryTables(`SELECT "System" FROM ${glue.sqlName} ORDER BY "CoLA" DESC LIMIT 1`, ALICE, LIMITS);
+    const best = await evident.store.queryTables(
+      `SELECT "System" FROM ${glue.sqlName} ORDER BY "CoLA" DESC LIMIT 1`,
+      ALICE,
+      LIMITS,
+    );
     expect(best.rows).toEqual([['BERT LARGE']]);
     expect(await evident.store.listTables(BOB)).toEqual([]);
-    const refused = await evident.store.queryTables(`SELECT * FROM ${glue.sqlName}`, BOB, LIMITS).catch((error: unknown) => error);
+    const refused = await evident.store
+      .queryTables(`SELECT * FROM ${glue.sqlName}`, BOB, LIMITS)
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Error);
     expect(String((refused as Error).message)).not.toContain('BERT');
   });
 
   it('retrieves the table’s row chunk for a search, with the table’s page', async () => {
     const trace = await evident.search.search('BERT LARGE CoLA STS-B score GLUE', ALICE, { topK: 5 });
-    const row = trace.results.find((result) => result.chunk.text.includes('System: BERT LARGE | MNLI-(m/mm): 86.7/85.9'));
+    const row = trace.results.find((result) =>
+      result.chunk.text.includes('System: BERT LARGE | MNLI-(m/mm): 86.7/85.9'),
+    );
     expect(row?.chunk.page).toBe(6);
     // Table 1 opens page 6 (a float above the text), so it sits under the section the page before ended in.
     expect(row?.chunk.headingPath.at(-1)).toBe('4.1 GLUE');
@@ -77,8 +93,16 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
     try {
       const run = await agent.ask({ question: 'What is the Average of BERT LARGE in Table 1?', principal: ALICE });
       expect(run.answer?.answer).toContain('82.1');
-      expect(run.tool_calls).toEqual([expect.objectContaining({ name: 'table_query', ok: true, arguments: { sql: expect.stringContaining(glue.sqlName) } })]);
-      expect(run.answer?.citations).toEqual([expect.objectContaining({ doc_id: 'bert.pdf', page: 6, quote: expect.stringContaining('System: BERT LARGE') })]);
+      expect(run.tool_calls).toEqual([
+        expect.objectContaining({
+          name: 'table_query',
+          ok: true,
+          arguments: { sql: expect.stringContaining(glue.sqlName) },
+        }),
+      ]);
+      expect(run.answer?.citations).toEqual([
+        expect.objectContaining({ doc_id: 'bert.pdf', page: 6, quote: expect.stringContaining('System: BERT LARGE') }),
+      ]);
       // Bob asks the same: the table is not his to read, so nothing of it is cited or computed.
       const refused = await agent.ask({ question: 'What is the Average of BERT LARGE in Table 1?', principal: BOB });
       expect(JSON.stringify(refused.answer ?? {})).not.toContain('82.1');
@@ -90,13 +114,19 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
 
   it('the rag agent answers the average from the table and cites the row on page 6', async () => {
     // The model writes SQL against the table the prompt lists (checked below), as a real one would.
-    const model = new RecordingChatModel([oneNeed, routeTo('table'), { sql: `SELECT "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'` }]);
+    const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('table'),
+      { sql: `SELECT "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'` },
+    ]);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: 'What is the GLUE average score of BERT LARGE?', principal: ALICE });
       expect(run.status).toBe('answered');
       expect(run.answer?.answer).toContain('82.1');
-      expect(run.answer?.citations).toEqual([expect.objectContaining({ page: 6, quote: expect.stringContaining('System: BERT LARGE') })]);
+      expect(run.answer?.citations).toEqual([
+        expect.objectContaining({ page: 6, quote: expect.stringContaining('System: BERT LARGE') }),
+      ]);
       expect(model.prompts[2]).toContain(glue.sqlName);
     } finally {
       await agent.close();

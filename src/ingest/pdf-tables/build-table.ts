@@ -9,7 +9,8 @@ export interface PdfTable {
   blocks: Block[];
 }
 
-const hasNumber = (row: GridRow): boolean => row.cells.some((cell, index) => index > 0 && parseCellNumber(cell) !== undefined);
+const hasNumber = (row: GridRow): boolean =>
+  row.cells.some((cell, index) => index > 0 && parseCellNumber(cell) !== undefined);
 
 /**
  * How many leading rows are header: the first, then (when the body has numbers) rows without any — a header set on
@@ -18,14 +19,26 @@ const hasNumber = (row: GridRow): boolean => row.cells.some((cell, index) => ind
 export function headerRowCount(rows: readonly GridRow[]): number {
   let count = 1;
   const bodyHasNumbers = rows.slice(1).some(hasNumber);
-  while (count < 3 && count < rows.length - 2 && bodyHasNumbers && !hasNumber(rows[count]!) && rows.slice(count + 1).some(hasNumber)) count += 1;
+  while (
+    count < 3 &&
+    count < rows.length - 2 &&
+    bodyHasNumbers &&
+    !hasNumber(rows[count]!) &&
+    rows.slice(count + 1).some(hasNumber)
+  )
+    count += 1;
   return count;
 }
 
 /** A row right under the header with no label while every row below has one (e.g. each column's data set size). */
 export function isHeaderNote(rows: readonly GridRow[], headerCount: number): boolean {
   const next = rows[headerCount];
-  return next !== undefined && headerCount < rows.length - 2 && next.cells[0] === '' && rows.slice(headerCount + 1).every((row) => row.cells[0] !== '');
+  return (
+    next !== undefined &&
+    headerCount < rows.length - 2 &&
+    next.cells[0] === '' &&
+    rows.slice(headerCount + 1).every((row) => row.cells[0] !== '')
+  );
 }
 
 function headerNames(header: readonly GridRow[], width: number): string[] {
@@ -79,14 +92,19 @@ export function buildPdfTable(found: FoundTable, stem: string, ordinal: number):
   const header = found.rows.slice(0, headerCount);
   // A header with a gap or a figure in it means the rows were not read as the table is set: better no table.
   for (let index = 0; index < width; index += 1) {
-    const text = header.map((row) => row.cells[index] ?? '').filter((cell) => !isEmptyCell(cell)).join(' ');
+    const text = header
+      .map((row) => row.cells[index] ?? '')
+      .filter((cell) => !isEmptyCell(cell))
+      .join(' ');
     if ((text === '' && index > 0) || parseCellNumber(text) !== undefined) return undefined;
   }
   const names = headerNames(found.rows.slice(0, headerCount), width);
   // The note row stays out of the names (they are typed in SQL) and is said in the table's description.
   const note = isHeaderNote(found.rows, headerCount) ? found.rows[headerCount] : undefined;
   // A row of footnote marks only (`†`) is no row of data.
-  const body = found.rows.slice(headerCount + (note ? 1 : 0)).filter((row) => row.cells.some((cell) => /[\p{L}\p{N}]/u.test(cell)));
+  const body = found.rows
+    .slice(headerCount + (note ? 1 : 0))
+    .filter((row) => row.cells.some((cell) => /[\p{L}\p{N}]/u.test(cell)));
   const label = captionLabel(found.caption) ?? `table ${ordinal}`;
   const title = `${stem} / page ${found.page} / ${label}`;
   const types: ColumnType[] = [];

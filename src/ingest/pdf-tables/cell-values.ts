@@ -26,7 +26,9 @@ export function parseCellNumber(text: string): CellNumber | undefined {
  * A column is numeric when every value in it is a number with one and the same unit (or none); then its cells become
  * numbers and the unit goes into the column name (`Price ($)`), unless the header already names it.
  */
-export function numericColumn(values: readonly string[]): { unit: string; values: (number | null)[]; integer: boolean } | undefined {
+export function numericColumn(
+  values: readonly string[],
+): { unit: string; values: (number | null)[]; integer: boolean } | undefined {
   let unit: string | undefined;
   let integer = true;
   let count = 0;

@@ -3,7 +3,13 @@ import { findPageTables } from './find-tables.ts';
 import type { PageTextItem } from './page-text.ts';
 
 /** A word as pdf.js reports it, 5.5 points a character at size 11. */
-const word = (str: string, x: number, y: number, fontSize = 11): PageTextItem => ({ str, x, y, width: str.length * fontSize * 0.5, fontSize });
+const word = (str: string, x: number, y: number, fontSize = 11): PageTextItem => ({
+  str,
+  x,
+  y,
+  width: str.length * fontSize * 0.5,
+  fontSize,
+});
 
 describe('findPageTables on pages with many text items', () => {
   it('reads a grid of 16,000 items as one table in one pass of sorts (no pairwise work between rows)', () => {
@@ -11,7 +17,9 @@ describe('findPageTables on pages with many text items', () => {
     const columns = 8;
     for (let row = 0; row < 2000; row += 1) {
       for (let column = 0; column < columns; column += 1) {
-        items.push(word(row === 0 ? `Col${column}` : String(row * columns + column), 40 + column * 70, 100_000 - row * 13));
+        items.push(
+          word(row === 0 ? `Col${column}` : String(row * columns + column), 40 + column * 70, 100_000 - row * 13),
+        );
       }
     }
     // Shuffled, as a content stream need not list text in reading order.

@@ -11,13 +11,13 @@ const MIN_ROWS = 3;
 /** Rows further apart than this many font sizes do not belong to one table. */
 const MAX_ROW_GAP = 2.2;
 
-
 /** Five or more words, three of them lowercase: a run of a sentence, not a value or a label. */
 function sentenceLike(text: string): boolean {
   const words = text.split(' ');
   return words.length >= 5 && words.filter((word) => /^\p{Ll}+[,.;:]?$/u.test(word)).length >= 3;
 }
-const isProse = (text: string): boolean => text.length > MAX_CELL_CHARS || text.split(' ').length > MAX_CELL_WORDS || sentenceLike(text);
+const isProse = (text: string): boolean =>
+  text.length > MAX_CELL_CHARS || text.split(' ').length > MAX_CELL_WORDS || sentenceLike(text);
 
 /**
  * The tables of one page: runs of close rows of short cells whose full-width rows line up in at least three
@@ -57,10 +57,11 @@ export function findPageTables(items: readonly PageTextItem[], page: number): Fo
 function overlapsRun(run: readonly TextRow[], x0: number, x1: number): boolean {
   let left = Infinity;
   let right = -Infinity;
-  for (const row of run) for (const cell of row.cells) {
-    left = Math.min(left, cell.x0);
-    right = Math.max(right, cell.x1);
-  }
+  for (const row of run)
+    for (const cell of row.cells) {
+      left = Math.min(left, cell.x0);
+      right = Math.max(right, cell.x1);
+    }
   return x0 < right && x1 > left;
 }
 
@@ -108,7 +109,9 @@ function overlapping(spans: readonly ColumnSpan[], x0: number, x1: number, slack
 
 /** Whether each item of a cell across columns lies within one column, so the cell is several cells set tight. */
 function splitsAlong(cell: RowCell, columns: readonly ColumnSpan[], size: number): boolean {
-  return cell.parts.length > 1 && cell.parts.every((part) => overlapping(columns, part.x0, part.x1, size * 0.3).length === 1);
+  return (
+    cell.parts.length > 1 && cell.parts.every((part) => overlapping(columns, part.x0, part.x1, size * 0.3).length === 1)
+  );
 }
 
 function tableOf(candidate: readonly TextRow[], page: number): FoundTable | undefined {
@@ -119,9 +122,11 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
   if (rows.length === 0) return undefined;
   // The usual number of cells in a row is the number of columns (a stray fragment beside the table adds one).
   const counts = new Map<number, number>();
-  for (const row of rows) if (row.cells.length >= 2) counts.set(row.cells.length, (counts.get(row.cells.length) ?? 0) + 1);
+  for (const row of rows)
+    if (row.cells.length >= 2) counts.set(row.cells.length, (counts.get(row.cells.length) ?? 0) + 1);
   let width = 0;
-  for (const [count, times] of counts) if (times > (counts.get(width) ?? 0) || (times === counts.get(width) && count > width)) width = count;
+  for (const [count, times] of counts)
+    if (times > (counts.get(width) ?? 0) || (times === counts.get(width) && count > width)) width = count;
   if (width < MIN_COLUMNS) return undefined;
   const full = rows.filter((row) => row.cells.length === width);
   const size = full[0]!.size;
@@ -130,9 +135,18 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
     const cells = full.map((row) => row.cells[index]!);
     const tolerance = size * 0.6;
     const lined =
-      aligned(cells.map((cell) => cell.x0), tolerance) ||
-      aligned(cells.map((cell) => cell.x1), tolerance) ||
-      aligned(cells.map((cell) => (cell.x0 + cell.x1) / 2), tolerance);
+      aligned(
+        cells.map((cell) => cell.x0),
+        tolerance,
+      ) ||
+      aligned(
+        cells.map((cell) => cell.x1),
+        tolerance,
+      ) ||
+      aligned(
+        cells.map((cell) => (cell.x0 + cell.x1) / 2),
+        tolerance,
+      );
     if (!lined) return undefined;
     // Loops, not Math.min(...cells): a table of 100,000 rows would overflow the stack as arguments.
     let x0 = Infinity;
@@ -146,7 +160,13 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
   for (let index = 1; index < width; index += 1) if (columns[index]!.x0 <= columns[index - 1]!.x1) return undefined;
   // A lone cell right above the table, over two or more of its value columns (not over the labels): a group header.
   const group = lead?.cells[0];
-  if (lead && group && lead.y - rows[0]!.y <= lead.size * MAX_ROW_GAP && group.x0 > columns[0]!.x1 && overlapping(columns, group.x0, group.x1, 0).length > 1) {
+  if (
+    lead &&
+    group &&
+    lead.y - rows[0]!.y <= lead.size * MAX_ROW_GAP &&
+    group.x0 > columns[0]!.x1 &&
+    overlapping(columns, group.x0, group.x1, 0).length > 1
+  ) {
     rows = [lead, ...rows];
   }
 

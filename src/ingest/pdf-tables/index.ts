@@ -21,8 +21,18 @@ export interface PdfTables {
  * Every page's found tables → tables joined across pages, typed, bounded by the table limits (`name` is the file's
  * name in the error), with their searchable blocks.
  */
-export function pdfTables(pages: readonly (readonly FoundTable[])[], stem: string, name: string, limits: IngestLimits): PdfTables {
-  const result: PdfTables = { tables: [], blocksBeforePage: new Map(), blocksAfterPage: new Map(), boxesOnPage: new Map() };
+export function pdfTables(
+  pages: readonly (readonly FoundTable[])[],
+  stem: string,
+  name: string,
+  limits: IngestLimits,
+): PdfTables {
+  const result: PdfTables = {
+    tables: [],
+    blocksBeforePage: new Map(),
+    blocksAfterPage: new Map(),
+    boxesOnPage: new Map(),
+  };
   for (const found of joinAcrossPages(pages)) {
     checkTableShape(name, { cells: found.rows.length * found.columns.length, columns: found.columns.length }, limits);
     const built = buildPdfTable(found, stem, result.tables.length + 1);
@@ -51,7 +61,10 @@ export function insideTable(x: number, y: number, boxes: readonly TableBox[] | u
 }
 
 /** `blocks` (in page order) with each page's table blocks before or after that page's own blocks. */
-export function withTableBlocks(blocks: readonly Block[], tables: Pick<PdfTables, 'blocksBeforePage' | 'blocksAfterPage'>): Block[] {
+export function withTableBlocks(
+  blocks: readonly Block[],
+  tables: Pick<PdfTables, 'blocksBeforePage' | 'blocksAfterPage'>,
+): Block[] {
   const { blocksBeforePage: before, blocksAfterPage: after } = tables;
   if (before.size === 0 && after.size === 0) return [...blocks];
   const pages = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b);

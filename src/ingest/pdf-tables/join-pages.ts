@@ -30,7 +30,10 @@ export function joinAcrossPages(pages: readonly (readonly FoundTable[])[]): Foun
           // Loops, not push(...rows): a long table would overflow the stack as arguments.
           for (const row of table.rows.slice(repeated)) open.rows.push(row);
           for (const flag of table.spanning.slice(repeated)) open.spanning.push(flag);
-          open.continued = [...(open.continued ?? []), { page: table.page, box: table.box, atTop: table.atTop === true }];
+          open.continued = [
+            ...(open.continued ?? []),
+            { page: table.page, box: table.box, atTop: table.atTop === true },
+          ];
           return;
         }
       }

@@ -63,7 +63,11 @@ describeWithPostgres('PDF tables in PostgreSQL', (url) => {
       'Revenue ($)',
     ]);
     const [region, dev, , revenue] = table.columns.map((column) => `"${column.name.replaceAll('"', '""')}"`);
-    const result = await evident.store.queryTables(`SELECT ${region}, ${revenue} FROM ${table.sqlName} WHERE ${dev} > 5 ORDER BY ${revenue} DESC`, FIONA, LIMITS);
+    const result = await evident.store.queryTables(
+      `SELECT ${region}, ${revenue} FROM ${table.sqlName} WHERE ${dev} > 5 ORDER BY ${revenue} DESC`,
+      FIONA,
+      LIMITS,
+    );
     expect(result.rows).toEqual([
       ['North', 1200],
       ['South', 950],
@@ -75,7 +79,9 @@ describeWithPostgres('PDF tables in PostgreSQL', (url) => {
     try {
       const run = await agent.ask({ question: 'What is the Revenue of North in Table 2?', principal: FIONA });
       expect(run.answer?.answer).toContain('1200');
-      expect(run.answer?.citations).toEqual([expect.objectContaining({ page: 1, quote: expect.stringContaining('Region: North |') })]);
+      expect(run.answer?.citations).toEqual([
+        expect.objectContaining({ page: 1, quote: expect.stringContaining('Region: North |') }),
+      ]);
     } finally {
       await agent.close();
     }
@@ -83,6 +89,8 @@ describeWithPostgres('PDF tables in PostgreSQL', (url) => {
 
   it('shows another group neither the table nor its rows', async () => {
     expect(await evident.store.listTables(BOB)).toEqual([]);
-    await expect(evident.store.queryTables(`SELECT * FROM ${table.sqlName}`, BOB, LIMITS)).rejects.toThrow(/none are visible to you/);
+    await expect(evident.store.queryTables(`SELECT * FROM ${table.sqlName}`, BOB, LIMITS)).rejects.toThrow(
+      /none are visible to you/,
+    );
   });
 });

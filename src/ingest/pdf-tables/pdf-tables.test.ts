@@ -5,9 +5,15 @@ import { buildPdf, pdfTableLines, type PdfLine } from '../../testing/pdf-builder
 import { INGEST_DEFAULTS } from '../limits.ts';
 import { pdfLoader } from '../loaders/pdf-loader.ts';
 
-const load = (pages: readonly (readonly PdfLine[])[]): Promise<LoadedDocument> => pdfLoader.load(buildPdf(pages), '/docs/report.pdf');
-const rows = (doc: LoadedDocument): Extract<Block, { kind: 'row' }>[] => doc.blocks.filter((block): block is Extract<Block, { kind: 'row' }> => block.kind === 'row');
-const prose = (doc: LoadedDocument): string => doc.blocks.filter((block) => block.kind === 'text').map((block) => block.text).join('\n');
+const load = (pages: readonly (readonly PdfLine[])[]): Promise<LoadedDocument> =>
+  pdfLoader.load(buildPdf(pages), '/docs/report.pdf');
+const rows = (doc: LoadedDocument): Extract<Block, { kind: 'row' }>[] =>
+  doc.blocks.filter((block): block is Extract<Block, { kind: 'row' }> => block.kind === 'row');
+const prose = (doc: LoadedDocument): string =>
+  doc.blocks
+    .filter((block) => block.kind === 'text')
+    .map((block) => block.text)
+    .join('\n');
 
 const INTRO: PdfLine[] = [
   { text: 'Quarterly report', size: 18, bold: true },
@@ -149,7 +155,9 @@ describe('PDF tables from the text layer', () => {
       ['Gear', 12, 12, 25, '40 ms', 35],
     ]);
     // The stored value is what the row line says, so an answer computed in SQL can cite the line.
-    expect(rows(doc)[0]?.text).toBe('Item: Bolt | Price ($): 1250.5 | Weight (kg): 3.5 | Share (%): 45 | Latency: 5 ms');
+    expect(rows(doc)[0]?.text).toBe(
+      'Item: Bolt | Price ($): 1250.5 | Weight (kg): 3.5 | Share (%): 45 | Latency: 5 ms',
+    );
   });
 
   const header = ['Date', 'Station', 'Rain (mm)', 'Wind'];
@@ -169,14 +177,32 @@ describe('PDF tables from the text layer', () => {
     ['the columns line up on the next page', secondHalf],
   ])('joins a table that goes on over two pages into one table when %s', async (_, continued) => {
     const doc = await load([
-      [...INTRO, { text: 'Table 2: Daily weather', y: 200 }, ...pdfTableLines([header, ...firstHalf], { columns, top: 180 })],
-      [...pdfTableLines(continued, { columns, top: 740 }), { text: 'Rain was heaviest on the west coast in the first week.', y: 600 }],
+      [
+        ...INTRO,
+        { text: 'Table 2: Daily weather', y: 200 },
+        ...pdfTableLines([header, ...firstHalf], { columns, top: 180 }),
+      ],
+      [
+        ...pdfTableLines(continued, { columns, top: 740 }),
+        { text: 'Rain was heaviest on the west coast in the first week.', y: 600 },
+      ],
     ]);
     expect(doc.tables).toHaveLength(1);
     const table = doc.tables![0]!;
     expect(table.title).toBe('report / page 1 / Table 2');
-    expect(table.columns.map((column) => `${column.name}:${column.type}`)).toEqual(['Date:text', 'Station:text', 'Rain (mm):real', 'Wind:integer']);
-    expect(table.rows.map((row) => row[0])).toEqual(['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05']);
+    expect(table.columns.map((column) => `${column.name}:${column.type}`)).toEqual([
+      'Date:text',
+      'Station:text',
+      'Rain (mm):real',
+      'Wind:integer',
+    ]);
+    expect(table.rows.map((row) => row[0])).toEqual([
+      '2024-01-01',
+      '2024-01-02',
+      '2024-01-03',
+      '2024-01-04',
+      '2024-01-05',
+    ]);
     // Each row chunk carries the page it is printed on; blocks stay in page order, and the rows that open page 2
     // come before its paragraph, as they are read.
     expect(rows(doc).map((row) => row.page)).toEqual([1, 1, 1, 2, 2]);
@@ -219,10 +245,18 @@ describe('PDF tables from the text layer', () => {
           { text, x: 72, y: 690 - index * 13 },
           { text: right[index]!, x: 320, y: 690 - index * 13 },
         ]),
-        ...['- apples, pears and plums', '- oats, rye and barley', '- milk, butter and cheese'].map((text, index) => ({ text, x: 90, y: 580 - index * 13 })),
+        ...['- apples, pears and plums', '- oats, rye and barley', '- milk, butter and cheese'].map((text, index) => ({
+          text,
+          x: 90,
+          y: 580 - index * 13,
+        })),
         ...['1.', '2.', '3.'].flatMap((number, index) => [
           { text: number, x: 72, y: 520 - index * 13 },
-          { text: ['Open the file menu', 'Choose export as PDF', 'Save it to the shared folder'][index]!, x: 100, y: 520 - index * 13 },
+          {
+            text: ['Open the file menu', 'Choose export as PDF', 'Save it to the shared folder'][index]!,
+            x: 100,
+            y: 520 - index * 13,
+          },
         ]),
         ...[
           ['Owner:', 'Finance team'],
@@ -241,9 +275,14 @@ describe('PDF tables from the text layer', () => {
   });
 
   it('fails a PDF whose table is over the table limits with the limit named', async () => {
-    const grid = [['Id', 'A', 'B'], ...Array.from({ length: 30 }, (_, index) => [`r${index}`, String(index), String(index * 2)])];
+    const grid = [
+      ['Id', 'A', 'B'],
+      ...Array.from({ length: 30 }, (_, index) => [`r${index}`, String(index), String(index * 2)]),
+    ];
     const bytes = buildPdf([[...pdfTableLines(grid, { columns: [72, 150, 230], top: 760, leading: 12, size: 9 })]]);
-    const error = await pdfLoader.load(bytes, '/docs/big.pdf', { ...INGEST_DEFAULTS, maxTableCells: 50 }).catch((caught: unknown) => caught);
+    const error = await pdfLoader
+      .load(bytes, '/docs/big.pdf', { ...INGEST_DEFAULTS, maxTableCells: 50 })
+      .catch((caught: unknown) => caught);
     expect(IngestError.isInstance(error)).toBe(true);
     expect((error as IngestError).message).toMatch(/big\.pdf/);
     expect((error as IngestError).details).toMatchObject({ setting: 'ingest.maxTableCells', limit: '50 cells' });

@@ -52,7 +52,13 @@ function splitRow(items: PageTextItem[], y: number, size: number): TextRow {
       cells.push(cell);
     } else {
       // A visible gap or a change of size (a subscript) is a word break.
-      const space = gap > item.fontSize * 0.2 || Math.abs(item.fontSize - lastSize) > 0.5 || /\s$/.test(lastStr) || /^\s/.test(item.str) ? ' ' : '';
+      const space =
+        gap > item.fontSize * 0.2 ||
+        Math.abs(item.fontSize - lastSize) > 0.5 ||
+        /\s$/.test(lastStr) ||
+        /^\s/.test(item.str)
+          ? ' '
+          : '';
       cell.text = `${cell.text}${space}${text}`;
       cell.x1 = Math.max(cell.x1, x1);
       cell.parts.push({ text, x0: item.x, x1 });

@@ -18,7 +18,12 @@ beforeEach(() => {
 const verdictSchema = z.object({ answerable: z.boolean(), confidence: z.number().min(0).max(1) });
 const question = [new SystemMessage('You answer from evidence.'), new HumanMessage('What does CT-2024-0193 cost?')];
 const providers = [
-  { name: 'openai', llm: 'openai:local-model', path: '/v1/chat/completions', config: () => ({ llmBaseUrl: `${server.url}/v1`, llmApiKey: 'sk-local' }) },
+  {
+    name: 'openai',
+    llm: 'openai:local-model',
+    path: '/v1/chat/completions',
+    config: () => ({ llmBaseUrl: `${server.url}/v1`, llmApiKey: 'sk-local' }),
+  },
   { name: 'ollama', llm: 'ollama:llama3.1:8b', path: '/api/chat', config: () => ({ ollamaUrl: server.url }) },
 ] as const;
 
@@ -60,18 +65,34 @@ describe.each(providers)('$name chat model against a local server speaking its w
   it('returns a validated object, asking for the provider JSON-schema constraint', async () => {
     const handle = await open();
     server.replies = ['{"answerable": true, "confidence": 0.8}'];
-    const verdict = await generateStructured({ model: handle.model, schema: verdictSchema, messages: question, name: 'verdict' });
+    const verdict = await generateStructured({
+      model: handle.model,
+      schema: verdictSchema,
+      messages: question,
+      name: 'verdict',
+    });
     expect(verdict).toEqual({ answerable: true, confidence: 0.8 });
     const body = server.received[0]?.body;
-    const constraint = provider.name === 'openai' ? (body?.response_format as { json_schema?: { name?: string; schema?: unknown } }) : { json_schema: { name: 'verdict', schema: body?.format } };
+    const constraint =
+      provider.name === 'openai'
+        ? (body?.response_format as { json_schema?: { name?: string; schema?: unknown } })
+        : { json_schema: { name: 'verdict', schema: body?.format } };
     expect(constraint?.json_schema?.name).toBe('verdict');
-    expect(constraint?.json_schema?.schema).toMatchObject({ type: 'object', properties: { answerable: { type: 'boolean' } } });
+    expect(constraint?.json_schema?.schema).toMatchObject({
+      type: 'object',
+      properties: { answerable: { type: 'boolean' } },
+    });
   });
 
   it('feeds the validation error back and retries when the first answer does not validate', async () => {
     const handle = await open();
     server.replies = ['{"answerable": "yes", "confidence": 0.8}', '{"answerable": false, "confidence": 0.1}'];
-    const verdict = await generateStructured({ model: handle.model, schema: verdictSchema, messages: question, name: 'verdict' });
+    const verdict = await generateStructured({
+      model: handle.model,
+      schema: verdictSchema,
+      messages: question,
+      name: 'verdict',
+    });
     expect(verdict).toEqual({ answerable: false, confidence: 0.1 });
     expect(server.received).toHaveLength(2);
     const retry = server.received[1]?.body.messages ?? [];
@@ -85,7 +106,13 @@ describe.each(providers)('$name chat model against a local server speaking its w
   it('fails with a StructuredOutputError carrying the last issues after the bound', async () => {
     const handle = await open();
     server.replies = ['not json at all', '{"answerable": true}', '{"answerable": true, "confidence": 7}'];
-    const failure = generateStructured({ model: handle.model, schema: verdictSchema, messages: question, name: 'verdict', maxRetries: 2 });
+    const failure = generateStructured({
+      model: handle.model,
+      schema: verdictSchema,
+      messages: question,
+      name: 'verdict',
+      maxRetries: 2,
+    });
     await expect(failure).rejects.toThrow(StructuredOutputError);
     const error = (await failure.catch((e: unknown) => e)) as StructuredOutputError;
     expect(server.received).toHaveLength(3);
@@ -101,12 +128,16 @@ describe('createChatModel', () => {
     expect(await createChatModel(configSchema.parse({}))).toBeUndefined();
     const unknown = createChatModel(configSchema.parse({ llm: 'anthropic:claude' }));
     await expect(unknown).rejects.toThrow(ConfigError);
-    await expect(unknown).rejects.toMatchObject({ hint: expect.stringMatching(/openai:<model>, ollama:<model>, llama-cpp:<path to \.gguf>/) });
+    await expect(unknown).rejects.toMatchObject({
+      hint: expect.stringMatching(/openai:<model>, ollama:<model>, llama-cpp:<path to \.gguf>/),
+    });
     await expect(createChatModel(configSchema.parse({ llm: 'ollama' }))).rejects.toThrow(/needs a model/);
   });
 
   it('asks for a key only when the openai provider points at OpenAI itself', async () => {
-    await expect(createChatModel(configSchema.parse({ llm: 'openai:gpt-4o-mini' }))).rejects.toThrow(/needs an API key/);
+    await expect(createChatModel(configSchema.parse({ llm: 'openai:gpt-4o-mini' }))).rejects.toThrow(
+      /needs an API key/,
+    );
     const handle = await createChatModel(configSchema.parse({ llm: 'openai:gpt-4o-mini', openaiApiKey: 'sk-x' }));
     expect(handle?.provider).toBe('openai');
   });

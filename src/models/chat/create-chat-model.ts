@@ -27,7 +27,10 @@ export interface ChatModelOptions {
  * The chat model `config.llm` names, or undefined when none is configured (offline mode). Providers are imported on
  * demand so that offline runs never load LangChain's HTTP clients or the native llama.cpp addon.
  */
-export async function createChatModel(config: EvidentConfig, options: ChatModelOptions = {}): Promise<ChatModelHandle | undefined> {
+export async function createChatModel(
+  config: EvidentConfig,
+  options: ChatModelOptions = {},
+): Promise<ChatModelHandle | undefined> {
   if (!config.llm) return undefined;
   const { provider, model } = parseProviderSpec(config.llm);
   const id = `${provider}:${model}`;
@@ -84,7 +87,9 @@ export async function createChatModel(config: EvidentConfig, options: ChatModelO
       return { id: `llama-cpp:${chat.modelPath}`, provider, model: chat, close: () => chat.close() };
     }
     default:
-      throw new ConfigError(`Unknown chat model provider ${JSON.stringify(provider)}.`, { hint: `Use one of: ${CHAT_MODELS}.` });
+      throw new ConfigError(`Unknown chat model provider ${JSON.stringify(provider)}.`, {
+        hint: `Use one of: ${CHAT_MODELS}.`,
+      });
   }
 }
 

@@ -43,8 +43,11 @@ function reduce(node: unknown): unknown {
     else if (key === 'format') {
       if (typeof value === 'string' && GRAMMAR_FORMATS.has(value)) out.format = value;
     } else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, reduce(child)]));
-    } else if (KEPT.has(key)) out[key] = key === 'enum' || key === 'const' || key === 'required' ? value : reduce(value);
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, reduce(child)]),
+      );
+    } else if (KEPT.has(key))
+      out[key] = key === 'enum' || key === 'const' || key === 'required' ? value : reduce(value);
   }
   // `{}` (any value) has no grammar form of its own in node-llama-cpp; say so explicitly.
   if (Object.keys(out).length === 0 || (Object.keys(out).length === 1 && 'description' in out)) {

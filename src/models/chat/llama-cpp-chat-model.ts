@@ -86,7 +86,12 @@ export class LlamaCppChatModel extends BaseChatModel<LlamaCppCallOptions> implem
     }
     let llama: Llama;
     try {
-      llama = await getLlama({ gpu: options.gpu ?? false, build: 'never', logLevel: LlamaLogLevel.error, progressLogs: false });
+      llama = await getLlama({
+        gpu: options.gpu ?? false,
+        build: 'never',
+        logLevel: LlamaLogLevel.error,
+        progressLogs: false,
+      });
     } catch (cause) {
       throw new ProviderError(PROVIDER, 'cannot load the prebuilt llama.cpp binaries.', {
         cause,
@@ -122,7 +127,11 @@ export class LlamaCppChatModel extends BaseChatModel<LlamaCppCallOptions> implem
     return this.withConfig({ jsonSchema: toGrammarJsonSchema(schema) });
   }
 
-  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+  async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
     const text = await this.run(messages, options, (chunk) => void runManager?.handleLLMNewToken(chunk));
     return { generations: [{ text, message: new AIMessage(text) }] };
   }
@@ -155,7 +164,11 @@ export class LlamaCppChatModel extends BaseChatModel<LlamaCppCallOptions> implem
     await this.llama.dispose();
   }
 
-  private run(messages: BaseMessage[], options: this['ParsedCallOptions'], onTextChunk: (text: string) => void): Promise<string> {
+  private run(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    onTextChunk: (text: string) => void,
+  ): Promise<string> {
     const { history, prompt } = toChatHistory(messages);
     return this.exclusive(async () => {
       if (this.closed) throw new ProviderError(PROVIDER, 'the model was closed.', { hint: 'Create a new chat model.' });
@@ -172,7 +185,10 @@ export class LlamaCppChatModel extends BaseChatModel<LlamaCppCallOptions> implem
         });
       } catch (cause) {
         if (options.signal?.aborted) throw cause;
-        throw new ProviderError(PROVIDER, `generation failed: ${(cause as Error).message}`, { cause, hint: 'Check the model file.' });
+        throw new ProviderError(PROVIDER, `generation failed: ${(cause as Error).message}`, {
+          cause,
+          hint: 'Check the model file.',
+        });
       }
     });
   }

@@ -6,10 +6,16 @@ import { toGrammarJsonSchema } from './grammar-json-schema.ts';
 
 describe('llm config', () => {
   it('reads EVIDENT_LLM, EVIDENT_LLM_BASE_URL and EVIDENT_LLM_API_KEY; flags win', () => {
-    const env = { EVIDENT_LLM: 'ollama:qwen2.5:7b', EVIDENT_LLM_BASE_URL: 'http://127.0.0.1:8000/v1', EVIDENT_LLM_API_KEY: 'k' };
+    const env = {
+      EVIDENT_LLM: 'ollama:qwen2.5:7b',
+      EVIDENT_LLM_BASE_URL: 'http://127.0.0.1:8000/v1',
+      EVIDENT_LLM_API_KEY: 'k',
+    };
     const config = loadConfig({ env, cwd: '/nonexistent' });
     expect(config).toMatchObject({ llm: 'ollama:qwen2.5:7b', llmBaseUrl: 'http://127.0.0.1:8000/v1', llmApiKey: 'k' });
-    expect(loadConfig({ env, cwd: '/nonexistent', flags: { llm: 'llama-cpp:./m.gguf' } }).llm).toBe('llama-cpp:./m.gguf');
+    expect(loadConfig({ env, cwd: '/nonexistent', flags: { llm: 'llama-cpp:./m.gguf' } }).llm).toBe(
+      'llama-cpp:./m.gguf',
+    );
     expect(loadConfig({ env: {}, cwd: '/nonexistent' }).llm).toBeUndefined();
     expect(() => loadConfig({ env: { EVIDENT_LLM: 'Bad Spec' }, cwd: '/nonexistent' })).toThrow(ConfigError);
   });

@@ -13,6 +13,8 @@ import type { JsonSchema, JsonSchemaConstrainedModel } from './chat-model.ts';
 export class OpenAiChatModel extends ChatOpenAI implements JsonSchemaConstrainedModel {
   withJsonSchema(schema: JsonSchema, name: string): Runnable<BaseLanguageModelInput, BaseMessage> {
     const { $schema: _dialect, ...body } = schema;
-    return this.withConfig({ response_format: { type: 'json_schema', json_schema: { name, schema: body, strict: false } } });
+    return this.withConfig({
+      response_format: { type: 'json_schema', json_schema: { name, schema: body, strict: false } },
+    });
   }
 }

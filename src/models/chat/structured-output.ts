@@ -26,7 +26,9 @@ export const DEFAULT_STRUCTURED_RETRIES = 2;
  * failure the answer and its validation issues are fed back and the model asked again, up to `maxRetries` times,
  * then a StructuredOutputError carries the last issues.
  */
-export async function generateStructured<S extends z.ZodType>(options: GenerateStructuredOptions<S>): Promise<z.output<S>> {
+export async function generateStructured<S extends z.ZodType>(
+  options: GenerateStructuredOptions<S>,
+): Promise<z.output<S>> {
   const { model, schema, name } = options;
   const maxRetries = options.maxRetries ?? DEFAULT_STRUCTURED_RETRIES;
   const jsonSchema = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
@@ -55,7 +57,9 @@ function constrain(
   conversation: BaseMessage[],
 ): Runnable<BaseLanguageModelInput, BaseMessage> {
   if (isJsonSchemaConstrained(model)) return model.withJsonSchema(jsonSchema, name);
-  conversation.push(new HumanMessage(`Answer with only a JSON object matching this JSON schema: ${JSON.stringify(jsonSchema)}`));
+  conversation.push(
+    new HumanMessage(`Answer with only a JSON object matching this JSON schema: ${JSON.stringify(jsonSchema)}`),
+  );
   return model;
 }
 
@@ -63,7 +67,11 @@ function constrain(
  * The answer's text, streamed: given a `json_schema` response format, the OpenAI client's non-streamed path parses the
  * content itself and throws on invalid JSON (then retries the same request), so the text never reaches the feedback.
  */
-async function answerText(model: Runnable<BaseLanguageModelInput, BaseMessage>, messages: BaseMessage[], signal?: AbortSignal): Promise<string> {
+async function answerText(
+  model: Runnable<BaseLanguageModelInput, BaseMessage>,
+  messages: BaseMessage[],
+  signal?: AbortSignal,
+): Promise<string> {
   let text = '';
   for await (const chunk of await model.stream(messages, signal ? { signal } : {})) text += chunk.text;
   return text;
@@ -74,12 +82,16 @@ type Validation<T> = { success: true; data: T } | { success: false; issues: Stru
 /** Text → JSON → schema. Code fences and prose around one JSON value are tolerated; nothing unvalidated escapes. */
 export function validate<S extends z.ZodType>(schema: S, text: string): Validation<z.output<S>> {
   const json = extractJson(text);
-  if (json === undefined) return { success: false, issues: [{ path: [], message: 'The answer contains no JSON value' }] };
+  if (json === undefined)
+    return { success: false, issues: [{ path: [], message: 'The answer contains no JSON value' }] };
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (cause) {
-    return { success: false, issues: [{ path: [], message: `The answer is not valid JSON (${(cause as Error).message})` }] };
+    return {
+      success: false,
+      issues: [{ path: [], message: `The answer is not valid JSON (${(cause as Error).message})` }],
+    };
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return { success: true, data: parsed.data };

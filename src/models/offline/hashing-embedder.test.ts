@@ -51,13 +51,42 @@ describe('HashingEmbedder', () => {
 /** Seeded texts over words of several scripts, identifiers, stopwords and punctuation. */
 function sampleTexts(count: number): string[] {
   const next = seededRandom(2026);
-  const words = ['the', 'of', 'Termination', 'notice', 'ninety', 'days', 'CT-2024-0193', '/v2/orders/{id}', 'v1.2', '$total', 'naïve', 'café', 'It’s',
-    '合同条款', '甲乙方', '违约责任', 'ÆON', 'shipments', 'shipped', 'harbour', 'x', '1,250.50', 'e-mail', 'don\'t', 'ΑΒΓ', 'данные', '🙂'];
+  const words = [
+    'the',
+    'of',
+    'Termination',
+    'notice',
+    'ninety',
+    'days',
+    'CT-2024-0193',
+    '/v2/orders/{id}',
+    'v1.2',
+    '$total',
+    'naïve',
+    'café',
+    'It’s',
+    '合同条款',
+    '甲乙方',
+    '违约责任',
+    'ÆON',
+    'shipments',
+    'shipped',
+    'harbour',
+    'x',
+    '1,250.50',
+    'e-mail',
+    "don't",
+    'ΑΒΓ',
+    'данные',
+    '🙂',
+  ];
   const marks = [' ', ' ', ' ', ', ', '. ', '; ', '\n\n', ' — '];
   return Array.from({ length: count }, (_, i) => {
     let text = '';
     const length = i === 0 ? 0 : Math.floor(next() * 400);
-    for (let w = 0; w < length; w++) text += (words[Math.floor(next() * words.length)] as string) + (marks[Math.floor(next() * marks.length)] as string);
+    for (let w = 0; w < length; w++)
+      text +=
+        (words[Math.floor(next() * words.length)] as string) + (marks[Math.floor(next() * marks.length)] as string);
     return text;
   });
 }
@@ -68,10 +97,15 @@ describe('HashingEmbedder vectors', () => {
     const texts = sampleTexts(60);
     for (const [dimension, digest] of GOLDEN) {
       const hash = createHash('sha256');
-      for (const vector of await new HashingEmbedder(dimension).embed(texts, 'document')) hash.update(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength));
+      for (const vector of await new HashingEmbedder(dimension).embed(texts, 'document'))
+        hash.update(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength));
       expect(hash.digest('hex'), `dimension ${dimension}`).toBe(digest);
     }
   });
 });
 
-const GOLDEN: [number, string][] = [[512, '1713263503465398c082489112ee6b22cc60f661067290d21d2f8786393f4902'], [384, 'da7f8e6fdd40d409409208ec88037fec1304a0f1fa2f2397866e542ec1ade93a'], [16, '0ef1043895b831b31ff730d7154eeb18fe5d6f7cbf6652e201fd160103161a09']];
+const GOLDEN: [number, string][] = [
+  [512, '1713263503465398c082489112ee6b22cc60f661067290d21d2f8786393f4902'],
+  [384, 'da7f8e6fdd40d409409208ec88037fec1304a0f1fa2f2397866e542ec1ade93a'],
+  [16, '0ef1043895b831b31ff730d7154eeb18fe5d6f7cbf6652e201fd160103161a09'],
+];

@@ -64,7 +64,8 @@ export class HashingEmbedder implements Embedder {
       const length = at - start;
       if (length < 3 || (length <= MAX_STOPWORD_LENGTH && STOPWORDS.has(lower.slice(start, at)))) continue;
       // The trigrams of `^word$`.
-      for (let i = 0; i + 3 <= length + 2; i++) features.add(markedTrigramHash(lower, start, length, i), TRIGRAM_WEIGHT);
+      for (let i = 0; i + 3 <= length + 2; i++)
+        features.add(markedTrigramHash(lower, start, length, i), TRIGRAM_WEIGHT);
     }
 
     const vector = new Float32Array(this.dimension);
@@ -111,7 +112,7 @@ class FeatureTable {
 
   add(hash: number, weight: number): void {
     const mask = this.slots.length - 1;
-    let slot = Math.imul(hash, 0x9e3779b1) >>> 0 & mask;
+    let slot = (Math.imul(hash, 0x9e3779b1) >>> 0) & mask;
     for (;;) {
       const entry = this.slots[slot] as number;
       if (entry === 0) break;
@@ -141,7 +142,8 @@ const wordCharacters = new Map<number, boolean>();
 function wordUnitsAt(text: string, at: number): number {
   if (at >= text.length) return 0;
   const code = text.charCodeAt(at);
-  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ? 1 : 0;
+  if (code < 0x80)
+    return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ? 1 : 0;
   const point = text.codePointAt(at) as number;
   let word = wordCharacters.get(point);
   if (word === undefined) {

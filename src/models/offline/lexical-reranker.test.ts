@@ -5,7 +5,11 @@ describe('LexicalReranker', () => {
   it('with equal retrieval scores, prefers the passage covering the rarer query terms, close together', async () => {
     const reranker = new LexicalReranker();
     const scores = await reranker.rerank('termination notice period for suppliers', [
-      { id: 'far', text: 'Suppliers must register. ... Many pages later ... a period of review follows.', retrievalScore: 0.5 },
+      {
+        id: 'far',
+        text: 'Suppliers must register. ... Many pages later ... a period of review follows.',
+        retrievalScore: 0.5,
+      },
       { id: 'near', text: 'The termination notice period for suppliers is ninety days.', retrievalScore: 0.5 },
       { id: 'none', text: 'Lunch is served at noon.', retrievalScore: 0.5 },
     ]);

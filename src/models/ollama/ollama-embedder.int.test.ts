@@ -78,9 +78,9 @@ describe('OllamaEmbedder against a local server speaking /api/embed', () => {
   });
 
   it('rejects an answer with the wrong number of embeddings', async () => {
-    await expect(OllamaEmbedder.create({ model: 'broken', baseUrl, dimension: 2 }).then((e) => e.embed(['a', 'b'], 'document'))).rejects.toThrow(
-      /expected 2 embeddings/,
-    );
+    await expect(
+      OllamaEmbedder.create({ model: 'broken', baseUrl, dimension: 2 }).then((e) => e.embed(['a', 'b'], 'document')),
+    ).rejects.toThrow(/expected 2 embeddings/);
   });
 
   it('says how to start Ollama when nothing listens', async () => {
@@ -88,7 +88,9 @@ describe('OllamaEmbedder against a local server speaking /api/embed', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await OllamaEmbedder.create({ model: 'tiny', baseUrl: `http://127.0.0.1:${port}` }).catch((e: unknown) => e);
+    const error = await OllamaEmbedder.create({ model: 'tiny', baseUrl: `http://127.0.0.1:${port}` }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message).toContain(`cannot reach http://127.0.0.1:${port}/api/embed`);
     expect((error as ProviderError).hint).toMatch(/ollama serve/);

@@ -35,8 +35,12 @@ describe('OpenAiEmbedder against a local server speaking /v1/embeddings', () => 
         return;
       }
       // Answer in reverse order: clients must place vectors by `index`.
-      const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) })).reverse();
-      res.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      const data = body.input
+        .map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) }))
+        .reverse();
+      res.end(
+        JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: 1, total_tokens: 1 } }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
@@ -50,15 +54,20 @@ describe('OpenAiEmbedder against a local server speaking /v1/embeddings', () => 
     expect(embedder.dimension).toBe(4);
     const texts = ['a', 'bb', 'ccc', 'dddd', ''];
     const vectors = await embedder.embed(texts, 'document');
-    expect(seen.slice(1).map((s) => s.body.input)).toEqual([['a', 'bb', 'ccc'], ['dddd', ' ']]);
+    expect(seen.slice(1).map((s) => s.body.input)).toEqual([
+      ['a', 'bb', 'ccc'],
+      ['dddd', ' '],
+    ]);
     expect(seen[1]?.path).toBe('/v1/embeddings');
     expect(seen[1]?.auth).toBe('Bearer sk-test');
-    expect(vectors.map((v) => Math.round((v[0] as number) / (v[1] as number) * 2))).toEqual([1, 2, 3, 4, 1]);
+    expect(vectors.map((v) => Math.round(((v[0] as number) / (v[1] as number)) * 2))).toEqual([1, 2, 3, 4, 1]);
     for (const vector of vectors) expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
   });
 
   it('turns a rejected key into a ProviderError naming the variable to set', async () => {
-    const error = await OpenAiEmbedder.create({ model: 'local-embed', baseUrl, apiKey: 'wrong' }).catch((e: unknown) => e);
+    const error = await OpenAiEmbedder.create({ model: 'local-embed', baseUrl, apiKey: 'wrong' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message).toContain('HTTP 401: Incorrect API key provided');
     expect((error as ProviderError).hint).toMatch(/EVIDENT_OPENAI_API_KEY/);

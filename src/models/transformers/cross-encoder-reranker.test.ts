@@ -31,7 +31,10 @@ describe('CrossEncoderReranker with a real model folder', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'evident-tiny-cross-encoder-'));
     folder = writeTinyTransformersModel(join(dir, 'tiny-cross-encoder'), { task: 'text-classification' }).folder;
-    const loaded = await createReranker(configSchema.parse({ reranker: `cross-encoder:${folder}`, modelsDir: join(dir, 'unused') }), async () => undefined);
+    const loaded = await createReranker(
+      configSchema.parse({ reranker: `cross-encoder:${folder}`, modelsDir: join(dir, 'unused') }),
+      async () => undefined,
+    );
     if (!loaded) throw new Error('createReranker returned no reranker for a cross-encoder');
     reranker = loaded;
   });
@@ -50,7 +53,10 @@ describe('CrossEncoderReranker with a real model folder', () => {
     expect(match).toBeGreaterThan(related);
     expect(related).toBeGreaterThan(Math.max(stocks, bread, snow) + 1);
     // The pair, not the passage alone, decides: another query prefers another passage.
-    const [stocksForMarket, matchForMarket] = await reranker.rerank('bank stock prices', candidates(PASSAGES.slice(0, 2)));
+    const [stocksForMarket, matchForMarket] = await reranker.rerank(
+      'bank stock prices',
+      candidates(PASSAGES.slice(0, 2)),
+    );
     expect(stocksForMarket).toBeGreaterThan((matchForMarket as number) + 1);
   });
 
@@ -66,7 +72,10 @@ describe('CrossEncoderReranker with a real model folder', () => {
   });
 
   it('reads a two-label classifier as the log-odds of label 1', async () => {
-    const twoLabels = writeTinyTransformersModel(join(dir, 'tiny-binary'), { task: 'text-classification', numLabels: 2 });
+    const twoLabels = writeTinyTransformersModel(join(dir, 'tiny-binary'), {
+      task: 'text-classification',
+      numLabels: 2,
+    });
     const binary = await CrossEncoderReranker.create({ model: twoLabels.folder, modelsDir: dir });
     expect(binary.id).toBe('cross-encoder:tiny-binary');
     // The two-label export's logits are [-s/2, s/2] for the one-label export's score s.

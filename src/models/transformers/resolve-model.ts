@@ -33,7 +33,8 @@ export function resolveModel(spec: string, modelsDir: string, provider: string):
 }
 
 function checkFolder(folder: string, provider: string): 'fp32' | 'q8' {
-  const layout = 'a Transformers.js ONNX export: config.json, tokenizer.json and onnx/model.onnx (or onnx/model_quantized.onnx)';
+  const layout =
+    'a Transformers.js ONNX export: config.json, tokenizer.json and onnx/model.onnx (or onnx/model_quantized.onnx)';
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     throw new ProviderError(provider, `model folder ${folder} does not exist.`, {
       hint: `Copy ${layout} into it (e.g. from the hub repository Xenova/all-MiniLM-L6-v2 on a machine with network), or use embedder "offline".`,

@@ -31,8 +31,13 @@ describe('TransformersEmbedder with a real model folder', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'evident-tiny-embedder-'));
-    folder = writeTinyTransformersModel(join(dir, 'tiny-embedder'), { task: 'feature-extraction', hiddenSize: HIDDEN }).folder;
-    embedder = await createEmbedder(configSchema.parse({ embedder: `transformers:${folder}`, modelsDir: join(dir, 'unused') }));
+    folder = writeTinyTransformersModel(join(dir, 'tiny-embedder'), {
+      task: 'feature-extraction',
+      hiddenSize: HIDDEN,
+    }).folder;
+    embedder = await createEmbedder(
+      configSchema.parse({ embedder: `transformers:${folder}`, modelsDir: join(dir, 'unused') }),
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +49,12 @@ describe('TransformersEmbedder with a real model folder', () => {
   });
 
   it('returns one unit-length vector of the model dimension per text, the same on every call', async () => {
-    const texts = ['cats chase mice', 'stocks fell and prices rose', 'heavy rain in winter', 'words the model never saw'];
+    const texts = [
+      'cats chase mice',
+      'stocks fell and prices rose',
+      'heavy rain in winter',
+      'words the model never saw',
+    ];
     const first = await embedder.embed(texts, 'document');
     expect(first).toHaveLength(texts.length);
     for (const vector of first) {
@@ -81,7 +91,9 @@ describe('TransformersEmbedder with a real model folder', () => {
     const long = 'the market fell as heavy snow and a cold storm hit the bank and the stock trading';
     const [alone] = await embedder.embed([short], 'query');
     const [padded] = await embedder.embed([short, long], 'document');
-    expect(Array.from(padded as Float32Array)).toEqual(Array.from(alone as Float32Array).map((x) => expect.closeTo(x, 5)));
+    expect(Array.from(padded as Float32Array)).toEqual(
+      Array.from(alone as Float32Array).map((x) => expect.closeTo(x, 5)),
+    );
 
     const small = await TransformersEmbedder.create({ model: folder, modelsDir: dir, batchSize: 2 });
     const texts = [short, long, 'bake bread', 'rain', 'dogs bark'];
@@ -122,7 +134,11 @@ describe('TransformersEmbedder with a real model folder', () => {
       const config = configSchema.parse({});
       const ingestor = new Ingestor({ store, embedder, config, logger: silentLogger });
       const summary = await ingestor.ingestRecords(
-        Object.entries(passages).map(([docId, text]) => ({ docId: `${docId}.txt`, title: `note ${docId.length}`, text })),
+        Object.entries(passages).map(([docId, text]) => ({
+          docId: `${docId}.txt`,
+          title: `note ${docId.length}`,
+          text,
+        })),
       );
       expect(summary).toMatchObject({ added: 4, failed: 0 });
     });

@@ -79,8 +79,14 @@ async function loadPipeline(location: ModelLocation, provider: string, remoteHos
   try {
     const pipe =
       location.kind === 'folder'
-        ? await transformers.pipeline('feature-extraction', location.path, { local_files_only: true, dtype: location.dtype })
-        : await transformers.pipeline('feature-extraction', location.id, { cache_dir: location.cacheDir, dtype: 'fp32' });
+        ? await transformers.pipeline('feature-extraction', location.path, {
+            local_files_only: true,
+            dtype: location.dtype,
+          })
+        : await transformers.pipeline('feature-extraction', location.id, {
+            cache_dir: location.cacheDir,
+            dtype: 'fp32',
+          });
     return pipe as unknown as Extractor;
   } catch (cause) {
     throw new ProviderError(provider, `cannot load the model: ${(cause as Error).message}`, {

@@ -53,7 +53,8 @@ describe('transformers models without weights', () => {
   it('resolves folders under modelsDir, paths, and hub ids', () => {
     const folder = join(dir, 'org', 'mini');
     mkdirSync(join(folder, 'onnx'), { recursive: true });
-    for (const file of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) writeFileSync(join(folder, file), '{}');
+    for (const file of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx'])
+      writeFileSync(join(folder, file), '{}');
     expect(resolveModel('org/mini', dir, 'p')).toEqual({ kind: 'folder', path: folder, name: 'mini', dtype: 'q8' });
     expect(resolveModel(folder, '/elsewhere', 'p')).toMatchObject({ kind: 'folder', path: folder });
     expect(resolveModel('Xenova/all-MiniLM-L6-v2', dir, 'p')).toEqual({
@@ -78,9 +79,11 @@ describe('transformers models without weights', () => {
   });
 
   it('a hub id the hub does not serve is a ProviderError that says where to put the model', async () => {
-    const error = await TransformersEmbedder.create({ model: 'acme/missing-embedder', modelsDir: dir, remoteHost: hubUrl }).catch(
-      (e: unknown) => e,
-    );
+    const error = await TransformersEmbedder.create({
+      model: 'acme/missing-embedder',
+      modelsDir: dir,
+      remoteHost: hubUrl,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(hubRequests.some((url) => url.includes('acme/missing-embedder'))).toBe(true);
     expect((error as ProviderError).hint).toContain(join(dir, 'acme/missing-embedder'));

@@ -32,7 +32,8 @@ async function gapOf(promise: Promise<unknown>): Promise<string> {
     () => undefined,
     (failure: unknown) => failure,
   );
-  if (!DocumentFileUnavailableError.isInstance(error)) throw new Error(`expected document_file_unavailable, got ${String(error)}`);
+  if (!DocumentFileUnavailableError.isInstance(error))
+    throw new Error(`expected document_file_unavailable, got ${String(error)}`);
   return error.gap;
 }
 
@@ -58,28 +59,47 @@ describe('folderDocumentFileReader', () => {
   });
 
   it('reads nothing outside a root: .. ids, absolute ids, and links that lead out, even when the hash matches', async () => {
-    for (const docId of ['../secret.txt', 'notes/../../secret.txt', join(base, 'secret.txt'), 'notes/link.txt', 'up/secret.txt']) {
+    for (const docId of [
+      '../secret.txt',
+      'notes/../../secret.txt',
+      join(base, 'secret.txt'),
+      'notes/link.txt',
+      'up/secret.txt',
+    ]) {
       expect(await gapOf(reader().read(record(docId, SECRET), READER))).toBe('not_kept');
     }
   });
 
   it('refuses bytes that no longer hash to the indexed version, a source that is no file, and files over the bound', async () => {
     expect(await gapOf(reader().read(record('notes/a.txt', 'note a, as it was indexed\n'), READER))).toBe('changed');
-    expect(await gapOf(reader().read(record('notes/a.txt', 'note a\n', 'upload:notes/a.txt'), READER))).toBe('not_kept');
-    expect(await gapOf(folderDocumentFileReader([root], 3).read(record('notes/a.txt', 'note a\n'), READER))).toBe('not_kept');
-    expect(await gapOf(folderDocumentFileReader([], 1024).read(record('notes/a.txt', 'note a\n'), READER))).toBe('not_kept');
+    expect(await gapOf(reader().read(record('notes/a.txt', 'note a\n', 'upload:notes/a.txt'), READER))).toBe(
+      'not_kept',
+    );
+    expect(await gapOf(folderDocumentFileReader([root], 3).read(record('notes/a.txt', 'note a\n'), READER))).toBe(
+      'not_kept',
+    );
+    expect(await gapOf(folderDocumentFileReader([], 1024).read(record('notes/a.txt', 'note a\n'), READER))).toBe(
+      'not_kept',
+    );
   });
 
   it('reads a synced document from the root whose key its source names, and from no other root', async () => {
-    const synced = (docId: string, text: string, folder: string) => record(docId, text, `${folderSourcePrefix(folderKey(folder))}${docId}`);
+    const synced = (docId: string, text: string, folder: string) =>
+      record(docId, text, `${folderSourcePrefix(folderKey(folder))}${docId}`);
     const key = await realpath(root);
-    expect(Buffer.from(await reader().read(synced('notes/a.txt', 'note a\n', key), READER)).toString()).toBe('note a\n');
+    expect(Buffer.from(await reader().read(synced('notes/a.txt', 'note a\n', key), READER)).toString()).toBe(
+      'note a\n',
+    );
     // The same file under a key of another folder (a sync of elsewhere), or a source naming another doc_id: nothing.
     expect(await gapOf(reader().read(synced('notes/a.txt', 'note a\n', join(key, 'other')), READER))).toBe('not_kept');
     const foreign = record('notes/a.txt', 'note a\n', `${folderSourcePrefix(folderKey(key))}notes/b.txt`);
     expect(await gapOf(reader().read(foreign, READER))).toBe('not_kept');
     // Without its folder among the roots it is not served; with a changed file it is refused as changed.
-    expect(await gapOf(folderDocumentFileReader([join(base, 'elsewhere')], 1024).read(synced('notes/a.txt', 'note a\n', key), READER))).toBe('not_kept');
+    expect(
+      await gapOf(
+        folderDocumentFileReader([join(base, 'elsewhere')], 1024).read(synced('notes/a.txt', 'note a\n', key), READER),
+      ),
+    ).toBe('not_kept');
     expect(await gapOf(reader().read(synced('notes/a.txt', 'note a, as synced\n', key), READER))).toBe('changed');
     // The sync's own containment rules hold: a link out of the root is not served even under the right key.
     expect(await gapOf(reader().read(synced('notes/link.txt', SECRET, key), READER))).toBe('not_kept');

@@ -29,7 +29,11 @@ const inside = (root: string, path: string): boolean => {
  * Tries the store, then the roots. The store's read filters by the principal again (its rule for every read of
  * content) and is bounded by `maxBytes` like the roots' files.
  */
-export function documentFileReader(store: Pick<DocumentStore, 'readDocumentFile'>, roots: readonly string[], maxBytes: number): DocumentFileReader {
+export function documentFileReader(
+  store: Pick<DocumentStore, 'readDocumentFile'>,
+  roots: readonly string[],
+  maxBytes: number,
+): DocumentFileReader {
   const folders = folderDocumentFileReader(roots, maxBytes);
   return {
     async read(record, principal) {

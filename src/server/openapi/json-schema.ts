@@ -7,7 +7,11 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
+    if (
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)
+    )
+      continue;
     out[key] = withoutSafeIntegerBounds(value);
   }
   return out;

@@ -36,7 +36,8 @@ export function buildOpenApiDocument(groups: readonly PathGroup[] = PATH_GROUPS)
   for (const group of groups) {
     for (const [path, item] of Object.entries(group.paths)) {
       for (const method of Object.keys(item)) {
-        if (paths[path]?.[method as keyof typeof item]) throw new Error(`${method.toUpperCase()} ${path} is described twice.`);
+        if (paths[path]?.[method as keyof typeof item])
+          throw new Error(`${method.toUpperCase()} ${path} is described twice.`);
       }
       paths[path] = { ...paths[path], ...item };
     }
@@ -47,17 +48,29 @@ export function buildOpenApiDocument(groups: readonly PathGroup[] = PATH_GROUPS)
       title: 'Evident API',
       version: '0.1.0',
       description:
-        'Evidence-first retrieval over an organisation\'s documents. Every route except those tagged System needs an API key (`Authorization: Bearer <key>` or `x-api-key`); the key\'s principal (user, groups, roles) filters every read inside the store. Errors are JSON `{error: {code, message, hint}}`.',
+        "Evidence-first retrieval over an organisation's documents. Every route except those tagged System needs an API key (`Authorization: Bearer <key>` or `x-api-key`); the key's principal (user, groups, roles) filters every read inside the store. Errors are JSON `{error: {code, message, hint}}`.",
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     tags: groups.map((group) => group.tag),
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `evident keys create <user>`, or EVIDENT_ADMIN_KEY.' },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key in an `x-api-key` header.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: `evident keys create <user>`, or EVIDENT_ADMIN_KEY.',
+        },
+        apiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'The same key in an `x-api-key` header.',
+        },
       },
-      schemas: Object.assign({ Error: jsonSchemaOf(errorBodyJson, 'output') }, ...groups.map((group) => group.schemas ?? {})),
+      schemas: Object.assign(
+        { Error: jsonSchemaOf(errorBodyJson, 'output') },
+        ...groups.map((group) => group.schemas ?? {}),
+      ),
     },
   };
 }

@@ -90,23 +90,46 @@ describe('GET /openapi.json', () => {
       return response.json;
     };
     meResponseJson.parse(await ok('GET', '/v1/me', { key: api.keys.bob }));
-    expect(z.array(assistantJson).parse(await ok('POST', '/assistants/search', { key: api.keys.bob, json: {} })).map((a) => a.assistant_id)).toContain('rag');
-    const thread = threadJson.parse(await ok('POST', '/threads', { key: api.keys.bob, json: { metadata: { topic: 'docs' } } }));
+    expect(
+      z
+        .array(assistantJson)
+        .parse(await ok('POST', '/assistants/search', { key: api.keys.bob, json: {} }))
+        .map((a) => a.assistant_id),
+    ).toContain('rag');
+    const thread = threadJson.parse(
+      await ok('POST', '/threads', { key: api.keys.bob, json: { metadata: { topic: 'docs' } } }),
+    );
     threadStateJson.parse(await ok('GET', `/threads/${thread.thread_id}/state`, { key: api.keys.bob }));
-    expect(modelListJson.parse(await ok('GET', '/v1/models', { key: api.keys.bob })).data.map((m) => m.id)).toContain('rag');
+    expect(modelListJson.parse(await ok('GET', '/v1/models', { key: api.keys.bob })).data.map((m) => m.id)).toContain(
+      'rag',
+    );
     const completion = chatCompletionJson.parse(
-      await ok('POST', '/v1/chat/completions', { key: api.keys.bob, json: { model: 'rag', messages: [{ role: 'user', content: 'What is the termination fee of CT-2024-0193?' }] } }),
+      await ok('POST', '/v1/chat/completions', {
+        key: api.keys.bob,
+        json: { model: 'rag', messages: [{ role: 'user', content: 'What is the termination fee of CT-2024-0193?' }] },
+      }),
     );
     expect(completion.choices[0]?.message.content).toContain("don't know");
     const missingKey = await api.request('GET', '/v1/models');
     expect(missingKey.status).toBe(401);
-    expect(served.paths['/v1/models']?.get?.responses['401']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/OpenAiError' });
-    expect(Object.keys((missingKey.json as { error: object }).error).sort()).toEqual(['code', 'message', 'param', 'type']);
+    expect(served.paths['/v1/models']?.get?.responses['401']?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/OpenAiError',
+    });
+    expect(Object.keys((missingKey.json as { error: object }).error).sort()).toEqual([
+      'code',
+      'message',
+      'param',
+      'type',
+    ]);
   });
 
-  it('takes request bodies from the routes\' own zod schemas', () => {
-    expect(served.paths['/v1/search']?.post?.requestBody?.content['application/json']?.schema).toEqual(jsonSchemaOf(searchBody, 'input'));
-    expect(served.paths['/v1/users']?.post?.requestBody?.content['application/json']?.schema).toEqual(jsonSchemaOf(userBody, 'input'));
+  it("takes request bodies from the routes' own zod schemas", () => {
+    expect(served.paths['/v1/search']?.post?.requestBody?.content['application/json']?.schema).toEqual(
+      jsonSchemaOf(searchBody, 'input'),
+    );
+    expect(served.paths['/v1/users']?.post?.requestBody?.content['application/json']?.schema).toEqual(
+      jsonSchemaOf(userBody, 'input'),
+    );
     const upload = served.paths['/v1/documents']?.post;
     expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
     expect(Object.keys(upload?.responses ?? {}).sort()).toEqual(['200', '201', '400', '401', '403', '413', '422']);
@@ -120,9 +143,14 @@ describe('GET /openapi.json', () => {
       expect(op.tags.length, path).toBe(1);
       expect(tags.has(op.tags[0] ?? ''), path).toBe(true);
       expect(op.summary, path).toBeTruthy();
-      expect(Object.keys(op.responses).some((status) => status.startsWith('2')), path).toBe(true);
+      expect(
+        Object.keys(op.responses).some((status) => status.startsWith('2')),
+        path,
+      ).toBe(true);
     }
-    const refs = [...JSON.stringify(served).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? '');
+    const refs = [...JSON.stringify(served).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map(
+      (m) => m[1] ?? '',
+    );
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(served.components.schemas[ref], ref).toBeDefined();
   });
@@ -154,7 +182,15 @@ describe('GET /docs', () => {
               summary: `Summary ${hostile}`,
               description: `Use \`${hostile}\``,
               access: 'key',
-              params: [{ name: hostile, in: 'path', required: true, description: hostile, schema: { type: 'string', description: hostile } }],
+              params: [
+                {
+                  name: hostile,
+                  in: 'path',
+                  required: true,
+                  description: hostile,
+                  schema: { type: 'string', description: hostile },
+                },
+              ],
               responses: { 200: { description: hostile, json: { type: 'string', description: hostile } } },
             }),
           },

@@ -1,5 +1,12 @@
 import { escapeHtml as e } from './escape-html.ts';
-import { HTTP_METHODS, type JsonSchema, type MediaTypeObject, type OpenApiDocument, type OperationObject, type ParameterObject } from './openapi-types.ts';
+import {
+  HTTP_METHODS,
+  type JsonSchema,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+} from './openapi-types.ts';
 
 const ACCESS_LABEL: Record<OperationObject['x-evident-access'], string> = {
   public: 'no key',
@@ -24,15 +31,23 @@ function contentBlocks(content: Record<string, MediaTypeObject> | undefined): st
 function parametersTable(params: ParameterObject[] | undefined): string {
   if (!params?.length) return '';
   const rows = params
-    .map((p) => `<tr><td><code>${e(p.name)}</code></td><td>${e(p.in)}</td><td>${p.required ? 'required' : 'optional'}</td><td>${prose(p.description)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${e(p.name)}</code></td><td>${e(p.in)}</td><td>${p.required ? 'required' : 'optional'}</td><td>${prose(p.description)}</td></tr>`,
+    )
     .join('');
   return `<h4>Parameters</h4><table><thead><tr><th>name</th><th>in</th><th></th><th>description</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function operationSection(method: string, path: string, op: OperationObject): string {
-  const body = op.requestBody ? `<h4>Request body</h4>${prose(op.requestBody.description)}${contentBlocks(op.requestBody.content)}` : '';
+  const body = op.requestBody
+    ? `<h4>Request body</h4>${prose(op.requestBody.description)}${contentBlocks(op.requestBody.content)}`
+    : '';
   const responses = Object.entries(op.responses)
-    .map(([status, r]) => `<div class="response"><span class="status s${e(status.charAt(0))}">${e(status)}</span> ${prose(r.description)}${contentBlocks(r.content)}</div>`)
+    .map(
+      ([status, r]) =>
+        `<div class="response"><span class="status s${e(status.charAt(0))}">${e(status)}</span> ${prose(r.description)}${contentBlocks(r.content)}</div>`,
+    )
     .join('');
   return `<section class="op" id="${e(anchor(op))}">
 <h3><span class="method ${e(method)}">${e(method.toUpperCase())}</span> <code>${e(path)}</code> <span class="access ${e(op['x-evident-access'])}">${e(ACCESS_LABEL[op['x-evident-access']])}</span></h3>
@@ -70,11 +85,17 @@ export function renderDocsHtml(document: OpenApiDocument): string {
   const groups = byTag(document);
   const descriptions = new Map(document.tags.map((tag) => [tag.name, tag.description]));
   const nav = [...groups]
-    .map(([tag, ops]) => `<p><strong>${e(tag)}</strong><br>${ops.map(([m, p, op]) => `<a href="#${e(anchor(op))}">${e(m.toUpperCase())} ${e(p)}</a>`).join('<br>')}</p>`)
+    .map(
+      ([tag, ops]) =>
+        `<p><strong>${e(tag)}</strong><br>${ops.map(([m, p, op]) => `<a href="#${e(anchor(op))}">${e(m.toUpperCase())} ${e(p)}</a>`).join('<br>')}</p>`,
+    )
     .join('');
   const sections = [...groups]
     .filter(([, ops]) => ops.length > 0)
-    .map(([tag, ops]) => `<h2>${e(tag)}</h2><p>${prose(descriptions.get(tag))}</p>${ops.map(([m, p, op]) => operationSection(m, p, op)).join('')}`)
+    .map(
+      ([tag, ops]) =>
+        `<h2>${e(tag)}</h2><p>${prose(descriptions.get(tag))}</p>${ops.map(([m, p, op]) => operationSection(m, p, op)).join('')}`,
+    )
     .join('');
   const schemes = Object.entries(document.components.securitySchemes)
     .map(([name, scheme]) => `<li><code>${e(name)}</code>: ${prose(scheme.description)}</li>`)

@@ -4,9 +4,7 @@ import { HTTP_METHODS, type OpenApiDocument } from './openapi-types.ts';
 
 /** A Hono route path in OpenAPI form: `/v1/documents/:docId{.+}` → `/v1/documents/{docId}`, a trailing `*` → `{path}`. */
 export function toOpenApiPath(honoPath: string): string {
-  return honoPath
-    .replace(/:([A-Za-z0-9_]+)(\{(?:[^{}]|\{[^{}]*\})*\})?\??/g, '{$1}')
-    .replace(/\/\*$/, '/{path}');
+  return honoPath.replace(/:([A-Za-z0-9_]+)(\{(?:[^{}]|\{[^{}]*\})*\})?\??/g, '{$1}').replace(/\/\*$/, '/{path}');
 }
 
 /** `GET /v1/me`-style keys of the app's registered handlers (middleware excluded), in OpenAPI path form. */

@@ -48,15 +48,24 @@ describe('GET /v1/audit', () => {
     }
   });
 
-  it('records a member\'s search with the doc ids returned and how many were withheld, never which, and hashes the query', async () => {
-    const response = await api.request('POST', '/v1/search', { key: api.keys.bob, json: { query: TREASURY_QUERY, top_k: 5 } });
+  it("records a member's search with the doc ids returned and how many were withheld, never which, and hashes the query", async () => {
+    const response = await api.request('POST', '/v1/search', {
+      key: api.keys.bob,
+      json: { query: TREASURY_QUERY, top_k: 5 },
+    });
     expect(response.status).toBe(200);
     // The searcher's response carries nothing of the audit entry.
     expect(response.text).not.toMatch(/withheld|market-notes|audit/);
     const returned = (response.json as { results: { doc_id: string }[] }).results.map((r) => r.doc_id);
 
     const entry = (await audit('?actor=bob&action=search')).entries[0]!;
-    expect(entry).toMatchObject({ actor: 'bob', action: 'search', surface: 'http', question_sha256: questionSha256(TREASURY_QUERY), withheld: 1 });
+    expect(entry).toMatchObject({
+      actor: 'bob',
+      action: 'search',
+      surface: 'http',
+      question_sha256: questionSha256(TREASURY_QUERY),
+      withheld: 1,
+    });
     expect(entry.question).toBeUndefined();
     expect(entry.returned_doc_ids).toEqual([...new Set(returned)]);
     // The count says one document was held back; nothing in the entry names it.
@@ -71,23 +80,36 @@ describe('GET /v1/audit', () => {
 
   it('records an ask over the LangGraph API when the run ends: question hash, run, evidence and cited doc ids', async () => {
     const question = 'What is the termination fee of CT-2024-0193?';
-    const wait = await api.request('POST', '/runs/wait', { key: api.keys.alice, json: { assistant_id: 'rag', input: { question } } });
+    const wait = await api.request('POST', '/runs/wait', {
+      key: api.keys.alice,
+      json: { assistant_id: 'rag', input: { question } },
+    });
     expect(wait.status).toBe(200);
-    const [, threadId, runId] = /^\/threads\/([^/]+)\/runs\/([^/]+)$/.exec(wait.headers.get('content-location') ?? '') ?? [];
+    const [, threadId, runId] =
+      /^\/threads\/([^/]+)\/runs\/([^/]+)$/.exec(wait.headers.get('content-location') ?? '') ?? [];
     expect(runId).toBeDefined();
     const answer = (wait.json as { answer: { citations: { doc_id: string }[] } }).answer;
 
     const entry = await entryOf(`?run_id=${runId}`, (e) => e.action === 'ask');
-    expect(entry).toMatchObject({ actor: 'alice', surface: 'langgraph', thread_id: threadId, outcome: 'answered', question_sha256: questionSha256(question) });
+    expect(entry).toMatchObject({
+      actor: 'alice',
+      surface: 'langgraph',
+      thread_id: threadId,
+      outcome: 'answered',
+      question_sha256: questionSha256(question),
+    });
     expect(entry.cited_doc_ids).toEqual([...new Set(answer.citations.map((c) => c.doc_id))]);
     expect(entry.cited_doc_ids).toContain('contracts/ct-2024-0193.md');
     expect(entry.returned_doc_ids).toEqual(expect.arrayContaining(entry.cited_doc_ids!));
     expect(entry.withheld).toBeGreaterThanOrEqual(0);
   });
 
-  it('records an ask over the OpenAI-compatible route, and bob\'s withheld count for a contract he may not read', async () => {
+  it("records an ask over the OpenAI-compatible route, and bob's withheld count for a contract he may not read", async () => {
     const question = 'What is the termination fee of CT-2024-0193?';
-    const response = await api.request('POST', '/v1/chat/completions', { key: api.keys.bob, json: { model: 'rag', messages: [{ role: 'user', content: question }] } });
+    const response = await api.request('POST', '/v1/chat/completions', {
+      key: api.keys.bob,
+      json: { model: 'rag', messages: [{ role: 'user', content: question }] },
+    });
     expect(response.status).toBe(200);
     expect(response.text).not.toMatch(/withheld|ct-2024-0193\.md/);
     const runId = response.headers.get(RUN_HEADER);
@@ -100,12 +122,17 @@ describe('GET /v1/audit', () => {
     expect(JSON.stringify(entry)).not.toMatch(/contracts\//);
   });
 
-  it('records an approval with its decision and decider (an admin deciding on alice\'s pending action)', async () => {
-    const thread = (await api.request('POST', '/threads', { key: api.keys.alice, json: {} })).json as { thread_id: string };
+  it("records an approval with its decision and decider (an admin deciding on alice's pending action)", async () => {
+    const thread = (await api.request('POST', '/threads', { key: api.keys.alice, json: {} })).json as {
+      thread_id: string;
+    };
     const stream = await fetch(`${api.url}/threads/${thread.thread_id}/runs/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${api.keys.alice}` },
-      body: JSON.stringify({ assistant_id: 'rag', input: { question: 'Remember that I prefer answers in bullet points' } }),
+      body: JSON.stringify({
+        assistant_id: 'rag',
+        input: { question: 'Remember that I prefer answers in bullet points' },
+      }),
     });
     await readSse(stream);
     const asked = await entryOf(`?actor=alice&action=ask`, (e) => e.thread_id === thread.thread_id);
@@ -114,20 +141,33 @@ describe('GET /v1/audit', () => {
     const resumed = await fetch(`${api.url}/threads/${thread.thread_id}/runs/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${api.keys.admin}` },
-      body: JSON.stringify({ assistant_id: 'rag', command: { resume: { decision: 'edit', args: { text: 'Alice prefers bullet points' } } } }),
+      body: JSON.stringify({
+        assistant_id: 'rag',
+        command: { resume: { decision: 'edit', args: { text: 'Alice prefers bullet points' } } },
+      }),
     });
     const read = await readSse(resumed);
     const runId = (read.events[0]?.data as { run_id: string }).run_id;
     const entry = (await audit(`?run_id=${runId}`)).entries;
     expect(entry).toHaveLength(1);
-    expect(entry[0]).toMatchObject({ actor: 'evident:admin-key', action: 'approval', decision: 'edit', surface: 'langgraph', thread_id: thread.thread_id });
+    expect(entry[0]).toMatchObject({
+      actor: 'evident:admin-key',
+      action: 'approval',
+      decision: 'edit',
+      surface: 'langgraph',
+      thread_id: thread.thread_id,
+    });
     expect(entry[0]!.target).toMatch(/^save_memory \S+/);
   });
 
   it('records admin actions: a user added and updated, a key created and revoked, a document uploaded and deleted', async () => {
     const admin = api.keys.admin;
-    expect((await api.request('POST', '/v1/users', { key: admin, json: { name: 'dana', groups: ['legal'] } })).status).toBe(201);
-    expect((await api.request('POST', '/v1/users', { key: admin, json: { name: 'dana', groups: ['legal', 'hr'] } })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/v1/users', { key: admin, json: { name: 'dana', groups: ['legal'] } })).status,
+    ).toBe(201);
+    expect(
+      (await api.request('POST', '/v1/users', { key: admin, json: { name: 'dana', groups: ['legal', 'hr'] } })).status,
+    ).toBe(201);
     const key = (await api.request('POST', '/v1/users/dana/keys', { key: admin })).json as { id: string; key: string };
     expect((await api.request('DELETE', `/v1/keys/${key.id}`, { key: admin })).status).toBe(200);
     const form = new FormData();
@@ -135,7 +175,9 @@ describe('GET /v1/audit', () => {
     expect((await api.request('POST', '/v1/documents', { key: admin, body: form })).status).toBe(201);
     expect((await api.request('DELETE', '/v1/documents/leave.md', { key: admin })).status).toBe(200);
     // A member is refused before anything happens: nothing is recorded for it.
-    expect((await api.request('DELETE', '/v1/documents/policies/expenses.md', { key: api.keys.alice })).status).toBe(403);
+    expect((await api.request('DELETE', '/v1/documents/policies/expenses.md', { key: api.keys.alice })).status).toBe(
+      403,
+    );
 
     const entries = (await audit('?actor=evident:admin-key&limit=6')).entries.reverse();
     expect(entries.map((e) => [e.action, e.target, e.outcome, e.surface])).toEqual([
@@ -168,8 +210,12 @@ describe('GET /v1/audit', () => {
 
     const oldest = all.at(-1)!;
     expect((await audit(`?until=${encodeURIComponent(oldest.at)}`)).entries.map((e) => e.id)).toContain(oldest.id);
-    expect((await audit(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).entries).toEqual([]);
-    expect((await audit('?action=search&actor=bob')).entries.every((e) => e.action === 'search' && e.actor === 'bob')).toBe(true);
+    expect((await audit(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).entries).toEqual(
+      [],
+    );
+    expect(
+      (await audit('?action=search&actor=bob')).entries.every((e) => e.action === 'search' && e.actor === 'bob'),
+    ).toBe(true);
   });
 
   it('refuses malformed filters with 400 and names them', async () => {

@@ -31,12 +31,17 @@ export const RUN_HEADER = 'x-evident-run-id';
  * as the key's principal on a new thread (or the own thread named by `x-evident-thread-id`), so it is recorded,
  * permission-filtered and auditable like every run, and can be read again through the LangGraph API.
  */
-export function chatCompletionsRoutes(runs: RunManager, store: Store, options: ChatCompletionsRouteOptions): Hono<ServerEnv> {
+export function chatCompletionsRoutes(
+  runs: RunManager,
+  store: Store,
+  options: ChatCompletionsRouteOptions,
+): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   const agentNames = () => [...runs.agents.keys()];
   app.onError((error, c) => {
     const { status, body } = openAiErrorResponse(error);
-    if (status >= 500) options.logger.error('chat completion failed', { path: c.req.path, code: body.error.code, error: String(error) });
+    if (status >= 500)
+      options.logger.error('chat completion failed', { path: c.req.path, code: body.error.code, error: String(error) });
     return c.json(body, status);
   });
   for (const path of ['/models', '/models/*', '/chat/completions']) app.use(path, options.auth);
@@ -68,14 +73,25 @@ export function chatCompletionsRoutes(runs: RunManager, store: Store, options: C
     c.header(THREAD_HEADER, run.threadId);
     c.header(RUN_HEADER, run.runId);
     if (request.stream) {
-      return streamCompletion(c, runs, run, { heartbeatMs: options.heartbeatMs, includeUsage: request.stream_options?.include_usage === true, logger: options.logger });
+      return streamCompletion(c, runs, run, {
+        heartbeatMs: options.heartbeatMs,
+        includeUsage: request.stream_options?.include_usage === true,
+        logger: options.logger,
+      });
     }
     let outcome: CompletionOutcome | undefined;
-    for await (const part of completionParts(runs.events(run.runId, 0, c.req.raw.signal, c.get('principal')))) if (part.kind === 'end') outcome = part.outcome;
+    for await (const part of completionParts(runs.events(run.runId, 0, c.req.raw.signal, c.get('principal'))))
+      if (part.kind === 'end') outcome = part.outcome;
     // Only a client that went away leaves without an outcome; the run goes on, recorded.
     if (!outcome) throw new ClientClosedError();
     if (endedWithoutAnswer(outcome)) return c.json(runFailureBody(run, outcome), 500);
-    return c.json(completionJson(run, replyText(outcome, { threadId: run.threadId, agent: run.agent }), evidentExtension(outcome, run)));
+    return c.json(
+      completionJson(
+        run,
+        replyText(outcome, { threadId: run.threadId, agent: run.agent }),
+        evidentExtension(outcome, run),
+      ),
+    );
   });
   return app;
 }

@@ -13,13 +13,22 @@ let api: ApiTestServer;
 let base: string;
 let synced: string;
 let elsewhere: string;
-const PDF = buildPdf([[{ text: 'Board pack, page one.' }], [{ text: 'The board approved the harbour budget on page two.' }]]);
+const PDF = buildPdf([
+  [{ text: 'Board pack, page one.' }],
+  [{ text: 'The board approved the harbour budget on page two.' }],
+]);
 const PDF_V2 = buildPdf([[{ text: 'Board pack, revised.' }], [{ text: 'The board deferred the harbour budget.' }]]);
 
 const file = (docId: string, key: string) => api.request('GET', `/v1/documents/${docId}/file`, { key });
 const bytesOf = async (docId: string, key: string) => {
-  const response = await fetch(`${api.url}/v1/documents/${docId}/file`, { headers: { authorization: `Bearer ${key}` } });
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), etag: response.headers.get('etag') };
+  const response = await fetch(`${api.url}/v1/documents/${docId}/file`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return {
+    status: response.status,
+    bytes: Buffer.from(await response.arrayBuffer()),
+    etag: response.headers.get('etag'),
+  };
 };
 const upload = (name: string, bytes: Uint8Array, acl: string) => {
   const body = new FormData();
@@ -27,7 +36,8 @@ const upload = (name: string, bytes: Uint8Array, acl: string) => {
   body.append('acl', acl);
   return api.request('POST', '/v1/documents', { key: api.keys.admin, body });
 };
-const sync = (root: string) => syncSource(new FolderSource(root, { limits: api.evident.config.ingest, logger: silentLogger }), api.evident);
+const sync = (root: string) =>
+  syncSource(new FolderSource(root, { limits: api.evident.config.ingest, logger: silentLogger }), api.evident);
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'evident-kept-files-'));
@@ -82,8 +92,17 @@ describe('GET /v1/documents/{doc_id}/file of an upload (kept in the store)', () 
     await mkdir(older);
     await writeFile(join(older, 'older.pdf'), PDF);
     // As an upload was ingested before: its label as source, its bytes not kept.
-    expect((await api.evident.ingestor.ingestFiles([{ path: join(older, 'older.pdf'), docId: 'older.pdf', source: 'upload:older.pdf' }], { acl: [] })).added).toBe(1);
-    expect(errorBodyJson.parse((await file('older.pdf', api.keys.bob)).json).error.code).toBe('document_file_unavailable');
+    expect(
+      (
+        await api.evident.ingestor.ingestFiles(
+          [{ path: join(older, 'older.pdf'), docId: 'older.pdf', source: 'upload:older.pdf' }],
+          { acl: [] },
+        )
+      ).added,
+    ).toBe(1);
+    expect(errorBodyJson.parse((await file('older.pdf', api.keys.bob)).json).error.code).toBe(
+      'document_file_unavailable',
+    );
     const again = await upload('older.pdf', PDF, 'public');
     expect(again.status).toBe(201);
     expect((await bytesOf('older.pdf', api.keys.bob)).bytes.equals(PDF)).toBe(true);
@@ -92,13 +111,15 @@ describe('GET /v1/documents/{doc_id}/file of an upload (kept in the store)', () 
   });
 });
 
-describe('GET /v1/documents/{doc_id}/file of a synced folder\'s document', () => {
+describe("GET /v1/documents/{doc_id}/file of a synced folder's document", () => {
   it('is served when its folder is a document root, and not when it is not', async () => {
     await writeFile(join(synced, 'minutes', 'march.pdf'), PDF);
     await writeFile(join(elsewhere, 'april.pdf'), PDF_V2);
     expect((await sync(synced)).outcomes.map((outcome) => outcome.status)).toEqual(['added']);
     expect((await sync(elsewhere)).outcomes.map((outcome) => outcome.status)).toEqual(['added']);
-    expect((await api.evident.store.getDocument('minutes/march.pdf'))?.source).toMatch(/^folder:[0-9a-f]{12}\/minutes\/march\.pdf$/);
+    expect((await api.evident.store.getDocument('minutes/march.pdf'))?.source).toMatch(
+      /^folder:[0-9a-f]{12}\/minutes\/march\.pdf$/,
+    );
 
     const served = await bytesOf('minutes/march.pdf', api.keys.bob);
     expect(served.status).toBe(200);

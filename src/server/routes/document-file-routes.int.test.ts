@@ -8,7 +8,10 @@ import { errorBodyJson } from '../openapi/error-schema.ts';
 
 let api: ApiTestServer;
 let root: string;
-const PDF = buildPdf([[{ text: 'Quarterly report, page one.' }], [{ text: 'Revenue grew by 12 percent in the third quarter.' }]]);
+const PDF = buildPdf([
+  [{ text: 'Quarterly report, page one.' }],
+  [{ text: 'Revenue grew by 12 percent in the third quarter.' }],
+]);
 const PAGE = '<script>alert(1)</script><p>Welcome page, readable by everyone.</p>';
 
 const file = (docId: string, key: string | undefined, headers: Record<string, string> = {}) =>
@@ -20,8 +23,17 @@ beforeAll(async () => {
   await writeFile(join(root, 'reports', 'q3.pdf'), PDF);
   await writeFile(join(root, 'welcome.html'), PAGE);
   api = await startApiTestServer({ corpus: false, env: { EVIDENT_DOCUMENT_ROOTS: root } });
-  expect((await api.evident.ingestor.ingestFiles([{ path: join(root, 'reports', 'q3.pdf'), docId: 'reports/q3.pdf' }], { acl: ['group:legal'] })).failed).toBe(0);
-  expect((await api.evident.ingestor.ingestFiles([{ path: join(root, 'welcome.html'), docId: 'welcome.html' }], { acl: [] })).failed).toBe(0);
+  expect(
+    (
+      await api.evident.ingestor.ingestFiles([{ path: join(root, 'reports', 'q3.pdf'), docId: 'reports/q3.pdf' }], {
+        acl: ['group:legal'],
+      })
+    ).failed,
+  ).toBe(0);
+  expect(
+    (await api.evident.ingestor.ingestFiles([{ path: join(root, 'welcome.html'), docId: 'welcome.html' }], { acl: [] }))
+      .failed,
+  ).toBe(0);
 });
 
 afterAll(async () => {
@@ -31,11 +43,25 @@ afterAll(async () => {
 
 describe('GET /v1/documents/{doc_id}/file', () => {
   it('serves a reader the exact indexed bytes as application/pdf, sandboxed, with the content hash as ETag', async () => {
-    const response = await fetch(`${api.url}/v1/documents/reports/q3.pdf/file`, { headers: { authorization: `Bearer ${api.keys.alice}` } });
+    const response = await fetch(`${api.url}/v1/documents/reports/q3.pdf/file`, {
+      headers: { authorization: `Bearer ${api.keys.alice}` },
+    });
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(PDF)).toBe(true);
     const hash = (await api.evident.store.getDocument('reports/q3.pdf'))?.contentHash;
-    expect(Object.fromEntries(['content-type', 'content-length', 'content-disposition', 'x-content-type-options', 'content-security-policy', 'cache-control', 'etag'].map((name) => [name, response.headers.get(name)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        [
+          'content-type',
+          'content-length',
+          'content-disposition',
+          'x-content-type-options',
+          'content-security-policy',
+          'cache-control',
+          'etag',
+        ].map((name) => [name, response.headers.get(name)]),
+      ),
+    ).toEqual({
       'content-type': 'application/pdf',
       'content-length': String(PDF.length),
       'content-disposition': `inline; filename="q3.pdf"; filename*=UTF-8''q3.pdf`,
@@ -53,13 +79,17 @@ describe('GET /v1/documents/{doc_id}/file', () => {
     const missing = await file('reports/q4.pdf', api.keys.bob);
     expect(denied.status).toBe(404);
     expect(missing.status).toBe(404);
-    expect(errorBodyJson.parse(denied.json).error).toEqual({ code: 'not_found', message: 'No document named "reports/q3.pdf".', hint: null });
+    expect(errorBodyJson.parse(denied.json).error).toEqual({
+      code: 'not_found',
+      message: 'No document named "reports/q3.pdf".',
+      hint: null,
+    });
     expect(denied.text.replace('q3', 'q4')).toBe(missing.text);
     expect(denied.text).not.toContain('Revenue');
     expect((await file('reports/q3.pdf', undefined)).status).toBe(401);
   });
 
-  it('serves HTML as plain text in a sandbox, never as a page of the UI\'s origin', async () => {
+  it("serves HTML as plain text in a sandbox, never as a page of the UI's origin", async () => {
     const response = await file('welcome.html', api.keys.bob);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -74,7 +104,9 @@ describe('GET /v1/documents/{doc_id}/file', () => {
       expect(changed.status).toBe(404);
       const { error } = errorBodyJson.parse(changed.json);
       expect(error.code).toBe('document_file_unavailable');
-      expect(error.message).toBe('The file of "reports/q3.pdf" changed since it was ingested, so it no longer shows what was cited.');
+      expect(error.message).toBe(
+        'The file of "reports/q3.pdf" changed since it was ingested, so it no longer shows what was cited.',
+      );
       expect(error.hint).toContain('evident ingest');
       expect(errorBodyJson.parse((await file('reports/q3.pdf', api.keys.bob)).json).error.code).toBe('not_found');
     } finally {
@@ -84,7 +116,9 @@ describe('GET /v1/documents/{doc_id}/file', () => {
   });
 
   it('has no file for a document given as text (a data set), whose source is no file', async () => {
-    await api.evident.ingestor.ingestRecords([{ docId: 'records/memo', title: 'Memo', text: 'A memo given as text.', source: 'dataset:memos', acl: [] }]);
+    await api.evident.ingestor.ingestRecords([
+      { docId: 'records/memo', title: 'Memo', text: 'A memo given as text.', source: 'dataset:memos', acl: [] },
+    ]);
     const response = await file('records/memo', api.keys.alice);
     expect(response.status).toBe(404);
     const { error } = errorBodyJson.parse(response.json);

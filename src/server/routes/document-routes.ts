@@ -28,7 +28,9 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
   // Uploads and deletions are recorded in the audit log once done; a failed record fails the response (the change stands).
   const audit = auditRecorderOf(evident);
   return new Hono<ServerEnv>()
-    .get('/documents', async (c) => c.json({ documents: (await evident.store.listDocuments(c.get('principal'))).map(toDocumentJson) }))
+    .get('/documents', async (c) =>
+      c.json({ documents: (await evident.store.listDocuments(c.get('principal'))).map(toDocumentJson) }),
+    )
     .post(
       '/documents',
       requireAdmin('upload documents'),
@@ -45,12 +47,22 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
         const upload = async (onProgress?: Parameters<typeof ingestUpload>[2]) => {
           const summary = await ingestUpload(evident.ingestor, form, onProgress);
           for (const document of summary.documents) {
-            await audit.admin({ actor, action: 'document.upload', target: document.doc_id, surface: 'http', outcome: document.status });
+            await audit.admin({
+              actor,
+              action: 'document.upload',
+              target: document.doc_id,
+              surface: 'http',
+              outcome: document.status,
+            });
           }
           return summary;
         };
         if (wantsEventStream(c)) {
-          return streamUpload(c, (onProgress) => upload(onProgress), (error) => logger.error('upload failed', { path: c.req.path, error: String(error) }));
+          return streamUpload(
+            c,
+            (onProgress) => upload(onProgress),
+            (error) => logger.error('upload failed', { path: c.req.path, error: String(error) }),
+          );
         }
         const summary = await upload();
         return c.json(summary, uploadHttpStatus(summary));

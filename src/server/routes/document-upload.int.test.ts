@@ -14,7 +14,8 @@ let tempFoldersBefore: string[];
 const uploadTempFolders = async () => (await readdir(tmpdir())).filter((name) => name.startsWith(UPLOAD_TEMP_PREFIX));
 
 /** A contract only group legal may read; its identifier and fee occur nowhere else. */
-const LEGAL_CONTRACT = '# Supply Agreement CT-2099-0001\n\nContract CT-2099-0001 sets an onboarding fee of $77,310 payable in advance.\n';
+const LEGAL_CONTRACT =
+  '# Supply Agreement CT-2099-0001\n\nContract CT-2099-0001 sets an onboarding fee of $77,310 payable in advance.\n';
 const OPEN_POLICY = '# Parking policy\n\nVisitors park in bay P7-Quartz after signing in at reception.\n';
 
 function form(files: [name: string, content: string | Uint8Array][], fields: Record<string, string> = {}): FormData {
@@ -49,7 +50,10 @@ function sseEvents(text: string): { event: string; data: unknown }[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
 }
@@ -65,7 +69,9 @@ afterAll(async () => {
 
 describe('POST /v1/documents (upload)', () => {
   it('ingests files under a folder with an ACL: searchable at once, only by whom the ACL allows', async () => {
-    const response = await upload(form([['ct-2099-0001.md', LEGAL_CONTRACT]], { folder: 'contracts/2099', acl: 'group:legal, user:bob' }));
+    const response = await upload(
+      form([['ct-2099-0001.md', LEGAL_CONTRACT]], { folder: 'contracts/2099', acl: 'group:legal, user:bob' }),
+    );
     expect(response.status, response.text).toBe(201);
     expect(uploadSummaryJson.parse(response.json)).toEqual({
       documents: [{ doc_id: 'contracts/2099/ct-2099-0001.md', status: 'ingested', chunks: 1 }],
@@ -73,17 +79,31 @@ describe('POST /v1/documents (upload)', () => {
       unchanged: 0,
       failed: 0,
     });
-    expect((await searchDocIds(api.keys.alice, 'CT-2099-0001 onboarding fee')).ids[0]).toBe('contracts/2099/ct-2099-0001.md');
+    expect((await searchDocIds(api.keys.alice, 'CT-2099-0001 onboarding fee')).ids[0]).toBe(
+      'contracts/2099/ct-2099-0001.md',
+    );
     // bob is named in the ACL; a stored user outside it (below) is not.
-    expect((await searchDocIds(api.keys.bob, 'CT-2099-0001 onboarding fee')).ids).toContain('contracts/2099/ct-2099-0001.md');
+    expect((await searchDocIds(api.keys.bob, 'CT-2099-0001 onboarding fee')).ids).toContain(
+      'contracts/2099/ct-2099-0001.md',
+    );
 
     const listed = (await listedDocuments(api.keys.alice)).find((d) => d.doc_id === 'contracts/2099/ct-2099-0001.md');
-    expect(listed).toMatchObject({ title: 'Supply Agreement CT-2099-0001', acl: ['group:legal', 'user:bob'], chunks: 1, source: 'upload:contracts/2099/ct-2099-0001.md' });
+    expect(listed).toMatchObject({
+      title: 'Supply Agreement CT-2099-0001',
+      acl: ['group:legal', 'user:bob'],
+      chunks: 1,
+      source: 'upload:contracts/2099/ct-2099-0001.md',
+    });
     expect(Date.parse(listed?.updated_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('keeps a member outside the ACL from finding or listing an uploaded document', async () => {
-    const uploaded = await upload(form([['ct-2099-0002.md', LEGAL_CONTRACT.replaceAll('0001', '0002').replace('77,310', '81,999')]], { folder: 'contracts', acl: 'group:legal' }));
+    const uploaded = await upload(
+      form([['ct-2099-0002.md', LEGAL_CONTRACT.replaceAll('0001', '0002').replace('77,310', '81,999')]], {
+        folder: 'contracts',
+        acl: 'group:legal',
+      }),
+    );
     expect(uploaded.status).toBe(201);
     const alice = await searchDocIds(api.keys.alice, 'CT-2099-0002 onboarding fee');
     expect(alice.ids).toContain('contracts/ct-2099-0002.md');
@@ -94,7 +114,7 @@ describe('POST /v1/documents (upload)', () => {
     expect((await listedDocuments(api.keys.bob)).map((d) => d.doc_id)).not.toContain('contracts/ct-2099-0002.md');
   });
 
-  it('keeps a Markdown file\'s own front matter ACL when no acl field is sent', async () => {
+  it("keeps a Markdown file's own front matter ACL when no acl field is sent", async () => {
     const restricted = `---\ntitle: Board minutes\nacl: [group:legal]\n---\n# Board minutes\n\nThe board approved budget line BL-4471-Zephyr.\n`;
     expect((await upload(form([['minutes.md', restricted]]))).status).toBe(201);
     expect((await searchDocIds(api.keys.alice, 'BL-4471-Zephyr')).ids).toContain('minutes.md');
@@ -141,7 +161,12 @@ describe('POST /v1/documents (upload)', () => {
   });
 
   it('answers 422 when every file failed', async () => {
-    const response = await upload(form([['empty.md', ''], ['scan.pdf', '%PDF-1.7 truncated']]));
+    const response = await upload(
+      form([
+        ['empty.md', ''],
+        ['scan.pdf', '%PDF-1.7 truncated'],
+      ]),
+    );
     expect(response.status).toBe(422);
     const summary = uploadSummaryJson.parse(response.json);
     expect(summary).toMatchObject({ ingested: 0, failed: 2 });
@@ -150,11 +175,14 @@ describe('POST /v1/documents (upload)', () => {
 
   it('streams progress per file, then the result and the end, with Accept: text/event-stream', async () => {
     const response = await upload(
-      form([
-        ['alpha.md', '# Alpha\n\nAlpha runbook RB-1001 restarts the ingest worker.\n'],
-        ['bad.pdf', 'garbage'],
-        ['beta.md', '# Beta\n\nBeta runbook RB-1002 rotates the API keys.\n'],
-      ], { folder: 'runbooks' }),
+      form(
+        [
+          ['alpha.md', '# Alpha\n\nAlpha runbook RB-1001 restarts the ingest worker.\n'],
+          ['bad.pdf', 'garbage'],
+          ['beta.md', '# Beta\n\nBeta runbook RB-1002 rotates the API keys.\n'],
+        ],
+        { folder: 'runbooks' },
+      ),
       api.keys.admin,
       { accept: 'text/event-stream' },
     );
@@ -186,7 +214,10 @@ describe('POST /v1/documents (upload)', () => {
 
     it('401 without a key or with a bad key, 403 for a member', async () => {
       for (const key of [undefined, 'evk_not-a-key', api.keys.admin + 'x']) {
-        const response = await api.request('POST', '/v1/documents', { ...(key === undefined ? {} : { key }), body: form([['x.md', OPEN_POLICY]]) });
+        const response = await api.request('POST', '/v1/documents', {
+          ...(key === undefined ? {} : { key }),
+          body: form([['x.md', OPEN_POLICY]]),
+        });
         expect(response.status).toBe(401);
         expect(errorOf(response).code).toBe('unauthorized');
       }
@@ -198,10 +229,32 @@ describe('POST /v1/documents (upload)', () => {
     it.each([
       ['a JSON body', { 'content-type': 'application/json' }, '{"files": []}', /multipart\/form-data/],
       ['no file parts', undefined, form([], { folder: 'x' }), /no file parts named "files"/],
-      ['a text "files" field', undefined, (() => { const f = new FormData(); f.append('files', 'just text'); return f; })(), /must be files/],
-      ['an unknown field', undefined, form([['x.md', OPEN_POLICY]], { acls: 'group:legal' }), /Unknown form field "acls"/],
+      [
+        'a text "files" field',
+        undefined,
+        (() => {
+          const f = new FormData();
+          f.append('files', 'just text');
+          return f;
+        })(),
+        /must be files/,
+      ],
+      [
+        'an unknown field',
+        undefined,
+        form([['x.md', OPEN_POLICY]], { acls: 'group:legal' }),
+        /Unknown form field "acls"/,
+      ],
       ['an invalid ACL entry', undefined, form([['x.md', OPEN_POLICY]], { acl: 'legal' }), /Invalid ACL entry "legal"/],
-      ['a duplicate file name', undefined, form([['x.md', OPEN_POLICY], ['x.md', LEGAL_CONTRACT]]), /both be stored as "x.md"/],
+      [
+        'a duplicate file name',
+        undefined,
+        form([
+          ['x.md', OPEN_POLICY],
+          ['x.md', LEGAL_CONTRACT],
+        ]),
+        /both be stored as "x.md"/,
+      ],
       ['a sidecar ACL file', undefined, form([['x.md.acl.json', '{"acl": []}']]), /ACL sidecar/],
       [
         'a malformed multipart body',
@@ -210,7 +263,11 @@ describe('POST /v1/documents (upload)', () => {
         /could not be parsed/,
       ],
     ] as const)('400 with a hint for %s', async (_label, headers, body, message) => {
-      const response = await api.request('POST', '/v1/documents', { key: api.keys.admin, body, ...(headers ? { headers } : {}) });
+      const response = await api.request('POST', '/v1/documents', {
+        key: api.keys.admin,
+        body,
+        ...(headers ? { headers } : {}),
+      });
       expect(response.status, response.text).toBe(400);
       const error = errorOf(response);
       expect(error.code).toBe('invalid_input');
@@ -237,8 +294,13 @@ describe('POST /v1/documents (upload)', () => {
     });
 
     it('400 for a file part with an empty file name', async () => {
-      const body = '--abc\r\nContent-Disposition: form-data; name="files"; filename=""\r\nContent-Type: text/plain\r\n\r\nhello\r\n--abc--\r\n';
-      const response = await api.request('POST', '/v1/documents', { key: api.keys.admin, body, headers: { 'content-type': 'multipart/form-data; boundary=abc' } });
+      const body =
+        '--abc\r\nContent-Disposition: form-data; name="files"; filename=""\r\nContent-Type: text/plain\r\n\r\nhello\r\n--abc--\r\n';
+      const response = await api.request('POST', '/v1/documents', {
+        key: api.keys.admin,
+        body,
+        headers: { 'content-type': 'multipart/form-data; boundary=abc' },
+      });
       expect(response.status, response.text).toBe(400);
       expect(errorOf(response).hint).toBeTruthy();
     });
@@ -262,10 +324,16 @@ describe('the upload size limit (ingest.maxFileBytes per request)', () => {
     const big = form([['big.txt', 'lorem ipsum '.repeat(1000)]]);
     const refused = await small.request('POST', '/v1/documents', { key: small.keys.admin, body: big });
     expect(refused.status).toBe(413);
-    expect(errorBodyJson.parse(refused.json).error).toMatchObject({ code: 'payload_too_large', hint: expect.stringContaining('EVIDENT_MAX_FILE_BYTES') });
+    expect(errorBodyJson.parse(refused.json).error).toMatchObject({
+      code: 'payload_too_large',
+      hint: expect.stringContaining('EVIDENT_MAX_FILE_BYTES'),
+    });
     expect((await small.evident.store.stats()).documents).toBe(0);
 
-    const fits = await small.request('POST', '/v1/documents', { key: small.keys.admin, body: form([['small.txt', 'Small note SN-77 about nothing.']]) });
+    const fits = await small.request('POST', '/v1/documents', {
+      key: small.keys.admin,
+      body: form([['small.txt', 'Small note SN-77 about nothing.']]),
+    });
     expect(fits.status).toBe(201);
   });
 
@@ -273,7 +341,10 @@ describe('the upload size limit (ingest.maxFileBytes per request)', () => {
     const encoded = new Response(form([['big.txt', 'lorem ipsum '.repeat(1000)]]));
     const response = await fetch(`${small.url}/v1/documents`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${small.keys.admin}`, 'content-type': encoded.headers.get('content-type') ?? '' },
+      headers: {
+        authorization: `Bearer ${small.keys.admin}`,
+        'content-type': encoded.headers.get('content-type') ?? '',
+      },
       body: encoded.body,
       duplex: 'half',
     } as RequestInit);

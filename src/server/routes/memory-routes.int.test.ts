@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('GET /v1/memories', () => {
-  it('lists the key\'s user\'s own memories, oldest first, and nobody else\'s', async () => {
+  it("lists the key's user's own memories, oldest first, and nobody else's", async () => {
     const alice = await memoriesOf(api.keys.alice);
     expect(alice.map((m) => m.id)).toEqual([ids.alice1, ids.alice2]);
     expect(alice[0]).toMatchObject({ text: 'I prefer answers in German.', source: 'thread:t-1' });
@@ -42,7 +42,7 @@ describe('GET /v1/memories', () => {
     expect((await memoriesOf(api.keys.bob)).map((m) => m.text)).toEqual(['My team owns the webhooks service.']);
   });
 
-  it('shows the admin key no user\'s memories: it is nobody\'s own', async () => {
+  it("shows the admin key no user's memories: it is nobody's own", async () => {
     expect(await memoriesOf(api.keys.admin)).toEqual([]);
   });
 
@@ -65,20 +65,23 @@ describe('DELETE /v1/memories/:id', () => {
     expect(await memoriesOf(api.keys.alice)).toHaveLength(2);
   });
 
-  it('answers another user\'s memory exactly as a missing one (404), and leaves it in place', async () => {
+  it("answers another user's memory exactly as a missing one (404), and leaves it in place", async () => {
     const missingId = randomUUID();
     const others = await api.request('DELETE', `/v1/memories/${ids.bob}`, { key: api.keys.alice });
     const missing = await api.request('DELETE', `/v1/memories/${missingId}`, { key: api.keys.alice });
     expect(others.status).toBe(404);
     expect(missing.status).toBe(404);
-    expect(errorOf(others)).toEqual({ ...errorOf(missing), message: errorOf(missing).message.replace(missingId, ids.bob) });
+    expect(errorOf(others)).toEqual({
+      ...errorOf(missing),
+      message: errorOf(missing).message.replace(missingId, ids.bob),
+    });
     expect(others.text).not.toContain('webhooks');
     expect(others.text).not.toContain('bob');
     expect((await api.request('DELETE', `/v1/memories/${ids.bob}`, { key: api.keys.admin })).status).toBe(404);
     expect((await memoriesOf(api.keys.bob)).map((m) => m.id)).toEqual([ids.bob]);
   });
 
-  it('deletes one of the user\'s own memories, once', async () => {
+  it("deletes one of the user's own memories, once", async () => {
     const deleted = await api.request('DELETE', `/v1/memories/${ids.alice1}`, { key: api.keys.alice });
     expect(deleted.status).toBe(200);
     expect(deleted.json).toEqual({ deleted: ids.alice1 });

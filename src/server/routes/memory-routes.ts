@@ -29,7 +29,9 @@ const toMemoryJson = (memory: MemoryRecord): z.infer<typeof memoryJson> => ({
 export function memoryRoutes(evident: Evident): Hono<ServerEnv> {
   const { store } = evident;
   return new Hono<ServerEnv>()
-    .get('/memories', async (c) => c.json({ memories: (await store.listMemories(c.get('principal').id)).map(toMemoryJson) }))
+    .get('/memories', async (c) =>
+      c.json({ memories: (await store.listMemories(c.get('principal').id)).map(toMemoryJson) }),
+    )
     .delete('/memories/:id', async (c) => {
       const id = c.req.param('id');
       if (!(await store.deleteMemory(c.get('principal').id, id))) {

@@ -11,7 +11,10 @@ export const searchBody = z
   .object({
     query: z.string().trim().min(1, 'a non-empty query is required'),
     top_k: z.number().int().positive().max(200).optional(),
-    channels: z.array(z.enum(['bm25', 'vector'])).min(1).optional(),
+    channels: z
+      .array(z.enum(['bm25', 'vector']))
+      .min(1)
+      .optional(),
   })
   .strict();
 

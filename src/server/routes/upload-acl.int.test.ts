@@ -29,22 +29,28 @@ afterAll(async () => {
 });
 
 describe('the acl field of an upload', () => {
-  it.each([[','], [''], [' , ']])('refuses %j with 400 acl_empty and stores nothing, instead of making the files public', async (acl) => {
-    const response = await upload(form([['minutes.md', RESTRICTED]], { acl }));
-    expect(response.status).toBe(400);
-    expect(errorBodyJson.parse(response.json).error).toEqual({
-      code: 'acl_empty',
-      message: 'The ACL in the "acl" field is empty, which would make the documents it covers visible to everyone.',
-      hint: 'Name who may read them (e.g. group:legal,user:bob), or write "public" to make them visible to every user on purpose.',
-    });
-    expect(await storedIds()).toEqual([]);
-  });
+  it.each([[','], [''], [' , ']])(
+    'refuses %j with 400 acl_empty and stores nothing, instead of making the files public',
+    async (acl) => {
+      const response = await upload(form([['minutes.md', RESTRICTED]], { acl }));
+      expect(response.status).toBe(400);
+      expect(errorBodyJson.parse(response.json).error).toEqual({
+        code: 'acl_empty',
+        message: 'The ACL in the "acl" field is empty, which would make the documents it covers visible to everyone.',
+        hint: 'Name who may read them (e.g. group:legal,user:bob), or write "public" to make them visible to every user on purpose.',
+      });
+      expect(await storedIds()).toEqual([]);
+    },
+  );
 
   it('makes the files public only when it says public, over their own front matter', async () => {
     const response = await upload(form([['open-minutes.md', RESTRICTED]], { acl: 'public' }));
     expect(response.status).toBe(201);
     expect((await api.evident.store.getDocument('open-minutes.md'))?.acl).toEqual([]);
-    const bob = await api.request('POST', '/v1/search', { key: api.keys.bob, json: { query: 'BL-4471-Zephyr', top_k: 5 } });
+    const bob = await api.request('POST', '/v1/search', {
+      key: api.keys.bob,
+      json: { query: 'BL-4471-Zephyr', top_k: 5 },
+    });
     expect(bob.text).toContain('open-minutes.md');
   });
 
@@ -60,20 +66,35 @@ describe('names and bombs in an upload', () => {
   it.each([
     ['invoice\u202Efdp.md', {}, /The file name "invoice<U\+202E>fdp\.md" holds a control or bidirectional character/],
     ['a\u0085b.md', {}, /The file name "a<U\+0085>b\.md" holds a control or bidirectional character/],
-    ['ok.md', { folder: 'x\u2066y' }, /The folder "x<U\+2066>y" has a backslash, a control or a bidirectional character/],
+    [
+      'ok.md',
+      { folder: 'x\u2066y' },
+      /The folder "x<U\+2066>y" has a backslash, a control or a bidirectional character/,
+    ],
   ])('refuses %j with 400 before writing it', async (name, fields, message) => {
     const response = await upload(form([[name, '# T\n\nText.\n']], fields));
     expect(response.status).toBe(400);
-    expect(errorBodyJson.parse(response.json).error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(message) });
+    expect(errorBodyJson.parse(response.json).error).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(message),
+    });
   });
 
   it('fails each bomb with file_limit_exceeded naming its setting, and ingests the rest of the request', async () => {
     const response = await upload(
-      form([
-        ['range.xlsx', buildXlsx([{ name: 'S', dimension: 'A1:XFD1048576', sheetData: '<row r="1"><c r="A1"><v>1</v></c></row>' }])],
-        ['paragraphs.docx', buildDocxFromBody('<w:p/>'.repeat(1_000_000))],
-        ['fine.md', '# Fine\n\nThis one is fine, FN-77.\n'],
-      ], { acl: 'group:legal' }),
+      form(
+        [
+          [
+            'range.xlsx',
+            buildXlsx([
+              { name: 'S', dimension: 'A1:XFD1048576', sheetData: '<row r="1"><c r="A1"><v>1</v></c></row>' },
+            ]),
+          ],
+          ['paragraphs.docx', buildDocxFromBody('<w:p/>'.repeat(1_000_000))],
+          ['fine.md', '# Fine\n\nThis one is fine, FN-77.\n'],
+        ],
+        { acl: 'group:legal' },
+      ),
     );
     expect(response.status).toBe(201);
     const summary = uploadSummaryJson.parse(response.json);

@@ -48,9 +48,11 @@ export async function readUploadForm(c: Context): Promise<UploadForm> {
   const files: File[] = [];
   const texts = new Map<string, string>();
   for (const [field, value] of form.entries()) {
-    if (!FIELDS.includes(field)) throw invalid(`Unknown form field ${JSON.stringify(field)}; the fields are ${FIELDS.join(', ')}.`);
+    if (!FIELDS.includes(field))
+      throw invalid(`Unknown form field ${JSON.stringify(field)}; the fields are ${FIELDS.join(', ')}.`);
     if (field === 'files') {
-      if (typeof value === 'string') throw invalid('The "files" parts must be files (with a filename), not text fields.');
+      if (typeof value === 'string')
+        throw invalid('The "files" parts must be files (with a filename), not text fields.');
       files.push(value);
     } else {
       if (typeof value !== 'string') throw invalid(`The "${field}" field must be text, not a file.`);
@@ -65,7 +67,11 @@ export async function readUploadForm(c: Context): Promise<UploadForm> {
   const uploaded = files.map((file) => {
     const name = checkFileName(file.name);
     const docId = [...folder, name].join('/');
-    if (seen.has(docId)) throw invalid(`Two files would both be stored as ${JSON.stringify(docId)}.`, 'Upload each file name once per request.');
+    if (seen.has(docId))
+      throw invalid(
+        `Two files would both be stored as ${JSON.stringify(docId)}.`,
+        'Upload each file name once per request.',
+      );
     seen.add(docId);
     return { docId, name, file };
   });
@@ -78,9 +84,13 @@ function folderSegments(raw: string): string[] {
   const folder = raw.trim().replace(/\/$/, '');
   if (!folder) return [];
   const hint = 'Give "folder" as a relative path of plain names, like contracts or contracts/2024.';
-  if (folder.startsWith('/') || /^[A-Za-z]:/.test(folder)) throw invalid(`The folder ${JSON.stringify(raw)} is absolute.`, hint);
+  if (folder.startsWith('/') || /^[A-Za-z]:/.test(folder))
+    throw invalid(`The folder ${JSON.stringify(raw)} is absolute.`, hint);
   if (folder.includes('\\') || CONTROL_CHARS.test(folder)) {
-    throw invalid(`The folder ${JSON.stringify(escapeUnsafe(raw))} has a backslash, a control or a bidirectional character.`, hint);
+    throw invalid(
+      `The folder ${JSON.stringify(escapeUnsafe(raw))} has a backslash, a control or a bidirectional character.`,
+      hint,
+    );
   }
   const segments = folder.split('/');
   for (const segment of segments) {
@@ -94,14 +104,25 @@ function folderSegments(raw: string): string[] {
 function checkFileName(raw: string): string {
   const hint = 'A file name is one plain name like ct-2024-0193.md; put folders in the "folder" field.';
   if (!raw.trim()) throw invalid('A file part has an empty file name.', hint);
-  if (raw.includes('/') || raw.includes('\\')) throw invalid(`The file name ${JSON.stringify(raw)} contains a path separator.`, hint);
+  if (raw.includes('/') || raw.includes('\\'))
+    throw invalid(`The file name ${JSON.stringify(raw)} contains a path separator.`, hint);
   if (raw === '.' || raw === '..') throw invalid(`The file name ${JSON.stringify(raw)} is not allowed.`, hint);
   if (CONTROL_CHARS.test(raw)) {
-    throw invalid(`The file name ${JSON.stringify(escapeUnsafe(raw))} holds a control or bidirectional character.`, `${hint} Rename it without control, bidirectional-override or isolate characters.`);
+    throw invalid(
+      `The file name ${JSON.stringify(escapeUnsafe(raw))} holds a control or bidirectional character.`,
+      `${hint} Rename it without control, bidirectional-override or isolate characters.`,
+    );
   }
-  if (Buffer.byteLength(raw) > MAX_NAME_BYTES) throw invalid(`The file name ${JSON.stringify(raw.slice(0, 40) + '…')} is longer than ${MAX_NAME_BYTES} bytes.`, hint);
+  if (Buffer.byteLength(raw) > MAX_NAME_BYTES)
+    throw invalid(
+      `The file name ${JSON.stringify(raw.slice(0, 40) + '…')} is longer than ${MAX_NAME_BYTES} bytes.`,
+      hint,
+    );
   if (raw.endsWith(ACL_SIDECAR_SUFFIX)) {
-    throw invalid(`${JSON.stringify(raw)} is an ACL sidecar file, which an upload does not read.`, 'Send the ACL in the "acl" form field instead.');
+    throw invalid(
+      `${JSON.stringify(raw)} is an ACL sidecar file, which an upload does not read.`,
+      'Send the ACL in the "acl" form field instead.',
+    );
   }
   return raw;
 }

@@ -1,7 +1,8 @@
 import type { IngestOutcome, IngestProgress, IngestStatus, IngestSummary } from '../../ingest/ingest-progress.ts';
 import type { UploadProgressJson, UploadStatus, UploadSummaryJson } from '../schemas/upload-json.ts';
 
-const toUploadStatus = (status: IngestStatus): UploadStatus => (status === 'added' || status === 'updated' ? 'ingested' : status);
+const toUploadStatus = (status: IngestStatus): UploadStatus =>
+  status === 'added' || status === 'updated' ? 'ingested' : status;
 
 /** The ingest message ends with the hint (for one-line terminals); the API carries the hint in its own field. */
 function errorJson(error: NonNullable<IngestOutcome['error']>) {

@@ -20,7 +20,10 @@ export const userBody = z
   .object({
     name: ruled(userNameProblem),
     groups: z.array(ruled(groupNameProblem)).max(MAX_USER_GROUPS).default([]),
-    roles: z.array(z.enum(['admin', 'member'])).min(1).optional(),
+    roles: z
+      .array(z.enum(['admin', 'member']))
+      .min(1)
+      .optional(),
   })
   .strict();
 
@@ -44,8 +47,18 @@ export function userRoutes(evident: Evident): Hono<ServerEnv> {
     .post('/users', async (c) => {
       const body = await readJson(c, userBody);
       const existed = (await store.getUser(body.name)) !== undefined;
-      const user = await store.upsertUser({ name: body.name, groups: body.groups, ...(body.roles ? { roles: body.roles } : {}) });
-      await audit.admin({ actor: c.get('principal'), action: existed ? 'user.update' : 'user.add', target: user.name, surface: 'http', outcome: userOutcome(user) });
+      const user = await store.upsertUser({
+        name: body.name,
+        groups: body.groups,
+        ...(body.roles ? { roles: body.roles } : {}),
+      });
+      await audit.admin({
+        actor: c.get('principal'),
+        action: existed ? 'user.update' : 'user.add',
+        target: user.name,
+        surface: 'http',
+        outcome: userOutcome(user),
+      });
       return c.json({ user: userJson(user) }, 201);
     })
     .get('/users/:name/keys', async (c) => {
@@ -57,7 +70,13 @@ export function userRoutes(evident: Evident): Hono<ServerEnv> {
     .post('/users/:name/keys', async (c) => {
       const name = c.req.param('name');
       const created = await store.createApiKey(name);
-      await audit.admin({ actor: c.get('principal'), action: 'key.create', target: created.id, surface: 'http', outcome: `for ${name}` });
+      await audit.admin({
+        actor: c.get('principal'),
+        action: 'key.create',
+        target: created.id,
+        surface: 'http',
+        outcome: `for ${name}`,
+      });
       return c.json({ id: created.id, user: name, key: created.key }, 201);
     })
     .delete('/keys/:id', async (c) => {

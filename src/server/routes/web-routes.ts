@@ -31,7 +31,11 @@ export function webRoutes(distDir: string = WEB_DIST): Hono {
     serveDist ??= serveStatic({ root: distDir });
     const found = await serveDist(c, next);
     // No Response when no file matched and the request went on to the next handler (the app's JSON 404).
-    if (found instanceof Response) found.headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (found instanceof Response)
+      found.headers.set(
+        'Cache-Control',
+        c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     return found;
   });
 }

@@ -2,7 +2,12 @@ import { z } from 'zod';
 
 const channelHit = z.object({
   rank: z.number().int(),
-  score: z.number().optional().describe('The channel\'s raw score, for admins only: BM25 scores depend on statistics of documents others cannot read.'),
+  score: z
+    .number()
+    .optional()
+    .describe(
+      "The channel's raw score, for admins only: BM25 scores depend on statistics of documents others cannot read.",
+    ),
 });
 
 /**

@@ -33,14 +33,22 @@ export async function boundedFetch(
   let target = url;
   for (let hop = 0; ; hop += 1) {
     if (target.origin !== origin) {
-      throw new SourceError('source_refused', `${url.href} redirects to ${target.origin}, off the site's origin ${origin}; Evident does not follow it.`, {
-        hint: 'Sync the other site by its own URL if it is meant to be ingested.',
-      });
+      throw new SourceError(
+        'source_refused',
+        `${url.href} redirects to ${target.origin}, off the site's origin ${origin}; Evident does not follow it.`,
+        {
+          hint: 'Sync the other site by its own URL if it is meant to be ingested.',
+        },
+      );
     }
     if (!allowed(target)) {
-      throw new SourceError('source_refused', `${target.href} is disallowed for ${USER_AGENT} by ${origin}/robots.txt.`, {
-        hint: "Ask the site's owner to allow it, or leave it out.",
-      });
+      throw new SourceError(
+        'source_refused',
+        `${target.href} is disallowed for ${USER_AGENT} by ${origin}/robots.txt.`,
+        {
+          hint: "Ask the site's owner to allow it, or leave it out.",
+        },
+      );
     }
     let response: Response;
     try {
@@ -50,14 +58,24 @@ export async function boundedFetch(
         signal: AbortSignal.timeout(bounds.timeoutMs),
       });
     } catch (cause) {
-      const reason = (cause as Error)?.name === 'TimeoutError' ? `no answer within ${bounds.timeoutMs} ms` : ((cause as Error)?.cause as Error)?.message ?? String(cause);
-      throw new SourceError('source_unavailable', `${target.href} could not be fetched (${reason}).`, { cause, hint: 'Check that the site is up and reachable from here.' });
+      const reason =
+        (cause as Error)?.name === 'TimeoutError'
+          ? `no answer within ${bounds.timeoutMs} ms`
+          : (((cause as Error)?.cause as Error)?.message ?? String(cause));
+      throw new SourceError('source_unavailable', `${target.href} could not be fetched (${reason}).`, {
+        cause,
+        hint: 'Check that the site is up and reachable from here.',
+      });
     }
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
       await response.body?.cancel();
       if (hop >= bounds.maxRedirects) {
-        throw new SourceError('source_limit_exceeded', `${url.href} redirects more than ${bounds.maxRedirects} times.`, { hint: 'Sync the final URL.' });
+        throw new SourceError(
+          'source_limit_exceeded',
+          `${url.href} redirects more than ${bounds.maxRedirects} times.`,
+          { hint: 'Sync the final URL.' },
+        );
       }
       target = new URL(location, target);
       continue;
@@ -66,7 +84,12 @@ export async function boundedFetch(
       await response.body?.cancel();
       return { status: response.status, url: target, headers: response.headers, body: Buffer.alloc(0) };
     }
-    return { status: response.status, url: target, headers: response.headers, body: await readBounded(response, target, bounds.maxBytes) };
+    return {
+      status: response.status,
+      url: target,
+      headers: response.headers,
+      body: await readBounded(response, target, bounds.maxBytes),
+    };
   }
 }
 

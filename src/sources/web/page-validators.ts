@@ -37,7 +37,11 @@ export class PageValidatorCache {
     if (!this.path || !this.loaded) return;
     const json: Record<string, { etag?: string; last_modified?: string; content_hash: string }> = {};
     for (const [url, v] of this.entries) {
-      json[url] = { ...(v.etag ? { etag: v.etag } : {}), ...(v.lastModified ? { last_modified: v.lastModified } : {}), content_hash: v.contentHash };
+      json[url] = {
+        ...(v.etag ? { etag: v.etag } : {}),
+        ...(v.lastModified ? { last_modified: v.lastModified } : {}),
+        content_hash: v.contentHash,
+      };
     }
     await mkdir(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.${process.pid}.tmp`;

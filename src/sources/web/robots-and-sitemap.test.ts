@@ -43,10 +43,12 @@ describe('parseSitemap', () => {
         '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/x?a=1&amp;b=2 </loc><lastmod>2026-01-02</lastmod></url><url><loc></loc></url></urlset>',
       ),
     ).toEqual({ kind: 'urlset', entries: [{ loc: 'https://a.example/x?a=1&b=2', lastmod: '2026-01-02' }] });
-    expect(parseSitemap('<sitemapindex><sitemap><loc>https://a.example/s1.xml</loc></sitemap></sitemapindex>')).toEqual({
-      kind: 'index',
-      entries: [{ loc: 'https://a.example/s1.xml' }],
-    });
+    expect(parseSitemap('<sitemapindex><sitemap><loc>https://a.example/s1.xml</loc></sitemap></sitemapindex>')).toEqual(
+      {
+        kind: 'index',
+        entries: [{ loc: 'https://a.example/s1.xml' }],
+      },
+    );
     expect(parseSitemap('<html><body>not a sitemap</body></html>')).toBeUndefined();
   });
 });

@@ -42,7 +42,12 @@ export function parseRobots(text: string): (pathAndQuery: string) => boolean {
     let best: Rule | undefined;
     for (const rule of rules) {
       if (!matches(rule.pattern, pathAndQuery)) continue;
-      if (!best || rule.pattern.length > best.pattern.length || (rule.pattern.length === best.pattern.length && rule.allow)) best = rule;
+      if (
+        !best ||
+        rule.pattern.length > best.pattern.length ||
+        (rule.pattern.length === best.pattern.length && rule.allow)
+      )
+        best = rule;
     }
     return best?.allow ?? true;
   };

@@ -16,7 +16,13 @@ export interface WebBounds extends FetchBounds {
   maxDepth: number;
 }
 
-export const WEB_DEFAULTS: WebBounds = { maxPages: 1000, maxDepth: 2, maxBytes: 5 * 1024 * 1024, maxRedirects: 5, timeoutMs: 15_000 };
+export const WEB_DEFAULTS: WebBounds = {
+  maxPages: 1000,
+  maxDepth: 2,
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  timeoutMs: 15_000,
+};
 
 export interface WebSourceOptions {
   /** `sitemap`: every page the sitemap lists; `page`: this one page. */
@@ -59,13 +65,22 @@ export class WebSource implements Connector {
     try {
       start = new URL(options.url);
     } catch (cause) {
-      throw new SourceError('source_invalid', `${JSON.stringify(options.url)} is not a URL.`, { cause, hint: 'Give an http:// or https:// URL.' });
+      throw new SourceError('source_invalid', `${JSON.stringify(options.url)} is not a URL.`, {
+        cause,
+        hint: 'Give an http:// or https:// URL.',
+      });
     }
     if (start.protocol !== 'http:' && start.protocol !== 'https:') {
-      throw new SourceError('source_invalid', `${start.href} is not an http or https URL.`, { hint: 'Give an http:// or https:// URL.' });
+      throw new SourceError('source_invalid', `${start.href} is not an http or https URL.`, {
+        hint: 'Give an http:// or https:// URL.',
+      });
     }
     if (start.username || start.password) {
-      throw new SourceError('source_invalid', 'A URL with a user name or password is not synced (it would be stored as the source).', { hint: 'Give the URL without credentials.' });
+      throw new SourceError(
+        'source_invalid',
+        'A URL with a user name or password is not synced (it would be stored as the source).',
+        { hint: 'Give the URL without credentials.' },
+      );
     }
     start.hash = '';
     this.start = start;
@@ -84,7 +99,11 @@ export class WebSource implements Connector {
     const item = (url: URL): ConnectorItem => ({ docId: url.href, source: url.href, acl: this.aclOverride ?? [] });
     if (this.options.mode === 'page') {
       if (!allowed(this.start)) {
-        throw new SourceError('source_refused', `${this.start.href} is disallowed for evident by ${this.origin}/robots.txt.`, { hint: "Ask the site's owner to allow it." });
+        throw new SourceError(
+          'source_refused',
+          `${this.start.href} is disallowed for evident by ${this.origin}/robots.txt.`,
+          { hint: "Ask the site's owner to allow it." },
+        );
       }
       return { items: [item(this.start)], cursor: undefined };
     }
@@ -96,12 +115,19 @@ export class WebSource implements Connector {
       if ((sitemaps += 1) > this.bounds.maxPages) throw this.overPages('sitemaps');
       const fetched = await boundedFetch(url, this.origin, this.bounds, allowed);
       if (fetched.status !== 200) {
-        throw new SourceError('source_unavailable', `${url.href} answered HTTP ${fetched.status}, so the site's pages are unknown and nothing was synced.`, {
-          hint: 'Check the sitemap URL; a sitemap that is away is never taken as an empty site.',
-        });
+        throw new SourceError(
+          'source_unavailable',
+          `${url.href} answered HTTP ${fetched.status}, so the site's pages are unknown and nothing was synced.`,
+          {
+            hint: 'Check the sitemap URL; a sitemap that is away is never taken as an empty site.',
+          },
+        );
       }
       const sitemap = parseSitemap(fetched.body.toString('utf8'));
-      if (!sitemap) throw new SourceError('source_invalid', `${url.href} is not a sitemap (no <urlset> or <sitemapindex>).`, { hint: 'Give the URL of the sitemap XML, e.g. /sitemap.xml.' });
+      if (!sitemap)
+        throw new SourceError('source_invalid', `${url.href} is not a sitemap (no <urlset> or <sitemapindex>).`, {
+          hint: 'Give the URL of the sitemap XML, e.g. /sitemap.xml.',
+        });
       for (const entry of sitemap.entries) {
         const target = this.onSite(entry.loc, url);
         if (!target || !allowed(target)) {
@@ -110,7 +136,11 @@ export class WebSource implements Connector {
         }
         if (sitemap.kind === 'index') {
           if (depth + 1 > this.bounds.maxDepth) {
-            throw new SourceError('source_limit_exceeded', `${url.href} nests sitemaps deeper than ${this.bounds.maxDepth} levels.`, { hint: 'Raise --max-depth if the site is built that way.' });
+            throw new SourceError(
+              'source_limit_exceeded',
+              `${url.href} nests sitemaps deeper than ${this.bounds.maxDepth} levels.`,
+              { hint: 'Raise --max-depth if the site is built that way.' },
+            );
           }
           queue.push({ url: target, depth: depth + 1 });
         } else {
@@ -132,7 +162,13 @@ export class WebSource implements Connector {
       if (previous.lastModified) conditional['if-modified-since'] = previous.lastModified;
     }
     try {
-      const fetched = await boundedFetch(url, this.origin, this.bounds, this.allowed ?? (await this.robots()), conditional);
+      const fetched = await boundedFetch(
+        url,
+        this.origin,
+        this.bounds,
+        this.allowed ?? (await this.robots()),
+        conditional,
+      );
       if (fetched.status === 304 && Object.keys(conditional).length > 0) {
         this.fetches.notModified += 1;
         return { kind: 'not_modified' };
@@ -142,16 +178,32 @@ export class WebSource implements Connector {
         return { kind: 'gone' };
       }
       if (fetched.status !== 200) {
-        return { kind: 'failed', error: { code: 'source_unavailable', message: `${url.href} answered HTTP ${fetched.status}; the stored version (if any) is kept.` } };
+        return {
+          kind: 'failed',
+          error: {
+            code: 'source_unavailable',
+            message: `${url.href} answered HTTP ${fetched.status}; the stored version (if any) is kept.`,
+          },
+        };
       }
       this.fetches.full += 1;
       const type = (fetched.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       if (!HTML_TYPES.includes(type)) {
-        return { kind: 'failed', error: { code: 'source_invalid', message: `${url.href} is ${type || 'of no declared type'}, not an HTML page.` } };
+        return {
+          kind: 'failed',
+          error: {
+            code: 'source_invalid',
+            message: `${url.href} is ${type || 'of no declared type'}, not an HTML page.`,
+          },
+        };
       }
       const etag = fetched.headers.get('etag');
       const lastModified = fetched.headers.get('last-modified');
-      await validators.set(url.href, { contentHash: sha256(fetched.body), ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) });
+      await validators.set(url.href, {
+        contentHash: sha256(fetched.body),
+        ...(etag ? { etag } : {}),
+        ...(lastModified ? { lastModified } : {}),
+      });
       this.folder ??= await mkdtemp(join(tmpdir(), 'evident-web-'));
       const path = join(this.folder, `page-${(this.written += 1)}.html`);
       await writeFile(path, fetched.body);
@@ -174,9 +226,13 @@ export class WebSource implements Connector {
     const url = new URL('/robots.txt', this.origin);
     const fetched = await boundedFetch(url, this.origin, { ...this.bounds, maxBytes: 512 * 1024 }, () => true);
     if (fetched.status >= 500 || (fetched.status >= 300 && fetched.status < 400)) {
-      throw new SourceError('source_unavailable', `${url.href} answered HTTP ${fetched.status}, so what the site allows is unknown and nothing was fetched.`, {
-        hint: 'Try again when the site answers.',
-      });
+      throw new SourceError(
+        'source_unavailable',
+        `${url.href} answered HTTP ${fetched.status}, so what the site allows is unknown and nothing was fetched.`,
+        {
+          hint: 'Try again when the site answers.',
+        },
+      );
     }
     const check = fetched.status === 200 ? parseRobots(fetched.body.toString('utf8')) : () => true;
     this.allowed = (target) => check(target.pathname + target.search);
@@ -200,8 +256,12 @@ export class WebSource implements Connector {
   }
 
   private overPages(what: 'pages' | 'sitemaps'): SourceError {
-    return new SourceError('source_limit_exceeded', `${this.start.href} lists more than ${this.bounds.maxPages} ${what}; nothing was synced, as a cut listing would delete the rest.`, {
-      hint: 'Raise --max-pages, or sync a smaller sitemap.',
-    });
+    return new SourceError(
+      'source_limit_exceeded',
+      `${this.start.href} lists more than ${this.bounds.maxPages} ${what}; nothing was synced, as a cut listing would delete the rest.`,
+      {
+        hint: 'Raise --max-pages, or sync a smaller sitemap.',
+      },
+    );
   }
 }

@@ -26,10 +26,13 @@ async function startSite(): Promise<Site> {
     const path = req.url ?? '/';
     const page = site.pages.get(path);
     // A page with lastModified is served with that validator only (no ETag).
-    const etag = page && !page.lastModified ? `"${createHash('sha256').update(page.body).digest('hex').slice(0, 16)}"` : undefined;
+    const etag =
+      page && !page.lastModified ? `"${createHash('sha256').update(page.body).digest('hex').slice(0, 16)}"` : undefined;
     const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
     let status = page ? (page.status ?? 200) : 404;
-    const current = etag ? req.headers['if-none-match'] === etag : page?.lastModified !== undefined && req.headers['if-modified-since'] === page.lastModified;
+    const current = etag
+      ? req.headers['if-none-match'] === etag
+      : page?.lastModified !== undefined && req.headers['if-modified-since'] === page.lastModified;
     if (page && status === 200 && current) status = 304;
     site.requests.push({ path, conditional, status });
     const headers: Record<string, string> = { 'content-type': page?.type ?? 'text/html; charset=utf-8' };
@@ -44,7 +47,8 @@ async function startSite(): Promise<Site> {
   return site;
 }
 
-const html = (title: string, text: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+const html = (title: string, text: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
 const urlset = (locs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((loc) => `<url><loc>${loc}</loc></url>`).join('')}</urlset>`;
 
@@ -65,10 +69,19 @@ beforeEach(async () => {
   });
   site.pages.set('/sitemap-pages.xml', {
     type: 'application/xml',
-    body: urlset([`${o}/a.html`, `${o}/b.html#top`, `${o}/private/secret.html`, `${other.origin}/elsewhere.html`, `${o}/moved.html`]),
+    body: urlset([
+      `${o}/a.html`,
+      `${o}/b.html#top`,
+      `${o}/private/secret.html`,
+      `${other.origin}/elsewhere.html`,
+      `${o}/moved.html`,
+    ]),
   });
   site.pages.set('/a.html', { body: html('Alpha', 'Alpha page about orchids.') });
-  site.pages.set('/b.html', { body: html('Beta', 'Beta page about tulips.'), lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' });
+  site.pages.set('/b.html', {
+    body: html('Beta', 'Beta page about tulips.'),
+    lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT',
+  });
   site.pages.set('/private/secret.html', { body: html('Secret', 'Never fetched.') });
   site.pages.set('/moved.html', { status: 301, body: '', location: `${other.origin}/elsewhere.html` });
   other.pages.set('/elsewhere.html', { body: html('Elsewhere', 'Another origin.') });
@@ -82,15 +95,25 @@ afterEach(async () => {
 
 const web = (mode: 'sitemap' | 'page', url: string, bounds: Partial<WebBounds> = {}) =>
   new WebSource({ mode, url, bounds, validators: new PageValidatorCache(join(dir, 'web-validators.json')) });
-const statuses = (report: SyncReport) => Object.fromEntries(report.outcomes.map((o) => [o.docId.replace(site.origin, ''), o.error ? `${o.status}:${o.error.code}` : o.status]));
-const docIds = async () => (await evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => doc.docId.replace(site.origin, '')).sort();
+const statuses = (report: SyncReport) =>
+  Object.fromEntries(
+    report.outcomes.map((o) => [o.docId.replace(site.origin, ''), o.error ? `${o.status}:${o.error.code}` : o.status]),
+  );
+const docIds = async () =>
+  (await evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => doc.docId.replace(site.origin, '')).sort();
 
 describe('evident sync --sitemap <url>', () => {
   it('ingests the same-origin pages robots.txt allows, re-fetches none unchanged, deletes removed pages', async () => {
     const first = web('sitemap', `${site.origin}/sitemap.xml`);
     const report = await syncSource(first, evident);
-    expect(statuses(report)).toEqual({ '/a.html': 'added', '/b.html': 'added', '/moved.html': 'failed:source_refused' });
-    expect(report.outcomes.find((o) => o.docId.endsWith('/moved.html'))?.error?.message).toMatch(/redirects to http:\/\/127\.0\.0\.1:\d+, off the site's origin/);
+    expect(statuses(report)).toEqual({
+      '/a.html': 'added',
+      '/b.html': 'added',
+      '/moved.html': 'failed:source_refused',
+    });
+    expect(report.outcomes.find((o) => o.docId.endsWith('/moved.html'))?.error?.message).toMatch(
+      /redirects to http:\/\/127\.0\.0\.1:\d+, off the site's origin/,
+    );
     expect(report.skipped).toEqual(first.skipped);
     expect(first.skipped).toEqual([
       { url: `${site.origin}/private/secret.html`, reason: 'robots' },
@@ -104,7 +127,10 @@ describe('evident sync --sitemap <url>', () => {
     // Unchanged pages: conditional requests (If-None-Match for a.html, If-Modified-Since for b.html) answered 304.
     site.requests.length = 0;
     const second = web('sitemap', `${site.origin}/sitemap.xml`);
-    expect(statuses(await syncSource(second, evident))).toMatchObject({ '/a.html': 'unchanged', '/b.html': 'unchanged' });
+    expect(statuses(await syncSource(second, evident))).toMatchObject({
+      '/a.html': 'unchanged',
+      '/b.html': 'unchanged',
+    });
     expect(second.fetches).toEqual({ full: 0, notModified: 2 });
     expect(site.requests.filter((r) => r.path.endsWith('.html') && r.path !== '/moved.html')).toEqual([
       { path: '/a.html', conditional: true, status: 304 },
@@ -113,28 +139,49 @@ describe('evident sync --sitemap <url>', () => {
 
     // A page edited, a page gone from the sitemap, a page ingested from another origin that stays.
     await syncSource(web('page', `${other.origin}/elsewhere.html`), evident, { deleteUnlisted: false });
-    site.pages.set('/b.html', { body: html('Beta', 'Beta page about roses now.'), lastModified: 'Thu, 03 Dec 2026 10:00:00 GMT' });
+    site.pages.set('/b.html', {
+      body: html('Beta', 'Beta page about roses now.'),
+      lastModified: 'Thu, 03 Dec 2026 10:00:00 GMT',
+    });
     site.pages.set('/sitemap-pages.xml', { type: 'application/xml', body: urlset([`${site.origin}/b.html`]) });
     const dry = await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident, { dryRun: true });
-    expect(dry.plan.map((step) => `${step.action} ${('item' in step ? step.item.docId : step.stored.docId).replace(site.origin, '')}`)).toEqual(['check /b.html', 'delete /a.html']);
+    expect(
+      dry.plan.map(
+        (step) => `${step.action} ${('item' in step ? step.item.docId : step.stored.docId).replace(site.origin, '')}`,
+      ),
+    ).toEqual(['check /b.html', 'delete /a.html']);
     const third = web('sitemap', `${site.origin}/sitemap.xml`);
     expect(statuses(await syncSource(third, evident))).toEqual({ '/b.html': 'updated', '/a.html': 'deleted' });
     expect(third.fetches).toEqual({ full: 1, notModified: 0 });
     expect(await docIds()).toEqual([`${other.origin}/elsewhere.html`, '/b.html'].sort());
-    expect((await evident.store.getChunks([`${site.origin}/b.html#0`], LOCAL_OPERATOR))[0]?.text).toContain('roses now');
+    expect((await evident.store.getChunks([`${site.origin}/b.html#0`], LOCAL_OPERATOR))[0]?.text).toContain(
+      'roses now',
+    );
   });
 
   it('changes nothing when the listing cannot be trusted: robots.txt failing, the sitemap gone, or over the bounds', async () => {
     await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident);
     const before = await docIds();
     site.pages.set('/robots.txt', { status: 503, body: '' });
-    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident)).rejects.toMatchObject({ code: 'source_unavailable' });
+    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident)).rejects.toMatchObject({
+      code: 'source_unavailable',
+    });
     site.pages.delete('/robots.txt'); // no robots.txt: everything allowed
     site.pages.delete('/sitemap-pages.xml');
-    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident)).rejects.toMatchObject({ code: 'source_unavailable', message: expect.stringContaining('HTTP 404') });
-    site.pages.set('/sitemap-pages.xml', { type: 'application/xml', body: urlset([`${site.origin}/a.html`, `${site.origin}/b.html`]) });
-    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxPages: 1 }), evident)).rejects.toMatchObject({ code: 'source_limit_exceeded' });
-    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxDepth: 0 }), evident)).rejects.toMatchObject({ code: 'source_limit_exceeded' });
+    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident)).rejects.toMatchObject({
+      code: 'source_unavailable',
+      message: expect.stringContaining('HTTP 404'),
+    });
+    site.pages.set('/sitemap-pages.xml', {
+      type: 'application/xml',
+      body: urlset([`${site.origin}/a.html`, `${site.origin}/b.html`]),
+    });
+    await expect(
+      syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxPages: 1 }), evident),
+    ).rejects.toMatchObject({ code: 'source_limit_exceeded' });
+    await expect(
+      syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxDepth: 0 }), evident),
+    ).rejects.toMatchObject({ code: 'source_limit_exceeded' });
     expect(await docIds()).toEqual(before);
   });
 
@@ -147,7 +194,10 @@ describe('evident sync --sitemap <url>', () => {
       type: 'application/xml',
       body: urlset(['/big.html', '/loop.html', '/hop.html', '/style.css'].map((p) => site.origin + p)),
     });
-    const report = await syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxBytes: 2000, maxRedirects: 3 }), evident);
+    const report = await syncSource(
+      web('sitemap', `${site.origin}/sitemap.xml`, { maxBytes: 2000, maxRedirects: 3 }),
+      evident,
+    );
     expect(statuses(report)).toEqual({
       '/big.html': 'failed:source_limit_exceeded',
       '/loop.html': 'failed:source_limit_exceeded',

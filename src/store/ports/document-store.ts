@@ -1,4 +1,12 @@
-import type { ChannelHit, Chapter, Chunk, DocumentRecord, Principal, TableData, TableRecord } from '../../domain/index.ts';
+import type {
+  ChannelHit,
+  Chapter,
+  Chunk,
+  DocumentRecord,
+  Principal,
+  TableData,
+  TableRecord,
+} from '../../domain/index.ts';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { SqlDialect } from '../sql-guard.ts';
 
@@ -97,7 +105,12 @@ export interface DocumentStore {
    * `DocumentWrite.original`), if the principal may read the document. Undefined when it may not, when that version
    * is not the stored one or keeps no file, and when the file is over `maxBytes` (then it is not read at all).
    */
-  readDocumentFile(docId: string, contentHash: string, principal: Principal, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined>;
+  readDocumentFile(
+    docId: string,
+    contentHash: string,
+    principal: Principal,
+    maxBytes: number,
+  ): Promise<Uint8Array<ArrayBuffer> | undefined>;
   listTables(principal: Principal): Promise<TableRecord[]>;
   /**
    * Runs one read-only SELECT (or WITH … SELECT) over the ingested tables the principal may see, referenced by

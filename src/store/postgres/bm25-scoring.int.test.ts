@@ -17,7 +17,9 @@ function reference(rows: Row[], terms: string[], keys: string[] | undefined, lim
   const n = rows.length;
   const avgdl = rows.reduce((sum, row) => sum + row.length, 0) / n;
   const df = (term: string) => rows.filter((row) => row.tf.has(term)).length;
-  const visible = rows.filter((row) => keys === undefined || row.acl.length === 0 || row.acl.some((key) => keys.includes(key)));
+  const visible = rows.filter(
+    (row) => keys === undefined || row.acl.length === 0 || row.acl.some((key) => keys.includes(key)),
+  );
   const rank = (used: string[]) =>
     visible
       .map((row, pk) => ({
@@ -43,15 +45,18 @@ describeWithPostgres('postgres BM25 ranking', (url) => {
   const schemas: string[] = [];
   afterAll(() => dropSchemas(url, schemas));
 
-  it('ranks as full BM25 does when common terms are looked up only for the rarer terms\' rows (MaxScore), for every reader', async () => {
+  it("ranks as full BM25 does when common terms are looked up only for the rarer terms' rows (MaxScore), for every reader", async () => {
     const schema = freshSchema('evident_bm25');
     schemas.push(schema);
     let seed = 11;
-    const next = () => ((seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) / 4_294_967_296);
+    const next = () => (seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) / 4_294_967_296;
     // Three tiers of words: one in ~40% of rows, a few in ~15%, many rare ones.
     const rare = Array.from({ length: 300 }, (_, i) => `rare${i}`);
     const text = () => {
-      const words = Array.from({ length: 4 + Math.floor(next() * 12) }, () => rare[Math.floor(next() * rare.length)] as string);
+      const words = Array.from(
+        { length: 4 + Math.floor(next() * 12) },
+        () => rare[Math.floor(next() * rare.length)] as string,
+      );
       if (next() < 0.4) words.push(...Array.from({ length: 1 + Math.floor(next() * 3) }, () => 'common'));
       if (next() < 0.15) words.push('middle');
       return words.join(' ');
@@ -70,12 +75,22 @@ describeWithPostgres('postgres BM25 ranking', (url) => {
           rows.push({ id: `doc-${String(d).padStart(2, '0')}.md#${ordinal}`, acl, tf, length: tokens.length });
         });
       }
-      const queries = [['common', 'rare3'], ['common', 'rare5', 'rare7', 'rare8'], ['common', 'middle', 'rare7', 'rare9', 'rare10'], ['middle', 'rare1'], ['common', 'middle'], ['common']];
+      const queries = [
+        ['common', 'rare3'],
+        ['common', 'rare5', 'rare7', 'rare8'],
+        ['common', 'middle', 'rare7', 'rare9', 'rare10'],
+        ['middle', 'rare1'],
+        ['common', 'middle'],
+        ['common'],
+      ];
       for (const terms of queries) {
         for (const principal of [ADMIN, ALICE, BOB] as Principal[]) {
           for (const limit of [3, 10, 50]) {
             const hits = await store.keywordSearch(terms, principal, limit);
-            expect(hits.map((hit) => hit.chunkId), `${terms.join(' ')} as ${principal.id}, ${limit}`).toEqual(reference(rows, terms, principalAclKeys(principal), limit));
+            expect(
+              hits.map((hit) => hit.chunkId),
+              `${terms.join(' ')} as ${principal.id}, ${limit}`,
+            ).toEqual(reference(rows, terms, principalAclKeys(principal), limit));
           }
         }
       }

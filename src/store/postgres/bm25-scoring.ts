@@ -106,13 +106,18 @@ async function rank(
     return s.prefix ? `term >= ${term} AND term < ${param(s.term + PREFIX_END)}` : `term = ${term}`;
   };
   const essential = plan.terms.flatMap((s, i) => (skipped?.[i] ? [] : [{ s, i }]));
-  const parts = essential.map(({ s, i }) => `SELECT pk, ${i} AS qi, tf, len FROM keyword_postings WHERE corpus = ${corpus} AND ${where(s)}`);
+  const parts = essential.map(
+    ({ s, i }) => `SELECT pk, ${i} AS qi, tf, len FROM keyword_postings WHERE corpus = ${corpus} AND ${where(s)}`,
+  );
   let candidates = '';
   if (skipped) {
     // The skipped terms' postings of the candidate rows only, each looked up by (term, row) in the index.
     candidates = `cand AS MATERIALIZED (${essential.map(({ s }) => `SELECT pk FROM keyword_postings WHERE corpus = ${corpus} AND ${where(s)}`).join(' UNION ')}),`;
     plan.terms.forEach((s, i) => {
-      if (skipped[i]) parts.push(`SELECT p.pk, ${i} AS qi, p.tf, p.len FROM cand JOIN keyword_postings p ON p.corpus = ${corpus} AND p.${where(s)} AND p.pk = cand.pk`);
+      if (skipped[i])
+        parts.push(
+          `SELECT p.pk, ${i} AS qi, p.tf, p.len FROM cand JOIN keyword_postings p ON p.corpus = ${corpus} AND p.${where(s)} AND p.pk = cand.pk`,
+        );
     });
   }
   const idf = param(plan.idf);
@@ -129,14 +134,21 @@ async function rank(
     scored AS (SELECT pk, sum(${weight('tf', 'len', 'qi')}) AS score FROM (${parts.join(' UNION ALL ')}) p GROUP BY pk)`;
   const phrase = plan.match === undefined ? '' : ` AND x.keyword @@ ${param(plan.match)}::tsquery`;
   const limitParam = param(limit);
-  const toRows = (rows: { pk: string; score: number }[]) => rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));
+  const toRows = (rows: { pk: string; score: number }[]) =>
+    rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));
   if (filter.sql === 'true' && phrase === '') {
-    const result = await client.query<{ pk: string; score: number }>(`WITH ${scored} SELECT pk, score FROM scored ORDER BY score DESC, pk LIMIT ${limitParam}`, params);
+    const result = await client.query<{ pk: string; score: number }>(
+      `WITH ${scored} SELECT pk, score FROM scored ORDER BY score DESC, pk LIMIT ${limitParam}`,
+      params,
+    );
     return { rows: toRows(result.rows), complete: true };
   }
   const joined = `JOIN ${target.table} x ON x.pk = s.pk JOIN documents d ON d.pk = x.doc_pk WHERE (${filter.sql})${phrase}`;
   if (filterFirst) {
-    const result = await client.query<{ pk: string; score: number }>(`WITH ${scored} SELECT s.pk, s.score FROM scored s ${joined} ORDER BY s.score DESC, s.pk LIMIT ${limitParam}`, params);
+    const result = await client.query<{ pk: string; score: number }>(
+      `WITH ${scored} SELECT s.pk, s.score FROM scored s ${joined} ORDER BY s.score DESC, s.pk LIMIT ${limitParam}`,
+      params,
+    );
     return { rows: toRows(result.rows), complete: true };
   }
   const window = limit * 3 + 50;

@@ -14,9 +14,14 @@ const CLI = resolve(import.meta.dirname, '../../../bin/evident.js');
 /** Text long enough for several chunks, with words that make each file findable on its own. */
 const document = (name: string, version: number): string =>
   `# ${name}\n\n` +
-  Array.from({ length: 12 }, (_, i) => `Paragraph ${i} of ${name} version ${version} mentions token${name.replace(/\W/g, '')} and shared vocabulary about contracts, invoices and harbours. `.repeat(3)).join('\n\n');
+  Array.from({ length: 12 }, (_, i) =>
+    `Paragraph ${i} of ${name} version ${version} mentions token${name.replace(/\W/g, '')} and shared vocabulary about contracts, invoices and harbours. `.repeat(
+      3,
+    ),
+  ).join('\n\n');
 
-const csv = (rows: number): string => ['region,amount', ...Array.from({ length: rows }, (_, i) => `r${i % 3},${i * 1.5}`)].join('\n');
+const csv = (rows: number): string =>
+  ['region,amount', ...Array.from({ length: rows }, (_, i) => `r${i % 3},${i * 1.5}`)].join('\n');
 
 function writeCorpus(root: string, names: string[], version: number): void {
   mkdirSync(root, { recursive: true });
@@ -28,8 +33,12 @@ function writeCorpus(root: string, names: string[], version: number): void {
 async function inconsistencies(client: pg.Client, schema: string): Promise<Record<string, unknown[]>> {
   const q = async (sql: string) => (await client.query(sql)).rows;
   return {
-    chunkCounts: await q(`SELECT d.doc_id FROM "${schema}".documents d WHERE d.chunk_count <> (SELECT count(*) FROM "${schema}".chunks c WHERE c.doc_pk = d.pk)`),
-    missingVectors: await q(`SELECT c.id FROM "${schema}".chunks c LEFT JOIN "${schema}".chunk_vectors v ON v.chunk_pk = c.pk WHERE v.chunk_pk IS NULL`),
+    chunkCounts: await q(
+      `SELECT d.doc_id FROM "${schema}".documents d WHERE d.chunk_count <> (SELECT count(*) FROM "${schema}".chunks c WHERE c.doc_pk = d.pk)`,
+    ),
+    missingVectors: await q(
+      `SELECT c.id FROM "${schema}".chunks c LEFT JOIN "${schema}".chunk_vectors v ON v.chunk_pk = c.pk WHERE v.chunk_pk IS NULL`,
+    ),
     termStatistics: await q(`
       WITH actual AS (SELECT l AS term, count(*) AS df FROM "${schema}".chunks, unnest(tsvector_to_array(keyword)) l GROUP BY l),
            kept AS (SELECT term, df FROM "${schema}".keyword_terms WHERE corpus = 1 AND df <> 0)
@@ -44,11 +53,21 @@ async function inconsistencies(client: pg.Client, schema: string): Promise<Recor
       WHERE t.corpus = 1 AND (t.rows, t.tokens) <> (SELECT count(*), coalesce(sum(keyword_length), 0) FROM "${schema}".chunks)`),
     orphanTables: await q(`SELECT tablename FROM pg_tables WHERE schemaname = '${schema}_tables'
       AND tablename NOT IN (SELECT sql_name FROM "${schema}".doc_tables)`),
-    missingTables: await q(`SELECT sql_name FROM "${schema}".doc_tables WHERE sql_name NOT IN (SELECT tablename FROM pg_tables WHERE schemaname = '${schema}_tables')`),
+    missingTables: await q(
+      `SELECT sql_name FROM "${schema}".doc_tables WHERE sql_name NOT IN (SELECT tablename FROM pg_tables WHERE schemaname = '${schema}_tables')`,
+    ),
   };
 }
 
-const noInconsistencies = { chunkCounts: [], missingVectors: [], termStatistics: [], postings: [], totals: [], orphanTables: [], missingTables: [] };
+const noInconsistencies = {
+  chunkCounts: [],
+  missingVectors: [],
+  termStatistics: [],
+  postings: [],
+  totals: [],
+  orphanTables: [],
+  missingTables: [],
+};
 
 describeWithPostgres('concurrent ingestion into one Postgres store', (url) => {
   const schema = freshSchema('evident_concurrency');
@@ -58,9 +77,13 @@ describeWithPostgres('concurrent ingestion into one Postgres store', (url) => {
     rmSync(root, { recursive: true, force: true });
     await dropSchemas(url, [schema]);
   });
-  const ingest = (dir: string) => run(process.execPath, [CLI, '--database-url', databaseUrl, 'ingest', dir], { cwd: root, timeout: 120_000 });
+  const ingest = (dir: string) =>
+    run(process.execPath, [CLI, '--database-url', databaseUrl, 'ingest', dir], { cwd: root, timeout: 120_000 });
   const search = async (query: string) =>
-    JSON.parse((await run(process.execPath, [CLI, '--database-url', databaseUrl, 'search', query, '--json'], { cwd: root })).stdout) as { doc_id: string }[];
+    JSON.parse(
+      (await run(process.execPath, [CLI, '--database-url', databaseUrl, 'search', query, '--json'], { cwd: root }))
+        .stdout,
+    ) as { doc_id: string }[];
 
   it('leaves a consistent store when two processes ingest the same files and then different files at once', async () => {
     const shared = join(root, 'shared');
@@ -78,14 +101,26 @@ describeWithPostgres('concurrent ingestion into one Postgres store', (url) => {
     await client.connect();
     try {
       expect(await inconsistencies(client, schema)).toEqual(noInconsistencies);
-      const docs = (await client.query<{ doc_id: string }>(`SELECT doc_id FROM "${schema}".documents ORDER BY doc_id`)).rows;
+      const docs = (await client.query<{ doc_id: string }>(`SELECT doc_id FROM "${schema}".documents ORDER BY doc_id`))
+        .rows;
       expect(docs.map((d) => d.doc_id)).toEqual([
-        'alpha-sales.csv', 'alpha.md', 'beta.md', 'delta.md', 'gamma.md',
-        'left1-sales.csv', 'left1.md', 'left2.md', 'left3.md',
-        'right1-sales.csv', 'right1.md', 'right2.md', 'right3.md',
+        'alpha-sales.csv',
+        'alpha.md',
+        'beta.md',
+        'delta.md',
+        'gamma.md',
+        'left1-sales.csv',
+        'left1.md',
+        'left2.md',
+        'left3.md',
+        'right1-sales.csv',
+        'right1.md',
+        'right2.md',
+        'right3.md',
       ]);
       // The shared files hold their second version only.
-      const versions = await client.query(`SELECT count(*)::int AS n FROM "${schema}".chunks WHERE text LIKE '%version 1 %' AND doc_pk IN
+      const versions =
+        await client.query(`SELECT count(*)::int AS n FROM "${schema}".chunks WHERE text LIKE '%version 1 %' AND doc_pk IN
         (SELECT pk FROM "${schema}".documents WHERE doc_id IN ('alpha.md', 'beta.md', 'gamma.md', 'delta.md'))`);
       expect(versions.rows[0].n).toBe(0);
     } finally {

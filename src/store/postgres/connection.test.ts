@@ -25,7 +25,9 @@ describe('postgres connection', () => {
   });
 
   it('names the server without its password and says what to check when it cannot connect', async () => {
-    const error: unknown = await openPostgresStore('postgres://evident:s3cret@127.0.0.1:1/rag').catch((caught: unknown) => caught);
+    const error: unknown = await openPostgresStore('postgres://evident:s3cret@127.0.0.1:1/rag').catch(
+      (caught: unknown) => caught,
+    );
     expect(isEvidentError(error)).toBe(true);
     const { message, hint, code } = error as { message: string; hint: string; code: string };
     expect(code).toBe('store_failed');

@@ -21,7 +21,9 @@ export function parsePostgresUrl(url: string, schemaOverride?: string): Postgres
   try {
     parsed = new URL(url);
   } catch {
-    throw new StoreError('The database URL is not a valid URL.', { hint: 'Use postgres://user:password@host:5432/database.' });
+    throw new StoreError('The database URL is not a valid URL.', {
+      hint: 'Use postgres://user:password@host:5432/database.',
+    });
   }
   if (!isPostgresUrl(url)) {
     throw new StoreError(`The database URL must start with postgres:// (got ${parsed.protocol}//…).`, {
@@ -59,7 +61,12 @@ export const numericTypes: pg.CustomTypesConfig = {
 };
 
 /** A pool whose connections resolve the store's tables first, then the schema pgvector is installed in. */
-export function createPool(target: PostgresTarget, searchPath: readonly string[], max = 8, connectTimeoutMs = 10_000): pg.Pool {
+export function createPool(
+  target: PostgresTarget,
+  searchPath: readonly string[],
+  max = 8,
+  connectTimeoutMs = 10_000,
+): pg.Pool {
   const path = searchPath.map((name) => `"${name}"`).join(',');
   return new pg.Pool({
     connectionString: target.connectionString,
@@ -80,10 +87,13 @@ export function parseReadReplicaUrls(urls: readonly string[], primary: PostgresT
     try {
       return parsePostgresUrl(url, primary.schema);
     } catch (error) {
-      throw new ConfigError(`Read replica ${i + 1} of EVIDENT_DATABASE_READ_URLS is not a PostgreSQL URL: ${(error as Error).message}`, {
-        cause: error,
-        hint: 'Give each hot standby as postgres://user:password@host:5432/database, separated by commas (the same database as EVIDENT_DATABASE_URL).',
-      });
+      throw new ConfigError(
+        `Read replica ${i + 1} of EVIDENT_DATABASE_READ_URLS is not a PostgreSQL URL: ${(error as Error).message}`,
+        {
+          cause: error,
+          hint: 'Give each hot standby as postgres://user:password@host:5432/database, separated by commas (the same database as EVIDENT_DATABASE_URL).',
+        },
+      );
     }
   });
 }

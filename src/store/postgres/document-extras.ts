@@ -2,7 +2,14 @@ import type { PoolClient } from 'pg';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { DocumentExtrasInfo } from '../store.ts';
 import { aclFilter } from './acl-sql.ts';
-import { CORPUS, insertPostings, keywordDocument, rankByBm25, type KeywordStatsDelta, type KeywordTable } from './keyword-index.ts';
+import {
+  CORPUS,
+  insertPostings,
+  keywordDocument,
+  rankByBm25,
+  type KeywordStatsDelta,
+  type KeywordTable,
+} from './keyword-index.ts';
 
 export const SUMMARIES: KeywordTable = { corpus: CORPUS.summaries, table: 'chapter_summaries' };
 export const QUOTES: KeywordTable = { corpus: CORPUS.quotes, table: 'quotes' };
@@ -17,9 +24,18 @@ export async function removeExtras(client: PoolClient, docPk: number, stats: Key
 }
 
 /** Writes a version's extras inside the caller's transaction (after `removeExtras` when replacing). */
-export async function insertExtras(client: PoolClient, docPk: number, extras: DocumentExtras, stats: KeywordStatsDelta): Promise<void> {
+export async function insertExtras(
+  client: PoolClient,
+  docPk: number,
+  extras: DocumentExtras,
+  stats: KeywordStatsDelta,
+): Promise<void> {
   const method: SummaryMethod = extras.summaries[0]?.method ?? 'extractive';
-  await client.query('INSERT INTO document_extras (doc_pk, summary_method, computed_at) VALUES ($1, $2, $3)', [docPk, method, new Date()]);
+  await client.query('INSERT INTO document_extras (doc_pk, summary_method, computed_at) VALUES ($1, $2, $3)', [
+    docPk,
+    method,
+    new Date(),
+  ]);
   const summaryKeywords = extras.summaries.map((summary) => keywordDocument(summary.keywordText));
   summaryKeywords.forEach((doc) => stats.add(CORPUS.summaries, doc));
   if (extras.summaries.length > 0) {
@@ -40,7 +56,12 @@ export async function insertExtras(client: PoolClient, docPk: number, extras: Do
       ],
     );
     const pkOf = new Map(inserted.rows.map((row) => [row.chapter_ordinal, Number(row.pk)]));
-    await insertPostings(client, CORPUS.summaries, extras.summaries.map((summary) => pkOf.get(summary.chapterOrdinal) as number), summaryKeywords);
+    await insertPostings(
+      client,
+      CORPUS.summaries,
+      extras.summaries.map((summary) => pkOf.get(summary.chapterOrdinal) as number),
+      summaryKeywords,
+    );
   }
   const quoteKeywords = extras.quotes.map((quote) => keywordDocument(quote.keywordText));
   quoteKeywords.forEach((doc) => stats.add(CORPUS.quotes, doc));
@@ -49,10 +70,21 @@ export async function insertExtras(client: PoolClient, docPk: number, extras: Do
       `INSERT INTO quotes (doc_pk, ordinal, chunk_id, text, keyword, keyword_length)
        SELECT $1, o - 1, c, x, k::tsvector, l FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS q(c, x, k, l, o)
        RETURNING pk, ordinal`,
-      [docPk, extras.quotes.map((q) => q.chunkId), extras.quotes.map((q) => q.text), quoteKeywords.map((k) => k.tsvector), quoteKeywords.map((k) => k.length)],
+      [
+        docPk,
+        extras.quotes.map((q) => q.chunkId),
+        extras.quotes.map((q) => q.text),
+        quoteKeywords.map((k) => k.tsvector),
+        quoteKeywords.map((k) => k.length),
+      ],
     );
     const pkOf = new Map(inserted.rows.map((row) => [row.ordinal, Number(row.pk)]));
-    await insertPostings(client, CORPUS.quotes, extras.quotes.map((_, ordinal) => pkOf.get(ordinal) as number), quoteKeywords);
+    await insertPostings(
+      client,
+      CORPUS.quotes,
+      extras.quotes.map((_, ordinal) => pkOf.get(ordinal) as number),
+      quoteKeywords,
+    );
   }
 }
 
@@ -66,7 +98,13 @@ export async function extrasInfo(client: PoolClient, docId: string): Promise<Doc
       [docId],
     )
   ).rows[0];
-  return row ? { summaryMethod: row.summary_method as SummaryMethod, summaries: Number(row.summaries), quotes: Number(row.quotes) } : undefined;
+  return row
+    ? {
+        summaryMethod: row.summary_method as SummaryMethod,
+        summaries: Number(row.summaries),
+        quotes: Number(row.quotes),
+      }
+    : undefined;
 }
 
 /** Rows of `pks` in the order given, with their scores. */
@@ -78,10 +116,25 @@ const inRankOrder = <T extends { pk: number }>(rows: T[], ranked: { pk: number; 
   });
 };
 
-export async function searchSummaries(client: PoolClient, terms: readonly string[], keys: readonly string[] | undefined, limit: number): Promise<SummaryHit[]> {
+export async function searchSummaries(
+  client: PoolClient,
+  terms: readonly string[],
+  keys: readonly string[] | undefined,
+  limit: number,
+): Promise<SummaryHit[]> {
   const ranked = await rankByBm25(client, SUMMARIES, terms, aclFilter('d', keys, 1), limit);
   if (ranked.length === 0) return [];
-  const rows = await client.query<{ pk: number; doc_id: string; source: string; doc_title: string; chapter_ordinal: number; title: string; text: string; method: string; chunk_ids: string[] }>(
+  const rows = await client.query<{
+    pk: number;
+    doc_id: string;
+    source: string;
+    doc_title: string;
+    chapter_ordinal: number;
+    title: string;
+    text: string;
+    method: string;
+    chunk_ids: string[];
+  }>(
     `SELECT s.pk, d.doc_id, d.source, d.title AS doc_title, s.chapter_ordinal, s.title, s.text, s.method, s.chunk_ids
      FROM chapter_summaries s JOIN documents d ON d.pk = s.doc_pk WHERE s.pk = ANY($1::bigint[])`,
     [ranked.map((r) => r.pk)],
@@ -101,10 +154,23 @@ export async function searchSummaries(client: PoolClient, terms: readonly string
   }));
 }
 
-export async function searchQuotes(client: PoolClient, terms: readonly string[], keys: readonly string[] | undefined, limit: number): Promise<QuoteHit[]> {
+export async function searchQuotes(
+  client: PoolClient,
+  terms: readonly string[],
+  keys: readonly string[] | undefined,
+  limit: number,
+): Promise<QuoteHit[]> {
   const ranked = await rankByBm25(client, QUOTES, terms, aclFilter('d', keys, 1), limit);
   if (ranked.length === 0) return [];
-  const rows = await client.query<{ pk: number; doc_id: string; source: string; doc_title: string; ordinal: number; chunk_id: string; text: string }>(
+  const rows = await client.query<{
+    pk: number;
+    doc_id: string;
+    source: string;
+    doc_title: string;
+    ordinal: number;
+    chunk_id: string;
+    text: string;
+  }>(
     `SELECT q.pk, d.doc_id, d.source, d.title AS doc_title, q.ordinal, q.chunk_id, q.text
      FROM quotes q JOIN documents d ON d.pk = q.doc_pk WHERE q.pk = ANY($1::bigint[])`,
     [ranked.map((r) => r.pk)],

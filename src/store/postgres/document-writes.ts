@@ -27,7 +27,9 @@ export async function insertDocuments(
   // In doc_id order, so two writers of overlapping batches take the locks in one order and cannot deadlock on them.
   for (const docId of writes.map((write) => write.document.docId).sort()) await lockDocument(c, names.schema, docId);
   if (writes.some((write) => write.tables.length > 0)) await lockTableNames(c, names.schema);
-  const embedders = new Map(writes.map((write) => [`${write.embedder.id}\u0000${write.embedder.dimension}`, write.embedder]));
+  const embedders = new Map(
+    writes.map((write) => [`${write.embedder.id}\u0000${write.embedder.dimension}`, write.embedder]),
+  );
   for (const embedder of embedders.values()) await bindEmbedder(c, embedder);
   const stats = new KeywordStatsDelta();
   for (const [i, write] of writes.entries()) await insertOne(c, names, write, keywords[i] ?? [], stats);
@@ -35,9 +37,16 @@ export async function insertDocuments(
 }
 
 /** One document version of a batch: `insertDocuments` has taken its lock and checked its embedder. */
-async function insertOne(c: PoolClient, names: SchemaNames, write: DocumentWrite, keywords: readonly KeywordDocument[], stats: KeywordStatsDelta): Promise<void> {
+async function insertOne(
+  c: PoolClient,
+  names: SchemaNames,
+  write: DocumentWrite,
+  keywords: readonly KeywordDocument[],
+  stats: KeywordStatsDelta,
+): Promise<void> {
   const { document } = write;
-  const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId])).rows[0];
+  const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId]))
+    .rows[0];
   if (existing) await removeDocumentRows(c, names, Number(existing.pk), stats);
 
   const acl = [...new Set(document.acl)];
@@ -46,8 +55,19 @@ async function insertOne(c: PoolClient, names: SchemaNames, write: DocumentWrite
       await c.query<{ pk: number }>(
         `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, acl, ingested_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING pk`,
-        [document.docId, document.source, document.title, document.type, document.contentHash, document.bytes, document.tags,
-          document.pageCount ?? null, write.chunks.length, acl, new Date()],
+        [
+          document.docId,
+          document.source,
+          document.title,
+          document.type,
+          document.contentHash,
+          document.bytes,
+          document.tags,
+          document.pageCount ?? null,
+          write.chunks.length,
+          acl,
+          new Date(),
+        ],
       )
     ).rows[0]?.pk,
   );
@@ -77,7 +97,12 @@ async function insertOne(c: PoolClient, names: SchemaNames, write: DocumentWrite
       write.vectors.map(vectorLiteral),
     ]);
     keywords.forEach((k) => stats.add(CORPUS.chunks, k));
-    await insertPostings(c, CORPUS.chunks, write.chunks.map((chunk) => pkOf.get(chunk.id) as number), keywords);
+    await insertPostings(
+      c,
+      CORPUS.chunks,
+      write.chunks.map((chunk) => pkOf.get(chunk.id) as number),
+      keywords,
+    );
   }
   if (write.chapters.length > 0) {
     await c.query(
@@ -97,19 +122,18 @@ async function insertOne(c: PoolClient, names: SchemaNames, write: DocumentWrite
   }
   for (const [ordinal, table] of write.tables.entries()) {
     const created = await createIngestedTable(c, names, document.docId, table);
-    await c.query('INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count) VALUES ($1, $2, $3, $4, $5, $6)', [
-      docPk,
-      ordinal,
-      table.title,
-      created.sqlName,
-      JSON.stringify(created.columns),
-      created.rowCount,
-    ]);
+    await c.query(
+      'INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count) VALUES ($1, $2, $3, $4, $5, $6)',
+      [docPk, ordinal, table.title, created.sqlName, JSON.stringify(created.columns), created.rowCount],
+    );
   }
   if (write.extras) await extras.insertExtras(c, docPk, write.extras, stats);
   const { original } = write;
   if (original) {
-    await c.query('INSERT INTO document_files (doc_pk, bytes) VALUES ($1, $2)', [docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength)]);
+    await c.query('INSERT INTO document_files (doc_pk, bytes) VALUES ($1, $2)', [
+      docPk,
+      Buffer.from(original.buffer, original.byteOffset, original.byteLength),
+    ]);
   }
 }
 
@@ -124,10 +148,17 @@ async function lockTableNames(c: PoolClient, schema: string): Promise<void> {
 }
 
 /** Deletes a document and everything hanging off it (vectors, chunks, chapters, extras, the original file by cascade; tables by name). */
-export async function removeDocumentRows(c: PoolClient, names: SchemaNames, docPk: number, stats: KeywordStatsDelta): Promise<void> {
+export async function removeDocumentRows(
+  c: PoolClient,
+  names: SchemaNames,
+  docPk: number,
+  stats: KeywordStatsDelta,
+): Promise<void> {
   await stats.subtractStored(c, CHUNKS, 'doc_pk = $1', [docPk]);
   await extras.removeExtras(c, docPk, stats);
-  for (const { sql_name } of (await c.query<{ sql_name: string }>('SELECT sql_name FROM doc_tables WHERE doc_pk = $1', [docPk])).rows) {
+  for (const { sql_name } of (
+    await c.query<{ sql_name: string }>('SELECT sql_name FROM doc_tables WHERE doc_pk = $1', [docPk])
+  ).rows) {
     await dropIngestedTable(c, names.tables, sql_name);
   }
   await c.query('DELETE FROM documents WHERE pk = $1', [docPk]);
@@ -139,10 +170,14 @@ export async function removeDocumentRows(c: PoolClient, names: SchemaNames, docP
  */
 async function bindEmbedder(c: PoolClient, embedder: EmbedderInfo): Promise<void> {
   const current = await readEmbedder(c);
-  const locked = (await c.query<{ value: EmbedderInfo | null }>(`SELECT value FROM store_meta WHERE key = 'embedder' ${current ? 'FOR SHARE' : 'FOR UPDATE'}`))
-    .rows[0]?.value;
+  const locked = (
+    await c.query<{ value: EmbedderInfo | null }>(
+      `SELECT value FROM store_meta WHERE key = 'embedder' ${current ? 'FOR SHARE' : 'FOR UPDATE'}`,
+    )
+  ).rows[0]?.value;
   if (locked) {
-    if (locked.id !== embedder.id || locked.dimension !== embedder.dimension) throw new EmbedderMismatchError(locked, embedder);
+    if (locked.id !== embedder.id || locked.dimension !== embedder.dimension)
+      throw new EmbedderMismatchError(locked, embedder);
     return;
   }
   await createVectorTable(c, embedder);
@@ -156,10 +191,13 @@ export async function createVectorTable(c: PoolClient, embedder: EmbedderInfo): 
     embedding vector(${embedder.dimension}) NOT NULL
   )`);
   await c.query('CREATE INDEX chunk_vectors_hnsw ON chunk_vectors USING hnsw (embedding vector_cosine_ops)');
-  await c.query("UPDATE store_meta SET value = $1 WHERE key = 'embedder'", [JSON.stringify({ id: embedder.id, dimension: embedder.dimension })]);
+  await c.query("UPDATE store_meta SET value = $1 WHERE key = 'embedder'", [
+    JSON.stringify({ id: embedder.id, dimension: embedder.dimension }),
+  ]);
 }
 
 export async function readEmbedder(c: PoolClient): Promise<EmbedderInfo | undefined> {
-  const value = (await c.query<{ value: EmbedderInfo | null }>("SELECT value FROM store_meta WHERE key = 'embedder'")).rows[0]?.value;
+  const value = (await c.query<{ value: EmbedderInfo | null }>("SELECT value FROM store_meta WHERE key = 'embedder'"))
+    .rows[0]?.value;
   return value ? { id: value.id, dimension: value.dimension } : undefined;
 }

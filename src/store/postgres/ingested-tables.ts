@@ -4,7 +4,12 @@ import { ValidationError } from '../../errors/index.ts';
 import { quoteIdentifier, tableSqlName, uniqueColumnNames, type CreatedTable } from '../table-names.ts';
 
 /** Booleans are 0/1 integers, as on SQLite, so the same table SQL (`WHERE paid = 1`) runs on both backends. */
-const SQL_TYPE: Record<ColumnType, string> = { integer: 'bigint', real: 'double precision', text: 'text', boolean: 'smallint' };
+const SQL_TYPE: Record<ColumnType, string> = {
+  integer: 'bigint',
+  real: 'double precision',
+  text: 'text',
+  boolean: 'smallint',
+};
 /** Postgres truncates identifiers at 63 bytes; names are cut first so uniqueness holds after truncation. */
 const MAX_COLUMN_BYTES = 56;
 /** Bind parameters per INSERT stay well under Postgres's 65535. */
@@ -27,13 +32,18 @@ export async function createIngestedTable(
   docId: string,
   table: TableData,
 ): Promise<CreatedTable> {
-  const existing = await client.query<{ name: string }>('SELECT lower(tablename) AS name FROM pg_tables WHERE schemaname = $1', [names.tables]);
+  const existing = await client.query<{ name: string }>(
+    'SELECT lower(tablename) AS name FROM pg_tables WHERE schemaname = $1',
+    [names.tables],
+  );
   const taken = new Set(existing.rows.map((row) => row.name));
   const sqlName = tableSqlName(docId, table.title, (name) => taken.has(name.toLowerCase()));
   const columnNames = uniqueColumnNames(table.columns.map((column) => cutToBytes(column.name)));
   const columns = table.columns.map((column, index) => ({ name: columnNames[index] as string, type: column.type }));
   if (columns.length === 0) {
-    throw new ValidationError(`Table "${table.title}" of ${docId} has no columns.`, { hint: 'Give the sheet or CSV a header row.' });
+    throw new ValidationError(`Table "${table.title}" of ${docId} has no columns.`, {
+      hint: 'Give the sheet or CSV a header row.',
+    });
   }
   const qualified = `${quoteIdentifier(names.tables)}.${quoteIdentifier(sqlName)}`;
   const definitions = columns.map(({ name, type }) => {
@@ -45,9 +55,12 @@ export async function createIngestedTable(
 
   table.rows.forEach((row, index) => {
     if (row.length !== columns.length) {
-      throw new ValidationError(`Row ${index + 1} of table "${table.title}" in ${docId} has ${row.length} cells, expected ${columns.length}.`, {
-        hint: 'Every row must have one cell per column (use null for empty cells).',
-      });
+      throw new ValidationError(
+        `Row ${index + 1} of table "${table.title}" in ${docId} has ${row.length} cells, expected ${columns.length}.`,
+        {
+          hint: 'Every row must have one cell per column (use null for empty cells).',
+        },
+      );
     }
   });
   const perBatch = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
@@ -58,10 +71,13 @@ export async function createIngestedTable(
     try {
       await client.query(`INSERT INTO ${qualified} VALUES ${values.join(', ')}`, params);
     } catch (error) {
-      throw new ValidationError(`A row of table "${table.title}" in ${docId} (rows ${start + 1}–${start + batch.length}) does not match the column types.`, {
-        cause: error,
-        hint: 'Check the column types the loader inferred against the cell values.',
-      });
+      throw new ValidationError(
+        `A row of table "${table.title}" in ${docId} (rows ${start + 1}–${start + batch.length}) does not match the column types.`,
+        {
+          cause: error,
+          hint: 'Check the column types the loader inferred against the cell values.',
+        },
+      );
     }
   }
   return { sqlName, columns, rowCount: table.rows.length };

@@ -54,8 +54,15 @@ export function keywordDocument(text: string): KeywordDocument {
     list.push(Math.min(i + 1, MAX_POSITION));
     positions.set(token, list);
   });
-  const tsvector = [...positions].map(([lexeme, at]) => `${quoteLexeme(lexeme)}:${[...new Set(at)].join(',')}`).join(' ');
-  return { tsvector, length: tokens.length, terms: [...positions.keys()], tf: [...positions.values()].map((at) => at.length) };
+  const tsvector = [...positions]
+    .map(([lexeme, at]) => `${quoteLexeme(lexeme)}:${[...new Set(at)].join(',')}`)
+    .join(' ');
+  return {
+    tsvector,
+    length: tokens.length,
+    terms: [...positions.keys()],
+    tf: [...positions.values()].map((at) => at.length),
+  };
 }
 
 /** One query term as tokens: one token is a term; several (only from odd input) must appear as a phrase. */
@@ -136,13 +143,18 @@ export async function rankByBm25(
   const parsed = parseQueryTerms(terms);
   if (parsed.length === 0 || limit <= 0) return [];
   const scored = scoredTerms(parsed);
-  const totals = await client.query<{ rows: number; tokens: number }>('SELECT rows, tokens FROM keyword_totals WHERE corpus = $1', [target.corpus]);
+  const totals = await client.query<{ rows: number; tokens: number }>(
+    'SELECT rows, tokens FROM keyword_totals WHERE corpus = $1',
+    [target.corpus],
+  );
   const rows = Number(totals.rows[0]?.rows ?? 0);
   if (rows === 0) return [];
   const avgdl = Number(totals.rows[0]?.tokens ?? 0) / rows;
   const df = await documentFrequencies(client, target, scored);
   // A term the query gives n times counts n times, as in FTS5, whose bm25() sums over the query's phrases.
-  const idf = df.map((n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF));
+  const idf = df.map(
+    (n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), MIN_IDF),
+  );
   const informative = scored.map((s, i) => s.prefix || (df[i] as number) * 2 < rows);
   const phrases = parsed.some((term) => term.tokens.length > 1);
   const run = (keep: readonly boolean[]) =>
@@ -166,14 +178,18 @@ export async function rankByBm25(
 }
 
 /** Rows containing each scored term: from the statistics for exact terms, counted from the postings for prefixes. */
-async function documentFrequencies(client: PoolClient, target: KeywordTable, scored: readonly ScoredTerm[]): Promise<number[]> {
+async function documentFrequencies(
+  client: PoolClient,
+  target: KeywordTable,
+  scored: readonly ScoredTerm[],
+): Promise<number[]> {
   const exact = scored.filter((s) => !s.prefix).map((s) => s.term);
   const found = new Map<string, number>();
   if (exact.length > 0) {
-    const result = await client.query<{ term: string; df: number }>('SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])', [
-      target.corpus,
-      exact,
-    ]);
+    const result = await client.query<{ term: string; df: number }>(
+      'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
+      [target.corpus, exact],
+    );
     for (const row of result.rows) found.set(row.term, Number(row.df));
   }
   const counts: number[] = [];
@@ -192,7 +208,12 @@ async function documentFrequencies(client: PoolClient, target: KeywordTable, sco
 }
 
 /** Adds the postings of freshly inserted rows (their pks, parallel to `docs`). */
-export async function insertPostings(client: PoolClient, corpus: Corpus, pks: readonly number[], docs: readonly KeywordDocument[]): Promise<void> {
+export async function insertPostings(
+  client: PoolClient,
+  corpus: Corpus,
+  pks: readonly number[],
+  docs: readonly KeywordDocument[],
+): Promise<void> {
   const terms: string[] = [];
   const rowPks: number[] = [];
   const tf: number[] = [];
@@ -206,13 +227,10 @@ export async function insertPostings(client: PoolClient, corpus: Corpus, pks: re
     });
   });
   if (terms.length === 0) return;
-  await client.query('INSERT INTO keyword_postings (corpus, term, pk, tf, len) SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[], $5::int[])', [
-    corpus,
-    terms,
-    rowPks,
-    tf,
-    len,
-  ]);
+  await client.query(
+    'INSERT INTO keyword_postings (corpus, term, pk, tf, len) SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[], $5::int[])',
+    [corpus, terms, rowPks, tf, len],
+  );
 }
 
 /**
@@ -240,11 +258,10 @@ export class KeywordStatsDelta {
     );
     if (result.rows.length === 0) return;
     for (const row of result.rows) this.add(target.corpus, row, -1);
-    await client.query('DELETE FROM keyword_postings WHERE corpus = $1 AND term = ANY($2::text[]) AND pk = ANY($3::bigint[])', [
-      target.corpus,
-      [...new Set(result.rows.flatMap((row) => row.terms))],
-      result.rows.map((row) => row.pk),
-    ]);
+    await client.query(
+      'DELETE FROM keyword_postings WHERE corpus = $1 AND term = ANY($2::text[]) AND pk = ANY($3::bigint[])',
+      [target.corpus, [...new Set(result.rows.flatMap((row) => row.terms))], result.rows.map((row) => row.pk)],
+    );
   }
 
   async apply(client: PoolClient): Promise<void> {
@@ -267,7 +284,11 @@ export class KeywordStatsDelta {
     for (const corpus of [...this.totals.keys()].sort()) {
       const { rows, tokens } = this.totals.get(corpus) as { rows: number; tokens: number };
       if (rows === 0 && tokens === 0) continue;
-      await client.query('UPDATE keyword_totals SET rows = rows + $2, tokens = tokens + $3 WHERE corpus = $1', [corpus, rows, tokens]);
+      await client.query('UPDATE keyword_totals SET rows = rows + $2, tokens = tokens + $3 WHERE corpus = $1', [
+        corpus,
+        rows,
+        tokens,
+      ]);
     }
   }
 }

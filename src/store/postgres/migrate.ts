@@ -25,26 +25,37 @@ export async function migratePostgres(
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const current = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM "${names.schema}".schema_migrations`);
+    const current = await client.query<{ version: number | null }>(
+      `SELECT max(version) AS version FROM "${names.schema}".schema_migrations`,
+    );
     const from = current.rows[0]?.version ?? 0;
     if (from > latest) {
-      throw new StoreError(`The store ${location} has schema version ${from}, newer than this Evident understands (${latest}).`, {
-        hint: 'Upgrade Evident to open it, or use another schema (?schema= in the database URL).',
-        details: { found: from, supported: latest },
-      });
+      throw new StoreError(
+        `The store ${location} has schema version ${from}, newer than this Evident understands (${latest}).`,
+        {
+          hint: 'Upgrade Evident to open it, or use another schema (?schema= in the database URL).',
+          details: { found: from, supported: latest },
+        },
+      );
     }
     for (const migration of migrations.slice(from)) {
       try {
         await client.query('BEGIN');
         await client.query(migration.up(names));
-        await client.query(`INSERT INTO "${names.schema}".schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+        await client.query(`INSERT INTO "${names.schema}".schema_migrations (version, name) VALUES ($1, $2)`, [
+          migration.version,
+          migration.name,
+        ]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new StoreError(`Migrating ${location} to schema ${migration.version} (${migration.name}) failed: ${(error as Error).message}.`, {
-          cause: error,
-          hint: 'The database is left at the last completed version; check that the user may create schemas and roles, and report this with the cause.',
-        });
+        throw new StoreError(
+          `Migrating ${location} to schema ${migration.version} (${migration.name}) failed: ${(error as Error).message}.`,
+          {
+            cause: error,
+            hint: 'The database is left at the last completed version; check that the user may create schemas and roles, and report this with the cause.',
+          },
+        );
       }
     }
     return { from, to: latest };

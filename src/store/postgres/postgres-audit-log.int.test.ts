@@ -22,7 +22,12 @@ describeWithPostgres('postgres audit log: append-only in the database', (url) =>
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE, even by the owner, leaving every entry as written', async () => {
-    const entry = await store.appendAudit({ actor: 'alice', action: 'search', questionSha256: 'b'.repeat(64), withheld: 1 });
+    const entry = await store.appendAudit({
+      actor: 'alice',
+      action: 'search',
+      questionSha256: 'b'.repeat(64),
+      withheld: 1,
+    });
     const refused = async (sql: string, params: unknown[] = []) => {
       const error = await client.query(sql, params).then(
         () => undefined,

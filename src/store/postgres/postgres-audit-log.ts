@@ -25,29 +25,31 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
   return {
     async appendAudit(entry) {
       validateAuditEntry(entry);
-      const row = await pool.withClient('append to the audit log', async (c) =>
-        (
-          await c.query<AuditRow>(
-            `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
+      const row = await pool.withClient(
+        'append to the audit log',
+        async (c) =>
+          (
+            await c.query<AuditRow>(
+              `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
                cited_doc_ids, withheld, decision, target, outcome)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${AUDIT_COLUMNS}`,
-            [
-              entry.actor,
-              entry.action,
-              entry.surface ?? null,
-              entry.question ?? null,
-              entry.questionSha256 ?? null,
-              entry.runId ?? null,
-              entry.threadId ?? null,
-              entry.returnedDocIds ?? null,
-              entry.citedDocIds ?? null,
-              entry.withheld ?? null,
-              entry.decision ?? null,
-              entry.target ?? null,
-              entry.outcome ?? null,
-            ],
-          )
-        ).rows[0] as AuditRow,
+              [
+                entry.actor,
+                entry.action,
+                entry.surface ?? null,
+                entry.question ?? null,
+                entry.questionSha256 ?? null,
+                entry.runId ?? null,
+                entry.threadId ?? null,
+                entry.returnedDocIds ?? null,
+                entry.citedDocIds ?? null,
+                entry.withheld ?? null,
+                entry.decision ?? null,
+                entry.target ?? null,
+                entry.outcome ?? null,
+              ],
+            )
+          ).rows[0] as AuditRow,
       );
       return toAuditEntry(row);
     },
@@ -69,7 +71,10 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
       filter('id < ?', q.beforeId);
       params.push(q.limit);
       const sql = `SELECT ${AUDIT_COLUMNS} FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT $${params.length}`;
-      const rows = await pool.withClient('read the audit log', async (c) => (await c.query<AuditRow>(sql, params)).rows);
+      const rows = await pool.withClient(
+        'read the audit log',
+        async (c) => (await c.query<AuditRow>(sql, params)).rows,
+      );
       return rows.map(toAuditEntry);
     },
   };

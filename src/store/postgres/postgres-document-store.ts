@@ -13,10 +13,23 @@ import type {
 } from '../ports/document-store.ts';
 import { guardTableQuery } from '../sql-guard.ts';
 import { resolveTableQueryLimits } from '../table-query-limits.ts';
-import { validateAcl, validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
+import {
+  validateAcl,
+  validateExtras,
+  validateReplacement,
+  validateWrite,
+  validateWrites,
+} from '../write-validation.ts';
 import { aclFilter } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
-import { CHUNKS, createVectorTable, insertDocuments, lockDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
+import {
+  CHUNKS,
+  createVectorTable,
+  insertDocuments,
+  lockDocument,
+  readEmbedder,
+  removeDocumentRows,
+} from './document-writes.ts';
 import { KeywordStatsDelta, keywordDocument, rankByBm25 } from './keyword-index.ts';
 import type { PostgresPool } from './postgres-pool.ts';
 import {
@@ -50,17 +63,33 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       validateWrites(writes);
       if (writes.length === 0) return;
       const keywords = writes.map((write) => write.keywordText.map(keywordDocument));
-      await pool.transaction(`write ${writes.length} documents`, (c) => insertDocuments(c, pool.names, writes, keywords));
+      await pool.transaction(`write ${writes.length} documents`, (c) =>
+        insertDocuments(c, pool.names, writes, keywords),
+      );
     },
 
     async getDocument(docId: string): Promise<DocumentRecord | undefined> {
-      const row = await pool.withClient('read a document', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = $1`, [docId])).rows[0]);
+      const row = await pool.withClient(
+        'read a document',
+        async (c) =>
+          (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = $1`, [docId]))
+            .rows[0],
+      );
       return row ? toDocumentRecord(row) : undefined;
     },
 
     async listDocuments(principal: Principal): Promise<DocumentRecord[]> {
       const acl = aclFilter('d', principalAclKeys(principal), 1);
-      const rows = await pool.withClient('list documents', async (c) => (await c.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C"`, acl.params)).rows);
+      const rows = await pool.withClient(
+        'list documents',
+        async (c) =>
+          (
+            await c.query<DocumentRow>(
+              `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C"`,
+              acl.params,
+            )
+          ).rows,
+      );
       return rows.map(toDocumentRecord);
     },
 
@@ -78,14 +107,23 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
 
     async listChapters(docId: string, principal: Principal): Promise<Chapter[]> {
       const acl = aclFilter('d', principalAclKeys(principal), 2);
-      const rows = await pool.withClient('list chapters', async (c) =>
-        (
-          await c.query<{ ordinal: number; title: string; heading_path: string[]; start_offset: number; end_offset: number; page: number | null }>(
-            `SELECT ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset, ch.page
+      const rows = await pool.withClient(
+        'list chapters',
+        async (c) =>
+          (
+            await c.query<{
+              ordinal: number;
+              title: string;
+              heading_path: string[];
+              start_offset: number;
+              end_offset: number;
+              page: number | null;
+            }>(
+              `SELECT ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset, ch.page
              FROM chapters ch JOIN documents d ON d.pk = ch.doc_pk WHERE d.doc_id = $1 AND ${acl.sql} ORDER BY ch.ordinal`,
-            [docId, ...acl.params],
-          )
-        ).rows,
+              [docId, ...acl.params],
+            )
+          ).rows,
       );
       return rows.map((row) => ({
         ordinal: row.ordinal,
@@ -97,33 +135,54 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       }));
     },
 
-    async readDocumentFile(docId: string, contentHash: string, principal: Principal, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+    async readDocumentFile(
+      docId: string,
+      contentHash: string,
+      principal: Principal,
+      maxBytes: number,
+    ): Promise<Uint8Array<ArrayBuffer> | undefined> {
       const acl = aclFilter('d', principalAclKeys(principal), 4);
       // octet_length of an EXTERNAL value reads its TOAST header only: a file over the bound is never fetched.
-      const row = await pool.withClient('read a document file', async (c) =>
-        (
-          await c.query<{ bytes: Buffer }>(
-            `SELECT f.bytes FROM document_files f JOIN documents d ON d.pk = f.doc_pk
+      const row = await pool.withClient(
+        'read a document file',
+        async (c) =>
+          (
+            await c.query<{ bytes: Buffer }>(
+              `SELECT f.bytes FROM document_files f JOIN documents d ON d.pk = f.doc_pk
              WHERE d.doc_id = $1 AND d.content_hash = $2 AND octet_length(f.bytes) <= $3 AND ${acl.sql}`,
-            [docId, contentHash, maxBytes, ...acl.params],
-          )
-        ).rows[0],
+              [docId, contentHash, maxBytes, ...acl.params],
+            )
+          ).rows[0],
       );
       return row ? new Uint8Array(row.bytes) : undefined;
     },
 
     async listTables(principal: Principal): Promise<TableRecord[]> {
       const acl = aclFilter('d', principalAclKeys(principal), 1);
-      const rows = await pool.withClient('list tables', async (c) =>
-        (
-          await c.query<{ doc_id: string; title: string; sql_name: string; columns: TableRecord['columns']; row_count: number }>(
-            `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count
+      const rows = await pool.withClient(
+        'list tables',
+        async (c) =>
+          (
+            await c.query<{
+              doc_id: string;
+              title: string;
+              sql_name: string;
+              columns: TableRecord['columns'];
+              row_count: number;
+            }>(
+              `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count
              FROM doc_tables t JOIN documents d ON d.pk = t.doc_pk WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C", t.ordinal`,
-            acl.params,
-          )
-        ).rows,
+              acl.params,
+            )
+          ).rows,
       );
-      return rows.map((row) => ({ docId: row.doc_id, title: row.title, sqlName: row.sql_name, columns: row.columns, rowCount: row.row_count }));
+      return rows.map((row) => ({
+        docId: row.doc_id,
+        title: row.title,
+        sqlName: row.sql_name,
+        columns: row.columns,
+        rowCount: row.row_count,
+      }));
     },
 
     async queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult> {
@@ -137,14 +196,16 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {
       if (chunkIds.length === 0) return [];
       const acl = aclFilter('d', principalAclKeys(principal), 2);
-      const rows = await pool.withClient('read chunks', async (c) =>
-        (
-          await c.query<ChunkRow>(
-            `SELECT ${CHUNK_COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n)
+      const rows = await pool.withClient(
+        'read chunks',
+        async (c) =>
+          (
+            await c.query<ChunkRow>(
+              `SELECT ${CHUNK_COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n)
              JOIN chunks c ON c.id = j.id JOIN documents d ON d.pk = c.doc_pk WHERE ${acl.sql} ORDER BY j.n`,
-            [[...new Set(chunkIds)], ...acl.params],
-          )
-        ).rows,
+              [[...new Set(chunkIds)], ...acl.params],
+            )
+          ).rows,
       );
       return rows.map(toChunkWithSource);
     },
@@ -153,7 +214,11 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       validateAcl(docId, acl);
       return pool.transaction('update a document ACL', async (c) => {
         await lockDocument(c, pool.names.schema, docId);
-        const updated = await c.query('UPDATE documents SET acl = $3 WHERE doc_id = $1 AND content_hash = $2', [docId, contentHash, [...new Set(acl)]]);
+        const updated = await c.query('UPDATE documents SET acl = $3 WHERE doc_id = $1 AND content_hash = $2', [
+          docId,
+          contentHash,
+          [...new Set(acl)],
+        ]);
         return (updated.rowCount ?? 0) > 0;
       });
     },
@@ -161,10 +226,19 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     async putDocumentExtras(docId: string, contentHash: string, documentExtras: DocumentExtras): Promise<boolean> {
       return pool.transaction('write document extras', async (c) => {
         await lockDocument(c, pool.names.schema, docId);
-        const row = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1 AND content_hash = $2', [docId, contentHash])).rows[0];
+        const row = (
+          await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1 AND content_hash = $2', [
+            docId,
+            contentHash,
+          ])
+        ).rows[0];
         if (!row) return false;
         const docPk = Number(row.pk);
-        const chunkIds = new Set((await c.query<{ id: string }>('SELECT id FROM chunks WHERE doc_pk = $1', [docPk])).rows.map((chunk) => chunk.id));
+        const chunkIds = new Set(
+          (await c.query<{ id: string }>('SELECT id FROM chunks WHERE doc_pk = $1', [docPk])).rows.map(
+            (chunk) => chunk.id,
+          ),
+        );
         validateExtras(docId, documentExtras, chunkIds);
         const stats = new KeywordStatsDelta();
         await extras.removeExtras(c, docPk, stats);
@@ -179,7 +253,9 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     },
 
     async searchSummaries(terms: readonly string[], principal: Principal, limit: number): Promise<SummaryHit[]> {
-      return pool.withClient('search summaries', (c) => extras.searchSummaries(c, terms, principalAclKeys(principal), limit));
+      return pool.withClient('search summaries', (c) =>
+        extras.searchSummaries(c, terms, principalAclKeys(principal), limit),
+      );
     },
 
     async searchQuotes(terms: readonly string[], principal: Principal, limit: number): Promise<QuoteHit[]> {
@@ -191,9 +267,11 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', principalAclKeys(principal), 1), limit);
         if (ranked.length === 0) return [];
         const ids = new Map(
-          (await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [ranked.map((r) => r.pk)])).rows.map(
-            (row) => [Number(row.pk), row.id],
-          ),
+          (
+            await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [
+              ranked.map((r) => r.pk),
+            ])
+          ).rows.map((row) => [Number(row.pk), row.id]),
         );
         return ranked
           .flatMap(({ pk, score }) => (ids.has(pk) ? [{ chunkId: ids.get(pk) as string, score }] : []))
@@ -216,13 +294,15 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       let after = -1;
       for (;;) {
         // Keyset pagination: no transaction is held open across the caller's awaits.
-        const rows = await pool.withClient('read chunk texts', async (c) =>
-          (
-            await c.query<ChunkRow & { pk: number }>(
-              `SELECT c.pk, ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.pk = c.doc_pk WHERE c.pk > $1 ORDER BY c.pk LIMIT $2`,
-              [after, size],
-            )
-          ).rows,
+        const rows = await pool.withClient(
+          'read chunk texts',
+          async (c) =>
+            (
+              await c.query<ChunkRow & { pk: number }>(
+                `SELECT c.pk, ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.pk = c.doc_pk WHERE c.pk > $1 ORDER BY c.pk LIMIT $2`,
+                [after, size],
+              )
+            ).rows,
         );
         if (rows.length === 0) return;
         after = Number((rows.at(-1) as { pk: number }).pk);
@@ -246,23 +326,28 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         }
         await createVectorTable(c, embedder);
         if (chunks.length > 0) {
-          await c.query('INSERT INTO chunk_vectors (chunk_pk, embedding) SELECT * FROM unnest($1::bigint[], $2::vector[])', [
-            chunks.map((chunk) => chunk.pk),
-            chunks.map((chunk) => vectorLiteral(vectors.get(chunk.id) as Float32Array)),
-          ]);
+          await c.query(
+            'INSERT INTO chunk_vectors (chunk_pk, embedding) SELECT * FROM unnest($1::bigint[], $2::vector[])',
+            [
+              chunks.map((chunk) => chunk.pk),
+              chunks.map((chunk) => vectorLiteral(vectors.get(chunk.id) as Float32Array)),
+            ],
+          );
         }
       });
     },
 
     async cachedEmbeddings(embedderId: string, contentHashes: readonly string[]): Promise<Map<string, Float32Array>> {
       if (contentHashes.length === 0) return new Map();
-      const rows = await pool.withClient('read cached embeddings', async (c) =>
-        (
-          await c.query<{ content_hash: string; vector: Buffer }>(
-            'SELECT content_hash, vector FROM embedding_cache WHERE embedder_id = $1 AND content_hash = ANY($2::text[])',
-            [embedderId, [...new Set(contentHashes)]],
-          )
-        ).rows,
+      const rows = await pool.withClient(
+        'read cached embeddings',
+        async (c) =>
+          (
+            await c.query<{ content_hash: string; vector: Buffer }>(
+              'SELECT content_hash, vector FROM embedding_cache WHERE embedder_id = $1 AND content_hash = ANY($2::text[])',
+              [embedderId, [...new Set(contentHashes)]],
+            )
+          ).rows,
       );
       return new Map(rows.map((row) => [row.content_hash, bytesToFloats(row.vector)]));
     },

@@ -27,7 +27,8 @@ const toRecord = (row: MemoryRow): MemoryRecord => ({
 export function postgresMemoryStore(pool: PostgresPool): MemoryStore {
   return {
     addMemory: (memory) => pool.withClient('save a memory', (c) => memories.add(c, memory)),
-    searchMemories: (user, vector, limit) => pool.withClient('search memories', (c) => memories.search(c, user, vector, limit)),
+    searchMemories: (user, vector, limit) =>
+      pool.withClient('search memories', (c) => memories.search(c, user, vector, limit)),
     listMemories: (user) => pool.withClient('list memories', (c) => memories.list(c, user)),
     deleteMemory: (user, id) => pool.withClient('delete a memory', (c) => memories.delete(c, user, id)),
   };
@@ -37,17 +38,31 @@ const memories = {
   /** Inserts unless the user has a memory with the same idempotency key; a concurrent twin insert loses to the unique key. */
   async add(client: PoolClient, memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
     validateMemory(memory);
-    const row: MemoryRow = { id: randomUUID(), user_name: memory.user, text: memory.text.trim(), source: memory.source ?? null, created_at: new Date() };
+    const row: MemoryRow = {
+      id: randomUUID(),
+      user_name: memory.user,
+      text: memory.text.trim(),
+      source: memory.source ?? null,
+      created_at: new Date(),
+    };
     const inserted = await client.query<MemoryRow>(
       `INSERT INTO memories (id, user_name, text, vector, source, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_name, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
-      [row.id, row.user_name, row.text, pgvector.toSql(Array.from(memory.vector)), row.source, memory.idempotencyKey ?? null, row.created_at],
+      [
+        row.id,
+        row.user_name,
+        row.text,
+        pgvector.toSql(Array.from(memory.vector)),
+        row.source,
+        memory.idempotencyKey ?? null,
+        row.created_at,
+      ],
     );
     if (inserted.rows[0]) return { memory: toRecord(inserted.rows[0]), created: true };
-    const existing = await client.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE user_name = $1 AND idempotency_key = $2`, [
-      memory.user,
-      memory.idempotencyKey,
-    ]);
+    const existing = await client.query<MemoryRow>(
+      `SELECT ${COLUMNS} FROM memories WHERE user_name = $1 AND idempotency_key = $2`,
+      [memory.user, memory.idempotencyKey],
+    );
     return { memory: toRecord(existing.rows[0] as MemoryRow), created: false };
   },
 
@@ -65,10 +80,14 @@ const memories = {
   },
 
   async list(client: PoolClient, user: string): Promise<MemoryRecord[]> {
-    return (await client.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE user_name = $1 ORDER BY pk`, [user])).rows.map(toRecord);
+    return (
+      await client.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE user_name = $1 ORDER BY pk`, [user])
+    ).rows.map(toRecord);
   },
 
   async delete(client: PoolClient, user: string, id: string): Promise<boolean> {
-    return ((await client.query('DELETE FROM memories WHERE user_name = $1 AND id = $2', [user, id])).rowCount ?? 0) > 0;
+    return (
+      ((await client.query('DELETE FROM memories WHERE user_name = $1 AND id = $2', [user, id])).rowCount ?? 0) > 0
+    );
   },
 };

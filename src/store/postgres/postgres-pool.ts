@@ -97,6 +97,8 @@ export class PooledConnections implements PostgresPool {
   /** Evident errors pass through; Postgres failures become a StoreError that names the operation. */
   private failure(what: string, error: unknown): Error {
     if (isEvidentError(error)) return error;
-    return new StoreError(`Could not ${what} in ${this.location}: ${(error as Error)?.message ?? String(error)}.`, { cause: error });
+    return new StoreError(`Could not ${what} in ${this.location}: ${(error as Error)?.message ?? String(error)}.`, {
+      cause: error,
+    });
   }
 }

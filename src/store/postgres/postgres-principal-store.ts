@@ -12,26 +12,36 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
       // The one user check (reserved identities, name and group rules), whoever calls.
       assertValidUser(user);
       const { name } = user;
-      const row = await pool.withClient('save a user', async (c) =>
-        (
-          await c.query<UserRow>(
-            `INSERT INTO users (name, groups, roles, created_at) VALUES ($1, $2, $3, $4)
+      const row = await pool.withClient(
+        'save a user',
+        async (c) =>
+          (
+            await c.query<UserRow>(
+              `INSERT INTO users (name, groups, roles, created_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (name) DO UPDATE SET groups = excluded.groups, roles = CASE WHEN $5 THEN excluded.roles ELSE users.roles END
              RETURNING name, groups, roles, created_at`,
-            [name, [...new Set(user.groups)], user.roles ?? ['member'], new Date(), user.roles !== undefined],
-          )
-        ).rows[0] as UserRow,
+              [name, [...new Set(user.groups)], user.roles ?? ['member'], new Date(), user.roles !== undefined],
+            )
+          ).rows[0] as UserRow,
       );
       return toUserRecord(row);
     },
 
     async getUser(name) {
-      const row = await pool.withClient('read a user', async (c) => (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users WHERE name = $1', [name])).rows[0]);
+      const row = await pool.withClient(
+        'read a user',
+        async (c) =>
+          (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users WHERE name = $1', [name])).rows[0],
+      );
       return row ? toUserRecord(row) : undefined;
     },
 
     async listUsers() {
-      const rows = await pool.withClient('list users', async (c) => (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users ORDER BY name COLLATE "C"')).rows);
+      const rows = await pool.withClient(
+        'list users',
+        async (c) =>
+          (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users ORDER BY name COLLATE "C"')).rows,
+      );
       return rows.map(toUserRecord);
     },
 
@@ -75,7 +85,10 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
     },
 
     async revokeApiKey(id) {
-      return pool.withClient('revoke an API key', async (c) => ((await c.query('DELETE FROM api_keys WHERE id = $1', [id])).rowCount ?? 0) > 0);
+      return pool.withClient(
+        'revoke an API key',
+        async (c) => ((await c.query('DELETE FROM api_keys WHERE id = $1', [id])).rowCount ?? 0) > 0,
+      );
     },
   };
 }

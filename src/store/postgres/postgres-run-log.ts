@@ -79,7 +79,9 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   question: row.question,
   status: row.status,
   attempt: row.attempt,
-  ...(row.lease_owner === null || row.lease_expires_at === null ? {} : { lease: { owner: row.lease_owner, expiresAt: row.lease_expires_at.toISOString() } }),
+  ...(row.lease_owner === null || row.lease_expires_at === null
+    ? {}
+    : { lease: { owner: row.lease_owner, expiresAt: row.lease_expires_at.toISOString() } }),
   ...(row.error === null ? {} : { error: row.error }),
   startedAt: row.started_at.toISOString(),
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at.toISOString() }),
@@ -93,15 +95,30 @@ const getRun = async (c: PoolClient, runId: string): Promise<RunRecord | undefin
 };
 
 const getThread = async (c: PoolClient, threadId: string): Promise<ThreadRecord | undefined> => {
-  const row = (await c.query<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = $1`, [threadId])).rows[0];
+  const row = (await c.query<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = $1`, [threadId]))
+    .rows[0];
   return row ? toThreadRecord(row) : undefined;
 };
 
 const lastSeq = async (c: PoolClient, runId: string): Promise<number> =>
-  Number((await c.query<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = $1', [runId])).rows[0]?.seq ?? 0);
+  Number(
+    (await c.query<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = $1', [runId]))
+      .rows[0]?.seq ?? 0,
+  );
 
-const insertEvents = async (c: PoolClient, events: readonly RunEventRecord[], now: Date, leaseOwner?: string): Promise<number> => {
-  const rows = [events.map((e) => e.runId), events.map((e) => e.seq), events.map((e) => e.event), events.map((e) => JSON.stringify(e.data ?? null)), now];
+const insertEvents = async (
+  c: PoolClient,
+  events: readonly RunEventRecord[],
+  now: Date,
+  leaseOwner?: string,
+): Promise<number> => {
+  const rows = [
+    events.map((e) => e.runId),
+    events.map((e) => e.seq),
+    events.map((e) => e.event),
+    events.map((e) => JSON.stringify(e.data ?? null)),
+    now,
+  ];
   // With an owner, the run rows are share-locked in the statement: a claim waits for the insert, then sees its events.
   // The batch is all or nothing: unless the owner holds every run in it, no row is inserted (one statement, atomic).
   const sql =
@@ -119,9 +136,13 @@ const insertEvents = async (c: PoolClient, events: readonly RunEventRecord[], no
     const { code, detail } = error as { code?: string; detail?: string };
     if (code === '23505') {
       const taken = /\(run_id, seq\)=\((.*), (\d+)\)/.exec(detail ?? '');
-      throw runEventsRefused({ kind: 'seq_taken', ...(taken ? { taken: { runId: taken[1] as string, seq: taken[2] as string } } : {}) }, error);
+      throw runEventsRefused(
+        { kind: 'seq_taken', ...(taken ? { taken: { runId: taken[1] as string, seq: taken[2] as string } } : {}) },
+        error,
+      );
     }
-    if (code === '23503') throw runEventsRefused({ kind: 'unknown_run', runId: events.find((e) => e.runId)?.runId ?? '' }, error);
+    if (code === '23503')
+      throw runEventsRefused({ kind: 'unknown_run', runId: events.find((e) => e.runId)?.runId ?? '' }, error);
     throw error;
   }
 };
@@ -142,8 +163,12 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           [run.threadId, '', run.user, now],
         );
         // The thread row is locked: a concurrent start on this thread waits here and then sees this run.
-        const thread = (await c.query<{ owner: string; agent: string }>('SELECT owner, agent FROM threads WHERE thread_id = $1 FOR UPDATE', [run.threadId]))
-          .rows[0] as { owner: string; agent: string };
+        const thread = (
+          await c.query<{ owner: string; agent: string }>(
+            'SELECT owner, agent FROM threads WHERE thread_id = $1 FOR UPDATE',
+            [run.threadId],
+          )
+        ).rows[0] as { owner: string; agent: string };
         const running = await c.query<{ run_id: string; started_at: Date; live: boolean }>(
           `SELECT r.run_id, r.started_at, coalesce(r.lease_expires_at > now(), false) AS live FROM runs r
            WHERE r.thread_id = $1 AND r.status = 'running' ORDER BY r.seq FOR UPDATE`,
@@ -159,7 +184,11 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           );
           await insertEvents(c, events, now);
         }
-        await c.query('UPDATE threads SET updated_at = $2, agent = $3 WHERE thread_id = $1', [run.threadId, now, run.agent]);
+        await c.query('UPDATE threads SET updated_at = $2, agent = $3 WHERE thread_id = $1', [
+          run.threadId,
+          now,
+          run.agent,
+        ]);
         await c.query(
           `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at, lease_owner, lease_expires_at)
            VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, ${expiryAfter('$8')})`,
@@ -172,7 +201,10 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
     async finishRun(runId, outcome) {
       return pool.transaction('record a run', async (c) => {
         const finished = new Date();
-        const row = requireRun(runId, (await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = $1 FOR UPDATE`, [runId])).rows[0]);
+        const row = requireRun(
+          runId,
+          (await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = $1 FOR UPDATE`, [runId])).rows[0],
+        );
         checkLeaseHeld(runId, outcome.leaseOwner, row.status === 'running' ? row.lease_owner : undefined);
         await c.query('UPDATE runs SET status = $2, error = $3, finished_at = $4, duration_ms = $5 WHERE run_id = $1', [
           runId,
@@ -182,7 +214,8 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           runDuration(row.started_at, finished),
         ]);
         await c.query('UPDATE threads SET updated_at = $2 WHERE thread_id = $1', [row.thread_id, finished]);
-        if (outcome.endSeq !== undefined) await insertEvents(c, [endEvent(runId, outcome.endSeq, outcome.status)], finished);
+        if (outcome.endSeq !== undefined)
+          await insertEvents(c, [endEvent(runId, outcome.endSeq, outcome.status)], finished);
         return (await getRun(c, runId)) as RunRecord;
       });
     },
@@ -209,7 +242,11 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           [user],
         );
         return result.rows.map((row) =>
-          toThreadSummary(toThreadRecord(row), { question: row.last_question, status: row.last_status }, Number(row.run_count)),
+          toThreadSummary(
+            toThreadRecord(row),
+            { question: row.last_question, status: row.last_status },
+            Number(row.run_count),
+          ),
         );
       });
     },
@@ -231,7 +268,12 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
     },
 
     async deleteThread(threadId, owner) {
-      return pool.withClient('delete a thread', async (c) => ((await c.query('DELETE FROM threads WHERE thread_id = $1 AND owner = $2', [threadId, owner])).rowCount ?? 0) > 0);
+      return pool.withClient(
+        'delete a thread',
+        async (c) =>
+          ((await c.query('DELETE FROM threads WHERE thread_id = $1 AND owner = $2', [threadId, owner])).rowCount ??
+            0) > 0,
+      );
     },
 
     async getRun(runId) {
@@ -240,7 +282,10 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
 
     async requestRunCancel(runId) {
       return pool.withClient("request a run's cancellation", async (c) => {
-        const result = await c.query("UPDATE runs SET cancel_requested = true WHERE run_id = $1 AND status = 'running'", [runId]);
+        const result = await c.query(
+          "UPDATE runs SET cancel_requested = true WHERE run_id = $1 AND status = 'running'",
+          [runId],
+        );
         return (result.rowCount ?? 0) > 0;
       });
     },
@@ -252,10 +297,10 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
         const inserted = await insertEvents(c, events, new Date(), leaseOwner);
         if (inserted === events.length || leaseOwner === undefined) return;
         // Nothing was inserted: some run of the batch is not held by `leaseOwner`; the error names the first such run.
-        const held = await c.query<{ run_id: string }>('SELECT run_id FROM runs WHERE run_id = ANY($1::text[]) AND lease_owner = $2', [
-          [...new Set(events.map((e) => e.runId))],
-          leaseOwner,
-        ]);
+        const held = await c.query<{ run_id: string }>(
+          'SELECT run_id FROM runs WHERE run_id = ANY($1::text[]) AND lease_owner = $2',
+          [[...new Set(events.map((e) => e.runId))], leaseOwner],
+        );
         const holders = new Set(held.rows.map((row) => row.run_id));
         const lost = events.find((e) => !holders.has(e.runId))?.runId ?? events[0]?.runId ?? '';
         checkLeaseHeld(lost, leaseOwner, null);
@@ -289,7 +334,10 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
 
     async listOrphanedRuns(limit = DEFAULT_ORPHAN_LIMIT) {
       return pool.withClient('list orphaned runs', async (c) => {
-        const result = await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${EXPIRED_LEASE} ORDER BY r.started_at, r.seq LIMIT $1`, [limit]);
+        const result = await c.query<RunRow>(
+          `SELECT ${RUN_COLUMNS} FROM runs r WHERE ${EXPIRED_LEASE} ORDER BY r.started_at, r.seq LIMIT $1`,
+          [limit],
+        );
         return result.rows.map(toRunRecord);
       });
     },

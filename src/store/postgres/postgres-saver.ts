@@ -21,7 +21,10 @@ export class LazyPostgresSaver extends PostgresSaver {
   }
 
   static connect(connectionString: string, schema: string): LazyPostgresSaver {
-    return new LazyPostgresSaver(new pg.Pool({ connectionString, max: 4, application_name: 'evident-checkpoints' }), schema);
+    return new LazyPostgresSaver(
+      new pg.Pool({ connectionString, max: 4, application_name: 'evident-checkpoints' }),
+      schema,
+    );
   }
 
   override async setup(): Promise<void> {

@@ -14,7 +14,11 @@ describeWith(readReplicaDatabases(), 'postgres store with a read replica', ({ pr
   describeStoreConformance('postgres + read replica', async (existing) => {
     const schema = existing ? schemas.get(existing.location) : freshSchema('evident_replica');
     if (!schema) throw new Error(`No schema for ${existing?.location}`);
-    const store = await openPostgresStore(primary, { schema, readUrls: [standby], readReplicas: { checkIntervalMs: 100 } });
+    const store = await openPostgresStore(primary, {
+      schema,
+      readUrls: [standby],
+      readReplicas: { checkIntervalMs: 100 },
+    });
     schemas.set(store.location, schema);
     return store;
   });

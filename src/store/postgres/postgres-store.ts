@@ -2,7 +2,13 @@ import pg, { type PoolClient } from 'pg';
 import { StoreError } from '../../errors/index.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
 import type { Store, StoreStats } from '../store.ts';
-import { connectionError, createPool, parsePostgresUrl, parseReadReplicaUrls, type PostgresTarget } from './connection.ts';
+import {
+  connectionError,
+  createPool,
+  parsePostgresUrl,
+  parseReadReplicaUrls,
+  type PostgresTarget,
+} from './connection.ts';
 import { readEmbedder } from './document-writes.ts';
 import { migratePostgres } from './migrate.ts';
 import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
@@ -40,7 +46,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const target = parsePostgresUrl(url, options.schema);
   const readTargets = parseReadReplicaUrls(options.readUrls ?? [], target);
   const logger = options.logger ?? silentLogger;
-  const names: SchemaNames = { schema: target.schema, tables: `${target.schema}_tables`, reader: `${target.schema}_reader` };
+  const names: SchemaNames = {
+    schema: target.schema,
+    tables: `${target.schema}_tables`,
+    reader: `${target.schema}_reader`,
+  };
   const bootstrap = new pg.Client({ connectionString: target.connectionString, connectionTimeoutMillis: 10_000 });
   try {
     await bootstrap.connect();
@@ -51,14 +61,21 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   try {
     vectorSchema = await ensurePgvector(bootstrap, target);
     await bootstrap.query(`SET search_path = "${names.schema}", "${vectorSchema}"`);
-    const { from, to } = await migratePostgres(bootstrap as unknown as PoolClient, POSTGRES_MIGRATIONS, names, target.location);
+    const { from, to } = await migratePostgres(
+      bootstrap as unknown as PoolClient,
+      POSTGRES_MIGRATIONS,
+      names,
+      target.location,
+    );
     if (from !== to) logger.info('store migrated', { location: target.location, from, to });
   } finally {
     await bootstrap.end();
   }
   const connections = createPool(target, [names.schema, vectorSchema], options.poolSize);
   // An idle connection that dies (server restart) must not crash the process; the next query reconnects.
-  connections.on('error', (error) => logger.warn('postgres connection lost', { location: target.location, error: error.message }));
+  connections.on('error', (error) =>
+    logger.warn('postgres connection lost', { location: target.location, error: error.message }),
+  );
   const pool = new PooledConnections(connections, target, names);
   let replicas: ReadReplicas | undefined;
   if (readTargets.length > 0) {
@@ -103,16 +120,24 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
 /** Installs pgvector if it is missing (needs the privilege to) and returns the schema its types live in. */
 async function ensurePgvector(client: pg.Client, target: PostgresTarget): Promise<string> {
-  const find = async () => (await client.query<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'vector'")).rows[0]?.schema;
+  const find = async () =>
+    (
+      await client.query<{ schema: string }>(
+        "SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'vector'",
+      )
+    ).rows[0]?.schema;
   const found = await find();
   if (found) return found.replaceAll('"', '');
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS vector');
   } catch (error) {
-    throw new StoreError(`The database at ${target.location} has no pgvector extension and it could not be installed: ${(error as Error).message}.`, {
-      cause: error,
-      hint: 'Install pgvector on the server and run CREATE EXTENSION vector once as a superuser (managed services list it as an extension to enable).',
-    });
+    throw new StoreError(
+      `The database at ${target.location} has no pgvector extension and it could not be installed: ${(error as Error).message}.`,
+      {
+        cause: error,
+        hint: 'Install pgvector on the server and run CREATE EXTENSION vector once as a superuser (managed services list it as an extension to enable).',
+      },
+    );
   }
   return ((await find()) ?? 'public').replaceAll('"', '');
 }

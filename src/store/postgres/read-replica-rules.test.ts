@@ -47,10 +47,20 @@ describe('read replica rules', () => {
   it('retries on the primary for a lost server, not for a wrong read', () => {
     const lost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:55433'), { code: 'ECONNREFUSED' });
     expect(isServerUnavailable(new StoreError('Cannot connect', { cause: lost }))).toBe(true);
-    expect(isServerUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
-    expect(isServerUnavailable(Object.assign(new Error('canceling statement due to conflict with recovery'), { code: '40001' }))).toBe(true);
+    expect(
+      isServerUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
+    expect(
+      isServerUnavailable(
+        Object.assign(new Error('canceling statement due to conflict with recovery'), { code: '40001' }),
+      ),
+    ).toBe(true);
     expect(isServerUnavailable(new StoreError('Could not search: Connection terminated unexpectedly.'))).toBe(true);
-    expect(isServerUnavailable(Object.assign(new Error('relation "chunks" does not exist'), { code: '42P01' }))).toBe(false);
+    expect(isServerUnavailable(Object.assign(new Error('relation "chunks" does not exist'), { code: '42P01' }))).toBe(
+      false,
+    );
     expect(isServerUnavailable(new StoreError('The query vector has dimension 3'))).toBe(false);
   });
 });

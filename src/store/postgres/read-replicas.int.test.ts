@@ -16,8 +16,10 @@ const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../../scripts/start-postgres-replica.sh');
 
 const next = seededRandom(14);
-const doc = (docId: string, word: string) => documentWrite({ docId, chunks: [{ text: `${word} notes`, keywords: word, vector: unitVector(next) }] });
-const docIds = async (store: PostgresStore, principal: Principal = ADMIN) => (await store.listDocuments(principal)).map((d) => d.docId);
+const doc = (docId: string, word: string) =>
+  documentWrite({ docId, chunks: [{ text: `${word} notes`, keywords: word, vector: unitVector(next) }] });
+const docIds = async (store: PostgresStore, principal: Principal = ADMIN) =>
+  (await store.listDocuments(principal)).map((d) => d.docId);
 const lease = { owner: 'test-process', ttlMs: 60_000 };
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
@@ -47,8 +49,16 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
 
   /** Waits until the standby has replayed everything the primary has inserted so far. */
   async function caughtUp(): Promise<void> {
-    const [{ position } = { position: '' }] = await query<{ position: string }>(primary, 'SELECT pg_current_wal_insert_lsn()::text AS position');
-    await waitFor(`the standby to replay ${position}`, async () => (await query<{ ok: boolean }>(standby, `SELECT pg_last_wal_replay_lsn() >= '${position}'::pg_lsn AS ok`))[0]?.ok === true);
+    const [{ position } = { position: '' }] = await query<{ position: string }>(
+      primary,
+      'SELECT pg_current_wal_insert_lsn()::text AS position',
+    );
+    await waitFor(
+      `the standby to replay ${position}`,
+      async () =>
+        (await query<{ ok: boolean }>(standby, `SELECT pg_last_wal_replay_lsn() >= '${position}'::pg_lsn AS ok`))[0]
+          ?.ok === true,
+    );
   }
 
   afterAll(async () => {
@@ -58,10 +68,16 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
   });
 
   /** A store on a fresh schema reading from the standby, and a second handle on the same schema without one. */
-  async function open(replicas: ReadReplicaOptions = {}): Promise<{ store: PostgresStore; writer: PostgresStore; schema: string }> {
+  async function open(
+    replicas: ReadReplicaOptions = {},
+  ): Promise<{ store: PostgresStore; writer: PostgresStore; schema: string }> {
     const schema = freshSchema('evident_replica');
     schemas.add(schema);
-    const store = await openPostgresStore(primary, { schema, readUrls: [standby], readReplicas: { checkIntervalMs: 50, ...replicas } });
+    const store = await openPostgresStore(primary, {
+      schema,
+      readUrls: [standby],
+      readReplicas: { checkIntervalMs: 50, ...replicas },
+    });
     const writer = await openPostgresStore(primary, { schema });
     stores.push(store, writer);
     await waitFor('the standby to be in use', async () => {
@@ -119,7 +135,14 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
     expect((await store.listThreads('ann')).map((t) => t.threadId)).toEqual(['other']);
     await pauseReplay();
     try {
-      await store.startRun({ runId: 'r1', threadId: 'mine', agent: 'rag', user: 'ann', question: 'Where is the lighthouse?', lease });
+      await store.startRun({
+        runId: 'r1',
+        threadId: 'mine',
+        agent: 'rag',
+        user: 'ann',
+        question: 'Where is the lighthouse?',
+        lease,
+      });
       expect((await store.listRuns('mine', 'ann')).map((r) => r.runId)).toEqual(['r1']);
       await store.finishRun('r1', { status: 'answered' });
       expect((await store.listRuns('mine', 'ann')).map((r) => r.status)).toEqual(['answered']);
@@ -127,7 +150,14 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
       await store.putDocument(doc('c.md', 'beacon'));
       expect(await docIds(store)).toEqual(['c.md']);
       // A run another process started on the other thread: not yet on the paused standby, where this read goes.
-      await writer.startRun({ runId: 'r2', threadId: 'other', agent: 'rag', user: 'ann', question: 'And the harbour?', lease });
+      await writer.startRun({
+        runId: 'r2',
+        threadId: 'other',
+        agent: 'rag',
+        user: 'ann',
+        question: 'And the harbour?',
+        lease,
+      });
       const before = reads(store);
       expect(await store.listRuns('other', 'ann')).toEqual([]);
       expect(reads(store)).toBe(before + 1);
@@ -142,7 +172,11 @@ describeWith(readReplicaDatabases(), 'postgres read replicas', ({ primary, stand
     await pauseReplay();
     try {
       await writer.putDocument(doc('g.md', 'pier'));
-      const later = await openPostgresStore(primary, { schema, readUrls: [standby], readReplicas: { checkIntervalMs: 50, maxLagMs: 120_000 } });
+      const later = await openPostgresStore(primary, {
+        schema,
+        readUrls: [standby],
+        readReplicas: { checkIntervalMs: 50, maxLagMs: 120_000 },
+      });
       stores.push(later);
       expect(await docIds(later)).toEqual(['g.md']);
       expect(reads(later)).toBe(0);

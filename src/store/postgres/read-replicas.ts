@@ -93,13 +93,24 @@ export class ReadReplicas {
   }
 
   /** Opens a pool per standby and checks them once, so the first reads are already routed by what was seen. */
-  static async open(primary: PooledConnections, targets: readonly PostgresTarget[], searchPath: readonly string[], options: ReadReplicaOptions = {}): Promise<ReadReplicas> {
+  static async open(
+    primary: PooledConnections,
+    targets: readonly PostgresTarget[],
+    searchPath: readonly string[],
+    options: ReadReplicaOptions = {},
+  ): Promise<ReadReplicas> {
     const timeoutMs = options.timeoutMs ?? 1000;
     const logger = options.logger ?? silentLogger;
     const replicas = targets.map((target) => {
       const connections = createPool(target, searchPath, options.poolSize, timeoutMs);
-      connections.on('error', (error) => logger.warn('read replica connection lost', { location: target.location, error: error.message }));
-      return new Replica(target, new PooledConnections(connections, target, primary.names), new StandbyProbe(target, timeoutMs));
+      connections.on('error', (error) =>
+        logger.warn('read replica connection lost', { location: target.location, error: error.message }),
+      );
+      return new Replica(
+        target,
+        new PooledConnections(connections, target, primary.names),
+        new StandbyProbe(target, timeoutMs),
+      );
     });
     const router = new ReadReplicas(primary, replicas, options);
     router.primarySystemId = await primary.withClient('read the cluster id', (c) => readSystemId(c));
@@ -166,12 +177,18 @@ export class ReadReplicas {
     const now = Date.now();
     try {
       // Flushed WAL is what the primary streams: a standby that replayed all of it as of maxLagMs ago is within bound.
-      const position = await this.primary.withClient('read the WAL position', (c) => walPosition(c, 'SELECT pg_current_wal_flush_lsn()::text AS position'));
+      const position = await this.primary.withClient('read the WAL position', (c) =>
+        walPosition(c, 'SELECT pg_current_wal_flush_lsn()::text AS position'),
+      );
       if (position !== undefined) this.history.add(now, position, this.maxLagMs + 2 * this.intervalMs);
     } catch {
       // The primary is unreachable: standbys keep being judged against what it last had.
     }
-    await Promise.all(this.replicas.filter((replica) => replica.state !== 'down' || now >= replica.retryAt).map((replica) => this.checkOne(replica, now)));
+    await Promise.all(
+      this.replicas
+        .filter((replica) => replica.state !== 'down' || now >= replica.retryAt)
+        .map((replica) => this.checkOne(replica, now)),
+    );
   }
 
   private async checkOne(replica: Replica, now: number): Promise<void> {
@@ -183,10 +200,24 @@ export class ReadReplicas {
       return;
     }
     if (!reading.inRecovery || reading.replayed === undefined) {
-      return this.setState(replica, 'not_a_standby', 'the server is not in recovery (a primary, or a promoted standby): it may not serve reads of this primary', now);
+      return this.setState(
+        replica,
+        'not_a_standby',
+        'the server is not in recovery (a primary, or a promoted standby): it may not serve reads of this primary',
+        now,
+      );
     }
-    if (reading.systemId !== undefined && this.primarySystemId !== undefined && reading.systemId !== this.primarySystemId) {
-      return this.setState(replica, 'not_a_standby', `a standby of another cluster (system id ${reading.systemId}, the primary's is ${this.primarySystemId})`, now);
+    if (
+      reading.systemId !== undefined &&
+      this.primarySystemId !== undefined &&
+      reading.systemId !== this.primarySystemId
+    ) {
+      return this.setState(
+        replica,
+        'not_a_standby',
+        `a standby of another cluster (system id ${reading.systemId}, the primary's is ${this.primarySystemId})`,
+        now,
+      );
     }
     replica.replayed = reading.replayed;
     if (this.history.reached(reading.replayed, now, this.maxLagMs)) this.setState(replica, 'up', undefined, now);
@@ -201,7 +232,12 @@ export class ReadReplicas {
   private setState(replica: Replica, state: ReplicaState, reason: string | undefined, now: number): void {
     if (state === 'not_a_standby') replica.retryAt = now + this.retryAfterMs;
     if (replica.state !== state) {
-      const fields = { location: replica.target.location, from: replica.state, to: state, ...(reason ? { reason } : {}) };
+      const fields = {
+        location: replica.target.location,
+        from: replica.state,
+        to: state,
+        ...(reason ? { reason } : {}),
+      };
       if (state === 'up') this.logger.info('read replica in use', fields);
       else this.logger.warn('read replica skipped', fields);
     }
@@ -233,12 +269,15 @@ export class ReadReplicas {
     if (up.length === 0) return undefined;
     const start = this.next++ % up.length;
     const turn = [...up.slice(start), ...up.slice(0, start)];
-    const ready = turn.find((replica) => required === undefined || (replica.replayed !== undefined && replica.replayed >= required));
+    const ready = turn.find(
+      (replica) => required === undefined || (replica.replayed !== undefined && replica.replayed >= required),
+    );
     if (ready || required === undefined) return ready;
     const candidate = turn[0] as Replica;
     try {
       const replayed = await candidate.pool.withClient('read the replay position', (c) => walPosition(c, REPLAYED));
-      if (replayed !== undefined && (candidate.replayed === undefined || replayed > candidate.replayed)) candidate.replayed = replayed;
+      if (replayed !== undefined && (candidate.replayed === undefined || replayed > candidate.replayed))
+        candidate.replayed = replayed;
       return replayed !== undefined && replayed >= required ? candidate : undefined;
     } catch (error) {
       if (isServerUnavailable(error)) this.markDown(candidate, (error as Error)?.message ?? String(error));

@@ -36,7 +36,8 @@ export interface StandbyReading {
 /** Reads a server's cluster id; undefined when the role may not call `pg_control_system()`. */
 export async function readSystemId(client: Pick<pg.ClientBase, 'query'>): Promise<string | undefined> {
   try {
-    return (await client.query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()')).rows[0]?.id;
+    return (await client.query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()')).rows[0]
+      ?.id;
   } catch {
     return undefined;
   }
@@ -72,7 +73,9 @@ export class StandbyProbe {
         this.systemId = await readSystemId(client);
       }
       const row = (
-        await this.client.query<{ standby: boolean; replayed: string | null }>('SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed')
+        await this.client.query<{ standby: boolean; replayed: string | null }>(
+          'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed',
+        )
       ).rows[0];
       return { inRecovery: row?.standby === true, replayed: parseWalPosition(row?.replayed), systemId: this.systemId };
     } catch (error) {

@@ -48,7 +48,8 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     if (touched.length > 0) await replicas.wrote(touched);
     return result;
   };
-  const runScopes = (run: { threadId: string; user: string } | undefined) => (run ? [thread(run.threadId), threadsOf(run.user)] : []);
+  const runScopes = (run: { threadId: string; user: string } | undefined) =>
+    run ? [thread(run.threadId), threadsOf(run.user)] : [];
 
   return {
     ...primary,
@@ -67,13 +68,16 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     putDocument: (write) => after(primary.putDocument(write), () => [DOCUMENTS]),
     putDocuments: (writes) => after(primary.putDocuments(writes), () => (writes.length > 0 ? [DOCUMENTS] : [])),
     deleteDocument: (docId) => after(primary.deleteDocument(docId), (deleted) => (deleted ? [DOCUMENTS] : [])),
-    updateDocumentAcl: (docId, hash, acl) => after(primary.updateDocumentAcl(docId, hash, acl), (written) => (written ? [DOCUMENTS] : [])),
-    putDocumentExtras: (docId, hash, extras) => after(primary.putDocumentExtras(docId, hash, extras), (written) => (written ? [DOCUMENTS] : [])),
+    updateDocumentAcl: (docId, hash, acl) =>
+      after(primary.updateDocumentAcl(docId, hash, acl), (written) => (written ? [DOCUMENTS] : [])),
+    putDocumentExtras: (docId, hash, extras) =>
+      after(primary.putDocumentExtras(docId, hash, extras), (written) => (written ? [DOCUMENTS] : [])),
     replaceVectors: (embedder, vectors) => after(primary.replaceVectors(embedder, vectors), () => [DOCUMENTS]),
 
     searchMemories: (user, vector, limit) => memories(user).searchMemories(user, vector, limit),
     listMemories: (user) => memories(user).listMemories(user),
-    addMemory: (memory) => after(primary.addMemory(memory), ({ created }) => (created ? [memoriesOf(memory.user)] : [])),
+    addMemory: (memory) =>
+      after(primary.addMemory(memory), ({ created }) => (created ? [memoriesOf(memory.user)] : [])),
     deleteMemory: (user, id) => after(primary.deleteMemory(user, id), (deleted) => (deleted ? [memoriesOf(user)] : [])),
 
     // A thread's history and a user's thread list; the writes that change what they show record their scopes.
@@ -82,8 +86,10 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     startRun: (run) => after(primary.startRun(run), runScopes),
     finishRun: (runId, outcome) => after(primary.finishRun(runId, outcome), runScopes),
     claimOrphanedRun: (runId, lease) => after(primary.claimOrphanedRun(runId, lease), runScopes),
-    createThread: (created) => after(primary.createThread(created), (record) => [thread(record.threadId), threadsOf(record.owner)]),
-    deleteThread: (threadId, owner) => after(primary.deleteThread(threadId, owner), (deleted) => (deleted ? [thread(threadId), threadsOf(owner)] : [])),
+    createThread: (created) =>
+      after(primary.createThread(created), (record) => [thread(record.threadId), threadsOf(record.owner)]),
+    deleteThread: (threadId, owner) =>
+      after(primary.deleteThread(threadId, owner), (deleted) => (deleted ? [thread(threadId), threadsOf(owner)] : [])),
     // The audit log is read by admins on a standby that has this process's appends; appends go to the primary.
     listAudit: (query) => postgresAuditLog(replicas.reader(AUDIT)).listAudit(query),
     appendAudit: (entry) => after(primary.appendAudit(entry), () => [AUDIT]),

@@ -18,7 +18,8 @@ export interface DocumentRow {
   ingested_at: Date;
 }
 
-export const DOCUMENT_COLUMNS = 'd.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count, d.chunk_count, d.acl, d.ingested_at';
+export const DOCUMENT_COLUMNS =
+  'd.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count, d.chunk_count, d.acl, d.ingested_at';
 
 export const toDocumentRecord = (row: DocumentRow): DocumentRecord => ({
   docId: row.doc_id,
@@ -47,7 +48,8 @@ export interface ChunkRow {
   doc_title: string;
 }
 
-export const CHUNK_COLUMNS = 'c.id, d.doc_id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, d.source, d.title AS doc_title';
+export const CHUNK_COLUMNS =
+  'c.id, d.doc_id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, d.source, d.title AS doc_title';
 
 export const toChunkWithSource = (row: ChunkRow): ChunkWithSource => ({
   id: row.id,
@@ -69,8 +71,15 @@ export interface UserRow {
   created_at: Date;
 }
 
-export const toUserRecord = (row: UserRow): UserRecord => ({ name: row.name, groups: row.groups, roles: row.roles, createdAt: row.created_at.toISOString() });
+export const toUserRecord = (row: UserRow): UserRecord => ({
+  name: row.name,
+  groups: row.groups,
+  roles: row.roles,
+  createdAt: row.created_at.toISOString(),
+});
 
 export const vectorLiteral = (vector: Float32Array): string => pgvector.toSql(Array.from(vector)) as string;
-export const floatsToBytes = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-export const bytesToFloats = (bytes: Buffer): Float32Array => new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+export const floatsToBytes = (vector: Float32Array): Buffer =>
+  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+export const bytesToFloats = (bytes: Buffer): Float32Array =>
+  new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));

@@ -25,23 +25,31 @@ describeWithPostgres('postgres schema upgrade', (url) => {
   const schemas: string[] = [];
   afterAll(() => dropSchemas(url, schemas));
 
-  it('upgrades a store of schema 7 in place: postings gain their rows\' lengths and rank as before', async () => {
+  it("upgrades a store of schema 7 in place: postings gain their rows' lengths and rank as before", async () => {
     const schema = freshSchema('evident_upgrade');
     schemas.push(schema);
     let seed = 7;
-    const next = () => ((seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) / 4_294_967_296);
+    const next = () => (seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) / 4_294_967_296;
     const words = ['harbour', 'invoice', 'contract', 'renewal', 'penalty', 'clause', 'tariff', 'audit'];
-    const text = () => Array.from({ length: 6 + Math.floor(next() * 20) }, () => words[Math.floor(next() * words.length)]).join(' ');
+    const text = () =>
+      Array.from({ length: 6 + Math.floor(next() * 20) }, () => words[Math.floor(next() * words.length)]).join(' ');
     const store = await openPostgresStore(url, { schema });
     for (let d = 0; d < 12; d++) {
       const acl = d % 3 === 0 ? ['group:legal'] : [];
-      await store.putDocument(documentWrite({ docId: `doc-${d}.md`, acl, chunks: Array.from({ length: 4 }, () => ({ text: text(), vector: unitVector(next) })) }));
+      await store.putDocument(
+        documentWrite({
+          docId: `doc-${d}.md`,
+          acl,
+          chunks: Array.from({ length: 4 }, () => ({ text: text(), vector: unitVector(next) })),
+        }),
+      );
     }
     const queries = [['harbour'], ['invoice', 'penalty'], ['audit', 'tariff', 'clause'], ['contr*']];
     const principals: Principal[] = [ADMIN, ALICE, BOB];
     const search = async () => {
       const out = [];
-      for (const terms of queries) for (const principal of principals) out.push(await store.keywordSearch(terms, principal, 5));
+      for (const terms of queries)
+        for (const principal of principals) out.push(await store.keywordSearch(terms, principal, 5));
       return out;
     };
     const before = await search();
@@ -55,7 +63,8 @@ describeWithPostgres('postgres schema upgrade', (url) => {
       const reopened = await openPostgresStore(url, { schema });
       try {
         const after = [];
-        for (const terms of queries) for (const principal of principals) after.push(await reopened.keywordSearch(terms, principal, 5));
+        for (const terms of queries)
+          for (const principal of principals) after.push(await reopened.keywordSearch(terms, principal, 5));
         expect(after).toEqual(before);
         expect(before.flat().length).toBeGreaterThan(0);
       } finally {
@@ -68,7 +77,9 @@ describeWithPostgres('postgres schema upgrade', (url) => {
          UNION ALL SELECT p.pk FROM keyword_postings p JOIN quotes x ON x.pk = p.pk WHERE p.corpus = 3 AND p.len <> x.keyword_length`,
       );
       expect(wrong.rows).toEqual([]);
-      const gin = await client.query("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexdef ILIKE '%USING gin (keyword)%'");
+      const gin = await client.query(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexdef ILIKE '%USING gin (keyword)%'",
+      );
       expect(gin.rows).toEqual([]);
     } finally {
       await client.end();

@@ -4,8 +4,18 @@
  * is retried on the primary, the second is the caller's error wherever it runs.
  */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '40001', '53300']);
-const ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error|terminating connection|the database system is (starting up|shutting down)/i;
+const ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|connection error|terminating connection|the database system is (starting up|shutting down)/i;
 
 export function isServerUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current !== undefined && current !== null && depth < 6; depth++) {

@@ -41,7 +41,9 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
     store = await openPostgresStore(url, { schema });
     await store.putDocument(write('public.csv', []));
     await store.putDocument(write('board.csv', ['group:board']));
-    const names = new Map((await store.listTables({ id: 'root', groups: [], roles: ['admin'] })).map((t) => [t.docId, t.sqlName]));
+    const names = new Map(
+      (await store.listTables({ id: 'root', groups: [], roles: ['admin'] })).map((t) => [t.docId, t.sqlName]),
+    );
     visible = names.get('public.csv') as string;
     hidden = names.get('board.csv') as string;
   });
@@ -51,14 +53,21 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
   });
 
   const refusal = async (sql: string) => {
-    const error: unknown = await store.queryTables(sql, MEMBER, LIMITS).then(() => undefined, (caught: unknown) => caught);
+    const error: unknown = await store.queryTables(sql, MEMBER, LIMITS).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(isEvidentError(error), sql).toBe(true);
     return { code: (error as { code: string }).code, message: (error as Error).message };
   };
 
   it('runs as the reader role and refuses every way out with the text a missing table gets', async () => {
-    expect((await store.queryTables(`SELECT current_user, count(*) FROM ${visible}`, MEMBER, LIMITS)).rows).toEqual([[`${schema}_reader`, 2]]);
-    expect((await store.queryTables(`SELECT x FROM ${visible}, generate_series(1, 2) x ORDER BY x`, MEMBER, LIMITS)).rows).toEqual([[1], [1], [2], [2]]);
+    expect((await store.queryTables(`SELECT current_user, count(*) FROM ${visible}`, MEMBER, LIMITS)).rows).toEqual([
+      [`${schema}_reader`, 2],
+    ]);
+    expect(
+      (await store.queryTables(`SELECT x FROM ${visible}, generate_series(1, 2) x ORDER BY x`, MEMBER, LIMITS)).rows,
+    ).toEqual([[1], [1], [2], [2]]);
     const reference = await refusal('SELECT * FROM tbl_no_such_table');
     for (const sql of [
       `SELECT pg_read_file('/etc/passwd') FROM ${visible}`,
@@ -85,8 +94,13 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
     // CPU without memory: three small materialised series joined without a condition (10^12 rows) never spill to temporary
     // files, so the time limit (not temp_file_limit) is what stops it, however fast the machine.
     expect(
-      await refusal(`SELECT count(*) FROM ${visible}, generate_series(1, 10000) a, generate_series(1, 10000) b, generate_series(1, 10000) c`),
+      await refusal(
+        `SELECT count(*) FROM ${visible}, generate_series(1, 10000) a, generate_series(1, 10000) b, generate_series(1, 10000) c`,
+      ),
     ).toMatchObject({ code: 'query_timeout' });
-    expect(await refusal(`SELECT 1 / 0 FROM ${visible}`)).toEqual({ code: 'query_rejected', message: 'The query failed: division by zero.' });
+    expect(await refusal(`SELECT 1 / 0 FROM ${visible}`)).toEqual({
+      code: 'query_rejected',
+      message: 'The query failed: division by zero.',
+    });
   });
 });

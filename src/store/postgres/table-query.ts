@@ -44,7 +44,8 @@ const SCHEMA_FREE_CLASSES = /^(22|42601|42703|42702|42803|42804|42P10|42P18|4261
 /** The socket a pg client reads from: the fetch counts its bytes and closes it at the cap. */
 function socketOf(client: PoolClient): Socket {
   const stream = (client as unknown as { connection?: { stream?: unknown } }).connection?.stream;
-  if (!(stream instanceof Socket)) throw new StoreError('The PostgreSQL client exposes no socket to bound a table query\'s fetch by.');
+  if (!(stream instanceof Socket))
+    throw new StoreError("The PostgreSQL client exposes no socket to bound a table query's fetch by.");
   return stream;
 }
 
@@ -52,9 +53,13 @@ function socketOf(client: PoolClient): Socket {
 const PLAN_BYTES = 256 * 1024;
 
 const timeoutError = (timeoutMs: number) =>
-  new QueryRejectedError('query_timeout', `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`, {
-    hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
-  });
+  new QueryRejectedError(
+    'query_timeout',
+    `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`,
+    {
+      hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
+    },
+  );
 
 /**
  * Runs a guarded query on a connection of its own (`connect`), as the reader role, read-only and time-limited:
@@ -82,11 +87,17 @@ export async function runTableQuery(
   // The client reports a closed connection as an error event too; the query's own rejection carries it.
   const ignore = () => undefined;
   client.on('error', ignore);
-  const timer = setTimeout(() => stop(timeoutError(limits.timeoutMs)), Math.max(0, limits.timeoutMs - (performance.now() - started)));
+  const timer = setTimeout(
+    () => stop(timeoutError(limits.timeoutMs)),
+    Math.max(0, limits.timeoutMs - (performance.now() - started)),
+  );
   // Every byte the server sends is counted against the bound of the current step: a plan shows constants folded
   // into it (a `repeat('x', 1e8)` becomes a 100 MB literal), the fetch shows the rows.
   let received = 0;
-  let bound: { bytes: number; error: () => Error } = { bytes: PLAN_BYTES + 4 * limits.maxValueBytes, error: () => new QueryTooLargeError('value', limits.maxValueBytes) };
+  let bound: { bytes: number; error: () => Error } = {
+    bytes: PLAN_BYTES + 4 * limits.maxValueBytes,
+    error: () => new QueryTooLargeError('value', limits.maxValueBytes),
+  };
   const count = (chunk: Buffer) => {
     received += chunk.length;
     if (received > bound.bytes) stop(bound.error());
@@ -101,7 +112,9 @@ export async function runTableQuery(
     ]);
     await client.query(`SET LOCAL search_path = "${names.tables}"`);
     await client.query(`SET LOCAL ROLE "${names.reader}"`);
-    const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${guarded.sql}`);
+    const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      `EXPLAIN (VERBOSE, FORMAT JSON) ${guarded.sql}`,
+    );
     const plan = explained.rows[0]?.['QUERY PLAN'][0]?.Plan;
     if (!plan || FORBIDDEN_CALL.test(JSON.stringify(plan)) || !planIsAllowed(plan, names.tables, new Set(allowed))) {
       throw tableNotAllowedError(allowed);
@@ -109,8 +122,14 @@ export async function runTableQuery(
     await client.query(`DECLARE evident_table_query NO SCROLL CURSOR FOR ${guarded.sql}`);
     const maxRows = limits.maxRows;
     received = 0;
-    bound = { bytes: 4 * limits.maxResultBytes + 64 * (maxRows + 1) + 64 * 1024, error: () => new QueryTooLargeError('result', limits.maxResultBytes) };
-    const fetched = await client.query({ text: `FETCH FORWARD ${maxRows + 1} FROM evident_table_query`, rowMode: 'array' });
+    bound = {
+      bytes: 4 * limits.maxResultBytes + 64 * (maxRows + 1) + 64 * 1024,
+      error: () => new QueryTooLargeError('result', limits.maxResultBytes),
+    };
+    const fetched = await client.query({
+      text: `FETCH FORWARD ${maxRows + 1} FROM evident_table_query`,
+      rowMode: 'array',
+    });
     socket.off('data', count);
     if (performance.now() - started > limits.timeoutMs) throw timeoutError(limits.timeoutMs);
     const columns = fetched.fields.map((field) => field.name);
@@ -136,7 +155,12 @@ export async function runTableQuery(
   }
 }
 
-function rejection(error: unknown, guarded: GuardedQuery, allowed: readonly string[], limits: ResolvedTableQueryLimits): Error {
+function rejection(
+  error: unknown,
+  guarded: GuardedQuery,
+  allowed: readonly string[],
+  limits: ResolvedTableQueryLimits,
+): Error {
   if (QueryRejectedError.isInstance(error) || QueryTooLargeError.isInstance(error)) return error;
   const code = (error as { code?: string }).code ?? '';
   if (code === '57014') return timeoutError(limits.timeoutMs);

@@ -26,20 +26,31 @@ const MAX_SCAN_TUPLES = 100_000;
  * An admin, or a reader of many chunks, walks the HNSW index, whose iterative scan keeps walking until the filter has
  * let `limit` rows through; a reader of few chunks (counted from their documents first) gets an exact scan.
  */
-export async function searchVectors(c: PoolClient, vector: Float32Array, keys: readonly string[] | undefined, limit: number): Promise<ChannelHit[]> {
+export async function searchVectors(
+  c: PoolClient,
+  vector: Float32Array,
+  keys: readonly string[] | undefined,
+  limit: number,
+): Promise<ChannelHit[]> {
   const embedder = await readEmbedder(c);
   if (!embedder) return [];
   if (vector.length !== embedder.dimension) {
-    throw new ValidationError(`The query vector has dimension ${vector.length}, but the store's vectors (${embedder.id}) have ${embedder.dimension}.`, {
-      hint: `Embed queries with ${embedder.id}, or run \`evident reindex\` with the configured embedder.`,
-    });
+    throw new ValidationError(
+      `The query vector has dimension ${vector.length}, but the store's vectors (${embedder.id}) have ${embedder.dimension}.`,
+      {
+        hint: `Embed queries with ${embedder.id}, or run \`evident reindex\` with the configured embedder.`,
+      },
+    );
   }
   const k = Math.floor(limit);
   const acl = aclFilter('d', keys, 3);
   const literal = vectorLiteral(vector);
   let exact = false;
   if (keys !== undefined) {
-    const visible = await c.query<{ n: string | null }>(`SELECT sum(d.chunk_count) AS n FROM documents d WHERE ${aclFilter('d', keys, 1).sql}`, acl.params);
+    const visible = await c.query<{ n: string | null }>(
+      `SELECT sum(d.chunk_count) AS n FROM documents d WHERE ${aclFilter('d', keys, 1).sql}`,
+      acl.params,
+    );
     const n = Number(visible.rows[0]?.n ?? 0);
     if (n === 0) return [];
     exact = n <= EXACT_SCAN_MAX_CHUNKS;

@@ -13,7 +13,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const put = (saver: BatchedSqliteSaver, threadId: string) => {
   const checkpoint = { ...emptyCheckpoint(), id: `checkpoint-${threadId}` };
-  return saver.put({ configurable: { thread_id: threadId, checkpoint_ns: '' } }, checkpoint, { source: 'loop', step: 0, parents: {} });
+  return saver.put({ configurable: { thread_id: threadId, checkpoint_ns: '' } }, checkpoint, {
+    source: 'loop',
+    step: 0,
+    parents: {},
+  });
 };
 
 describe('batched SQLite saver', () => {
@@ -58,9 +62,23 @@ describe('batched SQLite saver', () => {
     const db = new Database(join(root, 'serde.db'));
     const ours = new BatchedSqliteSaver(db).serde;
     const theirs = new SqliteSaver(db).serde;
-    const plain = { question: 'Fee?', n: 1.5, nan: Number.NaN, ok: true, none: null, list: [{ chunk_id: 'a#0', text: 'é "q" \n' }], nested: { deep: [[1], []] } };
+    const plain = {
+      question: 'Fee?',
+      n: 1.5,
+      nan: Number.NaN,
+      ok: true,
+      none: null,
+      list: [{ chunk_id: 'a#0', text: 'é "q" \n' }],
+      nested: { deep: [[1], []] },
+    };
     expect(await ours.dumpsTyped(plain)).toEqual(await theirs.dumpsTyped(plain));
-    const tagged = { missing: undefined, hole: [1, undefined], set: new Set(['x']), when: new Date(0), error: new Error('boom') };
+    const tagged = {
+      missing: undefined,
+      hole: [1, undefined],
+      set: new Set(['x']),
+      when: new Date(0),
+      error: new Error('boom'),
+    };
     const [type, bytes] = await ours.dumpsTyped(tagged);
     expect([type, bytes]).toEqual(await theirs.dumpsTyped(tagged));
     expect(await ours.loadsTyped(type, bytes)).toEqual(await theirs.loadsTyped(type, bytes));

@@ -52,7 +52,8 @@ function isPlainJson(value: unknown, depth = 0): boolean {
 function plainJsonFirst(serde: SqliteSaver['serde']): SqliteSaver['serde'] {
   const encoder = new TextEncoder();
   return {
-    dumpsTyped: async (value) => (isPlainJson(value) ? ['json', encoder.encode(JSON.stringify(value))] : serde.dumpsTyped(value)),
+    dumpsTyped: async (value) =>
+      isPlainJson(value) ? ['json', encoder.encode(JSON.stringify(value))] : serde.dumpsTyped(value),
     loadsTyped: (type, data) => serde.loadsTyped(type, data),
   };
 }
@@ -79,7 +80,11 @@ export class BatchedSqliteSaver extends SqliteSaver {
     this.serde = plainJsonFirst(this.serde);
   }
 
-  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+  ): Promise<RunnableConfig> {
     this.setup();
     if (!config.configurable) throw new Error('Empty configuration supplied.');
     const threadId = config.configurable.thread_id as string | undefined;
@@ -110,8 +115,21 @@ export class BatchedSqliteSaver extends SqliteSaver {
     const rows = await Promise.all(
       writes.map(async ([channel, value], idx) => {
         const [type, serialized] = await this.serde.dumpsTyped(value);
-        const { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } = config.configurable as Record<string, unknown>;
-        return [threadId, checkpointNs, checkpointId, taskId, WRITES_IDX_MAP[channel] ?? idx, channel, type, serialized];
+        const {
+          thread_id: threadId,
+          checkpoint_ns: checkpointNs,
+          checkpoint_id: checkpointId,
+        } = config.configurable as Record<string, unknown>;
+        return [
+          threadId,
+          checkpointNs,
+          checkpointId,
+          taskId,
+          WRITES_IDX_MAP[channel] ?? idx,
+          channel,
+          type,
+          serialized,
+        ];
       }),
     );
     await this.enqueue(

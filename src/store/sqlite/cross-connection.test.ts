@@ -47,7 +47,10 @@ describe('two connections on one file', () => {
     await a.putDocument(write('one.txt', axis(3), ['group:board']));
     expect((await b.vectorSearch(axis(2), ADMIN, 1)).map((hit) => hit.chunkId)).toEqual(['three.txt#0']);
     expect(b.indexLoads).toBe(2);
-    expect((await b.vectorSearch(axis(3), CAROL, 5)).map((hit) => hit.chunkId).sort()).toEqual(['three.txt#0', 'two.txt#0']);
+    expect((await b.vectorSearch(axis(3), CAROL, 5)).map((hit) => hit.chunkId).sort()).toEqual([
+      'three.txt#0',
+      'two.txt#0',
+    ]);
     expect((await b.vectorSearch(axis(3), ADMIN, 1)).map((hit) => hit.chunkId)).toEqual(['one.txt#0']);
 
     expect(await a.deleteDocument('three.txt')).toBe(true);

@@ -9,9 +9,11 @@ type Stmt = (sql: string) => Database.Statement;
 /** Deletes a version's extras and their FTS rows (contentless FTS tables have no cascade). */
 export function removeExtras(stmt: Stmt, docPk: number): void {
   const deleteSummaryFts = stmt('DELETE FROM summary_fts WHERE rowid = ?');
-  for (const { pk } of stmt('SELECT pk FROM chapter_summaries WHERE doc_pk = ?').all(docPk) as { pk: number }[]) deleteSummaryFts.run(pk);
+  for (const { pk } of stmt('SELECT pk FROM chapter_summaries WHERE doc_pk = ?').all(docPk) as { pk: number }[])
+    deleteSummaryFts.run(pk);
   const deleteQuoteFts = stmt('DELETE FROM quote_fts WHERE rowid = ?');
-  for (const { pk } of stmt('SELECT pk FROM quotes WHERE doc_pk = ?').all(docPk) as { pk: number }[]) deleteQuoteFts.run(pk);
+  for (const { pk } of stmt('SELECT pk FROM quotes WHERE doc_pk = ?').all(docPk) as { pk: number }[])
+    deleteQuoteFts.run(pk);
   stmt('DELETE FROM chapter_summaries WHERE doc_pk = ?').run(docPk);
   stmt('DELETE FROM quotes WHERE doc_pk = ?').run(docPk);
   stmt('DELETE FROM document_extras WHERE doc_pk = ?').run(docPk);
@@ -20,7 +22,11 @@ export function removeExtras(stmt: Stmt, docPk: number): void {
 /** Writes a version's extras inside the caller's transaction (after `removeExtras` when replacing). */
 export function insertExtras(stmt: Stmt, docPk: number, extras: DocumentExtras): void {
   const method: SummaryMethod = extras.summaries[0]?.method ?? 'extractive';
-  stmt('INSERT INTO document_extras (doc_pk, summary_method, computed_at) VALUES (?, ?, ?)').run(docPk, method, new Date().toISOString());
+  stmt('INSERT INTO document_extras (doc_pk, summary_method, computed_at) VALUES (?, ?, ?)').run(
+    docPk,
+    method,
+    new Date().toISOString(),
+  );
   const insertSummary = stmt(
     `INSERT INTO chapter_summaries (doc_pk, chapter_ordinal, title, text, method, chunk_ids)
      VALUES (@docPk, @chapterOrdinal, @title, @text, @method, @chunkIds)`,
@@ -52,7 +58,9 @@ export function extrasInfo(stmt: Stmt, docId: string): DocumentExtrasInfo | unde
             (SELECT count(*) FROM quotes q WHERE q.doc_pk = e.doc_pk) AS quotes
      FROM document_extras e JOIN documents d ON d.pk = e.doc_pk WHERE d.doc_id = ?`,
   ).get(docId) as { summary_method: string; summaries: number; quotes: number } | undefined;
-  return row ? { summaryMethod: row.summary_method as SummaryMethod, summaries: row.summaries, quotes: row.quotes } : undefined;
+  return row
+    ? { summaryMethod: row.summary_method as SummaryMethod, summaries: row.summaries, quotes: row.quotes }
+    : undefined;
 }
 
 interface SummaryRow {
@@ -68,7 +76,12 @@ interface SummaryRow {
 }
 
 /** BM25 over the summaries; the principal filter is in the WHERE, before ranking and the limit. */
-export function searchSummaries(stmt: Stmt, terms: readonly string[], keys: readonly string[] | undefined, limit: number): SummaryHit[] {
+export function searchSummaries(
+  stmt: Stmt,
+  terms: readonly string[],
+  keys: readonly string[] | undefined,
+  limit: number,
+): SummaryHit[] {
   const match = ftsMatchExpression(terms);
   if (match === undefined || limit <= 0) return [];
   const rows = stmt(
@@ -103,7 +116,12 @@ interface QuoteRow {
   score: number;
 }
 
-export function searchQuotes(stmt: Stmt, terms: readonly string[], keys: readonly string[] | undefined, limit: number): QuoteHit[] {
+export function searchQuotes(
+  stmt: Stmt,
+  terms: readonly string[],
+  keys: readonly string[] | undefined,
+  limit: number,
+): QuoteHit[] {
   const match = ftsMatchExpression(terms);
   if (match === undefined || limit <= 0) return [];
   const rows = stmt(

@@ -13,7 +13,13 @@ const stmt = (conn: SqliteConnection) => (sql: string) => conn.stmt(sql);
  * Runs a content write as one IMMEDIATE transaction that also bumps `generation`, then lets the vector cache
  * follow: other processes see the bumped counter and reload, this one replays `delta`.
  */
-export function contentWrite(conn: SqliteConnection, vectors: VectorCache, what: string, delta: VectorDelta, body: () => void): void {
+export function contentWrite(
+  conn: SqliteConnection,
+  vectors: VectorCache,
+  what: string,
+  delta: VectorDelta,
+  body: () => void,
+): void {
   const { before, after } = conn.guard(what, () =>
     conn.immediate(() => {
       const previous = conn.generation();
@@ -38,21 +44,23 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
 
   const { document } = write;
   const docPk = Number(
-    conn.stmt(
-      `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, ingested_at)
+    conn
+      .stmt(
+        `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, ingested_at)
        VALUES (@docId, @source, @title, @type, @contentHash, @bytes, @tags, @pageCount, @chunkCount, @ingestedAt)`,
-    ).run({
-      docId: document.docId,
-      source: document.source,
-      title: document.title,
-      type: document.type,
-      contentHash: document.contentHash,
-      bytes: document.bytes,
-      tags: JSON.stringify(document.tags),
-      pageCount: document.pageCount ?? null,
-      chunkCount: write.chunks.length,
-      ingestedAt: new Date().toISOString(),
-    }).lastInsertRowid,
+      )
+      .run({
+        docId: document.docId,
+        source: document.source,
+        title: document.title,
+        type: document.type,
+        contentHash: document.contentHash,
+        bytes: document.bytes,
+        tags: JSON.stringify(document.tags),
+        pageCount: document.pageCount ?? null,
+        chunkCount: write.chunks.length,
+        ingestedAt: new Date().toISOString(),
+      }).lastInsertRowid,
   );
   const insertAcl = conn.stmt('INSERT OR IGNORE INTO document_acl (doc_pk, entry, position) VALUES (?, ?, ?)');
   document.acl.forEach((entry, position) => insertAcl.run(docPk, entry, position));
@@ -117,7 +125,10 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
   if (write.extras) extras.insertExtras(stmt(conn), docPk, write.extras);
   // better-sqlite3 binds Buffers; a view over the same memory, not a copy.
   const { original } = write;
-  if (original) conn.stmt('INSERT INTO document_files (doc_pk, bytes) VALUES (?, ?)').run(docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength));
+  if (original)
+    conn
+      .stmt('INSERT INTO document_files (doc_pk, bytes) VALUES (?, ?)')
+      .run(docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength));
 }
 
 /** Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. */
@@ -159,9 +170,9 @@ export function bindEmbedder(conn: SqliteConnection, embedder: EmbedderInfo): vo
 export function createVectorTable(conn: SqliteConnection, embedder: EmbedderInfo): void {
   conn.db.exec('DROP TABLE IF EXISTS chunk_vectors');
   conn.db.exec(`CREATE VIRTUAL TABLE chunk_vectors USING vec0(embedding float[${embedder.dimension}])`);
-  conn.stmt("INSERT OR REPLACE INTO store_meta (key, value) VALUES ('embedder', ?)").run(
-    JSON.stringify({ id: embedder.id, dimension: embedder.dimension }),
-  );
+  conn
+    .stmt("INSERT OR REPLACE INTO store_meta (key, value) VALUES ('embedder', ?)")
+    .run(JSON.stringify({ id: embedder.id, dimension: embedder.dimension }));
   // Statements prepared against the dropped table are invalid now.
   conn.forgetStatements('chunk_vectors');
 }

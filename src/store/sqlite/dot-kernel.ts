@@ -102,7 +102,8 @@ export function createJsDotKernel(): DotKernel {
       }
     },
     dotsI8(q, m, n, stride, scales, out) {
-      for (let i = 0; i < n; i++) f32[(out >> 2) + i] = Math.fround(dotI8(q, m + i * stride, stride) * (f32[(scales >> 2) + i] as number));
+      for (let i = 0; i < n; i++)
+        f32[(out >> 2) + i] = Math.fround(dotI8(q, m + i * stride, stride) * (f32[(scales >> 2) + i] as number));
     },
     dotsI8At(q, m, idx, n, stride, scales, out) {
       for (let i = 0; i < n; i++) {

@@ -12,7 +12,9 @@ describe('ftsMatchExpression', () => {
 
   it('writes a repeated term once per repeat, up to the bound, so bm25() weighs it by its query frequency', () => {
     expect(ftsMatchExpression(['alpha', 'beta*', 'alpha'])).toBe('"alpha" OR "alpha" OR "beta"*');
-    expect(ftsMatchExpression(Array<string>(10).fill('alpha'))).toBe(Array<string>(MAX_QUERY_TERM_COUNT).fill('"alpha"').join(' OR '));
+    expect(ftsMatchExpression(Array<string>(10).fill('alpha'))).toBe(
+      Array<string>(MAX_QUERY_TERM_COUNT).fill('"alpha"').join(' OR '),
+    );
     // A prefix and the exact term are different terms.
     expect(ftsMatchExpression(['beta', 'beta*', 'beta'])).toBe('"beta" OR "beta" OR "beta"*');
   });
@@ -28,10 +30,14 @@ describe('the chunk_fts tokenizer', () => {
   const db = new Database(':memory:');
   migrate(db, MIGRATIONS, { location: ':memory:' });
   db.exec("CREATE VIRTUAL TABLE vocab USING fts5vocab('chunk_fts', 'row')");
-  db.prepare('INSERT INTO chunk_fts (rowid, keyword_text) VALUES (1, ?)').run('ct_2024_0193 合同 v1.2 $total café naïve');
+  db.prepare('INSERT INTO chunk_fts (rowid, keyword_text) VALUES (1, ?)').run(
+    'ct_2024_0193 合同 v1.2 $total café naïve',
+  );
 
   it('keeps every given term as one token', () => {
-    const terms = (db.prepare('SELECT term FROM vocab ORDER BY term').all() as { term: string }[]).map((row) => row.term);
+    const terms = (db.prepare('SELECT term FROM vocab ORDER BY term').all() as { term: string }[]).map(
+      (row) => row.term,
+    );
     expect(terms.sort()).toEqual(['$total', 'café', 'ct_2024_0193', 'naïve', 'v1.2', '合同'].sort());
   });
 

@@ -10,7 +10,9 @@ export const ftsMatch = (terms: readonly SearchTerm[]): string | undefined =>
   terms.length === 0
     ? undefined
     : terms
-        .flatMap(({ term, prefix, count }) => Array<string>(count).fill(`"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`))
+        .flatMap(({ term, prefix, count }) =>
+          Array<string>(count).fill(`"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`),
+        )
         .join(' OR ');
 
 /** `ftsMatch(parseSearchTerms(terms))`. Undefined when no term has any content. */

@@ -16,8 +16,27 @@ describe('ingested tables in SQLite', () => {
     const store = await openSqliteStore(path);
     const vector = Float32Array.from([1, 0, 0, 0]);
     await store.putDocument({
-      document: { docId: 'orders.csv', source: '/x/orders.csv', title: 'orders', type: 'csv', contentHash: 'h', bytes: 1, acl: [], tags: [] },
-      chunks: [{ id: 'orders.csv#0', docId: 'orders.csv', ordinal: 0, text: 'rows', headingPath: [], startOffset: 0, endOffset: 4 }],
+      document: {
+        docId: 'orders.csv',
+        source: '/x/orders.csv',
+        title: 'orders',
+        type: 'csv',
+        contentHash: 'h',
+        bytes: 1,
+        acl: [],
+        tags: [],
+      },
+      chunks: [
+        {
+          id: 'orders.csv#0',
+          docId: 'orders.csv',
+          ordinal: 0,
+          text: 'rows',
+          headingPath: [],
+          startOffset: 0,
+          endOffset: 4,
+        },
+      ],
       keywordText: ['rows'],
       vectors: [vector],
       embedder: { id: 'e', dimension: 4 },
@@ -42,11 +61,18 @@ describe('ingested tables in SQLite', () => {
     const [table] = await store.listTables(ADMIN);
     const sqlName = table?.sqlName ?? '';
     const db = new Database(path, { readonly: true });
-    expect(db.prepare(`SELECT sum(amount) AS total, sum(paid) AS paid FROM ${sqlName}`).get()).toEqual({ total: 17, paid: 2 });
+    expect(db.prepare(`SELECT sum(amount) AS total, sum(paid) AS paid FROM ${sqlName}`).get()).toEqual({
+      total: 17,
+      paid: 2,
+    });
     expect(db.prepare(`SELECT "customer ""name""" AS c FROM ${sqlName} WHERE id = 2`).get()).toEqual({ c: 'Globex' });
-    const types = (db.prepare(`SELECT typeof(id) AS a, typeof(amount) AS b, typeof(paid) AS c FROM ${sqlName} WHERE id = 3`).get());
+    const types = db
+      .prepare(`SELECT typeof(id) AS a, typeof(amount) AS b, typeof(paid) AS c FROM ${sqlName} WHERE id = 3`)
+      .get();
     expect(types).toEqual({ a: 'integer', b: 'real', c: 'integer' });
-    expect(db.prepare('SELECT sql_name, row_count FROM doc_tables').all()).toEqual([{ sql_name: sqlName, row_count: 3 }]);
+    expect(db.prepare('SELECT sql_name, row_count FROM doc_tables').all()).toEqual([
+      { sql_name: sqlName, row_count: 3 },
+    ]);
     db.close();
 
     await store.deleteDocument('orders.csv');

@@ -24,9 +24,7 @@ export function createIngestedTable(db: Database, docId: string, table: TableDat
     return type === 'boolean' ? `${id} INTEGER CHECK (${id} IN (0, 1))` : `${id} ${SQL_TYPE[type]}`;
   });
   db.exec(`CREATE TABLE ${quoteIdentifier(sqlName)} (${definitions.join(', ')}) STRICT`);
-  const insert = db.prepare(
-    `INSERT INTO ${quoteIdentifier(sqlName)} VALUES (${columns.map(() => '?').join(', ')})`,
-  );
+  const insert = db.prepare(`INSERT INTO ${quoteIdentifier(sqlName)} VALUES (${columns.map(() => '?').join(', ')})`);
   table.rows.forEach((row, index) => {
     if (row.length !== columns.length) {
       throw new ValidationError(
@@ -37,10 +35,13 @@ export function createIngestedTable(db: Database, docId: string, table: TableDat
     try {
       insert.run(row.map((cell) => (typeof cell === 'boolean' ? (cell ? 1 : 0) : cell)));
     } catch (error) {
-      throw new ValidationError(`Row ${index + 1} of table "${table.title}" in ${docId} does not match the column types.`, {
-        cause: error,
-        hint: 'Check the column types the loader inferred against the cell values.',
-      });
+      throw new ValidationError(
+        `Row ${index + 1} of table "${table.title}" in ${docId} does not match the column types.`,
+        {
+          cause: error,
+          hint: 'Check the column types the loader inferred against the cell values.',
+        },
+      );
     }
   });
   return { sqlName, columns, rowCount: table.rows.length };

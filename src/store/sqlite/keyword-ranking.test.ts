@@ -43,10 +43,12 @@ beforeAll(async () => {
         const words: string[] = [];
         for (const tier of TIERS) {
           for (let w = 0; w < tier.words; w++) {
-            if (random() < tier.share) for (let tf = 1 + Math.floor(random() * 3); tf > 0; tf--) words.push(`${tier.prefix}${w}`);
+            if (random() < tier.share)
+              for (let tf = 1 + Math.floor(random() * 3); tf > 0; tf--) words.push(`${tier.prefix}${w}`);
           }
         }
-        for (let filler = Math.floor(random() * 30); filler > 0; filler--) words.push(`filler${Math.floor(random() * 500)}`);
+        for (let filler = Math.floor(random() * 30); filler > 0; filler--)
+          words.push(`filler${Math.floor(random() * 500)}`);
         return { text: words.join(' ') || 'empty', vector: new Float32Array(8).fill(0.5) };
       }),
     });
@@ -79,7 +81,12 @@ describe('rankKeywords', () => {
         for (const terms of queries) {
           const expected = rankKeywords(conn, stats, terms, keys, k, { minPrunedPostings: Infinity });
           const actual = rankKeywords(conn, stats, terms, keys, k, { minPrunedPostings: 30, onPruned: () => pruned++ });
-          expect({ name, k, terms, ids: actual.map((row) => row.chunkId) }).toEqual({ name, k, terms, ids: expected.map((row) => row.chunkId) });
+          expect({ name, k, terms, ids: actual.map((row) => row.chunkId) }).toEqual({
+            name,
+            k,
+            terms,
+            ids: expected.map((row) => row.chunkId),
+          });
           actual.forEach((row, i) => expect(row.score).toBeCloseTo(expected[i]!.score, 9));
         }
       }

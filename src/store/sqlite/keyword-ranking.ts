@@ -35,7 +35,8 @@ export function rankKeywords(
   if (!weights) return rankMatch(conn, everyTerm, keys, k);
   const informative = weights.filter((w) => w.idf > CLAMPED_IDF);
   if (informative.length === 0) return rankMatch(conn, everyTerm, keys, k);
-  const top = prunedRanking(conn, informative, keys, k, options) ?? rankMatch(conn, ftsMatch(informative) as string, keys, k);
+  const top =
+    prunedRanking(conn, informative, keys, k, options) ?? rankMatch(conn, ftsMatch(informative) as string, keys, k);
   return top.length >= k || informative.length === weights.length ? top : rankMatch(conn, everyTerm, keys, k);
 }
 
@@ -64,7 +65,8 @@ function prunedRanking(
   // Strongest first; ties by df so the cheaper term is essential first.
   const ranked = [...weights].sort((a, b) => b.maxScore - a.maxScore || a.df - b.df);
   let first = 0;
-  for (let postings = 0; first < ranked.length && postings < essentialPostings(k); first++) postings += (ranked[first] as TermWeight).df;
+  for (let postings = 0; first < ranked.length && postings < essentialPostings(k); first++)
+    postings += (ranked[first] as TermWeight).df;
   if (first === 0 || dfOf(ranked.slice(first)) < minPrunedPostings) return undefined;
   if (!mayPrune(ranked, first, k, minPrunedPostings)) return undefined;
   // A lower bound on the k-th best score: the k-th best over the strongest terms alone (scores only grow with terms).
@@ -129,7 +131,9 @@ const dfOf = (weights: readonly TermWeight[]): number => weights.reduce((total, 
  */
 function mergeRankings(full: readonly KeywordRow[], partial: readonly KeywordRow[], limit: number): KeywordRow[] {
   const seen = new Set(full.map((row) => row.pk));
-  return [...full, ...partial.filter((row) => !seen.has(row.pk))].sort((x, y) => y.score - x.score || x.pk - y.pk).slice(0, limit);
+  return [...full, ...partial.filter((row) => !seen.has(row.pk))]
+    .sort((x, y) => y.score - x.score || x.pk - y.pk)
+    .slice(0, limit);
 }
 
 /**
@@ -137,7 +141,12 @@ function mergeRankings(full: readonly KeywordRow[], partial: readonly KeywordRow
  * joined and filtered; when the window was full and still held too few visible chunks, ranked again with the ACL
  * condition applied to every match before the ranking.
  */
-function rankMatch(conn: SqliteConnection, match: string, keys: readonly string[] | undefined, limit: number): KeywordRow[] {
+function rankMatch(
+  conn: SqliteConnection,
+  match: string,
+  keys: readonly string[] | undefined,
+  limit: number,
+): KeywordRow[] {
   const window = keys === undefined ? limit : limit * 3 + 50;
   const windowed = conn
     .stmt(

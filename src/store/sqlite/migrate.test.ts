@@ -81,7 +81,9 @@ describe('migrations', () => {
     const path = fresh();
     await (await openSqliteStore(path)).close();
     const db = new Database(path);
-    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 'later')").run(latest + 5);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 'later')").run(
+      latest + 5,
+    );
     db.close();
     const error = await openSqliteStore(path).then(
       () => undefined,
@@ -105,7 +107,9 @@ describe('opening', () => {
     await store.close();
     await store.close();
     await expect(store.listUsers()).rejects.toBeInstanceOf(StoreError);
-    await expect(store.vectorSearch(new Float32Array(4), { id: 'x', groups: [], roles: ['admin'] }, 3)).rejects.toBeInstanceOf(StoreError);
+    await expect(
+      store.vectorSearch(new Float32Array(4), { id: 'x', groups: [], roles: ['admin'] }, 3),
+    ).rejects.toBeInstanceOf(StoreError);
     await expect(store.upsertUser({ name: 'x', groups: [] })).rejects.toBeInstanceOf(StoreError);
   });
 

@@ -27,14 +27,20 @@ export function migrate(
   if (from > latest) {
     throw new StoreError(
       `The store ${options.location} has schema version ${from}, newer than this Evident understands (${latest}).`,
-      { hint: 'Upgrade Evident to open it, or point --db at another file.', details: { found: from, supported: latest } },
+      {
+        hint: 'Upgrade Evident to open it, or point --db at another file.',
+        details: { found: from, supported: latest },
+      },
     );
   }
   if (from === latest) return { from, to: latest };
   if (options.readonly) {
-    throw new StoreError(`The store ${options.location} needs migrating (schema ${from} → ${latest}) but was opened read-only.`, {
-      hint: 'Open it once without read-only so Evident can migrate it.',
-    });
+    throw new StoreError(
+      `The store ${options.location} needs migrating (schema ${from} → ${latest}) but was opened read-only.`,
+      {
+        hint: 'Open it once without read-only so Evident can migrate it.',
+      },
+    );
   }
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,

@@ -12,7 +12,12 @@ describe('sqlite audit log: append-only in the database', () => {
   it('refuses UPDATE and DELETE from any connection to the file, leaving every entry as written', async () => {
     const path = join(root, 'audit.db');
     const store = await openSqliteStore(path);
-    const entry = await store.appendAudit({ actor: 'alice', action: 'search', question: 'what is the refund window?', withheld: 1 });
+    const entry = await store.appendAudit({
+      actor: 'alice',
+      action: 'search',
+      question: 'what is the refund window?',
+      withheld: 1,
+    });
     await store.close();
 
     // A connection of its own, as a tool or an attacker with the file would open it.
@@ -25,7 +30,8 @@ describe('sqlite audit log: append-only in the database', () => {
       // REPLACE deletes the old row without firing delete triggers; an upsert updates it: both refused.
       const replace = "INSERT OR REPLACE INTO audit_log (id, at, actor, action) VALUES (?, 'now', 'mallory', 'search')";
       expect(() => db.prepare(replace).run(entry.id)).toThrow(/append-only/);
-      const upsert = "INSERT INTO audit_log (id, at, actor, action) VALUES (?, 'now', 'mallory', 'search') ON CONFLICT (id) DO UPDATE SET actor = excluded.actor";
+      const upsert =
+        "INSERT INTO audit_log (id, at, actor, action) VALUES (?, 'now', 'mallory', 'search') ON CONFLICT (id) DO UPDATE SET actor = excluded.actor";
       expect(() => db.prepare(upsert).run(entry.id)).toThrow(/append-only/);
       expect(db.prepare('SELECT actor, withheld FROM audit_log').all()).toEqual([{ actor: 'alice', withheld: 1 }]);
     } finally {

@@ -97,7 +97,9 @@ export class SqliteConnection {
 
   /** The write counter every content write bumps; other processes compare it to see this one's writes. */
   generation(): number {
-    const row = this.stmt("SELECT value FROM store_meta WHERE key = 'generation'").get() as { value: string } | undefined;
+    const row = this.stmt("SELECT value FROM store_meta WHERE key = 'generation'").get() as
+      | { value: string }
+      | undefined;
     return row ? Number(row.value) : 0;
   }
 
@@ -108,7 +110,9 @@ export class SqliteConnection {
   assertWritable(): void {
     this.assertOpen();
     if (this.readonly) {
-      throw new StoreError(`The store ${this.location} is open read-only.`, { hint: 'Open it without read-only to write.' });
+      throw new StoreError(`The store ${this.location} is open read-only.`, {
+        hint: 'Open it without read-only to write.',
+      });
     }
   }
 

@@ -3,10 +3,22 @@ import { QueryRejectedError, ValidationError } from '../../errors/index.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
 import { checkResultBytes, resolveTableQueryLimits } from '../table-query-limits.ts';
-import { validateAcl, validateExtras, validateReplacement, validateWrite, validateWrites } from '../write-validation.ts';
+import {
+  validateAcl,
+  validateExtras,
+  validateReplacement,
+  validateWrite,
+  validateWrites,
+} from '../write-validation.ts';
 import { aclCondition, aclParams } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
-import { contentWrite, createVectorTable, insertDocument, readEmbedder, removeDocumentRows } from './document-writes.ts';
+import {
+  contentWrite,
+  createVectorTable,
+  insertDocument,
+  readEmbedder,
+  removeDocumentRows,
+} from './document-writes.ts';
 import {
   toChapter,
   toChunkWithSource,
@@ -37,7 +49,10 @@ export interface SqliteDocumentParts {
 }
 
 /** Documents and search on SQLite: FTS5 for keywords, vec0 plus the in-memory kernel for vectors. */
-export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats, tableQueries }: SqliteDocumentParts): DocumentStore {
+export function sqliteDocumentStore(
+  conn: SqliteConnection,
+  { vectors, termStats, tableQueries }: SqliteDocumentParts,
+): DocumentStore {
   const stmt = (sql: string) => conn.stmt(sql);
 
   const documents: DocumentStore = {
@@ -63,7 +78,9 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
     },
 
     async getDocument(docId) {
-      const row = stmt(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = ?`).get(docId) as DocumentRow | undefined;
+      const row = stmt(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.doc_id = ?`).get(docId) as
+        | DocumentRow
+        | undefined;
       return row ? toDocumentRecord(row) : undefined;
     },
 
@@ -161,7 +178,9 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
       let written = false;
       // A content write all the same: the generation moves, so cached visible-row lists of every process are dropped.
       contentWrite(conn, vectors, 'update a document ACL', { removed: [], added: [] }, () => {
-        const row = stmt('SELECT pk FROM documents WHERE doc_id = ? AND content_hash = ?').get(docId, contentHash) as { pk: number } | undefined;
+        const row = stmt('SELECT pk FROM documents WHERE doc_id = ? AND content_hash = ?').get(docId, contentHash) as
+          | { pk: number }
+          | undefined;
         if (!row) return;
         stmt('DELETE FROM document_acl WHERE doc_pk = ?').run(row.pk);
         const insertAcl = stmt('INSERT OR IGNORE INTO document_acl (doc_pk, entry, position) VALUES (?, ?, ?)');
@@ -175,9 +194,13 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
       conn.assertWritable();
       let written = false;
       contentWrite(conn, vectors, 'write document extras', { removed: [], added: [] }, () => {
-        const row = stmt('SELECT pk FROM documents WHERE doc_id = ? AND content_hash = ?').get(docId, contentHash) as { pk: number } | undefined;
+        const row = stmt('SELECT pk FROM documents WHERE doc_id = ? AND content_hash = ?').get(docId, contentHash) as
+          | { pk: number }
+          | undefined;
         if (!row) return;
-        const chunkIds = new Set((stmt('SELECT id FROM chunks WHERE doc_pk = ?').all(row.pk) as { id: string }[]).map((chunk) => chunk.id));
+        const chunkIds = new Set(
+          (stmt('SELECT id FROM chunks WHERE doc_pk = ?').all(row.pk) as { id: string }[]).map((chunk) => chunk.id),
+        );
         validateExtras(docId, documentExtras, chunkIds);
         extras.removeExtras(stmt, row.pk);
         extras.insertExtras(stmt, row.pk, documentExtras);
@@ -193,7 +216,9 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
 
     async searchSummaries(terms, principal, limit) {
       conn.assertOpen();
-      return conn.guard('search summaries', () => extras.searchSummaries(stmt, terms, principalAclKeys(principal), limit));
+      return conn.guard('search summaries', () =>
+        extras.searchSummaries(stmt, terms, principalAclKeys(principal), limit),
+      );
     },
 
     async searchQuotes(terms, principal, limit) {
@@ -244,7 +269,8 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
         }
         createVectorTable(conn, embedder);
         const insert = stmt('INSERT INTO chunk_vectors (rowid, embedding) VALUES (?, ?)');
-        for (const chunk of chunks) insert.run(BigInt(chunk.pk), vectorToBlob(replacement.get(chunk.id) as Float32Array));
+        for (const chunk of chunks)
+          insert.run(BigInt(chunk.pk), vectorToBlob(replacement.get(chunk.id) as Float32Array));
       });
     },
 
@@ -260,7 +286,9 @@ export function sqliteDocumentStore(conn: SqliteConnection, { vectors, termStats
     async cacheEmbeddings(embedderId, entries) {
       conn.assertWritable();
       if (entries.size === 0) return;
-      const insert = stmt('INSERT OR REPLACE INTO embedding_cache (embedder_id, content_hash, vector) VALUES (?, ?, ?)');
+      const insert = stmt(
+        'INSERT OR REPLACE INTO embedding_cache (embedder_id, content_hash, vector) VALUES (?, ?, ?)',
+      );
       conn.guard('cache embeddings', () =>
         conn.immediate(() => {
           for (const [hash, vector] of entries) insert.run(embedderId, hash, vectorToBlob(vector));

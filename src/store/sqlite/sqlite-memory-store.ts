@@ -75,7 +75,9 @@ function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryRecord; cre
 
 function searchMemories(stmt: Stmt, user: string, vector: Float32Array, limit: number): MemoryHit[] {
   if (limit <= 0) return [];
-  const rows = stmt(`SELECT ${COLUMNS}, vector FROM memories WHERE user_name = ? ORDER BY pk`).all(user) as (MemoryRow & {
+  const rows = stmt(`SELECT ${COLUMNS}, vector FROM memories WHERE user_name = ? ORDER BY pk`).all(
+    user,
+  ) as (MemoryRow & {
     vector: Buffer;
   })[];
   const queryNorm = Math.sqrt(dot(vector, vector));

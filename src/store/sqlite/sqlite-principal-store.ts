@@ -40,12 +40,16 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
     },
 
     async getUser(name) {
-      const row = stmt('SELECT name, groups, roles, created_at FROM users WHERE name = ?').get(name) as UserRow | undefined;
+      const row = stmt('SELECT name, groups, roles, created_at FROM users WHERE name = ?').get(name) as
+        | UserRow
+        | undefined;
       return row ? toUserRecord(row) : undefined;
     },
 
     async listUsers() {
-      return (stmt('SELECT name, groups, roles, created_at FROM users ORDER BY name').all() as UserRow[]).map(toUserRecord);
+      return (stmt('SELECT name, groups, roles, created_at FROM users ORDER BY name').all() as UserRow[]).map(
+        toUserRecord,
+      );
     },
 
     async createApiKey(user) {
@@ -82,7 +86,9 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
 
     async listApiKeys(user) {
       return conn.guard('list API keys', () => {
-        const rows = stmt('SELECT id, user_name, created_at FROM api_keys WHERE user_name = ? ORDER BY created_at, rowid').all(user) as ApiKeyRow[];
+        const rows = stmt(
+          'SELECT id, user_name, created_at FROM api_keys WHERE user_name = ? ORDER BY created_at, rowid',
+        ).all(user) as ApiKeyRow[];
         return rows.map((row): ApiKeyRecord => ({ id: row.id, user: row.user_name, createdAt: row.created_at }));
       });
     },

@@ -73,7 +73,9 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   question: row.question,
   status: row.status,
   attempt: row.attempt,
-  ...(row.lease_owner === null || row.lease_expires_at === null ? {} : { lease: { owner: row.lease_owner, expiresAt: row.lease_expires_at } }),
+  ...(row.lease_owner === null || row.lease_expires_at === null
+    ? {}
+    : { lease: { owner: row.lease_owner, expiresAt: row.lease_expires_at } }),
   ...(row.error === null ? {} : { error: row.error }),
   startedAt: row.started_at,
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
@@ -98,7 +100,9 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
     return row ? toRunRecord(row) : undefined;
   };
   const getThread = (threadId: string): ThreadRecord | undefined => {
-    const row = stmt(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`).get(threadId) as ThreadRow | undefined;
+    const row = stmt(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.thread_id = ?`).get(threadId) as
+      | ThreadRow
+      | undefined;
     return row ? toThreadRecord(row) : undefined;
   };
   const lastSeq = (runId: string): number =>
@@ -111,20 +115,26 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw runEventsRefused({ kind: 'seq_taken', taken: event }, error);
-        if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw runEventsRefused({ kind: 'unknown_run', runId: event.runId }, error);
+        if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+          throw runEventsRefused({ kind: 'unknown_run', runId: event.runId }, error);
         throw error;
       }
     }
   };
   /** Ends the thread's orphaned runs as a new run takes the thread (`supersededOrphan`), in the caller's transaction. */
   const endOrphans = (threadId: string, now: Date) => {
-    const orphans = stmt(`SELECT r.run_id, r.started_at FROM runs r WHERE r.thread_id = ? AND ${EXPIRED_LEASE}`).all(threadId, now.toISOString()) as {
+    const orphans = stmt(`SELECT r.run_id, r.started_at FROM runs r WHERE r.thread_id = ? AND ${EXPIRED_LEASE}`).all(
+      threadId,
+      now.toISOString(),
+    ) as {
       run_id: string;
       started_at: string;
     }[];
     for (const orphan of orphans) {
       const { outcome, events } = supersededOrphan(orphan.run_id, lastSeq(orphan.run_id));
-      stmt('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ?, lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ?').run(
+      stmt(
+        'UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ?, lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ?',
+      ).run(
         outcome.status,
         outcome.error,
         now.toISOString(),
@@ -142,12 +152,22 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
         validateRunStart(run);
         const now = new Date();
         return conn.immediate(() => {
-          const thread = stmt('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as { owner: string; agent: string } | undefined;
+          const thread = stmt('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as
+            | { owner: string; agent: string }
+            | undefined;
           if (thread) {
-            const live = stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${LIVE_LEASE}`).get(run.threadId, now.toISOString()) !== undefined;
+            const live =
+              stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${LIVE_LEASE}`).get(
+                run.threadId,
+                now.toISOString(),
+              ) !== undefined;
             checkRunStart(run, { ...thread, hasLiveRun: live });
             endOrphans(run.threadId, now);
-            stmt('UPDATE threads SET updated_at = ?, agent = ? WHERE thread_id = ?').run(now.toISOString(), run.agent, run.threadId);
+            stmt('UPDATE threads SET updated_at = ?, agent = ? WHERE thread_id = ?').run(
+              now.toISOString(),
+              run.agent,
+              run.threadId,
+            );
           } else {
             stmt('INSERT INTO threads (thread_id, agent, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
               run.threadId,
@@ -191,7 +211,8 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             runId,
           );
           stmt('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(finished.toISOString(), run.threadId);
-          if (outcome.endSeq !== undefined) insertEvents([endEvent(runId, outcome.endSeq, outcome.status)], finished.toISOString());
+          if (outcome.endSeq !== undefined)
+            insertEvents([endEvent(runId, outcome.endSeq, outcome.status)], finished.toISOString());
           return getRun(runId) as RunRecord;
         }),
       );
@@ -218,7 +239,9 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
            LEFT JOIN runs l ON l.run_id = (SELECT run_id FROM runs WHERE thread_id = t.thread_id ORDER BY started_at DESC, rowid DESC LIMIT 1)
            WHERE t.owner = ? ORDER BY t.updated_at DESC, t.rowid DESC`,
         ).all(user) as ThreadSummaryRow[];
-        return rows.map((row) => toThreadSummary(toThreadRecord(row), { question: row.last_question, status: row.last_status }, row.run_count));
+        return rows.map((row) =>
+          toThreadSummary(toThreadRecord(row), { question: row.last_question, status: row.last_status }, row.run_count),
+        );
       });
     },
 
@@ -242,7 +265,10 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
 
     async deleteThread(threadId, owner) {
       conn.assertWritable();
-      return conn.guard('delete a thread', () => stmt('DELETE FROM threads WHERE thread_id = ? AND owner = ?').run(threadId, owner).changes > 0);
+      return conn.guard(
+        'delete a thread',
+        () => stmt('DELETE FROM threads WHERE thread_id = ? AND owner = ?').run(threadId, owner).changes > 0,
+      );
     },
 
     async getRun(runId) {
@@ -252,8 +278,10 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
 
     async requestRunCancel(runId) {
       conn.assertWritable();
-      return conn.guard("request a run's cancellation", () =>
-        stmt("UPDATE runs SET cancel_requested = 1 WHERE run_id = ? AND status = 'running'").run(runId).changes > 0,
+      return conn.guard(
+        "request a run's cancellation",
+        () =>
+          stmt("UPDATE runs SET cancel_requested = 1 WHERE run_id = ? AND status = 'running'").run(runId).changes > 0,
       );
     },
 
@@ -264,7 +292,9 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
         conn.immediate(() => {
           if (leaseOwner !== undefined) {
             for (const runId of new Set(events.map((event) => event.runId))) {
-              const holder = stmt('SELECT lease_owner FROM runs WHERE run_id = ?').get(runId) as { lease_owner: string | null } | undefined;
+              const holder = stmt('SELECT lease_owner FROM runs WHERE run_id = ?').get(runId) as
+                | { lease_owner: string | null }
+                | undefined;
               checkLeaseHeld(runId, leaseOwner, holder?.lease_owner);
             }
           }
@@ -276,12 +306,16 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
     async listRunEvents(runId, afterSeq, limit = DEFAULT_RUN_EVENT_LIMIT) {
       conn.assertOpen();
       return conn.guard('read run events', () => {
-        const rows = stmt('SELECT seq, event, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(runId, afterSeq, limit) as {
+        const rows = stmt(
+          'SELECT seq, event, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        ).all(runId, afterSeq, limit) as {
           seq: number;
           event: string;
           data: string;
         }[];
-        return rows.map((row): RunEventRecord => ({ runId, seq: row.seq, event: row.event, data: JSON.parse(row.data) as unknown }));
+        return rows.map(
+          (row): RunEventRecord => ({ runId, seq: row.seq, event: row.event, data: JSON.parse(row.data) as unknown }),
+        );
       });
     },
 
@@ -295,14 +329,22 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       validateLease(lease, { release: true });
       return conn.guard("renew a run's lease", () => {
         const expires = leaseExpiry(new Date(), lease).toISOString();
-        return stmt("UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND status = 'running' AND lease_owner = ?").run(expires, runId, lease.owner).changes > 0;
+        return (
+          stmt("UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND status = 'running' AND lease_owner = ?").run(
+            expires,
+            runId,
+            lease.owner,
+          ).changes > 0
+        );
       });
     },
 
     async listOrphanedRuns(limit = DEFAULT_ORPHAN_LIMIT) {
       conn.assertOpen();
       return conn.guard('list orphaned runs', () => {
-        const rows = stmt(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${EXPIRED_LEASE} ORDER BY r.started_at, r.rowid LIMIT ?`).all(new Date().toISOString(), limit) as RunRow[];
+        const rows = stmt(
+          `SELECT ${RUN_COLUMNS} FROM runs r WHERE ${EXPIRED_LEASE} ORDER BY r.started_at, r.rowid LIMIT ?`,
+        ).all(new Date().toISOString(), limit) as RunRow[];
         return rows.map(toRunRecord);
       });
     },
@@ -313,12 +355,9 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       return conn.guard('claim an orphaned run', () => {
         const now = new Date();
         // One statement: whichever process updates the row first wins; the others match no row.
-        const claimed = stmt(`UPDATE runs AS r SET lease_owner = ?, lease_expires_at = ?, attempt = attempt + 1 WHERE r.run_id = ? AND ${EXPIRED_LEASE}`).run(
-          lease.owner,
-          leaseExpiry(now, lease).toISOString(),
-          runId,
-          now.toISOString(),
-        );
+        const claimed = stmt(
+          `UPDATE runs AS r SET lease_owner = ?, lease_expires_at = ?, attempt = attempt + 1 WHERE r.run_id = ? AND ${EXPIRED_LEASE}`,
+        ).run(lease.owner, leaseExpiry(now, lease).toISOString(), runId, now.toISOString());
         return claimed.changes > 0 ? getRun(runId) : undefined;
       });
     },

@@ -53,9 +53,9 @@ export function vectorSearch(
     const found = index.search(vector, Math.floor(limit), rows === 'all' ? undefined : rows);
     const ids = new Map(
       (
-        conn.stmt('SELECT pk, id FROM chunks WHERE pk IN (SELECT value FROM json_each(?))').all(
-          JSON.stringify(found.map((hit) => hit.chunkPk)),
-        ) as { pk: number; id: string }[]
+        conn
+          .stmt('SELECT pk, id FROM chunks WHERE pk IN (SELECT value FROM json_each(?))')
+          .all(JSON.stringify(found.map((hit) => hit.chunkPk))) as { pk: number; id: string }[]
       ).map((row) => [row.pk, row.id]),
     );
     return found.flatMap((hit) => {

@@ -22,7 +22,11 @@ function connect(request) {
   if (request.image) {
     if (connection) connection.close();
     openedPath = undefined;
-    connection = open(new Database(Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength), { readonly: true }));
+    connection = open(
+      new Database(Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength), {
+        readonly: true,
+      }),
+    );
     return connection;
   }
   if (!connection || openedPath !== request.path) {
@@ -44,7 +48,9 @@ const RISKY_FUNCTION = /^(sqlite_attach|sqlite_detach|load_extension)\(/;
 function planIsAllowed(db, sql, allowed) {
   const roots = new Set(
     db
-      .prepare('SELECT rootpage FROM main.sqlite_schema WHERE lower(tbl_name) IN (SELECT lower(value) FROM json_each(?))')
+      .prepare(
+        'SELECT rootpage FROM main.sqlite_schema WHERE lower(tbl_name) IN (SELECT lower(value) FROM json_each(?))',
+      )
       .pluck()
       .all(JSON.stringify(allowed)),
   );

@@ -13,7 +13,11 @@ function reader(maxFrameBytes = Number.POSITIVE_INFINITY) {
 
 describe('table query frames', () => {
   it('reads messages split anywhere and several in one chunk, blobs and text intact', () => {
-    const sent = [{ id: 1, rows: [['a', 1.5, null]] }, { id: 2, blob: new Uint8Array([0, 1, 255]) }, { id: 3, text: 'é漢😀'.repeat(100) }];
+    const sent = [
+      { id: 1, rows: [['a', 1.5, null]] },
+      { id: 2, blob: new Uint8Array([0, 1, 255]) },
+      { id: 3, text: 'é漢😀'.repeat(100) },
+    ];
     const bytes = Buffer.concat(sent.map(frame));
     const oneByOne = reader();
     for (let i = 0; i < bytes.length; i++) oneByOne.frames.push(bytes.subarray(i, i + 1));

@@ -22,7 +22,10 @@ export type TableQueryReply =
   | { ok: false; reason: 'not_select' }
   | { ok: false; reason: 'sql_error'; message: string };
 
-type ChildReply = TableQueryReply | { ok: false; reason: 'too_large'; bound: QueryBound } | { ok: false; reason: 'timeout' };
+type ChildReply =
+  | TableQueryReply
+  | { ok: false; reason: 'too_large'; bound: QueryBound }
+  | { ok: false; reason: 'timeout' };
 type ChildMessage = { type: 'ready' } | ({ id: number } & ChildReply);
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./table-query-child.cjs', import.meta.url));
@@ -46,9 +49,13 @@ interface Live {
 }
 
 const timeoutError = (timeoutMs: number) =>
-  new QueryRejectedError('query_timeout', `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`, {
-    hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
-  });
+  new QueryRejectedError(
+    'query_timeout',
+    `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`,
+    {
+      hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
+    },
+  );
 
 /**
  * Runs table queries one at a time in a child process with its own read-only connection, started on first use
@@ -83,9 +90,20 @@ export class TableQueryRunner {
   private start(dataLimit: number): Live {
     const args = [CHILD_SCRIPT, BETTER_SQLITE3];
     const child: Child = dataLimit
-      ? spawn('/bin/sh', ['-c', 'ulimit -d "$1" && shift && exec "$@"', 'sh', String(Math.ceil(dataLimit / 1024)), process.execPath, ...args], {
-          stdio: ['pipe', 'pipe', 'ignore'],
-        })
+      ? spawn(
+          '/bin/sh',
+          [
+            '-c',
+            'ulimit -d "$1" && shift && exec "$@"',
+            'sh',
+            String(Math.ceil(dataLimit / 1024)),
+            process.execPath,
+            ...args,
+          ],
+          {
+            stdio: ['pipe', 'pipe', 'ignore'],
+          },
+        )
       : spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     const reader = new FrameReader<ChildMessage>();
     child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
@@ -95,7 +113,12 @@ export class TableQueryRunner {
       reader.onMessage = (message) => {
         if ('type' in message && message.type === 'ready') resolve();
       };
-      const failed = () => reject(new StoreError('The table query process could not start.', { hint: 'Check that Node can start child processes here.' }));
+      const failed = () =>
+        reject(
+          new StoreError('The table query process could not start.', {
+            hint: 'Check that Node can start child processes here.',
+          }),
+        );
       child.once('exit', failed);
       child.once('error', failed);
     });
@@ -150,7 +173,8 @@ export class TableQueryRunner {
         live.reader.onOverflow = () => fail(new QueryTooLargeError('result', limits.maxResultBytes));
         const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
           // A child that dies inside a query with a data limit ran out of it (V8 aborts when an allocation fails).
-          if (live.dataLimit && (signal !== null || code !== 0)) return fail(new QueryTooLargeError('memory', limits.maxMemoryBytes));
+          if (live.dataLimit && (signal !== null || code !== 0))
+            return fail(new QueryTooLargeError('memory', limits.maxMemoryBytes));
           fail(new StoreError('The table query process ended unexpectedly.', { hint: 'Run the query again.' }));
         };
         const timer = setTimeout(() => fail(timeoutError(limits.timeoutMs)), limits.timeoutMs);
@@ -168,9 +192,12 @@ export class TableQueryRunner {
           }),
         );
       });
-      if (reply.ok || reply.reason === 'not_allowed' || reply.reason === 'not_select' || reply.reason === 'sql_error') return reply;
+      if (reply.ok || reply.reason === 'not_allowed' || reply.reason === 'not_select' || reply.reason === 'sql_error')
+        return reply;
       if (reply.reason === 'timeout') throw timeoutError(limits.timeoutMs);
-      const limit = { result: limits.maxResultBytes, value: limits.maxValueBytes, memory: limits.maxMemoryBytes }[reply.bound];
+      const limit = { result: limits.maxResultBytes, value: limits.maxValueBytes, memory: limits.maxMemoryBytes }[
+        reply.bound
+      ];
       throw new QueryTooLargeError(reply.bound, limit);
     } finally {
       setRef(child, false);

@@ -7,7 +7,16 @@ const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 async function memoryStoreWithTable() {
   const store = await openSqliteStore(':memory:');
   await store.putDocument({
-    document: { docId: 'n.csv', source: '/n.csv', title: 'n', type: 'csv', contentHash: 'h', bytes: 1, acl: [], tags: [] },
+    document: {
+      docId: 'n.csv',
+      source: '/n.csv',
+      title: 'n',
+      type: 'csv',
+      contentHash: 'h',
+      bytes: 1,
+      acl: [],
+      tags: [],
+    },
     chunks: [{ id: 'n.csv#0', docId: 'n.csv', ordinal: 0, text: 'n', headingPath: [], startOffset: 0, endOffset: 1 }],
     keywordText: ['n'],
     vectors: [Float32Array.from([1, 0])],
@@ -23,9 +32,13 @@ describe('SQLite table queries', () => {
   it('work on an in-memory store, and see its latest writes', async () => {
     const { store, table } = await memoryStoreWithTable();
     try {
-      expect((await store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 })).rows).toEqual([[6]]);
+      expect(
+        (await store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 })).rows,
+      ).toEqual([[6]]);
       await store.deleteDocument('n.csv');
-      await expect(store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 })).rejects.toMatchObject({
+      await expect(
+        store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 }),
+      ).rejects.toMatchObject({
         code: 'query_rejected',
       });
     } finally {
@@ -36,10 +49,14 @@ describe('SQLite table queries', () => {
   it('queue behind a query that times out, and run once it is stopped', async () => {
     const { store, table } = await memoryStoreWithTable();
     try {
-      const endless = store.queryTables('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n', ADMIN, {
-        maxRows: 1,
-        timeoutMs: 200,
-      });
+      const endless = store.queryTables(
+        'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n',
+        ADMIN,
+        {
+          maxRows: 1,
+          timeoutMs: 200,
+        },
+      );
       const next = store.queryTables(`SELECT count(*) FROM ${table}`, ADMIN, { maxRows: 1, timeoutMs: 5000 });
       await expect(endless).rejects.toMatchObject({ code: 'query_timeout' });
       expect((await next).rows).toEqual([[3]]);
@@ -49,20 +66,39 @@ describe('SQLite table queries', () => {
   });
 
   // Linux bounds the query process's data segment (RLIMIT_DATA); elsewhere the byte bounds alone apply.
-  it.runIf(process.platform === 'linux')('stop a query whose values outgrow the query process\'s memory, named by its setting', async () => {
-    const { store } = await memoryStoreWithTable();
-    const wide = { maxRows: 1, timeoutMs: 20_000, maxResultBytes: 256 * 1024 * 1024, maxValueBytes: 256 * 1024 * 1024 };
-    try {
-      const error = await store.queryTables('SELECT zeroblob(100000000)', ADMIN, { ...wide, maxMemoryBytes: 64 * 1024 * 1024 }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'query_too_large', details: { bound: 'memory', limitBytes: 64 * 1024 * 1024 } });
-      expect((error as Error).message).toContain('tables.maxMemoryBytes');
-      // The same value with room for it: the bound, not the query, stopped it.
-      const fits = await store.queryTables('SELECT length(zeroblob(100000000))', ADMIN, { ...wide, maxMemoryBytes: 64 * 1024 * 1024 });
-      expect(fits.rows).toEqual([[100_000_000]]);
-      const roomy = await store.queryTables('SELECT zeroblob(100000000)', ADMIN, { ...wide, maxMemoryBytes: 1024 * 1024 * 1024 });
-      expect((roomy.rows[0]?.[0] as Uint8Array).byteLength).toBe(100_000_000);
-    } finally {
-      await store.close();
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    "stop a query whose values outgrow the query process's memory, named by its setting",
+    async () => {
+      const { store } = await memoryStoreWithTable();
+      const wide = {
+        maxRows: 1,
+        timeoutMs: 20_000,
+        maxResultBytes: 256 * 1024 * 1024,
+        maxValueBytes: 256 * 1024 * 1024,
+      };
+      try {
+        const error = await store
+          .queryTables('SELECT zeroblob(100000000)', ADMIN, { ...wide, maxMemoryBytes: 64 * 1024 * 1024 })
+          .catch((e: unknown) => e);
+        expect(error).toMatchObject({
+          code: 'query_too_large',
+          details: { bound: 'memory', limitBytes: 64 * 1024 * 1024 },
+        });
+        expect((error as Error).message).toContain('tables.maxMemoryBytes');
+        // The same value with room for it: the bound, not the query, stopped it.
+        const fits = await store.queryTables('SELECT length(zeroblob(100000000))', ADMIN, {
+          ...wide,
+          maxMemoryBytes: 64 * 1024 * 1024,
+        });
+        expect(fits.rows).toEqual([[100_000_000]]);
+        const roomy = await store.queryTables('SELECT zeroblob(100000000)', ADMIN, {
+          ...wide,
+          maxMemoryBytes: 1024 * 1024 * 1024,
+        });
+        expect((roomy.rows[0]?.[0] as Uint8Array).byteLength).toBe(100_000_000);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

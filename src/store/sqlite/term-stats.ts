@@ -25,7 +25,11 @@ export interface TermWeight extends SearchTerm {
  * record, the bm25() N, and the fts5vocab table) and valid for one generation of the store.
  */
 export class TermStats {
-  private stats: { generation: number; rows: number; df: Map<string, number> } = { generation: -1, rows: 0, df: new Map() };
+  private stats: { generation: number; rows: number; df: Map<string, number> } = {
+    generation: -1,
+    rows: 0,
+    df: new Map(),
+  };
 
   constructor(private readonly conn: SqliteConnection) {}
 
@@ -51,7 +55,9 @@ export class TermStats {
 
   /** N of bm25(): the row count FTS5 keeps in its averages record (rowid 1 of the data table), a varint. */
   private readRowCount(): number {
-    const row = this.conn.stmt('SELECT block FROM chunk_fts_data WHERE id = 1').get() as { block: Uint8Array } | undefined;
+    const row = this.conn.stmt('SELECT block FROM chunk_fts_data WHERE id = 1').get() as
+      | { block: Uint8Array }
+      | undefined;
     return row ? readVarint(row.block) : 0;
   }
 }

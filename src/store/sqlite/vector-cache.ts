@@ -141,7 +141,9 @@ export class VectorCache {
   private restore(embedder: EmbedderInfo, generation: number): VectorIndex | undefined {
     const path = this.snapshotPath;
     if (!path) return undefined;
-    const row = this.conn.stmt('SELECT value FROM store_meta WHERE key = ?').get(SNAPSHOT_META_KEY) as { value: string } | undefined;
+    const row = this.conn.stmt('SELECT value FROM store_meta WHERE key = ?').get(SNAPSHOT_META_KEY) as
+      | { value: string }
+      | undefined;
     if (!row) return undefined;
     let meta: SnapshotMeta;
     try {
@@ -156,7 +158,10 @@ export class VectorCache {
       return VectorIndex.restore(kernelFor(image.rows), embedder.dimension, image);
     } catch (error) {
       image.floats.close();
-      this.conn.logger.warn('vector snapshot unreadable; loading from the vector table', { path, error: (error as Error).message });
+      this.conn.logger.warn('vector snapshot unreadable; loading from the vector table', {
+        path,
+        error: (error as Error).message,
+      });
       return undefined;
     }
   }
@@ -232,7 +237,9 @@ export class VectorCache {
         if (this.conn.generation() !== generation) return false;
         renameSync(temporary, path);
         const meta: SnapshotMeta = { generation, token, dimension: index.dimension };
-        this.conn.stmt('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)').run(SNAPSHOT_META_KEY, JSON.stringify(meta));
+        this.conn
+          .stmt('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)')
+          .run(SNAPSHOT_META_KEY, JSON.stringify(meta));
         return true;
       });
     } catch (error) {
@@ -257,7 +264,9 @@ export class VectorCache {
     const cached = this.visibleRows.get(cacheKey);
     if (cached) return cached;
     const docs = new Set(
-      (this.conn.stmt(`SELECT pk FROM ${VISIBLE_DOC_PKS}`).all({ keys: cacheKey }) as { pk: number }[]).map((row) => row.pk),
+      (this.conn.stmt(`SELECT pk FROM ${VISIBLE_DOC_PKS}`).all({ keys: cacheKey }) as { pk: number }[]).map(
+        (row) => row.pk,
+      ),
     );
     const rows = index.rowsWhere((docPk) => docs.has(docPk));
     const result = rows.length === index.size ? 'all' : rows;
@@ -271,4 +280,5 @@ export class VectorCache {
 }
 
 /** The kernel for an index of about `rows` vectors: scans split over threads for a large one. */
-const kernelFor = (rows: number): DotKernel => (rows >= THREADED_MIN_ROWS ? createThreadedDotKernel() : undefined) ?? createDotKernel();
+const kernelFor = (rows: number): DotKernel =>
+  (rows >= THREADED_MIN_ROWS ? createThreadedDotKernel() : undefined) ?? createDotKernel();

@@ -191,12 +191,30 @@ export class VectorIndex {
       this.writeQuery(query);
       if (rows) {
         new Int32Array(this.kernel.buffer(), rowListOffset, rows.length).set(rows);
-        this.kernel.dotsI8At(this.queryI16Offset, this.codesOffset, rowListOffset, rows.length, this.codeStride, this.scalesOffset(), scoresOffset);
+        this.kernel.dotsI8At(
+          this.queryI16Offset,
+          this.codesOffset,
+          rowListOffset,
+          rows.length,
+          this.codeStride,
+          this.scalesOffset(),
+          scoresOffset,
+        );
       } else {
-        this.kernel.dotsI8(this.queryI16Offset, this.codesOffset, this.rows, this.codeStride, this.scalesOffset(), scoresOffset);
+        this.kernel.dotsI8(
+          this.queryI16Offset,
+          this.codesOffset,
+          this.rows,
+          this.codeStride,
+          this.scalesOffset(),
+          scoresOffset,
+        );
       }
       const approximate = new Float32Array(this.kernel.buffer(), scoresOffset, candidates);
-      picked = Int32Array.from(topK(approximate, candidates, depth, (i) => this.rowPk[rowAt(i)] as number), rowAt);
+      picked = Int32Array.from(
+        topK(approximate, candidates, depth, (i) => this.rowPk[rowAt(i)] as number),
+        rowAt,
+      );
     }
     return this.rescore(query, picked, limit, rowListOffset + this.capacity * 4);
   }
@@ -223,7 +241,10 @@ export class VectorIndex {
   }
 
   /** The index's rows as a snapshot writes them: in row order, floats from the file or from memory. */
-  image(): Omit<IndexImage, 'floats' | 'readCodes'> & { codes: Uint8Array; readFloats(row: number, into: Float32Array): void } {
+  image(): Omit<IndexImage, 'floats' | 'readCodes'> & {
+    codes: Uint8Array;
+    readFloats(row: number, into: Float32Array): void;
+  } {
     const rows = this.rows;
     return {
       rows,
@@ -259,7 +280,12 @@ export class VectorIndex {
     const memory = this.kernel.buffer();
     const normalised = new Float32Array(memory, 0, this.stride);
     normaliseInto(query, this.dimension, normalised);
-    quantizeInto(normalised, this.dimension, QUERY_LEVELS, new Int16Array(memory, this.queryI16Offset, this.codeStride));
+    quantizeInto(
+      normalised,
+      this.dimension,
+      QUERY_LEVELS,
+      new Int16Array(memory, this.queryI16Offset, this.codeStride),
+    );
   }
 
   private scalesOffset(): number {

@@ -3,7 +3,12 @@
  * per vector, so Σ q·v ≈ scale_q · scale_v · Σ code_q·code_v. Rows use int8 (levels 127); the query may use more
  * levels (it is stored as int16), which lowers the error at no scan cost.
  */
-export function quantizeInto(vector: Float32Array, dimension: number, levels: number, codes: Int8Array | Int16Array): number {
+export function quantizeInto(
+  vector: Float32Array,
+  dimension: number,
+  levels: number,
+  codes: Int8Array | Int16Array,
+): number {
   let maxAbs = 0;
   for (let d = 0; d < dimension; d++) {
     const magnitude = Math.abs(vector[d] as number);

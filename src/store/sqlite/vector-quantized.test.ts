@@ -44,7 +44,6 @@ const write = (docId: string, vectors: Float32Array[], acl: string[]): DocumentW
   tables: [],
 });
 
-
 /**
  * 2,000 chunks in 100 documents; every tenth document is readable by group:legal only. Enough rows that the int8
  * scan, not the exact fallback, picks the candidates for a top-10.
@@ -63,7 +62,12 @@ async function buildStore(path: string) {
 }
 
 /** Exact top-k by float64 cosine among the chunks `visible` admits, and the gap after the k-th. */
-function exactTop(vectors: Map<string, { vector: Float32Array; restricted: boolean }>, query: Float32Array, k: number, visible: (restricted: boolean) => boolean) {
+function exactTop(
+  vectors: Map<string, { vector: Float32Array; restricted: boolean }>,
+  query: Float32Array,
+  k: number,
+  visible: (restricted: boolean) => boolean,
+) {
   const ranked = [...vectors]
     .filter(([, entry]) => visible(entry.restricted))
     .map(([id, entry]) => ({ id, score: cosine(query, entry.vector) }))
@@ -82,7 +86,9 @@ describe('the quantized vector channel', () => {
       if (exact.minGap < 1e-4) continue;
       const hits = await store.vectorSearch(query, ADMIN, 10);
       expect(hits.map((hit) => hit.chunkId)).toEqual(exact.ids);
-      hits.forEach((hit) => expect(hit.score).toBeCloseTo(cosine(query, vectors.get(hit.chunkId)?.vector as Float32Array), 5));
+      hits.forEach((hit) =>
+        expect(hit.score).toBeCloseTo(cosine(query, vectors.get(hit.chunkId)?.vector as Float32Array), 5),
+      );
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
@@ -143,7 +149,10 @@ describe('the vector snapshot file', () => {
     expect(rows).toBe('all');
     const fromSnapshot = index.search(query, 10);
     const ids = new Map(
-      (conn.db.prepare('SELECT pk, id FROM chunks').all() as { pk: number; id: string }[]).map((row) => [row.pk, row.id]),
+      (conn.db.prepare('SELECT pk, id FROM chunks').all() as { pk: number; id: string }[]).map((row) => [
+        row.pk,
+        row.id,
+      ]),
     );
     expect(fromSnapshot.map((hit) => ids.get(hit.chunkPk))).toEqual(fromVec0.map((hit) => hit.chunkId));
     fromSnapshot.forEach((hit, i) => expect(hit.score).toBeCloseTo(fromVec0[i]?.score as number, 6));
@@ -181,8 +190,15 @@ describe('the vector snapshot file', () => {
     const before = writer.current(embedder);
     const opposite = query.map((value) => -value);
     await store.putDocument(write('later.txt', [opposite], []));
-    const later = conn.db.prepare("SELECT pk, doc_pk FROM chunks WHERE id = 'later.txt#0'").get() as { pk: number; doc_pk: number };
-    writer.afterWrite({ removed: [], added: [{ chunkPk: later.pk, docPk: later.doc_pk, vector: opposite }] }, store.generation() - 1, store.generation());
+    const later = conn.db.prepare("SELECT pk, doc_pk FROM chunks WHERE id = 'later.txt#0'").get() as {
+      pk: number;
+      doc_pk: number;
+    };
+    writer.afterWrite(
+      { removed: [], added: [{ chunkPk: later.pk, docPk: later.doc_pk, vector: opposite }] },
+      store.generation() - 1,
+      store.generation(),
+    );
     expect(writer.current(embedder)).toBe(before);
     writer.flush();
     writer.clear();

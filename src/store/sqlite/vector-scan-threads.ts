@@ -90,7 +90,12 @@ export const scanHelpers = (): number => Math.max(0, Math.min(3, availableParall
  */
 export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & { close(): void }) | undefined {
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (helpers <= 0 || !wasm || typeof SharedArrayBuffer !== 'function' || !wasm.validate(WASM_DOT_KERNEL_SHARED_BYTES)) {
+  if (
+    helpers <= 0 ||
+    !wasm ||
+    typeof SharedArrayBuffer !== 'function' ||
+    !wasm.validate(WASM_DOT_KERNEL_SHARED_BYTES)
+  ) {
     return undefined;
   }
   let memory: SharedMemory;
@@ -99,7 +104,8 @@ export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & {
   } catch {
     return undefined;
   }
-  const fns = new wasm.Instance(new wasm.Module(WASM_DOT_KERNEL_SHARED_BYTES), { env: { memory } }).exports as unknown as KernelExports;
+  const fns = new wasm.Instance(new wasm.Module(WASM_DOT_KERNEL_SHARED_BYTES), { env: { memory } })
+    .exports as unknown as KernelExports;
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
   let workers: Worker[] | undefined;
   let seq = 0;

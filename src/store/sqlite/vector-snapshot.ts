@@ -128,7 +128,8 @@ class FileFloats implements StoredFloats {
     if (this.fd === undefined) throw new Error('the vector snapshot file is closed');
     const rowBytes = this.dimension * 4;
     const bytes = new Uint8Array(into.buffer, into.byteOffset, rowBytes);
-    if (!readFully(this.fd, bytes, this.offset + fileRow * rowBytes)) throw new Error('the vector snapshot file is truncated');
+    if (!readFully(this.fd, bytes, this.offset + fileRow * rowBytes))
+      throw new Error('the vector snapshot file is truncated');
   }
 
   /** Starts the thread that copies the float rows into memory (once; nothing to do for the writer's own rows). */
@@ -184,7 +185,10 @@ class FileFloats implements StoredFloats {
  * Opens a snapshot and checks it against what the store expects; the image's float rows keep the file open. Returns
  * undefined for a missing, truncated or mismatching file.
  */
-export function openSnapshot(path: string, expect: { dimension: number; generation: number; token: string }): IndexImage | undefined {
+export function openSnapshot(
+  path: string,
+  expect: { dimension: number; generation: number; token: string },
+): IndexImage | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -241,7 +245,11 @@ function readHeader(fd: number): SnapshotHeader | undefined {
 }
 
 /** Writes `index` as a snapshot at `path` (a new file); returns the float rows of the written file, open for reads. */
-export function writeSnapshot(path: string, index: VectorIndex, header: { generation: number; token: string }): StoredFloats {
+export function writeSnapshot(
+  path: string,
+  index: VectorIndex,
+  header: { generation: number; token: string },
+): StoredFloats {
   const image = index.image();
   const { rows } = image;
   const { dimension, codeStride } = index;

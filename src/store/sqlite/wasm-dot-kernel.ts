@@ -373,7 +373,20 @@ function assemble(sharedPages?: number): Uint8Array {
       row: 8,
       acc: [9, 10, 11, 12],
       // row = m + idx[i] * stride
-      rowAddress: [...get(1), ...get(2), ...get(6), ...i32(2), I32_SHL, I32_ADD, I32_LOAD, 0x02, 0, ...get(4), I32_MUL, I32_ADD],
+      rowAddress: [
+        ...get(1),
+        ...get(2),
+        ...get(6),
+        ...i32(2),
+        I32_SHL,
+        I32_ADD,
+        I32_LOAD,
+        0x02,
+        0,
+        ...get(4),
+        I32_MUL,
+        I32_ADD,
+      ],
     }),
   );
   // dotsI8(q, m, n, stride, scales, out): params 0..5; locals i=6 j=7 row=8 ri=9 qq=10 acc=11..14
@@ -382,7 +395,21 @@ function assemble(sharedPages?: number): Uint8Array {
       [5, I32],
       [4, V128],
     ],
-    dotI8Loop({ q: 0, m: 1, n: 2, stride: 3, scales: 4, out: 5, i: 6, j: 7, row: 8, ri: 9, qq: 10, acc: [11, 12, 13, 14], rowIndex: get(6) }),
+    dotI8Loop({
+      q: 0,
+      m: 1,
+      n: 2,
+      stride: 3,
+      scales: 4,
+      out: 5,
+      i: 6,
+      j: 7,
+      row: 8,
+      ri: 9,
+      qq: 10,
+      acc: [11, 12, 13, 14],
+      rowIndex: get(6),
+    }),
   );
   // dotsI8At(q, m, idx, n, stride, scales, out): params 0..6; locals i=7 j=8 row=9 ri=10 qq=11 acc=12..15
   const dotsI8At = functionBody(
@@ -429,7 +456,21 @@ function assemble(sharedPages?: number): Uint8Array {
     ]),
   );
   const code = section(10, vec([dots, dotsAt, dotsI8, dotsI8At]));
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...functions, ...exports, ...code]);
+  return new Uint8Array([
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    ...types,
+    ...imports,
+    ...functions,
+    ...exports,
+    ...code,
+  ]);
 }
 
 /** The module's bytes; validated by `WebAssembly.validate` before use. */

@@ -28,14 +28,34 @@ export function describeAuditLog(suite: ConformanceSuite): void {
         outcome: 'answered',
       };
       const first = await store.appendAudit(full);
-      const second = await store.appendAudit({ actor: 'evident:admin-key', action: 'approval', decision: 'edit', target: 'save_memory', question: 'a question' });
-      const third = await store.appendAudit({ actor: 'evident:local', action: 'key.revoke', target: 'key-1', returnedDocIds: [], withheld: 0 });
+      const second = await store.appendAudit({
+        actor: 'evident:admin-key',
+        action: 'approval',
+        decision: 'edit',
+        target: 'save_memory',
+        question: 'a question',
+      });
+      const third = await store.appendAudit({
+        actor: 'evident:local',
+        action: 'key.revoke',
+        target: 'key-1',
+        returnedDocIds: [],
+        withheld: 0,
+      });
       expect(second.id).toBeGreaterThan(first.id);
       expect(third.id).toBeGreaterThan(second.id);
       expect(Date.parse(first.at)).toBeGreaterThanOrEqual(before - 5_000);
       expect(Date.parse(first.at)).toBeLessThanOrEqual(Date.now() + 5_000);
       expect(first).toEqual({ ...full, id: first.id, at: first.at });
-      expect(second).toEqual({ actor: 'evident:admin-key', action: 'approval', decision: 'edit', target: 'save_memory', question: 'a question', id: second.id, at: second.at });
+      expect(second).toEqual({
+        actor: 'evident:admin-key',
+        action: 'approval',
+        decision: 'edit',
+        target: 'save_memory',
+        question: 'a question',
+        id: second.id,
+        at: second.at,
+      });
       // Empty lists and a zero count are kept as such, not dropped.
       expect(third).toMatchObject({ returnedDocIds: [], withheld: 0 });
       expect(await store.listAudit({ limit: 10 })).toEqual([third, second, first]);
@@ -43,13 +63,21 @@ export function describeAuditLog(suite: ConformanceSuite): void {
 
     it('filters by actor, action, run id and time, and pages by id newest first', async () => {
       for (let i = 0; i < 7; i++) {
-        await store.appendAudit({ actor: i % 2 ? 'bob' : 'alice', action: i % 3 ? 'search' : 'ask', ...(i === 4 ? { runId: 'run-4' } : {}), target: `n${i}` });
+        await store.appendAudit({
+          actor: i % 2 ? 'bob' : 'alice',
+          action: i % 3 ? 'search' : 'ask',
+          ...(i === 4 ? { runId: 'run-4' } : {}),
+          target: `n${i}`,
+        });
       }
       const all = await store.listAudit({ limit: MAX_AUDIT_PAGE });
       expect(all.map((e) => e.target)).toEqual(['n6', 'n5', 'n4', 'n3', 'n2', 'n1', 'n0']);
       expect((await store.listAudit({ limit: 10, actor: 'bob' })).map((e) => e.target)).toEqual(['n5', 'n3', 'n1']);
       expect((await store.listAudit({ limit: 10, action: 'ask' })).map((e) => e.target)).toEqual(['n6', 'n3', 'n0']);
-      expect((await store.listAudit({ limit: 10, actor: 'alice', action: 'search' })).map((e) => e.target)).toEqual(['n4', 'n2']);
+      expect((await store.listAudit({ limit: 10, actor: 'alice', action: 'search' })).map((e) => e.target)).toEqual([
+        'n4',
+        'n2',
+      ]);
       expect((await store.listAudit({ limit: 10, runId: 'run-4' })).map((e) => e.target)).toEqual(['n4']);
       expect(await store.listAudit({ limit: 10, actor: 'nobody' })).toEqual([]);
 
@@ -84,7 +112,8 @@ export function describeAuditLog(suite: ConformanceSuite): void {
         { actor: 'alice', action: 'approval', decision: 'maybe' as 'approve' },
       ];
       for (const entry of bad) await expectRejects(store.appendAudit(entry), 'invalid_input');
-      for (const limit of [0, -1, MAX_AUDIT_PAGE + 1, 1.5]) await expectRejects(store.listAudit({ limit }), 'invalid_input');
+      for (const limit of [0, -1, MAX_AUDIT_PAGE + 1, 1.5])
+        await expectRejects(store.listAudit({ limit }), 'invalid_input');
       await expectRejects(store.listAudit({ limit: 10, beforeId: 0 }), 'invalid_input');
       await expectRejects(store.listAudit({ limit: 10, since: 'yesterday-ish' }), 'invalid_input');
       await expectRejects(store.listAudit({ limit: 10, action: 'drop' as 'search' }), 'invalid_input');

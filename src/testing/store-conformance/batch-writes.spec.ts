@@ -1,7 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentWrite, Store } from '../../store/store.ts';
 import { seededRandom as random } from '../seeded-random.ts';
-import { ADMIN, badTable, documentWrite, EMBEDDER, expectRejects, ids, ordersTable, sorted, unitVector } from './fixtures.ts';
+import {
+  ADMIN,
+  badTable,
+  documentWrite,
+  EMBEDDER,
+  expectRejects,
+  ids,
+  ordersTable,
+  sorted,
+  unitVector,
+} from './fixtures.ts';
 import type { ConformanceSuite } from './suite.ts';
 
 /** `putDocuments`: several versions in one transaction, stored exactly as one `putDocument` each would, or not at all. */
@@ -14,7 +24,11 @@ export function describeBatchWrites(suite: ConformanceSuite): void {
 
     const next = random(7);
     const vectors = Array.from({ length: 8 }, () => unitVector(next));
-    const v1 = documentWrite({ docId: 'kept.md', contentHash: 'v1', chunks: [{ text: 'original harbour clause', vector: vectors[0] as Float32Array }] });
+    const v1 = documentWrite({
+      docId: 'kept.md',
+      contentHash: 'v1',
+      chunks: [{ text: 'original harbour clause', vector: vectors[0] as Float32Array }],
+    });
     const batch = (): DocumentWrite[] => [
       documentWrite({
         docId: 'kept.md',
@@ -27,7 +41,11 @@ export function describeBatchWrites(suite: ConformanceSuite): void {
         ],
       }),
       documentWrite({ docId: 'b.md', chunks: [{ text: 'tugboat schedule', vector: vectors[3] as Float32Array }] }),
-      documentWrite({ docId: 'c.md', acl: ['user:bob'], chunks: [{ text: 'crane manifest', vector: vectors[4] as Float32Array }] }),
+      documentWrite({
+        docId: 'c.md',
+        acl: ['user:bob'],
+        chunks: [{ text: 'crane manifest', vector: vectors[4] as Float32Array }],
+      }),
     ];
 
     /** What a reader can see of the store: documents, chunks, both channels, tables and counts. */
@@ -37,8 +55,14 @@ export function describeBatchWrites(suite: ConformanceSuite): void {
       return {
         documents,
         chunks: await store.getChunks(chunkIds, ADMIN),
-        keyword: await Promise.all(['harbour', 'clause', 'tugboat', 'crane', 'original'].map(async (term) => sorted(ids(await store.keywordSearch([term], ADMIN, 10))))),
-        vector: await Promise.all(vectors.slice(0, 5).map(async (vector) => ids(await store.vectorSearch(vector, ADMIN, 1)))),
+        keyword: await Promise.all(
+          ['harbour', 'clause', 'tugboat', 'crane', 'original'].map(async (term) =>
+            sorted(ids(await store.keywordSearch([term], ADMIN, 10))),
+          ),
+        ),
+        vector: await Promise.all(
+          vectors.slice(0, 5).map(async (vector) => ids(await store.vectorSearch(vector, ADMIN, 1))),
+        ),
         tables: (await store.listTables(ADMIN)).map((table) => [table.docId, table.title, table.rowCount]),
         stats: await store.stats(),
       };
@@ -53,7 +77,11 @@ export function describeBatchWrites(suite: ConformanceSuite): void {
       await store.putDocument(v1);
       await store.putDocuments(batch());
       expect(await observe()).toEqual(oneByOne);
-      expect(await store.getDocument('kept.md')).toMatchObject({ contentHash: 'v2', chunkCount: 2, acl: ['group:legal'] });
+      expect(await store.getDocument('kept.md')).toMatchObject({
+        contentHash: 'v2',
+        chunkCount: 2,
+        acl: ['group:legal'],
+      });
       expect(await store.keywordSearch(['original'], ADMIN, 10)).toEqual([]);
       await store.putDocuments([]);
       expect(await observe()).toEqual(oneByOne);

@@ -8,7 +8,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 export function installValidationGlobals(expectedFailures: ReadonlySet<string> = new Set()): void {
   const itWithExpectedFailures = new Proxy(it, {
     apply: (target, self, args: Parameters<typeof it>) =>
-      typeof args[0] === 'string' && expectedFailures.has(args[0]) ? target.fails(...args) : Reflect.apply(target, self, args),
+      typeof args[0] === 'string' && expectedFailures.has(args[0])
+        ? target.fails(...args)
+        : Reflect.apply(target, self, args),
   });
-  Object.assign(globalThis, { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it: itWithExpectedFailures });
+  Object.assign(globalThis, {
+    afterAll,
+    afterEach,
+    beforeAll,
+    beforeEach,
+    describe,
+    expect,
+    it: itWithExpectedFailures,
+  });
 }

@@ -1,7 +1,20 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../store/store.ts';
 import { seededRandom as random } from '../seeded-random.ts';
-import { ADMIN, ALICE, BOB, CAROL, docOf, documentWrite, expectRanked, ids, ordersTable, sorted, unitVector, VISIBILITY_CASES } from './fixtures.ts';
+import {
+  ADMIN,
+  ALICE,
+  BOB,
+  CAROL,
+  docOf,
+  documentWrite,
+  expectRanked,
+  ids,
+  ordersTable,
+  sorted,
+  unitVector,
+  VISIBILITY_CASES,
+} from './fixtures.ts';
 import type { ConformanceSuite } from './suite.ts';
 
 /** The principal filter of every document read, applied inside the query before ranking and limits (the document port). */

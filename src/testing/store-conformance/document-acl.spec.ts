@@ -15,7 +15,9 @@ export function describeDocumentAcl(suite: ConformanceSuite): void {
     it('replaces the ACL of the matching version, keeps its chunks and vectors, and every read follows at once', async () => {
       const next = random(7);
       const vector = unitVector(next);
-      await store.putDocument(documentWrite({ docId: 'memo.md', acl: ['group:legal'], chunks: [{ text: 'orchid budget memo', vector }] }));
+      await store.putDocument(
+        documentWrite({ docId: 'memo.md', acl: ['group:legal'], chunks: [{ text: 'orchid budget memo', vector }] }),
+      );
       const before = await store.getDocument('memo.md');
       expect(ids(await store.keywordSearch(['orchid'], BOB, 5))).toEqual([]);
       expect(ids(await store.vectorSearch(vector, BOB, 5))).toEqual([]);
@@ -34,7 +36,9 @@ export function describeDocumentAcl(suite: ConformanceSuite): void {
       // Public, spelled out as [], and back to restricted.
       expect(await store.updateDocumentAcl('memo.md', 'hash-memo.md', [])).toBe(true);
       expect(sorted((await store.listDocuments(ALICE)).map((doc) => doc.docId))).toEqual(['memo.md']);
-      expect(await store.updateDocumentAcl('memo.md', 'hash-memo.md', ['group:legal', 'group:legal', 'user:carol'])).toBe(true);
+      expect(
+        await store.updateDocumentAcl('memo.md', 'hash-memo.md', ['group:legal', 'group:legal', 'user:carol']),
+      ).toBe(true);
       expect(sorted((await store.getDocument('memo.md'))?.acl ?? [])).toEqual(['group:legal', 'user:carol']);
       expect((await store.listDocuments(BOB)).length).toBe(0);
       expect((await store.listDocuments(ADMIN)).length).toBe(1);
@@ -42,12 +46,21 @@ export function describeDocumentAcl(suite: ConformanceSuite): void {
 
     it('writes nothing when the version is another or the document is gone, and refuses a malformed ACL', async () => {
       const next = random(8);
-      await store.putDocument(documentWrite({ docId: 'memo.md', acl: ['group:legal'], chunks: [{ text: 'orchid', vector: unitVector(next) }] }));
+      await store.putDocument(
+        documentWrite({
+          docId: 'memo.md',
+          acl: ['group:legal'],
+          chunks: [{ text: 'orchid', vector: unitVector(next) }],
+        }),
+      );
       expect(await store.updateDocumentAcl('memo.md', 'another-hash', [])).toBe(false);
       expect(await store.updateDocumentAcl('gone.md', 'hash-gone.md', [])).toBe(false);
       expect((await store.getDocument('memo.md'))?.acl).toEqual(['group:legal']);
       await expectRejects(store.updateDocumentAcl('memo.md', 'hash-memo.md', ['']), 'invalid_input');
-      await expectRejects(store.updateDocumentAcl('memo.md', 'hash-memo.md', [42 as unknown as string]), 'invalid_input');
+      await expectRejects(
+        store.updateDocumentAcl('memo.md', 'hash-memo.md', [42 as unknown as string]),
+        'invalid_input',
+      );
       expect((await store.getDocument('memo.md'))?.acl).toEqual(['group:legal']);
     });
   });

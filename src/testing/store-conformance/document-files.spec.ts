@@ -8,7 +8,10 @@ import type { ConformanceSuite } from './suite.ts';
 const BOUND = 1 << 20;
 
 /** Bytes that look like a file (a NUL, high bytes): the store keeps them exactly, not as text. */
-const fileBytes = (label: string): Uint8Array => new Uint8Array(Buffer.concat([Buffer.from('%PDF-1.7\n\u0000\u00ff'), Buffer.from(label), Buffer.from([0, 255, 128, 10])]));
+const fileBytes = (label: string): Uint8Array =>
+  new Uint8Array(
+    Buffer.concat([Buffer.from('%PDF-1.7\n\u0000\u00ff'), Buffer.from(label), Buffer.from([0, 255, 128, 10])]),
+  );
 
 /** Uploaded originals, kept with their version (the document port): one transaction with it, gone with it, bounded. */
 export function describeDocumentFiles(suite: ConformanceSuite): void {
@@ -21,7 +24,11 @@ export function describeDocumentFiles(suite: ConformanceSuite): void {
     /** A version of `docId` whose original is `bytes` (its hash and length are the document's, as ingestion makes them). */
     const upload = (docId: string, bytes: Uint8Array, acl: string[] = []): DocumentWrite => {
       const write = documentWrite({ docId, acl, chunks: [{ text: `text of ${docId}`, vector: unitVector(next) }] });
-      write.document = { ...write.document, contentHash: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
+      write.document = {
+        ...write.document,
+        contentHash: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.byteLength,
+      };
       return { ...write, original: bytes };
     };
     const read = (write: DocumentWrite, principal = ADMIN, maxBytes = BOUND) =>
@@ -33,7 +40,9 @@ export function describeDocumentFiles(suite: ConformanceSuite): void {
       expect(Buffer.from((await read(legal)) ?? [])).toEqual(Buffer.from(legal.original as Uint8Array));
       expect(Buffer.from((await read(legal, ALICE)) ?? [])).toEqual(Buffer.from(legal.original as Uint8Array));
       expect(await read(legal, BOB)).toBeUndefined();
-      expect(await store.readDocumentFile('contracts/missing.pdf', legal.document.contentHash, ADMIN, BOUND)).toBeUndefined();
+      expect(
+        await store.readDocumentFile('contracts/missing.pdf', legal.document.contentHash, ADMIN, BOUND),
+      ).toBeUndefined();
     });
 
     it('keeps none for a version written without one (a folder ingest)', async () => {
@@ -42,7 +51,7 @@ export function describeDocumentFiles(suite: ConformanceSuite): void {
       expect(await read(plain)).toBeUndefined();
     });
 
-    it('writes it in the version\'s transaction: a batch that fails keeps neither the versions nor their files', async () => {
+    it("writes it in the version's transaction: a batch that fails keeps neither the versions nor their files", async () => {
       const kept = upload('a.pdf', fileBytes('a'));
       const broken = { ...upload('b.pdf', fileBytes('b')), tables: [badTable()] };
       await expectRejects(store.putDocuments([kept, broken]));
@@ -65,8 +74,14 @@ export function describeDocumentFiles(suite: ConformanceSuite): void {
       expect(await read(v2, ALICE)).toBeUndefined();
 
       // A version without an original (the same doc_id ingested from a folder) leaves none of the upload's behind.
-      const fromFolder = documentWrite({ docId: 'report.pdf', chunks: [{ text: 'from a folder', vector: unitVector(next) }] });
-      await store.putDocument({ ...fromFolder, document: { ...fromFolder.document, contentHash: v2.document.contentHash } });
+      const fromFolder = documentWrite({
+        docId: 'report.pdf',
+        chunks: [{ text: 'from a folder', vector: unitVector(next) }],
+      });
+      await store.putDocument({
+        ...fromFolder,
+        document: { ...fromFolder.document, contentHash: v2.document.contentHash },
+      });
       expect(await read(v2)).toBeUndefined();
 
       await store.putDocument(v2);
@@ -74,7 +89,7 @@ export function describeDocumentFiles(suite: ConformanceSuite): void {
       expect(await read(v2)).toBeUndefined();
     });
 
-    it('is bounded: a file over the read bound is not read, and a write must hold the version\'s own bytes', async () => {
+    it("is bounded: a file over the read bound is not read, and a write must hold the version's own bytes", async () => {
       const bytes = fileBytes('bounded');
       const write = upload('bounded.pdf', bytes);
       await store.putDocument(write);

@@ -2,7 +2,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Chapter } from '../../domain/index.ts';
 import type { Store } from '../../store/store.ts';
 import { seededRandom as random } from '../seeded-random.ts';
-import { ADMIN, badTable, CAROL, documentWrite, EMBEDDER, expectRejects, ids, ordersTable, sorted, unitVector } from './fixtures.ts';
+import {
+  ADMIN,
+  badTable,
+  CAROL,
+  documentWrite,
+  EMBEDDER,
+  expectRejects,
+  ids,
+  ordersTable,
+  sorted,
+  unitVector,
+} from './fixtures.ts';
 import type { ConformanceSuite } from './suite.ts';
 
 /** Documents: put, get, list, delete and replace versions, and writes that are whole or absent (the document port). */
@@ -99,7 +110,11 @@ export function describeDocuments(suite: ConformanceSuite): void {
       });
       await store.putDocument(v2);
 
-      expect(await store.getDocument('policy.md')).toMatchObject({ contentHash: 'v2', chunkCount: 2, acl: ['group:legal'] });
+      expect(await store.getDocument('policy.md')).toMatchObject({
+        contentHash: 'v2',
+        chunkCount: 2,
+        acl: ['group:legal'],
+      });
       expect((await store.getChunks(['policy.md#0', 'policy.md#1', 'policy.md#2'], ADMIN)).map((c) => c.id)).toEqual([
         'policy.md#0',
         'policy.md#1',
@@ -189,9 +204,7 @@ export function describeDocuments(suite: ConformanceSuite): void {
 
     it('leaves no trace of a new document whose write fails', async () => {
       await store.putDocument(v1);
-      await expectRejects(
-        store.putDocument(documentWrite({ ...v2Base, docId: 'other.md', tables: [badTable()] })),
-      );
+      await expectRejects(store.putDocument(documentWrite({ ...v2Base, docId: 'other.md', tables: [badTable()] })));
       expect(await store.getDocument('other.md')).toBeUndefined();
       expect(await store.keywordSearch(['warranty'], ADMIN, 10)).toEqual([]);
       await expectV1Intact();

@@ -91,7 +91,13 @@ export function describeEmbedder(suite: ConformanceSuite): void {
       const next = random(13);
       const h1 = unitVector(next);
       const h2 = unitVector(next);
-      await store.cacheEmbeddings('e1', new Map([['h1', h1], ['h2', h2]]));
+      await store.cacheEmbeddings(
+        'e1',
+        new Map([
+          ['h1', h1],
+          ['h2', h2],
+        ]),
+      );
       const found = await store.cachedEmbeddings('e1', ['h1', 'h3']);
       expect([...found.keys()]).toEqual(['h1']);
       expect(Array.from(found.get('h1') ?? [])).toEqual(Array.from(h1));
@@ -112,10 +118,17 @@ export function describeEmbedder(suite: ConformanceSuite): void {
     it('yields every chunk once, in batches no larger than asked', async () => {
       const next = random(14);
       await store.putDocument(
-        documentWrite({ docId: 'five.md', chunks: [0, 1, 2, 3, 4].map((i) => ({ text: `five ${i}`, vector: unitVector(next) })) }),
+        documentWrite({
+          docId: 'five.md',
+          chunks: [0, 1, 2, 3, 4].map((i) => ({ text: `five ${i}`, vector: unitVector(next) })),
+        }),
       );
       await store.putDocument(
-        documentWrite({ docId: 'two.md', acl: ['user:x'], chunks: [0, 1].map((i) => ({ text: `two ${i}`, vector: unitVector(next) })) }),
+        documentWrite({
+          docId: 'two.md',
+          acl: ['user:x'],
+          chunks: [0, 1].map((i) => ({ text: `two ${i}`, vector: unitVector(next) })),
+        }),
       );
       const seen: string[] = [];
       for await (const batch of store.chunkTexts(3)) {

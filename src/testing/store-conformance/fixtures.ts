@@ -83,7 +83,14 @@ export function documentWrite(spec: DocSpec): DocumentWrite {
       ...(spec.pageCount === undefined ? {} : { pageCount: spec.pageCount }),
     },
     chunks,
-    keywordText: spec.chunks.map((chunk) => chunk.keywords ?? chunk.text.toLowerCase().replace(/[^\p{L}\p{N}_]+/gu, ' ').trim()),
+    keywordText: spec.chunks.map(
+      (chunk) =>
+        chunk.keywords ??
+        chunk.text
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}_]+/gu, ' ')
+          .trim(),
+    ),
     vectors: spec.chunks.map((chunk) => chunk.vector),
     embedder: spec.embedder ?? EMBEDDER,
     chapters: spec.chapters ?? [

@@ -68,7 +68,10 @@ export function describeKeywordSearch(suite: ConformanceSuite): void {
       );
       // The two chunks mirror each other, so the term the query repeats decides which comes first.
       expect(ids(await store.keywordSearch(['apple', 'apple', 'banana'], ADMIN, 10))).toEqual(['qtf.md#0', 'qtf.md#1']);
-      expect(ids(await store.keywordSearch(['banana', 'apple', 'banana'], ADMIN, 10))).toEqual(['qtf.md#1', 'qtf.md#0']);
+      expect(ids(await store.keywordSearch(['banana', 'apple', 'banana'], ADMIN, 10))).toEqual([
+        'qtf.md#1',
+        'qtf.md#0',
+      ]);
       const once = await store.keywordSearch(['banana'], ADMIN, 10);
       const twice = await store.keywordSearch(['banana', 'banana'], ADMIN, 10);
       const many = await store.keywordSearch(Array<string>(MAX_QUERY_TERM_COUNT + 5).fill('banana'), ADMIN, 10);
@@ -89,7 +92,10 @@ export function describeKeywordSearch(suite: ConformanceSuite): void {
       for (let doc = 0; doc < 12; doc++) {
         const docId = `many-${String(doc).padStart(2, '0')}.md`;
         const chunks = Array.from({ length: 20 }, (_, i) => {
-          const words = ['ubiquitous', ...Array.from({ length: 3 + ((doc * 20 + i) % 7) }, () => `filler${Math.floor(next() * 50)}`)];
+          const words = [
+            'ubiquitous',
+            ...Array.from({ length: 3 + ((doc * 20 + i) % 7) }, () => `filler${Math.floor(next() * 50)}`),
+          ];
           if ((doc * 20 + i) % 3 === 0) words.push('middling');
           if ((doc === 1 && i === 4) || (doc === 3 && i === 7) || (doc === 5 && i === 0)) words.push('scarce');
           return { text: words.join(' '), vector: unitVector(next) };
@@ -97,13 +103,22 @@ export function describeKeywordSearch(suite: ConformanceSuite): void {
         await store.putDocument(documentWrite({ docId, acl: doc % 3 === 0 ? [] : ['group:legal'], chunks }));
       }
       const visibleToCarol = (chunkId: string) => Number(docOf(chunkId).slice(5, 7)) % 3 === 0;
-      for (const terms of [['ubiquitous', 'scarce'], ['ubiquitous', 'middling', 'scarce'], ['scarce', 'middling'], ['ubiquitous']]) {
+      for (const terms of [
+        ['ubiquitous', 'scarce'],
+        ['ubiquitous', 'middling', 'scarce'],
+        ['scarce', 'middling'],
+        ['ubiquitous'],
+      ]) {
         const everything = ids(await store.keywordSearch(terms, ADMIN, 1000));
         const carolAll = ids(await store.keywordSearch(terms, CAROL, 1000));
         expect(carolAll, terms.join(' ')).toEqual(everything.filter(visibleToCarol));
         for (const limit of [1, 3, 10, 40]) {
-          expect(ids(await store.keywordSearch(terms, CAROL, limit)), `${terms.join(' ')} @${limit}`).toEqual(carolAll.slice(0, limit));
-          expect(ids(await store.keywordSearch(terms, ADMIN, limit)), `${terms.join(' ')} @${limit}`).toEqual(everything.slice(0, limit));
+          expect(ids(await store.keywordSearch(terms, CAROL, limit)), `${terms.join(' ')} @${limit}`).toEqual(
+            carolAll.slice(0, limit),
+          );
+          expect(ids(await store.keywordSearch(terms, ADMIN, limit)), `${terms.join(' ')} @${limit}`).toEqual(
+            everything.slice(0, limit),
+          );
         }
       }
       // The one scarce chunk Carol may see comes first, then chunks that only share the ubiquitous term.
@@ -113,7 +128,22 @@ export function describeKeywordSearch(suite: ConformanceSuite): void {
     });
 
     it('is safe against query syntax in terms', async () => {
-      const hostile = ['"', 'a"b', 'zebra" OR "common', 'NEAR(common zebra)', '*', '(', ')', 'keyword_text:common', '^common', '-common', '{common}', 'AND', 'NOT', ''];
+      const hostile = [
+        '"',
+        'a"b',
+        'zebra" OR "common',
+        'NEAR(common zebra)',
+        '*',
+        '(',
+        ')',
+        'keyword_text:common',
+        '^common',
+        '-common',
+        '{common}',
+        'AND',
+        'NOT',
+        '',
+      ];
       for (const term of hostile) {
         const hits = await store.keywordSearch([term], ADMIN, 10);
         expect(Array.isArray(hits), term).toBe(true);

@@ -16,7 +16,12 @@ export function describeMemoryStore(suite: ConformanceSuite): void {
       const next = random(21);
       const close = unitVector(next);
       const far = unitVector(next);
-      const first = await store.addMemory({ user: 'alice', text: ' Alice prefers invoices in EUR ', vector: close, source: 'thread:t1' });
+      const first = await store.addMemory({
+        user: 'alice',
+        text: ' Alice prefers invoices in EUR ',
+        vector: close,
+        source: 'thread:t1',
+      });
       expect(first.created).toBe(true);
       expect(first.memory).toMatchObject({ user: 'alice', text: 'Alice prefers invoices in EUR', source: 'thread:t1' });
       expect(Number.isNaN(Date.parse(first.memory.createdAt))).toBe(false);
@@ -30,7 +35,10 @@ export function describeMemoryStore(suite: ConformanceSuite): void {
       expect(hits[1]?.score).toBeCloseTo(cosine(close, far), 5);
       expect((await store.searchMemories('alice', close, 1)).map((hit) => hit.id)).toEqual([first.memory.id]);
       expect(await store.searchMemories('alice', close, 0)).toEqual([]);
-      expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual(['Alice prefers invoices in EUR', 'Alice is on leave in May']);
+      expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual([
+        'Alice prefers invoices in EUR',
+        'Alice is on leave in May',
+      ]);
       expect((await store.listMemories('bob')).map((memory) => memory.id)).toEqual([bobs.memory.id]);
       expect(await store.listMemories('carol')).toEqual([]);
       expect(await store.searchMemories('carol', close, 5)).toEqual([]);
@@ -49,7 +57,12 @@ export function describeMemoryStore(suite: ConformanceSuite): void {
     it('writes at most once per user and idempotency key', async () => {
       const vector = unitVector(random(22));
       const once = await store.addMemory({ user: 'alice', text: 'first text', vector, idempotencyKey: 'run-1:call-1' });
-      const again = await store.addMemory({ user: 'alice', text: 'replayed text', vector, idempotencyKey: 'run-1:call-1' });
+      const again = await store.addMemory({
+        user: 'alice',
+        text: 'replayed text',
+        vector,
+        idempotencyKey: 'run-1:call-1',
+      });
       expect(again).toEqual({ memory: once.memory, created: false });
       // The same key of another user is another write, and does not return alice's memory.
       const bobs = await store.addMemory({ user: 'bob', text: 'bob text', vector, idempotencyKey: 'run-1:call-1' });
@@ -57,7 +70,11 @@ export function describeMemoryStore(suite: ConformanceSuite): void {
       expect(bobs.memory.text).toBe('bob text');
       await store.addMemory({ user: 'alice', text: 'no key', vector });
       await store.addMemory({ user: 'alice', text: 'no key', vector });
-      expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual(['first text', 'no key', 'no key']);
+      expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual([
+        'first text',
+        'no key',
+        'no key',
+      ]);
     });
 
     it('refuses a memory without user, text or vector', async () => {
@@ -73,7 +90,9 @@ export function describeMemoryStore(suite: ConformanceSuite): void {
       const saved = await store.addMemory({ user: 'alice', text: 'persistent memory', vector, idempotencyKey: 'k' });
       store = await suite.reopen();
       expect(await store.listMemories('alice')).toEqual([saved.memory]);
-      expect((await store.addMemory({ user: 'alice', text: 'again', vector, idempotencyKey: 'k' })).created).toBe(false);
+      expect((await store.addMemory({ user: 'alice', text: 'again', vector, idempotencyKey: 'k' })).created).toBe(
+        false,
+      );
     });
   });
 }

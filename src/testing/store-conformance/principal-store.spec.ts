@@ -33,7 +33,16 @@ export function describePrincipalStore(suite: ConformanceSuite): void {
 
   describe('reserved identities', () => {
     it('refuses a user named as a principal that is no stored user (a colon), or as the operator ids of before', async () => {
-      for (const name of ['evident:local', 'evident:admin-key', 'groups:legal', 'local', 'admin-key', '', 'a b', 'x'.repeat(129)]) {
+      for (const name of [
+        'evident:local',
+        'evident:admin-key',
+        'groups:legal',
+        'local',
+        'admin-key',
+        '',
+        'a b',
+        'x'.repeat(129),
+      ]) {
         await expectRejects(suite.store.upsertUser({ name, groups: [] }), 'invalid_input');
       }
       await expectRejects(suite.store.upsertUser({ name: 'zoe', groups: ['legal:ops'] }), 'invalid_input');
@@ -47,7 +56,7 @@ export function describePrincipalStore(suite: ConformanceSuite): void {
       store = suite.store;
     });
 
-    it('creates keys shown once, maps them to the user\'s current principal, lists and revokes them', async () => {
+    it("creates keys shown once, maps them to the user's current principal, lists and revokes them", async () => {
       await store.upsertUser({ name: 'zoe', groups: ['legal'] });
       await store.upsertUser({ name: 'yan', groups: ['hr'] });
       const first = await store.createApiKey('zoe');

@@ -78,7 +78,10 @@ export function describeRunLogLeases(suite: ConformanceSuite): void {
       const next = await start('o2', 'orphans', B);
       expect(next).toMatchObject({ runId: 'o2', status: 'running', lease: { owner: 'process-b' } });
       const orphan = await store.getRun('o1');
-      expect(orphan).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The process running this run stopped;/) });
+      expect(orphan).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/^The process running this run stopped;/),
+      });
       expect(orphan?.lease).toBeUndefined();
       expect(orphan?.finishedAt).toBeDefined();
       const events = await store.listRunEvents('o1', 0);
@@ -122,14 +125,19 @@ export function describeRunLogLeases(suite: ConformanceSuite): void {
     it('settles a run and appends its end in one transaction, or neither', async () => {
       await start('e1', 'ends');
       await store.appendRunEvents([event('e1', 1, 'metadata'), event('e1', 2)], 'process-a');
-      await expectRejects(store.finishRun('e1', { status: 'answered', leaseOwner: 'process-a', endSeq: 2 }), 'run_event_conflict');
+      await expectRejects(
+        store.finishRun('e1', { status: 'answered', leaseOwner: 'process-a', endSeq: 2 }),
+        'run_event_conflict',
+      );
       expect((await store.getRun('e1'))?.status).toBe('running');
       const finished = await store.finishRun('e1', { status: 'answered', leaseOwner: 'process-a', endSeq: 3 });
       expect(finished.status).toBe('answered');
-      expect((await store.listRunEvents('e1', 2)).map((e) => [e.seq, e.event, e.data])).toEqual([[3, 'end', { status: 'answered' }]]);
+      expect((await store.listRunEvents('e1', 2)).map((e) => [e.seq, e.event, e.data])).toEqual([
+        [3, 'end', { status: 'answered' }],
+      ]);
     });
 
-    it('knows each run\'s last event number, and refuses leases without an owner or a duration', async () => {
+    it("knows each run's last event number, and refuses leases without an owner or a duration", async () => {
       await start('s1', 'seqs');
       expect(await store.lastRunEventSeq('s1')).toBe(0);
       await store.appendRunEvents([event('s1', 1), event('s1', 2), event('s1', 3)]);

@@ -20,9 +20,16 @@ export function describeRunLog(suite: ConformanceSuite): void {
       lease: { owner: 'process-a', ttlMs: 60_000 },
     });
 
-    it('records runs with status and timings, and lists the owner\'s threads newest first', async () => {
+    it("records runs with status and timings, and lists the owner's threads newest first", async () => {
       const started = await store.startRun(run('r1', 't1', 'alice', 'What is the fee?'));
-      expect(started).toMatchObject({ runId: 'r1', threadId: 't1', status: 'running', user: 'alice', question: 'What is the fee?', attempt: 1 });
+      expect(started).toMatchObject({
+        runId: 'r1',
+        threadId: 't1',
+        status: 'running',
+        user: 'alice',
+        question: 'What is the fee?',
+        attempt: 1,
+      });
       expect(started.finishedAt).toBeUndefined();
       const finished = await store.finishRun('r1', { status: 'answered' });
       expect(finished.status).toBe('answered');
@@ -33,7 +40,10 @@ export function describeRunLog(suite: ConformanceSuite): void {
       await store.startRun(run('r3', 't2', 'alice', 'Another thread'));
 
       const runs = await store.listRuns('t1', 'alice');
-      expect(runs.map((r) => [r.runId, r.status])).toEqual([['r1', 'answered'], ['r2', 'failed']]);
+      expect(runs.map((r) => [r.runId, r.status])).toEqual([
+        ['r1', 'answered'],
+        ['r2', 'failed'],
+      ]);
       expect(runs[1]?.error).toBe('model unreachable');
       const threads = await store.listThreads('alice');
       expect(threads.map((t) => [t.threadId, t.runCount, t.lastQuestion])).toEqual([
@@ -66,18 +76,33 @@ export function describeRunLog(suite: ConformanceSuite): void {
     });
 
     it('creates empty threads that the first run binds to its agent', async () => {
-      const created = await store.createThread({ threadId: 'empty', owner: 'alice', metadata: { topic: 'fees', n: 2 } });
-      expect(created).toMatchObject({ threadId: 'empty', owner: 'alice', agent: null, metadata: { topic: 'fees', n: 2 } });
+      const created = await store.createThread({
+        threadId: 'empty',
+        owner: 'alice',
+        metadata: { topic: 'fees', n: 2 },
+      });
+      expect(created).toMatchObject({
+        threadId: 'empty',
+        owner: 'alice',
+        agent: null,
+        metadata: { topic: 'fees', n: 2 },
+      });
       expect(await store.getThread('empty')).toEqual(created);
       expect(await store.getThread('missing')).toBeUndefined();
-      expect((await store.listThreads('alice')).map((t) => [t.threadId, t.runCount, t.lastQuestion, t.lastStatus])).toEqual([['empty', 0, '', undefined]]);
+      expect(
+        (await store.listThreads('alice')).map((t) => [t.threadId, t.runCount, t.lastQuestion, t.lastStatus]),
+      ).toEqual([['empty', 0, '', undefined]]);
       await expectRejects(store.createThread({ threadId: 'empty', owner: 'bob' }), 'thread_exists');
       expect((await store.getThread('empty'))?.owner).toBe('alice');
 
       await store.startRun(run('e1', 'empty', 'alice'));
       await store.finishRun('e1', { status: 'cancelled' });
       expect(await store.getThread('empty')).toMatchObject({ agent: 'rag', metadata: { topic: 'fees', n: 2 } });
-      expect((await store.listThreads('alice'))[0]).toMatchObject({ threadId: 'empty', runCount: 1, lastStatus: 'cancelled' });
+      expect((await store.listThreads('alice'))[0]).toMatchObject({
+        threadId: 'empty',
+        runCount: 1,
+        lastStatus: 'cancelled',
+      });
       await expectRejects(store.startRun({ ...run('e2', 'empty', 'alice'), agent: 'react' }), 'thread_agent_mismatch');
       expect(await store.getRun('e2')).toBeUndefined();
       expect(await store.getRun('e1')).toMatchObject({ runId: 'e1', threadId: 'empty', status: 'cancelled' });
@@ -96,9 +121,14 @@ export function describeRunLog(suite: ConformanceSuite): void {
       expect(await store.requestRunCancel('no-such-run')).toBe(false);
     });
 
-    it('keeps each run\'s event log in order, refuses a sequence number twice, and deletes it with the thread', async () => {
+    it("keeps each run's event log in order, refuses a sequence number twice, and deletes it with the thread", async () => {
       await store.startRun(run('ev1', 'events', 'alice'));
-      const event = (seq: number, name = 'custom') => ({ runId: 'ev1', seq, event: name, data: { seq, text: `步骤 ${seq}` } });
+      const event = (seq: number, name = 'custom') => ({
+        runId: 'ev1',
+        seq,
+        event: name,
+        data: { seq, text: `步骤 ${seq}` },
+      });
       await store.appendRunEvents([event(1, 'metadata'), event(2)]);
       await store.appendRunEvents([event(3), event(4, 'end')]);
       expect(await store.listRunEvents('ev1', 0)).toEqual([event(1, 'metadata'), event(2), event(3), event(4, 'end')]);

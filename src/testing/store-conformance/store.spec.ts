@@ -24,7 +24,9 @@ export function describePersistence(suite: ConformanceSuite): void {
         tables: [ordersTable()],
       });
       await store.putDocument(legal);
-      await store.putDocument(documentWrite({ docId: 'public.md', chunks: [{ text: 'public note', vector: unitVector(next) }] }));
+      await store.putDocument(
+        documentWrite({ docId: 'public.md', chunks: [{ text: 'public note', vector: unitVector(next) }] }),
+      );
       const user = await store.upsertUser({ name: 'alice', groups: ['legal'] });
       const cached = unitVector(next);
       await store.cacheEmbeddings(EMBEDDER.id, new Map([['hash', cached]]));
@@ -41,7 +43,9 @@ export function describePersistence(suite: ConformanceSuite): void {
       expect(ids(await store.vectorSearch(legal.vectors[1] as Float32Array, CAROL, 5))).toEqual(['public.md#0']);
       expect((await store.listTables(ALICE)).map((table) => table.title)).toEqual(['orders']);
       expect(await store.getUser('alice')).toEqual(user);
-      expect(Array.from((await store.cachedEmbeddings(EMBEDDER.id, ['hash'])).get('hash') ?? [])).toEqual(Array.from(cached));
+      expect(Array.from((await store.cachedEmbeddings(EMBEDDER.id, ['hash'])).get('hash') ?? [])).toEqual(
+        Array.from(cached),
+      );
       expect(await store.stats()).toEqual({ documents: 2, chunks: 3, tables: 1, users: 1, embedder: EMBEDDER });
     });
   });

@@ -38,10 +38,18 @@ export function describeTableQueries(suite: ConformanceSuite): void {
     beforeEach(async () => {
       const next = random(17);
       await store.putDocument(
-        documentWrite({ docId: 'sales.csv', chunks: [{ text: 'sales rows', vector: unitVector(next) }], tables: [salesTable] }),
+        documentWrite({
+          docId: 'sales.csv',
+          chunks: [{ text: 'sales rows', vector: unitVector(next) }],
+          tables: [salesTable],
+        }),
       );
       await store.putDocument(
-        documentWrite({ docId: 'orders.csv', chunks: [{ text: 'order rows', vector: unitVector(next) }], tables: [ordersTable()] }),
+        documentWrite({
+          docId: 'orders.csv',
+          chunks: [{ text: 'order rows', vector: unitVector(next) }],
+          tables: [ordersTable()],
+        }),
       );
       await store.putDocument(
         documentWrite({
@@ -178,7 +186,9 @@ export function describeTableQueries(suite: ConformanceSuite): void {
       // The table is there for a principal who may see it.
       expect((await store.queryTables(`SELECT count(*) FROM ${secretOrders}`, ADMIN, LIMITS)).rows).toEqual([[3]]);
       const boardMember: Principal = { id: 'erin', groups: ['board'], roles: ['member'] };
-      expect((await store.queryTables(`SELECT max(amount) FROM ${secretOrders}`, boardMember, LIMITS)).rows).toEqual([[20]]);
+      expect((await store.queryTables(`SELECT max(amount) FROM ${secretOrders}`, boardMember, LIMITS)).rows).toEqual([
+        [20],
+      ]);
     });
 
     it('reports a wrong column without refusing the table', async () => {
@@ -188,9 +198,15 @@ export function describeTableQueries(suite: ConformanceSuite): void {
     });
 
     it('returns at most maxRows rows and says when there were more', async () => {
-      const limited = await store.queryTables(`SELECT units FROM ${sales} ORDER BY units`, CAROL, { ...LIMITS, maxRows: 4 });
+      const limited = await store.queryTables(`SELECT units FROM ${sales} ORDER BY units`, CAROL, {
+        ...LIMITS,
+        maxRows: 4,
+      });
       expect(limited).toEqual({ columns: ['units'], rows: [[1], [2], [3], [4]], truncated: true });
-      const exact = await store.queryTables(`SELECT units FROM ${sales} ORDER BY units`, CAROL, { ...LIMITS, maxRows: 6 });
+      const exact = await store.queryTables(`SELECT units FROM ${sales} ORDER BY units`, CAROL, {
+        ...LIMITS,
+        maxRows: 6,
+      });
       expect(exact.truncated).toBe(false);
       expect(exact.rows).toHaveLength(6);
       const generated = await store.queryTables(
@@ -200,7 +216,10 @@ export function describeTableQueries(suite: ConformanceSuite): void {
       );
       expect(generated.rows).toEqual([[1], [2], [3], [4], [5], [6], [7], [8], [9], [10]]);
       expect(generated.truncated).toBe(true);
-      await expectRejects(store.queryTables(`SELECT * FROM ${sales}`, CAROL, { maxRows: 0, timeoutMs: 1000 }), 'invalid_input');
+      await expectRejects(
+        store.queryTables(`SELECT * FROM ${sales}`, CAROL, { maxRows: 0, timeoutMs: 1000 }),
+        'invalid_input',
+      );
     });
 
     it('stops a query that runs past the time limit, then runs the next one', async () => {

@@ -20,22 +20,31 @@ const HOSTILE: Dialected[] = [
   { sqlite: 'SELECT hex(zeroblob(200000000))', postgresql: "SELECT repeat('x', 100000000)" },
   { sqlite: 'SELECT randomblob(300000000)', postgresql: "SELECT lpad('', 300000000, 'x')" },
   { sqlite: "SELECT printf('%.*c', 300000000, 'x')", postgresql: "SELECT rpad('x', 300000000, 'yz')" },
-  { sqlite: "SELECT replace(hex(zeroblob(100000000)), '0', 'xx')", postgresql: "SELECT replace(repeat('0', 30000000), '0', 'xx')" },
   {
-    sqlite: "WITH RECURSIVE s(x, n) AS (SELECT 'ab', 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT x FROM s",
-    postgresql: "WITH RECURSIVE s(x, n) AS (SELECT 'ab'::text, 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT x FROM s",
+    sqlite: "SELECT replace(hex(zeroblob(100000000)), '0', 'xx')",
+    postgresql: "SELECT replace(repeat('0', 30000000), '0', 'xx')",
   },
   {
-    sqlite: "WITH RECURSIVE s(x, n) AS (SELECT 'ab', 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT max(length(x)), x FROM s",
-    postgresql: "WITH RECURSIVE s(x, n) AS (SELECT 'ab'::text, 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT x FROM s ORDER BY n DESC LIMIT 1",
+    sqlite:
+      "WITH RECURSIVE s(x, n) AS (SELECT 'ab', 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT x FROM s",
+    postgresql:
+      "WITH RECURSIVE s(x, n) AS (SELECT 'ab'::text, 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT x FROM s",
+  },
+  {
+    sqlite:
+      "WITH RECURSIVE s(x, n) AS (SELECT 'ab', 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT max(length(x)), x FROM s",
+    postgresql:
+      "WITH RECURSIVE s(x, n) AS (SELECT 'ab'::text, 0 UNION ALL SELECT x || x, n + 1 FROM s WHERE n < 27) SELECT x FROM s ORDER BY n DESC LIMIT 1",
   },
   {
     // Every value under the value bound, the rows together far over the result bound.
-    sqlite: 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT hex(zeroblob(100000)) FROM n',
+    sqlite:
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT hex(zeroblob(100000)) FROM n',
     postgresql: "SELECT repeat('x', 200000) FROM generate_series(1, 100000)",
   },
   {
-    sqlite: 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) SELECT group_concat(hex(zeroblob(1000000))) FROM n',
+    sqlite:
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) SELECT group_concat(hex(zeroblob(1000000))) FROM n',
     postgresql: "SELECT string_agg(repeat('x', 1000000), '') FROM generate_series(1, 100)",
   },
   {
@@ -52,7 +61,11 @@ export function describeTableQueryBounds(suite: ConformanceSuite): void {
     beforeEach(async () => {
       store = suite.store;
       await store.putDocument(
-        documentWrite({ docId: 'orders.csv', chunks: [{ text: 'order rows', vector: unitVector(random(31)) }], tables: [ordersTable()] }),
+        documentWrite({
+          docId: 'orders.csv',
+          chunks: [{ text: 'order rows', vector: unitVector(random(31)) }],
+          tables: [ordersTable()],
+        }),
       );
       orders = (await store.listTables(CAROL))[0]?.sqlName ?? '';
     });
@@ -69,25 +82,37 @@ export function describeTableQueryBounds(suite: ConformanceSuite): void {
     }
 
     it('stops at the bound of a single value and names its setting', async () => {
-      const wide = { sqlite: "SELECT printf('%.*c', 100000, 'x') AS wide", postgresql: "SELECT repeat('x', 100000) AS wide" };
-      const error = await failure(store.queryTables(sql(wide), CAROL, { maxRows: 10, timeoutMs: 10_000, maxValueBytes: 65_536 }));
+      const wide = {
+        sqlite: "SELECT printf('%.*c', 100000, 'x') AS wide",
+        postgresql: "SELECT repeat('x', 100000) AS wide",
+      };
+      const error = await failure(
+        store.queryTables(sql(wide), CAROL, { maxRows: 10, timeoutMs: 10_000, maxValueBytes: 65_536 }),
+      );
       expect(error.code).toBe('query_too_large');
       expect(error.message).toContain('65536 bytes');
       expect(error.message).toContain('tables.maxValueBytes');
       expect(error.message).toContain('EVIDENT_TABLE_MAX_VALUE_BYTES');
       expect(error.message.length).toBeLessThan(500);
       // The value itself is fine under a bound that fits it.
-      const fits = await store.queryTables(sql(wide), CAROL, { maxRows: 10, timeoutMs: 10_000, maxValueBytes: 100_000 });
+      const fits = await store.queryTables(sql(wide), CAROL, {
+        maxRows: 10,
+        timeoutMs: 10_000,
+        maxValueBytes: 100_000,
+      });
       expect((fits.rows[0]?.[0] as string).length).toBe(100_000);
       // A huge one is stopped as a value, wherever it shows first (Postgres folds constants into the plan it sends).
       const huge = { sqlite: "SELECT printf('%.*c', 10000000, 'x')", postgresql: "SELECT repeat('x', 10000000)" };
-      const stopped = await store.queryTables(sql(huge), CAROL, { maxRows: 10, timeoutMs: 10_000 }).catch((caught: unknown) => caught);
+      const stopped = await store
+        .queryTables(sql(huge), CAROL, { maxRows: 10, timeoutMs: 10_000 })
+        .catch((caught: unknown) => caught);
       expect(stopped).toMatchObject({ code: 'query_too_large', details: { bound: 'value', limitBytes: 262_144 } });
     });
 
     it('stops at the bound of the whole result, counting every row it returns', async () => {
       const rows = {
-        sqlite: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, printf('%.*c', 2000, 'x') FROM n",
+        sqlite:
+          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) SELECT i, printf('%.*c', 2000, 'x') FROM n",
         postgresql: "SELECT i, repeat('x', 2000) FROM generate_series(1, 1000) AS g(i)",
       };
       const bounds = { timeoutMs: 10_000, maxResultBytes: 1_048_576, maxValueBytes: 4096 };
@@ -103,14 +128,21 @@ export function describeTableQueryBounds(suite: ConformanceSuite): void {
       // Column names count too (Postgres cuts a name to 63 bytes: 40 of 60 bytes each).
       const names = Array.from({ length: 40 }, (_, i) => `1 AS "${'n'.repeat(58)}${String(i).padStart(2, '0')}"`);
       const named = `SELECT ${names.join(', ')} FROM ${orders}`;
-      expect((await failure(store.queryTables(named, CAROL, { maxRows: 1, timeoutMs: 10_000, maxResultBytes: 1024 }))).code).toBe(
-        'query_too_large',
-      );
+      expect(
+        (await failure(store.queryTables(named, CAROL, { maxRows: 1, timeoutMs: 10_000, maxResultBytes: 1024 }))).code,
+      ).toBe('query_too_large');
     });
 
     it('refuses byte bounds that are not positive whole numbers', async () => {
-      for (const bad of [{ maxResultBytes: 0 }, { maxValueBytes: -1 }, { maxMemoryBytes: Number.NaN }, { maxResultBytes: 1.5 }]) {
-        const error = await failure(store.queryTables(`SELECT 1 FROM ${orders}`, CAROL, { maxRows: 1, timeoutMs: 1000, ...bad }));
+      for (const bad of [
+        { maxResultBytes: 0 },
+        { maxValueBytes: -1 },
+        { maxMemoryBytes: Number.NaN },
+        { maxResultBytes: 1.5 },
+      ]) {
+        const error = await failure(
+          store.queryTables(`SELECT 1 FROM ${orders}`, CAROL, { maxRows: 1, timeoutMs: 1000, ...bad }),
+        );
         expect(error.code, JSON.stringify(bad)).toBe('invalid_input');
       }
     });
@@ -120,7 +152,10 @@ export function describeTableQueryBounds(suite: ConformanceSuite): void {
         const error = await failure(store.queryTables(sql(query), CAROL, { maxRows: 200, timeoutMs: 3_000 }));
         expect(['query_too_large', 'query_timeout'], `${sql(query)}: ${error.message}`).toContain(error.code);
         expect(error.message.length).toBeLessThan(500);
-        const next = await store.queryTables(`SELECT count(*) AS n FROM ${orders}`, CAROL, { maxRows: 1, timeoutMs: 5_000 });
+        const next = await store.queryTables(`SELECT count(*) AS n FROM ${orders}`, CAROL, {
+          maxRows: 1,
+          timeoutMs: 5_000,
+        });
         expect(next.rows.map((row) => Number(row[0]))).toEqual([3]);
       }
     });

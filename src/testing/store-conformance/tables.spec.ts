@@ -22,7 +22,11 @@ export function describeTables(suite: ConformanceSuite): void {
         }),
       );
       await store.putDocument(
-        documentWrite({ docId: 'data/sales.csv', chunks: [{ text: 'sales csv', vector: unitVector(next) }], tables: [ordersTable('sales / Q1')] }),
+        documentWrite({
+          docId: 'data/sales.csv',
+          chunks: [{ text: 'sales csv', vector: unitVector(next) }],
+          tables: [ordersTable('sales / Q1')],
+        }),
       );
       const tables = await store.listTables(ADMIN);
       expect(tables.map((table) => [table.docId, table.title])).toEqual([
@@ -41,7 +45,9 @@ export function describeTables(suite: ConformanceSuite): void {
       expect(await store.deleteDocument('data/sales.xlsx')).toBe(true);
       expect((await store.listTables(ADMIN)).map((table) => table.docId)).toEqual(['data/sales.csv']);
       // Replacing with a version without tables drops the old ones.
-      await store.putDocument(documentWrite({ docId: 'data/sales.csv', chunks: [{ text: 'no table now', vector: unitVector(next) }] }));
+      await store.putDocument(
+        documentWrite({ docId: 'data/sales.csv', chunks: [{ text: 'no table now', vector: unitVector(next) }] }),
+      );
       expect(await store.listTables(ADMIN)).toEqual([]);
       expect((await store.stats()).tables).toBe(0);
     });

@@ -1,7 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../store/store.ts';
 import { seededRandom as random } from '../seeded-random.ts';
-import { ADMIN, ALICE, CAROL, cosine, docOf, documentWrite, EMBEDDER, expectRanked, expectRejects, ids, unitVector } from './fixtures.ts';
+import {
+  ADMIN,
+  ALICE,
+  CAROL,
+  cosine,
+  docOf,
+  documentWrite,
+  EMBEDDER,
+  expectRanked,
+  expectRejects,
+  ids,
+  unitVector,
+} from './fixtures.ts';
 import type { ConformanceSuite } from './suite.ts';
 
 /** The vector channel: cosine similarity against a brute-force reference, with and without a filter (the document port). */
@@ -17,7 +29,10 @@ export function describeVectorSearch(suite: ConformanceSuite): void {
       const vectors = new Map<string, Float32Array>();
       const acls: Record<string, string[]> = { 'v0.md': [], 'v1.md': ['group:legal'], 'v2.md': ['group:board'] };
       for (const [docId, acl] of Object.entries(acls)) {
-        const chunks = Array.from({ length: 40 }, (_, i) => ({ text: `chunk ${i} of ${docId}`, vector: unitVector(next) }));
+        const chunks = Array.from({ length: 40 }, (_, i) => ({
+          text: `chunk ${i} of ${docId}`,
+          vector: unitVector(next),
+        }));
         chunks.forEach((chunk, i) => vectors.set(`${docId}#${i}`, chunk.vector));
         await store.putDocument(documentWrite({ docId, acl, chunks }));
       }

@@ -4,7 +4,10 @@ export class ApiError extends Error {
   readonly code: string;
   readonly hint: string | undefined;
 
-  constructor(message: string, options: { code: string; status?: number | undefined; hint?: string | null | undefined }) {
+  constructor(
+    message: string,
+    options: { code: string; status?: number | undefined; hint?: string | null | undefined },
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = options.code;
@@ -32,8 +35,13 @@ export function apiErrorOfBody(status: number, text: string): ApiError {
   } catch {
     body = undefined;
   }
-  if (isErrorBody(body)) return new ApiError(body.error.message, { code: body.error.code, status, hint: body.error.hint });
-  return new ApiError(`The server answered ${status}.`, { code: `http_${status}`, status, hint: text.trim().slice(0, 200) || undefined });
+  if (isErrorBody(body))
+    return new ApiError(body.error.message, { code: body.error.code, status, hint: body.error.hint });
+  return new ApiError(`The server answered ${status}.`, {
+    code: `http_${status}`,
+    status,
+    hint: text.trim().slice(0, 200) || undefined,
+  });
 }
 
 export async function apiErrorOfResponse(response: Response): Promise<ApiError> {
@@ -50,7 +58,10 @@ export function toApiError(error: unknown): ApiError {
     const http = SDK_HTTP_ERROR.exec(error.message);
     if (http) return apiErrorOfBody(Number(http[1]), http[2] ?? '');
     if (error.name === 'TypeError') {
-      return new ApiError(`Could not reach the server (${error.message}).`, { code: 'network', hint: 'Check that `npm start` is still running.' });
+      return new ApiError(`Could not reach the server (${error.message}).`, {
+        code: 'network',
+        hint: 'Check that `npm start` is still running.',
+      });
     }
     return new ApiError(error.message, { code: error.name || 'error' });
   }

@@ -38,7 +38,10 @@ export class EvidentApi {
 
   /** A document's original file (`GET /v1/documents/{doc_id}/file`), for a reader of it; ApiError 404 otherwise. */
   async documentFile(docId: string, signal?: AbortSignal): Promise<ArrayBuffer> {
-    const response = await fetch(`${this.baseUrl}/v1/documents/${encodeDocId(docId)}/file`, { headers: this.authHeaders(), ...(signal ? { signal } : {}) });
+    const response = await fetch(`${this.baseUrl}/v1/documents/${encodeDocId(docId)}/file`, {
+      headers: this.authHeaders(),
+      ...(signal ? { signal } : {}),
+    });
     if (!response.ok) throw await apiErrorOfResponse(response);
     return response.arrayBuffer();
   }
@@ -61,7 +64,11 @@ export class EvidentApi {
       else if (event === 'result') summary = data as UploadSummary;
       else if (event === 'error') throw apiErrorOfStreamEvent(data);
     }
-    if (!summary) throw new ApiError('The upload ended without a result.', { code: 'upload_incomplete', hint: 'See the server log, then try again.' });
+    if (!summary)
+      throw new ApiError('The upload ended without a result.', {
+        code: 'upload_incomplete',
+        hint: 'See the server log, then try again.',
+      });
     return summary;
   }
 
@@ -70,7 +77,10 @@ export class EvidentApi {
   }
 
   private async json<T>(method: string, path: string): Promise<T> {
-    const response = await fetch(this.baseUrl + path, { method, headers: { ...this.authHeaders(), accept: 'application/json' } });
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: { ...this.authHeaders(), accept: 'application/json' },
+    });
     if (!response.ok) throw await apiErrorOfResponse(response);
     return (await response.json()) as T;
   }

@@ -20,7 +20,13 @@ async function all(stream: ReadableStream<Uint8Array>): Promise<SseEvent[]> {
 
 describe('readSse', () => {
   it('parses named events with JSON data, across chunk boundaries', async () => {
-    const events = await all(body('event: progress\ndata: {"files_do', 'ne":1}\n\nevent: result\r\ndata: {"ingested":1}\r\n\r\n', 'event: end\ndata: null\n\n'));
+    const events = await all(
+      body(
+        'event: progress\ndata: {"files_do',
+        'ne":1}\n\nevent: result\r\ndata: {"ingested":1}\r\n\r\n',
+        'event: end\ndata: null\n\n',
+      ),
+    );
     expect(events).toEqual([
       { event: 'progress', data: { files_done: 1 } },
       { event: 'result', data: { ingested: 1 } },
@@ -29,7 +35,9 @@ describe('readSse', () => {
   });
 
   it('skips comments (heartbeats), joins multi-line data and defaults the name to message', async () => {
-    expect(await all(body(': heartbeat\n\ndata: first\ndata: second\n\n'))).toEqual([{ event: 'message', data: 'first\nsecond' }]);
+    expect(await all(body(': heartbeat\n\ndata: first\ndata: second\n\n'))).toEqual([
+      { event: 'message', data: 'first\nsecond' },
+    ]);
   });
 
   it('decodes a character split between chunks', async () => {
@@ -38,6 +46,8 @@ describe('readSse', () => {
   });
 
   it('drops an event the stream ended in the middle of', async () => {
-    expect(await all(body('event: result\ndata: {"ingested":1}\n\nevent: end\ndata: null'))).toEqual([{ event: 'result', data: { ingested: 1 } }]);
+    expect(await all(body('event: result\ndata: {"ingested":1}\n\nevent: end\ndata: null'))).toEqual([
+      { event: 'result', data: { ingested: 1 } },
+    ]);
   });
 });

@@ -10,7 +10,11 @@ import type { ChannelHits, StepEvent } from '../../../src/agent/core/step-event.
 import type { Answer, Citation } from '../../../src/domain/answer.ts';
 import type { DocumentJson } from '../../../src/server/schemas/document-json.ts';
 import type { MeJson } from '../../../src/server/schemas/me-json.ts';
-import type { UploadedDocumentJson, UploadProgressJson, UploadSummaryJson } from '../../../src/server/schemas/upload-json.ts';
+import type {
+  UploadedDocumentJson,
+  UploadProgressJson,
+  UploadSummaryJson,
+} from '../../../src/server/schemas/upload-json.ts';
 
 export type { Answer, ApprovalDecision, ChannelHits, Citation, Evidence, PendingAction, StepEvent, ToolCallRecord };
 
@@ -37,7 +41,9 @@ export interface ChatMessage {
  * An agent's state as the `values` stream and `GET /threads/{id}/state` send it: the fields every agent shares
  * (the UI shows these, whichever agent ran), plus the conversation the run runtime adds as `messages`.
  */
-export type AgentValues = Partial<Pick<SharedStateType, 'question' | 'answer' | 'evidence' | 'mode' | 'status' | 'steps'>> & {
+export type AgentValues = Partial<
+  Pick<SharedStateType, 'question' | 'answer' | 'evidence' | 'mode' | 'status' | 'steps'>
+> & {
   messages?: ChatMessage[];
 };
 

@@ -15,13 +15,20 @@ export function KeyForm({ onSubmit, error }: { onSubmit: (key: string) => void; 
         <h1>Evident</h1>
         <p>Answers from your organisation's documents, with the evidence — or a clear “I don't know”.</p>
         <label htmlFor="api-key">API key</label>
-        <input id="api-key" type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} autoFocus />
+        <input
+          id="api-key"
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(event) => setKey(event.target.value)}
+          autoFocus
+        />
         <button type="submit" className="primary" disabled={!key.trim()}>
           Sign in
         </button>
         <p className="muted">
-          <code>npm start</code> prints an admin key on its first start; <code>evident keys create &lt;user&gt;</code> makes one for
-          a user. The key is kept in this browser until you change it.
+          <code>npm start</code> prints an admin key on its first start; <code>evident keys create &lt;user&gt;</code>{' '}
+          makes one for a user. The key is kept in this browser until you change it.
         </p>
         {error && <ErrorNotice error={error} />}
       </form>

@@ -3,7 +3,15 @@ import type { Citation } from '../api/wire-types.ts';
 const MARKER = /\[(\d+)\]/g;
 
 /** The answer's text with each citation marker `[n]` that names a citation turned into a button that opens it. */
-export function AnswerText({ text, citations, onOpen }: { text: string; citations: Citation[]; onOpen: (index: number) => void }) {
+export function AnswerText({
+  text,
+  citations,
+  onOpen,
+}: {
+  text: string;
+  citations: Citation[];
+  onOpen: (index: number) => void;
+}) {
   const parts: (string | number)[] = [];
   let last = 0;
   for (const match of text.matchAll(MARKER)) {
@@ -16,11 +24,7 @@ export function AnswerText({ text, citations, onOpen }: { text: string; citation
   return (
     <p className="answer-text">
       {parts.map((part, i) =>
-        typeof part === 'number' ? (
-          <CitationMarker key={i} index={part} onOpen={onOpen} />
-        ) : (
-          part
-        ),
+        typeof part === 'number' ? <CitationMarker key={i} index={part} onOpen={onOpen} /> : part,
       )}
     </p>
   );

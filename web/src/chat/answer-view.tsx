@@ -5,7 +5,15 @@ import { RefusalView } from './refusal-view.tsx';
 import { SourceList } from './source-list.tsx';
 
 /** The final answer: text with citation markers, its sources, confidence and origin; a refusal looks different. */
-export function AnswerView({ answer, mode, onOpenCitation }: { answer: Answer; mode: string | undefined; onOpenCitation: (index: number) => void }) {
+export function AnswerView({
+  answer,
+  mode,
+  onOpenCitation,
+}: {
+  answer: Answer;
+  mode: string | undefined;
+  onOpenCitation: (index: number) => void;
+}) {
   if (!answer.answerable) return <RefusalView answer={answer} mode={mode} />;
   return (
     <section className="answer card" data-testid="answer">

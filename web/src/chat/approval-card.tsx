@@ -10,7 +10,15 @@ function ArgValue({ value }: { value: unknown }) {
  * A side effect the run waits for: the tool and its arguments, and the three decisions. "Edit" changes the text
  * the tool runs with; nothing happens until the user decides.
  */
-export function ApprovalCard({ pending, onDecide, busy }: { pending: PendingAction; onDecide: (decision: ApprovalDecision) => void; busy: boolean }) {
+export function ApprovalCard({
+  pending,
+  onDecide,
+  busy,
+}: {
+  pending: PendingAction;
+  onDecide: (decision: ApprovalDecision) => void;
+  busy: boolean;
+}) {
   const initialText = typeof pending.args.text === 'string' ? pending.args.text : '';
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(initialText);

@@ -13,7 +13,11 @@ export function AssistantChooser({ assistants }: { assistants: Assistants }) {
   return (
     <label className="assistant-name">
       agent{' '}
-      <select aria-label="Agent" value={assistants.selected ?? ''} onChange={(event) => assistants.select(event.target.value)}>
+      <select
+        aria-label="Agent"
+        value={assistants.selected ?? ''}
+        onChange={(event) => assistants.select(event.target.value)}
+      >
         {assistants.list.map((assistant) => (
           <option key={assistant.assistant_id} value={assistant.assistant_id}>
             {assistant.name || assistant.assistant_id}

@@ -9,7 +9,15 @@ import { ThreadList } from './thread-list.tsx';
 import { useThreadChat } from './use-thread-chat.ts';
 
 /** Threads on the left, the conversation in the middle, the opened source on the right. */
-export function ChatPage({ client, api, assistantId }: { client: Client; api: EvidentApi; assistantId: string | undefined }) {
+export function ChatPage({
+  client,
+  api,
+  assistantId,
+}: {
+  client: Client;
+  api: EvidentApi;
+  assistantId: string | undefined;
+}) {
   const chat = useThreadChat(client, assistantId);
   const [opened, setOpened] = useState<OpenedCitation | undefined>();
   const streaming = chat.run?.phase === 'streaming';
@@ -21,7 +29,12 @@ export function ChatPage({ client, api, assistantId }: { client: Client; api: Ev
 
   return (
     <main className="chat-page">
-      <ThreadList threads={chat.threads} selected={chat.threadId} onSelect={chat.selectThread} onNew={chat.startNewThread} />
+      <ThreadList
+        threads={chat.threads}
+        selected={chat.threadId}
+        onSelect={chat.selectThread}
+        onNew={chat.startNewThread}
+      />
       <section className="chat-main">
         <Conversation snapshot={chat.snapshot} run={chat.run} onOpenCitation={setOpened} onDecide={chat.decide} />
         {chat.run?.error && <ErrorNotice error={chat.run.error} />}

@@ -11,19 +11,32 @@ export interface OpenedCitation {
 }
 
 /** A PDF citation with a page opens the PDF itself; doc ids keep their file's extension. */
-const isPdfPage = (docId: string, page: number | undefined): page is number => page !== undefined && /\.pdf$/i.test(docId);
+const isPdfPage = (docId: string, page: number | undefined): page is number =>
+  page !== undefined && /\.pdf$/i.test(docId);
 
 /**
  * The chunk a citation points at: its document, heading and page, then — for a PDF — the page itself with the quote
  * highlighted, and the chunk's text with the quote highlighted (for every format).
  */
-export function CitationPanel({ api, opened, onClose }: { api: EvidentApi; opened: OpenedCitation; onClose: () => void }) {
+export function CitationPanel({
+  api,
+  opened,
+  onClose,
+}: {
+  api: EvidentApi;
+  opened: OpenedCitation;
+  onClose: () => void;
+}) {
   const { citation, index, evidence } = opened;
   const chunk = evidence.find((item) => item.chunk_id === citation.chunk_id);
   const page = chunk?.page ?? citation.page;
   const pdf = isPdfPage(citation.doc_id, page);
   return (
-    <aside className={pdf ? 'citation-panel card with-pdf' : 'citation-panel card'} aria-label={`Source ${index}`} data-testid="citation-panel">
+    <aside
+      className={pdf ? 'citation-panel card with-pdf' : 'citation-panel card'}
+      aria-label={`Source ${index}`}
+      data-testid="citation-panel"
+    >
       <header>
         <h2>
           [{index}] {chunk?.title || citation.doc_id}
@@ -54,7 +67,15 @@ export function CitationPanel({ api, opened, onClose }: { api: EvidentApi; opene
           <code>{citation.chunk_id}</code>
         </dd>
       </dl>
-      {pdf && <PdfPageView key={`${citation.chunk_id}:${citation.quote}`} api={api} docId={citation.doc_id} page={page} quote={citation.quote} />}
+      {pdf && (
+        <PdfPageView
+          key={`${citation.chunk_id}:${citation.quote}`}
+          api={api}
+          docId={citation.doc_id}
+          page={page}
+          quote={citation.quote}
+        />
+      )}
       {chunk ? (
         <HighlightedText text={chunk.text} quote={citation.quote} />
       ) : (

@@ -1,4 +1,11 @@
-const UNIFIED: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-' };
+const UNIFIED: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+};
 
 /** The text with whitespace runs collapsed and typographic quotes/dashes unified, and where each kept char came from. */
 function normalize(text: string): { text: string; origin: number[] } {

@@ -6,13 +6,21 @@ import { SourceList } from './source-list.tsx';
 const textOf = (content: ChatMessage['content']): string =>
   typeof content === 'string'
     ? content
-    : content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '')).join('');
+    : content
+        .map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : ''))
+        .join('');
 
 /**
  * An earlier turn of the conversation: the user's question, or the agent's reply — with its citation markers and
  * sources when the thread's history kept them, so they open as a fresh answer's do.
  */
-export function MessageBubble({ message, onOpenCitation }: { message: ChatMessage; onOpenCitation?: (opened: OpenedCitation) => void }) {
+export function MessageBubble({
+  message,
+  onOpenCitation,
+}: {
+  message: ChatMessage;
+  onOpenCitation?: (opened: OpenedCitation) => void;
+}) {
   const mine = message.type === 'human';
   const text = textOf(message.content);
   const citations = message.citations ?? [];

@@ -3,7 +3,11 @@ export function OriginLabel({ mode }: { mode: string | undefined }) {
   if (!mode) return null;
   if (mode === 'offline') {
     return (
-      <span className="origin-label offline" data-testid="origin-label" title="Deterministic strategies: sentences quoted from the evidence; no language model was used.">
+      <span
+        className="origin-label offline"
+        data-testid="origin-label"
+        title="Deterministic strategies: sentences quoted from the evidence; no language model was used."
+      >
         Offline answer · no language model
       </span>
     );

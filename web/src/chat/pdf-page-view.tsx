@@ -7,14 +7,27 @@ import { renderPdfPage, type RenderedPdfPage } from '../documents/render-pdf-pag
 /** The PDF page is drawn at the panel's width (this one before the panel is laid out). */
 const FALLBACK_WIDTH = 540;
 
-type ViewState = { phase: 'loading' } | { phase: 'shown'; shown: RenderedPdfPage } | { phase: 'failed'; error: ApiError };
+type ViewState =
+  | { phase: 'loading' }
+  | { phase: 'shown'; shown: RenderedPdfPage }
+  | { phase: 'failed'; error: ApiError };
 
 /**
  * A cited PDF page as the document shows it: the original file (fetched under the reader's key) at the cited page,
  * with the quoted passage highlighted and scrolled into view. When the file cannot be had (it changed, or the
  * server keeps no copy), says why; the caller still shows the chunk's text.
  */
-export function PdfPageView({ api, docId, page, quote }: { api: EvidentApi; docId: string; page: number; quote: string }) {
+export function PdfPageView({
+  api,
+  docId,
+  page,
+  quote,
+}: {
+  api: EvidentApi;
+  docId: string;
+  page: number;
+  quote: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<ViewState>({ phase: 'loading' });
 
@@ -25,7 +38,14 @@ export function PdfPageView({ api, docId, page, quote }: { api: EvidentApi; docI
       try {
         const data = await api.documentFile(docId, controller.signal);
         if (!host.current || controller.signal.aborted) return;
-        const shown = await renderPdfPage(host.current, data, page, quote, host.current.clientWidth || FALLBACK_WIDTH, controller.signal);
+        const shown = await renderPdfPage(
+          host.current,
+          data,
+          page,
+          quote,
+          host.current.clientWidth || FALLBACK_WIDTH,
+          controller.signal,
+        );
         if (controller.signal.aborted) return;
         setView({ phase: 'shown', shown });
         host.current.querySelector('mark')?.scrollIntoView({ block: 'center' });
@@ -42,7 +62,7 @@ export function PdfPageView({ api, docId, page, quote }: { api: EvidentApi; docI
         {view.phase === 'shown' ? (
           <span data-testid="pdf-page-label">
             Page {view.shown.page} of {view.shown.pages}
-            {view.shown.marks === 0 && ' — the quote was not found in this page\'s text layer'}
+            {view.shown.marks === 0 && " — the quote was not found in this page's text layer"}
           </span>
         ) : view.phase === 'loading' ? (
           'Opening the PDF…'

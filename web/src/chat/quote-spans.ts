@@ -5,9 +5,20 @@ export interface QuoteSpan {
   end: number;
 }
 
-const UNIFIED: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-' };
+const UNIFIED: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+};
 const unify = (char: string): string => UNIFIED[char] ?? char;
-const squeeze = (text: string): string => [...text].filter((char) => !/\s/.test(char)).map(unify).join('');
+const squeeze = (text: string): string =>
+  [...text]
+    .filter((char) => !/\s/.test(char))
+    .map(unify)
+    .join('');
 
 /**
  * Where a quote lies across a page's text items (pdf.js text layer strings, in reading order), as the pieces of

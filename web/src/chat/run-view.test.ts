@@ -3,7 +3,8 @@ import { runReducer, type RunAction, type RunView } from './run-view.ts';
 
 const fold = (actions: RunAction[]): RunView | undefined => actions.reduce<RunView | undefined>(runReducer, undefined);
 const event = (name: string, data: unknown): RunAction => ({ type: 'event', event: name, data });
-const step = (node: string, extra: Record<string, unknown> = {}) => event('custom', { type: 'step', event: { node, duration_ms: 3, summary: `${node} done`, ...extra } });
+const step = (node: string, extra: Record<string, unknown> = {}) =>
+  event('custom', { type: 'step', event: { node, duration_ms: 3, summary: `${node} done`, ...extra } });
 
 describe('runReducer', () => {
   it('collects the run id and each step as it completes, then finishes', () => {
@@ -63,12 +64,20 @@ describe('runReducer', () => {
       { node: 'generate', text: 'The fee is $5.' },
       { node: 'citation_check', text: 'ok' },
     ]);
-    const partial = fold([{ type: 'started', question: 'q' }, event('messages/partial', [{ content: 'The' }]), event('messages/partial', [{ content: 'The fee' }])]);
+    const partial = fold([
+      { type: 'started', question: 'q' },
+      event('messages/partial', [{ content: 'The' }]),
+      event('messages/partial', [{ content: 'The fee' }]),
+    ]);
     expect(partial?.tokens).toEqual([{ node: 'model', text: 'The fee' }]);
   });
 
   it('fails on an error event and stays failed when the stream then closes', () => {
-    const view = fold([{ type: 'started', question: 'q' }, event('error', { error: 'run_failed', message: 'The model is unreachable.' }), { type: 'closed' }]);
+    const view = fold([
+      { type: 'started', question: 'q' },
+      event('error', { error: 'run_failed', message: 'The model is unreachable.' }),
+      { type: 'closed' },
+    ]);
     expect(view?.phase).toBe('failed');
     expect(view?.error?.message).toBe('The model is unreachable.');
     expect(view?.error?.code).toBe('run_failed');

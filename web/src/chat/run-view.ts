@@ -70,7 +70,9 @@ function onEvent(view: RunView, event: string, data: unknown): RunView {
     case 'metadata':
       return isObject(data) && typeof data.run_id === 'string' ? { ...view, runId: data.run_id } : view;
     case 'custom':
-      return isObject(data) && data.type === 'step' && isObject(data.event) ? { ...view, steps: [...view.steps, data.event as unknown as StepEvent] } : view;
+      return isObject(data) && data.type === 'step' && isObject(data.event)
+        ? { ...view, steps: [...view.steps, data.event as unknown as StepEvent] }
+        : view;
     case 'updates': {
       const pending = isObject(data) ? pendingActionOf(data.__interrupt__) : undefined;
       return pending ? { ...view, pending } : view;
@@ -85,7 +87,8 @@ function onEvent(view: RunView, event: string, data: unknown): RunView {
       if (!Array.isArray(data)) return view;
       const [message, metadata] = data as [unknown, unknown];
       if (!isObject(message)) return view;
-      const node = isObject(metadata) && typeof metadata.langgraph_node === 'string' ? metadata.langgraph_node : 'model';
+      const node =
+        isObject(metadata) && typeof metadata.langgraph_node === 'string' ? metadata.langgraph_node : 'model';
       return { ...view, tokens: withTokens(view.tokens, node, textOf(message.content), event === 'messages/partial') };
     }
     case 'error':

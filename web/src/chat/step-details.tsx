@@ -7,7 +7,8 @@ function HitsList({ hits }: { hits: ChannelHits[] }) {
     <ul className="hits">
       {hits.map((group) => (
         <li key={`${group.query}\u0000${group.channel}`}>
-          <span className="channel">{group.channel}</span> <span className="hit-count">{group.chunk_ids.length} hits</span> for “{group.query}”
+          <span className="channel">{group.channel}</span>{' '}
+          <span className="hit-count">{group.chunk_ids.length} hits</span> for “{group.query}”
           {group.chunk_ids.length > 0 && (
             <span className="muted">
               {' '}
@@ -62,7 +63,8 @@ export function StepDetails({ step }: { step: StepEvent }) {
       )}
       {step.tool_calls?.map((call, i) => (
         <p key={`${call.name}-${i}`} className="step-detail">
-          <code>{call.name}</code> {call.ok ? '✓' : '✗'} {call.result_summary} <span className="muted">({call.duration_ms} ms)</span>
+          <code>{call.name}</code> {call.ok ? '✓' : '✗'} {call.result_summary}{' '}
+          <span className="muted">({call.duration_ms} ms)</span>
         </p>
       ))}
     </>

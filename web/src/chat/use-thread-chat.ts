@@ -26,7 +26,9 @@ export interface ThreadChat {
 
 const STREAM_MODE: ('values' | 'updates' | 'custom' | 'messages')[] = ['values', 'updates', 'custom', 'messages'];
 
-type StreamPayload = { input: { messages: { role: 'user'; content: string }[] } } | { command: { resume: ApprovalDecision } };
+type StreamPayload =
+  | { input: { messages: { role: 'user'; content: string }[] } }
+  | { command: { resume: ApprovalDecision } };
 
 /**
  * The chat's state over the LangGraph API: the user's threads, the selected thread's checkpointed state, and the
@@ -54,7 +56,11 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
     async (id: string) => {
       try {
         const state = await client.threads.getState<AgentValues>(id);
-        setSnapshot({ threadId: id, values: state.values, pending: pendingActionOf(state.tasks.flatMap((task) => task.interrupts)) });
+        setSnapshot({
+          threadId: id,
+          values: state.values,
+          pending: pendingActionOf(state.tasks.flatMap((task) => task.interrupts)),
+        });
       } catch (failure) {
         setError(toApiError(failure));
       }
@@ -79,7 +85,11 @@ export function useThreadChat(client: Client, assistantId: string | undefined): 
       streaming.current = controller;
       dispatch({ type: 'started', question });
       try {
-        const parts = client.runs.stream(id, assistantId, { ...payload, streamMode: STREAM_MODE, signal: controller.signal });
+        const parts = client.runs.stream(id, assistantId, {
+          ...payload,
+          streamMode: STREAM_MODE,
+          signal: controller.signal,
+        });
         for await (const part of parts as AsyncIterable<{ event: string; data: unknown }>) {
           dispatch({ type: 'event', event: part.event, data: part.data });
         }

@@ -6,7 +6,12 @@ export function ErrorNotice({ error, onDismiss }: { error: ApiError; onDismiss?:
     <div className="error-notice" role="alert">
       <p className="error-message">
         <strong>{error.message}</strong>
-        {error.status !== undefined && <span className="error-code"> ({error.code}, HTTP {error.status})</span>}
+        {error.status !== undefined && (
+          <span className="error-code">
+            {' '}
+            ({error.code}, HTTP {error.status})
+          </span>
+        )}
       </p>
       {error.hint && <p className="error-hint">{error.hint}</p>}
       {onDismiss && (

@@ -36,7 +36,15 @@ function DeleteButton({ docId, onDelete }: { docId: string; onDelete: (docId: st
   );
 }
 
-export function DocumentTable({ documents, canDelete, onDelete }: { documents: DocumentSummary[]; canDelete: boolean; onDelete: (docId: string) => void }) {
+export function DocumentTable({
+  documents,
+  canDelete,
+  onDelete,
+}: {
+  documents: DocumentSummary[];
+  canDelete: boolean;
+  onDelete: (docId: string) => void;
+}) {
   if (documents.length === 0) return <p className="muted">No documents you may read yet.</p>;
   return (
     <table className="document-table" data-testid="document-table">

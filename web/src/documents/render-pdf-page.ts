@@ -44,7 +44,14 @@ async function pageWithQuote(document_: PdfDocument, cited: number, quote: strin
  * spans placed on the glyphs) with the quote marked. The whole document is parsed from `data`, so `page` is checked
  * against its real page count (and the next page is shown when only it holds the quote). Stops between steps once `signal` is aborted (another citation was opened).
  */
-export async function renderPdfPage(host: HTMLElement, data: ArrayBuffer, page: number, quote: string, width: number, signal: AbortSignal): Promise<RenderedPdfPage> {
+export async function renderPdfPage(
+  host: HTMLElement,
+  data: ArrayBuffer,
+  page: number,
+  quote: string,
+  width: number,
+  signal: AbortSignal,
+): Promise<RenderedPdfPage> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false });
   const document_ = await task.promise;
@@ -70,9 +77,14 @@ export async function renderPdfPage(host: HTMLElement, data: ArrayBuffer, page: 
     layer.className = 'textLayer';
     sheet.append(canvas, layer);
 
-    await pdfPage.render({ canvas, viewport, ...(ratio !== 1 ? { transform: [ratio, 0, 0, ratio, 0, 0] } : {}) }).promise;
+    await pdfPage.render({ canvas, viewport, ...(ratio !== 1 ? { transform: [ratio, 0, 0, ratio, 0, 0] } : {}) })
+      .promise;
     if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0 };
-    const textLayer = new pdfjs.TextLayer({ textContentSource: await pdfPage.getTextContent(), container: layer, viewport });
+    const textLayer = new pdfjs.TextLayer({
+      textContentSource: await pdfPage.getTextContent(),
+      container: layer,
+      viewport,
+    });
     await textLayer.render();
     if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0 };
     const marks = markQuote(textLayer.textDivs, quoteSpans(textLayer.textContentItemsStr, quote));

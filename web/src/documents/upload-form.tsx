@@ -42,7 +42,13 @@ export function UploadForm({ api, onUploaded }: { api: EvidentApi; onUploaded: (
       <div className="fields">
         <label>
           Files
-          <input ref={fileInput} type="file" multiple onChange={(event) => setFiles([...(event.target.files ?? [])])} disabled={busy} />
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            onChange={(event) => setFiles([...(event.target.files ?? [])])}
+            disabled={busy}
+          />
         </label>
         <label>
           Folder <span className="muted">(optional, e.g. contracts/2025)</span>
@@ -54,7 +60,9 @@ export function UploadForm({ api, onUploaded }: { api: EvidentApi; onUploaded: (
         </label>
       </div>
       <button type="submit" className="primary" disabled={busy || files.length === 0}>
-        {busy ? 'Uploading…' : `Upload${files.length > 0 ? ` ${files.length} file${files.length === 1 ? '' : 's'}` : ''}`}
+        {busy
+          ? 'Uploading…'
+          : `Upload${files.length > 0 ? ` ${files.length} file${files.length === 1 ? '' : 's'}` : ''}`}
       </button>
       {progress && !error && <UploadProgress progress={progress} />}
       {summary && <UploadResult summary={summary} />}

@@ -15,7 +15,8 @@ export function UploadResult({ summary }: { summary: UploadSummary }) {
             {document.error && (
               <span className="upload-error">
                 {' '}
-                — {document.error.message} {document.error.hint && <span className="error-hint">{document.error.hint}</span>}
+                — {document.error.message}{' '}
+                {document.error.hint && <span className="error-hint">{document.error.hint}</span>}
               </span>
             )}
           </li>

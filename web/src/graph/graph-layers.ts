@@ -59,7 +59,8 @@ function assignLayers(ids: string[], forward: Edge[]): Map<string, number> {
     }
     if (!changed) break;
   }
-  if (layer.has(END)) layer.set(END, Math.max(0, ...[...layer].filter(([id]) => id !== END).map(([, depth]) => depth)) + 1);
+  if (layer.has(END))
+    layer.set(END, Math.max(0, ...[...layer].filter(([id]) => id !== END).map(([, depth]) => depth)) + 1);
   return layer;
 }
 
@@ -78,11 +79,16 @@ function reduceCrossings(rows: Slot[][], links: [string, string][]): void {
   const index = () => rows.forEach((row) => row.forEach((slot, i) => position.set(slot.id, i)));
   const sortBy = (row: Slot[], neighbours: Map<string, string[]>) => {
     const centre = (slot: Slot) => {
-      const known = (neighbours.get(slot.id) ?? []).map((id) => position.get(id)).filter((p): p is number => p !== undefined);
+      const known = (neighbours.get(slot.id) ?? [])
+        .map((id) => position.get(id))
+        .filter((p): p is number => p !== undefined);
       return known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : (position.get(slot.id) ?? 0);
     };
     const centres = new Map(row.map((slot) => [slot.id, centre(slot)]));
-    row.sort((a, b) => (centres.get(a.id) ?? 0) - (centres.get(b.id) ?? 0) || (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+    row.sort(
+      (a, b) =>
+        (centres.get(a.id) ?? 0) - (centres.get(b.id) ?? 0) || (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0),
+    );
     row.forEach((slot, i) => position.set(slot.id, i));
   };
   index();

@@ -4,7 +4,24 @@ import { layoutGraph } from './graph-layout.ts';
 
 /** The `rag` graph's shape (README, `evident graph rag --mermaid`), with its retry loop citation_check → generate. */
 const RAG: GraphJson = {
-  nodes: ['__start__', 'load_memory', 'rewrite', 'decompose', 'route_question', 'table_query', 'answer_directly', 'retrieve', 'merge_rerank', 'check_answerability', 'generate', 'citation_check', 'refuse', 'save_memory', 'finalize', '__end__'].map((id) => ({ id })),
+  nodes: [
+    '__start__',
+    'load_memory',
+    'rewrite',
+    'decompose',
+    'route_question',
+    'table_query',
+    'answer_directly',
+    'retrieve',
+    'merge_rerank',
+    'check_answerability',
+    'generate',
+    'citation_check',
+    'refuse',
+    'save_memory',
+    'finalize',
+    '__end__',
+  ].map((id) => ({ id })),
   edges: [
     ['__start__', 'load_memory', false],
     ['load_memory', 'save_memory', true, 'remember'],
@@ -28,7 +45,12 @@ const RAG: GraphJson = {
     ['refuse', 'finalize', false],
     ['save_memory', 'finalize', false],
     ['finalize', '__end__', false],
-  ].map(([source, target, conditional, data]) => ({ source: String(source), target: String(target), conditional: Boolean(conditional), ...(data ? { data } : {}) })),
+  ].map(([source, target, conditional, data]) => ({
+    source: String(source),
+    target: String(target),
+    conditional: Boolean(conditional),
+    ...(data ? { data } : {}),
+  })),
 };
 
 const byId = (layout: ReturnType<typeof layoutGraph>) => new Map(layout.nodes.map((node) => [node.id, node]));
@@ -50,7 +72,9 @@ describe('layoutGraph', () => {
 
   it('puts every target of a forward edge below its source', () => {
     for (const edge of layout.edges.filter((e) => !e.back)) {
-      expect(nodes.get(edge.target)!.layer, `${edge.source} → ${edge.target}`).toBeGreaterThan(nodes.get(edge.source)!.layer);
+      expect(nodes.get(edge.target)!.layer, `${edge.source} → ${edge.target}`).toBeGreaterThan(
+        nodes.get(edge.source)!.layer,
+      );
     }
   });
 
@@ -69,27 +93,42 @@ describe('layoutGraph', () => {
       expect(node.y + node.height).toBeLessThanOrEqual(layout.height);
       for (const other of layout.nodes) {
         if (other === node || other.layer !== node.layer) continue;
-        expect(node.x + node.width <= other.x || other.x + other.width <= node.x, `${node.id} overlaps ${other.id}`).toBe(true);
+        expect(
+          node.x + node.width <= other.x || other.x + other.width <= node.x,
+          `${node.id} overlaps ${other.id}`,
+        ).toBe(true);
       }
     }
   });
 
   it('runs an edge that skips rows beside the nodes of those rows, never through them', () => {
-    const skipping = layout.edges.filter((edge) => !edge.back && nodes.get(edge.target)!.layer - nodes.get(edge.source)!.layer > 1);
+    const skipping = layout.edges.filter(
+      (edge) => !edge.back && nodes.get(edge.target)!.layer - nodes.get(edge.source)!.layer > 1,
+    );
     expect(skipping.map((edge) => `${edge.source}->${edge.target}`)).toContain('save_memory->finalize');
     for (const edge of skipping) {
-      const throughRows = [...edge.path.matchAll(/ L ([\d.]+) ([\d.]+)/g)].map((match) => ({ x: Number(match[1]), bottom: Number(match[2]) }));
+      const throughRows = [...edge.path.matchAll(/ L ([\d.]+) ([\d.]+)/g)].map((match) => ({
+        x: Number(match[1]),
+        bottom: Number(match[2]),
+      }));
       expect(throughRows).toHaveLength(nodes.get(edge.target)!.layer - nodes.get(edge.source)!.layer - 1);
       for (const { x, bottom } of throughRows) {
         const row = layout.nodes.filter((node) => node.y + node.height === bottom);
         expect(row.length).toBeGreaterThan(0);
-        for (const node of row) expect(x < node.x || x > node.x + node.width, `${edge.source}->${edge.target} crosses ${node.id}`).toBe(true);
+        for (const node of row)
+          expect(x < node.x || x > node.x + node.width, `${edge.source}->${edge.target} crosses ${node.id}`).toBe(true);
       }
     }
   });
 
   it('ignores edges to nodes the graph does not have', () => {
-    const partial = layoutGraph({ nodes: [{ id: '__start__' }, { id: 'a' }], edges: [{ source: '__start__', target: 'a' }, { source: 'a', target: 'ghost' }] });
+    const partial = layoutGraph({
+      nodes: [{ id: '__start__' }, { id: 'a' }],
+      edges: [
+        { source: '__start__', target: 'a' },
+        { source: 'a', target: 'ghost' },
+      ],
+    });
     expect(partial.edges).toHaveLength(1);
     expect(byId(partial).get('a')?.layer).toBe(1);
   });

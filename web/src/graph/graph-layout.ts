@@ -59,7 +59,8 @@ function placeRows(rows: Slot[][], links: [string, string][]): Map<string, Place
     neighbours.set(a, [...(neighbours.get(a) ?? []), b]);
     neighbours.set(b, [...(neighbours.get(b) ?? []), a]);
   }
-  const rowWidth = (row: Slot[]) => row.reduce((sum, slot) => sum + widthOf(slot), 0) + NODE_GAP * Math.max(0, row.length - 1);
+  const rowWidth = (row: Slot[]) =>
+    row.reduce((sum, slot) => sum + widthOf(slot), 0) + NODE_GAP * Math.max(0, row.length - 1);
   const widest = Math.max(0, ...rows.map(rowWidth));
   const centre = new Map<string, number>();
   for (const row of rows) {
@@ -80,7 +81,9 @@ function placeRows(rows: Slot[][], links: [string, string][]): Map<string, Place
       const placed: number[] = [];
       row.forEach((slot, i) => {
         const previous = row[i - 1];
-        const least = previous ? (placed[i - 1] ?? 0) + widthOf(previous) / 2 + NODE_GAP + widthOf(slot) / 2 : Number.NEGATIVE_INFINITY;
+        const least = previous
+          ? (placed[i - 1] ?? 0) + widthOf(previous) / 2 + NODE_GAP + widthOf(slot) / 2
+          : Number.NEGATIVE_INFINITY;
         placed.push(Math.max(wanted[i] ?? 0, least));
       });
       const drift = placed.reduce((sum, x, i) => sum + x - (wanted[i] ?? 0), 0) / Math.max(1, placed.length);
@@ -93,7 +96,15 @@ function placeRows(rows: Slot[][], links: [string, string][]): Map<string, Place
     for (const slot of row) {
       const width = widthOf(slot);
       const x = MARGIN + (centre.get(slot.id) ?? 0) - width / 2 - left;
-      boxes.set(slot.id, { id: slot.id, kind: kindOf(slot.id), layer: r, x, y: MARGIN + r * (NODE_HEIGHT + LAYER_GAP), width, height: NODE_HEIGHT });
+      boxes.set(slot.id, {
+        id: slot.id,
+        kind: kindOf(slot.id),
+        layer: r,
+        x,
+        y: MARGIN + r * (NODE_HEIGHT + LAYER_GAP),
+        width,
+        height: NODE_HEIGHT,
+      });
     }
   });
   return boxes;
@@ -148,7 +159,12 @@ export function layoutGraph(graph: GraphJson): GraphLayout {
     const from = boxes.get(edge.source);
     const to = boxes.get(edge.target);
     if (!from || !to) return [];
-    const base = { source: edge.source, target: edge.target, conditional: edge.conditional === true, label: labelOf(edge.data) };
+    const base = {
+      source: edge.source,
+      target: edge.target,
+      conditional: edge.conditional === true,
+      label: labelOf(edge.data),
+    };
     if (back.has(i)) {
       lane += LANE_GAP;
       const entry = { x: to.x + to.width * 0.75, y: to.y - 12 };
@@ -164,10 +180,18 @@ export function layoutGraph(graph: GraphJson): GraphLayout {
     const points: Point[] = [{ x: centreX(from), y: from.y + from.height }];
     for (const id of waypoints.get(i) ?? []) {
       const waypoint = boxes.get(id);
-      if (waypoint) points.push({ x: centreX(waypoint), y: waypoint.y }, { x: centreX(waypoint), y: waypoint.y + waypoint.height });
+      if (waypoint)
+        points.push({ x: centreX(waypoint), y: waypoint.y }, { x: centreX(waypoint), y: waypoint.y + waypoint.height });
     }
     points.push({ x: centreX(to), y: to.y });
-    return [{ ...base, back: false, path: downPath(points), labelAt: { ...labelPoint(points[0] as Point, points[1] as Point), anchor: 'middle' } }];
+    return [
+      {
+        ...base,
+        back: false,
+        path: downPath(points),
+        labelAt: { ...labelPoint(points[0] as Point, points[1] as Point), anchor: 'middle' },
+      },
+    ];
   });
 
   const nodes = [...boxes.values()].filter((box) => known.has(box.id) && layerOf.has(box.id));

@@ -32,7 +32,9 @@ export function GraphPage({ client, assistantId }: { client: Client; assistantId
       <h2>
         Graph of <code>{assistantId}</code>
       </h2>
-      <p className="muted">Solid edges always run; dashed edges are conditional. An edge around the right side loops back.</p>
+      <p className="muted">
+        Solid edges always run; dashed edges are conditional. An edge around the right side loops back.
+      </p>
       {error && <ErrorNotice error={error} />}
       {layout && (
         <div className="graph-frame" data-testid="graph">

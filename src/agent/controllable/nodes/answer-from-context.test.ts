@@ -12,8 +12,15 @@ afterAll(async () => {
 });
 
 const FEE_CHUNK = 'contracts/ct-2024-0193.md#0';
-const FEE_SENTENCE = 'A termination for convenience by the Customer during the first 24 months triggers a termination fee of $48,000.';
-const refused = { answer: 'I do not know.', answerable: false, confidence: 0, citations: [], missing_information: ['the termination fee'] };
+const FEE_SENTENCE =
+  'A termination for convenience by the Customer during the first 24 months triggers a termination fee of $48,000.';
+const refused = {
+  answer: 'I do not know.',
+  answerable: false,
+  confidence: 0,
+  citations: [],
+  missing_information: ['the termination fee'],
+};
 
 /** One retrieval task then done; the answer step's replies are the test's. */
 const script = (answers: Record<string, unknown>[]) =>
@@ -42,7 +49,12 @@ describe('controllable answer_from_context with a model: extract, judge, answer'
         missing_information: [],
       },
     ]);
-    const run = await runControllable(sample.evident, 'What is the termination fee of CT-2024-0193?', await sample.evident.principalFor('alice'), { model });
+    const run = await runControllable(
+      sample.evident,
+      'What is the termination fee of CT-2024-0193?',
+      await sample.evident.principalFor('alice'),
+      { model },
+    );
     const prompt = model.calls.find((call) => call.schemaName === 'answer_from_context')?.prompt ?? '';
     expect(prompt).toContain(`[id: ${FEE_CHUNK}]`);
     expect(prompt).toMatch(/supporting[\s\S]*sufficiency/);
@@ -53,9 +65,19 @@ describe('controllable answer_from_context with a model: extract, judge, answer'
   });
 
   it('gives the task no answer when the model judges its extraction insufficient', async () => {
-    const insufficient = { supporting: [], sufficiency: 0.2, answer: 'Probably about $50,000.', missing_information: ['the termination fee'] };
+    const insufficient = {
+      supporting: [],
+      sufficiency: 0.2,
+      answer: 'Probably about $50,000.',
+      missing_information: ['the termination fee'],
+    };
     const model = script([insufficient, insufficient, insufficient]);
-    const run = await runControllable(sample.evident, 'What is the termination fee of CT-2024-0193?', await sample.evident.principalFor('alice'), { model });
+    const run = await runControllable(
+      sample.evident,
+      'What is the termination fee of CT-2024-0193?',
+      await sample.evident.principalFor('alice'),
+      { model },
+    );
     const step = run.state.past_steps[0];
     expect(step?.outcome).toBe('not_grounded');
     expect(step?.response).toBe('');

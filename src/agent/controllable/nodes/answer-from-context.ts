@@ -60,13 +60,20 @@ export const answerFromContext: ControllableNode = async (state, deps) => {
         'Answer the task using only the context. First copy into supporting, word for word, the context sentences that state the answer, each with the [id: …] of its item; ' +
         'judge in sufficiency (0 to 1) how likely they state the whole answer; then write the answer from them, saying only what they state. If the context does not contain the answer, extract nothing, give a low sufficiency and name what is missing. ' +
         CITE_BY_ID.replace('[chunk_id: …]', '[id: …]') +
-        (retry ? ' Your previous answer was not supported by the context: answer again, staying strictly within it.' : ''),
+        (retry
+          ? ' Your previous answer was not supported by the context: answer again, staying strictly within it.'
+          : ''),
       prompt: `Task: ${query}\n\n${earlier ? `Earlier answers:\n${earlier}\n\n` : ''}Context:\n${formatItems(items)}${retry ? `\n\nRejected answer: ${state.response}` : ''}`,
     },
     (output) => {
       const verdict = verdictFromJudgement(
         query,
-        { supporting: output.supporting.map((item) => ({ chunk_id: item.id, sentence: item.sentence })), sufficiency: output.sufficiency, reasons: [], missing_information: output.missing_information },
+        {
+          supporting: output.supporting.map((item) => ({ chunk_id: item.id, sentence: item.sentence })),
+          sufficiency: output.sufficiency,
+          reasons: [],
+          missing_information: output.missing_information,
+        },
         evidence,
       );
       const support = verdict.support.map(({ chunk_id, sentence }) => ({ chunk_id, sentence }));

@@ -33,8 +33,14 @@ function missingOf(state: ControllableStateType): string[] {
 function offlineAnswer(state: ControllableStateType): Answer {
   const last = state.past_steps.at(-1);
   if (!last || last.outcome !== 'answered') return refusal(missingOf(state));
-  const support = state.past_steps.filter((step) => step.outcome === 'answered').flatMap((step) => step.support.map((item) => ({ query: step.task, ...item })));
-  const answer = extractiveAnswer({ answerable: true, sufficiency: 1, reasons: [], missing_information: [], support }, state.evidence, 1);
+  const support = state.past_steps
+    .filter((step) => step.outcome === 'answered')
+    .flatMap((step) => step.support.map((item) => ({ query: step.task, ...item })));
+  const answer = extractiveAnswer(
+    { answerable: true, sufficiency: 1, reasons: [], missing_information: [], support },
+    state.evidence,
+    1,
+  );
   return answer.answerable ? answer : refusal(missingOf(state));
 }
 
@@ -69,6 +75,8 @@ export const finalAnswer: ControllableNode = async (state, deps) => {
   const answer = outcome.strategy === 'offline after a model error' ? asModelFallback(outcome.value) : outcome.value;
   return {
     update: { answer, errors: outcome.errors, ...(answer.answerable ? {} : { status: 'refused' as const }) },
-    summary: answer.answerable ? `answer with ${answer.citations.length} citation(s) (${outcome.strategy})` : `refused (${outcome.strategy}): ${answer.missing_information.join('; ')}`,
+    summary: answer.answerable
+      ? `answer with ${answer.citations.length} citation(s) (${outcome.strategy})`
+      : `refused (${outcome.strategy}): ${answer.missing_information.join('; ')}`,
   };
 };

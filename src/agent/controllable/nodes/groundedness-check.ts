@@ -21,7 +21,8 @@ export const groundednessCheck: ControllableNode = async (state, deps) => {
         {
           node: 'groundedness_check',
           schema: groundedSchema,
-          system: 'Decide whether every statement of the answer is supported by the context. Anything the context does not state makes it not grounded.',
+          system:
+            'Decide whether every statement of the answer is supported by the context. Anything the context does not state makes it not grounded.',
           prompt: `Context:\n${formatItems(items)}\n\nAnswer: ${state.response}`,
         },
         (output) => output,

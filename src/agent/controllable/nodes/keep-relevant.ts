@@ -9,13 +9,21 @@ const keepSchema = z.object({ relevant_ids: z.array(z.string()) });
 
 /** Items as the model sees them: each under its id. */
 export const formatItems = (items: readonly ContextItem[]): string =>
-  items.map((item) => `[id: ${item.id}] [${item.kind} of ${item.doc_id}]${item.title ? ` (${item.title})` : ''}\n${item.text}`).join('\n\n');
+  items
+    .map(
+      (item) =>
+        `[id: ${item.id}] [${item.kind} of ${item.doc_id}]${item.title ? ` (${item.title})` : ''}\n${item.text}`,
+    )
+    .join('\n\n');
 
 const mergeEvidence = (known: readonly Evidence[], added: readonly Evidence[]): Evidence[] => {
   const byId = new Map(known.map((item) => [item.chunk_id, item]));
   for (const item of added) {
     const existing = byId.get(item.chunk_id);
-    byId.set(item.chunk_id, existing ? { ...existing, queries: [...new Set([...existing.queries, ...item.queries])] } : item);
+    byId.set(
+      item.chunk_id,
+      existing ? { ...existing, queries: [...new Set([...existing.queries, ...item.queries])] } : item,
+    );
   }
   return [...byId.values()];
 };
@@ -36,7 +44,8 @@ export const keepRelevant: ControllableNode = async (state, deps) => {
           {
             node: 'keep_relevant',
             schema: keepSchema,
-            system: 'Return the ids of the items that contain information relevant to the query. Leave out items that are off-topic.',
+            system:
+              'Return the ids of the items that contain information relevant to the query. Leave out items that are off-topic.',
             prompt: `Query: ${query}\n\nItems:\n${formatItems(items)}`,
           },
           (output) => items.filter((item) => output.relevant_ids.includes(item.id)),

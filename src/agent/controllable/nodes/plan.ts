@@ -28,5 +28,8 @@ export const plan: ControllableNode = async (state, deps) => {
     () => planOffline(question, deps.maxTasks),
   );
   const tasks = outcome.value.slice(0, deps.maxTasks);
-  return { update: { plan: tasks, errors: outcome.errors }, summary: `${tasks.length} task(s) (${outcome.strategy}): ${tasks.join(' | ')}` };
+  return {
+    update: { plan: tasks, errors: outcome.errors },
+    summary: `${tasks.length} task(s) (${outcome.strategy}): ${tasks.join(' | ')}`,
+  };
 };

@@ -16,20 +16,28 @@ export const relevanceCheck: ControllableNode = async (state, deps) => {
   const kept = state.curr_context;
   const outcome =
     kept.length === 0
-      ? { value: { relevant: false, reason: 'nothing relevant was retrieved' }, strategy: 'no content', errors: state.errors }
+      ? {
+          value: { relevant: false, reason: 'nothing relevant was retrieved' },
+          strategy: 'no content',
+          errors: state.errors,
+        }
       : await modelOrOffline(
           deps,
           state.errors,
           {
             node: 'relevance_check',
             schema: relevanceSchema,
-            system: 'Decide whether the context is relevant to the query: it must be about what the query asks, enough to try answering it.',
+            system:
+              'Decide whether the context is relevant to the query: it must be about what the query asks, enough to try answering it.',
             prompt: `Query: ${query}\n\nContext:\n${formatItems(kept)}`,
           },
           (output) => output,
           () => {
             const best = Math.max(...kept.map((item) => itemCoverage(query, item)));
-            return { relevant: best >= RELEVANT_COVERAGE, reason: `best coverage of the query's terms ${best.toFixed(2)}` };
+            return {
+              relevant: best >= RELEVANT_COVERAGE,
+              reason: `best coverage of the query's terms ${best.toFixed(2)}`,
+            };
           },
         );
   const { relevant, reason } = outcome.value;

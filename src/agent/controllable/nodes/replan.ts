@@ -12,7 +12,8 @@ const replanSchema = z.object({ done: z.boolean(), plan: z.array(z.string().trim
  * is left, or, whatever the planner says, after `maxReplans` tasks.
  */
 export const replan: ControllableNode = async (state, deps) => {
-  const outcome: PastStep['outcome'] = state.relevant === false ? 'no_relevant_content' : state.grounded ? 'answered' : 'not_grounded';
+  const outcome: PastStep['outcome'] =
+    state.relevant === false ? 'no_relevant_content' : state.grounded ? 'answered' : 'not_grounded';
   const step: PastStep = {
     task: state.curr_task,
     tool: state.tool === '' ? 'retrieve_chunks' : state.tool,
@@ -20,12 +21,19 @@ export const replan: ControllableNode = async (state, deps) => {
     response: outcome === 'answered' ? state.response : '',
     support: outcome === 'answered' ? state.response_support : [],
     outcome,
-    sources: [...new Set([...state.curr_context.flatMap((item) => item.chunk_ids), ...state.response_support.map((item) => item.chunk_id)])],
+    sources: [
+      ...new Set([
+        ...state.curr_context.flatMap((item) => item.chunk_ids),
+        ...state.response_support.map((item) => item.chunk_id),
+      ]),
+    ],
   };
   const pastSteps = [...state.past_steps, step];
   const remaining = state.plan.slice(1);
   const count = state.replan_count + 1;
-  const history = pastSteps.map((past, i) => `${i + 1}. ${past.task} → ${past.response || `(${past.outcome.replaceAll('_', ' ')})`}`).join('\n');
+  const history = pastSteps
+    .map((past, i) => `${i + 1}. ${past.task} → ${past.response || `(${past.outcome.replaceAll('_', ' ')})`}`)
+    .join('\n');
   const decided = await modelOrOffline(
     deps,
     state.errors,
@@ -46,7 +54,13 @@ export const replan: ControllableNode = async (state, deps) => {
   const bounded = !decided.value.done && count >= deps.maxReplans;
   const done = decided.value.done || bounded;
   return {
-    update: { past_steps: pastSteps, plan: done ? [] : decided.value.plan, plan_done: done, replan_count: count, errors: decided.errors },
+    update: {
+      past_steps: pastSteps,
+      plan: done ? [] : decided.value.plan,
+      plan_done: done,
+      replan_count: count,
+      errors: decided.errors,
+    },
     summary: `${step.outcome}: ${step.task} → ${bounded ? `stopped at the bound of ${deps.maxReplans} tasks` : done ? 'done' : `next: ${decided.value.plan[0]}`} (${decided.strategy})`,
   };
 };

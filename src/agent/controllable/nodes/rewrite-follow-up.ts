@@ -6,4 +6,5 @@ import type { ControllableNode } from '../controllable-deps.ts';
  * anonymized and planned, so the plan's tasks, the table route and retrieval read what the question refers to.
  * controllable keeps no running summary, only its history.
  */
-export const rewriteFollowUp: ControllableNode = (state, deps) => standaloneQuestion({ ...state, history_summary: '' }, deps);
+export const rewriteFollowUp: ControllableNode = (state, deps) =>
+  standaloneQuestion({ ...state, history_summary: '' }, deps);

@@ -30,8 +30,13 @@ export const taskHandler: ControllableNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
   const task = state.plan[0] ?? `${ANSWER_TASK_PREFIX} ${question}`;
   const tables = state.principal ? await deps.store.listTables(state.principal) : [];
-  const tablePlan = !deps.chat && state.past_steps.length === 0 && state.principal && tables.length > 0 ? await offlineTablePlan(question, state.principal, deps.store) : undefined;
-  const done = state.past_steps.map((step, i) => `${i + 1}. ${step.task} → ${step.response || '(nothing found)'}`).join('\n');
+  const tablePlan =
+    !deps.chat && state.past_steps.length === 0 && state.principal && tables.length > 0
+      ? await offlineTablePlan(question, state.principal, deps.store)
+      : undefined;
+  const done = state.past_steps
+    .map((step, i) => `${i + 1}. ${step.task} → ${step.response || '(nothing found)'}`)
+    .join('\n');
   const outcome = await modelOrOffline(
     deps,
     state.errors,
@@ -47,7 +52,10 @@ export const taskHandler: ControllableNode = async (state, deps) => {
       prompt: `Task: ${task}\n\nQuestion: ${question}${done ? `\n\nDone so far:\n${done}` : ''}${tables.length ? `\n\nTables table_query can read:\n${describeTables(tables)}` : '\n\nNo tables are available to table_query.'}`,
     },
     (output) => output,
-    () => (tablePlan ? { tool: 'table_query' as const, query: question } : { tool: chooseToolOffline(task), query: task.replace(ANSWER_TASK_PREFIX, '').trim() || question }),
+    () =>
+      tablePlan
+        ? { tool: 'table_query' as const, query: question }
+        : { tool: chooseToolOffline(task), query: task.replace(ANSWER_TASK_PREFIX, '').trim() || question },
   );
   const { tool, query } = outcome.value;
   return {

@@ -22,11 +22,14 @@ export interface RetrievalToolDeps {
 /** Chunks a chapter summary brings along as evidence: the first few of its chapter. */
 const CHUNKS_PER_SUMMARY = 3;
 
-const toEvidence = (chunk: ChunkWithSource, score: number, query: string): Evidence => evidenceFrom(chunk, score, [query]);
+const toEvidence = (chunk: ChunkWithSource, score: number, query: string): Evidence =>
+  evidenceFrom(chunk, score, [query]);
 
 async function retrieveChunks(query: string, principal: Principal, deps: RetrievalToolDeps) {
   const trace = await deps.search.search(query, principal, { topK: deps.topK });
-  const evidence = trace.results.map((result) => toEvidence({ ...result.chunk, source: result.source, title: result.title }, result.score, query));
+  const evidence = trace.results.map((result) =>
+    toEvidence({ ...result.chunk, source: result.source, title: result.title }, result.score, query),
+  );
   const items: ContextItem[] = evidence.map((item) => ({
     id: item.chunk_id,
     kind: 'chunk',
@@ -40,7 +43,12 @@ async function retrieveChunks(query: string, principal: Principal, deps: Retriev
 }
 
 /** The chunks behind summary or quote hits, read again through the principal filter, scored by their hit's rank. */
-async function evidenceFor(hits: readonly { chunkIds: readonly string[]; rank: number }[], principal: Principal, query: string, store: Store): Promise<Evidence[]> {
+async function evidenceFor(
+  hits: readonly { chunkIds: readonly string[]; rank: number }[],
+  principal: Principal,
+  query: string,
+  store: Store,
+): Promise<Evidence[]> {
   const wanted = [...new Set(hits.flatMap((hit) => hit.chunkIds))];
   const chunks = new Map((await store.getChunks(wanted, principal)).map((chunk) => [chunk.id, chunk]));
   const out = new Map<string, Evidence>();
@@ -75,7 +83,15 @@ async function retrieveSummaries(query: string, principal: Principal, deps: Retr
 
 async function retrieveQuotes(query: string, principal: Principal, deps: RetrievalToolDeps) {
   const hits = await deps.store.searchQuotes(analyzeQuery(query), principal, deps.topK);
-  const items: ContextItem[] = hits.map((hit) => ({ id: hit.id, kind: 'quote', doc_id: hit.docId, title: hit.docTitle, text: hit.text, chunk_ids: [hit.chunkId], query }));
+  const items: ContextItem[] = hits.map((hit) => ({
+    id: hit.id,
+    kind: 'quote',
+    doc_id: hit.docId,
+    title: hit.docTitle,
+    text: hit.text,
+    chunk_ids: [hit.chunkId],
+    query,
+  }));
   const evidence = await evidenceFor(
     hits.map((hit) => ({ chunkIds: [hit.chunkId], rank: hit.rank })),
     principal,
@@ -95,7 +111,12 @@ const TOOLS: Record<RetrievalTool, typeof retrieveChunks> = {
  * Runs one retrieval tool as the principal. Every tool reads through the store's principal filter (search, summary
  * and quote indexes, and the chunks behind a hit), so nothing the principal may not see comes back.
  */
-export async function runRetrievalTool(tool: RetrievalTool, query: string, principal: Principal, deps: RetrievalToolDeps): Promise<RetrievalOutput> {
+export async function runRetrievalTool(
+  tool: RetrievalTool,
+  query: string,
+  principal: Principal,
+  deps: RetrievalToolDeps,
+): Promise<RetrievalOutput> {
   const started = performance.now();
   const { items, evidence } = await TOOLS[tool](query, principal, deps);
   const call: ToolCallRecord = {

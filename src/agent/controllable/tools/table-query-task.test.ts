@@ -17,7 +17,10 @@ let evident: Evident;
 beforeAll(async () => {
   evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
   const shipments = join(root, 'shipments.csv');
-  writeFileSync(shipments, 'shipment_id,carrier,weight_kg,state\nS-1,Dhl,12.5,delivered\nS-2,Ups,3,lost\nS-3,Dhl,7,delivered\nS-4,Fedex,9.25,delivered\n');
+  writeFileSync(
+    shipments,
+    'shipment_id,carrier,weight_kg,state\nS-1,Dhl,12.5,delivered\nS-2,Ups,3,lost\nS-3,Dhl,7,delivered\nS-4,Fedex,9.25,delivered\n',
+  );
   expect(await evident.ingestor.ingest([shipments], { acl: ['group:ops'] })).toMatchObject({ added: 1, failed: 0 });
 });
 afterAll(async () => {
@@ -34,7 +37,13 @@ describe('controllable table_query task over a real SQLite store (offline)', () 
     expect(state.status).toBe('answered');
     expect(answerSchema.safeParse(state.answer).success).toBe(true);
     expect(state.answer?.answer).toContain('28.75');
-    expect(state.tool_calls).toEqual([expect.objectContaining({ name: 'table_query', ok: true, arguments: { sql: expect.stringContaining('SUM("weight_kg")') } })]);
+    expect(state.tool_calls).toEqual([
+      expect.objectContaining({
+        name: 'table_query',
+        ok: true,
+        arguments: { sql: expect.stringContaining('SUM("weight_kg")') },
+      }),
+    ]);
     const citations = state.answer?.citations ?? [];
     expect(citations.map((citation) => citation.quote)).toEqual([
       'shipment_id: S-1 | carrier: Dhl | weight_kg: 12.5 | state: delivered',
@@ -52,7 +61,9 @@ describe('controllable table_query task over a real SQLite store (offline)', () 
   it('shows and cites the one row a lookup read', async () => {
     const run = await runControllable(evident, 'Which carrier took shipment S-2?', OPS);
     expect(run.state.answer?.answer).toContain('Ups');
-    expect(run.state.answer?.citations.map((citation) => citation.quote)).toEqual(['shipment_id: S-2 | carrier: Ups | weight_kg: 3 | state: lost']);
+    expect(run.state.answer?.citations.map((citation) => citation.quote)).toEqual([
+      'shipment_id: S-2 | carrier: Ups | weight_kg: 3 | state: lost',
+    ]);
   });
 
   it('never queries or cites a table the principal may not read', async () => {

@@ -14,8 +14,12 @@ export const tableQueryTask: ControllableNode = async (state, deps) => {
   const question = state.query_to_retrieve_or_answer || state.standalone_question || state.question;
   const result = await answerFromTables(question, principal, deps);
   const update = { tool_calls: [...state.tool_calls, ...result.calls], errors: [...state.errors, ...result.errors] };
-  if (!result.answer) return { update: { ...update, tool: 'retrieve_chunks' }, summary: `${result.summary}: retrieving instead` };
+  if (!result.answer)
+    return { update: { ...update, tool: 'retrieve_chunks' }, summary: `${result.summary}: retrieving instead` };
   const known = new Set(state.evidence.map((item) => item.chunk_id));
   const evidence = [...state.evidence, ...result.evidence.filter((item) => !known.has(item.chunk_id))];
-  return { update: { ...update, evidence, answer: result.answer, response: result.answer.answer, status: 'answered' }, summary: result.summary };
+  return {
+    update: { ...update, evidence, answer: result.answer, response: result.answer.answer, status: 'answered' },
+    summary: result.summary,
+  };
 };

@@ -39,8 +39,13 @@ describe('bridge chain retrieval', () => {
     expect(seen.length).toBeLessThanOrEqual(3);
   });
 
-  it('falls back to the earlier hop\'s own words when its evidence names nothing', async () => {
-    const result = await retrieveChain('Who is the spouse of the director of Nowhere?', ['director of Nowhere', 'Who is the spouse of #1?'], async () => [], { beam: 2 });
+  it("falls back to the earlier hop's own words when its evidence names nothing", async () => {
+    const result = await retrieveChain(
+      'Who is the spouse of the director of Nowhere?',
+      ['director of Nowhere', 'Who is the spouse of #1?'],
+      async () => [],
+      { beam: 2 },
+    );
     expect(result.resolved).toEqual(['Who is the spouse of director of Nowhere?']);
   });
 });

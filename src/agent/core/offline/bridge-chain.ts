@@ -104,12 +104,18 @@ export interface EvidenceResolution {
  * so each step of the chain rests on a sentence linking it to the one before. Where no bridge is found the chain
  * stops, and the hop after the last bridge, with earlier hops' words standing in for unresolved answers, is the query.
  */
-export function resolveFromEvidence(question: string, hops: readonly string[], passages: readonly BridgePassage[]): EvidenceResolution {
+export function resolveFromEvidence(
+  question: string,
+  hops: readonly string[],
+  passages: readonly BridgePassage[],
+): EvidenceResolution {
   const answers: string[] = [];
   const bridges: EvidenceResolution['bridges'] = [];
   const textOf = (index: number): string => {
     const filled = hops.map((earlier, i) => answers[i] ?? substituteAnswers(earlier, answers));
-    return substituteAnswers(hops[index] as string, filled).replace(/\s+/g, ' ').trim();
+    return substituteAnswers(hops[index] as string, filled)
+      .replace(/\s+/g, ' ')
+      .trim();
   };
   for (let index = 0; index < hops.length - 1; index++) {
     const previous = answers[index - 1];

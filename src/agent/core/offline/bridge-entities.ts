@@ -16,12 +16,16 @@ export interface BridgeCandidate {
 }
 
 /** A run of capitalised words (or initials), allowing the small words inside names ("Bank of England", "G. Stanley Hall"). */
-const NAME = /(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+){0,2}(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
+const NAME =
+  /(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:(?:of|the|de|da|du|von|van|der|and|for|&)\s+){0,2}(?:\p{Lu}\.\s?)*\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
 const QUOTED = /["“]([^"”]{2,80})["”]/gu;
-const YEAR_OR_DATE = /\b(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},?)?\s+\d{4}\b|\b(?:1[0-9]|20)\d{2}\b/g;
+const YEAR_OR_DATE =
+  /\b(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},?)?\s+\d{4}\b|\b(?:1[0-9]|20)\d{2}\b/g;
 /** Capitalised function words that start sentences without naming anything. */
 const NOT_NAMES = new Set(
-  'the a an it in on at he she they this that these those its his her their after before as when while during since its there however also although'.split(' '),
+  'the a an it in on at he she they this that these those its his her their after before as when while during since its there however also although'.split(
+    ' ',
+  ),
 );
 /** What a hop asks for, read from its question word or head noun, and the shape of value that fits it. */
 const ASKS_TIME = /^\s*(?:when|what year|which year|in what year|what date)\b|\b(?:year|date|century|decade)\b/i;
@@ -45,11 +49,25 @@ const PLACE_SCALE: Record<string, 'largest' | 'middle' | 'smallest'> = {
   place: 'smallest',
 };
 /** Month and day names: a date's words, a bridge only when the hop asks when. */
-const CALENDAR = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
+const CALENDAR =
+  /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
 /** A one-word demonym or nationality used as an adjective ("American singer", "Swedish film"): it describes, it names no bridge. */
 const ADJECTIVAL_NAME = /^\p{Lu}\p{Ll}+(?:an|ish|ese|ic|i)$/u;
 /** The kinds of place a name may say it is ("Ford County", "Oklahoma City"). */
-const PLACE_NOUNS = new Set(['country', 'nation', 'state', 'province', 'region', 'territory', 'county', 'district', 'city', 'town', 'village', 'municipality']);
+const PLACE_NOUNS = new Set([
+  'country',
+  'nation',
+  'state',
+  'province',
+  'region',
+  'territory',
+  'county',
+  'district',
+  'city',
+  'town',
+  'village',
+  'municipality',
+]);
 const CHUNKS_READ = 4;
 const SENTENCES_PER_CHUNK = 3;
 
@@ -117,12 +135,14 @@ function chainPositions(sentence: string, names: readonly string[]): Map<string,
 function scaleFit(target: string | undefined, position: { index: number; length: number } | undefined): number {
   const scale = target ? PLACE_SCALE[target] : undefined;
   if (!scale || !position || position.length < 2) return 0;
-  const wanted = scale === 'largest' ? position.length - 1 : scale === 'smallest' ? 0 : Math.max(0, position.length - 2);
+  const wanted =
+    scale === 'largest' ? position.length - 1 : scale === 'smallest' ? 0 : Math.max(0, position.length - 2);
   return position.index === wanted ? 0.3 : 0;
 }
 
 /** Stems of one family match ("director" and "directed" → "director", "direct"): a shared stem of five letters or more. */
-const related = (a: string, b: string): boolean => a === b || (a.length >= 5 && b.length >= 5 && (a.startsWith(b) || b.startsWith(a)));
+const related = (a: string, b: string): boolean =>
+  a === b || (a.length >= 5 && b.length >= 5 && (a.startsWith(b) || b.startsWith(a)));
 const sharedTerms = (wanted: readonly string[], have: ReadonlySet<string>): number =>
   wanted.filter((term) => have.has(term) || [...have].some((other) => related(term, other))).length;
 
@@ -141,7 +161,12 @@ export function hopTarget(hop: string): string | undefined {
  * ranked, how near the name sits to the hop's words, and whether it carries the noun the hop asks for ("… River" for
  * "the river which …"). Best first, at most `max`.
  */
-export function bridgeCandidates(hop: string, question: string, passages: readonly BridgePassage[], max = 3): BridgeCandidate[] {
+export function bridgeCandidates(
+  hop: string,
+  question: string,
+  passages: readonly BridgePassage[],
+  max = 3,
+): BridgeCandidate[] {
   const hopTerms = [...termSet(hop.replace(/#\d+/g, ' '))];
   if (hopTerms.length === 0) return [];
   const asked = termSet(question.replace(/#\d+/g, ' '));
@@ -180,12 +205,22 @@ export function bridgeCandidates(hop: string, question: string, passages: readon
         const at = lower.indexOf(name.toLowerCase());
         const distance = anchors.length ? Math.min(...anchors.map((anchor) => Math.abs(anchor - at))) : 80;
         const near = 1 / (1 + distance / 40);
-        const fits = (target && name.toLowerCase().split(/\s+/).includes(target) ? 0.5 : 0) + scaleFit(target, chains.get(name.toLowerCase()));
+        const fits =
+          (target && name.toLowerCase().split(/\s+/).includes(target) ? 0.5 : 0) +
+          scaleFit(target, chains.get(name.toLowerCase()));
         // The hop's answer is new: a name half made of the hop's own words ("Hill Country" for "… Lantern Hill") is likely a namesake.
         const fresh = terms.filter((term) => !known.has(term) || term === targetTerm).length / terms.length;
         // "Ford County" says it is a county: not the state a hop asks for.
-        const otherPlace = target && PLACE_NOUNS.has(target) && name.toLowerCase().split(/\s+/).some((word) => PLACE_NOUNS.has(word) && word !== target);
-        const score = ((sentence.score * (0.6 + 0.4 * near)) * (0.5 + 0.5 * fresh) * (otherPlace ? 0.5 : 1) + fits) * (1 + about) / (1 + 0.35 * rank);
+        const otherPlace =
+          target &&
+          PLACE_NOUNS.has(target) &&
+          name
+            .toLowerCase()
+            .split(/\s+/)
+            .some((word) => PLACE_NOUNS.has(word) && word !== target);
+        const score =
+          ((sentence.score * (0.6 + 0.4 * near) * (0.5 + 0.5 * fresh) * (otherPlace ? 0.5 : 1) + fits) * (1 + about)) /
+          (1 + 0.35 * rank);
         const key = name.toLowerCase();
         const previous = byName.get(key);
         if (!previous) byName.set(key, { text: name, score, chunk_id: passage.chunk_id, sentence: sentence.text });

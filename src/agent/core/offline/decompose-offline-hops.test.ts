@@ -7,13 +7,25 @@ import { decomposeHops, hopQuestion, offsetReferences, substituteAnswers } from 
 
 describe('offline hop decomposition', () => {
   it('splits an "of" phrase about a named thing into an inner hop and an outer one about its answer', () => {
-    expect(decomposeHops('Who is the spouse of the director of Lantern Hill?')).toEqual(['director of Lantern Hill', 'Who is the spouse of #1?']);
-    expect(decomposeHops('What country was the author of Grey Harbour a citizen of?')).toEqual(['author of Grey Harbour', 'What country was #1 a citizen of?']);
+    expect(decomposeHops('Who is the spouse of the director of Lantern Hill?')).toEqual([
+      'director of Lantern Hill',
+      'Who is the spouse of #1?',
+    ]);
+    expect(decomposeHops('What country was the author of Grey Harbour a citizen of?')).toEqual([
+      'author of Grey Harbour',
+      'What country was #1 a citizen of?',
+    ]);
   });
 
   it('reads relative clauses, with or without a preposition before the pronoun', () => {
-    expect(decomposeHops('In which country is the city where Maria Oduya was born?')).toEqual(['city where Maria Oduya was born', 'In which country is #1?']);
-    expect(decomposeHops('What county borders the county in which Fernvale, Ohio is located?')).toEqual(['county in which Fernvale, Ohio is located', 'What county borders #1?']);
+    expect(decomposeHops('In which country is the city where Maria Oduya was born?')).toEqual([
+      'city where Maria Oduya was born',
+      'In which country is #1?',
+    ]);
+    expect(decomposeHops('What county borders the county in which Fernvale, Ohio is located?')).toEqual([
+      'county in which Fernvale, Ohio is located',
+      'What county borders #1?',
+    ]);
     // The clause ends where the outer question's verb begins.
     expect(decomposeHops('Who was governor when the territory where Pine Ridge Dam stands became a state?')).toEqual([
       'territory where Pine Ridge Dam stands',
@@ -22,9 +34,18 @@ describe('offline hop decomposition', () => {
   });
 
   it('reads possessives, reduced relatives and contact clauses', () => {
-    expect(decomposeHops("Who is the spouse of Blue Lantern's main director?")).toEqual(['the main director of Blue Lantern', 'Who is the spouse of #1?']);
-    expect(decomposeHops('When did the country containing Marlow Bay join the league?')).toEqual(['country containing Marlow Bay', 'When did #1 join the league?']);
-    expect(decomposeHops('What year did the company Vexa Airways is part of dissolve?')).toEqual(['company Vexa Airways is part of', 'What year did #1 dissolve?']);
+    expect(decomposeHops("Who is the spouse of Blue Lantern's main director?")).toEqual([
+      'the main director of Blue Lantern',
+      'Who is the spouse of #1?',
+    ]);
+    expect(decomposeHops('When did the country containing Marlow Bay join the league?')).toEqual([
+      'country containing Marlow Bay',
+      'When did #1 join the league?',
+    ]);
+    expect(decomposeHops('What year did the company Vexa Airways is part of dissolve?')).toEqual([
+      'company Vexa Airways is part of',
+      'What year did #1 dissolve?',
+    ]);
   });
 
   it('chains three hops innermost first', () => {
@@ -65,13 +86,20 @@ describe('offline hop decomposition', () => {
   });
 
   it('fills earlier answers into a hop', () => {
-    expect(substituteAnswers('Who is the spouse of #1?', ['Orsolya Brandt'])).toBe('Who is the spouse of Orsolya Brandt?');
+    expect(substituteAnswers('Who is the spouse of #1?', ['Orsolya Brandt'])).toBe(
+      'Who is the spouse of Orsolya Brandt?',
+    );
     expect(substituteAnswers('In #2, near #1', ['A'])).toBe('In #2, near A');
   });
 });
 
-const data = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../shared/datasets/musique/musique_train.json');
-const goldSchema = z.array(z.object({ question: z.string(), question_decomposition: z.array(z.object({ question: z.string() })) }));
+const data = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../../../shared/datasets/musique/musique_train.json',
+);
+const goldSchema = z.array(
+  z.object({ question: z.string(), question_decomposition: z.array(z.object({ question: z.string() })) }),
+);
 
 // Measures the decomposer against MuSiQue's gold decompositions (never read at run time); tuned on this dev file only.
 describe.skipIf(!existsSync(data) && process.env.CI !== 'true')('offline hop decomposition on MuSiQue dev', () => {

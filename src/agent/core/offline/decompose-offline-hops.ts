@@ -29,17 +29,50 @@ interface Token {
 }
 
 const QUESTION_WORDS = new Set(
-  'what which who whom whose when where why how is are was were do does did can could should would will in on at of for from by with the a an and or to besides'.split(' '),
+  'what which who whom whose when where why how is are was were do does did can could should would will in on at of for from by with the a an and or to besides'.split(
+    ' ',
+  ),
 );
 /** Only a definite description ("the author of X") names one thing a later hop can be about; "a member of X" does not. */
 const DETERMINERS = new Set(['the']);
 /** Words that open a clause nested inside a relative clause ("… lived in | when he died"). */
-const SUBORDINATORS = new Set(['which', 'that', 'who', 'whom', 'whose', 'where', 'when', 'if', 'because', 'while', 'after', 'before']);
+const SUBORDINATORS = new Set([
+  'which',
+  'that',
+  'who',
+  'whom',
+  'whose',
+  'where',
+  'when',
+  'if',
+  'because',
+  'while',
+  'after',
+  'before',
+]);
 const RELATIVE_PRONOUNS = new Set(['which', 'that', 'who', 'whom', 'whose', 'where', 'when']);
 const CLAUSE_PREPOSITIONS = new Set(['in', 'at', 'on', 'of', 'from', 'by', 'for', 'with', 'to', 'under', 'into']);
 const OF_WORDS = new Set(['of', 'by']);
 /** Lowercase words allowed inside a multi-word name ("Bank of England", "Leonardo da Vinci"). */
-const NAME_LINKS = new Set(['of', 'the', 'de', 'da', 'du', 'la', 'von', 'van', 'der', 'and', '&', 'for', 'on', 'in', 'with', 'to', 'a']);
+const NAME_LINKS = new Set([
+  'of',
+  'the',
+  'de',
+  'da',
+  'du',
+  'la',
+  'von',
+  'van',
+  'der',
+  'and',
+  '&',
+  'for',
+  'on',
+  'in',
+  'with',
+  'to',
+  'a',
+]);
 const REFERENCE = /^#\d+$/;
 const PLACEHOLDER = /^(?:ENTITY_\d+|#\d+)$/;
 const bare = (word: string): string => word.replace(/^[("'“‘[]+|[)"'”’\],;:!?.]+$/gu, '').replace(/['’]s$/u, '');
@@ -117,7 +150,10 @@ function clauseEnd(tokens: readonly Token[], from: number): number {
   for (let i = from; i < tokens.length; i++) {
     const token = tokens[i] as Token;
     const previous = tokens[i - 1];
-    const sameGroup = previous !== undefined && i > from && ((previous.verb && previous.auxiliary) || previous.text.toLowerCase() === 'to');
+    const sameGroup =
+      previous !== undefined &&
+      i > from &&
+      ((previous.verb && previous.auxiliary) || previous.text.toLowerCase() === 'to');
     if (seenVerb && !nested && token.verb && !sameGroup && i > from) return i;
     if (token.verb) seenVerb = true;
     if (seenVerb && SUBORDINATORS.has(bare(token.text).toLowerCase())) nested = true;
@@ -144,7 +180,10 @@ const words = (tokens: readonly Token[], from: number, to: number): string =>
 function outerOf(body: string, tokens: readonly Token[], from: number, to: number, trailingComma = false): string {
   const before = body.slice(0, tokens[from]?.start ?? 0);
   const after = to < tokens.length ? body.slice((tokens[to - 1] as Token).end) : '';
-  return `${before}#REF${trailingComma ? '' : ''}${after}`.replace(/#REF,\s*(?=\S)/, '#REF ').replace(/\s+/g, ' ').trim();
+  return `${before}#REF${trailingComma ? '' : ''}${after}`
+    .replace(/#REF,\s*(?=\S)/, '#REF ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The outer question still asks something beyond the nested answer. */
@@ -167,18 +206,24 @@ function relativeOpening(tokens: readonly Token[], p: number): { nounEnd: number
   const word = bare(token.text).toLowerCase();
   const before = tokens[p - 1] as Token;
   if (RELATIVE_PRONOUNS.has(word)) {
-    const preposition = CLAUSE_PREPOSITIONS.has(bare(before.text).toLowerCase()) && (word === 'which' || word === 'whom');
+    const preposition =
+      CLAUSE_PREPOSITIONS.has(bare(before.text).toLowerCase()) && (word === 'which' || word === 'whom');
     // "where did Germany …" is a new question, not a clause about the noun before it.
     const next = tokens[p + 1];
     if (next?.verb && next.auxiliary && word !== 'who' && word !== 'that' && word !== 'which') return undefined;
     return { nounEnd: preposition ? p - 1 : p, clauseStart: p + 1 };
   }
   // A reduced relative: "the country containing X", "the book named after Y".
-  if (token.verb && token.participle && !token.auxiliary && before.noun && !isNamed(before, p - 1)) return { nounEnd: p, clauseStart: p };
+  if (token.verb && token.participle && !token.auxiliary && before.noun && !isNamed(before, p - 1))
+    return { nounEnd: p, clauseStart: p };
   // A contact clause: "the country X is from", "the company X is part of".
   if (isNamed(token, p) && before.noun && !isNamed(before, p - 1) && !/[,;]$/.test(before.text)) {
     const verbAt = tokens.findIndex((t, i) => i > p && t.verb);
-    if (verbAt > p && tokens.slice(p, verbAt).every((t, i) => isNamed(t, p + i) || NAME_LINKS.has(t.text.toLowerCase()))) return { nounEnd: p, clauseStart: p };
+    if (
+      verbAt > p &&
+      tokens.slice(p, verbAt).every((t, i) => isNamed(t, p + i) || NAME_LINKS.has(t.text.toLowerCase()))
+    )
+      return { nounEnd: p, clauseStart: p };
   }
   return undefined;
 }
@@ -313,7 +358,8 @@ export function substituteAnswers(hop: string, answers: readonly (string | undef
   return hop.replace(/#(\d+)/g, (reference, n: string) => answers[Number(n) - 1] ?? reference);
 }
 
-const PHRASE_RELATIVE = /^(.+?)\s+(?:(in|at|on|of|from|by|for|with|to|under|into)\s+)?(which|that|who|whom|whose|where|when)\s+(.+)$/iu;
+const PHRASE_RELATIVE =
+  /^(.+?)\s+(?:(in|at|on|of|from|by|for|with|to|under|into)\s+)?(which|that|who|whom|whose|where|when)\s+(.+)$/iu;
 
 /**
  * A hop as a question a reader can answer on its own: "association which published X" → "Which association published
@@ -322,13 +368,18 @@ const PHRASE_RELATIVE = /^(.+?)\s+(?:(in|at|on|of|from|by|for|with|to|under|into
  */
 export function hopQuestion(hop: string): string {
   const body = hop.trim().replace(/[?.!]+$/, '');
-  if (/^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|in|on|at)\b/i.test(body) || /\?$/.test(hop.trim())) return `${body}?`;
+  if (
+    /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|in|on|at)\b/i.test(body) ||
+    /\?$/.test(hop.trim())
+  )
+    return `${body}?`;
   const phrase = body.replace(/^the\s+/i, '');
   const relative = PHRASE_RELATIVE.exec(phrase);
   if (relative) {
     const [, noun = '', preposition, pronoun = '', clause = ''] = relative;
     const lowered = pronoun.toLowerCase();
-    if (preposition) return `${preposition.charAt(0).toUpperCase()}${preposition.slice(1).toLowerCase()} which ${noun} ${clause}?`;
+    if (preposition)
+      return `${preposition.charAt(0).toUpperCase()}${preposition.slice(1).toLowerCase()} which ${noun} ${clause}?`;
     if (lowered === 'who' || lowered === 'whom') return `Who ${clause}?`;
     if (lowered === 'where' || lowered === 'when') return `Which ${noun} is ${lowered} ${clause}?`;
     return `Which ${noun} ${clause}?`;
@@ -337,7 +388,8 @@ export function hopQuestion(hop: string): string {
 }
 
 /** `#n` of a hop renumbered past `base` earlier tasks. */
-export const offsetReferences = (hop: string, base: number): string => hop.replace(/#(\d+)/g, (_match, n: string) => `#${Number(n) + base}`);
+export const offsetReferences = (hop: string, base: number): string =>
+  hop.replace(/#(\d+)/g, (_match, n: string) => `#${Number(n) + base}`);
 
 /** Whether a hop refers to an earlier hop's answer. */
 export const refersBack = (hop: string): boolean => /#\d+/.test(hop);

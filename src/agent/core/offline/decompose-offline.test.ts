@@ -21,7 +21,9 @@ describe('offline decompose', () => {
   });
 
   it('keeps single-need questions whole', () => {
-    expect(decomposeOffline('What is the termination fee of CT-2024-0193?')).toEqual(['What is the termination fee of CT-2024-0193?']);
+    expect(decomposeOffline('What is the termination fee of CT-2024-0193?')).toEqual([
+      'What is the termination fee of CT-2024-0193?',
+    ]);
     expect(decomposeOffline('What are the terms for termination for convenience and breach in CT-2024-0193?')).toEqual([
       'What are the terms for termination for convenience and breach in CT-2024-0193?',
     ]);
@@ -29,6 +31,13 @@ describe('offline decompose', () => {
 
   it('tells plural nouns from singular ones ending in s', () => {
     expect(['risks', 'delivery timelines', 'fees', 'data'].map(isPluralNoun)).toEqual([true, true, true, true]);
-    expect(['pricing', 'status', 'analysis', 'business', 'liability', 'news'].map(isPluralNoun)).toEqual([false, false, false, false, false, false]);
+    expect(['pricing', 'status', 'analysis', 'business', 'liability', 'news'].map(isPluralNoun)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

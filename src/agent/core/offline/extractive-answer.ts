@@ -12,7 +12,8 @@ function leadOf(support: Answerability['support']): string {
   const byNeed = new Map<string, string[]>();
   for (const { query, sentence } of support) {
     const found = byNeed.get(query) ?? [];
-    for (const span of answerSpans(query, sentence)) if (!found.includes(span.text) && found.length < LEAD_SPANS) found.push(span.text);
+    for (const span of answerSpans(query, sentence))
+      if (!found.includes(span.text) && found.length < LEAD_SPANS) found.push(span.text);
     byNeed.set(query, found);
   }
   const parts = [...byNeed.values()].filter((spans) => spans.length > 0).map((spans) => spans.join(', '));
@@ -27,10 +28,18 @@ export function extractiveAnswer(verdict: Answerability, evidence: readonly Evid
   for (const { chunk_id, sentence } of verdict.support) {
     const chunk = byId.get(chunk_id);
     if (!chunk || citations.some((c) => c.chunk_id === chunk_id && c.quote === sentence)) continue;
-    citations.push({ chunk_id, doc_id: chunk.doc_id, source: chunk.source, ...(chunk.page ? { page: chunk.page } : {}), quote: sentence });
+    citations.push({
+      chunk_id,
+      doc_id: chunk.doc_id,
+      source: chunk.source,
+      ...(chunk.page ? { page: chunk.page } : {}),
+      quote: sentence,
+    });
     parts.push(`${sentence} [${citations.length}]`);
   }
-  const missing = verdict.missing_information.length ? ` Not found in the evidence: ${verdict.missing_information.join('; ')}.` : '';
+  const missing = verdict.missing_information.length
+    ? ` Not found in the evidence: ${verdict.missing_information.join('; ')}.`
+    : '';
   const answered = Math.max(0, needs - verdict.missing_information.length);
   return {
     answer: `${citations.length > 0 ? leadOf(verdict.support) : ''}${parts.join(' ')}${missing} ${OFFLINE_LABEL}`,
@@ -41,7 +50,11 @@ export function extractiveAnswer(verdict: Answerability, evidence: readonly Evid
   };
 }
 
-export const FALLBACK_LABEL = '(Answer quoted from the evidence: the language model failed on this step; see the run errors.)';
+export const FALLBACK_LABEL =
+  '(Answer quoted from the evidence: the language model failed on this step; see the run errors.)';
 
 /** The extractive answer relabelled where it stood in for a configured model that failed: no model was not the reason. */
-export const asModelFallback = (answer: Answer): Answer => ({ ...answer, answer: answer.answer.replace(OFFLINE_LABEL, FALLBACK_LABEL) });
+export const asModelFallback = (answer: Answer): Answer => ({
+  ...answer,
+  answer: answer.answer.replace(OFFLINE_LABEL, FALLBACK_LABEL),
+});

@@ -17,7 +17,12 @@ function supportOf(reading: Reading): Reading['candidates'] {
   const [best, ...rest] = reading.candidates;
   if (!best) return [];
   const typed = reading.focus.answer_type !== 'any';
-  const second = rest.find((candidate) => candidate.sentence !== best.sentence && candidate.coverage >= best.coverage * 0.5 && (!typed || candidate.spans.length > 0));
+  const second = rest.find(
+    (candidate) =>
+      candidate.sentence !== best.sentence &&
+      candidate.coverage >= best.coverage * 0.5 &&
+      (!typed || candidate.spans.length > 0),
+  );
   return (second ? [best, second] : [best]).slice(0, SENTENCES_PER_NEED);
 }
 
@@ -42,18 +47,36 @@ export function judgeOffline(subQuestions: readonly string[], evidence: readonly
     const best = reading.candidates[0];
     const type = reading.focus.answer_type;
     if (best && isSufficient(probability)) {
-      for (const candidate of supportOf(reading)) support.push({ query, chunk_id: candidate.chunk.chunk_id, sentence: candidate.sentence });
+      for (const candidate of supportOf(reading))
+        support.push({ query, chunk_id: candidate.chunk.chunk_id, sentence: candidate.sentence });
       const stated = best.spans[0]?.text;
-      reasons.push(`"${query}": ${best.chunk.chunk_id} states ${stated ? `"${stated}"` : type === 'any' ? 'it' : `the ${type}`} (sufficiency ${round(probability)})`);
+      reasons.push(
+        `"${query}": ${best.chunk.chunk_id} states ${stated ? `"${stated}"` : type === 'any' ? 'it' : `the ${type}`} (sufficiency ${round(probability)})`,
+      );
       continue;
     }
-    const related = new Set(reading.candidates.filter((candidate) => candidate.coverage >= 0.5).map((candidate) => candidate.chunk.chunk_id)).size;
-    const context = { question: query, identifiers: reading.focus.entities, identifiersFound: reading.entitiesFound, related, evidence: evidence.length, kind: type };
+    const related = new Set(
+      reading.candidates.filter((candidate) => candidate.coverage >= 0.5).map((candidate) => candidate.chunk.chunk_id),
+    ).size;
+    const context = {
+      question: query,
+      identifiers: reading.focus.entities,
+      identifiersFound: reading.entitiesFound,
+      related,
+      evidence: evidence.length,
+      kind: type,
+    };
     missing.push(missingAttribute(context, attribute) ?? describeMissing(context));
     reasons.push(
       `"${query}": ${related > 0 ? `${related} related chunk${related === 1 ? '' : 's'}, none states ${type === 'any' ? 'an answer' : `the ${type}`}` : 'no retrieved chunk is about it'} (sufficiency ${round(probability)})`,
     );
   }
   // Support only from needs judged sufficient, so answerable agrees with the threshold.
-  return { answerable: support.length > 0 && isSufficient(sufficiency), sufficiency: round(sufficiency), reasons, missing_information: missing, support };
+  return {
+    answerable: support.length > 0 && isSufficient(sufficiency),
+    sufficiency: round(sufficiency),
+    reasons,
+    missing_information: missing,
+    support,
+  };
 }

@@ -27,16 +27,25 @@ export function novelty(sentenceTerms: ReadonlySet<string>, questionTerms: Reado
  * page's own timestamp (发布时间2023-02-17, Posted on 3 May). It answers "when was this reported", never the question.
  */
 const DATELINE_AFTER = /^\s*(?:\d{1,2}[时点:：]\d{0,2}分?\s*)?(?:电|讯|消息|报道|援引|发布[:：]|\s*[|｜])/u;
-const DATELINE_BEFORE = /(?:发布时间|更新时间|发表时间|发布日期|发表于|更新于|来源[:：].{0,12}|编辑[:：].{0,8}|posted(?: on)?|updated(?: on)?|published(?: on)?)\s*[:：]?\s*$/iu;
+const DATELINE_BEFORE =
+  /(?:发布时间|更新时间|发表时间|发布日期|发表于|更新于|来源[:：].{0,12}|编辑[:：].{0,8}|posted(?: on)?|updated(?: on)?|published(?: on)?)\s*[:：]?\s*$/iu;
 
 export function isDateline(sentence: string, span: AnswerSpan): boolean {
   if (span.type !== 'date' && span.type !== 'duration') return false;
   const after = sentence.slice(span.end, span.end + 12);
   const before = sentence.slice(Math.max(0, span.start - 16), span.start);
-  return DATELINE_AFTER.test(after) || DATELINE_BEFORE.test(before) || (/^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$/u.test(span.text) && /\d{1,2}:\d{2}/u.test(after.slice(0, 9)));
+  return (
+    DATELINE_AFTER.test(after) ||
+    DATELINE_BEFORE.test(before) ||
+    (/^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$/u.test(span.text) && /\d{1,2}:\d{2}/u.test(after.slice(0, 9)))
+  );
 }
 
-const valueKey = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/[\s,，]/gu, '');
+const valueKey = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s,，]/gu, '');
 
 /** Two spans state the same value when one's text holds the other's (2022年11月30日 and 11月30日). */
 export function sameValue(a: string, b: string): boolean {

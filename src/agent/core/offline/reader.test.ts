@@ -3,16 +3,29 @@ import type { Evidence } from '../state.ts';
 import { answerSpans, read } from './reader.ts';
 
 const chunk = (id: string, text: string, title = 'Webhooks guide', heading = ''): Evidence => ({
-  chunk_id: `${id}#0`, doc_id: id, source: `/corpus/${id}`, title, heading, text, score: 1, queries: [],
+  chunk_id: `${id}#0`,
+  doc_id: id,
+  source: `/corpus/${id}`,
+  title,
+  heading,
+  text,
+  score: 1,
+  queries: [],
 });
 
 describe('offline reader', () => {
   const evidence = [
-    chunk('api/overview.md', 'Webhooks\n\nPartners receive webhooks for order events. Each webhook carries the order id.'),
-    chunk('api/webhooks.md', 'Retries\n\nA webhook that is not acknowledged is retried with exponential backoff. We keep retrying for 72 hours, then the event is dropped.'),
+    chunk(
+      'api/overview.md',
+      'Webhooks\n\nPartners receive webhooks for order events. Each webhook carries the order id.',
+    ),
+    chunk(
+      'api/webhooks.md',
+      'Retries\n\nA webhook that is not acknowledged is retried with exponential backoff. We keep retrying for 72 hours, then the event is dropped.',
+    ),
   ];
 
-  it('ranks the sentence that states a value of the asked type near the question\'s words first', () => {
+  it("ranks the sentence that states a value of the asked type near the question's words first", () => {
     const reading = read('For how many hours are webhooks retried?', evidence);
     expect(reading.focus.answer_type).toBe('duration');
     const best = reading.candidates[0];
@@ -23,7 +36,11 @@ describe('offline reader', () => {
   });
 
   it('finds the value in the sentence after the one that names the topic, and passes over a question asked back', () => {
-    const ticket = chunk('tickets/t.md', 'HIP-12\n\nThe billing job read the country from an outdated profile. Fixed on 9 April; the invoice was reissued. Why did nobody notice the billing problem?', 'Tickets');
+    const ticket = chunk(
+      'tickets/t.md',
+      'HIP-12\n\nThe billing job read the country from an outdated profile. Fixed on 9 April; the invoice was reissued. Why did nobody notice the billing problem?',
+      'Tickets',
+    );
     const reading = read('On which date was the billing problem fixed?', [ticket]);
     expect(reading.candidates[0]?.sentence).toBe('Fixed on 9 April; the invoice was reissued.');
     expect(reading.candidates[0]?.spans.map((span) => span.text)).toEqual(['9 April']);
@@ -51,25 +68,39 @@ describe('offline reader', () => {
   });
 
   it('counts a WordNet synonym of a key term, for less than the word itself', () => {
-    const paraphrase = read('When do you give up on a delivery?', [chunk('a.md', 'We quit after three failed attempts at a delivery.')]);
-    const literal = read('When do you quit a delivery?', [chunk('a.md', 'We quit after three failed attempts at a delivery.')]);
-    const unrelated = read('When do you give up on a delivery?', [chunk('a.md', 'We wait after three failed attempts at a delivery.')]);
+    const paraphrase = read('When do you give up on a delivery?', [
+      chunk('a.md', 'We quit after three failed attempts at a delivery.'),
+    ]);
+    const literal = read('When do you quit a delivery?', [
+      chunk('a.md', 'We quit after three failed attempts at a delivery.'),
+    ]);
+    const unrelated = read('When do you give up on a delivery?', [
+      chunk('a.md', 'We wait after three failed attempts at a delivery.'),
+    ]);
     expect(paraphrase.candidates[0]?.coverage).toBeGreaterThan(unrelated.candidates[0]?.coverage ?? 0);
     expect(literal.candidates[0]?.coverage).toBeGreaterThan(paraphrase.candidates[0]?.coverage ?? 0);
   });
 
   it('measures entity coverage and coverage across passages', () => {
-    const reading = read('What is the termination fee of CT-2024-0193?', [chunk('contracts/other.md', 'The termination fee of CT-2023-0077 is $12,000.', 'Contract')]);
+    const reading = read('What is the termination fee of CT-2024-0193?', [
+      chunk('contracts/other.md', 'The termination fee of CT-2023-0077 is $12,000.', 'Contract'),
+    ]);
     expect(reading.entityCoverage).toBe(0);
     expect(reading.entitiesFound).toBe(false);
-    const found = read('What is the termination fee of CT-2024-0193?', [chunk('contracts/ct-2024-0193.md', 'The termination fee of CT-2024-0193 is $48,000.', 'Contract')]);
+    const found = read('What is the termination fee of CT-2024-0193?', [
+      chunk('contracts/ct-2024-0193.md', 'The termination fee of CT-2024-0193 is $48,000.', 'Contract'),
+    ]);
     expect(found.entityCoverage).toBe(1);
     expect(found.candidates[0]?.spans.map((span) => span.text)).toEqual(['$48,000']);
     expect(found.unionCoverage).toBeGreaterThanOrEqual(found.chunkCoverage);
   });
 
   it('reads Chinese passages through the Chinese module', () => {
-    const handbook = chunk('handbook.md', '员工入职满一年后，每年享有十五天带薪年假。未休完的年假最多可以结转五天到下一年度。', '员工手册');
+    const handbook = chunk(
+      'handbook.md',
+      '员工入职满一年后，每年享有十五天带薪年假。未休完的年假最多可以结转五天到下一年度。',
+      '员工手册',
+    );
     const reading = read('员工每年有几天年假？', [handbook]);
     expect(reading.focus.language).toBe('zh');
     expect(reading.candidates[0]?.sentence).toBe('员工入职满一年后，每年享有十五天带薪年假。');

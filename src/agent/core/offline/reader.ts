@@ -96,7 +96,11 @@ interface Weighted {
 }
 
 /** Key terms weighted by how few evidence chunks state them: the specific words of a need say more than its topic. */
-function weighted(focus: QuestionFocus, expansions: Map<string, string[][]>, chunkTerms: readonly Set<string>[]): Weighted[] {
+function weighted(
+  focus: QuestionFocus,
+  expansions: Map<string, string[][]>,
+  chunkTerms: readonly Set<string>[],
+): Weighted[] {
   const n = chunkTerms.length;
   return focus.key_terms.map((term) => {
     const df = chunkTerms.filter((terms) => terms.has(term)).length;
@@ -127,7 +131,10 @@ function freshSpans(module: LanguageModule, focus: QuestionFocus, question: stri
   const asked = normalize(question);
   return module
     .spans(sentence, focus.answer_type)
-    .filter((span) => span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()) && !isDateline(sentence, span));
+    .filter(
+      (span) =>
+        span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()) && !isDateline(sentence, span),
+    );
 }
 
 /** The clause of a sentence around a span: between the nearest clause punctuation on either side. */
@@ -157,7 +164,9 @@ const CONTEXT_WEIGHT = 0.4;
 
 function splitContext(need: string): { asked: string; context: string } {
   const match = CONTEXT.exec(need);
-  return match ? { asked: need.slice(0, match.index).trim(), context: match[1] as string } : { asked: need, context: '' };
+  return match
+    ? { asked: need.slice(0, match.index).trim(), context: match[1] as string }
+    : { asked: need, context: '' };
 }
 
 /**
@@ -172,8 +181,17 @@ function withIdentifiers(question: string, focus: QuestionFocus): QuestionFocus 
   // contract of the same year cover half the question.
   const idTerms = ids.map((id) => analyzeQuery(id)[0]).filter((term): term is string => term !== undefined);
   const idParts = new Set(ids.flatMap((id) => analyzeQuery(id).slice(1)));
-  const entities = [...new Set([...ids, ...focus.entities.filter((entity) => !ids.some((id) => id !== entity.toUpperCase() && id.startsWith(entity.toUpperCase())))])];
-  const key_terms = [...new Set([...focus.key_terms.filter((term) => analysed.has(term) && !idParts.has(term)), ...idTerms])];
+  const entities = [
+    ...new Set([
+      ...ids,
+      ...focus.entities.filter(
+        (entity) => !ids.some((id) => id !== entity.toUpperCase() && id.startsWith(entity.toUpperCase())),
+      ),
+    ]),
+  ];
+  const key_terms = [
+    ...new Set([...focus.key_terms.filter((term) => analysed.has(term) && !idParts.has(term)), ...idTerms]),
+  ];
   return { ...focus, entities, key_terms };
 }
 
@@ -187,7 +205,9 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   const focus = withIdentifiers(asked || need, { ...own, key_terms: [...own.key_terms, ...contextTerms] });
   const expansions = module.expansions?.(asked || need) ?? new Map<string, string[][]>();
   const chunkTerms = evidence.map((chunk) => termsOf(`${chunk.title}\n${chunk.heading}\n${chunk.text}`));
-  const keys = weighted(focus, expansions, chunkTerms).map((key) => (contextTerms.includes(key.term) ? { ...key, weight: key.weight * CONTEXT_WEIGHT } : key));
+  const keys = weighted(focus, expansions, chunkTerms).map((key) =>
+    contextTerms.includes(key.term) ? { ...key, weight: key.weight * CONTEXT_WEIGHT } : key,
+  );
 
   const all: Candidate[] = [];
   let chunkCoverage = 0;
@@ -210,27 +230,68 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   evidence.forEach((chunk, rank) => {
     const titleTerms = termsOf(`${chunk.title} ${chunk.doc_id.replace(/[/_.-]+/g, ' ')}`);
     const headingTerms = termsOf(chunk.heading);
-    chunkCoverage = Math.max(chunkCoverage, coverageIn(keys, [[chunkTerms[rank] as Set<string>, 1], [titleTerms, 1]]));
+    chunkCoverage = Math.max(
+      chunkCoverage,
+      coverageIn(keys, [
+        [chunkTerms[rank] as Set<string>, 1],
+        [titleTerms, 1],
+      ]),
+    );
     // Complete means the words themselves: a synonym ("end" for "termination") may paraphrase, or may be another thing.
-    if (ownKeys.every((key) => (chunkTerms[rank] as Set<string>).has(key.term) || titleTerms.has(key.term))) completeChunks.add(chunk.chunk_id);
+    if (ownKeys.every((key) => (chunkTerms[rank] as Set<string>).has(key.term) || titleTerms.has(key.term)))
+      completeChunks.add(chunk.chunk_id);
     const haystack = normalize(`${chunk.doc_id} ${chunk.title} ${chunk.heading} ${chunk.text}`);
     const named = focus.entities.filter((entity) => namesEntity(haystack, entity)).length;
     const share = focus.entities.length === 0 ? 1 : named / focus.entities.length;
     chunkEntityShare.set(chunk.chunk_id, share);
     if (share === 1) entitiesFound = true;
     // Headings come from the markdown structure in every language; the module splits what lies under them.
-    const sentences = module.code === 'en' ? headedSentences(chunk.text) : headedSentences(chunk.text).flatMap(({ text, heading }) => module.sentences(text).map((sentence) => ({ text: sentence, heading })));
+    const sentences =
+      module.code === 'en'
+        ? headedSentences(chunk.text)
+        : headedSentences(chunk.text).flatMap(({ text, heading }) =>
+            module.sentences(text).map((sentence) => ({ text: sentence, heading })),
+          );
     const sentenceTerms = sentences.map(({ text }) => termsOf(text));
     sentences.forEach(({ text, heading }, index) => {
       const ownHeading = heading ? termsOf(heading) : headingTerms;
       const own = sentenceTerms[index] as Set<string>;
-      const coverage = coverageIn(keys, [[own, 1], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]);
+      const coverage = coverageIn(keys, [
+        [own, 1],
+        [ownHeading, HEADING_CREDIT],
+        [titleTerms, TITLE_CREDIT],
+      ]);
       // Neighbours under the same heading: "Fixed on 9 April." follows the sentence that names the problem.
-      const near = [index - 1, index + 1].filter((at) => sentences[at] && sentences[at]?.heading === heading).map((at) => sentenceTerms[at] as Set<string>);
-      const context = near.length ? coverageIn(keys, [[own, 1], [new Set(near.flatMap((terms) => [...terms])), NEIGHBOUR_CREDIT], [ownHeading, HEADING_CREDIT], [titleTerms, TITLE_CREDIT]]) : coverage;
+      const near = [index - 1, index + 1]
+        .filter((at) => sentences[at] && sentences[at]?.heading === heading)
+        .map((at) => sentenceTerms[at] as Set<string>);
+      const context = near.length
+        ? coverageIn(keys, [
+            [own, 1],
+            [new Set(near.flatMap((terms) => [...terms])), NEIGHBOUR_CREDIT],
+            [ownHeading, HEADING_CREDIT],
+            [titleTerms, TITLE_CREDIT],
+          ])
+        : coverage;
       if (context === 0) return;
-      const idle = { interrogative: isInterrogative(text), echo: novelty(own, questionTerms) < ECHO_NOVELTY, otherYear: otherYear(text, askedYears) };
-      const candidate: Candidate = { chunk, rank, sentence: text, heading: heading || chunk.heading, coverage, context, spans: [], votes: 0, nearness: 0, idle, score: coverage };
+      const idle = {
+        interrogative: isInterrogative(text),
+        echo: novelty(own, questionTerms) < ECHO_NOVELTY,
+        otherYear: otherYear(text, askedYears),
+      };
+      const candidate: Candidate = {
+        chunk,
+        rank,
+        sentence: text,
+        heading: heading || chunk.heading,
+        coverage,
+        context,
+        spans: [],
+        votes: 0,
+        nearness: 0,
+        idle,
+        score: coverage,
+      };
       neighbours.set(candidate, near);
       all.push(candidate);
     });
@@ -257,22 +318,30 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   // The sentence before or after may carry it ("The billing job read … ." then "Fixed on 9 April.").
   // The anchor is the rarest of those words some passage states: a word no passage uses (the question's paraphrase,
   // "how quickly … reply" for "answer within") cannot tell one value from another.
-  const anchor = [...ownKeys].filter((key) => !idTerms.has(key.term) && chunkTerms.some((terms) => match(key, terms) > 0)).sort((a, b) => b.weight - a.weight)[0];
+  const anchor = [...ownKeys]
+    .filter((key) => !idTerms.has(key.term) && chunkTerms.some((terms) => match(key, terms) > 0))
+    .sort((a, b) => b.weight - a.weight)[0];
   const specificNear = (candidate: Candidate): boolean => {
     if (!anchor) return true;
     const terms = [termsOf(`${candidate.heading}\n${candidate.sentence}`), ...(neighbours.get(candidate) ?? [])];
     return terms.some((layer) => match(anchor, layer) > 0);
   };
-  if (focus.language === 'en') for (const candidate of all) if (candidate.spans.length > 0 && !specificNear(candidate)) candidate.spans = [];
+  if (focus.language === 'en')
+    for (const candidate of all) if (candidate.spans.length > 0 && !specificNear(candidate)) candidate.spans = [];
   // A value in the clause that states the question's words answers it; one in another clause of the same sentence
   // (a dateline, an aside) is about something else. Nearest values lead.
   for (const candidate of all) {
     if (candidate.spans.length === 0) continue;
-    const near = candidate.spans.map((span) => ({ span, near: coverageIn(keys, [[termsOf(clauseOf(candidate.sentence, span)), 1]]) }));
+    const near = candidate.spans.map((span) => ({
+      span,
+      near: coverageIn(keys, [[termsOf(clauseOf(candidate.sentence, span)), 1]]),
+    }));
     near.sort((a, b) => b.near - a.near || a.span.start - b.span.start);
     // A value whose clause states none of the question's words is about something else (a dateline, an aside), and
     // one whose clause is about another year than the question's is another year's value.
-    candidate.spans = near.filter(({ span }) => !otherYear(clauseOf(candidate.sentence, span), askedYears)).map(({ span }) => span);
+    candidate.spans = near
+      .filter(({ span }) => !otherYear(clauseOf(candidate.sentence, span), askedYears))
+      .map(({ span }) => span);
     candidate.nearness = near[0]?.near ?? 0;
   }
   // A value several passages state is likelier the answer than one a single passage mentions in passing.
@@ -281,7 +350,11 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   for (const candidate of withSpans) {
     const others = new Set(
       withSpans
-        .filter((other) => other.chunk.chunk_id !== candidate.chunk.chunk_id && other.spans.some((span) => candidate.spans.some((own) => sameValue(own.text, span.text))))
+        .filter(
+          (other) =>
+            other.chunk.chunk_id !== candidate.chunk.chunk_id &&
+            other.spans.some((span) => candidate.spans.some((own) => sameValue(own.text, span.text))),
+        )
         .map((other) => other.chunk.chunk_id),
     );
     candidate.votes = others.size;
@@ -292,7 +365,11 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
       candidate.coverage +
       // Neighbours bring a value next to its topic ("Fixed on 9 April."); a sentence with no value they do not help.
       (valueTyped && candidate.spans.length > 0 ? NEIGHBOUR_WEIGHT * (candidate.context - candidate.coverage) : 0) +
-      (typed && candidate.spans.length > 0 ? (valueTyped ? SPAN_BONUS + NEAR_BONUS * candidate.nearness : FLAT_SPAN_BONUS) : 0) +
+      (typed && candidate.spans.length > 0
+        ? valueTyped
+          ? SPAN_BONUS + NEAR_BONUS * candidate.nearness
+          : FLAT_SPAN_BONUS
+        : 0) +
       VOTE_WEIGHT * Math.min(MAX_VOTES, candidate.votes) +
       0.2 * entities +
       0.05 / (1 + candidate.rank) -
@@ -304,12 +381,28 @@ export function read(need: string, evidence: readonly Evidence[]): Reading {
   const candidates = all.slice(0, CANDIDATES_KEPT);
   const best = candidates[0];
   const bestPerChunk = new Map<string, number>();
-  for (const candidate of all) bestPerChunk.set(candidate.chunk.chunk_id, Math.max(bestPerChunk.get(candidate.chunk.chunk_id) ?? 0, candidate.coverage));
-  const agreeing = best ? [...bestPerChunk].filter(([id, coverage]) => id !== best.chunk.chunk_id && coverage >= best.coverage * AGREEING_SHARE).length : 0;
+  for (const candidate of all)
+    bestPerChunk.set(
+      candidate.chunk.chunk_id,
+      Math.max(bestPerChunk.get(candidate.chunk.chunk_id) ?? 0, candidate.coverage),
+    );
+  const agreeing = best
+    ? [...bestPerChunk].filter(
+        ([id, coverage]) => id !== best.chunk.chunk_id && coverage >= best.coverage * AGREEING_SHARE,
+      ).length
+    : 0;
   const union = new Set(chunkTerms.flatMap((terms) => [...terms]));
   const value = candidates.slice(0, 2).find((candidate) => candidate.spans.length > 0)?.spans[0]?.text;
   const spanAgreeing = value
-    ? new Set(all.filter((candidate) => candidate.chunk.chunk_id !== best?.chunk.chunk_id && candidate.spans.some((span) => normalize(span.text) === normalize(value))).map((candidate) => candidate.chunk.chunk_id)).size
+    ? new Set(
+        all
+          .filter(
+            (candidate) =>
+              candidate.chunk.chunk_id !== best?.chunk.chunk_id &&
+              candidate.spans.some((span) => normalize(span.text) === normalize(value)),
+          )
+          .map((candidate) => candidate.chunk.chunk_id),
+      ).size
     : 0;
   return {
     need,

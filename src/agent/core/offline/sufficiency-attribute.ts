@@ -81,7 +81,8 @@ interface Place {
   heading?: ReadonlySet<string>;
 }
 
-const matchOf = (term: Term, place: Place): number => Math.max(matchIn(term, place.terms), place.heading ? matchIn(term, place.heading) * HEADING_CREDIT : 0);
+const matchOf = (term: Term, place: Place): number =>
+  Math.max(matchIn(term, place.terms), place.heading ? matchIn(term, place.heading) * HEADING_CREDIT : 0);
 
 function coverage(keys: readonly Term[], place: Place): number {
   const total = keys.reduce((sum, key) => sum + key.weight, 0);
@@ -91,7 +92,9 @@ function coverage(keys: readonly Term[], place: Place): number {
 /** Values the question itself states are not the answer (its own year, its own amount). */
 function freshSpanIn(module: LanguageModule, type: AnswerType, question: string, clause: string): boolean {
   const asked = normalize(question);
-  return module.spans(clause, type).some((span) => span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()));
+  return module
+    .spans(clause, type)
+    .some((span) => span.text.trim().length > 0 && !asked.includes(normalize(span.text).trim()));
 }
 
 interface Clause extends Place {
@@ -101,19 +104,37 @@ interface Clause extends Place {
   attribute: number;
 }
 
-export function readAttribute(need: string, evidence: readonly Evidence[], entities: readonly string[], answerType: AnswerType): AttributeReading {
+export function readAttribute(
+  need: string,
+  evidence: readonly Evidence[],
+  entities: readonly string[],
+  answerType: AnswerType,
+): AttributeReading {
   const asked = askedPart(need);
   const module = moduleFor(asked);
-  const entityTerms = new Set([...entities, ...identifiersIn(asked)].flatMap((entity) => [...analyzeQuery(entity), ...analyzeForIndex(entity).split(' ')]));
+  const entityTerms = new Set(
+    [...entities, ...identifiersIn(asked)].flatMap((entity) => [
+      ...analyzeQuery(entity),
+      ...analyzeForIndex(entity).split(' '),
+    ]),
+  );
   const ownTerms = new Set(module.focus(asked).key_terms);
   const own = [...ownTerms];
   // A synonym that is one of the question's own words is not a paraphrase of another of them: "call" (for
   // "phone") in "the security on-call" is the question's own topic word.
-  const expansions = new Map([...(module.expansions?.(asked) ?? new Map<string, string[][]>())].map(([term, synonyms]) => [term, synonyms.filter((synonym) => !synonym.some((part) => ownTerms.has(part)))] as const));
+  const expansions = new Map(
+    [...(module.expansions?.(asked) ?? new Map<string, string[][]>())].map(
+      ([term, synonyms]) => [term, synonyms.filter((synonym) => !synonym.some((part) => ownTerms.has(part)))] as const,
+    ),
+  );
   const chunkTerms = evidence.map((chunk) => termSet(`${chunk.title}\n${chunk.heading}\n${chunk.text}`));
   const n = chunkTerms.length;
   // The words few passages state are the specific ones: "signed" over "contract" in a set of contract passages.
-  const weigh = (term: string): Term => ({ term, weight: 1 + Math.log(1 + n / (1 + chunkTerms.filter((terms) => terms.has(term)).length)), synonyms: expansions.get(term) ?? [] });
+  const weigh = (term: string): Term => ({
+    term,
+    weight: 1 + Math.log(1 + n / (1 + chunkTerms.filter((terms) => terms.has(term)).length)),
+    synonyms: expansions.get(term) ?? [],
+  });
   const keys = own.map(weigh);
   const attribute = keys.filter((key) => !entityTerms.has(key.term)).sort((a, b) => b.weight - a.weight);
   const namesAll = evidence.map((chunk) => {
@@ -123,7 +144,12 @@ export function readAttribute(need: string, evidence: readonly Evidence[], entit
 
   const clauses: Clause[] = [];
   evidence.forEach((chunk, index) => {
-    const headed = module.code === 'en' ? headedSentences(chunk.text) : headedSentences(chunk.text).flatMap(({ text, heading }) => module.sentences(text).map((sentence) => ({ text: sentence, heading })));
+    const headed =
+      module.code === 'en'
+        ? headedSentences(chunk.text)
+        : headedSentences(chunk.text).flatMap(({ text, heading }) =>
+            module.sentences(text).map((sentence) => ({ text: sentence, heading })),
+          );
     headed.forEach(({ text: sentence, heading }, sentenceIndex) => {
       const headingTerms = termSet(heading || chunk.heading);
       for (const text of clausesOf(sentence, module.code)) {
@@ -138,17 +164,36 @@ export function readAttribute(need: string, evidence: readonly Evidence[], entit
   const complete = attribute.length > 0 && clauses.some((clause) => attribute.every((key) => matchOf(key, clause) > 0));
   const withEntity = clauses.find((clause) => namesAll[clause.chunk]);
   const typed = VALUE_TYPES.has(answerType);
-  const near = typed && clauses.slice(0, SPAN_CLAUSES).some((clause) => clause.attribute >= 0.5 && freshSpanIn(module, answerType, asked, clause.text));
+  const near =
+    typed &&
+    clauses
+      .slice(0, SPAN_CLAUSES)
+      .some((clause) => clause.attribute >= 0.5 && freshSpanIn(module, answerType, asked, clause.text));
   const focusHead = module.code === 'en' ? englishHead(asked) : { words: [], kind: 'noun' as const, terms: [] };
   const headTerms = focusHead.terms;
   const head = headTerms.map((term) => ({ term, weight: 1, synonyms: expansions.get(term) ?? [] }));
-  const headClauses = clauses.filter((clause) => namesAll[clause.chunk]).map((clause) => ({ clause, stated: coverage(head, clause) })).sort((a, b) => b.stated - a.stated);
-  const headStated = head.length === 0 ? (withEntity?.attribute ?? (attribute.length === 0 ? 1 : 0)) : (headClauses[0]?.stated ?? 0);
-  const headValue = typed && head.length > 0 && headClauses.slice(0, SPAN_CLAUSES).some(({ clause, stated }) => stated >= SYNONYM_CREDIT && freshSpanIn(module, answerType, asked, clause.text));
+  const headClauses = clauses
+    .filter((clause) => namesAll[clause.chunk])
+    .map((clause) => ({ clause, stated: coverage(head, clause) }))
+    .sort((a, b) => b.stated - a.stated);
+  const headStated =
+    head.length === 0 ? (withEntity?.attribute ?? (attribute.length === 0 ? 1 : 0)) : (headClauses[0]?.stated ?? 0);
+  const headValue =
+    typed &&
+    head.length > 0 &&
+    headClauses
+      .slice(0, SPAN_CLAUSES)
+      .some(({ clause, stated }) => stated >= SYNONYM_CREDIT && freshSpanIn(module, answerType, asked, clause.text));
   const rest = keys.filter((key) => !headTerms.includes(key.term));
-  const restBest = head.length === 0 || rest.length === 0 ? undefined : clauses.map((clause) => ({ clause, stated: coverage(rest, clause) })).sort((a, b) => b.stated - a.stated)[0];
+  const restBest =
+    head.length === 0 || rest.length === 0
+      ? undefined
+      : clauses.map((clause) => ({ clause, stated: coverage(rest, clause) })).sort((a, b) => b.stated - a.stated)[0];
   const topicOnly = restBest ? restBest.stated * (1 - coverage(head, restBest.clause)) : 0;
-  const keyShare = keys.length === 0 ? 0 : Math.max(0, ...clauses.map((clause) => keys.filter((key) => matchOf(key, clause) > 0).length / keys.length));
+  const keyShare =
+    keys.length === 0
+      ? 0
+      : Math.max(0, ...clauses.map((clause) => keys.filter((key) => matchOf(key, clause) > 0).length / keys.length));
   const union = new Set(chunkTerms.flatMap((terms) => [...terms]));
   // A question with no attribute beyond its entities ("Tell me about HIP-12") asks for the topic itself.
   const none = attribute.length === 0;

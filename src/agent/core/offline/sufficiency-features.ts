@@ -10,7 +10,30 @@ import type { AttributeReading } from './sufficiency-attribute.ts';
  * the asked attribute (the question's words beyond its entities) stated in one clause, in a passage naming the
  * entities, next to a value of the asked kind, and how much better is that clause than the next sentence's.
  */
-export const FEATURE_NAMES = ['sentence_coverage', 'chunk_coverage', 'union_coverage', 'chunk_complete', 'specific_stated', 'entity_coverage', 'typed', 'typed_span', 'span_agreement', 'agreement', 'rank_prior', 'cjk', 'attribute_coverage', 'attribute_complete', 'attribute_with_entity', 'typed_near_attribute', 'key_share', 'asked_union', 'margin', 'head_stated', 'head_value', 'topic_only'] as const;
+export const FEATURE_NAMES = [
+  'sentence_coverage',
+  'chunk_coverage',
+  'union_coverage',
+  'chunk_complete',
+  'specific_stated',
+  'entity_coverage',
+  'typed',
+  'typed_span',
+  'span_agreement',
+  'agreement',
+  'rank_prior',
+  'cjk',
+  'attribute_coverage',
+  'attribute_complete',
+  'attribute_with_entity',
+  'typed_near_attribute',
+  'key_share',
+  'asked_union',
+  'margin',
+  'head_stated',
+  'head_value',
+  'topic_only',
+] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 

@@ -27,11 +27,34 @@ function load(): Nlp | null {
   return nlp;
 }
 
-const AUXILIARY = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'can', 'could', 'will', 'would', 'shall', 'should', 'may', 'might', 'must']);
+const AUXILIARY = new Set([
+  'do',
+  'does',
+  'did',
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'has',
+  'have',
+  'had',
+  'can',
+  'could',
+  'will',
+  'would',
+  'shall',
+  'should',
+  'may',
+  'might',
+  'must',
+]);
 const has = (term: Term, ...tags: string[]): boolean => tags.some((tag) => term.tags.includes(tag));
 const isAuxiliary = (term: Term): boolean => AUXILIARY.has(term.normal) || has(term, 'Copula', 'Auxiliary', 'Modal');
 /** Words that end a noun phrase: "the phone number | of the security on-call". */
-const stopsPhrase = (term: Term): boolean => has(term, 'Preposition', 'Conjunction', 'QuestionWord') || isAuxiliary(term);
+const stopsPhrase = (term: Term): boolean =>
+  has(term, 'Preposition', 'Conjunction', 'QuestionWord') || isAuxiliary(term);
 
 /** Up to three words of the noun phrase from `start`, determiners skipped; a verb ends it once a noun is taken. */
 function nounPhrase(terms: readonly Term[], start: number): string[] {
@@ -88,9 +111,11 @@ export function englishHead(question: string): EnglishHead {
     return mainVerb(terms, start);
   };
   if (wh && next) {
-    if ((wh.normal === 'what' || wh.normal === 'which' || wh.normal === 'whose') && !isAuxiliary(next)) words = nounPhrase(terms, at + 1);
+    if ((wh.normal === 'what' || wh.normal === 'which' || wh.normal === 'whose') && !isAuxiliary(next))
+      words = nounPhrase(terms, at + 1);
     else if (wh.normal === 'what' || wh.normal === 'which') words = nounPhrase(terms, at + 2);
-    else if (wh.normal === 'how' && (next.normal === 'much' || next.normal === 'many')) words = terms[at + 2] && has(terms[at + 2] as Term, 'Noun') ? nounPhrase(terms, at + 2) : verb(at + 2);
+    else if (wh.normal === 'how' && (next.normal === 'much' || next.normal === 'many'))
+      words = terms[at + 2] && has(terms[at + 2] as Term, 'Noun') ? nounPhrase(terms, at + 2) : verb(at + 2);
     else words = verb(at + 1);
   }
   const head = { words, kind, terms: englishKeyTerms(words.join(' ')) };

@@ -4,10 +4,23 @@ import { readAttribute } from './sufficiency-attribute.ts';
 import { missingAttribute } from './sufficiency-missing.ts';
 
 const lease: Evidence = {
-  chunk_id: 'leases/ls-2031-0042.md#0', doc_id: 'leases/ls-2031-0042.md', source: '/x', title: 'Lease LS-2031-0042', heading: 'Lease LS-2031-0042',
-  text: 'Lease LS-2031-0042 is entered into on 3 May 2031 between Harbor Storage Ltd and Quayside Foods. The monthly rent is $9,800.', score: 1, queries: [],
+  chunk_id: 'leases/ls-2031-0042.md#0',
+  doc_id: 'leases/ls-2031-0042.md',
+  source: '/x',
+  title: 'Lease LS-2031-0042',
+  heading: 'Lease LS-2031-0042',
+  text: 'Lease LS-2031-0042 is entered into on 3 May 2031 between Harbor Storage Ltd and Quayside Foods. The monthly rent is $9,800.',
+  score: 1,
+  queries: [],
 };
-const context = (question: string) => ({ question, identifiers: ['LS-2031-0042'], identifiersFound: true, related: 1, evidence: 1, kind: 'person' as const });
+const context = (question: string) => ({
+  question,
+  identifiers: ['LS-2031-0042'],
+  identifiersFound: true,
+  related: 1,
+  evidence: 1,
+  kind: 'person' as const,
+});
 
 describe('what a refusal names as missing', () => {
   it('names the asked attribute the on-topic evidence does not state', () => {

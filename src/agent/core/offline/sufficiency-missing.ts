@@ -34,10 +34,18 @@ export function missingAttribute(context: MissingContext, attribute: AttributeRe
   // "What is the termination fee of X" already reads as the noun phrase it asks for (information-need.ts).
   if (informationNeed(context.question) !== body) return undefined;
   const head = attribute.headWords.join(' ');
-  const need = attribute.headKind === 'noun' && WH_NOUN.test(body) ? nounNeed(body, attribute.headWords) : `${body.charAt(0).toLowerCase()}${body.slice(1)}`;
+  const need =
+    attribute.headKind === 'noun' && WH_NOUN.test(body)
+      ? nounNeed(body, attribute.headWords)
+      : `${body.charAt(0).toLowerCase()}${body.slice(1)}`;
   const wh = /^(?:who|whom|when|where|why|how(?:\s+(?:often|long|much|many|soon))?)\b/i.exec(body)?.[0]?.toLowerCase();
   // "who signed" reads as it stands; "how often … rotate" keeps the question's verb beside its question word.
-  const lacking = attribute.headKind === 'noun' ? `states no ${head}` : wh ? `does not say ${wh}${wh === 'who' ? '' : ' …'} ${head}` : `does not state ${head}`;
+  const lacking =
+    attribute.headKind === 'noun'
+      ? `states no ${head}`
+      : wh
+        ? `does not say ${wh}${wh === 'who' ? '' : ' …'} ${head}`
+        : `does not state ${head}`;
   const ids = context.identifiers.join(', ');
   const found = ids && context.identifiersFound ? `mentions ${ids}` : context.related > 0 ? 'is related' : '';
   if (!found) return undefined;

@@ -21,16 +21,49 @@ describe('fitted sufficiency models', () => {
   it('is monotone in the obvious features: more of the need stated, its entities named, the asked attribute stated', () => {
     for (const language of ['en', 'zh'] as const) {
       for (const name of ['sentence_coverage', 'entity_coverage'] as const) {
-        expect([language, name, sufficiencyOf({ ...base, [name]: 1 }, modelFor(language)) > sufficiencyOf({ ...base, [name]: 0 }, modelFor(language))]).toEqual([language, name, true]);
+        expect([
+          language,
+          name,
+          sufficiencyOf({ ...base, [name]: 1 }, modelFor(language)) >
+            sufficiencyOf({ ...base, [name]: 0 }, modelFor(language)),
+        ]).toEqual([language, name, true]);
       }
     }
     const en = modelFor('en');
-    expect(sufficiencyOf({ ...base, head_stated: 1, head_value: 1 }, en)).toBeGreaterThan(sufficiencyOf({ ...base, head_stated: 0, head_value: 0 }, en));
+    expect(sufficiencyOf({ ...base, head_stated: 1, head_value: 1 }, en)).toBeGreaterThan(
+      sufficiencyOf({ ...base, head_stated: 0, head_value: 0 }, en),
+    );
   });
 
   it('gives a probability whose threshold is the shared one', () => {
-    const strong = { ...base, sentence_coverage: 1, chunk_coverage: 1, union_coverage: 1, chunk_complete: 1, entity_coverage: 1, rank_prior: 1, cjk: 0, attribute_with_entity: 1, head_stated: 1, asked_union: 1 };
-    const weak = { ...base, sentence_coverage: 0, chunk_coverage: 0, union_coverage: 0, chunk_complete: 0, entity_coverage: 0, typed: 1, typed_span: 0, span_agreement: 0, attribute_with_entity: 0, head_stated: 0, head_value: 0, asked_union: 0 };
+    const strong = {
+      ...base,
+      sentence_coverage: 1,
+      chunk_coverage: 1,
+      union_coverage: 1,
+      chunk_complete: 1,
+      entity_coverage: 1,
+      rank_prior: 1,
+      cjk: 0,
+      attribute_with_entity: 1,
+      head_stated: 1,
+      asked_union: 1,
+    };
+    const weak = {
+      ...base,
+      sentence_coverage: 0,
+      chunk_coverage: 0,
+      union_coverage: 0,
+      chunk_complete: 0,
+      entity_coverage: 0,
+      typed: 1,
+      typed_span: 0,
+      span_agreement: 0,
+      attribute_with_entity: 0,
+      head_stated: 0,
+      head_value: 0,
+      asked_union: 0,
+    };
     for (const language of ['en', 'zh'] as const) {
       expect(sufficiencyOf(strong, modelFor(language))).toBeGreaterThan(SUFFICIENT_AT);
       expect(sufficiencyOf(weak, modelFor(language))).toBeLessThan(SUFFICIENT_AT);

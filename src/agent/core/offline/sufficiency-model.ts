@@ -42,21 +42,31 @@ export function sufficiencyWeights(): SufficiencyWeights {
   const known = new Set<string>(FEATURE_NAMES);
   for (const model of weights.models) {
     const unknown = model.features.filter((name) => !known.has(name));
-    if (unknown.length > 0) throw new Error(`sufficiency weights use features [${unknown.join(', ')}] this reader does not compute: re-run scripts/fit-sufficiency.ts`);
+    if (unknown.length > 0)
+      throw new Error(
+        `sufficiency weights use features [${unknown.join(', ')}] this reader does not compute: re-run scripts/fit-sufficiency.ts`,
+      );
   }
-  if (!weights.models.some((model) => model.language === 'any')) throw new Error('sufficiency weights need a model for any language: re-run scripts/fit-sufficiency.ts');
+  if (!weights.models.some((model) => model.language === 'any'))
+    throw new Error('sufficiency weights need a model for any language: re-run scripts/fit-sufficiency.ts');
   loaded = weights;
   return weights;
 }
 
 /** The model a need in `language` is judged by: its language's, else the language-neutral one. */
 export function modelFor(language: LanguageCode, weights: SufficiencyWeights = sufficiencyWeights()): SufficiencyModel {
-  return weights.models.find((model) => model.language === language) ?? (weights.models.find((model) => model.language === 'any') as SufficiencyModel);
+  return (
+    weights.models.find((model) => model.language === language) ??
+    (weights.models.find((model) => model.language === 'any') as SufficiencyModel)
+  );
 }
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 /** The probability that the evidence states the answer to the need the features describe. */
 export function sufficiencyOf(features: Features, model: SufficiencyModel): number {
-  return sigmoid(model.bias + model.features.reduce((sum, name, i) => sum + features[name as FeatureName] * (model.weights[i] ?? 0), 0));
+  return sigmoid(
+    model.bias +
+      model.features.reduce((sum, name, i) => sum + features[name as FeatureName] * (model.weights[i] ?? 0), 0),
+  );
 }

@@ -21,8 +21,16 @@ export const answerability: RagNode = async (state, deps) => {
   const queries = queriesOf(state);
   const question = state.standalone_question || state.question;
   if (state.evidence.length === 0) {
-    const missing = queries.map((q) => describeMissing({ question: q, identifiers: [], identifiersFound: false, related: 0, evidence: 0, kind: 'any' }));
-    const verdict: Answerability = { answerable: false, sufficiency: 0, reasons: ['no evidence retrieved'], missing_information: missing, support: [] };
+    const missing = queries.map((q) =>
+      describeMissing({ question: q, identifiers: [], identifiersFound: false, related: 0, evidence: 0, kind: 'any' }),
+    );
+    const verdict: Answerability = {
+      answerable: false,
+      sufficiency: 0,
+      reasons: ['no evidence retrieved'],
+      missing_information: missing,
+      support: [],
+    };
     return { update: { answerability: verdict }, summary: `insufficient: ${verdict.reasons.join('; ')}` };
   }
   const { value: verdict, errors } = await modelOrOffline(

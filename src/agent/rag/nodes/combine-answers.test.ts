@@ -19,17 +19,24 @@ let evident: Evident;
 beforeAll(async () => {
   evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
   const shipments = join(root, 'shipments.csv');
-  writeFileSync(shipments, 'shipment_id,carrier,weight_kg,state\nS-1,Dhl,12.5,delivered\nS-2,Ups,3,lost\nS-3,Dhl,7,delivered\n');
+  writeFileSync(
+    shipments,
+    'shipment_id,carrier,weight_kg,state\nS-1,Dhl,12.5,delivered\nS-2,Ups,3,lost\nS-3,Dhl,7,delivered\n',
+  );
   const guide = join(root, 'carrier-guide.md');
   writeFileSync(guide, '# Carrier events\n\nA lost parcel is reported after 10 days without a scan.\n');
-  expect(await evident.ingestor.ingest([shipments, guide], { acl: ['group:ops'] })).toMatchObject({ added: 2, failed: 0 });
+  expect(await evident.ingestor.ingest([shipments, guide], { acl: ['group:ops'] })).toMatchObject({
+    added: 2,
+    failed: 0,
+  });
 });
 afterAll(async () => {
   await evident.close();
   rmSync(root, { recursive: true, force: true });
 });
 
-const shipmentsTable = (call: RecordedCall): string => /^(\S+) \(\d+ rows, from shipments\.csv\)/m.exec(call.prompt)?.[1] ?? 'missing';
+const shipmentsTable = (call: RecordedCall): string =>
+  /^(\S+) \(\d+ rows, from shipments\.csv\)/m.exec(call.prompt)?.[1] ?? 'missing';
 
 describe('rag with a model: the both route (a table value and text together)', () => {
   it('computes the value in SQL, answers the rest from the text, and cites both', async () => {
@@ -44,7 +51,14 @@ describe('rag with a model: the both route (a table value and text together)', (
           answer: 'A lost parcel is reported after 10 days without a scan. [1]',
           answerable: true,
           confidence: 0.8,
-          citations: [{ chunk_id: passage.chunk_id, doc_id: passage.doc_id, source: passage.doc_id, quote: 'reported after 10 days without a scan' }],
+          citations: [
+            {
+              chunk_id: passage.chunk_id,
+              doc_id: passage.doc_id,
+              source: passage.doc_id,
+              quote: 'reported after 10 days without a scan',
+            },
+          ],
           missing_information: [],
         };
       },
@@ -54,7 +68,13 @@ describe('rag with a model: the both route (a table value and text together)', (
       const run = await agent.ask({ question: QUESTION, principal: OPS });
       expect(run.status).toBe('answered');
       expect(answerSchema.safeParse(run.answer).success).toBe(true);
-      expect(model.calls.map((call) => call.schemaName)).toEqual(['sub_questions', 'route', 'table_sql', 'answerability', 'answer']);
+      expect(model.calls.map((call) => call.schemaName)).toEqual([
+        'sub_questions',
+        'route',
+        'table_sql',
+        'answerability',
+        'answer',
+      ]);
       const nodes = run.steps.map((step) => step.node);
       expect(nodes).toEqual(expect.arrayContaining(['table_query', 'retrieve', 'generate', 'combine_answers']));
       // 12.5 + 7, from SQL; the rule, from the guide.
@@ -62,9 +82,12 @@ describe('rag with a model: the both route (a table value and text together)', (
       const docs = run.answer?.citations.map((citation) => citation.doc_id);
       expect(docs).toEqual(expect.arrayContaining(['shipments.csv', 'carrier-guide.md']));
       // The text answer's marker moved past the table's own citations.
-      const tableCitations = run.answer?.citations.filter((citation) => citation.doc_id === 'shipments.csv').length ?? 0;
+      const tableCitations =
+        run.answer?.citations.filter((citation) => citation.doc_id === 'shipments.csv').length ?? 0;
       expect(run.answer?.answer).toContain(`[${tableCitations + 1}]`);
-      expect(run.evidence_ids).toEqual(expect.arrayContaining(run.answer?.citations.map((citation) => citation.chunk_id) ?? []));
+      expect(run.evidence_ids).toEqual(
+        expect.arrayContaining(run.answer?.citations.map((citation) => citation.chunk_id) ?? []),
+      );
     } finally {
       await agent.close();
     }
@@ -79,7 +102,10 @@ describe('rag with a model: the both route (a table value and text together)', (
     ]);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
-      const run = await agent.ask({ question: 'What is the total weight_kg of delivered shipments, and how are lost parcels insured?', principal: OPS });
+      const run = await agent.ask({
+        question: 'What is the total weight_kg of delivered shipments, and how are lost parcels insured?',
+        principal: OPS,
+      });
       expect(run.status).toBe('answered');
       expect(run.answer?.answer).toContain('19.5');
       expect(run.answer?.missing_information).toEqual(['how lost parcels are insured']);

@@ -3,7 +3,8 @@ import type { Candidate } from '../../core/state.ts';
 import type { RagNode } from '../rag-deps.ts';
 
 /** The text answer's citation markers ([1], [2] …) shifted past the table answer's own. */
-const shiftMarkers = (text: string, by: number): string => text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + by}]`);
+const shiftMarkers = (text: string, by: number): string =>
+  text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + by}]`);
 
 /**
  * The `both` route's last step: the table's computed answer (with the table lines it cites) and the text's answer
@@ -20,11 +21,21 @@ export const combineAnswers: RagNode = async (state) => {
   const question = state.standalone_question || state.question;
   const candidates: Candidate[] = [
     ...state.candidates,
-    ...state.table_evidence.map((item, index): Candidate => ({ query: question, channel: 'fused', chunk_id: item.chunk_id, rank: index + 1, score: item.score })),
+    ...state.table_evidence.map(
+      (item, index): Candidate => ({
+        query: question,
+        channel: 'fused',
+        chunk_id: item.chunk_id,
+        rank: index + 1,
+        score: item.score,
+      }),
+    ),
   ];
   const answered = Boolean(text?.answerable);
   const answer: Answer = {
-    answer: text ? `${table.answer} ${answered ? shiftMarkers(text.answer, table.citations.length) : text.answer}` : table.answer,
+    answer: text
+      ? `${table.answer} ${answered ? shiftMarkers(text.answer, table.citations.length) : text.answer}`
+      : table.answer,
     answerable: true,
     confidence: answered && text ? Math.min(table.confidence, text.confidence) : table.confidence / 2,
     citations: [...table.citations, ...(answered && text ? text.citations : [])],

@@ -16,8 +16,13 @@ export const listsNeeds = (question: string): boolean => /,|\band\b/i.test(quest
  */
 export const decompose: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
-  if (!deps.chat && !listsNeeds(question)) return { update: { sub_questions: [question] }, summary: 'skipped: one information need' };
-  const { value: subQuestions, strategy, errors } = await modelOrOffline(
+  if (!deps.chat && !listsNeeds(question))
+    return { update: { sub_questions: [question] }, summary: 'skipped: one information need' };
+  const {
+    value: subQuestions,
+    strategy,
+    errors,
+  } = await modelOrOffline(
     deps,
     state.errors,
     {
@@ -35,13 +40,18 @@ export const decompose: RagNode = async (state, deps) => {
   );
   return {
     update: { sub_questions: subQuestions, errors },
-    summary: subQuestions.length > 1 ? `${subQuestions.length} sub-questions (${strategy}): ${subQuestions.join(' | ')}` : `one information need (${strategy})`,
+    summary:
+      subQuestions.length > 1
+        ? `${subQuestions.length} sub-questions (${strategy}): ${subQuestions.join(' | ')}`
+        : `one information need (${strategy})`,
   };
 };
 
 /** The model's sub-questions, trimmed and each once; none left is the question itself. */
 function distinct(subQuestions: readonly string[], question: string): string[] {
   const seen = new Set<string>();
-  const kept = subQuestions.map((q) => q.trim()).filter((q) => q && !seen.has(q.toLowerCase()) && seen.add(q.toLowerCase()));
+  const kept = subQuestions
+    .map((q) => q.trim())
+    .filter((q) => q && !seen.has(q.toLowerCase()) && seen.add(q.toLowerCase()));
   return kept.length > 0 ? kept : [question];
 }

@@ -2,7 +2,13 @@ import { answerSchema } from '../../../domain/answer.ts';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { asModelFallback, extractiveAnswer } from '../../core/offline/extractive-answer.ts';
 import { judgeOffline } from '../../core/offline/judge-offline.ts';
-import { CITE_BY_ID, formatConversation, formatEvidence, formatMemories, formatSupport } from '../../core/llm-prompts.ts';
+import {
+  CITE_BY_ID,
+  formatConversation,
+  formatEvidence,
+  formatMemories,
+  formatSupport,
+} from '../../core/llm-prompts.ts';
 import { repairCitations } from '../../core/model-evidence.ts';
 import type { RagNode } from '../rag-deps.ts';
 import { queriesOf } from './answerability.ts';
@@ -23,7 +29,9 @@ export const generate: RagNode = async (state, deps) => {
     : '';
   const conversation = formatConversation(state.history_summary, state.history);
   // The conversation is context for what the question means, never a source: only evidence may be cited.
-  const context = conversation ? `Conversation so far (context, not evidence; never cite it):\n${conversation}\n\n` : '';
+  const context = conversation
+    ? `Conversation so far (context, not evidence; never cite it):\n${conversation}\n\n`
+    : '';
   const needs = Math.max(1, state.sub_questions.length);
   const extracted = verdict.support.length
     ? `Support: the sentences judged to state the answer (write the answer from these, and cite them):\n${formatSupport(verdict.support)}\n\n`
@@ -42,10 +50,18 @@ export const generate: RagNode = async (state, deps) => {
     },
     (output) => repairCitations(output, state.evidence).answer,
     // A verdict without supporting sentences (a model that extracted none): the offline answer quotes those its own judgement finds.
-    () => extractiveAnswer(verdict.support.length > 0 ? verdict : judgeOffline(queriesOf(state), state.evidence), state.evidence, needs),
+    () =>
+      extractiveAnswer(
+        verdict.support.length > 0 ? verdict : judgeOffline(queriesOf(state), state.evidence),
+        state.evidence,
+        needs,
+      ),
   );
   const fellBack = strategy === 'offline after a model error';
   const answer = fellBack ? asModelFallback(value) : value;
   const kind = strategy === 'model' ? 'answer' : 'extractive answer';
-  return { update: { answer, errors }, summary: `${kind} with ${answer.citations.length} citation(s)${fellBack ? ' (after a model error)' : ''}` };
+  return {
+    update: { answer, errors },
+    summary: `${kind} with ${answer.citations.length} citation(s)${fellBack ? ' (after a model error)' : ''}`,
+  };
 };

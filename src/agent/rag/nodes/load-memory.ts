@@ -8,7 +8,9 @@ async function relevantMemories(question: string, user: string, deps: RagDeps): 
   const [vector] = await deps.embedder.embed([question], 'query');
   if (!vector) return [];
   const hits = await deps.store.searchMemories(user, vector, deps.memoryLimit);
-  return hits.filter((hit) => hit.score >= deps.memoryFloor).map((hit) => ({ id: hit.id, text: hit.text, score: Math.round(hit.score * 1000) / 1000 }));
+  return hits
+    .filter((hit) => hit.score >= deps.memoryFloor)
+    .map((hit) => ({ id: hit.id, text: hit.text, score: Math.round(hit.score * 1000) / 1000 }));
 }
 
 /**

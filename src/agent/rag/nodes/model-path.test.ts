@@ -7,7 +7,14 @@ import { loadConfig } from '../../../config/index.ts';
 import { REFUSAL_TEXT } from '../../../domain/answer.ts';
 import { createEvident, type Evident } from '../../../evident.ts';
 import { RecordingChatModel, type RecordedCall } from '../../../testing/recording-chat-model.ts';
-import { chunkIdsIn, extractAndJudge, needs, oneNeed, passageWith, routeTo } from '../../../testing/rag-model-script.ts';
+import {
+  chunkIdsIn,
+  extractAndJudge,
+  needs,
+  oneNeed,
+  passageWith,
+  routeTo,
+} from '../../../testing/rag-model-script.ts';
 import { openAgent } from '../../../testing/agent-client.ts';
 import { loadTableSchemas, tableQuestionToSql } from '../../tools/table-question-to-sql.ts';
 import { needsRewrite } from './rewrite.ts';
@@ -33,7 +40,11 @@ afterAll(async () => {
 const alice = () => evident.principalFor('alice');
 
 /** Runs one question through rag with a recording model and closes the runtime. */
-async function ask(model: RecordingChatModel, question: string, history: { role: 'user' | 'assistant'; content: string }[] = []) {
+async function ask(
+  model: RecordingChatModel,
+  question: string,
+  history: { role: 'user' | 'assistant'; content: string }[] = [],
+) {
   const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
   try {
     return await agent.ask({ question, principal: await alice(), history });
@@ -42,11 +53,15 @@ async function ask(model: RecordingChatModel, question: string, history: { role:
   }
 }
 
-const callOf = (model: RecordingChatModel, schemaName: string): RecordedCall | undefined => model.calls.find((call) => call.schemaName === schemaName);
+const callOf = (model: RecordingChatModel, schemaName: string): RecordedCall | undefined =>
+  model.calls.find((call) => call.schemaName === schemaName);
 
 /** A generate reply citing the passage that contains `words`, quoting them (or a chunk id / quote of the test's choosing). */
 const answerCiting =
-  (words: string, citations: (passage: { chunk_id: string; doc_id: string }) => { chunk_id: string; doc_id: string; quote: string }[]) =>
+  (
+    words: string,
+    citations: (passage: { chunk_id: string; doc_id: string }) => { chunk_id: string; doc_id: string; quote: string }[],
+  ) =>
   (call: RecordedCall) => {
     const passage = passageWith(call, words) ?? { chunk_id: 'missing', doc_id: 'missing' };
     return {
@@ -64,7 +79,9 @@ describe('rag model path: extract, judge sufficiency, answer', () => {
       oneNeed,
       routeTo('retrieve'),
       extractAndJudge('$48,000', 0.85),
-      answerCiting('$48,000', (passage) => [{ chunk_id: passage.chunk_id, doc_id: passage.doc_id, quote: 'a termination fee of $48,000' }]),
+      answerCiting('$48,000', (passage) => [
+        { chunk_id: passage.chunk_id, doc_id: passage.doc_id, quote: 'a termination fee of $48,000' },
+      ]),
     ]);
     const run = await ask(model, FEE);
     expect(run.status).toBe('answered');
@@ -77,10 +94,14 @@ describe('rag model path: extract, judge sufficiency, answer', () => {
     // The extracted sentence reaches the answer step under its chunk id.
     const feeChunk = passageWith(judge as RecordedCall, '$48,000')?.chunk_id ?? '';
     expect(feeChunk).toMatch(/^contracts\/ct-2024-0193\.md#/);
-    expect(generate?.prompt).toMatch(new RegExp(`Support:[^\\n]*\\n- \\[chunk_id: ${feeChunk.replace(/[.#/]/g, '\\$&')}\\] "[^"\\n]*\\$48,000`));
+    expect(generate?.prompt).toMatch(
+      new RegExp(`Support:[^\\n]*\\n- \\[chunk_id: ${feeChunk.replace(/[.#/]/g, '\\$&')}\\] "[^"\\n]*\\$48,000`),
+    );
     const step = run.steps.find((s) => s.node === 'check_answerability');
     expect(step?.summary).toMatch(/^sufficient \(0\.85, 1 supporting sentence/);
-    expect(run.answer?.citations).toEqual([expect.objectContaining({ chunk_id: feeChunk, doc_id: 'contracts/ct-2024-0193.md' })]);
+    expect(run.answer?.citations).toEqual([
+      expect.objectContaining({ chunk_id: feeChunk, doc_id: 'contracts/ct-2024-0193.md' }),
+    ]);
   });
 
   it('refuses below the shared threshold with the model’s missing information, without asking for an answer', async () => {
@@ -98,7 +119,9 @@ describe('rag model path: extract, judge sufficiency, answer', () => {
       oneNeed,
       routeTo('retrieve'),
       (call: RecordedCall) => ({
-        supporting: [{ chunk_id: chunkIdsIn(call)[0] ?? 'x', sentence: 'The termination fee is $1,000,000, payable at once.' }],
+        supporting: [
+          { chunk_id: chunkIdsIn(call)[0] ?? 'x', sentence: 'The termination fee is $1,000,000, payable at once.' },
+        ],
         sufficiency: 0.95,
         reasons: ['the contract states it'],
         missing_information: [],
@@ -106,7 +129,9 @@ describe('rag model path: extract, judge sufficiency, answer', () => {
     ]);
     const run = await ask(model, FEE);
     expect(run.status).toBe('refused');
-    expect(run.steps.find((s) => s.node === 'check_answerability')?.summary).toMatch(/insufficient \(0\.49, 0 supporting[\s\S]*occurs in the evidence/);
+    expect(run.steps.find((s) => s.node === 'check_answerability')?.summary).toMatch(
+      /insufficient \(0\.49, 0 supporting[\s\S]*occurs in the evidence/,
+    );
     expect(model.calls).toHaveLength(3);
   });
 
@@ -117,15 +142,26 @@ describe('rag model path: extract, judge sufficiency, answer', () => {
       extractAndJudge('$48,000', 0.9),
       answerCiting('$48,000', (passage) => [
         // The model named the document instead of the chunk; the quote identifies the chunk.
-        { chunk_id: 'contracts/ct-2024-0193.md', doc_id: 'ct-2024-0193', quote: 'triggers a termination fee of $48,000' },
+        {
+          chunk_id: 'contracts/ct-2024-0193.md',
+          doc_id: 'ct-2024-0193',
+          quote: 'triggers a termination fee of $48,000',
+        },
         // The right chunk, but words it does not contain.
-        { chunk_id: passage.chunk_id, doc_id: passage.doc_id, quote: 'a termination fee of $99,000 payable in advance' },
+        {
+          chunk_id: passage.chunk_id,
+          doc_id: passage.doc_id,
+          quote: 'a termination fee of $99,000 payable in advance',
+        },
       ]),
     ]);
     const run = await ask(model, FEE);
     expect(run.status).toBe('answered');
     expect(run.answer?.citations).toHaveLength(1);
-    expect(run.answer?.citations[0]).toMatchObject({ doc_id: 'contracts/ct-2024-0193.md', quote: 'triggers a termination fee of $48,000' });
+    expect(run.answer?.citations[0]).toMatchObject({
+      doc_id: 'contracts/ct-2024-0193.md',
+      quote: 'triggers a termination fee of $48,000',
+    });
     expect(run.evidence_ids).toContain(run.answer?.citations[0]?.chunk_id);
     expect(run.steps.find((s) => s.node === 'citation_check')?.summary).toMatch(/1 kept, 1 dropped.*quote not found/);
   });
@@ -141,7 +177,12 @@ describe('rag model path: the model decides, no pattern gate in front of it', ()
     // The offline gate would have let this pass unrewritten: only the model can see that it refers back.
     expect(needsRewrite(followUp, history)).toBe(false);
     const standalone = '供应商合同 CT-2024-0201 的违约金是多少？';
-    const model = new RecordingChatModel([{ standalone_question: standalone }, oneNeed, routeTo('retrieve'), extractAndJudge('违约金', 0.2, ['违约金的金额'])]);
+    const model = new RecordingChatModel([
+      { standalone_question: standalone },
+      oneNeed,
+      routeTo('retrieve'),
+      extractAndJudge('违约金', 0.2, ['违约金的金额']),
+    ]);
     const run = await ask(model, followUp, history);
     const rewrite = model.calls[0];
     expect(rewrite?.schemaName).toBe('standalone_question');
@@ -155,8 +196,15 @@ describe('rag model path: the model decides, no pattern gate in front of it', ()
   it('uses the model’s decomposition of a question that lists nothing', async () => {
     const question = 'Which costs more to leave early, CT-2024-0193 or CT-2023-0077?'.replace(',', '');
     expect(question).not.toMatch(/,|\band\b/i);
-    const subQuestions = ['What is the termination fee of CT-2024-0193?', 'What is the termination fee of CT-2023-0077?'];
-    const model = new RecordingChatModel([needs(...subQuestions), routeTo('retrieve'), extractAndJudge('$48,000', 0.3, ['the termination fee of CT-2023-0077'])]);
+    const subQuestions = [
+      'What is the termination fee of CT-2024-0193?',
+      'What is the termination fee of CT-2023-0077?',
+    ];
+    const model = new RecordingChatModel([
+      needs(...subQuestions),
+      routeTo('retrieve'),
+      extractAndJudge('$48,000', 0.3, ['the termination fee of CT-2023-0077']),
+    ]);
     const run = await ask(model, question);
     expect(model.calls[0]?.prompt).toContain(`Question: ${question}`);
     expect(run.sub_questions).toEqual(subQuestions);
@@ -176,21 +224,32 @@ describe('rag model path: the model decides, no pattern gate in front of it', ()
     // The offline strategy would send the first to the tables; the model sends it to retrieval.
     expect(tableQuestionToSql(aggregation, schemas)).toBeDefined();
 
-    const toRetrieval = new RecordingChatModel([oneNeed, routeTo('retrieve', 'the documents discuss orders'), extractAndJudge('shipped', 0.2, ['the shipped total'])]);
+    const toRetrieval = new RecordingChatModel([
+      oneNeed,
+      routeTo('retrieve', 'the documents discuss orders'),
+      extractAndJudge('shipped', 0.2, ['the shipped total']),
+    ]);
     const retrieved = await ask(toRetrieval, aggregation);
     expect(callOf(toRetrieval, 'route')?.prompt).toMatch(/orders-q1\.csv[\s\S]*"order_total_usd"/);
     expect(retrieved.tool_calls).toEqual([]);
     expect(retrieved.steps.map((s) => s.node)).toContain('retrieve');
-    expect(retrieved.steps.find((s) => s.node === 'route_question')?.summary).toBe('retrieve (model): the documents discuss orders');
+    expect(retrieved.steps.find((s) => s.node === 'route_question')?.summary).toBe(
+      'retrieve (model): the documents discuss orders',
+    );
 
-    const ordersTable = (call: RecordedCall) => /^(\S+) \(\d+ rows, from [^)]*orders-q1\.csv\)/m.exec(call.prompt)?.[1] ?? 'missing';
+    const ordersTable = (call: RecordedCall) =>
+      /^(\S+) \(\d+ rows, from [^)]*orders-q1\.csv\)/m.exec(call.prompt)?.[1] ?? 'missing';
     const toTable = new RecordingChatModel([
       oneNeed,
       routeTo('table', 'a sum over the orders table'),
-      (call: RecordedCall) => ({ sql: `SELECT ROUND(SUM("order_total_usd"), 2) FROM ${ordersTable(call)} WHERE "status" = 'shipped'` }),
+      (call: RecordedCall) => ({
+        sql: `SELECT ROUND(SUM("order_total_usd"), 2) FROM ${ordersTable(call)} WHERE "status" = 'shipped'`,
+      }),
     ]);
     const computed = await ask(toTable, paraphrase);
-    expect(computed.steps.find((s) => s.node === 'route_question')?.summary).toBe('table (model): a sum over the orders table');
+    expect(computed.steps.find((s) => s.node === 'route_question')?.summary).toBe(
+      'table (model): a sum over the orders table',
+    );
     expect(computed.status).toBe('answered');
     expect(computed.answer?.answer).toContain('12786.1');
     expect(computed.tool_calls).toEqual([expect.objectContaining({ name: 'table_query', ok: true })]);

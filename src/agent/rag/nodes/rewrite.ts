@@ -18,7 +18,11 @@ const rewriteSchema = z.object({ standalone_question: z.string().min(3) });
 
 /** Offline: the reference is replaced by the identifier most recently named in the window, else in the summary. */
 export function rewriteOffline(question: string, history: readonly Turn[], summary = ''): string {
-  const subject = [...history].reverse().map((turn) => identifiersIn(turn.content)[0]).find(Boolean) ?? summaryIdentifiers(summary)[0];
+  const subject =
+    [...history]
+      .reverse()
+      .map((turn) => identifiersIn(turn.content)[0])
+      .find(Boolean) ?? summaryIdentifiers(summary)[0];
   if (subject) return resolveReference(question, subject);
   const body = withoutConnective(question);
   const lastQuestion = [...history].reverse().find((turn) => turn.role === 'user')?.content;
@@ -42,14 +46,21 @@ export interface FollowUp {
 }
 
 /** The rewrite step of every agent that takes follow-ups (rag, react, controllable): the question made standalone. */
-export async function standaloneQuestion(state: FollowUp, deps: ModelStepDeps): Promise<{ update: { standalone_question: string; errors?: RunError[] }; summary: string }> {
+export async function standaloneQuestion(
+  state: FollowUp,
+  deps: ModelStepDeps,
+): Promise<{ update: { standalone_question: string; errors?: RunError[] }; summary: string }> {
   const question = state.question.trim();
   const hasConversation = state.history.length > 0 || state.history_summary.length > 0;
   const asks = deps.chat ? hasConversation : needsRewrite(question, state.history, state.history_summary);
   if (!asks) {
     return { update: { standalone_question: question }, summary: 'skipped: the question stands alone' };
   }
-  const { value: standalone, strategy, errors } = await modelOrOffline(
+  const {
+    value: standalone,
+    strategy,
+    errors,
+  } = await modelOrOffline(
     deps,
     state.errors,
     {
@@ -63,8 +74,12 @@ export async function standaloneQuestion(state: FollowUp, deps: ModelStepDeps): 
     },
     (result) => result.standalone_question.trim(),
     // The model failed: the offline strategy, behind its own gate.
-    () => (needsRewrite(question, state.history, state.history_summary) ? rewriteOffline(question, state.history, state.history_summary) : question),
+    () =>
+      needsRewrite(question, state.history, state.history_summary)
+        ? rewriteOffline(question, state.history, state.history_summary)
+        : question,
   );
-  const summary = standalone === question ? `kept (${strategy}): the question stands alone` : `rewritten: ${standalone}`;
+  const summary =
+    standalone === question ? `kept (${strategy}): the question stands alone` : `rewritten: ${standalone}`;
   return { update: { standalone_question: standalone, errors }, summary };
 }

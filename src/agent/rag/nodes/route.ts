@@ -6,12 +6,15 @@ import type { RagNode } from '../rag-deps.ts';
 import type { Route } from '../rag-state.ts';
 
 /** Greetings and thanks: nothing to retrieve. */
-const SMALL_TALK = /^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b[\s!.,]*(there|a lot|so much|evident)?[\s!.]*$/i;
+const SMALL_TALK =
+  /^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b[\s!.,]*(there|a lot|so much|evident)?[\s!.]*$/i;
 
 const routeSchema = z.object({
   route: z
     .enum(['retrieve', 'table', 'both'])
-    .describe('table: compute the answer with SQL over the tables; retrieve: find it in the documents; both: it needs a value from the tables and text from the documents'),
+    .describe(
+      'table: compute the answer with SQL over the tables; retrieve: find it in the documents; both: it needs a value from the tables and text from the documents',
+    ),
   reason: z.string(),
 });
 
@@ -35,7 +38,8 @@ export const route: RagNode = async (state, deps) => {
     const decided = await offlineTableRoute(question, principal, deps.store);
     return { route: decided.route, reason: decided.reason };
   };
-  const needs = state.sub_questions.length > 1 ? `\n\nIt asks for:\n${state.sub_questions.map((q) => `- ${q}`).join('\n')}` : '';
+  const needs =
+    state.sub_questions.length > 1 ? `\n\nIt asks for:\n${state.sub_questions.map((q) => `- ${q}`).join('\n')}` : '';
   const { value, strategy, errors } = await modelOrOffline(
     deps,
     state.errors,

@@ -31,7 +31,8 @@ afterAll(async () => {
 });
 
 /** The orders table's SQL name, read from the prompt the way a model would. */
-const ordersTable = (call: RecordedCall): string => /^(\S+) \(\d+ rows, from [^)]*orders-q1\.csv\)/m.exec(call.prompt)?.[1] ?? 'missing';
+const ordersTable = (call: RecordedCall): string =>
+  /^(\S+) \(\d+ rows, from [^)]*orders-q1\.csv\)/m.exec(call.prompt)?.[1] ?? 'missing';
 
 describe('table_query with a chat model writing the SQL', () => {
   it('runs the model’s SQL and answers from its result', async () => {
@@ -39,7 +40,9 @@ describe('table_query with a chat model writing the SQL', () => {
     const model = new RecordingChatModel([
       oneNeed,
       routeTo('table'),
-      (call) => ({ sql: `SELECT ROUND(SUM("order_total_usd"), 2) AS shipped_total FROM ${ordersTable(call)} WHERE "status" = 'shipped'` }),
+      (call) => ({
+        sql: `SELECT ROUND(SUM("order_total_usd"), 2) AS shipped_total FROM ${ordersTable(call)} WHERE "status" = 'shipped'`,
+      }),
     ]);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
@@ -47,7 +50,11 @@ describe('table_query with a chat model writing the SQL', () => {
       expect(run.status).toBe('answered');
       expect(run.answer?.answer).toContain('12786.1');
       expect(run.tool_calls).toEqual([
-        expect.objectContaining({ name: 'table_query', ok: true, arguments: { sql: expect.stringContaining('ROUND(SUM("order_total_usd"), 2) AS shipped_total') } }),
+        expect.objectContaining({
+          name: 'table_query',
+          ok: true,
+          arguments: { sql: expect.stringContaining('ROUND(SUM("order_total_usd"), 2) AS shipped_total') },
+        }),
       ]);
       expect(model.calls.map((call) => call.schemaName)).toEqual(['sub_questions', 'route', 'table_sql']);
       expect(model.prompts[2]).toContain(QUESTION);
@@ -80,7 +87,12 @@ describe('table_query with a chat model writing the SQL', () => {
   });
 
   it('falls back to the offline strategy after two failed queries, recording all three calls', async () => {
-    const model = new RecordingChatModel([oneNeed, routeTo('table'), { sql: 'SELECT nope FROM nowhere' }, { sql: 'SELECT * FROM documents' }]);
+    const model = new RecordingChatModel([
+      oneNeed,
+      routeTo('table'),
+      { sql: 'SELECT nope FROM nowhere' },
+      { sql: 'SELECT * FROM documents' },
+    ]);
     const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
@@ -94,7 +106,9 @@ describe('table_query with a chat model writing the SQL', () => {
   });
 
   it('shows the model only the tables the principal may see', async () => {
-    const sql = (call: RecordedCall) => ({ sql: `SELECT SUM("order_total_usd") FROM ${ordersTable(call)} WHERE "status" = 'shipped'` });
+    const sql = (call: RecordedCall) => ({
+      sql: `SELECT SUM("order_total_usd") FROM ${ordersTable(call)} WHERE "status" = 'shipped'`,
+    });
     const bobModel = new RecordingChatModel([oneNeed, routeTo('table'), sql]);
     const fionaModel = new RecordingChatModel([oneNeed, routeTo('table'), sql]);
     const bobAgent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model: bobModel } });

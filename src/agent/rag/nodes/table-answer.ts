@@ -18,15 +18,34 @@ export const tableAnswer: RagNode = async (state, deps) => {
   const calls = [...state.tool_calls, ...result.calls];
   const errors = [...state.errors, ...result.errors];
   if (!result.answer) {
-    return { update: { tool_calls: calls, errors, route: 'retrieve', table_answer: null, table_evidence: [] }, summary: `${result.summary}: falling back to retrieval` };
+    return {
+      update: { tool_calls: calls, errors, route: 'retrieve', table_answer: null, table_evidence: [] },
+      summary: `${result.summary}: falling back to retrieval`,
+    };
   }
   if (state.route === 'both') {
     // The text is retrieved next; the table's answer waits to be joined with the text's (combine_answers).
-    return { update: { tool_calls: calls, errors, table_answer: result.answer, table_evidence: result.evidence }, summary: `${result.summary}; retrieving the text as well` };
+    return {
+      update: { tool_calls: calls, errors, table_answer: result.answer, table_evidence: result.evidence },
+      summary: `${result.summary}; retrieving the text as well`,
+    };
   }
-  const candidates: Candidate[] = result.evidence.map((item, index) => ({ query: question, channel: 'fused', chunk_id: item.chunk_id, rank: index + 1, score: item.score }));
+  const candidates: Candidate[] = result.evidence.map((item, index) => ({
+    query: question,
+    channel: 'fused',
+    chunk_id: item.chunk_id,
+    rank: index + 1,
+    score: item.score,
+  }));
   return {
-    update: { tool_calls: calls, errors, answer: result.answer, evidence: result.evidence, candidates, status: 'answered' },
+    update: {
+      tool_calls: calls,
+      errors,
+      answer: result.answer,
+      evidence: result.evidence,
+      candidates,
+      status: 'answered',
+    },
     summary: result.summary,
   };
 };

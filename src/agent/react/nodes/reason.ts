@@ -12,7 +12,9 @@ import { clip, withObservations } from './scratchpad.ts';
  */
 function withCitationFeedback(state: ReactStateType): ReactTurn[] {
   const last = state.scratchpad.at(-1);
-  const final = last?.calls.find((call) => call.tool === FINAL_ANSWER && !last.observations.some((o) => o.call_id === call.id));
+  const final = last?.calls.find(
+    (call) => call.tool === FINAL_ANSWER && !last.observations.some((o) => o.call_id === call.id),
+  );
   if (state.answer || !final || state.citation_feedback.length === 0) return state.scratchpad;
   const content = `The citations of your final answer were rejected: ${state.citation_feedback.join('; ')}. Cite only chunk_ids of knowledge_base passages, with quotes copied exactly from them.`;
   return withObservations(state.scratchpad, [{ call_id: final.id, tool: FINAL_ANSWER, content, ok: false }]);
@@ -27,7 +29,9 @@ export const reason: ReactNode = async (state, deps) => {
   const iteration = state.iterations + 1;
   const scratchpad = withCitationFeedback(state);
   const view = { ...state, scratchpad };
-  const decision = deps.chat ? await modelDecision(view, deps, iteration) : await offlineDecision(view, deps, iteration);
+  const decision = deps.chat
+    ? await modelDecision(view, deps, iteration)
+    : await offlineDecision(view, deps, iteration);
 
   const observations: Observation[] = [];
   let queue: ToolRequest[] = [];
@@ -39,7 +43,13 @@ export const reason: ReactNode = async (state, deps) => {
   }
   if (answer) {
     // The answer ends the loop; calls made beside it are not run, and the transcript says so.
-    for (const request of queue) observations.push({ call_id: request.id, tool: request.tool, content: 'Not run: the final answer was given in the same turn.', ok: false });
+    for (const request of queue)
+      observations.push({
+        call_id: request.id,
+        tool: request.tool,
+        content: 'Not run: the final answer was given in the same turn.',
+        ok: false,
+      });
     queue = [];
   }
   if (decision.problem) observations.push({ call_id: '', tool: '', content: decision.problem, ok: false });

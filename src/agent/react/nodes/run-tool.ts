@@ -25,7 +25,9 @@ export async function runTool(request: ToolRequest, principal: Principal, deps: 
     const query = String(request.input.query);
     const fusion = await ragFusion(query, principal, deps);
     const header = `Searched ${fusion.queries.length} queries (${fusion.queries.join(' | ')}), fused by reciprocal rank fusion`;
-    const content = fusion.evidence.length ? `${header}: ${fusion.evidence.length} passages.\n\n${formatEvidence(fusion.evidence)}` : `${header}: no passages found.`;
+    const content = fusion.evidence.length
+      ? `${header}: ${fusion.evidence.length} passages.\n\n${formatEvidence(fusion.evidence)}`
+      : `${header}: no passages found.`;
     return {
       observation: { call_id: request.id, tool: request.tool, content, ok: true },
       result_summary: `${fusion.queries.length} queries → ${fusion.evidence.length} chunks: ${fusion.evidence.map((e) => e.chunk_id).join(', ')}`,
@@ -37,7 +39,10 @@ export async function runTool(request: ToolRequest, principal: Principal, deps: 
   if (request.tool === 'table_query') {
     const output = await deps.tableQuery.invoke(request.input, principal);
     // Rows cite the table chunks they were computed from, which join the run's evidence like retrieved passages.
-    const cited = output.ok && output.rows.length > 0 ? await tableEvidence(output.sql, principal, deps.store, String(request.input.sql)) : undefined;
+    const cited =
+      output.ok && output.rows.length > 0
+        ? await tableEvidence(output.sql, principal, deps.store, String(request.input.sql))
+        : undefined;
     const table = output.ok
       ? {
           columns: output.columns,
@@ -46,9 +51,17 @@ export async function runTool(request: ToolRequest, principal: Principal, deps: 
           ...(cited?.rows.length && cited.rows.length <= SHOWN_ROWS && !cited.more ? { source_rows: cited.rows } : {}),
         }
       : undefined;
-    const sources = cited?.citations.length ? `\nSource lines: ${cited.citations.map((citation) => `[${citation.chunk_id}] ${citation.quote}`).join(' ; ')}` : '';
+    const sources = cited?.citations.length
+      ? `\nSource lines: ${cited.citations.map((citation) => `[${citation.chunk_id}] ${citation.quote}`).join(' ; ')}`
+      : '';
     return {
-      observation: { call_id: request.id, tool: request.tool, content: output.ok ? `${output.summary}${sources}` : `table_query failed: ${output.summary}`, ok: output.ok, ...(table ? { table } : {}) },
+      observation: {
+        call_id: request.id,
+        tool: request.tool,
+        content: output.ok ? `${output.summary}${sources}` : `table_query failed: ${output.summary}`,
+        ok: output.ok,
+        ...(table ? { table } : {}),
+      },
       result_summary: output.summary,
       evidence: cited?.evidence ?? [],
       candidates: [],

@@ -9,16 +9,24 @@ import { withObservations } from './scratchpad.ts';
 export const saveMemoryTool: ReactNode = async (state, deps) => {
   const [request, ...rest] = state.queue;
   const principal = state.principal;
-  if (!request || request.tool !== 'save_memory' || !principal) throw new Error('react: save_memory needs a queued call and the principal');
+  if (!request || request.tool !== 'save_memory' || !principal)
+    throw new Error('react: save_memory needs a queued call and the principal');
   const outcome = await saveMemoryWithApproval(
-    { text: String(request.input.text), approvalId: `${state.run_id}:save_memory-${request.id}`, principal, threadId: state.thread_id },
+    {
+      text: String(request.input.text),
+      approvalId: `${state.run_id}:save_memory-${request.id}`,
+      principal,
+      threadId: state.thread_id,
+    },
     deps,
   );
   return {
     update: {
       queue: rest,
       tool_calls: [...state.tool_calls, outcome.call],
-      scratchpad: withObservations(state.scratchpad, [{ call_id: request.id, tool: 'save_memory', content: outcome.message, ok: outcome.call.ok }]),
+      scratchpad: withObservations(state.scratchpad, [
+        { call_id: request.id, tool: 'save_memory', content: outcome.message, ok: outcome.call.ok },
+      ]),
     },
     summary: `save_memory ${outcome.summary}`,
   };

@@ -13,13 +13,19 @@ const uploadForm = {
   properties: {
     files: {
       type: 'array',
-      description: 'One part per file; the part\'s filename (one plain name, no path) is the last segment of the doc_id.',
+      description:
+        "One part per file; the part's filename (one plain name, no path) is the last segment of the doc_id.",
       items: { type: 'string', contentMediaType: 'application/octet-stream' },
     },
-    folder: { type: 'string', description: 'Relative folder prefixed to every doc_id, e.g. `contracts` → `contracts/x.md`. No `..`, no absolute path.' },
+    folder: {
+      type: 'string',
+      description:
+        'Relative folder prefixed to every doc_id, e.g. `contracts` → `contracts/x.md`. No `..`, no absolute path.',
+    },
     acl: {
       type: 'string',
-      description: 'Comma-separated ACL for every file, as `evident ingest --acl`: `group:legal,user:alice`. Without it a Markdown file keeps its front matter ACL; no ACL means everyone.',
+      description:
+        'Comma-separated ACL for every file, as `evident ingest --acl`: `group:legal,user:alice`. Without it a Markdown file keeps its front matter ACL; no ACL means everyone.',
     },
   },
 };
@@ -39,7 +45,8 @@ export const documentPaths = pathGroup(
       get: operation({
         id: 'listDocuments',
         summary: 'List the documents the key may see',
-        description: 'Filtered by the key\'s principal inside the store; each with its ACL, chunk count and update time.',
+        description:
+          "Filtered by the key's principal inside the store; each with its ACL, chunk count and update time.",
         access: 'key',
         responses: { 200: { description: 'The documents.', json: documentListJson } },
       }),
@@ -53,11 +60,15 @@ export const documentPaths = pathGroup(
         responses: {
           201: { description: 'At least one file was ingested (new or changed).', json: uploadSummaryJson },
           200: {
-            description: 'Nothing new to ingest (every file unchanged, or unchanged and failed); with `Accept: text/event-stream`, the event stream.',
+            description:
+              'Nothing new to ingest (every file unchanged, or unchanged and failed); with `Accept: text/event-stream`, the event stream.',
             content: { 'application/json': { schema: summary }, 'text/event-stream': eventStream },
           },
           413: { description: 'The request is over the size limit (`payload_too_large`).', json: ERROR_SCHEMA_REF },
-          422: { description: 'Every file failed; each entry says why (`error.code`, `message`, `hint`).', json: uploadSummaryJson },
+          422: {
+            description: 'Every file failed; each entry says why (`error.code`, `message`, `hint`).',
+            json: uploadSummaryJson,
+          },
         },
       }),
     },
@@ -79,7 +90,7 @@ export const documentPaths = pathGroup(
         id: 'getDocumentFile',
         summary: 'The original file of a document',
         description:
-          'The bytes of the ingested version, for a key that may read the document (the web UI opens a cited PDF at its page). An upload\'s original is kept in the store with its version; any other file is served only from the server\'s document roots (`documentRoots`, `EVIDENT_DOCUMENT_ROOTS`; a file synced with `evident sync` from the root it was synced from) and only while it hashes to the indexed version. PDF is served as `application/pdf`, Markdown, text, CSV and HTML as `text/plain` (never rendered), DOCX and XLSX as downloads; every response is sandboxed (`Content-Security-Policy: sandbox`), with the content hash as `ETag`.',
+          "The bytes of the ingested version, for a key that may read the document (the web UI opens a cited PDF at its page). An upload's original is kept in the store with its version; any other file is served only from the server's document roots (`documentRoots`, `EVIDENT_DOCUMENT_ROOTS`; a file synced with `evident sync` from the root it was synced from) and only while it hashes to the indexed version. PDF is served as `application/pdf`, Markdown, text, CSV and HTML as `text/plain` (never rendered), DOCX and XLSX as downloads; every response is sandboxed (`Content-Security-Policy: sandbox`), with the content hash as `ETag`.",
         access: 'key',
         params: [pathParam('docId', 'The doc_id, a path such as `reports/q3.pdf` (slashes allowed).')],
         responses: {

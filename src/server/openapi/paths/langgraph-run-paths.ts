@@ -14,14 +14,15 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
   const where = threadPrefix ? 'on the thread' : 'on a new thread';
   const idSuffix = threadPrefix ? 'OnThread' : '';
   const common: Pick<OperationSpec, 'access' | 'params' | 'json'> = { access: 'key', params, json: runBodySchema };
-  const refused = { description: 'The thread is another user\'s, or bound to another agent.', json: ERROR_SCHEMA_REF };
+  const refused = { description: "The thread is another user's, or bound to another agent.", json: ERROR_SCHEMA_REF };
   return {
     [base]: {
       post: operation({
         ...common,
         id: `createRun${idSuffix}`,
         summary: `Start a run ${where} in the background`,
-        description: 'Ask a question (`input`) or answer a pending approval (`command.resume`). `Content-Location` names the run, `Location` its stream.',
+        description:
+          'Ask a question (`input`) or answer a pending approval (`command.resume`). `Content-Location` names the run, `Location` its stream.',
         responses: { 200: { description: 'The run, running.', json: runJson }, 403: refused, 404: notReadable },
       }),
     },
@@ -30,8 +31,13 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
         ...common,
         id: `streamRun${idSuffix}`,
         summary: `Start a run ${where} and stream its events`,
-        description: '`stream_mode` picks the modes (default `values`); `on_disconnect: cancel` cancels the run when the client goes away.',
-        responses: { 200: { description: 'The run\'s events.', content: runEventStream }, 403: refused, 404: notReadable },
+        description:
+          '`stream_mode` picks the modes (default `values`); `on_disconnect: cancel` cancels the run when the client goes away.',
+        responses: {
+          200: { description: "The run's events.", content: runEventStream },
+          403: refused,
+          404: notReadable,
+        },
       }),
     },
     [`${base}/wait`]: {
@@ -50,7 +56,8 @@ const onThread = startOperations(true);
 export const langgraphRunPaths = pathGroup(
   {
     name: 'Runs (LangGraph API)',
-    description: 'Executions of an agent on a thread: background, streamed (SSE, replayable from the stored event log) or waited for; joined, listed and cancelled.',
+    description:
+      'Executions of an agent on a thread: background, streamed (SSE, replayable from the stored event log) or waited for; joined, listed and cancelled.',
   },
   {
     ...onThread,
@@ -59,12 +66,18 @@ export const langgraphRunPaths = pathGroup(
       ...onThread['/threads/{threadId}/runs'],
       get: operation({
         id: 'listRuns',
-        summary: 'The thread\'s runs',
+        summary: "The thread's runs",
         description: 'Newest first.',
         access: 'key',
         params: [
           threadIdParam,
-          { name: 'limit', in: 'query', required: false, description: 'At most this many (default 10, at most 1000).', schema: { type: 'integer' } },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'At most this many (default 10, at most 1000).',
+            schema: { type: 'integer' },
+          },
           { name: 'offset', in: 'query', required: false, description: 'Skip this many.', schema: { type: 'integer' } },
         ],
         responses: { 200: { description: 'The runs.', json: z.array(runJson) }, 404: notReadable },
@@ -82,23 +95,45 @@ export const langgraphRunPaths = pathGroup(
     '/threads/{threadId}/runs/{runId}/stream': {
       get: operation({
         id: 'joinRunStream',
-        summary: 'Stream a run\'s events, from the start or from `Last-Event-ID`',
+        summary: "Stream a run's events, from the start or from `Last-Event-ID`",
         description: 'Replays the stored events, then follows the run live until its `end`.',
         access: 'key',
         params: [
           threadIdParam,
           runIdParam,
-          { name: 'stream_mode', in: 'query', required: false, description: 'Modes to stream (repeatable); default every recorded mode.', schema: { type: 'string' } },
-          { name: 'cancel_on_disconnect', in: 'query', required: false, description: '`true` or `1` cancels the run when the client goes away.', schema: { type: 'string' } },
-          { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event id.', schema: { type: 'string' } },
+          {
+            name: 'stream_mode',
+            in: 'query',
+            required: false,
+            description: 'Modes to stream (repeatable); default every recorded mode.',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'cancel_on_disconnect',
+            in: 'query',
+            required: false,
+            description: '`true` or `1` cancels the run when the client goes away.',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            description: 'Resume after this event id.',
+            schema: { type: 'string' },
+          },
         ],
-        responses: { 200: { description: 'The run\'s events.', content: runEventStream }, 400: { description: 'Unknown stream mode.', json: ERROR_SCHEMA_REF }, 404: notReadable },
+        responses: {
+          200: { description: "The run's events.", content: runEventStream },
+          400: { description: 'Unknown stream mode.', json: ERROR_SCHEMA_REF },
+          404: notReadable,
+        },
       }),
     },
     '/threads/{threadId}/runs/{runId}/join': {
       get: operation({
         id: 'joinRun',
-        summary: 'Wait for a run\'s final values',
+        summary: "Wait for a run's final values",
         access: 'key',
         params: [threadIdParam, runIdParam],
         responses: { 200: { description: 'The final values.', json: runValuesJson }, 404: notReadable },

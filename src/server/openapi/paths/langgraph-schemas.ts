@@ -7,7 +7,7 @@ import type { MediaTypeObject } from '../openapi-types.ts';
 const metadata = z.record(z.string(), z.unknown());
 
 export const assistantJson = z.looseObject({
-  assistant_id: z.string().describe('The agent\'s name (`rag`, …).'),
+  assistant_id: z.string().describe("The agent's name (`rag`, …)."),
   graph_id: z.string(),
   name: z.string(),
   description: z.string().nullable().optional(),
@@ -27,10 +27,14 @@ export const threadJson = z.looseObject({
   values: z.record(z.string(), z.unknown()).optional(),
 });
 
-const checkpoint = z.object({ thread_id: z.string().nullable(), checkpoint_ns: z.string(), checkpoint_id: z.string().nullable() }).nullable();
+const checkpoint = z
+  .object({ thread_id: z.string().nullable(), checkpoint_ns: z.string(), checkpoint_id: z.string().nullable() })
+  .nullable();
 
 export const threadStateJson = z.looseObject({
-  values: z.record(z.string(), z.unknown()).describe('The agent\'s view of its state; `__interrupt__` while it waits for an approval.'),
+  values: z
+    .record(z.string(), z.unknown())
+    .describe("The agent's view of its state; `__interrupt__` while it waits for an approval."),
   next: z.array(z.string()),
   tasks: z.array(z.record(z.string(), z.unknown())),
   interrupts: z.array(z.unknown()),
@@ -48,7 +52,9 @@ export const runJson = z.looseObject({
   updated_at: z.string(),
   status: z.enum(['pending', 'running', 'success', 'error', 'interrupted', 'timeout']),
   metadata,
-  outcome: z.string().describe('Evident\'s own outcome: `answered`, `refused`, `failed`, `interrupted`, `cancelled`, or `running`.'),
+  outcome: z
+    .string()
+    .describe("Evident's own outcome: `answered`, `refused`, `failed`, `interrupted`, `cancelled`, or `running`."),
   question: z.string(),
   error: z.string().optional(),
   duration_ms: z.number().optional(),
@@ -56,7 +62,9 @@ export const runJson = z.looseObject({
 
 export const runValuesJson = z
   .record(z.string(), z.unknown())
-  .describe('The thread\'s values once the run ended (the answer contract under the agent\'s view); `__error__` when it failed or was cancelled.');
+  .describe(
+    "The thread's values once the run ended (the answer contract under the agent's view); `__error__` when it failed or was cancelled.",
+  );
 
 export const threadIdParam = pathParam('threadId', 'The thread id.');
 export const runIdParam = pathParam('runId', 'The run id.');

@@ -16,7 +16,10 @@ const metadata = (id: string, summary: string) =>
   });
 
 export const mcpPaths = pathGroup(
-  { name: 'MCP', description: 'The Model Context Protocol server (Streamable HTTP, stateless) as the key\'s principal.' },
+  {
+    name: 'MCP',
+    description: "The Model Context Protocol server (Streamable HTTP, stateless) as the key's principal.",
+  },
   {
     '/mcp': {
       post: operation({
@@ -25,14 +28,21 @@ export const mcpPaths = pathGroup(
         description:
           'One JSON-RPC message (or batch) of the Model Context Protocol, answered as JSON: tools `search`, `ask`, `table_query`, ' +
           '`list_documents`, `list_tables`; resources `evident://documents/{doc_id}` and `evident://chunks/{chunk_id}`; prompt ' +
-          '`cited_answer`. Every call acts as the key\'s principal. Send `Accept: application/json, text/event-stream`. Stateless: ' +
+          "`cited_answer`. Every call acts as the key's principal. Send `Accept: application/json, text/event-stream`. Stateless: " +
           'GET and DELETE answer 405. Without a valid key: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`.',
         access: 'key',
         json: jsonRpc,
-        responses: { 200: { description: 'The JSON-RPC response(s).', json: jsonRpc }, 202: { description: 'A notification or response was accepted (no body).' } },
+        responses: {
+          200: { description: 'The JSON-RPC response(s).', json: jsonRpc },
+          202: { description: 'A notification or response was accepted (no body).' },
+        },
       }),
     },
-    '/.well-known/oauth-protected-resource/mcp': { get: metadata('mcpProtectedResource', 'Protected-resource metadata of /mcp') },
-    '/.well-known/oauth-protected-resource': { get: metadata('protectedResource', 'Protected-resource metadata (root)') },
+    '/.well-known/oauth-protected-resource/mcp': {
+      get: metadata('mcpProtectedResource', 'Protected-resource metadata of /mcp'),
+    },
+    '/.well-known/oauth-protected-resource': {
+      get: metadata('protectedResource', 'Protected-resource metadata (root)'),
+    },
   },
 );

@@ -10,9 +10,18 @@ const openAiErrorJson = z
 const OPENAI_ERROR_REF = { $ref: '#/components/schemas/OpenAiError' };
 const openAiError = (description: string) => ({ description, json: OPENAI_ERROR_REF });
 
-export const modelJson = z.object({ id: z.string().describe('An agent\'s name.'), object: z.literal('model'), created: z.number().int(), owned_by: z.string() }).strict();
+export const modelJson = z
+  .object({
+    id: z.string().describe("An agent's name."),
+    object: z.literal('model'),
+    created: z.number().int(),
+    owned_by: z.string(),
+  })
+  .strict();
 
-const usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).describe('Always zeros: an agent run makes several model calls (or none, offline) and does not count tokens.');
+const usage = z
+  .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
+  .describe('Always zeros: an agent run makes several model calls (or none, offline) and does not count tokens.');
 
 export const chatCompletionJson = z.looseObject({
   id: z.string().describe('`chatcmpl-<run_id>`'),
@@ -27,7 +36,9 @@ export const chatCompletionJson = z.looseObject({
     }),
   ),
   usage,
-  evident: z.record(z.string(), z.unknown()).describe('Evident\'s extension: the answer contract, citations, thread and run ids.'),
+  evident: z
+    .record(z.string(), z.unknown())
+    .describe("Evident's extension: the answer contract, citations, thread and run ids."),
 });
 
 export const modelListJson = z.object({ object: z.literal('list'), data: z.array(modelJson) }).strict();
@@ -39,7 +50,8 @@ const keyErrors = {
 export const openAiPaths = pathGroup(
   {
     name: 'OpenAI-compatible',
-    description: 'Chat completions where `model` names an agent: each completion is a recorded run as the key\'s principal. Errors come in OpenAI\'s shape.',
+    description:
+      "Chat completions where `model` names an agent: each completion is a recorded run as the key's principal. Errors come in OpenAI's shape.",
   },
   {
     '/v1/models': {
@@ -55,8 +67,12 @@ export const openAiPaths = pathGroup(
         id: 'getModel',
         summary: 'One agent, as a model',
         access: 'key',
-        params: [pathParam('model', 'An agent\'s name.')],
-        responses: { 200: { description: 'The model.', json: modelJson }, ...keyErrors, 404: openAiError('No such agent (`model_not_found`).') },
+        params: [pathParam('model', "An agent's name.")],
+        responses: {
+          200: { description: 'The model.', json: modelJson },
+          ...keyErrors,
+          404: openAiError('No such agent (`model_not_found`).'),
+        },
       }),
     },
     '/v1/chat/completions': {
@@ -66,14 +82,27 @@ export const openAiPaths = pathGroup(
         description:
           'The last message is the question, earlier ones the history. `stream: true` answers with `chat.completion.chunk` events ending with `data: [DONE]`. Send `x-evident-thread-id` to continue your own thread; the response names the thread and run in `x-evident-thread-id` and `x-evident-run-id`.',
         access: 'key',
-        params: [{ name: 'x-evident-thread-id', in: 'header', required: false, description: 'Continue this thread of yours.', schema: { type: 'string' } }],
+        params: [
+          {
+            name: 'x-evident-thread-id',
+            in: 'header',
+            required: false,
+            description: 'Continue this thread of yours.',
+            schema: { type: 'string' },
+          },
+        ],
         json: completionRequestSchema,
         responses: {
           200: {
             description: 'The reply (or, with `stream: true`, its chunks as server-sent events).',
             content: {
               'application/json': { schema: jsonSchemaOf(chatCompletionJson, 'output') },
-              'text/event-stream': { schema: { type: 'string', description: '`data: <chat.completion.chunk JSON>` events, then `data: [DONE]`.' } },
+              'text/event-stream': {
+                schema: {
+                  type: 'string',
+                  description: '`data: <chat.completion.chunk JSON>` events, then `data: [DONE]`.',
+                },
+              },
             },
           },
           400: openAiError('Invalid or unsupported request (e.g. `n` > 1, `tools`).'),

@@ -11,18 +11,22 @@ export const searchResponseJson = z
   .strict();
 
 export const searchPaths = pathGroup(
-  { name: 'Search', description: 'Hybrid retrieval (BM25 and vectors, fused and reranked) as the key\'s principal.' },
+  { name: 'Search', description: "Hybrid retrieval (BM25 and vectors, fused and reranked) as the key's principal." },
   {
     '/v1/search': {
       post: operation({
         id: 'search',
         summary: 'Search the documents the key may see',
-        description: 'The ACL filter is applied inside the store query, before ranking: results never include text the principal may not read.',
+        description:
+          'The ACL filter is applied inside the store query, before ranking: results never include text the principal may not read.',
         access: 'key',
         json: searchBody,
         responses: {
           200: { description: 'Ranked results.', json: searchResponseJson },
-          409: { description: 'The store\'s vectors were built by another embedder (`embedder_mismatch`).', json: { $ref: '#/components/schemas/Error' } },
+          409: {
+            description: "The store's vectors were built by another embedder (`embedder_mismatch`).",
+            json: { $ref: '#/components/schemas/Error' },
+          },
         },
       }),
     },

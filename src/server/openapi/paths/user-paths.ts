@@ -4,7 +4,12 @@ import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { operation, pathGroup, pathParam } from '../operation.ts';
 
 const userJson = z
-  .object({ name: z.string(), groups: z.array(z.string()), roles: z.array(z.enum(['admin', 'member'])), created_at: z.string() })
+  .object({
+    name: z.string(),
+    groups: z.array(z.string()),
+    roles: z.array(z.enum(['admin', 'member'])),
+    created_at: z.string(),
+  })
   .strict();
 const keyJson = z.object({ id: z.string(), user: z.string(), created_at: z.string() }).strict();
 const userName = pathParam('name', 'The user name.');
@@ -22,7 +27,7 @@ export const userPaths = pathGroup(
       post: operation({
         id: 'upsertUser',
         summary: 'Create or update a user',
-        description: 'Sets the user\'s groups (and roles); their keys act with the new groups at once.',
+        description: "Sets the user's groups (and roles); their keys act with the new groups at once.",
         access: 'admin',
         json: userBody,
         responses: { 201: { description: 'The user.', json: z.object({ user: userJson }).strict() } },
@@ -31,7 +36,7 @@ export const userPaths = pathGroup(
     '/v1/users/{name}/keys': {
       get: operation({
         id: 'listApiKeys',
-        summary: 'List a user\'s keys',
+        summary: "List a user's keys",
         description: 'Ids and dates only: a key is shown once, when it is created.',
         access: 'admin',
         params: [userName],
@@ -46,7 +51,10 @@ export const userPaths = pathGroup(
         access: 'admin',
         params: [userName],
         responses: {
-          201: { description: 'The new key, shown this once.', json: z.object({ id: z.string(), user: z.string(), key: z.string() }).strict() },
+          201: {
+            description: 'The new key, shown this once.',
+            json: z.object({ id: z.string(), user: z.string(), key: z.string() }).strict(),
+          },
           404: { description: 'No such user.', json: ERROR_SCHEMA_REF },
         },
       }),

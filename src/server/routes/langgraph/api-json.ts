@@ -53,7 +53,10 @@ export const runJson = (run: RunRecord) => ({
   ...(run.durationMs === undefined ? {} : { duration_ms: run.durationMs }),
 });
 
-export function threadJson(thread: (ThreadRecord & Pick<ThreadSummary, 'lastStatus'>) | ThreadSummary, extra: { values?: Record<string, unknown> } = {}) {
+export function threadJson(
+  thread: (ThreadRecord & Pick<ThreadSummary, 'lastStatus'>) | ThreadSummary,
+  extra: { values?: Record<string, unknown> } = {},
+) {
   const last = 'lastStatus' in thread ? thread.lastStatus : undefined;
   return {
     thread_id: thread.threadId,

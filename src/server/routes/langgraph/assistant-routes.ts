@@ -8,5 +8,7 @@ export function assistantRoutes(runs: RunManager): Hono<ServerEnv> {
   return new Hono<ServerEnv>()
     .post('/assistants/search', (c) => c.json([...runs.agents.values()].map(assistantJson)))
     .get('/assistants/:id', (c) => c.json(assistantJson(runs.agent(c.req.param('id')))))
-    .get('/assistants/:id/graph', async (c) => c.json((await runs.agent(c.req.param('id')).graph.getGraphAsync()).toJSON() as object));
+    .get('/assistants/:id/graph', async (c) =>
+      c.json((await runs.agent(c.req.param('id')).graph.getGraphAsync()).toJSON() as object),
+    );
 }

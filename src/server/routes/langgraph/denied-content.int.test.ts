@@ -18,18 +18,26 @@ const reply = (call: { schemaName?: string }) =>
 
 let api: ApiTestServer;
 beforeAll(async () => {
-  api = await startApiTestServer({ agents: (evident) => openAgentRuntime(evident, { chat: { id: 'recording:leak-check', model } }) });
+  api = await startApiTestServer({
+    agents: (evident) => openAgentRuntime(evident, { chat: { id: 'recording:leak-check', model } }),
+  });
 });
 afterAll(async () => api?.close());
 
 async function askOverHttp(key: string): Promise<{ sse: string; runId: string; threadId: string; stateText: string }> {
   for (let i = 0; i < 4; i++) model.push(reply);
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-  const thread = (await (await fetch(`${api.url}/threads`, { method: 'POST', headers, body: '{}' })).json()) as { thread_id: string };
+  const thread = (await (await fetch(`${api.url}/threads`, { method: 'POST', headers, body: '{}' })).json()) as {
+    thread_id: string;
+  };
   const response = await fetch(`${api.url}/threads/${thread.thread_id}/runs/stream`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ assistant_id: 'rag', input: { question: QUESTION }, stream_mode: ['values', 'updates', 'custom', 'messages'] }),
+    body: JSON.stringify({
+      assistant_id: 'rag',
+      input: { question: QUESTION },
+      stream_mode: ['values', 'updates', 'custom', 'messages'],
+    }),
   });
   const sse = await response.clone().text();
   const { events } = await readSse(response);

@@ -31,7 +31,17 @@ describe('LangGraph SDK against the server', () => {
     expect(assistants.map((a) => a.assistant_id)).toContain('rag');
     const graph = await alice.assistants.getGraph('rag');
     const nodes = (graph.nodes as { id: string }[]).map((node) => node.id);
-    expect(nodes).toEqual(expect.arrayContaining(['__start__', 'load_memory', 'retrieve', 'check_answerability', 'generate', 'finalize', '__end__']));
+    expect(nodes).toEqual(
+      expect.arrayContaining([
+        '__start__',
+        'load_memory',
+        'retrieve',
+        'check_answerability',
+        'generate',
+        'finalize',
+        '__end__',
+      ]),
+    );
   });
 
   it('streams a question: steps as custom events, then the answer with citations in the final values', async () => {
@@ -46,8 +56,21 @@ describe('LangGraph SDK against the server', () => {
     expect(events[0]).toBe('metadata');
     expect(events.at(-1)).toBe('end');
     expect(events).not.toContain('error');
-    const steps = parts.filter((p) => p.event === 'custom').map((p) => (p.data as { event: { node: string } }).event.node);
-    expect(steps).toEqual(['load_memory', 'rewrite', 'decompose', 'route_question', 'retrieve', 'merge_rerank', 'check_answerability', 'generate', 'citation_check', 'finalize']);
+    const steps = parts
+      .filter((p) => p.event === 'custom')
+      .map((p) => (p.data as { event: { node: string } }).event.node);
+    expect(steps).toEqual([
+      'load_memory',
+      'rewrite',
+      'decompose',
+      'route_question',
+      'retrieve',
+      'merge_rerank',
+      'check_answerability',
+      'generate',
+      'citation_check',
+      'finalize',
+    ]);
     const ids = parts.map((p) => Number(p.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
@@ -79,30 +102,46 @@ describe('LangGraph SDK against the server', () => {
     const interrupt = first.find((p) => p.event === 'updates' && '__interrupt__' in (p.data as object))?.data as {
       __interrupt__: { value: { tool: string; args: { text: string }; approval_id: string } }[];
     };
-    expect(interrupt.__interrupt__[0]?.value).toMatchObject({ tool: 'save_memory', args: { text: 'I prefer answers in bullet points' } });
+    expect(interrupt.__interrupt__[0]?.value).toMatchObject({
+      tool: 'save_memory',
+      args: { text: 'I prefer answers in bullet points' },
+    });
     const waiting = await alice.threads.getState(thread.thread_id);
     expect(waiting.next).toEqual(['save_memory']);
     expect((await alice.threads.get(thread.thread_id)).status).toBe('interrupted');
     expect(await api.evident.store.listMemories('alice')).toEqual([]);
     // A new question waits until the pending action is decided.
-    await expect(alice.runs.wait(thread.thread_id, 'rag', { input: { question: 'What is the refund window?' } })).rejects.toThrow(/409|waits for a decision/);
+    await expect(
+      alice.runs.wait(thread.thread_id, 'rag', { input: { question: 'What is the refund window?' } }),
+    ).rejects.toThrow(/409|waits for a decision/);
 
-    const resumed = await collect(alice.runs.stream(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } }, streamMode: 'values' }));
+    const resumed = await collect(
+      alice.runs.stream(thread.thread_id, 'rag', {
+        command: { resume: { decision: 'approve' } },
+        streamMode: 'values',
+      }),
+    );
     expect(resumed.map((p) => p.event)).not.toContain('error');
     const state = await alice.threads.getState(thread.thread_id);
     expect(state.next).toEqual([]);
     const memories = await api.evident.store.listMemories('alice');
     expect(memories.map((m) => m.text)).toEqual(['I prefer answers in bullet points']);
-    expect((state.values as { tool_calls: { name: string; ok: boolean }[] }).tool_calls).toEqual([expect.objectContaining({ name: 'save_memory', ok: true })]);
+    expect((state.values as { tool_calls: { name: string; ok: boolean }[] }).tool_calls).toEqual([
+      expect.objectContaining({ name: 'save_memory', ok: true }),
+    ]);
 
     // Resuming again finds nothing to decide on: the side effect ran once.
-    await expect(collect(alice.runs.stream(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } } }))).rejects.toThrow(/409|no action waiting/i);
+    await expect(
+      collect(alice.runs.stream(thread.thread_id, 'rag', { command: { resume: { decision: 'approve' } } })),
+    ).rejects.toThrow(/409|no action waiting/i);
     expect(await api.evident.store.listMemories('alice')).toHaveLength(1);
   });
 
-  it('waits for a run and joins it, and searches only the key owner\'s threads', async () => {
+  it("waits for a run and joins it, and searches only the key owner's threads", async () => {
     const thread = await alice.threads.create({ metadata: { topic: 'refunds' } });
-    const values = (await alice.runs.wait(thread.thread_id, 'rag', { input: { question: 'How many days do customers have to request a refund?' } })) as {
+    const values = (await alice.runs.wait(thread.thread_id, 'rag', {
+      input: { question: 'How many days do customers have to request a refund?' },
+    })) as {
       answer: { answer: string };
     };
     expect(values.answer.answer.length).toBeGreaterThan(0);

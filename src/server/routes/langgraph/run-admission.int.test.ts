@@ -13,7 +13,12 @@ let api: ApiTestServer;
 
 beforeAll(async () => {
   api = await startApiTestServer({
-    agents: (evident) => openAgentRuntime(evident, { chat: { id: 'recording:held', model }, pollMs: 50, limits: { maxConcurrent: 2, maxConcurrentPerUser: 1 } }),
+    agents: (evident) =>
+      openAgentRuntime(evident, {
+        chat: { id: 'recording:held', model },
+        pollMs: 50,
+        limits: { maxConcurrent: 2, maxConcurrentPerUser: 1 },
+      }),
   });
   await api.evident.store.upsertUser({ name: 'carol', groups: ['sales'] });
 });
@@ -34,7 +39,10 @@ function heldReply(): void {
 }
 
 const startRun = (key: string) =>
-  api.request('POST', '/runs', { key, json: { assistant_id: 'rag', input: { question: 'What is the termination fee of CT-2024-0193?' } } });
+  api.request('POST', '/runs', {
+    key,
+    json: { assistant_id: 'rag', input: { question: 'What is the termination fee of CT-2024-0193?' } },
+  });
 
 describe('run admission', () => {
   it('refuses a run over the per-user and the overall limit with 429 and Retry-After, and admits again when a run ends', async () => {
@@ -46,15 +54,21 @@ describe('run admission', () => {
     const again = await startRun(api.keys.alice);
     expect(again.status).toBe(429);
     expect(again.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(again.json).toMatchObject({ error: { code: 'too_many_runs', hint: expect.stringContaining('runs.maxConcurrentPerUser') } });
+    expect(again.json).toMatchObject({
+      error: { code: 'too_many_runs', hint: expect.stringContaining('runs.maxConcurrentPerUser') },
+    });
     expect((await startRun(api.keys.bob)).status).toBe(200);
     const third = await startRun(carolKey);
     expect(third.status).toBe(429);
-    expect(third.json).toMatchObject({ error: { code: 'too_many_runs', hint: expect.stringContaining('runs.maxConcurrent ') } });
+    expect(third.json).toMatchObject({
+      error: { code: 'too_many_runs', hint: expect.stringContaining('runs.maxConcurrent ') },
+    });
 
     for (const open of gates.splice(0)) open();
     const { run_id: runId, thread_id: threadId } = first.json as { run_id: string; thread_id: string };
-    expect((await api.request('GET', `/threads/${threadId}/runs/${runId}/join`, { key: api.keys.alice })).status).toBe(200);
+    expect((await api.request('GET', `/threads/${threadId}/runs/${runId}/join`, { key: api.keys.alice })).status).toBe(
+      200,
+    );
     // Wait until both held runs have let go of their places.
     for (let tries = 0; tries < 100; tries++) {
       const runs = await Promise.all([api.evident.store.getRun(runId)]);

@@ -20,8 +20,13 @@ const streamModeSchema = z.enum(STREAM_MODES);
 
 /** The body of a run create / stream / wait request (LangGraph API); unknown fields are the SDK's defaults and ignored. */
 export const runBodySchema = z.looseObject({
-  assistant_id: z.string().min(1, 'name the assistant (an agent: rag, …)').max(128, 'an assistant name has at most 128 characters'),
-  input: z.union([z.looseObject({ messages: z.array(chatMessageSchema).min(1) }), z.looseObject({ question: z.string() })]).nullish(),
+  assistant_id: z
+    .string()
+    .min(1, 'name the assistant (an agent: rag, …)')
+    .max(128, 'an assistant name has at most 128 characters'),
+  input: z
+    .union([z.looseObject({ messages: z.array(chatMessageSchema).min(1) }), z.looseObject({ question: z.string() })])
+    .nullish(),
   command: z.looseObject({ resume: approvalDecisionSchema }).nullish(),
   stream_mode: z.union([streamModeSchema, z.array(streamModeSchema)]).nullish(),
   if_not_exists: z.enum(['create', 'reject']).nullish(),
@@ -37,7 +42,9 @@ export type RunBody = z.infer<typeof runBodySchema>;
 const UNSUPPORTED = ['interrupt_before', 'interrupt_after', 'webhook', 'after_seconds'] as const;
 
 const textOf = (content: ChatMessageInput['content']) =>
-  typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+  typeof content === 'string'
+    ? content
+    : content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
 
 const roleOf = (message: ChatMessageInput): Turn['role'] | 'system' | undefined => {
   const role = message.role ?? message.type;
@@ -51,12 +58,18 @@ const roleOf = (message: ChatMessageInput): Turn['role'] | 'system' | undefined 
  * The chat convention: the last message is the user's question; earlier user/assistant turns are history. The
  * message count and the question's length are within `limits` (the body's size bounds the history).
  */
-export function questionFromMessages(messages: readonly ChatMessageInput[], limits: LimitsConfig): { question: string; history: Turn[] } {
+export function questionFromMessages(
+  messages: readonly ChatMessageInput[],
+  limits: LimitsConfig,
+): { question: string; history: Turn[] } {
   assertMessagesWithin(messages.length, limits);
   const turns: Turn[] = [];
   for (const message of messages) {
     const role = roleOf(message);
-    if (!role) throw new ValidationError(`Unknown message role ${JSON.stringify(message.role ?? message.type)}.`, { hint: 'Use user/human, assistant/ai or system.' });
+    if (!role)
+      throw new ValidationError(`Unknown message role ${JSON.stringify(message.role ?? message.type)}.`, {
+        hint: 'Use user/human, assistant/ai or system.',
+      });
     if (role !== 'system') turns.push({ role, content: textOf(message.content) });
   }
   const last = turns.pop();
@@ -77,26 +90,40 @@ export function questionFromMessages(messages: readonly ChatMessageInput[], limi
 export function runActionOf(body: RunBody, limits: LimitsConfig): RunAction {
   assertMetadataWithin(body.metadata, limits);
   const unsupported = UNSUPPORTED.find((field) => (body as Record<string, unknown>)[field] != null);
-  if (unsupported) throw new ValidationError(`${unsupported} is not supported by this server.`, { hint: `Remove ${unsupported} from the request.` });
-  if (body.command && body.input) throw new ValidationError('Send either input (a question) or command (a decision), not both.');
+  if (unsupported)
+    throw new ValidationError(`${unsupported} is not supported by this server.`, {
+      hint: `Remove ${unsupported} from the request.`,
+    });
+  if (body.command && body.input)
+    throw new ValidationError('Send either input (a question) or command (a decision), not both.');
   const checkpointId = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
   if (checkpointId) {
-    if (body.command) throw new ValidationError('A decision resumes the thread where it waits; it takes no checkpoint.', { hint: 'Remove checkpoint_id.' });
-    return body.input ? { kind: 'fork', checkpointId, question: askOf(body.input, limits).question } : { kind: 'fork', checkpointId };
+    if (body.command)
+      throw new ValidationError('A decision resumes the thread where it waits; it takes no checkpoint.', {
+        hint: 'Remove checkpoint_id.',
+      });
+    return body.input
+      ? { kind: 'fork', checkpointId, question: askOf(body.input, limits).question }
+      : { kind: 'fork', checkpointId };
   }
   if (body.command) return { kind: 'resume', decision: body.command.resume };
   if (!body.input) {
-    throw new ValidationError('A run needs input: {"messages": [{"role": "user", "content": "…"}]} or {"question": "…"}.', {
-      hint: 'To answer a pending approval, send command: {"resume": {"decision": "approve"}} instead.',
-    });
+    throw new ValidationError(
+      'A run needs input: {"messages": [{"role": "user", "content": "…"}]} or {"question": "…"}.',
+      {
+        hint: 'To answer a pending approval, send command: {"resume": {"decision": "approve"}} instead.',
+      },
+    );
   }
   return askOf(body.input, limits);
 }
 
 function askOf(input: NonNullable<RunBody['input']>, limits: LimitsConfig): Extract<RunAction, { kind: 'ask' }> {
-  if ('messages' in input) return { kind: 'ask', ...questionFromMessages(input.messages as ChatMessageInput[], limits) };
+  if ('messages' in input)
+    return { kind: 'ask', ...questionFromMessages(input.messages as ChatMessageInput[], limits) };
   const question = String(input.question).trim();
-  if (!question) throw new ValidationError('The question is empty.', { hint: 'Send {"question": "…"} with some text.' });
+  if (!question)
+    throw new ValidationError('The question is empty.', { hint: 'Send {"question": "…"} with some text.' });
   assertQuestionWithin(question, limits);
   return { kind: 'ask', question, history: [] };
 }

@@ -43,14 +43,22 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
     return run;
   };
 
-  const stream = (c: Context<ServerEnv>, run: RunRecord, modes: readonly StreamMode[], cancelOnDisconnect: boolean, afterSeq = 0) =>
+  const stream = (
+    c: Context<ServerEnv>,
+    run: RunRecord,
+    modes: readonly StreamMode[],
+    cancelOnDisconnect: boolean,
+    afterSeq = 0,
+  ) =>
     streamRunEvents(c, runs, {
       runId: run.runId,
       reader: c.get('principal'),
       afterSeq,
       modes,
       heartbeatMs: options.heartbeatMs,
-      ...(cancelOnDisconnect ? { onDisconnect: () => void runs.cancel(run.threadId, run.runId, c.get('principal')).catch(() => undefined) } : {}),
+      ...(cancelOnDisconnect
+        ? { onDisconnect: () => void runs.cancel(run.threadId, run.runId, c.get('principal')).catch(() => undefined) }
+        : {}),
     });
 
   /** The thread's values once the run has ended: what `runs/wait` and `join` return (an `__error__` for a failed run). */
@@ -60,17 +68,30 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
     const { agent, snapshot } = await runs.threadState(run.threadId, c.get('principal'));
     const state = threadStateJson(agent, snapshot);
     if (ended.status !== 'failed' && ended.status !== 'cancelled') return state.values;
-    return { ...state.values, __error__: { error: ended.status === 'failed' ? 'RunFailed' : 'RunCancelled', message: ended.error ?? ended.status } };
+    return {
+      ...state.values,
+      __error__: {
+        error: ended.status === 'failed' ? 'RunFailed' : 'RunCancelled',
+        message: ended.error ?? ended.status,
+      },
+    };
   };
 
   const wantsCancelOnDisconnect = (body: RunBody) => body.on_disconnect === 'cancel';
 
   return new Hono<ServerEnv>()
-    .post('/threads/:threadId/runs', async (c) => c.json(runJson(await start(c, c.req.param('threadId'), await readJson(c, runBodySchema)))))
+    .post('/threads/:threadId/runs', async (c) =>
+      c.json(runJson(await start(c, c.req.param('threadId'), await readJson(c, runBodySchema)))),
+    )
     .post('/runs', async (c) => c.json(runJson(await start(c, undefined, await readJson(c, runBodySchema)))))
     .post('/threads/:threadId/runs/stream', async (c) => {
       const body = await readJson(c, runBodySchema);
-      return stream(c, await start(c, c.req.param('threadId'), body), streamModesOf(body), wantsCancelOnDisconnect(body));
+      return stream(
+        c,
+        await start(c, c.req.param('threadId'), body),
+        streamModesOf(body),
+        wantsCancelOnDisconnect(body),
+      );
     })
     .post('/runs/stream', async (c) => {
       const body = await readJson(c, runBodySchema);
@@ -97,8 +118,14 @@ export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptio
     )
     .get('/threads/:threadId/runs/:runId/stream', async (c) => {
       const run = await readableRun(store, c.req.param('threadId'), c.req.param('runId'), c.get('principal'));
-      const parsed = joinQuerySchema.safeParse({ stream_mode: c.req.queries('stream_mode'), cancel_on_disconnect: c.req.query('cancel_on_disconnect') });
-      if (!parsed.success) throw new ValidationError(`Invalid query: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, { hint: `stream_mode is one of ${STREAM_MODES.join(', ')}.` });
+      const parsed = joinQuerySchema.safeParse({
+        stream_mode: c.req.queries('stream_mode'),
+        cancel_on_disconnect: c.req.query('cancel_on_disconnect'),
+      });
+      if (!parsed.success)
+        throw new ValidationError(`Invalid query: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, {
+          hint: `stream_mode is one of ${STREAM_MODES.join(', ')}.`,
+        });
       const query = parsed.data;
       const cancelOnDisconnect = query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
       // A join without modes gets every mode the run recorded.

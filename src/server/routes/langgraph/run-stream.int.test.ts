@@ -43,7 +43,11 @@ function holdNextModelCall(): { reached: Promise<void>; release: () => void } {
   return { reached: reachedPromise, release };
 }
 
-const headers = (key: string, extra: Record<string, string> = {}) => ({ 'x-api-key': key, 'content-type': 'application/json', ...extra });
+const headers = (key: string, extra: Record<string, string> = {}) => ({
+  'x-api-key': key,
+  'content-type': 'application/json',
+  ...extra,
+});
 
 async function newThread(key = api.keys.alice): Promise<string> {
   const response = await fetch(`${api.url}/threads`, { method: 'POST', headers: headers(key), body: '{}' });
@@ -51,18 +55,30 @@ async function newThread(key = api.keys.alice): Promise<string> {
 }
 
 const streamRun = (threadId: string, body: Record<string, unknown>, key = api.keys.alice) =>
-  fetch(`${api.url}/threads/${threadId}/runs/stream`, { method: 'POST', headers: headers(key), body: JSON.stringify({ assistant_id: 'rag', ...body }) });
-
-const ask = (question: string) => ({ input: { messages: [{ role: 'user', content: question }] }, stream_mode: ['values', 'updates', 'custom'] });
-
-const join = (threadId: string, runId: string, lastEventId?: string) =>
-  fetch(`${api.url}/threads/${threadId}/runs/${runId}/stream?stream_mode=values&stream_mode=updates&stream_mode=custom`, {
-    headers: headers(api.keys.alice, lastEventId ? { 'last-event-id': lastEventId } : {}),
+  fetch(`${api.url}/threads/${threadId}/runs/stream`, {
+    method: 'POST',
+    headers: headers(key),
+    body: JSON.stringify({ assistant_id: 'rag', ...body }),
   });
 
-const getJson = async (path: string, key = api.keys.alice) => (await fetch(api.url + path, { headers: headers(key) })).json() as Promise<Record<string, unknown>>;
+const ask = (question: string) => ({
+  input: { messages: [{ role: 'user', content: question }] },
+  stream_mode: ['values', 'updates', 'custom'],
+});
+
+const join = (threadId: string, runId: string, lastEventId?: string) =>
+  fetch(
+    `${api.url}/threads/${threadId}/runs/${runId}/stream?stream_mode=values&stream_mode=updates&stream_mode=custom`,
+    {
+      headers: headers(api.keys.alice, lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
+  );
+
+const getJson = async (path: string, key = api.keys.alice) =>
+  (await fetch(api.url + path, { headers: headers(key) })).json() as Promise<Record<string, unknown>>;
 const runIdOf = (events: SseEvent[]) => (events[0]?.data as { run_id: string }).run_id;
-const stepNode = (event: SseEvent) => (event.event === 'custom' ? (event.data as { event: { node: string } }).event.node : undefined);
+const stepNode = (event: SseEvent) =>
+  event.event === 'custom' ? (event.data as { event: { node: string } }).event.node : undefined;
 
 describe('run streams', () => {
   it('replays a finished run from any event id, and whole without one', async () => {
@@ -96,10 +112,23 @@ describe('run streams', () => {
     const ids = [...early.events, ...later.events].map((event) => Number(event.id));
     expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
     expect([...early.events, ...later.events].map(stepNode).filter(Boolean)).toEqual([
-      'load_memory', 'rewrite', 'decompose', 'route_question', 'retrieve', 'merge_rerank', 'check_answerability', 'refuse', 'finalize',
+      'load_memory',
+      'rewrite',
+      'decompose',
+      'route_question',
+      'retrieve',
+      'merge_rerank',
+      'check_answerability',
+      'refuse',
+      'finalize',
     ]);
-    expect(await getJson(`/threads/${threadId}/runs/${runId}`)).toMatchObject({ status: 'success', outcome: 'refused' });
-    const joined = (await getJson(`/threads/${threadId}/runs/${runId}/join`)) as { answer: { answerable: boolean; missing_information: string[] } };
+    expect(await getJson(`/threads/${threadId}/runs/${runId}`)).toMatchObject({
+      status: 'success',
+      outcome: 'refused',
+    });
+    const joined = (await getJson(`/threads/${threadId}/runs/${runId}/join`)) as {
+      answer: { answerable: boolean; missing_information: string[] };
+    };
     expect(joined.answer).toMatchObject({ answerable: false, missing_information: ['the fee'] });
   });
 
@@ -121,7 +150,10 @@ describe('run streams', () => {
     const created = await fetch(`${api.url}/threads/${threadId}/runs`, {
       method: 'POST',
       headers: headers(api.keys.alice),
-      body: JSON.stringify({ assistant_id: 'rag', input: { question: 'What is the termination fee of CT-2024-0193?' } }),
+      body: JSON.stringify({
+        assistant_id: 'rag',
+        input: { question: 'What is the termination fee of CT-2024-0193?' },
+      }),
     });
     const run = (await created.json()) as { run_id: string; status: string };
     expect(run.status).toBe('running');
@@ -131,22 +163,34 @@ describe('run streams', () => {
     expect(busy.status).toBe(409);
     expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('thread_busy');
 
-    const bobCancel = await fetch(`${api.url}/threads/${threadId}/runs/${run.run_id}/cancel`, { method: 'POST', headers: headers(api.keys.bob) });
+    const bobCancel = await fetch(`${api.url}/threads/${threadId}/runs/${run.run_id}/cancel`, {
+      method: 'POST',
+      headers: headers(api.keys.bob),
+    });
     expect(bobCancel.status).toBe(404);
-    const cancel = await fetch(`${api.url}/threads/${threadId}/runs/${run.run_id}/cancel`, { method: 'POST', headers: headers(api.keys.alice) });
+    const cancel = await fetch(`${api.url}/threads/${threadId}/runs/${run.run_id}/cancel`, {
+      method: 'POST',
+      headers: headers(api.keys.alice),
+    });
     expect(cancel.status).toBe(200);
     expect(await cancel.json()).toMatchObject({ status: 'interrupted', outcome: 'cancelled' });
     const replay = await readSse(await join(threadId, run.run_id));
     expect(replay.events.slice(-2).map((event) => event.event)).toEqual(['error', 'end']);
     expect(replay.events.at(-2)?.data).toMatchObject({ error: 'cancelled' });
-    const again = await fetch(`${api.url}/threads/${threadId}/runs/${run.run_id}/cancel`, { method: 'POST', headers: headers(api.keys.alice) });
+    const again = await fetch(`${api.url}/threads/${threadId}/runs/${run.run_id}/cancel`, {
+      method: 'POST',
+      headers: headers(api.keys.alice),
+    });
     expect(again.status).toBe(409);
   });
 
   it('cancels on disconnect when the client asked for it', async () => {
     const threadId = await newThread();
     const { reached } = holdNextModelCall();
-    const response = await streamRun(threadId, { ...ask('What is the termination fee of CT-2024-0193?'), on_disconnect: 'cancel' });
+    const response = await streamRun(threadId, {
+      ...ask('What is the termination fee of CT-2024-0193?'),
+      on_disconnect: 'cancel',
+    });
     const early = await readSse(response, (event) => stepNode(event) === 'merge_rerank');
     await reached;
     const runId = runIdOf(early.events);
@@ -155,7 +199,10 @@ describe('run streams', () => {
       status = String((await getJson(`/threads/${threadId}/runs/${runId}`)).status);
       if (status !== 'interrupted') await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(await getJson(`/threads/${threadId}/runs/${runId}`)).toMatchObject({ status: 'interrupted', outcome: 'cancelled' });
+    expect(await getJson(`/threads/${threadId}/runs/${runId}`)).toMatchObject({
+      status: 'interrupted',
+      outcome: 'cancelled',
+    });
   });
 
   it('refuses bad run requests with a hint', async () => {
@@ -163,17 +210,33 @@ describe('run streams', () => {
     const cases: [Record<string, unknown>, number, RegExp][] = [
       [{ assistant_id: 'rag' }, 400, /needs input/],
       [{ assistant_id: 'nobody', input: { question: 'x' } }, 404, /assistant/],
-      [{ assistant_id: 'rag', input: { messages: [{ role: 'assistant', content: 'hi' }] } }, 400, /last message must be a non-empty user message/],
+      [
+        { assistant_id: 'rag', input: { messages: [{ role: 'assistant', content: 'hi' }] } },
+        400,
+        /last message must be a non-empty user message/,
+      ],
       [{ assistant_id: 'rag', input: { question: 'x' }, stream_mode: 'debug' }, 400, /stream_mode/],
-      [{ assistant_id: 'rag', input: { question: 'x' }, interrupt_before: ['generate'] }, 400, /interrupt_before is not supported/],
+      [
+        { assistant_id: 'rag', input: { question: 'x' }, interrupt_before: ['generate'] },
+        400,
+        /interrupt_before is not supported/,
+      ],
       [{ assistant_id: 'rag', command: { resume: { decision: 'approve' } } }, 409, /no action waiting/],
     ];
     for (const [body, status, message] of cases) {
-      const response = await fetch(`${api.url}/threads/${threadId}/runs/stream`, { method: 'POST', headers: headers(api.keys.alice), body: JSON.stringify(body) });
+      const response = await fetch(`${api.url}/threads/${threadId}/runs/stream`, {
+        method: 'POST',
+        headers: headers(api.keys.alice),
+        body: JSON.stringify(body),
+      });
       const error = ((await response.json()) as { error: { message: string; hint: string | null } }).error;
       expect([response.status, error.message]).toEqual([status, expect.stringMatching(message)]);
     }
-    const missing = await fetch(`${api.url}/threads/no-such-thread/runs/wait`, { method: 'POST', headers: headers(api.keys.alice), body: JSON.stringify({ assistant_id: 'rag', input: { question: 'x' } }) });
+    const missing = await fetch(`${api.url}/threads/no-such-thread/runs/wait`, {
+      method: 'POST',
+      headers: headers(api.keys.alice),
+      body: JSON.stringify({ assistant_id: 'rag', input: { question: 'x' } }),
+    });
     expect(missing.status).toBe(404);
     expect(modelCalls).toBeGreaterThan(0);
   });

@@ -18,12 +18,18 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 async function answeredThread(agent: string): Promise<{ threadId: string; runId: string }> {
-  const thread = (await api.request('POST', '/threads', { key: api.keys.alice, json: {} })).json as { thread_id: string };
+  const thread = (await api.request('POST', '/threads', { key: api.keys.alice, json: {} })).json as {
+    thread_id: string;
+  };
   const read = await readSse(
     await fetch(`${api.url}/threads/${thread.thread_id}/runs/stream`, {
       method: 'POST',
       headers: { authorization: `Bearer ${api.keys.alice}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ assistant_id: agent, input: { question: QUESTION }, stream_mode: ['values', 'updates', 'custom'] }),
+      body: JSON.stringify({
+        assistant_id: agent,
+        input: { question: QUESTION },
+        stream_mode: ['values', 'updates', 'custom'],
+      }),
     }),
   );
   return { threadId: thread.thread_id, runId: (read.events[0]?.data as { run_id: string }).run_id };
@@ -34,7 +40,9 @@ async function everythingOf(threadId: string, runId: string): Promise<string> {
   const state = await api.request('GET', `/threads/${threadId}/state`, { key: api.keys.alice });
   const history = await api.request('GET', `/threads/${threadId}/history?limit=1000`, { key: api.keys.alice });
   const replay = await readSse(
-    await fetch(`${api.url}/threads/${threadId}/runs/${runId}/stream`, { headers: { authorization: `Bearer ${api.keys.alice}` } }),
+    await fetch(`${api.url}/threads/${threadId}/runs/${runId}/stream`, {
+      headers: { authorization: `Bearer ${api.keys.alice}` },
+    }),
   );
   expect([state.status, history.status]).toEqual([200, 200]);
   return [state.text, history.text, JSON.stringify(replay.events)].join('\n');
@@ -51,10 +59,15 @@ describe.each(['rag', 'react', 'controllable'])('%s: reading a stored run with t
       const after = await everythingOf(threadId, runId);
       for (const text of RESTRICTED) expect(after).not.toContain(text);
       expect(after).toContain(WITHHELD_TEXT);
-      const state = (await api.request('GET', `/threads/${threadId}/state`, { key: api.keys.alice })).json as { values: { withheld?: number } };
+      const state = (await api.request('GET', `/threads/${threadId}/state`, { key: api.keys.alice })).json as {
+        values: { withheld?: number };
+      };
       expect(state.values.withheld).toBeGreaterThan(0);
       // The next question on the thread does not carry the withheld answer into the run either.
-      const next = await api.request('POST', `/threads/${threadId}/runs/wait`, { key: api.keys.alice, json: { assistant_id: agent, input: { question: 'And what is its pricing?' } } });
+      const next = await api.request('POST', `/threads/${threadId}/runs/wait`, {
+        key: api.keys.alice,
+        json: { assistant_id: agent, input: { question: 'And what is its pricing?' } },
+      });
       expect(next.status, next.text).toBe(200);
       for (const text of RESTRICTED) expect(next.text).not.toContain(text);
     } finally {
@@ -68,7 +81,9 @@ describe.each(['rag', 'react', 'controllable'])('%s: reading a stored run with t
 describe('a deleted document', () => {
   it('is withheld from every stored run that used it, for its owner and for an admin', async () => {
     const { threadId, runId } = await answeredThread('rag');
-    const deleted = await api.request('DELETE', `/v1/documents/${encodeURIComponent('contracts/ct-2024-0193.md')}`, { key: api.keys.admin });
+    const deleted = await api.request('DELETE', `/v1/documents/${encodeURIComponent('contracts/ct-2024-0193.md')}`, {
+      key: api.keys.admin,
+    });
     expect(deleted.status).toBeLessThan(300);
     const after = await everythingOf(threadId, runId);
     for (const text of RESTRICTED) expect(after).not.toContain(text);

@@ -13,7 +13,10 @@ import { threadJson, threadStateJson } from './api-json.ts';
 const metadataSchema = z.record(z.string(), z.unknown());
 
 export const threadCreateSchema = z.looseObject({
-  thread_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'use 1–128 letters, digits, ".", "_", ":" or "-"').nullish(),
+  thread_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'use 1–128 letters, digits, ".", "_", ":" or "-"')
+    .nullish(),
   metadata: metadataSchema.nullish(),
   if_exists: z.enum(['raise', 'do_nothing']).nullish(),
 });
@@ -31,13 +34,21 @@ export const historySchema = z.looseObject({ limit: z.number().int().min(1).max(
 function historyLimitOf(query: string | undefined): number {
   if (query === undefined) return 10;
   const limit = Number(query);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new ValidationError(`Invalid limit ${JSON.stringify(query)}.`, { hint: 'Use a whole number from 1 to 1000.' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new ValidationError(`Invalid limit ${JSON.stringify(query)}.`, {
+      hint: 'Use a whole number from 1 to 1000.',
+    });
   return limit;
 }
 
 /** An empty body reads as `{}`: the SDK posts none for a plain `threads.create()`. */
-async function readOptionalJson<T extends z.ZodType>(c: Parameters<typeof readJson>[0], schema: T): Promise<z.infer<T>> {
-  return (c.req.header('content-length') === '0' || !c.req.header('content-type') ? schema.parse({}) : readJson(c, schema)) as z.infer<T>;
+async function readOptionalJson<T extends z.ZodType>(
+  c: Parameters<typeof readJson>[0],
+  schema: T,
+): Promise<z.infer<T>> {
+  return (
+    c.req.header('content-length') === '0' || !c.req.header('content-type') ? schema.parse({}) : readJson(c, schema)
+  ) as z.infer<T>;
 }
 
 const matches = (metadata: Record<string, unknown>, wanted: Record<string, unknown>) =>
@@ -69,14 +80,20 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
       const offset = body.offset ?? 0;
       const threads = (await store.listThreads(c.get('principal').id))
         .map((thread) => threadJson(thread))
-        .filter((thread) => (!body.metadata || matches(thread.metadata, body.metadata)) && (!body.status || thread.status === body.status));
+        .filter(
+          (thread) =>
+            (!body.metadata || matches(thread.metadata, body.metadata)) &&
+            (!body.status || thread.status === body.status),
+        );
       return c.json(threads.slice(offset, offset + (body.limit ?? 10)));
     })
     .get('/threads/:threadId', async (c) => {
       const { thread, agent, snapshot } = await runs.threadState(c.req.param('threadId'), c.get('principal'));
       const values = agent && snapshot?.createdAt ? agent.view(snapshot.values as Record<string, unknown>) : undefined;
       const lastRun = (await store.listRuns(thread.threadId, thread.owner)).at(-1);
-      return c.json(threadJson({ ...thread, ...(lastRun ? { lastStatus: lastRun.status } : {}) }, values ? { values } : {}));
+      return c.json(
+        threadJson({ ...thread, ...(lastRun ? { lastStatus: lastRun.status } : {}) }, values ? { values } : {}),
+      );
     })
     .delete('/threads/:threadId', async (c) => {
       await runs.deleteThread(c.req.param('threadId'), c.get('principal'));
@@ -87,7 +104,10 @@ export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
       return c.json(threadStateJson(agent, snapshot));
     })
     .on(['GET', 'POST'], '/threads/:threadId/history', async (c) => {
-      const limit = c.req.method === 'POST' ? ((await readOptionalJson(c, historySchema)).limit ?? 10) : historyLimitOf(c.req.query('limit'));
+      const limit =
+        c.req.method === 'POST'
+          ? ((await readOptionalJson(c, historySchema)).limit ?? 10)
+          : historyLimitOf(c.req.query('limit'));
       const { agent, snapshots } = await runs.history(c.req.param('threadId'), c.get('principal'), limit);
       return c.json(snapshots.map((snapshot) => threadStateJson(agent, snapshot)));
     });

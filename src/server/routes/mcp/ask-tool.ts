@@ -13,7 +13,13 @@ import { sourcesBlock } from '../openai/completion-content.ts';
 import type { McpContext } from './mcp-context.ts';
 import { guarded, toolResult } from './tool-result.ts';
 
-const citationJson = z.object({ chunk_id: z.string(), doc_id: z.string(), source: z.string(), page: z.number().optional(), quote: z.string() });
+const citationJson = z.object({
+  chunk_id: z.string(),
+  doc_id: z.string(),
+  source: z.string(),
+  page: z.number().optional(),
+  quote: z.string(),
+});
 
 const askOutput = z.object({
   status: z.string().describe('answered | refused | interrupted (waits for an approval) | cancelled'),
@@ -26,7 +32,12 @@ const askOutput = z.object({
   citations: z.array(citationJson),
   missing_information: z.array(z.string()),
   pending_approval: z
-    .object({ approval_id: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()), how_to_decide: z.string() })
+    .object({
+      approval_id: z.string(),
+      tool: z.string(),
+      args: z.record(z.string(), z.unknown()),
+      how_to_decide: z.string(),
+    })
     .nullable()
     .describe('A side effect the run proposed: it waits for a person to approve it, outside MCP, and has not run.'),
 });
@@ -52,7 +63,12 @@ function askJson(outcome: CompletionOutcome, ids: { runId: string; threadId: str
     citations: answer?.citations ?? [],
     missing_information: answer?.missing_information ?? [],
     pending_approval: pending
-      ? { approval_id: pending.approval_id, tool: pending.tool, args: pending.args, how_to_decide: howToDecide(ids.threadId, ids.agent) }
+      ? {
+          approval_id: pending.approval_id,
+          tool: pending.tool,
+          args: pending.args,
+          how_to_decide: howToDecide(ids.threadId, ids.agent),
+        }
       : null,
   };
 }
@@ -61,7 +77,9 @@ function askText(json: AskJson, outcome: CompletionOutcome): string {
   const lines = [json.answer ?? ''];
   if (json.pending_approval) {
     const { tool, args, approval_id, how_to_decide } = json.pending_approval;
-    lines.push(`Pending approval ${approval_id}: the ${tool} action with ${JSON.stringify(args)} waits for a person's decision. ${how_to_decide}`);
+    lines.push(
+      `Pending approval ${approval_id}: the ${tool} action with ${JSON.stringify(args)} waits for a person's decision. ${how_to_decide}`,
+    );
   }
   const sources = sourcesBlock(outcome.answer).trim();
   if (sources) lines.push(sources);
@@ -72,7 +90,12 @@ function askText(json: AskJson, outcome: CompletionOutcome): string {
 function runFailed(outcome: CompletionOutcome, runId: string, threadId: string): CallToolResult {
   const error = { code: outcome.error?.code ?? 'run_failed', message: outcome.error?.message ?? 'The run failed.' };
   return {
-    content: [{ type: 'text', text: `${error.message} (${error.code}; thread ${threadId}, run ${runId}). Ask again, or see the run's events.` }],
+    content: [
+      {
+        type: 'text',
+        text: `${error.message} (${error.code}; thread ${threadId}, run ${runId}). Ask again, or see the run's events.`,
+      },
+    ],
     isError: true,
   };
 }
@@ -97,8 +120,17 @@ export function registerAskTool(server: McpServer, context: McpContext, logger: 
         'back as a pending approval for a person to decide.',
       inputSchema: {
         question: z.string().trim().min(1, 'a non-empty question is required'),
-        agent: z.enum(agents).optional().describe(`Which agent (default ${runs.agents.has('rag') ? 'rag' : agents[0]}).`),
-        thread_id: z.string().trim().min(1).max(200).optional().describe('Continue one of your threads (as returned by an earlier ask).'),
+        agent: z
+          .enum(agents)
+          .optional()
+          .describe(`Which agent (default ${runs.agents.has('rag') ? 'rag' : agents[0]}).`),
+        thread_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('Continue one of your threads (as returned by an earlier ask).'),
       },
       outputSchema: askOutput.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -118,7 +150,8 @@ export function registerAskTool(server: McpServer, context: McpContext, logger: 
           surface: 'mcp',
         });
         let outcome: CompletionOutcome | undefined;
-        for await (const part of completionParts(runs.events(run.runId, 0, extra.signal, principal))) if (part.kind === 'end') outcome = part.outcome;
+        for await (const part of completionParts(runs.events(run.runId, 0, extra.signal, principal)))
+          if (part.kind === 'end') outcome = part.outcome;
         // Only a client that went away leaves without an outcome; the run goes on, recorded.
         if (!outcome) throw new ClientClosedError();
         // The `end` event is stored before the run lets go of its thread: wait for that, so a next ask on the thread is not `thread_busy`.

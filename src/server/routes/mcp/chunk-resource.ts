@@ -14,7 +14,11 @@ export function registerChunkResource(server: McpServer, context: McpContext): v
   server.registerResource(
     'chunk',
     new ResourceTemplate(CHUNK_URI_TEMPLATE, { list: undefined }),
-    { title: 'A chunk of a document', description: 'One retrieved passage by chunk_id (as search and citations name it), if you may read its document.', mimeType: 'text/plain' },
+    {
+      title: 'A chunk of a document',
+      description: 'One retrieved passage by chunk_id (as search and citations name it), if you may read its document.',
+      mimeType: 'text/plain',
+    },
     async (uri, variables) => {
       const chunkId = idFromVariable(variables.chunk_id);
       if (!chunkId || chunkId.length > MAX_CHUNK_ID_CHARS) throw resourceNotFound(uri);
@@ -27,7 +31,14 @@ export function registerChunkResource(server: McpServer, context: McpContext): v
             uri: uri.href,
             mimeType: 'text/plain',
             text: chunk.text,
-            _meta: { chunk_id: chunk.id, doc_id: chunk.docId, source: chunk.source, title: chunk.title, heading, page: chunk.page ?? null },
+            _meta: {
+              chunk_id: chunk.id,
+              doc_id: chunk.docId,
+              source: chunk.source,
+              title: chunk.title,
+              heading,
+              page: chunk.page ?? null,
+            },
           },
         ],
       };

@@ -40,8 +40,11 @@ export function registerCitedAnswerPrompt(server: McpServer, context: McpContext
     'cited_answer',
     {
       title: 'Cited answer',
-      description: 'Retrieves evidence for a question from the documents you may read and asks for an answer that cites every claim, or says it does not know.',
-      argsSchema: { question: z.string().trim().min(1, 'a non-empty question is required').describe('The question to answer.') },
+      description:
+        'Retrieves evidence for a question from the documents you may read and asks for an answer that cites every claim, or says it does not know.',
+      argsSchema: {
+        question: z.string().trim().min(1, 'a non-empty question is required').describe('The question to answer.'),
+      },
     },
     async ({ question }) => {
       try {
@@ -54,9 +57,13 @@ export function registerCitedAnswerPrompt(server: McpServer, context: McpContext
       } catch (error) {
         // A thrown error's message would reach the client as it is: only its public form may.
         const shown = publicErrorOf(error);
-        if (!isEvidentError(error) || error.category === 'system') logger.error('mcp prompt failed', { prompt: 'cited_answer', error: String(error) });
-        const code = isEvidentError(error) && error.category === 'user' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-        throw jsonRpcError(code, `${shown.message}${shown.hint ? ` ${shown.hint}` : ''} (${shown.code})`, { code: shown.code });
+        if (!isEvidentError(error) || error.category === 'system')
+          logger.error('mcp prompt failed', { prompt: 'cited_answer', error: String(error) });
+        const code =
+          isEvidentError(error) && error.category === 'user' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+        throw jsonRpcError(code, `${shown.message}${shown.hint ? ` ${shown.hint}` : ''} (${shown.code})`, {
+          code: shown.code,
+        });
       }
     },
   );

@@ -14,7 +14,7 @@ import { registerTableQueryTool } from './table-query-tool.ts';
 const MAX_TOOL_INPUT_ELEMENTS = 1_000;
 
 const INSTRUCTIONS =
-  'Evident answers from an organisation\'s documents, as the signed-in user: everything you see is what that user may ' +
+  "Evident answers from an organisation's documents, as the signed-in user: everything you see is what that user may " +
   'read. Use `search` for passages, `ask` for a checked answer with citations (it says when it does not know), ' +
   '`list_tables` and `table_query` for numbers in spreadsheets. Cite chunk_ids; read a passage as evident://chunks/{chunk_id}.';
 

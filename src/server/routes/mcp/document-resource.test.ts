@@ -9,7 +9,10 @@ let corpus: McpCorpusStore;
 let handbookDoc: DocumentRecord;
 
 /** A restricted document of many chunks: one section per clause, each longer than a chunk's share. */
-const handbook = Array.from({ length: 12 }, (_, i) => `## Clause ${i + 1}\n\n${`Clause ${i + 1} says the same careful thing again. `.repeat(30)}\n`).join('\n');
+const handbook = Array.from(
+  { length: 12 },
+  (_, i) => `## Clause ${i + 1}\n\n${`Clause ${i + 1} says the same careful thing again. `.repeat(30)}\n`,
+).join('\n');
 
 beforeAll(async () => {
   corpus = await openMcpCorpusStore();
@@ -32,14 +35,19 @@ describe('documentText (evident://documents/{doc_id})', () => {
     const alice = await corpus.evident.principalFor('alice');
     const read = await documentText({ evident: corpus.evident, principal: alice }, handbookDoc);
     expect(read).toMatchObject({ chunks: handbookDoc.chunkCount, truncated: false });
-    for (let i = 1; i < 12; i++) expect(read.text.indexOf(`Clause ${i} says`)).toBeLessThan(read.text.indexOf(`Clause ${i + 1} says`));
+    for (let i = 1; i < 12; i++)
+      expect(read.text.indexOf(`Clause ${i} says`)).toBeLessThan(read.text.indexOf(`Clause ${i + 1} says`));
   });
 
   it('cuts at whole chunks once the bound is reached, and says how many it read', async () => {
     const alice = await corpus.evident.principalFor('alice');
     const whole = await documentText({ evident: corpus.evident, principal: alice }, handbookDoc);
     const [first] = await corpus.evident.store.getChunks(['handbook.md#0'], alice);
-    const cut = await documentText({ evident: corpus.evident, principal: alice }, handbookDoc, (first?.text.length ?? 0) + 1);
+    const cut = await documentText(
+      { evident: corpus.evident, principal: alice },
+      handbookDoc,
+      (first?.text.length ?? 0) + 1,
+    );
     expect(handbookDoc.chunkCount).toBeGreaterThan(1);
     expect(cut).toEqual({ text: first?.text, chunks: 1, truncated: true });
     expect(whole.text.startsWith(cut.text)).toBe(true);
@@ -47,6 +55,10 @@ describe('documentText (evident://documents/{doc_id})', () => {
 
   it('reads nothing for a principal the store filters the document from', async () => {
     const bob = await corpus.evident.principalFor('bob');
-    expect(await documentText({ evident: corpus.evident, principal: bob }, handbookDoc)).toEqual({ text: '', chunks: 0, truncated: false });
+    expect(await documentText({ evident: corpus.evident, principal: bob }, handbookDoc)).toEqual({
+      text: '',
+      chunks: 0,
+      truncated: false,
+    });
   });
 });

@@ -19,8 +19,13 @@ export async function documentText(
   let chars = 0;
   let read = 0;
   for (let start = 0; start < doc.chunkCount; start += CHUNK_BATCH) {
-    const ids = Array.from({ length: Math.min(CHUNK_BATCH, doc.chunkCount - start) }, (_, i) => `${doc.docId}#${start + i}`);
-    const chunks = (await context.evident.store.getChunks(ids, context.principal)).sort((a, b) => a.ordinal - b.ordinal);
+    const ids = Array.from(
+      { length: Math.min(CHUNK_BATCH, doc.chunkCount - start) },
+      (_, i) => `${doc.docId}#${start + i}`,
+    );
+    const chunks = (await context.evident.store.getChunks(ids, context.principal)).sort(
+      (a, b) => a.ordinal - b.ordinal,
+    );
     for (const chunk of chunks) {
       if (chars + chunk.text.length > maxChars) {
         return { text: parts.join('\n\n'), chunks: read, truncated: true };
@@ -44,7 +49,8 @@ export function registerDocumentResource(server: McpServer, context: McpContext)
   const readable = async (docId: string): Promise<DocumentRecord | undefined> => {
     const doc = await store.getDocument(docId);
     if (!doc) return undefined;
-    if (doc.chunkCount === 0) return (await store.listDocuments(context.principal)).find((listed) => listed.docId === docId);
+    if (doc.chunkCount === 0)
+      return (await store.listDocuments(context.principal)).find((listed) => listed.docId === docId);
     return (await store.getChunks([`${docId}#0`], context.principal)).length > 0 ? doc : undefined;
   };
   server.registerResource(
@@ -60,7 +66,11 @@ export function registerDocumentResource(server: McpServer, context: McpContext)
         })),
       }),
     }),
-    { title: 'A document', description: 'The text of a document you may read, by doc_id (its path relative to the ingested folder).', mimeType: 'text/plain' },
+    {
+      title: 'A document',
+      description: 'The text of a document you may read, by doc_id (its path relative to the ingested folder).',
+      mimeType: 'text/plain',
+    },
     async (uri, variables): Promise<ReadResourceResult> => {
       const docId = idFromVariable(variables.doc_id);
       const doc = docId ? await readable(docId) : undefined;
@@ -75,7 +85,15 @@ export function registerDocumentResource(server: McpServer, context: McpContext)
             uri: uri.href,
             mimeType: 'text/plain',
             text: `${text}${note}`,
-            _meta: { doc_id: doc.docId, title: doc.title, type: doc.type, source: doc.source, chunks: doc.chunkCount, pages: doc.pageCount ?? null, truncated },
+            _meta: {
+              doc_id: doc.docId,
+              title: doc.title,
+              type: doc.type,
+              source: doc.source,
+              chunks: doc.chunkCount,
+              pages: doc.pageCount ?? null,
+              truncated,
+            },
           },
         ],
       };

@@ -14,15 +14,24 @@ export function registerListDocumentsTool(server: McpServer, context: McpContext
     'list_documents',
     {
       title: 'List the documents you may read',
-      description: 'Lists the ingested documents you may read: doc_id, title, type, pages, chunks, ACL, and the evident://documents/{doc_id} resource that reads one.',
+      description:
+        'Lists the ingested documents you may read: doc_id, title, type, pages, chunks, ACL, and the evident://documents/{doc_id} resource that reads one.',
       outputSchema: listDocumentsOutput.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
       guarded(logger, 'list_documents', async () => {
-        const documents = (await context.evident.store.listDocuments(context.principal)).map((doc) => ({ ...toDocumentJson(doc), uri: documentUri(doc.docId) }));
+        const documents = (await context.evident.store.listDocuments(context.principal)).map((doc) => ({
+          ...toDocumentJson(doc),
+          uri: documentUri(doc.docId),
+        }));
         const text = documents.length
-          ? documents.map((doc) => `${doc.doc_id} — ${doc.title} (${doc.type}, ${doc.chunks} chunks${doc.pages ? `, ${doc.pages} pages` : ''})`).join('\n')
+          ? documents
+              .map(
+                (doc) =>
+                  `${doc.doc_id} — ${doc.title} (${doc.type}, ${doc.chunks} chunks${doc.pages ? `, ${doc.pages} pages` : ''})`,
+              )
+              .join('\n')
           : 'No documents you may read.';
         return toolResult(text, { documents });
       }),

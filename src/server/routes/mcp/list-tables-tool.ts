@@ -23,14 +23,21 @@ export function registerListTablesTool(server: McpServer, context: McpContext, l
     'list_tables',
     {
       title: 'List the tables you may query',
-      description: 'Lists the SQL tables made from ingested CSV/XLSX sheets that you may read: sql_name (for table_query), source doc_id, row count and typed columns.',
+      description:
+        'Lists the SQL tables made from ingested CSV/XLSX sheets that you may read: sql_name (for table_query), source doc_id, row count and typed columns.',
       outputSchema: listTablesOutput.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
       guarded(logger, 'list_tables', async () => {
         const records = await context.evident.store.listTables(context.principal);
-        const tables = records.map((table) => ({ sql_name: table.sqlName, doc_id: table.docId, title: table.title, rows: table.rowCount, columns: table.columns.map((c) => ({ name: c.name, type: c.type })) }));
+        const tables = records.map((table) => ({
+          sql_name: table.sqlName,
+          doc_id: table.docId,
+          title: table.title,
+          rows: table.rowCount,
+          columns: table.columns.map((c) => ({ name: c.name, type: c.type })),
+        }));
         return toolResult(records.length ? describeTables(records) : 'No tables you may query.', { tables });
       }),
   );

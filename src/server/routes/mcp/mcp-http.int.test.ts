@@ -1,12 +1,25 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentRuntime, type AgentRuntime } from '../../../agent/agent-runtime.ts';
 import { withSchema } from '../../../store/postgres/drop-store.ts';
 import { CompliantChatModel } from '../../../testing/compliant-chat-model.ts';
-import { openMcpCorpusStore, RESTRICTED_DOC_IDS, RESTRICTED_MARKERS, type McpCorpusStore } from '../../../testing/mcp-corpus.ts';
-import { callTool, expectNoRestrictedContent, mcpSurfaceSuite, type McpSuiteClients } from '../../../testing/mcp-surface-suite.ts';
+import {
+  openMcpCorpusStore,
+  RESTRICTED_DOC_IDS,
+  RESTRICTED_MARKERS,
+  type McpCorpusStore,
+} from '../../../testing/mcp-corpus.ts';
+import {
+  callTool,
+  expectNoRestrictedContent,
+  mcpSurfaceSuite,
+  type McpSuiteClients,
+} from '../../../testing/mcp-surface-suite.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../../testing/postgres-test-database.ts';
 import { createApp } from '../../create-app.ts';
 import { startServer, type RunningServer } from '../../start-server.ts';
@@ -22,8 +35,13 @@ interface McpTestServer {
 }
 
 async function startMcpTestServer(corpus: McpCorpusStore, agents: AgentRuntime): Promise<McpTestServer> {
-  const keys = { alice: (await corpus.evident.store.createApiKey('alice')).key, bob: (await corpus.evident.store.createApiKey('bob')).key };
-  const server: RunningServer = await startServer(createApp({ evident: corpus.evident, adminKey: ADMIN_KEY, agents }), { port: 0 });
+  const keys = {
+    alice: (await corpus.evident.store.createApiKey('alice')).key,
+    bob: (await corpus.evident.store.createApiKey('bob')).key,
+  };
+  const server: RunningServer = await startServer(createApp({ evident: corpus.evident, adminKey: ADMIN_KEY, agents }), {
+    port: 0,
+  });
   return {
     corpus,
     url: server.url,
@@ -39,7 +57,10 @@ const open: Client[] = [];
 
 async function connect(url: string, key: string | undefined): Promise<Client> {
   const client = new Client({ name: 'evident-mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${url}/mcp`),
+    key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : {},
+  );
   await client.connect(transport);
   open.push(client);
   return client;
@@ -79,40 +100,60 @@ describe('MCP over Streamable HTTP (POST /mcp) on SQLite, offline agents', () =>
   it('an admin key sees raw channel scores, as on POST /v1/search', async () => {
     const admin = await connect(api.url, ADMIN_KEY);
     const result = await callTool(admin, 'search', { query: 'paid annual leave', top_k: 1 });
-    const hit = (result.structuredContent as { results: { channels: Record<string, { score?: number }> }[] }).results[0];
+    const hit = (result.structuredContent as { results: { channels: Record<string, { score?: number }> }[] })
+      .results[0];
     expect(Object.values(hit?.channels ?? {}).some((channel) => typeof channel.score === 'number')).toBe(true);
   });
 
   it('records its searches and asks in the audit log (surface mcp), counting what bob may not read without naming it', async () => {
     const bob = await connect(api.url, api.keys.bob);
     await callTool(bob, 'search', { query: 'Nightjar acquires Halcyon', top_k: 5 });
-    const asked = (await callTool(bob, 'ask', { question: 'What does the notice board list?' })).structuredContent as { run_id: string };
+    const asked = (await callTool(bob, 'ask', { question: 'What does the notice board list?' })).structuredContent as {
+      run_id: string;
+    };
     const entries = await api.corpus.evident.store.listAudit({ actor: 'bob', limit: 20 });
     const search = entries.find((entry) => entry.action === 'search');
     expect(search).toMatchObject({ surface: 'mcp' });
     expect(search?.withheld).toBeGreaterThan(0);
     expect(search?.returnedDocIds?.filter((id) => RESTRICTED_DOC_IDS.includes(id))).toEqual([]);
-    expect(entries.find((entry) => entry.action === 'ask' && entry.runId === asked.run_id)).toMatchObject({ surface: 'mcp' });
+    expect(entries.find((entry) => entry.action === 'ask' && entry.runId === asked.run_id)).toMatchObject({
+      surface: 'mcp',
+    });
   });
 
   describe('authorization', () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+    };
     const post = (headers: Record<string, string>, body: unknown = initialize) =>
-      fetch(`${api.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+      fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
 
     it('answers no key and a bad key with 401 and WWW-Authenticate naming the protected-resource metadata', async () => {
       for (const headers of [{}, { authorization: 'Bearer not-a-key' }]) {
         const response = await post(headers);
         expect(response.status).toBe(401);
         expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
-        expect(extractWWWAuthenticateParams(response).resourceMetadataUrl?.href).toBe(`${api.url}/.well-known/oauth-protected-resource/mcp`);
+        expect(extractWWWAuthenticateParams(response).resourceMetadataUrl?.href).toBe(
+          `${api.url}/.well-known/oauth-protected-resource/mcp`,
+        );
         expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
       }
     });
 
     it('serves the RFC 9728 metadata without a key, as the SDK discovers it', async () => {
       const metadata = await discoverOAuthProtectedResourceMetadata(`${api.url}/mcp`);
-      expect(metadata).toMatchObject({ resource: `${api.url}/mcp`, bearer_methods_supported: ['header'], resource_name: 'Evident' });
+      expect(metadata).toMatchObject({
+        resource: `${api.url}/mcp`,
+        bearer_methods_supported: ['header'],
+        resource_name: 'Evident',
+      });
       const root = await fetch(`${api.url}/.well-known/oauth-protected-resource`);
       expect(root.status).toBe(200);
       expect(await root.json()).toEqual(metadata);
@@ -125,11 +166,17 @@ describe('MCP over Streamable HTTP (POST /mcp) on SQLite, offline agents', () =>
 
     it('is stateless: GET and DELETE are 405, and an over-size body is 413 before the SDK reads it', async () => {
       for (const method of ['GET', 'DELETE']) {
-        const response = await fetch(`${api.url}/mcp`, { method, headers: { authorization: `Bearer ${api.keys.bob}`, accept: 'text/event-stream' } });
+        const response = await fetch(`${api.url}/mcp`, {
+          method,
+          headers: { authorization: `Bearer ${api.keys.bob}`, accept: 'text/event-stream' },
+        });
         expect(response.status).toBe(405);
         expect(response.headers.get('allow')).toBe('POST');
       }
-      const big = await post({ authorization: `Bearer ${api.keys.bob}` }, { ...initialize, padding: 'x'.repeat(api.corpus.evident.config.limits.maxBodyBytes) });
+      const big = await post(
+        { authorization: `Bearer ${api.keys.bob}` },
+        { ...initialize, padding: 'x'.repeat(api.corpus.evident.config.limits.maxBodyBytes) },
+      );
       expect(big.status).toBe(413);
     });
   });
@@ -139,7 +186,10 @@ describe('MCP over Streamable HTTP (POST /mcp) on SQLite, offline agents', () =>
     let compliant: McpTestServer;
     beforeAll(async () => {
       model = new CompliantChatModel();
-      compliant = await startMcpTestServer(api.corpus, openAgentRuntime(api.corpus.evident, { chat: { id: 'compliant:test', model } }));
+      compliant = await startMcpTestServer(
+        api.corpus,
+        openAgentRuntime(api.corpus.evident, { chat: { id: 'compliant:test', model } }),
+      );
     });
     afterAll(async () => {
       await compliant?.close();

@@ -25,7 +25,17 @@ const notPost = async () => undefined;
 /** No session, so no server-to-client stream (GET) and nothing to end (DELETE): the spec's answer is 405. */
 const methodNotAllowed = (c: Context<ServerEnv>) => {
   c.header('Allow', 'POST');
-  return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.' }, id: null }, 405);
+  return c.json(
+    {
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST.',
+      },
+      id: null,
+    },
+    405,
+  );
 };
 
 /**
@@ -53,7 +63,10 @@ export function mcpRoutes(evident: Evident, runs: RunManager, options: McpRouteO
   app.post(MCP_PATH, async (c) => {
     // Stateless (no session id generator). The server's one JSON reader: the body's byte and depth limits apply before the SDK sees it.
     const body = await readJson(c, z.unknown());
-    const server = createMcpServer({ evident, runs, principal: c.get('principal'), limits: requestLimits(c) }, options.logger);
+    const server = createMcpServer(
+      { evident, runs, principal: c.get('principal'), limits: requestLimits(c) },
+      options.logger,
+    );
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {

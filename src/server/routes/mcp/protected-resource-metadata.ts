@@ -2,13 +2,17 @@ import { z } from 'zod';
 
 /** Where MCP lives on the server, and the RFC 9728 metadata paths for it (the path-suffixed one first, as clients try it). */
 export const MCP_PATH = '/mcp';
-export const METADATA_PATHS = ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'] as const;
+export const METADATA_PATHS = [
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-protected-resource',
+] as const;
 
 /** The metadata URL a 401's `WWW-Authenticate` names, for a server reached at `origin`. */
 export const metadataUrl = (origin: string): string => `${origin}${METADATA_PATHS[0]}`;
 
 /** `WWW-Authenticate` of a 401 from /mcp (MCP authorization: RFC 9728 §5.1). */
-export const bearerChallenge = (origin: string): string => `Bearer realm="evident", resource_metadata="${metadataUrl(origin)}"`;
+export const bearerChallenge = (origin: string): string =>
+  `Bearer realm="evident", resource_metadata="${metadataUrl(origin)}"`;
 
 /**
  * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of /mcp. Evident takes its own API keys as bearer tokens

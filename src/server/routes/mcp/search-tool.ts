@@ -19,7 +19,10 @@ export interface McpSearchRequest {
  * THE search of the MCP surface (the tool and the `cited_answer` prompt): bounded like `POST /v1/search`, run as the
  * principal (the store filters by ACL in SQL, before ranking), shown with the scores that principal may see.
  */
-export async function searchForMcp(context: Pick<McpContext, 'evident' | 'principal' | 'limits'>, request: McpSearchRequest): Promise<SearchResultJson[]> {
+export async function searchForMcp(
+  context: Pick<McpContext, 'evident' | 'principal' | 'limits'>,
+  request: McpSearchRequest,
+): Promise<SearchResultJson[]> {
   const { evident, principal } = context;
   assertQueryWithin(request.query, context.limits);
   await evident.assertEmbedderMatches();
@@ -55,8 +58,19 @@ export function registerSearchTool(server: McpServer, context: McpContext, logge
         'heading, page and text, and a resource link per chunk (evident://chunks/{chunk_id}).',
       inputSchema: {
         query: z.string().trim().min(1, 'a non-empty query is required').describe('What to look for.'),
-        top_k: z.number().int().positive().max(200).optional().describe('How many chunks (default: the configured top_k).'),
-        channels: z.array(z.enum(['bm25', 'vector'])).min(1).max(2).optional().describe('Which retrieval channels (default: both).'),
+        top_k: z
+          .number()
+          .int()
+          .positive()
+          .max(200)
+          .optional()
+          .describe('How many chunks (default: the configured top_k).'),
+        channels: z
+          .array(z.enum(['bm25', 'vector']))
+          .min(1)
+          .max(2)
+          .optional()
+          .describe('Which retrieval channels (default: both).'),
       },
       outputSchema: searchOutput.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -68,7 +82,9 @@ export function registerSearchTool(server: McpServer, context: McpContext, logge
           ...(args.top_k ? { topK: args.top_k } : {}),
           ...(args.channels ? { channels: args.channels } : {}),
         });
-        const text = results.length ? results.map(resultLine).join('\n\n') : `No results for ${JSON.stringify(args.query)} in the documents you may read.`;
+        const text = results.length
+          ? results.map(resultLine).join('\n\n')
+          : `No results for ${JSON.stringify(args.query)} in the documents you may read.`;
         const links = results.map((result) => ({
           type: 'resource_link' as const,
           uri: chunkUri(result.chunk_id),
@@ -76,8 +92,11 @@ export function registerSearchTool(server: McpServer, context: McpContext, logge
           ...(result.heading ? { description: result.heading } : {}),
           mimeType: 'text/plain',
         }));
-        return toolResult(text, { query: args.query, results: results.map((result) => ({ ...result, uri: chunkUri(result.chunk_id) })) }, links);
+        return toolResult(
+          text,
+          { query: args.query, results: results.map((result) => ({ ...result, uri: chunkUri(result.chunk_id) })) },
+          links,
+        );
       }),
   );
 }
-

@@ -1,6 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { createTableQueryTool, DEFAULT_TABLE_QUERY_LIMITS, summarizeRows, tableQueryInputSchema } from '../../../agent/tools/table-query.ts';
+import {
+  createTableQueryTool,
+  DEFAULT_TABLE_QUERY_LIMITS,
+  summarizeRows,
+  tableQueryInputSchema,
+} from '../../../agent/tools/table-query.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import type { McpContext } from './mcp-context.ts';
 import { guarded, toolResult } from './tool-result.ts';
@@ -34,7 +39,9 @@ export function registerTableQueryTool(server: McpServer, context: McpContext, l
     {
       title: 'Query the ingested tables (read-only SQL)',
       description: `${description} List the tables and their columns with list_tables first.`,
-      inputSchema: { sql: tableQueryInputSchema.shape.sql.describe(`One ${store.sqlDialect} SELECT (or WITH … SELECT).`) },
+      inputSchema: {
+        sql: tableQueryInputSchema.shape.sql.describe(`One ${store.sqlDialect} SELECT (or WITH … SELECT).`),
+      },
       outputSchema: tableQueryOutput.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -42,7 +49,12 @@ export function registerTableQueryTool(server: McpServer, context: McpContext, l
       guarded(logger, 'table_query', async () => {
         const result = await store.queryTables(args.sql, context.principal, limits);
         const rows = result.rows.map((row) => row.map(jsonCell));
-        return toolResult(summarizeRows(result.columns, result.rows, result.truncated), { sql: args.sql, columns: result.columns, rows, truncated: result.truncated });
+        return toolResult(summarizeRows(result.columns, result.rows, result.truncated), {
+          sql: args.sql,
+          columns: result.columns,
+          rows,
+          truncated: result.truncated,
+        });
       }),
   );
 }

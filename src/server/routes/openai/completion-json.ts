@@ -16,7 +16,9 @@ export function completionJson(run: RunRecord, content: string, evident: Record<
     object: 'chat.completion',
     created: createdOf(run),
     model: run.agent,
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
+    ],
     usage: UNCOUNTED_USAGE,
     evident,
   };
@@ -42,7 +44,14 @@ export function chunkJson(run: RunRecord, fields: ChunkFields) {
 
 /** The usage chunk a client asked for with `stream_options.include_usage`: no choices, after the last one. */
 export function usageChunkJson(run: RunRecord) {
-  return { id: completionId(run), object: 'chat.completion.chunk', created: createdOf(run), model: run.agent, choices: [], usage: UNCOUNTED_USAGE };
+  return {
+    id: completionId(run),
+    object: 'chat.completion.chunk',
+    created: createdOf(run),
+    model: run.agent,
+    choices: [],
+    usage: UNCOUNTED_USAGE,
+  };
 }
 
 /** The agents as OpenAI models. */

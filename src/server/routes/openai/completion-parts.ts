@@ -18,7 +18,14 @@ export type CompletionPart = { kind: 'text'; text: string } | { kind: 'end'; out
 /** Said before the final answer when the text already streamed was not what the run ended with. */
 export const REVISED_NOTE = '(Revised after the checks, the final answer:)';
 
-const RUN_STATUSES: readonly RunRecordStatus[] = ['running', 'answered', 'refused', 'failed', 'interrupted', 'cancelled'];
+const RUN_STATUSES: readonly RunRecordStatus[] = [
+  'running',
+  'answered',
+  'refused',
+  'failed',
+  'interrupted',
+  'cancelled',
+];
 
 const answerOf = (values: Record<string, unknown>): Answer | undefined => {
   const parsed = answerSchema.safeParse(values.answer);
@@ -35,7 +42,11 @@ const pendingActionOf = (values: Record<string, unknown>): PendingAction | undef
 function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part: { type?: unknown; text?: unknown }) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+  return content
+    .map((part: { type?: unknown; text?: unknown }) =>
+      part?.type === 'text' && typeof part.text === 'string' ? part.text : '',
+    )
+    .join('');
 }
 
 /** Splits text into word-sized pieces (whitespace kept), so an answer known whole still arrives as a stream. */
@@ -71,10 +82,14 @@ export async function* completionParts(events: AsyncIterable<RunEventRecord>): A
 
   for await (const event of events) {
     if (event.event === 'messages' && !answered && Array.isArray(event.data)) {
-      const [message, metadata] = event.data as [{ type?: string; id?: string | null; content?: unknown }, Record<string, unknown>];
+      const [message, metadata] = event.data as [
+        { type?: string; id?: string | null; content?: unknown },
+        Record<string, unknown>,
+      ];
       const key = message?.id ?? String(metadata?.langgraph_checkpoint_ns ?? metadata?.langgraph_node ?? '');
       // Chunks add to the message; a whole message (a model call that did not stream) replaces it.
-      const text = (message?.type === 'AIMessageChunk' ? (messageTexts.get(key) ?? '') : '') + messageText(message?.content);
+      const text =
+        (message?.type === 'AIMessageChunk' ? (messageTexts.get(key) ?? '') : '') + messageText(message?.content);
       messageTexts.set(key, text);
       const written = partialStringField(text, 'answer');
       if (written === undefined) continue;
@@ -98,8 +113,17 @@ export async function* completionParts(events: AsyncIterable<RunEventRecord>): A
       if (answer && !answered && status !== 'failed' && status !== 'cancelled') yield* finalText(answer);
       const pendingAction = pendingActionOf(values);
       const runError = (values.errors as { code?: string; message?: string }[] | undefined)?.[0];
-      if (!error && status === 'failed' && runError?.message) error = { code: runError.code ?? 'run_failed', message: runError.message };
-      yield { kind: 'end', outcome: { status, ...(answer ? { answer } : {}), ...(pendingAction ? { pendingAction } : {}), ...(error ? { error } : {}) } };
+      if (!error && status === 'failed' && runError?.message)
+        error = { code: runError.code ?? 'run_failed', message: runError.message };
+      yield {
+        kind: 'end',
+        outcome: {
+          status,
+          ...(answer ? { answer } : {}),
+          ...(pendingAction ? { pendingAction } : {}),
+          ...(error ? { error } : {}),
+        },
+      };
       return;
     }
   }

@@ -18,12 +18,14 @@ export interface CompletionStreamOptions {
 
 /** A run that ended without an answer, as OpenAI reports a failure: an error object, naming where the run is recorded. */
 export function runFailureBody(run: RunRecord, outcome: CompletionOutcome) {
-  const message = outcome.error?.message ?? (outcome.status === 'cancelled' ? 'The run was cancelled.' : 'The run failed.');
+  const message =
+    outcome.error?.message ?? (outcome.status === 'cancelled' ? 'The run was cancelled.' : 'The run failed.');
   const where = `The run is recorded: GET /threads/${run.threadId}/runs/${run.runId}.`;
   return openAiErrorBody(outcome.error?.code ?? `run_${outcome.status}`, message, where, 500);
 }
 
-export const endedWithoutAnswer = (outcome: CompletionOutcome) => outcome.status === 'failed' || outcome.status === 'cancelled';
+export const endedWithoutAnswer = (outcome: CompletionOutcome) =>
+  outcome.status === 'failed' || outcome.status === 'cancelled';
 
 /**
  * Streams a run as OpenAI's `chat.completion.chunk` events: the assistant role, the answer text as it becomes known,
@@ -31,7 +33,12 @@ export const endedWithoutAnswer = (outcome: CompletionOutcome) => outcome.status
  * `[DONE]`. A client that disconnects stops only its own stream: the run goes on and is recorded, and its answer
  * can be read later from the LangGraph API (`GET /threads/{thread}/runs/{run}/join`, ids in the response headers).
  */
-export function streamCompletion(c: Context<ServerEnv>, runs: RunManager, run: RunRecord, options: CompletionStreamOptions): Response {
+export function streamCompletion(
+  c: Context<ServerEnv>,
+  runs: RunManager,
+  run: RunRecord,
+  options: CompletionStreamOptions,
+): Response {
   const where = { threadId: run.threadId, agent: run.agent };
   return streamSSE(
     c,
@@ -39,7 +46,10 @@ export function streamCompletion(c: Context<ServerEnv>, runs: RunManager, run: R
       const disconnected = new AbortController();
       stream.onAbort(() => disconnected.abort());
       // Comment lines keep proxies and clients from closing the connection while a step takes long.
-      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), options.heartbeatMs);
+      const heartbeat = setInterval(
+        () => void stream.write(': keep-alive\n\n').catch(() => undefined),
+        options.heartbeatMs,
+      );
       const send = (data: unknown) => stream.writeSSE({ data: JSON.stringify(data) });
       try {
         await send(chunkJson(run, { delta: { role: 'assistant', content: '' } }));
@@ -65,7 +75,8 @@ export function streamCompletion(c: Context<ServerEnv>, runs: RunManager, run: R
     },
     async (error, stream) => {
       const { status, body } = openAiErrorResponse(error);
-      if (status >= 500) options.logger.error('chat completion stream failed', { run_id: run.runId, error: String(error) });
+      if (status >= 500)
+        options.logger.error('chat completion stream failed', { run_id: run.runId, error: String(error) });
       await stream.writeSSE({ data: JSON.stringify(body) });
     },
   );

@@ -21,7 +21,14 @@ function typeOf(status: number): string {
 
 /** The body of an error with its status. The message carries Evident's hint: OpenAI's shape has no field for it. */
 export function openAiErrorBody(code: string, message: string, hint: string | null, status: number): OpenAiErrorBody {
-  return { error: { message: hint ? `${message} ${hint}` : message, type: typeOf(status), code: OPENAI_CODES[code] ?? code, param: null } };
+  return {
+    error: {
+      message: hint ? `${message} ${hint}` : message,
+      type: typeOf(status),
+      code: OPENAI_CODES[code] ?? code,
+      param: null,
+    },
+  };
 }
 
 /** Any thrown error in OpenAI's shape, with the status (and the care about what it reveals) of the rest of the API. */

@@ -5,7 +5,11 @@ const prefixes = (text: string) => Array.from({ length: text.length + 1 }, (_, e
 
 describe('partialStringField', () => {
   it('grows with the text of the field as the JSON is written, and equals the parsed value at the end', () => {
-    const json = JSON.stringify({ answer: 'The fee is "$48,000" [1].\nSee § 4 — ok 😀', answerable: true, citations: [{ quote: 'x' }] });
+    const json = JSON.stringify({
+      answer: 'The fee is "$48,000" [1].\nSee § 4 — ok 😀',
+      answerable: true,
+      citations: [{ quote: 'x' }],
+    });
     let previous = '';
     for (const prefix of prefixes(json)) {
       const value = partialStringField(prefix, 'answer') ?? '';
@@ -15,8 +19,9 @@ describe('partialStringField', () => {
     expect(previous).toBe((JSON.parse(json) as { answer: string }).answer);
   });
 
-  it('finds the field after others, and ignores the same name nested or as another field\'s value', () => {
-    const json = '{"answerable": true, "citations": [{"answer": "nested", "quote": "answer"}], "note": "answer", "answer": "top level"}';
+  it("finds the field after others, and ignores the same name nested or as another field's value", () => {
+    const json =
+      '{"answerable": true, "citations": [{"answer": "nested", "quote": "answer"}], "note": "answer", "answer": "top level"}';
     expect(partialStringField(json, 'answer')).toBe('top level');
     expect(partialStringField(json.slice(0, json.indexOf('top level')), 'answer')).toBe('');
     expect(partialStringField(json.slice(0, json.lastIndexOf('"answer"')), 'answer')).toBeUndefined();

@@ -14,4 +14,16 @@ import type { Migration } from './migration.ts';
 export type { Migration } from './migration.ts';
 
 /** Every schema step in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [initialSchema, ftsVocabulary, memories, runsSchema, apiKeys, runEvents, documentExtras, runCancel, runLease, auditLog, documentFiles];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  ftsVocabulary,
+  memories,
+  runsSchema,
+  apiKeys,
+  runEvents,
+  documentExtras,
+  runCancel,
+  runLease,
+  auditLog,
+  documentFiles,
+];
