@@ -8,7 +8,7 @@ import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import Database from 'better-sqlite3';
 import { openAgentRuntime } from '../../src/agent/agent-runtime.ts';
 import type { buildRagGraph } from '../../src/agent/rag/rag-graph.ts';
-import type { RunManager } from '../../src/agent/runs/run-manager.ts';
+import type { RunManager } from '../../src/runs/run-manager.ts';
 import type { Step, Turn } from '../../src/agent/core/state.ts';
 import { RagState, type RagStateType, type RagUpdate } from '../../src/agent/rag/rag-state.ts';
 import type { Principal } from '../../src/domain/index.ts';

@@ -3,7 +3,7 @@ import { evalCaseSchema } from '../../src/eval/cases/eval-case.ts';
 import type { EvalReport } from '../../src/eval/run/run-eval.ts';
 import { scoreCase } from '../../src/eval/run/score-case.ts';
 import { summarizeResults } from '../../src/eval/run/summarize-results.ts';
-import type { AgentTrace } from '../../src/agent/runs/run-trace.ts';
+import type { AgentTrace } from '../../src/runs/run-trace.ts';
 import { agentsOfSuite, outcomeOf, TARGETS, targetRows } from './targets.ts';
 import { answerTrace as trace } from '../../src/testing/answer-trace.ts';
 

@@ -2,12 +2,12 @@ import { auditRecorderOf } from '../audit/audit-recorder-of.ts';
 import type { ChatModel, Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
 import { controllableAgent } from './controllable/controllable-agent.ts';
-import type { ApprovalPolicy } from './policy/approval-policy.ts';
+import type { ApprovalPolicy } from '../runs/policy/approval-policy.ts';
 import { ragAgent } from './rag/rag-agent.ts';
 import { reactAgent } from './react/react-agent.ts';
-import type { AgentFactory } from './runs/agent-context.ts';
-import type { RunLimits } from './runs/run-admission.ts';
-import { RunManager } from './runs/run-manager.ts';
+import type { AgentFactory } from '../runs/agent-context.ts';
+import type { RunLimits } from '../runs/run-admission.ts';
+import { RunManager } from '../runs/run-manager.ts';
 
 /** Every agent Evident serves. A new agent is one folder with its factory, and one entry here. */
 export const AGENTS: readonly AgentFactory[] = [ragAgent, reactAgent, controllableAgent];

@@ -1,4 +1,4 @@
-import type { DecidedApproval, EndedRun, RunAudit } from '../agent/runs/run-audit.ts';
+import type { DecidedApproval, EndedRun, RunAudit } from '../runs/run-audit.ts';
 import type { AuditConfig } from '../config/audit-schema.ts';
 import type { Principal } from '../domain/index.ts';
 import type { AuditAction, AuditEntry, AuditSurface, Store } from '../store/store.ts';

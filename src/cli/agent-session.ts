@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentRunResult } from '../agent/core/run-result.ts';
 import type { StepEvent } from '../agent/core/step-event.ts';
-import type { RunManager } from '../agent/runs/run-manager.ts';
-import type { RunAction } from '../agent/runs/run-request.ts';
+import type { RunManager } from '../runs/run-manager.ts';
+import type { RunAction } from '../runs/run-request.ts';
 import type { Principal } from '../domain/index.ts';
 import { UnknownAgentError } from '../errors/index.ts';
 import type { Evident } from '../evident.ts';

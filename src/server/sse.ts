@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { RunManager } from '../agent/runs/run-manager.ts';
+import type { RunManager } from '../runs/run-manager.ts';
 import type { Principal } from '../domain/index.ts';
 import type { RunEventRecord } from '../store/store.ts';
 

@@ -3,7 +3,7 @@ import type { AgentRunResult } from '../agent/core/run-result.ts';
 import type { Turn } from '../agent/core/state.ts';
 import type { StepEvent } from '../agent/core/step-event.ts';
 import type { ApprovalDecision } from '../agent/core/approval.ts';
-import type { RunManager } from '../agent/runs/run-manager.ts';
+import type { RunManager } from '../runs/run-manager.ts';
 import type { Principal } from '../domain/index.ts';
 import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
 import type { AgentsConfig } from '../config/index.ts';

@@ -1,4 +1,4 @@
-import type { AgentTrace } from '../agent/runs/run-trace.ts';
+import type { AgentTrace } from '../runs/run-trace.ts';
 
 /** The trace of a run that only answered (or refused): what eval scoring tests feed `scoreCase` with. */
 export const answerTrace = (answer: string, answerable: boolean): AgentTrace => ({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ownThread } from '../../agent/runs/run-access.ts';
+import { ownThread } from '../../runs/run-access.ts';
 import { auditedSearch } from '../../audit/audited-search.ts';
 import type { Principal } from '../../domain/index.ts';
 import { UnknownAgentError, ValidationError } from '../../errors/index.ts';

@@ -1,5 +1,5 @@
-import type { AgentFactory } from '../runs/agent-context.ts';
-import { defineAgent } from '../runs/define-agent.ts';
+import type { AgentFactory } from '../../runs/agent-context.ts';
+import { defineAgent } from '../../runs/define-agent.ts';
 import { createTableQueryTool } from '../tools/table-query.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 import { buildControllableGraph } from './controllable-graph.ts';

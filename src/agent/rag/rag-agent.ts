@@ -1,5 +1,5 @@
-import type { AgentContext, AgentFactory } from '../runs/agent-context.ts';
-import { defineAgent } from '../runs/define-agent.ts';
+import type { AgentContext, AgentFactory } from '../../runs/agent-context.ts';
+import { defineAgent } from '../../runs/define-agent.ts';
 import { createTableQueryTool } from '../tools/table-query.ts';
 import type { RagDeps } from './rag-deps.ts';
 import { buildRagGraph } from './rag-graph.ts';

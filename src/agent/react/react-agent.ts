@@ -1,5 +1,5 @@
-import type { AgentContext, AgentFactory } from '../runs/agent-context.ts';
-import { defineAgent } from '../runs/define-agent.ts';
+import type { AgentContext, AgentFactory } from '../../runs/agent-context.ts';
+import { defineAgent } from '../../runs/define-agent.ts';
 import { ragDeps } from '../rag/rag-agent.ts';
 import type { ReactDeps } from './react-deps.ts';
 import { buildReactGraph } from './react-graph.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RunManager } from '../../agent/runs/run-manager.ts';
+import type { RunManager } from '../../runs/run-manager.ts';
 import type { Principal } from '../../domain/index.ts';
 import { runManagerOf } from '../agent-session.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';

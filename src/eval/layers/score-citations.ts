@@ -1,5 +1,5 @@
 import { checkCitations, type Citation } from '../../domain/answer.ts';
-import type { TraceEvidence } from '../../agent/runs/run-trace.ts';
+import type { TraceEvidence } from '../../runs/run-trace.ts';
 import { notExposed, passOrFail, type LayerResult } from './layer-result.ts';
 import { quoteList } from './score-rewrite.ts';
 

@@ -1,4 +1,4 @@
-import type { TraceToolCall } from '../../agent/runs/run-trace.ts';
+import type { TraceToolCall } from '../../runs/run-trace.ts';
 import { notExposed, passOrFail, type LayerResult } from './layer-result.ts';
 import { quoteList } from './score-rewrite.ts';
 

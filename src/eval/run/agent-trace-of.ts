@@ -1,12 +1,12 @@
 import type { PendingAction } from '../../agent/core/approval.ts';
-import type { AgentDefinition } from '../../agent/runs/agent-definition.ts';
+import type { AgentDefinition } from '../../runs/agent-definition.ts';
 import {
   docIdOfChunk,
   uniqueInOrder,
   type AgentTrace,
   type TraceEvidence,
   type TraceToolCall,
-} from '../../agent/runs/run-trace.ts';
+} from '../../runs/run-trace.ts';
 import { knowledgeBaseInputSchema, saveMemoryInputSchema } from '../../agent/react/react-tools.ts';
 import { tableQueryInputSchema } from '../../agent/tools/table-query.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentTrace } from '../../agent/runs/run-trace.ts';
+import type { AgentTrace } from '../../runs/run-trace.ts';
 import { evalCaseSchema } from '../cases/eval-case.ts';
 import { traceFromSharedState, withPendingActions } from './agent-trace-of.ts';
 import { scoreCase } from './score-case.ts';

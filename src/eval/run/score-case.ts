@@ -1,4 +1,4 @@
-import type { AgentTrace } from '../../agent/runs/run-trace.ts';
+import type { AgentTrace } from '../../runs/run-trace.ts';
 import type { Citation } from '../../domain/answer.ts';
 import type { EvalCase } from '../cases/eval-case.ts';
 import { firstFailure, type LayerName, type LayerResult } from '../layers/layer-result.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { ownThread } from '../../agent/runs/run-access.ts';
-import type { RunManager } from '../../agent/runs/run-manager.ts';
+import { ownThread } from '../../runs/run-access.ts';
+import type { RunManager } from '../../runs/run-manager.ts';
 import { ClientClosedError, ModelNotFoundError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Store } from '../../store/store.ts';

@@ -1,5 +1,5 @@
 import { INTERRUPT, type StateSnapshot } from '@langchain/langgraph';
-import type { AgentDefinition } from '../../../agent/runs/agent-definition.ts';
+import type { AgentDefinition } from '../../../runs/agent-definition.ts';
 import type { RunRecord, RunRecordStatus, ThreadRecord, ThreadSummary } from '../../../store/store.ts';
 
 /** LangGraph's run statuses; Evident's own outcome (answered, refused, …) travels beside it as `outcome`. */

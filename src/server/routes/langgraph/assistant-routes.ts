@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { RunManager } from '../../../agent/runs/run-manager.ts';
+import type { RunManager } from '../../../runs/run-manager.ts';
 import type { ServerEnv } from '../../server-env.ts';
 import { assistantJson } from './api-json.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { approvalDecisionSchema } from '../../../agent/core/approval.ts';
-import type { RunAction } from '../../../agent/runs/run-request.ts';
+import type { RunAction } from '../../../runs/run-request.ts';
 import type { Turn } from '../../../agent/core/state.ts';
 import type { LimitsConfig } from '../../../config/index.ts';
 import { ValidationError } from '../../../errors/index.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAgentRuntime } from '../../../agent/agent-runtime.ts';
-import { WITHHELD_TEXT } from '../../../agent/runs/redact-for-reader.ts';
+import { WITHHELD_TEXT } from '../../../runs/redact-for-reader.ts';
 import { startApiTestServer, type ApiTestServer } from '../../../testing/api-test-server.ts';
 import { readSse } from '../../../testing/sse-reader.ts';
 

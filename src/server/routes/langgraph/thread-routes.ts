@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { RunManager } from '../../../agent/runs/run-manager.ts';
-import { readableThread } from '../../../agent/runs/run-access.ts';
+import type { RunManager } from '../../../runs/run-manager.ts';
+import { readableThread } from '../../../runs/run-access.ts';
 import { isEvidentError, ValidationError } from '../../../errors/index.ts';
 import type { Store } from '../../../store/store.ts';
 import { readJson, requestLimits } from '../../read-json.ts';

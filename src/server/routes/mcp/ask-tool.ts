@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { PendingAction } from '../../../agent/core/approval.ts';
-import { ownThread } from '../../../agent/runs/run-access.ts';
+import { ownThread } from '../../../runs/run-access.ts';
 import type { Answer } from '../../../domain/answer.ts';
 import { ClientClosedError } from '../../../errors/index.ts';
 import type { Logger } from '../../../logging/logger.ts';

@@ -1,4 +1,4 @@
-import type { RunManager } from '../../../agent/runs/run-manager.ts';
+import type { RunManager } from '../../../runs/run-manager.ts';
 import type { LimitsConfig } from '../../../config/index.ts';
 import type { Principal } from '../../../domain/index.ts';
 import type { Evident } from '../../../evident.ts';

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import type { RunManager } from '../../../agent/runs/run-manager.ts';
+import type { RunManager } from '../../../runs/run-manager.ts';
 import { UnauthorizedError } from '../../../errors/index.ts';
 import type { Evident } from '../../../evident.ts';
 import type { Logger } from '../../../logging/logger.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { RunManager } from '../../../agent/runs/run-manager.ts';
+import type { RunManager } from '../../../runs/run-manager.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import type { RunRecord } from '../../../store/store.ts';
 import type { ServerEnv } from '../../server-env.ts';

@@ -1,6 +1,6 @@
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { AgentGraph } from './agent-definition.ts';
-import type { SharedStateType } from '../core/state.ts';
+import type { SharedStateType } from '../agent/core/state.ts';
 
 /** One checkpoint of a thread, as time travel lists it. */
 export interface CheckpointInfo {

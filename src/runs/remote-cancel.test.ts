@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../domain/index.ts';
-import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { openAgentRuntime, type AgentRuntime } from '../agent-runtime.ts';
+import type { Principal } from '../domain/index.ts';
+import { RecordingChatModel } from '../testing/recording-chat-model.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
+import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
 
 /**
  * Two runtimes over one store file stand for two server processes: each has its own run manager, checkpointer

@@ -1,6 +1,6 @@
-import { RunOrphanedError } from '../../errors/index.ts';
-import type { Logger } from '../../logging/logger.ts';
-import type { RunRecord, Store } from '../../store/store.ts';
+import { RunOrphanedError } from '../errors/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { RunRecord, Store } from '../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunLeases } from './run-lease.ts';

@@ -1,4 +1,4 @@
-import type { RunEventRecord } from '../../store/store.ts';
+import type { RunEventRecord } from '../store/store.ts';
 
 /** How many of an executing run's latest events stay in memory; a reader further behind reads the store. */
 const KEPT_EVENTS = 256;

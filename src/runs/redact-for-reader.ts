@@ -1,5 +1,5 @@
-import type { Principal } from '../../domain/index.ts';
-import type { DocumentStore } from '../../store/store.ts';
+import type { Principal } from '../domain/index.ts';
+import type { DocumentStore } from '../store/store.ts';
 import { docIdOfChunk } from './run-trace.ts';
 
 /** What replaces a withheld answer or conversation turn: it says that something was withheld, never what it said. */

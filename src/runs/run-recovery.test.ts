@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../domain/index.ts';
-import type { Evident } from '../../evident.ts';
-import type { RunEventRecord, RunRecord, Store } from '../../store/store.ts';
-import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { openAgentRuntime, type AgentRuntime } from '../agent-runtime.ts';
+import type { Principal } from '../domain/index.ts';
+import type { Evident } from '../evident.ts';
+import type { RunEventRecord, RunRecord, Store } from '../store/store.ts';
+import { RecordingChatModel } from '../testing/recording-chat-model.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
+import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
 
 /**
  * Two runtimes over one store file stand for two processes. The "dying" one never renews its leases (a heartbeat

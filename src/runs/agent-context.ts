@@ -1,5 +1,5 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { ChatModel, Evident } from '../../evident.ts';
+import type { ChatModel, Evident } from '../evident.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 
 /** What every agent is built from: the services, the chat model (none offline) and the runtime's one checkpointer. */

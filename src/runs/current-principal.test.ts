@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AIMessage } from '@langchain/core/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAgent } from '../../testing/agent-client.ts';
-import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
+import { openAgent } from '../testing/agent-client.ts';
+import { RecordingChatModel } from '../testing/recording-chat-model.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
 
 /**
  * Permissions are those of the moment of use: a user who loses a group while their run waits for an approval

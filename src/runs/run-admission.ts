@@ -1,4 +1,4 @@
-import { TooManyRunsError } from '../../errors/index.ts';
+import { TooManyRunsError } from '../errors/index.ts';
 
 /** How many runs one process executes at once: in all, and per user (the thread's owner). */
 export interface RunLimits {

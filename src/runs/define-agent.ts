@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { RunRecordStatus } from '../../store/store.ts';
-import type { Citation } from '../../domain/answer.ts';
-import type { Evidence, Turn } from '../core/state.ts';
+import type { RunRecordStatus } from '../store/store.ts';
+import type { Citation } from '../domain/answer.ts';
+import type { Evidence, Turn } from '../agent/core/state.ts';
 import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
 
 /**

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunEventRecord, Store } from '../../store/store.ts';
-import { openPostgresStore } from '../../store/postgres/postgres-store.ts';
-import { openSqliteStore } from '../../store/sqlite/sqlite-store.ts';
-import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
+import type { RunEventRecord, Store } from '../store/store.ts';
+import { openPostgresStore } from '../store/postgres/postgres-store.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postgres-test-database.ts';
 import { RunEventWriter } from './run-event-writer.ts';
 
 const OWNER = 'process-a';

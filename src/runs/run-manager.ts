@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import type { StateSnapshot } from '@langchain/langgraph';
-import type { Principal } from '../../domain/index.ts';
-import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../../errors/index.ts';
-import { silentLogger, type Logger } from '../../logging/logger.ts';
+import type { Principal } from '../domain/index.ts';
+import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../errors/index.ts';
+import { silentLogger, type Logger } from '../logging/logger.ts';
 import {
   isRunFinished,
   type AuditSurface,
@@ -13,11 +13,11 @@ import {
   type Store,
   type ThreadRecord,
   type ThreadSummary,
-} from '../../store/store.ts';
-import { runResultOf, type AgentRunResult } from '../core/run-result.ts';
-import type { SharedStateType } from '../core/state.ts';
-import { isStepStreamChunk, type StepEvent } from '../core/step-event.ts';
-import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../policy/approval-policy.ts';
+} from '../store/store.ts';
+import { runResultOf, type AgentRunResult } from '../agent/core/run-result.ts';
+import type { SharedStateType } from '../agent/core/state.ts';
+import { isStepStreamChunk, type StepEvent } from '../agent/core/step-event.ts';
+import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from './policy/approval-policy.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
 import { ownThread, readableRun, readableThread, threadNotFound } from './run-access.ts';

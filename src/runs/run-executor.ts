@@ -1,10 +1,10 @@
 import { INTERRUPT } from '@langchain/langgraph';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { RunLeaseLostError } from '../../errors/index.ts';
-import { publicErrorOf } from '../../errors/public-error.ts';
-import type { Logger } from '../../logging/logger.ts';
-import type { RunRecord, RunRecordStatus, Store } from '../../store/store.ts';
-import { inRunSpan } from '../../telemetry/run-span.ts';
+import { RunLeaseLostError } from '../errors/index.ts';
+import { publicErrorOf } from '../errors/public-error.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { RunRecord, RunRecordStatus, Store } from '../store/store.ts';
+import { inRunSpan } from '../telemetry/run-span.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunEventWriter } from './run-event-writer.ts';

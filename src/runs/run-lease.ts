@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { runsSchema, type RunsConfig } from '../../config/runs-schema.ts';
-import type { Logger } from '../../logging/logger.ts';
-import type { RunLease, RunLog } from '../../store/store.ts';
+import { runsSchema, type RunsConfig } from '../config/runs-schema.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { RunLease, RunLog } from '../store/store.ts';
 
 /** How often a run's lease is renewed and how long it lasts unrenewed (config `runs`). */
 export type RunLeaseSettings = RunsConfig;

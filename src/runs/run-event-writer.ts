@@ -1,4 +1,4 @@
-import type { RunEventRecord, RunLog } from '../../store/store.ts';
+import type { RunEventRecord, RunLog } from '../store/store.ts';
 
 /** At most this many events go to the store in one transaction; a longer queue is written in several. */
 const MAX_BATCH = 512;

@@ -37,8 +37,8 @@ describe('values events stored as deltas', () => {
 
 describe('a run with a large question', () => {
   it('stores its state a bounded number of times, not once per step', async () => {
-    const { openSampleCorpusStore } = await import('../../testing/sample-corpus-store.ts');
-    const { openAgent } = await import('../../testing/agent-client.ts');
+    const { openSampleCorpusStore } = await import('../testing/sample-corpus-store.ts');
+    const { openAgent } = await import('../testing/agent-client.ts');
     const sample = await openSampleCorpusStore([]);
     const rag = openAgent(sample.evident, 'rag');
     try {

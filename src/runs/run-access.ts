@@ -1,6 +1,6 @@
-import { isAdmin, type Principal } from '../../domain/index.ts';
-import { NotFoundError } from '../../errors/index.ts';
-import type { RunRecord, Store, ThreadRecord } from '../../store/store.ts';
+import { isAdmin, type Principal } from '../domain/index.ts';
+import { NotFoundError } from '../errors/index.ts';
+import type { RunRecord, Store, ThreadRecord } from '../store/store.ts';
 
 /** What anyone but the owner (or, to read, an admin) is told of a thread: what a missing thread gets, nothing more. */
 export const threadNotFound = (threadId: string): NotFoundError =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../domain/index.ts';
-import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
+import type { Principal } from '../domain/index.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
 import { ReaderRedaction, WITHHELD_TEXT } from './redact-for-reader.ts';
 
 /** A stored state's every kind of reference to a chunk, read by someone who may and someone who may not read it. */
