@@ -1,5 +1,5 @@
 /**
- * Fits the offline sufficiency model (src/agent/core/offline/sufficiency-weights.json) on the dev data:
+ * Fits the offline sufficiency model (src/agent/offline-qa/sufficiency-weights.json) on the dev data:
  *
  *   node --import tsx scripts/fit-sufficiency.ts [--work /tmp/fit-sufficiency] [--retrieve] [--limit N]
  *
@@ -9,7 +9,7 @@
  * 1. Retrieval (with --retrieve, or when the work folder has none yet): RGB zh dev (negative and positive),
  *    MTRAG-UN dev and the project's sample set are asked of the offline `rag` agent as `evident eval run` asks
  *    them; its needs and evidence per case are kept in the work folder (dataset text: never in the repository).
- * 2. Features: the reader (src/agent/core/offline/reader.ts) measures each need; a case's row is its best need's
+ * 2. Features: the reader (src/agent/offline-qa/reader.ts) measures each need; a case's row is its best need's
  *    (the judge answers when its best need is sufficient). The rows, numbers only, are written to
  *    scripts/fit-sufficiency-rows.csv.
  * 3. Fit: L2-regularised logistic regression on standardised features, each dataset (RGB, MTRAG-UN, sample set)
@@ -23,8 +23,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { read } from '../src/agent/core/offline/reader.ts';
-import { readAttribute } from '../src/agent/core/offline/sufficiency-attribute.ts';
+import { read } from '../src/agent/offline-qa/reader.ts';
+import { readAttribute } from '../src/agent/offline-qa/sufficiency-attribute.ts';
 import {
   ENGLISH_FEATURES,
   FEATURE_NAMES,
@@ -32,9 +32,9 @@ import {
   featureVector,
   NEUTRAL_FEATURES,
   type FeatureName,
-} from '../src/agent/core/offline/sufficiency-features.ts';
-import { WEIGHTS_URL, type SufficiencyWeights } from '../src/agent/core/offline/sufficiency-model.ts';
-import { SUFFICIENT_AT } from '../src/agent/core/sufficiency.ts';
+} from '../src/agent/offline-qa/sufficiency-features.ts';
+import { WEIGHTS_URL, type SufficiencyWeights } from '../src/agent/offline-qa/sufficiency-model.ts';
+import { SUFFICIENT_AT } from '../src/agent/offline-qa/sufficiency.ts';
 import {
   cachePath,
   mtragSets,

@@ -1,6 +1,6 @@
 /**
  * What the offline reader asks of a language. One module per language implements it (`en.ts`, `zh.ts`); the reader
- * in agent/core/offline and the answerability features are written once against this port, and word terms always
+ * in agent/offline-qa and the answerability features are written once against this port, and word terms always
  * come from the keyword analyzer (`analyzer.ts`), so a question, a passage and the index read text the same way.
  */
 

@@ -5,7 +5,7 @@ import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sam
 import { openAgentRuntime } from '../agent-runtime.ts';
 import { chooseToolOffline } from './nodes/task-handler.ts';
 import { countOf, nodesOf, runControllable } from '../../testing/controllable-run.ts';
-import { OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
+import { OFFLINE_LABEL } from '../offline-qa/extractive-answer.ts';
 
 let sample: SampleCorpusStore;
 

@@ -1,6 +1,6 @@
 import { normalizeForQuote } from '../../domain/answer.ts';
 import type { Evidence } from '../core/state.ts';
-import { judgeOffline } from '../core/offline/judge-offline.ts';
+import { judgeOffline } from '../offline-qa/judge-offline.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 import type { ContextItem, Support } from './controllable-state.ts';
 import { findEntitiesOffline } from './entities.ts';

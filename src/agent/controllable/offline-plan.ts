@@ -1,6 +1,6 @@
-import { bridgeCandidates } from '../core/offline/bridge-entities.ts';
-import { decomposeHops, hopQuestion, offsetReferences } from '../core/offline/decompose-offline-hops.ts';
-import { decomposeOffline } from '../core/offline/decompose-offline.ts';
+import { bridgeCandidates } from '../offline-qa/bridge-entities.ts';
+import { decomposeHops, hopQuestion, offsetReferences } from '../offline-qa/decompose-offline-hops.ts';
+import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
 import { contentTerms } from '../../text/text-heuristics.ts';
 import { findEntitiesOffline } from './entities.ts';
 

@@ -3,7 +3,7 @@ import { validate } from '../../models/chat/structured-output.ts';
 import { chunkContaining, groundExtracted, repairCitations } from './model-evidence.ts';
 import { modelJudgementSchema, verdictFromJudgement } from './model-judgement.ts';
 import type { Evidence } from './state.ts';
-import { SUFFICIENT_AT } from './sufficiency.ts';
+import { SUFFICIENT_AT } from '../offline-qa/sufficiency.ts';
 
 const item = (chunk_id: string, text: string): Evidence => ({
   chunk_id,

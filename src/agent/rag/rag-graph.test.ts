@@ -8,7 +8,7 @@ import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
-import { FALLBACK_LABEL, OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
+import { FALLBACK_LABEL, OFFLINE_LABEL } from '../offline-qa/extractive-answer.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -1,5 +1,5 @@
-import { resolveFromEvidence } from '../core/offline/bridge-chain.ts';
-import { decomposeHops } from '../core/offline/decompose-offline-hops.ts';
+import { resolveFromEvidence } from '../offline-qa/bridge-chain.ts';
+import { decomposeHops } from '../offline-qa/decompose-offline-hops.ts';
 import type { Evidence } from '../core/state.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 
@@ -31,7 +31,7 @@ const NAMES_KEPT = 2;
 
 /**
  * The next hop of a multi-hop question, offline. A question the hop decomposer splits ("the president of the society
- * which published X") is resolved through core/offline/bridge-chain.ts, the step rag and controllable share. Otherwise
+ * which published X") is resolved through offline-qa/bridge-chain.ts, the step rag and controllable share. Otherwise
  * the evidence sentence closest to the question names an entity the
  * question does not (the bridge: "published by the American Psychological Association"); the follow-up query is that
  * entity plus the question's words the sentence did not cover ("first president"). Undefined when nothing new is named

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import { decomposeOffline } from '../core/offline/decompose-offline.ts';
+import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
 import { identifiersIn } from '../../text/text-heuristics.ts';
 
 /** Question words, auxiliaries and articles: dropped from the keyword query, which keeps names, identifiers and nouns. */

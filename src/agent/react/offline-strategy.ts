@@ -1,9 +1,9 @@
 import { refusal } from '../../domain/answer.ts';
-import { informationNeed } from '../core/information-need.ts';
+import { informationNeed } from '../offline-qa/information-need.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
-import { judgeOffline } from '../core/offline/judge-offline.ts';
-import { decomposeOffline } from '../core/offline/decompose-offline.ts';
-import { extractiveAnswer } from '../core/offline/extractive-answer.ts';
+import { judgeOffline } from '../offline-qa/judge-offline.ts';
+import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
+import { extractiveAnswer } from '../offline-qa/extractive-answer.ts';
 import { formatCell } from '../tools/table-query.ts';
 import { offlineTablePlan } from '../tools/table-query-answer.ts';
 import { followUpQuery } from './follow-up-query.ts';

@@ -5,7 +5,7 @@ import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import type { Principal } from '../../domain/index.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedReply } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { OFFLINE_LABEL } from '../core/offline/extractive-answer.ts';
+import { OFFLINE_LABEL } from '../offline-qa/extractive-answer.ts';
 import { MemorySaver } from '@langchain/langgraph';
 import type { ReactDeps } from './react-deps.ts';
 import { reactDeps } from './react-agent.ts';
@@ -16,7 +16,7 @@ type ReactGraph = ReturnType<typeof buildReactGraph>;
 /** The react graph over the sample store, checkpointed in memory: the graph's own behaviour, below the run runtime. */
 const reactGraph = (chat?: { id: string; model: RecordingChatModel }, deps: Partial<ReactDeps> = {}): ReactGraph =>
   buildReactGraph(
-    { ...reactDeps({ evident: sample.evident, ...(chat ? { chat } : {}) }), ...deps },
+    { ...reactDeps({ services: sample.evident, ...(chat ? { chat } : {}) }), ...deps },
     { checkpointer: new MemorySaver() },
   );
 

@@ -5,11 +5,16 @@ import type { Answer } from '../../domain/answer.ts';
 import type { Principal } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { Store } from '../../store/store.ts';
+import type { DocumentStore } from '../../store/store.ts';
 import type { Evidence, RunError, ToolCallRecord } from '../core/state.ts';
 import { tableEvidence } from './table-evidence.ts';
-import { offlineTableRoute } from './table-route.ts';
-import { loadTableSchemas, tableQuestionToSql, type TableSchema, type TableSqlPlan } from './table-question-to-sql.ts';
+import { offlineTableRoute } from '../table-sql/table-route.ts';
+import {
+  loadTableSchemas,
+  tableQuestionToSql,
+  type TableSchema,
+  type TableSqlPlan,
+} from '../table-sql/table-question-to-sql.ts';
 import { describeTables, formatCell, type TableQueryOutput, type TableQueryTool } from './table-query.ts';
 
 const sqlSchema = z.object({ sql: z.string().min(1) });
@@ -23,7 +28,7 @@ type Success = Extract<TableQueryOutput, { ok: true }>;
 
 /** What answering from tables needs: the store (schemas, dialect), the `table_query` tool, and a chat model if any. */
 export interface TableAnswerDeps {
-  store: Store;
+  store: DocumentStore;
   tableQuery: TableQueryTool;
   chat?: { model: BaseChatModel };
   maxSchemaRetries: number;
@@ -223,7 +228,7 @@ export async function answerFromTables(
 export async function offlineTablePlan(
   question: string,
   principal: Principal,
-  store: Store,
+  store: DocumentStore,
 ): Promise<TableSqlPlan | undefined> {
   const decision = await offlineTableRoute(question, principal, store);
   return decision.route === 'table' ? decision.plan : undefined;

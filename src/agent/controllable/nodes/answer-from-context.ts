@@ -42,7 +42,7 @@ export const formatPastSteps = (state: ControllableStateType): string =>
 /**
  * Answers the current task from its context only: the model's answer, or offline the evidence sentences that
  * answer it (verbatim, with their chunks). With a model the answer stands only when its extracted sentences are
- * sufficient by the shared threshold (core/sufficiency.ts), and its support is those sentences the evidence contains;
+ * sufficient by the shared threshold (offline-qa/sufficiency.ts), and its support is those sentences the evidence contains;
  * below the threshold the task has no answer. A retry after the groundedness check counts against its bound.
  */
 export const answerFromContext: ControllableNode = async (state, deps) => {

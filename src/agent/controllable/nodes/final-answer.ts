@@ -1,6 +1,6 @@
 import { answerSchema, refusal, type Answer } from '../../../domain/answer.ts';
-import { describeMissing } from '../../core/information-need.ts';
-import { asModelFallback, extractiveAnswer } from '../../core/offline/extractive-answer.ts';
+import { describeMissing } from '../../offline-qa/information-need.ts';
+import { asModelFallback, extractiveAnswer } from '../../offline-qa/extractive-answer.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
 import { identifiersIn } from '../../../text/identifiers.ts';
 import { moduleFor } from '../../../text/languages.ts';

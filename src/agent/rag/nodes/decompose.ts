@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
-import { decomposeOffline } from '../../core/offline/decompose-offline.ts';
+import { decomposeOffline } from '../../offline-qa/decompose-offline.ts';
 import type { RagNode } from '../rag-deps.ts';
 
 const decomposeSchema = z.object({ sub_questions: z.array(z.string().min(3)).min(1).max(5) });

@@ -1,7 +1,7 @@
 import { answerSchema } from '../../../domain/answer.ts';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
-import { asModelFallback, extractiveAnswer } from '../../core/offline/extractive-answer.ts';
-import { judgeOffline } from '../../core/offline/judge-offline.ts';
+import { asModelFallback, extractiveAnswer } from '../../offline-qa/extractive-answer.ts';
+import { judgeOffline } from '../../offline-qa/judge-offline.ts';
 import {
   CITE_BY_ID,
   formatConversation,

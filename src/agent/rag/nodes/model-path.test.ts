@@ -16,7 +16,7 @@ import {
   routeTo,
 } from '../../../testing/rag-model-script.ts';
 import { openAgent } from '../../../testing/agent-client.ts';
-import { loadTableSchemas, tableQuestionToSql } from '../../tools/table-question-to-sql.ts';
+import { loadTableSchemas, tableQuestionToSql } from '../../table-sql/table-question-to-sql.ts';
 import { needsRewrite } from './rewrite.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');

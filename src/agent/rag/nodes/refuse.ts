@@ -1,5 +1,5 @@
 import { refusal } from '../../../domain/answer.ts';
-import { informationNeed } from '../../core/information-need.ts';
+import { informationNeed } from '../../offline-qa/information-need.ts';
 import type { RagNode } from '../rag-deps.ts';
 
 /** The evidence is not sufficient: say so, and what is missing. */

@@ -1,7 +1,7 @@
 import { isAdmin, type Principal } from '../../../domain/index.ts';
 import type { SearchTrace } from '../../../retrieval/hybrid-search.ts';
-import { retrieveChain, type HopRecord } from '../../core/offline/bridge-chain.ts';
-import { decomposeHops } from '../../core/offline/decompose-offline-hops.ts';
+import { retrieveChain, type HopRecord } from '../../offline-qa/bridge-chain.ts';
+import { decomposeHops } from '../../offline-qa/decompose-offline-hops.ts';
 import type { Candidate } from '../../core/state.ts';
 import type { RagDeps, RagNode } from '../rag-deps.ts';
 import type { HopChain } from '../rag-state.ts';
@@ -66,7 +66,7 @@ function fuseHop(
 
 /**
  * A compositional question offline: its hops are searched in order, each later hop with the bridge entities its
- * predecessor's evidence names (core/offline/bridge-chain.ts). Each hop's searches fuse into one ranking, so the last
+ * predecessor's evidence names (offline-qa/bridge-chain.ts). Each hop's searches fuse into one ranking, so the last
  * hop's passage, which shares no words with the question's named things, reaches the evidence beside the first hop's.
  */
 async function chainCandidates(question: string, hops: string[], principal: Principal, deps: RagDeps) {

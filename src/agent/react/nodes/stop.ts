@@ -1,5 +1,5 @@
 import { refusal } from '../../../domain/answer.ts';
-import { informationNeed } from '../../core/information-need.ts';
+import { informationNeed } from '../../offline-qa/information-need.ts';
 import type { ReactNode } from '../react-deps.ts';
 
 /** The iteration bound was reached without a final answer: a refusal that still fills the answer contract. */

@@ -1,5 +1,5 @@
 import type { Principal } from '../../domain/index.ts';
-import type { Store } from '../../store/store.ts';
+import type { DocumentStore } from '../../store/store.ts';
 import { analyzeQuery } from '../../text/analyzer.ts';
 import { loadTableSchemas, tableQuestionToSql, type TableSchema, type TableSqlPlan } from './table-question-to-sql.ts';
 import { CUE_WORDS } from './table-question-to-sql-text.ts';
@@ -53,7 +53,7 @@ function tableTerms(table: TableSchema): Set<string> {
 export async function offlineTableRoute(
   question: string,
   principal: Principal,
-  store: Store,
+  store: DocumentStore,
 ): Promise<TableRouteDecision> {
   const tables = await store.listTables(principal);
   if (tables.length === 0) return { route: 'retrieve', reason: 'no tables' };

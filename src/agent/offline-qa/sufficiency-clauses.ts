@@ -1,4 +1,4 @@
-import type { LanguageCode } from '../../../text/language.ts';
+import type { LanguageCode } from '../../text/language.ts';
 
 /**
  * The clauses of a sentence: where one sentence states two facts ("The alias is sec-oncall@; the rotation is weekly"),

@@ -93,10 +93,7 @@ describe('offline hop decomposition', () => {
   });
 });
 
-const data = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../../../shared/datasets/musique/musique_train.json',
-);
+const data = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets/musique/musique_train.json');
 const goldSchema = z.array(
   z.object({ question: z.string(), question_decomposition: z.array(z.object({ question: z.string() })) }),
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUFFICIENT_AT, isSufficient } from '../sufficiency.ts';
+import { SUFFICIENT_AT, isSufficient } from './sufficiency.ts';
 import { ENGLISH_FEATURES, FEATURE_NAMES, NEUTRAL_FEATURES, type Features } from './sufficiency-features.ts';
 import { modelFor, sufficiencyOf, sufficiencyWeights } from './sufficiency-model.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { LanguageCode } from '../../../text/language.ts';
+import type { LanguageCode } from '../../text/language.ts';
 import { FEATURE_NAMES, type FeatureName, type Features } from './sufficiency-features.ts';
 
 /**

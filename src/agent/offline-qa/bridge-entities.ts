@@ -1,4 +1,4 @@
-import { contentTerms, IDENTIFIER, sentences, termSet } from '../../../text/text-heuristics.ts';
+import { contentTerms, IDENTIFIER, sentences, termSet } from '../../text/text-heuristics.ts';
 
 /** A passage a bridge may be read from: what hop retrieval returned, best first. */
 export interface BridgePassage {

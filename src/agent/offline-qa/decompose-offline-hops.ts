@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import { contentTerms, IDENTIFIER } from '../../../text/text-heuristics.ts';
+import { contentTerms, IDENTIFIER } from '../../text/text-heuristics.ts';
 
 /**
  * Offline decomposition of a compositional question into a chain of hops, innermost first, where a later hop refers

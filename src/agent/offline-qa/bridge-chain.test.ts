@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retrieveChain } from './bridge-chain.ts';
-import { termSet } from '../../../text/text-heuristics.ts';
+import { termSet } from '../../text/text-heuristics.ts';
 
 const corpus = [
   { chunk_id: 'film', title: 'Lantern Hill', text: 'Lantern Hill is a 1990 drama film directed by Orsolya Brandt.' },

@@ -1,4 +1,4 @@
-import { informationNeed, type MissingContext } from '../information-need.ts';
+import { informationNeed, type MissingContext } from './information-need.ts';
 import type { AttributeReading } from './sufficiency-attribute.ts';
 
 /** Below this the head of the question's focus counts as not stated (a synonym alone reaches 0.75). */

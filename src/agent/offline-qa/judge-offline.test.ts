@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../state.ts';
-import { isSufficient } from '../sufficiency.ts';
+import type { Evidence } from '../core/state.ts';
+import { isSufficient } from './sufficiency.ts';
 import { extractiveAnswer } from './extractive-answer.ts';
 import { judgeOffline } from './judge-offline.ts';
 

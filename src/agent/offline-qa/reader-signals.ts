@@ -1,4 +1,4 @@
-import type { AnswerSpan } from '../../../text/language.ts';
+import type { AnswerSpan } from '../../text/language.ts';
 
 /**
  * Cues a reader uses to tell a sentence that states an answer from one that only talks about the question's topic:

@@ -1,7 +1,7 @@
 import type { Principal, TableRecord } from '../../domain/index.ts';
 import { QueryRejectedError, QueryTooLargeError } from '../../errors/index.ts';
 import type { SqlDialect } from '../../store/sql-guard.ts';
-import type { Store } from '../../store/store.ts';
+import type { DocumentStore } from '../../store/store.ts';
 import { identifiersIn } from '../../text/text-heuristics.ts';
 import {
   cellMentions,
@@ -98,7 +98,7 @@ const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
  * through the principal-filtered `queryTables` like any other table query (kept per table version: see
  * `TableValuesCache`). A column whose values cannot be read within their bounds is listed without values.
  */
-export async function loadTableSchemas(store: Store, principal: Principal): Promise<TableSchema[]> {
+export async function loadTableSchemas(store: DocumentStore, principal: Principal): Promise<TableSchema[]> {
   const tables = await store.listTables(principal);
   const cache = tableValuesCacheOf(store);
   return Promise.all(
@@ -111,7 +111,7 @@ export async function loadTableSchemas(store: Store, principal: Principal): Prom
 
 /** Every column's values; `complete` is false when one of them could not be read within its bounds (listed as none). */
 async function readColumnValues(
-  store: Store,
+  store: DocumentStore,
   principal: Principal,
   table: TableRecord,
 ): Promise<{ values: Record<string, string[]>; complete: boolean }> {

@@ -1,6 +1,6 @@
-import { describeMissing } from '../information-need.ts';
-import type { Answerability, Evidence } from '../state.ts';
-import { isSufficient } from '../sufficiency.ts';
+import { describeMissing } from './information-need.ts';
+import type { Answerability, Evidence } from '../core/state.ts';
+import { isSufficient } from './sufficiency.ts';
 import { read, type Reading } from './reader.ts';
 import { readAttribute } from './sufficiency-attribute.ts';
 import { featuresOf } from './sufficiency-features.ts';
