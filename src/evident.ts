@@ -1,13 +1,11 @@
 import { openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
+import { AuditRecorder } from './audit/audit-recorder.ts';
 import { resolveRetrievalSettings, type EvidentConfig, type RetrievalSettings } from './config/index.ts';
 import type { Principal } from './domain/index.ts';
 import { EmbedderMismatchError, NotFoundError } from './errors/index.ts';
 import { Ingestor } from './ingest/ingestor.ts';
 import { silentLogger, type Logger } from './logging/logger.ts';
-import type { ChatModelHandle } from './models/chat/chat-model.ts';
-
-/** What agents and the llm reranker use of a chat model: its id (for labels and traces) and the model. */
-export type ChatModel = Pick<ChatModelHandle, 'id' | 'model'>;
+import type { ChatModel } from './models/chat/chat-model.ts';
 import { createChatModel } from './models/chat/create-chat-model.ts';
 import { createEmbedder } from './models/create-embedder.ts';
 import { createReranker } from './models/create-reranker.ts';
@@ -31,6 +29,8 @@ export interface Evident {
   readonly reranker: Reranker | undefined;
   readonly ingestor: Ingestor;
   readonly search: HybridSearch;
+  /** The one audit recorder (the store's append-only log, the `audit` config): every front end and the run engine record through it. */
+  readonly audit: AuditRecorder;
   /**
    * The configured chat model (`--llm` / `EVIDENT_LLM`), built on first use and shared by every agent, the llm
    * reranker and ingestion's summaries, so a GGUF is loaded once; undefined offline.
@@ -51,7 +51,7 @@ export interface CreateEvidentOptions {
   /** Use this store instead of opening the configured one (tests, eval runs on a scratch store). */
   store?: Store;
   /** Use this chat model instead of the configured one (tests: a recording or scripted model). */
-  chat?: Pick<ChatModelHandle, 'id' | 'model'>;
+  chat?: ChatModel;
   /** Runtime settings beyond the config (tests: a faster poll). */
   agents?: Omit<AgentRuntimeOptions, 'chat' | 'logger'>;
   /** Where `OTEL_EXPORTER_OTLP_ENDPOINT` and the other OpenTelemetry variables are read (default `process.env`). */
@@ -98,6 +98,7 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
     const search = new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults: retrieval });
     let runtime: Promise<AgentRuntime> | undefined;
     const ingestor = new Ingestor({ store, embedder, config, logger });
+    const audit = new AuditRecorder({ store, config: config.audit, askTopK: retrieval.topK });
     const evident: Evident = {
       config,
       retrieval,
@@ -106,6 +107,7 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
       reranker,
       ingestor,
       search,
+      audit,
       chatModel,
       agents() {
         runtime ??= chatModel().then((chat) =>

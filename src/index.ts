@@ -18,9 +18,10 @@ export type {
 export type { Embedder } from './models/embedder.ts';
 export type { Reranker, RerankCandidate } from './models/reranker.ts';
 export type { Logger, LogLevel } from './logging/logger.ts';
-export { createEvident, type ChatModel, type Evident, type CreateEvidentOptions } from './evident.ts';
+export { createEvident, type Evident, type CreateEvidentOptions } from './evident.ts';
+export type { ChatModel } from './models/chat/chat-model.ts';
 export { AGENTS, openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
-export type { AgentContext, AgentFactory } from './runs/agent-context.ts';
+export type { AgentContext, AgentFactory } from './agent/agent-context.ts';
 export type { AgentRunResult } from './agent/core/run-result.ts';
 export type { RunAction, RunRequest } from './runs/run-request.ts';
 export type { AgentDefinition, AgentGraph } from './runs/agent-definition.ts';

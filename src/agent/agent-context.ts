@@ -1,10 +1,11 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { ChatModel, Evident } from '../evident.ts';
-import type { AgentDefinition } from './agent-definition.ts';
+import type { ChatModel } from '../models/chat/chat-model.ts';
+import type { AgentDefinition } from '../runs/agent-definition.ts';
+import type { AgentServices } from './agent-services.ts';
 
 /** What every agent is built from: the services, the chat model (none offline) and the runtime's one checkpointer. */
 export interface AgentContext {
-  evident: Evident;
+  services: AgentServices;
   chat?: ChatModel;
   checkpointer: BaseCheckpointSaver;
 }

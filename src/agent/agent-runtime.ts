@@ -1,13 +1,16 @@
-import { auditRecorderOf } from '../audit/audit-recorder-of.ts';
-import type { ChatModel, Evident } from '../evident.ts';
+import type { EvidentConfig } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { controllableAgent } from './controllable/controllable-agent.ts';
+import type { ChatModel } from '../models/chat/chat-model.ts';
 import type { ApprovalPolicy } from '../runs/policy/approval-policy.ts';
+import type { RunAudit } from '../runs/run-audit.ts';
+import type { RunLimits } from '../runs/run-admission.ts';
+import { RunManager, type RunManagerDeps } from '../runs/run-manager.ts';
+import type { CheckpointStore } from '../store/ports/checkpoint-store.ts';
+import type { AgentFactory } from './agent-context.ts';
+import type { AgentServices, AgentStore } from './agent-services.ts';
+import { controllableAgent } from './controllable/controllable-agent.ts';
 import { ragAgent } from './rag/rag-agent.ts';
 import { reactAgent } from './react/react-agent.ts';
-import type { AgentFactory } from '../runs/agent-context.ts';
-import type { RunLimits } from '../runs/run-admission.ts';
-import { RunManager } from '../runs/run-manager.ts';
 
 /** Every agent Evident serves. A new agent is one folder with its factory, and one entry here. */
 export const AGENTS: readonly AgentFactory[] = [ragAgent, reactAgent, controllableAgent];
@@ -17,6 +20,16 @@ export interface AgentRuntime {
   readonly runs: RunManager;
   /** Cancels what still runs, then closes the checkpointer. */
   close(): Promise<void>;
+}
+
+/**
+ * What the runtime is built from: the agents' services, plus what the run engine alone uses — the run log and the
+ * checkpoints of the store, the approval policy and run settings, the audit recorder. An `Evident` is one.
+ */
+export interface AgentRuntimeServices extends AgentServices {
+  readonly store: AgentStore & RunManagerDeps['store'] & CheckpointStore;
+  readonly config: AgentServices['config'] & Pick<EvidentConfig, 'approvals' | 'runs'>;
+  readonly audit: RunAudit;
 }
 
 export interface AgentRuntimeOptions {
@@ -31,20 +44,20 @@ export interface AgentRuntimeOptions {
   limits?: RunLimits;
 }
 
-/** The runtime over an Evident instance; `createEvident` builds it once (`evident.agents()`), with its chat model. */
-export function openAgentRuntime(evident: Evident, options: AgentRuntimeOptions = {}): AgentRuntime {
+/** The runtime over an Evident's services; `createEvident` builds it once (`evident.agents()`), with its chat model. */
+export function openAgentRuntime(services: AgentRuntimeServices, options: AgentRuntimeOptions = {}): AgentRuntime {
   // One saver for every agent, from the store's checkpoint port (the store knows where its checkpoints live).
-  const checkpointer = evident.store.openCheckpointer();
-  const context = { evident, checkpointer: checkpointer.saver, ...(options.chat ? { chat: options.chat } : {}) };
+  const checkpointer = services.store.openCheckpointer();
+  const context = { services, checkpointer: checkpointer.saver, ...(options.chat ? { chat: options.chat } : {}) };
   const runs = new RunManager({
-    store: evident.store,
+    store: services.store,
     agents: (options.agents ?? AGENTS).map((agent) => agent(context)),
-    policy: options.policy ?? evident.config.approvals,
-    leases: evident.config.runs,
+    policy: options.policy ?? services.config.approvals,
+    leases: services.config.runs,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
-    limits: options.limits ?? evident.config.runs,
-    audit: auditRecorderOf(evident),
+    limits: options.limits ?? services.config.runs,
+    audit: services.audit,
   });
   return {
     runs,

@@ -1,8 +1,15 @@
 import type { Principal } from '../domain/index.ts';
-import type { Evident } from '../evident.ts';
-import type { SearchOptions, SearchTrace } from '../retrieval/hybrid-search.ts';
+import type { RetrievalSettings } from '../config/index.ts';
+import type { HybridSearch, SearchOptions, SearchTrace } from '../retrieval/hybrid-search.ts';
 import type { AuditSurface } from '../store/store.ts';
-import { auditRecorderOf } from './audit-recorder-of.ts';
+import type { AuditRecorder } from './audit-recorder.ts';
+
+/** What an audited search uses of the composition root (an `Evident` is one). */
+export interface AuditedSearchServices {
+  readonly search: Pick<HybridSearch, 'search'>;
+  readonly retrieval: Pick<RetrievalSettings, 'topK'>;
+  readonly audit: Pick<AuditRecorder, 'search'>;
+}
 
 export interface AuditedSearchInput {
   query: string;
@@ -17,10 +24,10 @@ export interface AuditedSearchInput {
  * written the search fails with the store's error and no result leaves, so nothing is served unaudited. The entry
  * itself never reaches the searcher.
  */
-export async function auditedSearch(evident: Evident, input: AuditedSearchInput): Promise<SearchTrace> {
+export async function auditedSearch(evident: AuditedSearchServices, input: AuditedSearchInput): Promise<SearchTrace> {
   const options = input.options ?? {};
   const trace = await evident.search.search(input.query, input.principal, options);
-  await auditRecorderOf(evident).search({
+  await evident.audit.search({
     principal: input.principal,
     query: input.query,
     surface: input.surface,

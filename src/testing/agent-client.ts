@@ -7,7 +7,8 @@ import type { RunManager } from '../runs/run-manager.ts';
 import type { Principal } from '../domain/index.ts';
 import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
 import type { AgentsConfig } from '../config/index.ts';
-import type { ChatModel, Evident } from '../evident.ts';
+import type { Evident } from '../evident.ts';
+import type { ChatModel } from '../models/chat/chat-model.ts';
 
 export interface AskOptions {
   question: string;

@@ -1,18 +1,18 @@
-import type { AgentFactory } from '../../runs/agent-context.ts';
+import type { AgentFactory } from '../agent-context.ts';
 import { defineAgent } from '../../runs/define-agent.ts';
 import { createTableQueryTool } from '../tools/table-query.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 import { buildControllableGraph } from './controllable-graph.ts';
 
 /** The `controllable` agent, checkpointed by thread_id, within the configured bounds (`agents.controllable`). */
-export const controllableAgent: AgentFactory = ({ evident, chat, checkpointer }) => {
+export const controllableAgent: AgentFactory = ({ services, chat, checkpointer }) => {
   const deps: ControllableDeps = {
-    search: evident.search,
-    store: evident.store,
-    embedder: evident.embedder,
-    tableQuery: createTableQueryTool({ store: evident.store, limits: evident.config.tables }),
-    topK: evident.retrieval.topK,
-    ...evident.config.agents.controllable,
+    search: services.search,
+    store: services.store,
+    embedder: services.embedder,
+    tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
+    topK: services.retrieval.topK,
+    ...services.config.agents.controllable,
     ...(chat ? { chat } : {}),
   };
   return defineAgent({

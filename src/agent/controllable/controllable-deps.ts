@@ -1,14 +1,14 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { AgentStore } from '../agent-services.ts';
 import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
-import type { Store } from '../../store/store.ts';
 import type { TableQueryTool } from '../tools/table-query.ts';
 import type { ControllableStateType, ControllableUpdate } from './controllable-state.ts';
 
 /** What the `controllable` nodes work with. Without `chat`, every LLM step uses its deterministic offline strategy. */
 export interface ControllableDeps {
   search: HybridSearch;
-  store: Store;
+  store: AgentStore;
   /** Embeds a memory the user asked to save (the store's embedder). */
   embedder: Embedder;
   /** One read-only SELECT over the ingested tables the principal may see (the same tool `rag` and `react` use). */

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { z } from 'zod';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { ChatModel } from '../../evident.ts';
+import type { ChatModel } from '../../models/chat/chat-model.ts';
 import type { RunError } from './state.ts';
 
 export interface ModelStep<S extends z.ZodType> {

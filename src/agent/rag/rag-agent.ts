@@ -1,4 +1,4 @@
-import type { AgentContext, AgentFactory } from '../../runs/agent-context.ts';
+import type { AgentContext, AgentFactory } from '../agent-context.ts';
 import { defineAgent } from '../../runs/define-agent.ts';
 import { createTableQueryTool } from '../tools/table-query.ts';
 import type { RagDeps } from './rag-deps.ts';
@@ -7,14 +7,14 @@ import type { RagStateType } from './rag-state.ts';
 import { ragTrace } from './rag-trace.ts';
 
 /** rag's node dependencies: the services, the configured bounds (`agents.rag`) and the chat model, if any. */
-export function ragDeps({ evident, chat }: Pick<AgentContext, 'evident' | 'chat'>): RagDeps {
+export function ragDeps({ services, chat }: Pick<AgentContext, 'services' | 'chat'>): RagDeps {
   return {
-    search: evident.search,
-    store: evident.store,
-    embedder: evident.embedder,
-    tableQuery: createTableQueryTool({ store: evident.store, limits: evident.config.tables }),
-    topK: evident.retrieval.topK,
-    ...evident.config.agents.rag,
+    search: services.search,
+    store: services.store,
+    embedder: services.embedder,
+    tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
+    topK: services.retrieval.topK,
+    ...services.config.agents.rag,
     ...(chat ? { chat } : {}),
   };
 }

@@ -1,14 +1,14 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { AgentStore } from '../agent-services.ts';
 import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
-import type { Store } from '../../store/store.ts';
 import type { TableQueryTool } from '../tools/table-query.ts';
 import type { RagStateType, RagUpdate } from './rag-state.ts';
 
 /** What the `rag` nodes work with. Without `chat`, every LLM step uses its deterministic offline strategy. */
 export interface RagDeps {
   search: HybridSearch;
-  store: Store;
+  store: AgentStore;
   /** Embeds questions and memories for long-term memory (the store's embedder). */
   embedder: Embedder;
   tableQuery: TableQueryTool;

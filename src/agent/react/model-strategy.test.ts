@@ -118,7 +118,7 @@ describe('react graph with a model judging sufficiency', () => {
       },
     ]);
     const graph = buildReactGraph(
-      { ...reactDeps({ evident: sample.evident, chat: { id: 'recording:test', model } }), fusionQueries: 1 },
+      { ...reactDeps({ services: sample.evident, chat: { id: 'recording:test', model } }), fusionQueries: 1 },
       { checkpointer: new MemorySaver() },
     );
     const threadId = randomUUID();

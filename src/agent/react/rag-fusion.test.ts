@@ -60,7 +60,7 @@ describe('offline query generation', () => {
 describe('knowledge_base: RAG fusion', () => {
   it('fuses the rankings of several queries, so each hop of the question is in the evidence', async () => {
     // One hit per query: whatever the evidence holds beyond the question's own top hit came from another query.
-    const deps = { ...reactDeps({ evident }), ...{ fusionDepth: 1 } };
+    const deps = { ...reactDeps({ services: evident }), ...{ fusionDepth: 1 } };
     const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, deps);
     expect(fusion.queries).toHaveLength(4);
     const docs = fusion.evidence.map((item) => item.doc_id);
@@ -82,7 +82,7 @@ describe('knowledge_base: RAG fusion', () => {
     const model = new RecordingChatModel([
       { queries: ['Journal of Lichen Studies publisher', 'Northmoor Botanical Society first president'] },
     ]);
-    const deps = { ...reactDeps({ evident, chat: { id: 'recording:test', model } }), ...{ fusionDepth: 1 } };
+    const deps = { ...reactDeps({ services: evident, chat: { id: 'recording:test', model } }), ...{ fusionDepth: 1 } };
     const fusion = await ragFusion(QUESTION, LOCAL_OPERATOR, deps);
     expect(fusion.queries).toEqual([
       QUESTION,
@@ -99,7 +99,7 @@ describe('knowledge_base: RAG fusion', () => {
     const fusion = await ragFusion(
       QUESTION,
       LOCAL_OPERATOR,
-      reactDeps({ evident, chat: { id: 'recording:test', model } }),
+      reactDeps({ services: evident, chat: { id: 'recording:test', model } }),
     );
     expect(fusion.queries).toEqual(fusionQueriesOffline(QUESTION, 4));
     expect(fusion.errors).toEqual([
@@ -113,7 +113,7 @@ describe('offline follow-up hop', () => {
     const fusion = await ragFusion(
       'Which society published the Journal of Lichen Studies?',
       LOCAL_OPERATOR,
-      reactDeps({ evident }),
+      reactDeps({ services: evident }),
     );
     expect(
       followUpQuery(

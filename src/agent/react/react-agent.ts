@@ -1,13 +1,13 @@
-import type { AgentContext, AgentFactory } from '../../runs/agent-context.ts';
+import type { AgentContext, AgentFactory } from '../agent-context.ts';
 import { defineAgent } from '../../runs/define-agent.ts';
 import { ragDeps } from '../rag/rag-agent.ts';
 import type { ReactDeps } from './react-deps.ts';
 import { buildReactGraph } from './react-graph.ts';
 
 /** react's node dependencies: rag's (it runs rag's memory nodes) plus its loop's bounds (`agents.react`). */
-export const reactDeps = (context: Pick<AgentContext, 'evident' | 'chat'>): ReactDeps => ({
+export const reactDeps = (context: Pick<AgentContext, 'services' | 'chat'>): ReactDeps => ({
   ...ragDeps(context),
-  ...context.evident.config.agents.react,
+  ...context.services.config.agents.react,
   protocol: 'auto',
 });
 

@@ -3,7 +3,7 @@ import type { Citation } from '../../domain/answer.ts';
 import type { Principal, TableRecord } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import type { SqlDialect } from '../../store/sql-guard.ts';
-import type { ChunkWithSource, Store } from '../../store/store.ts';
+import type { ChunkWithSource, DocumentStore } from '../../store/store.ts';
 import { evidenceFrom } from '../core/evidence-from.ts';
 import type { Evidence } from '../core/state.ts';
 
@@ -141,7 +141,7 @@ function sameCell(value: unknown, text: string | undefined): boolean {
 }
 
 /** The table's chunks the principal may read (none when the document is larger than the scan bound). */
-async function tableChunks(store: Store, table: TableRecord, principal: Principal): Promise<ChunkWithSource[]> {
+async function tableChunks(store: DocumentStore, table: TableRecord, principal: Principal): Promise<ChunkWithSource[]> {
   const document = await store.getDocument(table.docId);
   if (!document || document.chunkCount === 0) return [];
   const count = Math.min(document.chunkCount, MAX_SCANNED_CHUNKS);
@@ -158,7 +158,7 @@ async function tableChunks(store: Store, table: TableRecord, principal: Principa
 export async function tableEvidence(
   sql: string,
   principal: Principal,
-  store: Store,
+  store: DocumentStore,
   query: string,
 ): Promise<TableEvidence> {
   const none: TableEvidence = { evidence: [], citations: [], rows: [], more: false };

@@ -3,7 +3,7 @@ import type { Principal, TableRecord } from '../../domain/index.ts';
 import { TABLE_QUERY_DEFAULTS } from '../../config/tables-schema.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import { MAX_TABLE_QUERY_CHARS } from '../../store/sql-guard.ts';
-import type { Store, TableQueryLimits } from '../../store/store.ts';
+import type { DocumentStore, TableQueryLimits } from '../../store/store.ts';
 
 export const TABLE_QUERY_TOOL = 'table_query';
 
@@ -57,7 +57,10 @@ export const describeTables = (tables: readonly TableRecord[]): string =>
     .join('\n');
 
 /** The `table_query` tool: one read-only SELECT over the ingested tables the principal may see. */
-export function createTableQueryTool(deps: { store: Store; limits?: Partial<TableQueryLimits> }): TableQueryTool {
+export function createTableQueryTool(deps: {
+  store: DocumentStore;
+  limits?: Partial<TableQueryLimits>;
+}): TableQueryTool {
   const limits = { ...DEFAULT_TABLE_QUERY_LIMITS, ...deps.limits };
   return {
     name: TABLE_QUERY_TOOL,

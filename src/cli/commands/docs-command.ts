@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
 import { LOCAL_OPERATOR } from '../../domain/index.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
@@ -43,7 +42,7 @@ export function registerDocsCommand(program: Command, io: CliIo): void {
           throw new NotFoundError('document', docId, 'See `evident docs list` for the doc_ids.');
         }
         // The CLI acts as the local operator; the deletion is recorded in the audit log (a failed record fails the command).
-        await auditRecorderOf(evident).admin({
+        await evident.audit.admin({
           actor: LOCAL_OPERATOR,
           action: 'document.delete',
           target: docId,

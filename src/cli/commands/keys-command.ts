@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
 import { LOCAL_OPERATOR } from '../../domain/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
@@ -13,7 +12,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .action(async (user: string, _flags: unknown, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const created = await evident.store.createApiKey(user);
-        await auditRecorderOf(evident).admin({
+        await evident.audit.admin({
           actor: LOCAL_OPERATOR,
           action: 'key.create',
           target: created.id,
@@ -51,7 +50,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const revoked = await evident.store.revokeApiKey(id);
         if (revoked)
-          await auditRecorderOf(evident).admin({
+          await evident.audit.admin({
             actor: LOCAL_OPERATOR,
             action: 'key.revoke',
             target: id,

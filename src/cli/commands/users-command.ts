@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
 import { userOutcome } from '../../audit/user-outcome.ts';
 import { assertValidUser, LOCAL_OPERATOR } from '../../domain/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
@@ -24,7 +23,7 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
         const existed = (await evident.store.getUser(name)) !== undefined;
         const user = await evident.store.upsertUser({ name, groups, roles: flags.admin ? ['admin'] : ['member'] });
         const action = existed ? 'user.update' : 'user.add';
-        await auditRecorderOf(evident).admin({
+        await evident.audit.admin({
           actor: LOCAL_OPERATOR,
           action,
           target: user.name,

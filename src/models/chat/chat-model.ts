@@ -18,6 +18,9 @@ export interface ChatModelHandle {
   close(): Promise<void>;
 }
 
+/** What agents and the llm reranker use of a chat model: its id (for labels and traces) and the model. */
+export type ChatModel = Pick<ChatModelHandle, 'id' | 'model'>;
+
 /**
  * Capability of models that constrain decoding to a JSON schema themselves (a llama.cpp grammar, a scripted fake)
  * rather than through LangChain's `withStructuredOutput`. The answer is still validated by the caller.

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
@@ -26,7 +25,7 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
   const logger = options.logger ?? silentLogger;
   const maxUploadBytes = evident.config.ingest.maxFileBytes;
   // Uploads and deletions are recorded in the audit log once done; a failed record fails the response (the change stands).
-  const audit = auditRecorderOf(evident);
+  const audit = evident.audit;
   return new Hono<ServerEnv>()
     .get('/documents', async (c) =>
       c.json({ documents: (await evident.store.listDocuments(c.get('principal'))).map(toDocumentJson) }),

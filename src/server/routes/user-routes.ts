@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { groupNameProblem, MAX_USER_GROUPS, userNameProblem } from '../../domain/index.ts';
-import { auditRecorderOf } from '../../audit/audit-recorder-of.ts';
 import { userOutcome } from '../../audit/user-outcome.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
@@ -38,7 +37,7 @@ const userJson = (user: { name: string; groups: string[]; roles: string[]; creat
 export function userRoutes(evident: Evident): Hono<ServerEnv> {
   const { store } = evident;
   // Each change is recorded in the audit log once made; a failed record fails the response (the change stands).
-  const audit = auditRecorderOf(evident);
+  const audit = evident.audit;
   return new Hono<ServerEnv>()
     .use('/users', requireAdmin('manage users'))
     .use('/users/*', requireAdmin('manage users'))

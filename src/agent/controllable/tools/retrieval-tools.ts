@@ -1,7 +1,7 @@
 import type { Principal } from '../../../domain/index.ts';
 import type { HybridSearch } from '../../../retrieval/hybrid-search.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
-import type { ChunkWithSource, Store } from '../../../store/store.ts';
+import type { ChunkWithSource, DocumentStore } from '../../../store/store.ts';
 import type { Evidence, ToolCallRecord } from '../../core/state.ts';
 import { evidenceFrom } from '../../core/evidence-from.ts';
 import type { ContextItem, RetrievalTool } from '../controllable-state.ts';
@@ -15,7 +15,7 @@ export interface RetrievalOutput {
 
 export interface RetrievalToolDeps {
   search: HybridSearch;
-  store: Store;
+  store: DocumentStore;
   topK: number;
 }
 
@@ -47,7 +47,7 @@ async function evidenceFor(
   hits: readonly { chunkIds: readonly string[]; rank: number }[],
   principal: Principal,
   query: string,
-  store: Store,
+  store: DocumentStore,
 ): Promise<Evidence[]> {
   const wanted = [...new Set(hits.flatMap((hit) => hit.chunkIds))];
   const chunks = new Map((await store.getChunks(wanted, principal)).map((chunk) => [chunk.id, chunk]));
