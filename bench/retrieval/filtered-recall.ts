@@ -24,7 +24,7 @@ import type { Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
 import type { TextRecord } from '../../src/ingest/ingestor.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { createDotKernel } from '../../src/store/sqlite/dot-kernel.ts';
 import { topK } from '../../src/store/sqlite/top-k.ts';
 import { generateQueries, SyntheticCorpus } from './corpus.ts';

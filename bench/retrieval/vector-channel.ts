@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Principal } from '../../src/domain/index.ts';
 import type { DocumentWrite } from '../../src/store/store.ts';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { createRng } from './corpus.ts';
 import { summarize } from './stats.ts';
 

@@ -21,7 +21,7 @@ import { principalAclKeys, type Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
 import { parsePostgresUrl } from '../../src/store/postgres/connection.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { analyzeQuery } from '../../src/text/analyzer.ts';
 import { generateQueries, SyntheticCorpus } from '../retrieval/corpus.ts';
 import { benchConfig, MEMBER } from '../retrieval/measure-size.ts';

@@ -23,7 +23,7 @@ import type { Principal } from '../../src/domain/index.ts';
 import { createEvident } from '../../src/evident.ts';
 import { parsePostgresUrl } from '../../src/store/postgres/connection.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
-import type { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import type { PostgresStore } from '../../src/store/postgres/store.ts';
 import { describeEnvironment } from '../environment.ts';
 import { SyntheticCorpus } from '../retrieval/corpus.ts';
 

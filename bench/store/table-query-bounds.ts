@@ -10,8 +10,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { loadavg } from 'node:os';
 import { AIMessage } from '@langchain/core/messages';
 import type { Principal, TableData } from '../../src/domain/index.ts';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { openAgent } from '../../src/testing/agent-client.ts';
 import { dropSchemas, freshSchema } from '../../src/testing/postgres-test-database.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openSqliteStore, type SqliteStore } from '../store/sqlite/store.ts';
 import type { RunRecord } from '../store/store.ts';
 import { AuditRecorder } from './audit-recorder.ts';
 import { questionSha256 } from './question-fields.ts';

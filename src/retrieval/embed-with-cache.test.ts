@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import { HashingEmbedder } from '../models/offline/hashing-embedder.ts';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openSqliteStore } from '../store/sqlite/store.ts';
 import type { Store } from '../store/store.ts';
 import { embedWithCache, embeddingContentHash } from './embed-with-cache.ts';
 

@@ -9,7 +9,7 @@ import type { Embedder } from '../models/embedder.ts';
 import { HashingEmbedder } from '../models/offline/hashing-embedder.ts';
 import { LexicalReranker } from '../models/offline/lexical-reranker.ts';
 import type { Reranker } from '../models/reranker.ts';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openSqliteStore } from '../store/sqlite/store.ts';
 import type { Store } from '../store/store.ts';
 import { analyzeForIndex } from '../text/analyzer.ts';
 import { embedWithCache } from './embed-with-cache.ts';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEventRecord, Store } from '../store/store.ts';
-import { openPostgresStore } from '../store/postgres/postgres-store.ts';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
+import { openPostgresStore } from '../store/postgres/store.ts';
+import { openSqliteStore } from '../store/sqlite/store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postgres-test-database.ts';
 import { RunEventWriter } from './run-event-writer.ts';
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { withSchema } from '../store/postgres/drop-store.ts';
-import { openPostgresStore } from '../store/postgres/postgres-store.ts';
+import { openPostgresStore } from '../store/postgres/store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postgres-test-database.ts';
 
 const CLI = resolve(import.meta.dirname, '../../bin/evident.js');

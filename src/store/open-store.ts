@@ -1,8 +1,8 @@
 import type { EvidentConfig } from '../config/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { openPostgresStore } from './postgres/postgres-store.ts';
-import { openSqliteStore } from './sqlite/sqlite-store.ts';
+import { openPostgresStore } from './postgres/store.ts';
+import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './store.ts';
 
 /**

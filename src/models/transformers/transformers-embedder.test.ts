@@ -7,7 +7,7 @@ import type { Principal } from '../../domain/index.ts';
 import { Ingestor } from '../../ingest/ingestor.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import { HybridSearch } from '../../retrieval/hybrid-search.ts';
-import { openSqliteStore } from '../../store/sqlite/sqlite-store.ts';
+import { openSqliteStore } from '../../store/sqlite/store.ts';
 import type { Store } from '../../store/store.ts';
 import { writeTinyTransformersModel } from '../../testing/tiny-transformers-model.ts';
 import { createEmbedder } from '../create-embedder.ts';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import type { Store } from '../store.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 
 describeWithPostgres('postgres audit log: append-only in the database', (url) => {
   const schema = freshSchema('evident_audit');

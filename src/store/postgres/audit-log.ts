@@ -1,6 +1,6 @@
 import { AUDIT_COLUMNS, normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
 import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
-import type { PostgresPool } from './postgres-pool.ts';
+import type { PostgresPool } from './pool.ts';
 
 interface AuditRow {
   id: string;

@@ -2,7 +2,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { installValidationGlobals } from '../../testing/store-conformance/checkpoint-validation-globals.ts';
 import type { Checkpointer } from '../ports/checkpoint-store.ts';
 import { dropPostgresStore, withSchema } from './drop-store.ts';
-import { openPostgresCheckpointer } from './postgres-saver.ts';
+import { openPostgresCheckpointer } from './checkpointer.ts';
 import { describeWithPostgres, freshSchema } from '../../testing/postgres-test-database.ts';
 
 installValidationGlobals();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isEvidentError } from '../../errors/index.ts';
 import { parsePostgresUrl } from './connection.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 
 describe('postgres connection', () => {
   it('takes the schema from ?schema= and never shows the password', () => {

@@ -2,14 +2,9 @@ import type { PoolClient } from 'pg';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { DocumentExtrasInfo } from '../store.ts';
 import { aclFilter } from './acl-sql.ts';
-import {
-  CORPUS,
-  insertPostings,
-  keywordDocument,
-  rankByBm25,
-  type KeywordStatsDelta,
-  type KeywordTable,
-} from './keyword-index.ts';
+import { CORPUS, insertPostings, keywordDocument, type KeywordTable } from './keyword-index.ts';
+import { rankByBm25 } from './keyword-ranking.ts';
+import type { KeywordStatsDelta } from './term-stats.ts';
 
 export const SUMMARIES: KeywordTable = { corpus: CORPUS.summaries, table: 'chapter_summaries' };
 export const QUOTES: KeywordTable = { corpus: CORPUS.quotes, table: 'quotes' };

@@ -23,15 +23,15 @@ import {
 import { aclFilter } from './acl-sql.ts';
 import * as extras from './document-extras.ts';
 import {
-  CHUNKS,
   createVectorTable,
   insertDocuments,
   lockDocument,
   readEmbedder,
   removeDocumentRows,
 } from './document-writes.ts';
-import { KeywordStatsDelta, keywordDocument, rankByBm25 } from './keyword-index.ts';
-import type { PostgresPool } from './postgres-pool.ts';
+import { keywordDocument } from './keyword-index.ts';
+import { KeywordStatsDelta } from './term-stats.ts';
+import type { PostgresPool } from './pool.ts';
 import {
   CHUNK_COLUMNS,
   DOCUMENT_COLUMNS,
@@ -44,7 +44,7 @@ import {
   type DocumentRow,
 } from './row-mappers.ts';
 import { runTableQuery } from './table-query.ts';
-import { searchVectors } from './vector-search.ts';
+import { keywordSearch, vectorSearch } from './search.ts';
 
 /** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
 export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
@@ -263,26 +263,13 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     },
 
     async keywordSearch(terms: readonly string[], principal: Principal, limit: number): Promise<ChannelHit[]> {
-      return pool.withClient('search keywords', async (c) => {
-        const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', principalAclKeys(principal), 1), limit);
-        if (ranked.length === 0) return [];
-        const ids = new Map(
-          (
-            await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [
-              ranked.map((r) => r.pk),
-            ])
-          ).rows.map((row) => [Number(row.pk), row.id]),
-        );
-        return ranked
-          .flatMap(({ pk, score }) => (ids.has(pk) ? [{ chunkId: ids.get(pk) as string, score }] : []))
-          .map((hit, i) => ({ ...hit, rank: i + 1 }));
-      });
+      return pool.withClient('search keywords', (c) => keywordSearch(c, terms, principalAclKeys(principal), limit));
     },
 
-    /** HNSW with an iterative scan, or an exact scan for a reader of few chunks (vector-search.ts). */
+    /** HNSW with an iterative scan, or an exact scan for a reader of few chunks (search.ts). */
     async vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]> {
       if (limit <= 0) return [];
-      return pool.transaction('search vectors', (c) => searchVectors(c, vector, principalAclKeys(principal), limit));
+      return pool.transaction('search vectors', (c) => vectorSearch(c, vector, principalAclKeys(principal), limit));
     },
 
     async embedderInfo(): Promise<EmbedderInfo | undefined> {

@@ -3,7 +3,8 @@ import { EmbedderMismatchError } from '../../errors/index.ts';
 import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
-import { CORPUS, KeywordStatsDelta, insertPostings, type KeywordDocument, type KeywordTable } from './keyword-index.ts';
+import { CORPUS, insertPostings, type KeywordDocument, type KeywordTable } from './keyword-index.ts';
+import { KeywordStatsDelta } from './term-stats.ts';
 import type { SchemaNames } from './migrations/index.ts';
 import { vectorLiteral } from './row-mappers.ts';
 

@@ -3,7 +3,7 @@ import { principalAclKeys, type Principal } from '../../domain/index.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { ADMIN, ALICE, BOB, documentWrite, unitVector } from '../../testing/store-conformance/fixtures.ts';
 import { keywordTokens } from './keyword-index.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 
 interface Row {
   id: string;

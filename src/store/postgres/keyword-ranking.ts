@@ -1,5 +1,64 @@
 import type { PoolClient } from 'pg';
-import { B, K1, PREFIX_END, type KeywordTable, type RankedRow, type ScoredTerm } from './keyword-index.ts';
+import { PREFIX_END, type KeywordTable } from './keyword-index.ts';
+import { matchQuery, parseQueryTerms, scoredTerms, type ScoredTerm } from './keyword-query.ts';
+import { B, CLAMPED_IDF, K1, documentFrequencies } from './term-stats.ts';
+
+export interface RankedRow {
+  pk: number;
+  score: number;
+}
+
+/**
+ * BM25 over one corpus, best first, ties by pk. `filter` is a condition on the candidate row `x` and its document
+ * `d` (the principal filter), applied in the WHERE before ranking and the limit; its parameters start at `$1`.
+ *
+ * Like the SQLite store's fast path, terms in half the rows or more (IDF clamped to ~1e-6) are left out when other
+ * terms remain: they add nothing measurable to a score, yet their postings cover most rows. When that leaves fewer
+ * than `limit` rows, the query runs again with every term, so rows matching only such terms still come, in order.
+ */
+export async function rankByBm25(
+  client: PoolClient,
+  target: KeywordTable,
+  terms: readonly string[],
+  filter: { sql: string; params: unknown[] },
+  limit: number,
+): Promise<RankedRow[]> {
+  const parsed = parseQueryTerms(terms);
+  if (parsed.length === 0 || limit <= 0) return [];
+  const scored = scoredTerms(parsed);
+  const totals = await client.query<{ rows: number; tokens: number }>(
+    'SELECT rows, tokens FROM keyword_totals WHERE corpus = $1',
+    [target.corpus],
+  );
+  const rows = Number(totals.rows[0]?.rows ?? 0);
+  if (rows === 0) return [];
+  const avgdl = Number(totals.rows[0]?.tokens ?? 0) / rows;
+  const df = await documentFrequencies(client, target, scored);
+  // A term the query gives n times counts n times, as in FTS5, whose bm25() sums over the query's phrases.
+  const idf = df.map(
+    (n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), CLAMPED_IDF),
+  );
+  const informative = scored.map((s, i) => s.prefix || (df[i] as number) * 2 < rows);
+  const phrases = parsed.some((term) => term.tokens.length > 1);
+  const run = (keep: readonly boolean[]) =>
+    scoreCandidates(
+      client,
+      target,
+      {
+        terms: scored.filter((_, i) => keep[i]),
+        idf: idf.filter((_, i) => keep[i]),
+        df: df.filter((_, i) => keep[i]),
+        rows,
+        avgdl,
+        match: phrases ? matchQuery(parsed) : undefined,
+      },
+      filter,
+      Math.floor(limit),
+    );
+  if (informative.every(Boolean) || !informative.some(Boolean)) return run(scored.map(() => true));
+  const ranked = await run(informative);
+  return ranked.length >= limit ? ranked : run(scored.map(() => true));
+}
 
 /** What one ranking pass scores: the terms kept, with their weights and statistics. */
 export interface ScoringPlan {

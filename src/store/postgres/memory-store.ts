@@ -3,7 +3,7 @@ import type { PoolClient } from 'pg';
 import pgvector from 'pgvector';
 import type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from '../ports/memory-store.ts';
 import { validateMemory } from '../write-validation.ts';
-import type { PostgresPool } from './postgres-pool.ts';
+import type { PostgresPool } from './pool.ts';
 
 interface MemoryRow {
   id: string;

@@ -2,7 +2,7 @@ import { assertValidUser, type Role } from '../../domain/index.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey } from '../api-key.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
-import type { PostgresPool } from './postgres-pool.ts';
+import type { PostgresPool } from './pool.ts';
 import { toUserRecord, type UserRow } from './row-mappers.ts';
 
 /** Users and their API keys on Postgres; only sha256 hashes of keys are stored. */

@@ -8,7 +8,7 @@ import { ADMIN, documentWrite, unitVector } from '../../testing/store-conformanc
 import { dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { describeWith } from '../../testing/requirements.ts';
 import { seededRandom } from '../../testing/seeded-random.ts';
-import { openPostgresStore, type PostgresStore } from './postgres-store.ts';
+import { openPostgresStore, type PostgresStore } from './store.ts';
 import { readReplicaDatabases } from '../../testing/read-replica-databases.ts';
 import type { ReadReplicaOptions } from './read-replicas.ts';
 

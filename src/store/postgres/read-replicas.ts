@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { silentLogger, type Logger } from '../../logging/logger.ts';
 import { createPool, type PostgresTarget } from './connection.ts';
-import { PooledConnections, type PostgresPool } from './postgres-pool.ts';
+import { PooledConnections, type PostgresPool } from './pool.ts';
 import { PrimaryPositions, StandbyProbe, readSystemId } from './replica-health.ts';
 import { isServerUnavailable } from './server-unavailable.ts';
 import { formatWalPosition, parseWalPosition, type WalPosition } from './wal-position.ts';

@@ -3,12 +3,12 @@ import type { DocumentStore } from '../ports/document-store.ts';
 import type { MemoryStore } from '../ports/memory-store.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { RunLog } from '../ports/run-log.ts';
-import { postgresAuditLog } from './postgres-audit-log.ts';
-import { postgresDocumentStore } from './postgres-document-store.ts';
-import { postgresMemoryStore } from './postgres-memory-store.ts';
-import type { PostgresPool } from './postgres-pool.ts';
-import { postgresPrincipalStore } from './postgres-principal-store.ts';
-import { postgresRunLog } from './postgres-run-log.ts';
+import { postgresAuditLog } from './audit-log.ts';
+import { postgresDocumentStore } from './document-store.ts';
+import { postgresMemoryStore } from './memory-store.ts';
+import type { PostgresPool } from './pool.ts';
+import { postgresPrincipalStore } from './principal-store.ts';
+import { postgresRunLog } from './run-log.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
 export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog;

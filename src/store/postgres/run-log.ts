@@ -17,7 +17,7 @@ import {
   validateRunStart,
   validateThreadCreate,
 } from '../run-rules.ts';
-import type { PostgresPool } from './postgres-pool.ts';
+import type { PostgresPool } from './pool.ts';
 
 interface RunRow {
   run_id: string;

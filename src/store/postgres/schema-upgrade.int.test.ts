@@ -3,7 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import type { Principal } from '../../domain/index.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { ADMIN, ALICE, BOB, documentWrite, unitVector } from '../../testing/store-conformance/fixtures.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 
 /** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9), no document files (10). */
 const SCHEMA_7 = `

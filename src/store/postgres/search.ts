@@ -2,7 +2,8 @@ import type { PoolClient } from 'pg';
 import type { ChannelHit } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { aclFilter } from './acl-sql.ts';
-import { readEmbedder } from './document-writes.ts';
+import { CHUNKS, readEmbedder } from './document-writes.ts';
+import { rankByBm25 } from './keyword-ranking.ts';
 import { vectorLiteral } from './row-mappers.ts';
 
 /** Postgres cannot cancel an HNSW search past this many candidates; more costs more than it finds. */
@@ -21,12 +22,33 @@ export const EXACT_SCAN_MAX_CHUNKS = 20_000;
 /** Tuples an iterative HNSW scan may visit before it gives up (pgvector's default is 20,000). */
 const MAX_SCAN_TUPLES = 100_000;
 
+/** BM25 over the chunks the principal may see (the ranking itself: keyword-ranking.ts). */
+export async function keywordSearch(
+  c: PoolClient,
+  terms: readonly string[],
+  keys: readonly string[] | undefined,
+  limit: number,
+): Promise<ChannelHit[]> {
+  const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', keys, 1), limit);
+  if (ranked.length === 0) return [];
+  const ids = new Map(
+    (
+      await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [
+        ranked.map((r) => r.pk),
+      ])
+    ).rows.map((row) => [Number(row.pk), row.id]),
+  );
+  return ranked
+    .flatMap(({ pk, score }) => (ids.has(pk) ? [{ chunkId: ids.get(pk) as string, score }] : []))
+    .map((hit, i) => ({ ...hit, rank: i + 1 }));
+}
+
 /**
  * The vector channel: cosine similarity with the principal filter in the same statement, in one read transaction.
  * An admin, or a reader of many chunks, walks the HNSW index, whose iterative scan keeps walking until the filter has
  * let `limit` rows through; a reader of few chunks (counted from their documents first) gets an exact scan.
  */
-export async function searchVectors(
+export async function vectorSearch(
   c: PoolClient,
   vector: Float32Array,
   keys: readonly string[] | undefined,

@@ -3,7 +3,7 @@ import { describeStoreConformance } from '../../testing/store-conformance/index.
 import { dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { describeWith } from '../../testing/requirements.ts';
 import { readReplicaDatabases } from '../../testing/read-replica-databases.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 
 // The routed store passes exactly the conformance suite: every write followed at once by a read of it (the suite
 // does little else) is read back, whether the standby has replayed it yet or the read falls back to the primary.

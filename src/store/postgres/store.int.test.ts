@@ -1,6 +1,6 @@
 import { afterAll } from 'vitest';
 import { describeStoreConformance } from '../../testing/store-conformance/index.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 describeWithPostgres('postgres store', (url) => {

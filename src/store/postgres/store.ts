@@ -12,8 +12,8 @@ import {
 import { readEmbedder } from './document-writes.ts';
 import { migratePostgres } from './migrate.ts';
 import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
-import { PooledConnections } from './postgres-pool.ts';
-import { openPostgresCheckpointer } from './postgres-saver.ts';
+import { PooledConnections } from './pool.ts';
+import { openPostgresCheckpointer } from './checkpointer.ts';
 import { ReadReplicas, type ReadReplicaOptions, type ReadReplicaStatus } from './read-replicas.ts';
 import { primaryAdapters, routedAdapters } from './routed-adapters.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Principal, TableData } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import type { DocumentWrite, Store } from '../store.ts';
-import { openPostgresStore } from './postgres-store.ts';
+import { openPostgresStore } from './store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 const MEMBER: Principal = { id: 'carol', groups: [], roles: ['member'] };

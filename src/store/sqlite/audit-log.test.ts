@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-audit-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { AUDIT_COLUMNS, normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
 import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import type { SqliteConnection } from './connection.ts';
 
 interface AuditRow {
   id: number;

@@ -5,7 +5,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { afterAll, describe } from 'vitest';
 import { installValidationGlobals } from '../../testing/store-conformance/checkpoint-validation-globals.ts';
 import type { Checkpointer } from '../ports/checkpoint-store.ts';
-import { openSqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { openSqliteCheckpointer } from './checkpointer.ts';
 
 // SqliteSaver 1.0.4 stores every channel value in each checkpoint (it has no blob table), not only the changed
 // ones, which this one check of the suite looks for.

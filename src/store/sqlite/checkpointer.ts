@@ -2,7 +2,7 @@ import { MemorySaver } from '@langchain/langgraph';
 import Database from 'better-sqlite3';
 import type { Checkpointer } from '../ports/checkpoint-store.ts';
 import { BatchedSqliteSaver } from './batched-sqlite-saver.ts';
-import { BUSY_TIMEOUT_MS } from './sqlite-connection.ts';
+import { BUSY_TIMEOUT_MS } from './connection.ts';
 
 /**
  * LangGraph checkpoints in the store's own SQLite file (tables `checkpoints` and `writes`; ingested tables are all

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../domain/index.ts';
 import type { DocumentWrite } from '../store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './store.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const CAROL: Principal = { id: 'carol', groups: ['hr'], roles: ['member'] };

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { DocumentExtrasInfo } from '../store.ts';
 import { aclCondition, aclParams } from './acl-sql.ts';
-import { ftsMatchExpression } from './fts-query.ts';
+import { ftsMatchExpression } from './keyword-query.ts';
 
 type Stmt = (sql: string) => Database.Statement;
 

@@ -29,8 +29,8 @@ import {
   type DocumentRow,
   type TableRow,
 } from './row-mappers.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
-import { keywordSearch, vectorSearch } from './sqlite-search.ts';
+import type { SqliteConnection } from './connection.ts';
+import { keywordSearch, vectorSearch } from './search.ts';
 import type { TableQueryRunner } from './table-query-runner.ts';
 import type { TermStats } from './term-stats.ts';
 import type { VectorCache, VectorDelta } from './vector-cache.ts';

@@ -2,7 +2,7 @@ import { EmbedderMismatchError } from '../../errors/index.ts';
 import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import type { SqliteConnection } from './connection.ts';
 import type { VectorCache, VectorDelta } from './vector-cache.ts';
 import { vectorToBlob } from './vector-codec.ts';
 

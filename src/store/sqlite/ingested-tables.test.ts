@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../domain/index.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './store.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const root = mkdtempSync(join(tmpdir(), 'evident-tables-'));

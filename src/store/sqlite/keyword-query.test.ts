@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MAX_QUERY_TERM_COUNT } from '../search-terms.ts';
-import { ftsMatchExpression } from './fts-query.ts';
+import { ftsMatchExpression } from './keyword-query.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 

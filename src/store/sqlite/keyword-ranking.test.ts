@@ -7,8 +7,8 @@ import { documentWrite } from '../../testing/store-conformance/fixtures.ts';
 import { seededRandom } from '../../testing/seeded-random.ts';
 import { parseSearchTerms } from '../search-terms.ts';
 import { rankKeywords } from './keyword-ranking.ts';
-import { SqliteConnection } from './sqlite-connection.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { SqliteConnection } from './connection.ts';
+import { openSqliteStore } from './store.ts';
 import { TermStats } from './term-stats.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-keyword-ranking-'));

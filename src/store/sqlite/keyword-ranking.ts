@@ -1,7 +1,7 @@
 import type { SearchTerm } from '../search-terms.ts';
 import { aclCondition, aclParams } from './acl-sql.ts';
-import { ftsMatch } from './fts-query.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import { ftsMatch } from './keyword-query.ts';
+import type { SqliteConnection } from './connection.ts';
 import { CLAMPED_IDF, type TermStats, type TermWeight } from './term-stats.ts';
 
 export interface KeywordRow {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../errors/index.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-migrate-'));
 let n = 0;

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey, type ApiKeyRecord } from '../api-key.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import { toUserRecord, type UserRow } from './row-mappers.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import type { SqliteConnection } from './connection.ts';
 
 interface ApiKeyRow {
   id: string;

@@ -17,7 +17,7 @@ import {
   validateRunStart,
   validateThreadCreate,
 } from '../run-rules.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import type { SqliteConnection } from './connection.ts';
 
 interface RunRow {
   run_id: string;

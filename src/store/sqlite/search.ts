@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors/index.ts';
 import { parseSearchTerms } from '../search-terms.ts';
 import { readEmbedder } from './document-writes.ts';
 import { rankKeywords } from './keyword-ranking.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import type { SqliteConnection } from './connection.ts';
 import type { TermStats } from './term-stats.ts';
 import type { VectorCache } from './vector-cache.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { describeStoreConformance } from '../../testing/store-conformance/index.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'evident-sqlite-conformance-'));
 let opened = 0;

@@ -1,17 +1,17 @@
 import type { Store, StoreStats } from '../store.ts';
 import { readEmbedder } from './document-writes.ts';
-import { sqliteAuditLog } from './sqlite-audit-log.ts';
-import { SqliteConnection, type SqliteStoreOptions } from './sqlite-connection.ts';
-import { openSqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { sqliteDocumentStore } from './sqlite-document-store.ts';
-import { sqliteMemoryStore } from './sqlite-memory-store.ts';
-import { sqlitePrincipalStore } from './sqlite-principal-store.ts';
-import { sqliteRunLog } from './sqlite-run-log.ts';
+import { sqliteAuditLog } from './audit-log.ts';
+import { SqliteConnection, type SqliteStoreOptions } from './connection.ts';
+import { openSqliteCheckpointer } from './checkpointer.ts';
+import { sqliteDocumentStore } from './document-store.ts';
+import { sqliteMemoryStore } from './memory-store.ts';
+import { sqlitePrincipalStore } from './principal-store.ts';
+import { sqliteRunLog } from './run-log.ts';
 import { TableQueryRunner } from './table-query-runner.ts';
 import { TermStats } from './term-stats.ts';
 import { VectorCache } from './vector-cache.ts';
 
-export type { SqliteStoreOptions } from './sqlite-connection.ts';
+export type { SqliteStoreOptions } from './connection.ts';
 
 /** The embedded store, with what SQLite-specific tests observe of its vector cache. */
 export interface SqliteStore extends Store {

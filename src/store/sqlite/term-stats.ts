@@ -1,5 +1,5 @@
 import type { SearchTerm } from '../search-terms.ts';
-import type { SqliteConnection } from './sqlite-connection.ts';
+import type { SqliteConnection } from './connection.ts';
 
 const TERM_STATS_CACHE_SIZE = 50_000;
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../domain/index.ts';
 import type { DocumentWrite } from '../store.ts';
-import { SqliteConnection } from './sqlite-connection.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { SqliteConnection } from './connection.ts';
+import { openSqliteStore } from './store.ts';
 import { VectorCache } from './vector-cache.ts';
 import { cosine } from '../../testing/store-conformance/fixtures.ts';
 
