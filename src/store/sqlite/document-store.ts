@@ -31,10 +31,10 @@ import {
 } from './row-mappers.ts';
 import type { SqliteConnection } from './connection.ts';
 import { keywordSearch, vectorSearch } from './search.ts';
-import type { TableQueryRunner } from './table-query-runner.ts';
+import type { TableQueryRunner } from './table-query/runner.ts';
 import type { TermStats } from './term-stats.ts';
-import type { VectorCache, VectorDelta } from './vector-cache.ts';
-import { blobToVector, vectorToBlob } from './vector-codec.ts';
+import type { VectorCache, VectorDelta } from './vectors/vector-cache.ts';
+import { blobToVector, vectorToBlob } from './vectors/vector-codec.ts';
 
 const DOCUMENT_COLUMNS = `d.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count,
   d.chunk_count, d.ingested_at,

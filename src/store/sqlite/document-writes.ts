@@ -3,8 +3,8 @@ import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
 import type { SqliteConnection } from './connection.ts';
-import type { VectorCache, VectorDelta } from './vector-cache.ts';
-import { vectorToBlob } from './vector-codec.ts';
+import type { VectorCache, VectorDelta } from './vectors/vector-cache.ts';
+import { vectorToBlob } from './vectors/vector-codec.ts';
 
 /** The statement source the row modules of this folder take. */
 const stmt = (conn: SqliteConnection) => (sql: string) => conn.stmt(sql);

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from '../ports/memory-store.ts';
 import { validateMemory } from '../write-validation.ts';
 import type { SqliteConnection } from './connection.ts';
-import { blobToVector, vectorToBlob } from './vector-codec.ts';
+import { blobToVector, vectorToBlob } from './vectors/vector-codec.ts';
 
 type Stmt = (sql: string) => Database.Statement;
 

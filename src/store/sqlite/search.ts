@@ -6,7 +6,7 @@ import { readEmbedder } from './document-writes.ts';
 import { rankKeywords } from './keyword-ranking.ts';
 import type { SqliteConnection } from './connection.ts';
 import type { TermStats } from './term-stats.ts';
-import type { VectorCache } from './vector-cache.ts';
+import type { VectorCache } from './vectors/vector-cache.ts';
 
 /** BM25 in FTS5 over the chunks the principal may see (the ranking itself: keyword-ranking.ts). */
 export function keywordSearch(

@@ -7,9 +7,9 @@ import { sqliteDocumentStore } from './document-store.ts';
 import { sqliteMemoryStore } from './memory-store.ts';
 import { sqlitePrincipalStore } from './principal-store.ts';
 import { sqliteRunLog } from './run-log.ts';
-import { TableQueryRunner } from './table-query-runner.ts';
+import { TableQueryRunner } from './table-query/runner.ts';
 import { TermStats } from './term-stats.ts';
-import { VectorCache } from './vector-cache.ts';
+import { VectorCache } from './vectors/vector-cache.ts';
 
 export type { SqliteStoreOptions } from './connection.ts';
 

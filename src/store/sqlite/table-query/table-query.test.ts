@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../domain/index.ts';
-import { openSqliteStore } from './store.ts';
+import type { Principal } from '../../../domain/index.ts';
+import { openSqliteStore } from '../store.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 

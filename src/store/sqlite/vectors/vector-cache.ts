@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { EmbedderInfo } from '../ports/document-store.ts';
-import { VISIBLE_DOC_PKS } from './acl-sql.ts';
+import type { EmbedderInfo } from '../../ports/document-store.ts';
+import { VISIBLE_DOC_PKS } from '../acl-sql.ts';
 import { createDotKernel, type DotKernel } from './dot-kernel.ts';
-import type { SqliteConnection } from './connection.ts';
+import type { SqliteConnection } from '../connection.ts';
 import { blobToVector } from './vector-codec.ts';
 import { createThreadedDotKernel } from './vector-scan-threads.ts';
 import { VectorIndex, type StoredFloats } from './vector-index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameReader, frame } from './table-query-frames.ts';
+import { FrameReader, frame } from './frames.ts';
 
 function reader(maxFrameBytes = Number.POSITIVE_INFINITY) {
   const messages: unknown[] = [];

@@ -2,12 +2,12 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../domain/index.ts';
-import type { DocumentWrite } from '../store.ts';
-import { SqliteConnection } from './connection.ts';
-import { openSqliteStore } from './store.ts';
+import type { Principal } from '../../../domain/index.ts';
+import type { DocumentWrite } from '../../store.ts';
+import { SqliteConnection } from '../connection.ts';
+import { openSqliteStore } from '../store.ts';
 import { VectorCache } from './vector-cache.ts';
-import { cosine } from '../../testing/store-conformance/fixtures.ts';
+import { cosine } from '../../../testing/store-conformance/fixtures.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const LEGAL: Principal = { id: 'lee', groups: ['legal'], roles: ['member'] };

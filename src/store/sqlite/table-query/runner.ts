@@ -2,9 +2,9 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { QueryRejectedError, QueryTooLargeError, StoreError, type QueryBound } from '../../errors/index.ts';
-import type { ResolvedTableQueryLimits } from '../table-query-limits.ts';
-import { FrameReader, frame } from './table-query-frames.ts';
+import { QueryRejectedError, QueryTooLargeError, StoreError, type QueryBound } from '../../../errors/index.ts';
+import type { ResolvedTableQueryLimits } from '../../table-query-limits.ts';
+import { FrameReader, frame } from './frames.ts';
 
 /** Where the child reads the database: the store's file, or an image of an in-memory store. */
 export type QuerySource = { path: string } | { image: Uint8Array };
@@ -28,7 +28,7 @@ type ChildReply =
   | { ok: false; reason: 'timeout' };
 type ChildMessage = { type: 'ready' } | ({ id: number } & ChildReply);
 
-const CHILD_SCRIPT = fileURLToPath(new URL('./table-query-child.cjs', import.meta.url));
+const CHILD_SCRIPT = fileURLToPath(new URL('./child.cjs', import.meta.url));
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 /** What Node, better-sqlite3 and SQLite's page cache take before a query allocates anything (measured: ~50 MB). */
 const BASELINE_BYTES = 128 * 1024 * 1024;
