@@ -1,6 +1,6 @@
-import { en } from './en.ts';
+import { en } from './en/en.ts';
 import type { LanguageCode, LanguageModule } from './language.ts';
-import { zh } from './zh.ts';
+import { zh } from './zh/zh.ts';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 const LETTER = /\p{L}/gu;

@@ -1,6 +1,6 @@
-import { refersBackEn, resolveReferenceEn, withoutConnectiveEn } from './en-references.ts';
+import { refersBackEn, resolveReferenceEn, withoutConnectiveEn } from './en/references.ts';
 import { languageOf } from './languages.ts';
-import { refersBackZh, resolveReferenceZh, withoutConnectiveZh } from './zh-references.ts';
+import { refersBackZh, resolveReferenceZh, withoutConnectiveZh } from './zh/references.ts';
 
 /**
  * Follow-ups that refer back ("its fee?", "它的单价是多少？"), for the offline rewrite: whether a question does, and the

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { englishKeyTerms } from '../../text/en.ts';
+import { englishKeyTerms } from '../../text/en/en.ts';
 
 /**
  * The head of an English question's focus: the word or words that name the asked attribute, beyond the thing it is

@@ -1,10 +1,10 @@
-import { tagged } from '../../text/zh-segmenter.ts';
+import { tagged } from '../../text/zh/segmenter.ts';
 import { analyzeQuery } from '../../text/analyzer.ts';
 import {
   TABLE_COUNTERS_ZH as COUNTERS,
   TABLE_CUES_ZH as CUES,
   TABLE_VOCABULARY_ZH as VOCABULARY,
-} from '../../text/zh-table-vocabulary.ts';
+} from '../../text/zh/table-vocabulary.ts';
 
 /**
  * Chinese table questions for the offline question→SQL strategy, which reads English cue words and matches a table's

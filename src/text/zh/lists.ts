@@ -2,9 +2,9 @@
  * Lists in Chinese text: several names joined by 、 和 与 及 (阿根廷、克罗地亚、摩洛哥和法国), or names separated
  * by spaces in a credits line (主演: 金晨 王安宇). A list answers 有哪些 questions and questions with plural heads.
  */
-import type { AnswerSpan } from './language.ts';
-import { organizationCandidates, personCandidates, placeCandidates, type NameCandidate } from './zh-names.ts';
-import { tagged, type ZhToken } from './zh-segmenter.ts';
+import type { AnswerSpan } from '../language.ts';
+import { organizationCandidates, personCandidates, placeCandidates, type NameCandidate } from './names.ts';
+import { tagged, type ZhToken } from './segmenter.ts';
 
 const JOINERS = new Set(['、', '和', '与', '及', '以及', '跟', '同', '/', '／']);
 const NOMINAL = /^(?:n|nr|nrt|nrfg|ns|nt|nz|x|eng|j|vn)$/u;

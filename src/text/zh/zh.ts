@@ -1,14 +1,14 @@
 /**
  * The Chinese language module of the offline reader: sentences, question focus, named things and typed answer
- * spans for Chinese text, on jieba's segmentation and tags (zh-segmenter.ts). Word terms come from the keyword
+ * spans for Chinese text, on jieba's segmentation and tags (segmenter.ts). Word terms come from the keyword
  * analyzer, so a focus matches passages the way the index reads them.
  */
-import type { AnswerSpan, AnswerType, LanguageModule } from './language.ts';
-import { zhEntities, zhFocus } from './zh-focus.ts';
-import { listSpans } from './zh-lists.ts';
-import { organizationCandidates, personCandidates, placeCandidates, toSpans } from './zh-names.ts';
-import { zhSentences } from './zh-sentences.ts';
-import { amountSpans, dateSpans, durationSpans, numberSpans } from './zh-values.ts';
+import type { AnswerSpan, AnswerType, LanguageModule } from '../language.ts';
+import { zhEntities, zhFocus } from './focus.ts';
+import { listSpans } from './lists.ts';
+import { organizationCandidates, personCandidates, placeCandidates, toSpans } from './names.ts';
+import { zhSentences } from './sentences.ts';
+import { amountSpans, dateSpans, durationSpans, numberSpans } from './values.ts';
 
 /** The predicate of a defining sentence (X是一种…, X指…), the part a 什么是 question asks for. */
 function definitionSpans(sentence: string): AnswerSpan[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { en, englishExpansions, englishKeyTerms } from './en.ts';
-import { languageModule, languageOf } from './languages.ts';
+import { languageModule, languageOf } from '../languages.ts';
 import { synonymsOf } from './wordnet.ts';
 
 describe('English language module', () => {

@@ -1,15 +1,15 @@
-import { analyzeQuery } from './analyzer.ts';
-import { englishAnswerType } from './en-answer-type.ts';
-import { namedThings } from './en-nlp.ts';
-import { englishSpans } from './en-spans.ts';
-import { identifiersIn } from './identifiers.ts';
-import type { LanguageModule, QuestionFocus } from './language.ts';
-import { headedSentences } from './sentences.ts';
+import { analyzeQuery } from '../analyzer.ts';
+import { englishAnswerType } from './answer-type.ts';
+import { namedThings } from './nlp.ts';
+import { englishSpans } from './spans.ts';
+import { identifiersIn } from '../identifiers.ts';
+import type { LanguageModule, QuestionFocus } from '../language.ts';
+import { headedSentences } from '../sentences.ts';
 import { synonymsOf } from './wordnet.ts';
 
 /**
  * Function words: question words, auxiliaries, pronouns, articles, prepositions and request verbs. They say what
- * kind of answer is wanted (see en-answer-type.ts), never what it is about, so they are not key terms. Passed
+ * kind of answer is wanted (see answer-type.ts), never what it is about, so they are not key terms. Passed
  * through the analyzer once, so they are removed as the analyzer spells them (stemmed).
  */
 const FUNCTION_WORDS =

@@ -1,5 +1,5 @@
-import type { AnswerSpan, AnswerType } from './language.ts';
-import { namedThings } from './en-nlp.ts';
+import type { AnswerSpan, AnswerType } from '../language.ts';
+import { namedThings } from './nlp.ts';
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';

@@ -1,4 +1,4 @@
-import { tagged } from './zh-segmenter.ts';
+import { tagged } from './segmenter.ts';
 
 /**
  * Chinese: pronouns and demonstratives that refer back (它 / 它的 / 其, 该 / 这个 / 那个 / 此 / 上述 …), read as

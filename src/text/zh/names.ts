@@ -4,8 +4,8 @@
  * 扬科维/奇), and it tags some countries as people; so a candidate is a run of name-like words, and the words
  * around it (主演, 由…执导, …饰, 在…举行, …公司) say which kind of name it is and move it up.
  */
-import type { AnswerSpan, AnswerType } from './language.ts';
-import { dictionaryParts, isHan, tagged, type ZhToken } from './zh-segmenter.ts';
+import type { AnswerSpan, AnswerType } from '../language.ts';
+import { dictionaryParts, isHan, tagged, type ZhToken } from './segmenter.ts';
 
 /** The commonest Chinese surnames: an unknown 2–4 character word starting with one is likely a person's name. */
 const SURNAMES = new Set(

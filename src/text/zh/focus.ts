@@ -4,10 +4,10 @@
  * question word (二十大开幕时间, 《炽道》的主演) asks for what its last noun names. The nouns are grouped by the kind
  * of answer they take; a noun in no group leaves the type `any` rather than guessing.
  */
-import { analyzeQuery } from './analyzer.ts';
-import type { AnswerType, QuestionFocus } from './language.ts';
-import { organizationCandidates, personCandidates, placeCandidates, titles } from './zh-names.ts';
-import { isHan, tagged } from './zh-segmenter.ts';
+import { analyzeQuery } from '../analyzer.ts';
+import type { AnswerType, QuestionFocus } from '../language.ts';
+import { organizationCandidates, personCandidates, placeCandidates, titles } from './names.ts';
+import { isHan, tagged } from './segmenter.ts';
 
 const group = (words: string): string[] =>
   words

@@ -1,4 +1,4 @@
-import type { AnswerType } from './language.ts';
+import type { AnswerType } from '../language.ts';
 
 /**
  * What an English question asks for, read from its question words and the noun they govern ("which company" asks

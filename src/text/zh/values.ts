@@ -3,7 +3,7 @@
  * numerals. Each finder returns spans best first: the more specific a value (a full date over a bare year, a sum
  * with its currency over a bare magnitude), the likelier it is the one a question asks for.
  */
-import type { AnswerSpan, AnswerType } from './language.ts';
+import type { AnswerSpan, AnswerType } from '../language.ts';
 
 const ARABIC = String.raw`\d+(?:[,，]\d{3})*(?:\.\d+)?`;
 const CN_DIGITS = '零〇一二两三四五六七八九十百千';
