@@ -15,18 +15,19 @@ import {
 import { RecordingChatModel } from '../testing/recording-chat-model.ts';
 
 /**
- * The README's "Use from LangChain / AI SDK" examples are the files in examples/: each must appear in the README
- * verbatim, and each runs here against a store and a server this test builds (the scripts as child processes,
+ * The "Use from LangChain / AI SDK" examples of docs/mcp-and-adapters.md are the files in examples/: each must appear
+ * on that page verbatim, and each runs here against a store and a server this test builds (the scripts as child processes,
  * importing `evident/langchain` through the package's exports; the modules with a fake model).
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PAGE = 'docs/mcp-and-adapters.md';
 const run = promisify(execFile);
 
 let server: AdapterTestServer;
-let readme: string;
+let page: string;
 beforeAll(async () => {
   server = await startAdapterTestServer();
-  readme = await readFile(join(root, 'README.md'), 'utf8');
+  page = await readFile(join(root, PAGE), 'utf8');
 });
 afterAll(async () => server?.close());
 
@@ -42,32 +43,32 @@ async function runExample(name: string, env: Record<string, string>): Promise<st
   return stdout;
 }
 
-const inReadme = (text: string, fence: string) => readme.includes(`\`\`\`${fence}\n${text}\`\`\``);
+const onPage = (text: string, fence: string) => page.includes(`\`\`\`${fence}\n${text}\`\`\``);
 
-describe('README: Use from LangChain / AI SDK', () => {
-  it('the README holds each example verbatim', async () => {
+describe('docs/mcp-and-adapters.md: Use from LangChain / AI SDK', () => {
+  it('the page holds each example verbatim', async () => {
     for (const name of ['langchain-retriever.ts', 'langchain-ask.ts', 'langchain-agent.ts', 'ai-sdk-agent.ts']) {
-      expect(inReadme(await example(name), 'ts'), `README.md shows examples/${name}`).toBe(true);
+      expect(onPage(await example(name), 'ts'), `${PAGE} shows examples/${name}`).toBe(true);
     }
   });
 
-  it('langchain-retriever.ts runs in process as alice and prints what the README shows', async () => {
+  it('langchain-retriever.ts runs in process as alice and prints what the page shows', async () => {
     const stdout = await runExample('langchain-retriever.ts', { EVIDENT_DB: server.api.evident.config.db });
     expect(stdout.split('\n')[0]).toMatch(
       new RegExp(`^${RESTRICTED_DOC.replace(/\./g, '\\.')}#\\d+ \\| .* \\| \\{"bm25":\\{"rank":1\\}`),
     );
     expect(stdout).toContain(`[1] ${RESTRICTED_DOC}`);
-    expect(inReadme(stdout, 'text'), `README.md shows this output:\n${stdout}`).toBe(true);
+    expect(onPage(stdout, 'text'), `${PAGE} shows this output:\n${stdout}`).toBe(true);
   });
 
-  it("langchain-ask.ts runs over HTTP with alice's key and prints what the README shows", async () => {
+  it("langchain-ask.ts runs over HTTP with alice's key and prints what the page shows", async () => {
     const stdout = await runExample('langchain-ask.ts', {
       EVIDENT_URL: server.api.url,
       EVIDENT_KEY: server.api.keys.alice,
     });
     expect(stdout).toContain('answered | $48,000.');
     expect(stdout).toContain(`${RESTRICTED_DOC}: "`);
-    expect(inReadme(stdout, 'text'), `README.md shows this output:\n${stdout}`).toBe(true);
+    expect(onPage(stdout, 'text'), `${PAGE} shows this output:\n${stdout}`).toBe(true);
   });
 
   it("langchain-agent.ts builds an agent whose model calls Evident as the key's user", async () => {

@@ -11,44 +11,45 @@ const count = (min: number, max: number, fallback: number) => z.number().int().m
 export const agentBoundsSchemas = {
   rag: z
     .object({
-      /** Evidence chunks kept after merging the sub-questions' results (and passed to generate). */
-      maxEvidence: count(1, 50, 8),
-      /** Further generate attempts after the citation check dropped every citation. */
-      maxCitationRetries: count(0, 5, 1),
-      /** Further attempts when a structured model answer does not validate. */
-      maxSchemaRetries: count(0, 5, 2),
-      /** Conversation turns kept verbatim; older ones are folded into the running summary. */
-      historyWindow: count(0, 100, 12),
-      /** Long-term memories loaded per run (0: none). */
-      memoryLimit: count(0, 20, 3),
-      /** Cosine similarity a memory needs to be loaded. */
-      memoryFloor: z.number().min(0).max(1).default(0.35),
+      maxEvidence: count(1, 50, 8).describe(
+        "Evidence chunks kept after merging the sub-questions' results (and passed to generate).",
+      ),
+      maxCitationRetries: count(0, 5, 1).describe(
+        'Further generate attempts after the citation check dropped every citation.',
+      ),
+      maxSchemaRetries: count(0, 5, 2).describe('Further attempts when a structured model answer does not validate.'),
+      historyWindow: count(0, 100, 12).describe(
+        'Conversation turns kept verbatim; older ones are folded into the running summary.',
+      ),
+      memoryLimit: count(0, 20, 3).describe('Long-term memories loaded per run (0: none).'),
+      memoryFloor: z.number().min(0).max(1).default(0.35).describe('Cosine similarity a memory needs to be loaded.'),
     })
     .strict(),
   react: z
     .object({
-      /** Model (or offline strategy) decisions per run; at the bound the run stops with a refusal. */
-      maxIterations: count(1, 50, 10),
-      /** Search queries RAG fusion runs per knowledge_base call, the question itself included (the model writes at most 8). */
-      fusionQueries: count(1, 8, 4),
-      /** Results taken per fusion query before fusing. */
-      fusionDepth: count(1, 200, 10),
+      maxIterations: count(1, 50, 10).describe(
+        'Model (or offline strategy) decisions per run; at the bound the run stops with a refusal.',
+      ),
+      fusionQueries: count(1, 8, 4).describe(
+        'Search queries RAG fusion runs per knowledge_base call, the question itself included (the model writes at most 8).',
+      ),
+      fusionDepth: count(1, 200, 10).describe('Results taken per fusion query before fusing.'),
     })
     .strict(),
   controllable: z
     .object({
-      /** Tasks a plan may hold, the final answer task included (so at least 2). */
-      maxTasks: count(2, 20, 6),
-      /** Query rewrites per task after the relevance check found nothing relevant. */
-      maxRelevanceRetries: count(0, 5, 2),
-      /** Further answers per task after the groundedness check rejected one. */
-      maxGroundednessRetries: count(0, 5, 1),
-      /** Tasks executed (replans) per run, whatever the planner says. */
-      maxReplans: count(1, 50, 8),
-      /** Further final answers after the citation check dropped every citation. */
-      maxCitationRetries: count(0, 5, 1),
-      /** Further attempts when a structured model answer does not validate. */
-      maxSchemaRetries: count(0, 5, 2),
+      maxTasks: count(2, 20, 6).describe('Tasks a plan may hold, the final answer task included (so at least 2).'),
+      maxRelevanceRetries: count(0, 5, 2).describe(
+        'Query rewrites per task after the relevance check found nothing relevant.',
+      ),
+      maxGroundednessRetries: count(0, 5, 1).describe(
+        'Further answers per task after the groundedness check rejected one.',
+      ),
+      maxReplans: count(1, 50, 8).describe('Tasks executed (replans) per run, whatever the planner says.'),
+      maxCitationRetries: count(0, 5, 1).describe(
+        'Further final answers after the citation check dropped every citation.',
+      ),
+      maxSchemaRetries: count(0, 5, 2).describe('Further attempts when a structured model answer does not validate.'),
     })
     .strict(),
 } as const;

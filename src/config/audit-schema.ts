@@ -8,7 +8,12 @@ import { z } from 'zod';
  */
 export const auditSchema = z
   .object({
-    questions: z.enum(['hash', 'text']).default('hash'),
+    questions: z
+      .enum(['hash', 'text'])
+      .default('hash')
+      .describe(
+        'How a question or search query is recorded: `hash` keeps only its SHA-256 (the log cannot be purged), `text` keeps it verbatim.',
+      ),
   })
   .prefault({});
 export type AuditConfig = z.infer<typeof auditSchema>;

@@ -12,67 +12,105 @@ const MiB = 1024 * KiB;
  */
 export const ingestSchema = z
   .object({
-    /** Bytes of a file as stored on disk or uploaded (an upload request carries at most this much in total). */
     maxFileBytes: z
       .number()
       .int()
       .positive()
-      .default(50 * MiB),
-    /** Bytes a DOCX/XLSX expands to: every zip entry, as declared and as actually inflated. */
+      .default(50 * MiB)
+      .describe(
+        'Bytes of a file as stored on disk or uploaded (an upload request carries at most this much in total).',
+      ),
     maxExpandedBytes: z
       .number()
       .int()
       .positive()
-      .default(256 * MiB),
-    /** Entries in a DOCX/XLSX zip. */
-    maxArchiveEntries: z.number().int().positive().default(10_000),
-    /**
-     * XML elements in a DOCX/XLSX's parts, counted before they are parsed: the parsers' time and memory grow with them.
-     * mammoth holds the whole tree (≈ 3 KB per element): a DOCX at the default measured 26 s and 1.5 GB peak, a
-     * million empty paragraphs (10 KB zipped) would be 35 s and 2.1 GB. An XLSX cell is 2–3 elements.
-     */
-    maxXmlElements: z.number().int().positive().default(500_000),
-    /** Nesting of HTML elements and of a DOCX/XLSX's XML (browsers keep 512 levels). */
-    maxNestingDepth: z.number().int().min(16).max(10_000).default(512),
-    /** Cells of the tables of one CSV/XLSX (all sheets; an XLSX sheet's declared range counts in full). */
-    maxTableCells: z.number().int().positive().default(1_000_000),
-    /** Columns of one table; PostgreSQL holds at most 1,600 per table. */
-    maxTableColumns: z.number().int().min(1).max(1_600).default(1_000),
-    /** Characters of text one document yields (≈ 10,000 pages). */
-    maxDocumentChars: z.number().int().positive().default(20_000_000),
-    /** Chunks of one document. */
-    maxDocumentChunks: z.number().int().positive().default(25_000),
-    /** Bytes of an ACL sidecar (`<file>.acl.json`). */
+      .default(256 * MiB)
+      .describe('Bytes a DOCX/XLSX expands to: every zip entry, as declared and as actually inflated.'),
+    maxArchiveEntries: z.number().int().positive().default(10_000).describe('Entries in a DOCX/XLSX zip.'),
+    maxXmlElements: z
+      .number()
+      .int()
+      .positive()
+      .default(500_000)
+      .describe(
+        "XML elements in a DOCX/XLSX's parts, counted before they are parsed: the parsers' time and memory grow with them. mammoth holds the whole tree (≈ 3 KB per element): a DOCX at the default measured 26 s and 1.5 GB peak, a million empty paragraphs (10 KB zipped) would be 35 s and 2.1 GB. An XLSX cell is 2–3 elements.",
+      ),
+    maxNestingDepth: z
+      .number()
+      .int()
+      .min(16)
+      .max(10_000)
+      .default(512)
+      .describe("Nesting of HTML elements and of a DOCX/XLSX's XML (browsers keep 512 levels)."),
+    maxTableCells: z
+      .number()
+      .int()
+      .positive()
+      .default(1_000_000)
+      .describe("Cells of the tables of one CSV/XLSX (all sheets; an XLSX sheet's declared range counts in full)."),
+    maxTableColumns: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_600)
+      .default(1_000)
+      .describe('Columns of one table; PostgreSQL holds at most 1,600 per table.'),
+    maxDocumentChars: z
+      .number()
+      .int()
+      .positive()
+      .default(20_000_000)
+      .describe('Characters of text one document yields (≈ 10,000 pages).'),
+    maxDocumentChunks: z.number().int().positive().default(25_000).describe('Chunks of one document.'),
     maxSidecarBytes: z
       .number()
       .int()
       .min(64)
       .max(16 * MiB)
-      .default(64 * KiB),
-    /**
-     * Worker threads that read, parse, chunk, analyse and (with an embedder that allows it, as the offline one does)
-     * embed documents while the calling thread writes them; 0 does it all on the calling thread. Absent: one per core.
-     */
-    workers: z.number().int().min(0).max(64).optional(),
-    /**
-     * A call with fewer documents than this stays on the calling thread, unless workers are already up: a worker costs
-     * about 1.5 s of CPU to start (it loads every loader), as much as ingesting ~1,500 chunks.
-     */
-    workerMinDocuments: z.number().int().min(1).default(100),
-    /**
-     * Documents written per store transaction (1: one transaction per document). A batch is whole or absent after a
-     * crash, as a single document is; a batch that fails is written again one document at a time.
-     */
-    batchDocuments: z.number().int().min(1).max(10_000).default(64),
-    /** Text bytes of the documents of one batch: a batch is written once it holds this much. */
+      .default(64 * KiB)
+      .describe('Bytes of an ACL sidecar (`<file>.acl.json`).'),
+    workers: z
+      .number()
+      .int()
+      .min(0)
+      .max(64)
+      .optional()
+      .describe(
+        'Worker threads that read, parse, chunk, analyse and (with an embedder that allows it, as the offline one does) embed documents while the calling thread writes them; 0 does it all on the calling thread. Absent: one per core.',
+      ),
+    workerMinDocuments: z
+      .number()
+      .int()
+      .min(1)
+      .default(100)
+      .describe(
+        'A call with fewer documents than this stays on the calling thread, unless workers are already up: a worker costs about 1.5 s of CPU to start (it loads every loader), as much as ingesting ~1,500 chunks.',
+      ),
+    batchDocuments: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(64)
+      .describe(
+        'Documents written per store transaction (1: one transaction per document). A batch is whole or absent after a crash, as a single document is; a batch that fails is written again one document at a time.',
+      ),
     batchBytes: z
       .number()
       .int()
       .min(1)
       .max(1024 * MiB)
-      .default(16 * MiB),
-    /** Milliseconds a batch waits for more documents before it is written (and its files are reported done). */
-    batchMs: z.number().int().min(0).max(60_000).default(250),
+      .default(16 * MiB)
+      .describe('Text bytes of the documents of one batch: a batch is written once it holds this much.'),
+    batchMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(250)
+      .describe(
+        'Milliseconds a batch waits for more documents before it is written (and its files are reported done).',
+      ),
     /** OCR of PDF pages without a text layer (see `ocr-schema.ts`). */
     ocr: ocrSchema,
   })

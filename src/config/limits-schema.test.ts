@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.ts';
 import { limitBoundsSchema, limitEnvName, LIMITS_DEFAULTS, limitSetting, type LimitName } from './limits-schema.ts';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+/** The configuration reference, generated from the schema (`config-docs.test.ts` keeps it in sync). */
+const DOCS = readFileSync(fileURLToPath(new URL('../../docs/configuration.md', import.meta.url)), 'utf8');
 const NAMES = Object.keys(limitBoundsSchema.shape) as LimitName[];
 
 describe('request limits configuration', () => {
@@ -29,11 +30,11 @@ describe('request limits configuration', () => {
     );
   });
 
-  it('is documented in the README with its variable, default and range', () => {
+  it('is documented in docs/configuration.md with its variable, default and range', () => {
     for (const name of NAMES) {
       const number = limitBoundsSchema.shape[name].unwrap();
       const row = `| \`limits.${name}\` | \`${limitEnvName(name)}\` | ${LIMITS_DEFAULTS[name]} | ${number.minValue}–${number.maxValue} |`;
-      expect(README, row).toContain(row);
+      expect(DOCS, row).toContain(row);
     }
   });
 });

@@ -14,22 +14,24 @@ const bound = (min: number, max: number, fallback: number) => z.number().int().m
  */
 export const limitBoundsSchema = z
   .object({
-    /** Bytes of one JSON request body; larger ones are refused before they are read whole. */
-    maxBodyBytes: bound(KiB, 256 * MiB, MiB),
-    /** Nesting depth (objects and arrays) of a JSON request body; checked on the raw text, before parsing. */
-    maxJsonDepth: bound(4, 1_000, 32),
-    /** Characters of a search query (`POST /v1/search`). */
-    maxQueryChars: bound(16, 100_000, 2_000),
-    /** Distinct terms of a search query once analysed: the keyword channel's cost grows with them. */
-    maxQueryTerms: bound(1, 10_000, 128),
-    /** Characters of a run's question (LangGraph runs, the last user message of a chat completion). */
-    maxQuestionChars: bound(16, 1_000_000, 4_000),
-    /** Messages in one run input or chat completion. */
-    maxMessages: bound(1, 10_000, 200),
-    /** Bytes of a thread's or run's metadata, serialised as JSON. */
-    maxMetadataBytes: bound(0, 16 * MiB, 16 * KiB),
-    /** Nesting depth of a thread's or run's metadata (`{"a": 1}` is 1). */
-    maxMetadataDepth: bound(1, 100, 8),
+    maxBodyBytes: bound(KiB, 256 * MiB, MiB).describe(
+      'Bytes of one JSON request body; larger ones are refused before they are read whole.',
+    ),
+    maxJsonDepth: bound(4, 1_000, 32).describe(
+      'Nesting depth (objects and arrays) of a JSON request body; checked on the raw text, before parsing.',
+    ),
+    maxQueryChars: bound(16, 100_000, 2_000).describe('Characters of a search query (`POST /v1/search`).'),
+    maxQueryTerms: bound(1, 10_000, 128).describe(
+      "Distinct terms of a search query once analysed: the keyword channel's cost grows with them.",
+    ),
+    maxQuestionChars: bound(16, 1_000_000, 4_000).describe(
+      "Characters of a run's question (LangGraph runs, the last user message of a chat completion).",
+    ),
+    maxMessages: bound(1, 10_000, 200).describe('Messages in one run input or chat completion.'),
+    maxMetadataBytes: bound(0, 16 * MiB, 16 * KiB).describe(
+      "Bytes of a thread's or run's metadata, serialised as JSON.",
+    ),
+    maxMetadataDepth: bound(1, 100, 8).describe('Nesting depth of a thread\'s or run\'s metadata (`{"a": 1}` is 1).'),
   })
   .strict();
 

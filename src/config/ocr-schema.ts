@@ -6,22 +6,42 @@ import { z } from 'zod';
  */
 export const ocrSchema = z
   .object({
-    /** false: pages without text are skipped (a document of scans alone then fails as empty). */
-    enabled: z.boolean().default(true),
-    /** Tesseract language packs, in order (`eng`, `chi_sim`, …): each needs its `tesseract-ocr-<lang>` package. */
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe('false: pages without text are skipped (a document of scans alone then fails as empty).'),
     languages: z
       .array(z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a tesseract language name such as eng or chi_sim'))
       .min(1)
       .max(8)
-      .default(['eng']),
-    /** Rendering resolution; tesseract reads best at 300. */
-    dpi: z.number().int().min(72).max(600).default(300),
-    /** A page larger than this at `dpi` is rendered at a lower resolution (A4 at 300 dpi is 8.7 million pixels). */
-    maxPagePixels: z.number().int().min(100_000).max(200_000_000).default(25_000_000),
-    /** Milliseconds each tool may run on one page before it is killed and the file fails. */
-    timeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
-    /** Pages of one document that may go through OCR; a document with more fails alone. */
-    maxPages: z.number().int().min(1).max(100_000).default(500),
+      .default(['eng'])
+      .describe(
+        'Tesseract language packs, in order (`eng`, `chi_sim`, …): each needs its `tesseract-ocr-<lang>` package.',
+      ),
+    dpi: z.number().int().min(72).max(600).default(300).describe('Rendering resolution; tesseract reads best at 300.'),
+    maxPagePixels: z
+      .number()
+      .int()
+      .min(100_000)
+      .max(200_000_000)
+      .default(25_000_000)
+      .describe(
+        'A page larger than this at `dpi` is rendered at a lower resolution (A4 at 300 dpi is 8.7 million pixels).',
+      ),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(3_600_000)
+      .default(120_000)
+      .describe('Milliseconds each tool may run on one page before it is killed and the file fails.'),
+    maxPages: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(500)
+      .describe('Pages of one document that may go through OCR; a document with more fails alone.'),
   })
   .strict()
   .prefault({});

@@ -10,12 +10,36 @@ import { z } from 'zod';
  */
 export const runsSchema = z
   .object({
-    heartbeatMs: z.number().int().min(50).max(600_000).default(5_000),
-    leaseMs: z.number().int().min(150).max(3_600_000).default(20_000),
-    /** Runs one process executes at once; one more is refused with 429 (`too_many_runs`) and Retry-After. */
-    maxConcurrent: z.number().int().min(1).max(10_000).default(64),
-    /** Runs of one user (a thread's owner) one process executes at once. */
-    maxConcurrentPerUser: z.number().int().min(1).max(10_000).default(16),
+    heartbeatMs: z
+      .number()
+      .int()
+      .min(50)
+      .max(600_000)
+      .default(5_000)
+      .describe('How often the process executing a run renews its lease, and looks for orphaned runs.'),
+    leaseMs: z
+      .number()
+      .int()
+      .min(150)
+      .max(3_600_000)
+      .default(20_000)
+      .describe(
+        'A run whose lease went this long unrenewed is orphaned: it is resumed from its last checkpoint or ended as failed. At least 3 × `heartbeatMs`.',
+      ),
+    maxConcurrent: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(64)
+      .describe('Runs one process executes at once; one more is refused with 429 (`too_many_runs`) and Retry-After.'),
+    maxConcurrentPerUser: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(16)
+      .describe("Runs of one user (a thread's owner) one process executes at once."),
   })
   .prefault({})
   .refine((runs) => runs.leaseMs >= 3 * runs.heartbeatMs, {

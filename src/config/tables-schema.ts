@@ -10,34 +10,47 @@ const MiB = 1024 * 1024;
  */
 export const tablesSchema = z
   .object({
-    /** Rows returned; more are cut off and the result says `truncated`. */
-    maxRows: z.number().int().min(1).max(100_000).default(200),
-    /** Milliseconds from sending the query until its rows are read back; then it is stopped (`query_timeout`). */
-    timeoutMs: z.number().int().min(10).max(600_000).default(5_000),
-    /** Bytes of the whole result (column names and every value as UTF-8 / raw bytes); over it: `query_too_large`. */
+    maxRows: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(200)
+      .describe('Rows returned; more are cut off and the result says `truncated`.'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(10)
+      .max(600_000)
+      .default(5_000)
+      .describe(
+        'Milliseconds from sending the query until its rows are read back; then it is stopped (`query_timeout`).',
+      ),
     maxResultBytes: z
       .number()
       .int()
       .min(1024)
       .max(256 * MiB)
-      .default(MiB),
-    /** Bytes of any single value; over it: `query_too_large`. */
+      .default(MiB)
+      .describe(
+        'Bytes of the whole result (column names and every value as UTF-8 / raw bytes); over it: `query_too_large`.',
+      ),
     maxValueBytes: z
       .number()
       .int()
       .min(64)
       .max(256 * MiB)
-      .default(256 * 1024),
-    /**
-     * Working memory of one query: the SQLite query process's data segment on Linux (its sorts and temporary tables
-     * are kept in memory), PostgreSQL's `temp_file_limit` where the store's role may set it.
-     */
+      .default(256 * 1024)
+      .describe('Bytes of any single value; over it: `query_too_large`.'),
     maxMemoryBytes: z
       .number()
       .int()
       .min(64 * MiB)
       .max(64 * 1024 * MiB)
-      .default(512 * MiB),
+      .default(512 * MiB)
+      .describe(
+        "Working memory of one query: the SQLite query process's data segment on Linux (its sorts and temporary tables are kept in memory), PostgreSQL's `temp_file_limit` where the store's role may set it.",
+      ),
   })
   .strict()
   .prefault({})

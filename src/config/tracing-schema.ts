@@ -6,11 +6,12 @@ import { z } from 'zod';
  */
 export const tracingSchema = z
   .object({
-    /**
-     * Put the run's question and a search's query into the run and search spans (`evident.question`). Off by default:
-     * a question can be as confidential as the documents it asks about, and a trace backend is rarely as guarded.
-     */
-    recordQuestions: z.boolean().default(false),
+    recordQuestions: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Put the run's question and a search's query into the run and search spans (`evident.question`). Off by default: a question can be as confidential as the documents it asks about, and a trace backend is rarely as guarded.",
+      ),
   })
   .strict()
   .prefault({});
