@@ -5,7 +5,6 @@ import { ControllableState, type ControllableStateType } from './controllable-st
 import { controllableStepEvent } from './controllable-step-event.ts';
 import { answerFromContext } from './nodes/answer-from-context.ts';
 import { anonymizeQuestion } from './nodes/anonymize-question.ts';
-import { checkCitations } from './nodes/check-citations.ts';
 import { deanonymizePlan } from './nodes/deanonymize-plan.ts';
 import { finalAnswer } from './nodes/final-answer.ts';
 import { finalize } from './nodes/finalize.ts';
@@ -15,13 +14,14 @@ import { plan } from './nodes/plan.ts';
 import { relevanceCheck } from './nodes/relevance-check.ts';
 import { replan } from './nodes/replan.ts';
 import { retrieveWith } from './nodes/retrieve.ts';
-import { rewriteFollowUp } from './nodes/rewrite-follow-up.ts';
 import { rewriteQuery } from './nodes/rewrite-query.ts';
 import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { startRun } from './nodes/start-run.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 import { taskHandler } from './nodes/task-handler.ts';
 import { tableQueryTask } from './tools/table-query-task.ts';
+import { citationCheck } from '../core/nodes/citation-check.ts';
+import { rewrite } from '../core/nodes/rewrite.ts';
 import { traced } from '../core/traced.ts';
 
 const TOOL_NODES = {
@@ -54,7 +54,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
   const node = (name: string, fn: ControllableNode) => traced(name, fn, deps, controllableStepEvent);
   const graph = new StateGraph(ControllableState)
     .addNode('start_run', node('start_run', startRun))
-    .addNode('rewrite', node('rewrite', rewriteFollowUp))
+    .addNode('rewrite', node('rewrite', rewrite))
     .addNode('anonymize', node('anonymize', anonymizeQuestion))
     .addNode('planner', node('planner', plan))
     .addNode('deanonymize_plan', node('deanonymize_plan', deanonymizePlan))
@@ -70,7 +70,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('groundedness_check', node('groundedness_check', groundednessCheck))
     .addNode('replan', node('replan', replan))
     .addNode('final_answer', node('final_answer', finalAnswer))
-    .addNode('citation_check', node('citation_check', checkCitations))
+    .addNode('citation_check', node('citation_check', citationCheck))
     .addNode('save_memory', node('save_memory', saveRequestedMemory))
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'start_run')
@@ -142,6 +142,3 @@ export function controllableStepBound(deps: ControllableDeps): number {
 }
 
 export type ControllableGraph = ReturnType<typeof buildControllableGraph>;
-
-/** The graph as a Mermaid flowchart (for `evident graph controllable --mermaid`). */
-export const controllableGraphMermaid = (graph: ControllableGraph): string => graph.getGraph().drawMermaid();

@@ -1,5 +1,7 @@
 import { Annotation } from '@langchain/langgraph';
-import { SharedState, value, type Evidence } from '../core/state.ts';
+import { citationFields } from '../core/shared-state.ts';
+import { SharedState, value } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 
 /** The retrieval tools a task can use, `table_query` over the ingested tables, and answering from what was gathered. */
 export const CONTROLLABLE_TOOLS = [
@@ -75,9 +77,8 @@ export const ControllableState = Annotation.Root({
   relevance_retries: value<number>(() => 0),
   groundedness_retries: value<number>(() => 0),
   replan_count: value<number>(() => 0),
-  /** Final-answer attempts after the citation check dropped every citation. */
-  retry_count: value<number>(() => 0),
-  citation_feedback: value<string[]>(() => []),
+  /** The citation check's (retry_count: final-answer attempts after it dropped every citation). */
+  ...citationFields,
 });
 
 export type ControllableStateType = typeof ControllableState.State;

@@ -2,23 +2,23 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { END, START, StateGraph } from '@langchain/langgraph';
 import { answerDirectly } from './nodes/answer-directly.ts';
 import { answerability } from './nodes/answerability.ts';
-import { citationCheck } from './nodes/citation-check.ts';
+import { citationCheck } from '../core/nodes/citation-check.ts';
 import { combineAnswers } from './nodes/combine-answers.ts';
 import { decompose } from './nodes/decompose.ts';
-import { finalize } from './nodes/finalize.ts';
+import { finalize } from '../core/nodes/finalize.ts';
 import { generate } from './nodes/generate.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
-import { loadMemory } from './nodes/load-memory.ts';
+import { loadMemory } from '../core/nodes/load-memory.ts';
 import { mergeRerank } from './nodes/merge-rerank.ts';
-import type { RagDeps } from './rag-deps.ts';
+import type { RagDeps, RagNode } from './rag-deps.ts';
 import { refuse } from './nodes/refuse.ts';
 import { retrieve } from './nodes/retrieve.ts';
-import { rewrite } from './nodes/rewrite.ts';
+import { rewrite } from '../core/nodes/rewrite.ts';
 import { route } from './nodes/route.ts';
 import { saveRequestedMemory } from '../tools/save-memory.ts';
 import { tableAnswer } from './nodes/table-answer.ts';
 import { traced } from '../core/traced.ts';
-import { RagState, type RagStateType } from './rag-state.ts';
+import { RagState, ragRunStart, type RagStateType } from './rag-state.ts';
 
 /** On the `both` route with a table answer, the text's answer (or refusal) is joined to it before finalize. */
 const joinsTable = (state: RagStateType): boolean => state.route === 'both' && state.table_answer !== null;
@@ -29,22 +29,23 @@ const joinsTable = (state: RagStateType): boolean => state.route === 'both' && s
  * The wiring is the same with and without a chat model; only the nodes' strategies differ.
  */
 export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
+  const node = (name: string, fn: RagNode) => traced(name, fn, deps);
   const graph = new StateGraph(RagState)
-    .addNode('load_memory', traced('load_memory', loadMemory, deps))
-    .addNode('rewrite', traced('rewrite', rewrite, deps))
-    .addNode('decompose', traced('decompose', decompose, deps))
-    .addNode('route_question', traced('route_question', route, deps))
-    .addNode('table_query', traced('table_query', tableAnswer, deps))
-    .addNode('answer_directly', traced('answer_directly', answerDirectly, deps))
-    .addNode('retrieve', traced('retrieve', retrieve, deps))
-    .addNode('merge_rerank', traced('merge_rerank', mergeRerank, deps))
-    .addNode('check_answerability', traced('check_answerability', answerability, deps))
-    .addNode('generate', traced('generate', generate, deps))
-    .addNode('citation_check', traced('citation_check', citationCheck, deps))
-    .addNode('refuse', traced('refuse', refuse, deps))
-    .addNode('save_memory', traced('save_memory', saveRequestedMemory, deps))
-    .addNode('combine_answers', traced('combine_answers', combineAnswers, deps))
-    .addNode('finalize', traced('finalize', finalize, deps))
+    .addNode('load_memory', node('load_memory', loadMemory(ragRunStart)))
+    .addNode('rewrite', node('rewrite', rewrite))
+    .addNode('decompose', node('decompose', decompose))
+    .addNode('route_question', node('route_question', route))
+    .addNode('table_query', node('table_query', tableAnswer))
+    .addNode('answer_directly', node('answer_directly', answerDirectly))
+    .addNode('retrieve', node('retrieve', retrieve))
+    .addNode('merge_rerank', node('merge_rerank', mergeRerank))
+    .addNode('check_answerability', node('check_answerability', answerability))
+    .addNode('generate', node('generate', generate))
+    .addNode('citation_check', node('citation_check', citationCheck))
+    .addNode('refuse', node('refuse', refuse))
+    .addNode('save_memory', node('save_memory', saveRequestedMemory))
+    .addNode('combine_answers', node('combine_answers', combineAnswers))
+    .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'load_memory')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
     .addConditionalEdges('load_memory', (state) => (memoryToSave(state.question) ? 'remember' : 'ask'), {
@@ -96,6 +97,3 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
 }
 
 export type RagGraph = ReturnType<typeof buildRagGraph>;
-
-/** The graph as a Mermaid flowchart (for `evident graph rag --mermaid` and the README). */
-export const ragGraphMermaid = (graph: RagGraph): string => graph.getGraph().drawMermaid();

@@ -1,6 +1,8 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Answer, Citation } from '../../domain/answer.ts';
-import { SharedState, value, type Answerability, type Candidate, type Evidence } from '../core/state.ts';
+import type { Answer } from '../../domain/answer.ts';
+import { citationFields, historySummaryField } from '../core/shared-state.ts';
+import { SharedState, value } from '../core/state.ts';
+import type { Answerability, Candidate, Evidence } from '../../domain/evidence.ts';
 
 /** `both`: a value computed from the tables and text from the documents, answered together. */
 export type Route = 'retrieve' | 'table' | 'both' | 'direct';
@@ -17,13 +19,12 @@ export interface HopChain {
 }
 
 /**
- * The `rag` graph's explicit state: the shared fields plus rag's own. It is checkpointed per thread, so per-run
+ * The `rag` graph's explicit state: the shared fields, those of the shared nodes, and rag's own. It is checkpointed per thread, so per-run
  * fields are reset by `load_memory` at the start of every run, while `history` carries the conversation across runs.
  */
 export const RagState = Annotation.Root({
   ...SharedState.spec,
-  /** Turns older than the window, folded into a bounded running summary (short-term memory beyond the window). */
-  history_summary: value<string>(() => ''),
+  ...historySummaryField,
   route: value<Route>(() => 'retrieve'),
   candidates: value<Candidate[]>(() => []),
   /** On the `both` route: the table's answer and the table chunks it cites, joined to the text's answer at the end. */
@@ -32,11 +33,16 @@ export const RagState = Annotation.Root({
   /** The hop chains retrieval followed this run (empty for a question that nests nothing). */
   hop_chains: value<HopChain[]>(() => []),
   answerability: value<Answerability | null>(() => null),
-  citations: value<Citation[]>(() => []),
-  /** Why the citation check dropped citations last time: fed back to the model on retry. */
-  citation_feedback: value<string[]>(() => []),
-  retry_count: value<number>(() => 0),
+  ...citationFields,
 });
 
 export type RagStateType = typeof RagState.State;
 export type RagUpdate = typeof RagState.Update;
+
+/** rag's own per-run fields as a run starts: load_memory resets them beside the shared ones. */
+export const ragRunStart = {
+  route: 'retrieve',
+  candidates: [],
+  hop_chains: [],
+  answerability: null,
+} satisfies RagUpdate;

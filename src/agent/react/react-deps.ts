@@ -1,4 +1,4 @@
-import type { RagDeps } from '../rag/rag-deps.ts';
+import type { MemoryDeps, SharedDeps } from '../core/shared-deps.ts';
 import type { ReactStateType, ReactUpdate } from './react-state.ts';
 
 /**
@@ -7,8 +7,10 @@ import type { ReactStateType, ReactUpdate } from './react-state.ts';
  */
 export type ReactProtocol = 'auto' | 'native' | 'text';
 
-/** What the `react` nodes work with: rag's dependencies (so rag's nodes run unchanged) plus the loop's settings. */
-export interface ReactDeps extends RagDeps {
+/** What the `react` nodes work with: the shared deps, the memory bounds, and the loop's settings. */
+export interface ReactDeps extends SharedDeps, MemoryDeps {
+  /** Evidence a knowledge_base call keeps after fusing. */
+  maxEvidence: number;
   /** Model decisions per run; at the bound the run stops with a refusal. */
   maxIterations: number;
   protocol: ReactProtocol;

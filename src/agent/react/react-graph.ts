@@ -1,23 +1,24 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { END, START, StateGraph } from '@langchain/langgraph';
-import { citationCheck } from '../rag/nodes/citation-check.ts';
-import { finalize } from '../rag/nodes/finalize.ts';
-import { rewrite } from '../rag/nodes/rewrite.ts';
+import { citationCheck } from '../core/nodes/citation-check.ts';
+import { loadMemory } from '../core/nodes/load-memory.ts';
+import { finalize } from '../core/nodes/finalize.ts';
+import { rewrite } from '../core/nodes/rewrite.ts';
 import { act } from './nodes/act.ts';
 import { reason } from './nodes/reason.ts';
 import { saveMemoryTool } from './nodes/save-memory-tool.ts';
-import { startRun } from './nodes/start-run.ts';
 import { stop } from './nodes/stop.ts';
 import type { ReactDeps } from './react-deps.ts';
 import { afterAct, afterCitationCheck, afterReason, afterTools } from './react-routes.ts';
-import { ReactState, type ReactStateType, type ReactUpdate } from './react-state.ts';
+import { ReactState, reactRunStart, type ReactStateType, type ReactUpdate } from './react-state.ts';
 import { reactStepEvent } from './react-step-event.ts';
 import { traced } from '../core/traced.ts';
 
 /**
  * The `react` graph: load_memory → rewrite → reason ⇒ (act | save_memory) ⇒ … reason, until a final answer ⇒
- * citation_check (retry: back to reason) → finalize, or the iteration bound ⇒ stop → finalize. rag's own nodes load
- * the memory, rewrite follow-ups, check citations and finalize; the wiring is the same with and without a model.
+ * citation_check (retry: back to reason) → finalize, or the iteration bound ⇒ stop → finalize. The shared nodes
+ * (core/nodes) load the memory, rewrite follow-ups, check citations and finalize; the wiring is the same with and
+ * without a model.
  */
 export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
   const node = (
@@ -25,7 +26,7 @@ export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseC
     run: (state: ReactStateType, deps: ReactDeps) => Promise<{ update: ReactUpdate; summary: string }>,
   ) => traced<ReactStateType, ReactUpdate, ReactDeps>(name, run, deps, reactStepEvent);
   const graph = new StateGraph(ReactState)
-    .addNode('load_memory', node('load_memory', startRun))
+    .addNode('load_memory', node('load_memory', loadMemory(reactRunStart)))
     .addNode('rewrite', node('rewrite', rewrite))
     .addNode('reason', node('reason', reason))
     .addNode('act', node('act', act))
@@ -57,6 +58,3 @@ export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseC
 }
 
 export type ReactGraph = ReturnType<typeof buildReactGraph>;
-
-/** The graph as a Mermaid flowchart (for `evident graph react --mermaid`). */
-export const reactGraphMermaid = (graph: ReactGraph): string => graph.getGraph().drawMermaid();

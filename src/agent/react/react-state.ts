@@ -1,6 +1,8 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Citation } from '../../domain/answer.ts';
-import { RagState } from '../rag/rag-state.ts';
+import type { Candidate } from '../../domain/evidence.ts';
+import { citationFields, historySummaryField } from '../core/shared-state.ts';
+import { SharedState, value } from '../core/state.ts';
 
 /** The tools a `react` run may call; `final_answer` ends the loop. */
 export type ReactToolName = 'knowledge_base' | 'table_query' | 'save_memory';
@@ -42,16 +44,18 @@ export interface ReactTurn {
   observations: Observation[];
 }
 
-/** Replace-on-write, as in the rag state. */
-const value = <T>(initial: () => T) => Annotation<T>({ reducer: (_left: T, right: T) => right, default: initial });
-
 /**
- * The `react` graph's state: every field of the rag state (answer contract, evidence, steps, tool calls, errors,
- * principal, thread and run ids, history), so the run runtime, the API, the UI and rag's own nodes treat it the same,
- * plus the loop's transcript. Per-run fields are reset at the start of every run; `history` carries the conversation.
+ * The `react` graph's state: the shared fields (answer contract, evidence, steps, tool calls, errors, principal,
+ * thread and run ids, history), those of the shared nodes it wires (load_memory, rewrite, citation_check, finalize),
+ * the channel hits its knowledge_base calls return, and the loop's transcript. Per-run fields are reset at the start
+ * of every run; `history` carries the conversation.
  */
 export const ReactState = Annotation.Root({
-  ...RagState.spec,
+  ...SharedState.spec,
+  ...historySummaryField,
+  ...citationFields,
+  /** The channel hits of the last knowledge_base calls (shown as a step's hits). */
+  candidates: value<Candidate[]>(() => []),
   /** The loop so far, one entry per iteration. */
   scratchpad: value<ReactTurn[]>(() => []),
   /** Valid tool calls of the last turn not run yet. */
@@ -62,3 +66,6 @@ export const ReactState = Annotation.Root({
 
 export type ReactStateType = typeof ReactState.State;
 export type ReactUpdate = typeof ReactState.Update;
+
+/** react's own per-run fields as a run starts: load_memory resets them beside the shared ones. */
+export const reactRunStart = { candidates: [], scratchpad: [], queue: [], iterations: 0 } satisfies ReactUpdate;

@@ -1,14 +1,8 @@
-import { answerTurn, type Turn } from '../../core/state.ts';
+import { finalize as finalizeRun } from '../../core/nodes/finalize.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 
-/** Settles the status and appends the turn to the thread's history. */
+/** The shared finalize (core/nodes/finalize.ts); controllable's step also says how many tasks the run did. */
 export const finalize: ControllableNode = async (state) => {
-  const answer = state.answer;
-  const status = state.status === 'running' ? (answer?.answerable ? 'answered' : 'refused') : state.status;
-  const turns: Turn[] = [{ role: 'user', content: state.question }];
-  if (answer) turns.push(answerTurn(state.evidence, answer));
-  return {
-    update: { status, history: [...state.history, ...turns] },
-    summary: `${status}${answer ? `, ${answer.citations.length} citation(s)` : ''}, ${state.past_steps.length} task(s) done`,
-  };
+  const { update, summary } = await finalizeRun(state);
+  return { update, summary: `${summary}, ${state.past_steps.length} task(s) done` };
 };

@@ -23,6 +23,7 @@ export const startRun: ControllableNode = async (state, deps) => ({
     groundedness_retries: 0,
     replan_count: 0,
     retry_count: 0,
+    citations: [],
     citation_feedback: [],
     answer: null,
     evidence: [],

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { modelOrOffline, type ModelStepDeps } from '../../core/model-or-offline.ts';
-import type { RunError, Turn } from '../../core/state.ts';
+import { modelOrOffline, type ModelStepDeps } from '../model-or-offline.ts';
+import type { RunError } from '../../../domain/step.ts';
+import type { Turn } from '../../../domain/turn.ts';
 import { identifiersIn } from '../../../text/text-heuristics.ts';
 import { refersBack, resolveReference, withoutConnective } from '../../../text/references.ts';
 import { summaryIdentifiers } from '../../memory/history-summary.ts';
-import { formatConversation } from '../../core/llm-prompts.ts';
-import type { RagNode } from '../rag-deps.ts';
+import { formatConversation } from '../llm-prompts.ts';
 
 /**
  * Offline: whether the question needs the history (or its summary) to be understood: it refers back and names nothing
@@ -35,13 +35,13 @@ export function rewriteOffline(question: string, history: readonly Turn[], summa
  * decides for it which follow-ups refer back, so a follow-up in any language is resolved. Offline, only a question
  * that refers back (an English or Chinese pronoun or demonstrative, text/references.ts) and names no identifier is rewritten.
  */
-export const rewrite: RagNode = (state, deps) => standaloneQuestion(state, deps);
+export const rewrite = (state: FollowUp, deps: ModelStepDeps) => standaloneQuestion(state, deps);
 
-/** What the rewrite reads of a run: the question, the thread's window and its running summary ('' for none). */
+/** What the rewrite reads of a run: the question, the thread's window and its running summary (none when the agent keeps none). */
 export interface FollowUp {
   question: string;
   history: readonly Turn[];
-  history_summary: string;
+  history_summary?: string;
   errors: RunError[];
 }
 
@@ -51,8 +51,9 @@ export async function standaloneQuestion(
   deps: ModelStepDeps,
 ): Promise<{ update: { standalone_question: string; errors?: RunError[] }; summary: string }> {
   const question = state.question.trim();
-  const hasConversation = state.history.length > 0 || state.history_summary.length > 0;
-  const asks = deps.chat ? hasConversation : needsRewrite(question, state.history, state.history_summary);
+  const summary = state.history_summary ?? '';
+  const hasConversation = state.history.length > 0 || summary.length > 0;
+  const asks = deps.chat ? hasConversation : needsRewrite(question, state.history, summary);
   if (!asks) {
     return { update: { standalone_question: question }, summary: 'skipped: the question stands alone' };
   }
@@ -70,16 +71,15 @@ export async function standaloneQuestion(
       system:
         'Rewrite the last user question as a standalone question in its own language: replace pronouns and references ("it", "that", "the previous one", "它", "那个") with what they refer to in the conversation, and add what an elliptical follow-up leaves out. ' +
         'If it already stands alone, return it unchanged. Do not answer it.',
-      prompt: `Conversation:\n${formatConversation(state.history_summary, state.history)}\n\nLast question: ${question}`,
+      prompt: `Conversation:\n${formatConversation(summary, state.history)}\n\nLast question: ${question}`,
     },
     (result) => result.standalone_question.trim(),
     // The model failed: the offline strategy, behind its own gate.
     () =>
-      needsRewrite(question, state.history, state.history_summary)
-        ? rewriteOffline(question, state.history, state.history_summary)
-        : question,
+      needsRewrite(question, state.history, summary) ? rewriteOffline(question, state.history, summary) : question,
   );
-  const summary =
-    standalone === question ? `kept (${strategy}): the question stands alone` : `rewritten: ${standalone}`;
-  return { update: { standalone_question: standalone, errors }, summary };
+  return {
+    update: { standalone_question: standalone, errors },
+    summary: standalone === question ? `kept (${strategy}): the question stands alone` : `rewritten: ${standalone}`,
+  };
 }

@@ -17,7 +17,7 @@ import {
 } from '../../../testing/rag-model-script.ts';
 import { openAgent } from '../../../testing/agent-client.ts';
 import { loadTableSchemas, tableQuestionToSql } from '../../table-sql/table-question-to-sql.ts';
-import { needsRewrite } from './rewrite.ts';
+import { needsRewrite } from '../../core/nodes/rewrite.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const FEE = 'What is the termination fee of CT-2024-0193?';
