@@ -15,7 +15,7 @@ const bound = (min: number, max: number, fallback: number) => z.number().int().m
 export const limitBoundsSchema = z
   .object({
     maxBodyBytes: bound(KiB, 256 * MiB, MiB).describe(
-      'Bytes of one JSON request body; larger ones are refused before they are read whole.',
+      'Bytes of one JSON request body, on every JSON route; larger ones are refused before they are read whole.',
     ),
     maxJsonDepth: bound(4, 1_000, 32).describe(
       'Nesting depth (objects and arrays) of a JSON request body; checked on the raw text, before parsing.',
@@ -29,7 +29,7 @@ export const limitBoundsSchema = z
     ),
     maxMessages: bound(1, 10_000, 200).describe('Messages in one run input or chat completion.'),
     maxMetadataBytes: bound(0, 16 * MiB, 16 * KiB).describe(
-      "Bytes of a thread's or run's metadata, serialised as JSON.",
+      "Bytes of a thread's or run's metadata (and of a thread search's filter), serialised as JSON.",
     ),
     maxMetadataDepth: bound(1, 100, 8).describe('Nesting depth of a thread\'s or run\'s metadata (`{"a": 1}` is 1).'),
   })
