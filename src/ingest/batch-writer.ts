@@ -2,8 +2,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Embedder } from '../models/embedder.ts';
 import { embedWithCache } from '../retrieval/embed-with-cache.ts';
 import type { DocumentExtras } from '../store/document-extras.ts';
-import type { DocumentWrite } from '../store/ports/document-store.ts';
-import type { Store } from '../store/store.ts';
+import type { DocumentStore, DocumentWrite } from '../store/ports/document-store.ts';
 import { buildDocumentExtras } from './extras/build-extras.ts';
 import type { ChapterSummarizer } from './extras/chapter-summarizer.ts';
 import type { IngestOutcome } from './ingest-progress.ts';
@@ -16,7 +15,7 @@ export interface BatchBounds {
 }
 
 export interface BatchWriterDeps {
-  store: Store;
+  store: DocumentStore;
   embedder: Embedder;
   logger: Logger;
   summarizer: ChapterSummarizer;

@@ -3,6 +3,7 @@ import type { EvidentConfig } from '../config/index.ts';
 import { LOCAL_OPERATOR } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Embedder } from '../models/embedder.ts';
+import type { DocumentStore } from '../store/ports/document-store.ts';
 import type { Store } from '../store/store.ts';
 import { BatchWriter } from './batch-writer.ts';
 import { discoverFiles, type DiscoveredFile } from './discover.ts';
@@ -36,7 +37,8 @@ export interface IngestOptions {
 }
 
 export interface IngestorDeps {
-  store: Store;
+  /** Its documents, and its location (the store's own files are never ingested). */
+  store: DocumentStore & Pick<Store, 'location'>;
   embedder: Embedder;
   config: Pick<EvidentConfig, 'chunk' | 'ingest'>;
   logger: Logger;

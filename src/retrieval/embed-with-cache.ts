@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ProviderError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
-import type { Store } from '../store/store.ts';
+import type { DocumentStore } from '../store/ports/document-store.ts';
 
 /** The store's embedding cache (needed only by embedders with `cacheInStore`). */
-export type EmbeddingCache = Pick<Store, 'cachedEmbeddings' | 'cacheEmbeddings'>;
+export type EmbeddingCache = Pick<DocumentStore, 'cachedEmbeddings' | 'cacheEmbeddings'>;
 
 /** The embedding-cache key of a text: SHA-256 of its UTF-8 bytes, hex. */
 export const embeddingContentHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -3,7 +3,7 @@ import type { RetrievalSettings } from '../config/schema.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { Embedder } from '../models/embedder.ts';
 import type { Reranker } from '../models/reranker.ts';
-import type { ChunkWithSource, Store } from '../store/store.ts';
+import type { ChunkWithSource, DocumentStore } from '../store/ports/document-store.ts';
 import type { Attributes, Span } from '@opentelemetry/api';
 import { inSpan, inSyncSpan } from '../telemetry/in-span.ts';
 import { questionAttributes } from '../telemetry/run-span.ts';
@@ -32,7 +32,7 @@ export interface SearchTrace {
 }
 
 export interface HybridSearchDeps {
-  store: Store;
+  store: DocumentStore;
   embedder: Embedder;
   reranker?: Reranker;
   defaults: RetrievalSettings;

@@ -1,4 +1,5 @@
 import type { Embedder } from '../models/embedder.ts';
+import type { DocumentStore } from '../store/ports/document-store.ts';
 import type { Store } from '../store/store.ts';
 import { embedWithCache } from './embed-with-cache.ts';
 import { chunkSearchText } from './search-text.ts';
@@ -13,7 +14,7 @@ export interface ReindexProgress {
  * leaves the old vectors and binding in place.
  */
 export async function reindex(
-  deps: { store: Store; embedder: Embedder },
+  deps: { store: DocumentStore & Pick<Store, 'stats'>; embedder: Embedder },
   onProgress?: (progress: ReindexProgress) => void,
 ): Promise<{ chunks: number }> {
   const { store, embedder } = deps;

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { ADMIN_KEY_PRINCIPAL, isAdmin } from '../domain/index.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors/index.ts';
-import type { Store } from '../store/store.ts';
+import type { PrincipalStore } from '../store/ports/principal-store.ts';
 import type { ServerEnv } from './server-env.ts';
 
 /** The key of a request: `Authorization: Bearer <key>`, else `x-api-key`. */
@@ -20,7 +20,7 @@ const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b
  * Resolves the request's key to a principal (the admin key, whose reserved id no stored user can take, or a user's key
  * from the store), or fails with 401.
  */
-export function authenticate(deps: { store: Store; adminKey?: string | undefined }) {
+export function authenticate(deps: { store: PrincipalStore; adminKey?: string | undefined }) {
   return createMiddleware<ServerEnv>(async (c, next) => {
     const key = requestKey(c.req);
     if (!key) throw new UnauthorizedError();

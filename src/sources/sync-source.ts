@@ -3,7 +3,7 @@ import type { DiscoveredFile } from '../ingest/discover.ts';
 import type { Ingestor } from '../ingest/ingestor.ts';
 import type { IngestOutcome } from '../ingest/ingest-progress.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { Store } from '../store/store.ts';
+import type { DocumentStore } from '../store/ports/document-store.ts';
 import type { Connector, ConnectorItem, StoredDocument } from './connector.ts';
 import { planSync, sameEntries, type SyncAction } from './sync-plan.ts';
 
@@ -33,7 +33,7 @@ export interface SyncReport {
 }
 
 export interface SyncDeps {
-  store: Store;
+  store: DocumentStore;
   ingestor: Ingestor;
   logger?: Logger;
 }
