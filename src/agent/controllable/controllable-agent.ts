@@ -1,20 +1,13 @@
 import type { AgentFactory } from '../agent-context.ts';
 import { defineAgent } from '../../runs/define-agent.ts';
-import { createTableQueryTool } from '../tools/table-query.ts';
+import { sharedServices } from '../core/shared-deps.ts';
 import type { ControllableDeps } from './controllable-deps.ts';
 import { buildControllableGraph } from './controllable-graph.ts';
 
 /** The `controllable` agent, checkpointed by thread_id, within the configured bounds (`agents.controllable`). */
-export const controllableAgent: AgentFactory = ({ services, chat, checkpointer }) => {
-  const deps: ControllableDeps = {
-    search: services.search,
-    store: services.store,
-    embedder: services.embedder,
-    tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
-    topK: services.retrieval.topK,
-    ...services.config.agents.controllable,
-    ...(chat ? { chat } : {}),
-  };
+export const controllableAgent: AgentFactory = (context) => {
+  const { services, chat, checkpointer } = context;
+  const deps: ControllableDeps = { ...sharedServices(context), ...services.config.agents.controllable };
   return defineAgent({
     name: 'controllable',
     description:

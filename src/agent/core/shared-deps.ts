@@ -1,7 +1,8 @@
 import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
 import type { AgentStore } from '../agent-services.ts';
-import type { TableQueryTool } from '../tools/table-query.ts';
+import type { AgentContext } from '../agent-context.ts';
+import { createTableQueryTool, type TableQueryTool } from '../tools/table-query.ts';
 import type { ModelStepDeps } from './model-or-offline.ts';
 
 /**
@@ -28,4 +29,16 @@ export interface MemoryDeps {
   /** Long-term memories loaded per run, and the cosine similarity a memory needs to be loaded. */
   memoryLimit: number;
   memoryFloor: number;
+}
+
+/** The shared services an agent's deps start from (its bounds come from its own `agents.*` settings). */
+export function sharedServices({ services, chat }: Pick<AgentContext, 'services' | 'chat'>) {
+  return {
+    search: services.search,
+    store: services.store,
+    embedder: services.embedder,
+    tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
+    topK: services.retrieval.topK,
+    ...(chat ? { chat } : {}),
+  } satisfies Omit<SharedDeps, 'maxCitationRetries' | 'maxSchemaRetries'>;
 }

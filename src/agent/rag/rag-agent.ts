@@ -1,23 +1,16 @@
 import type { AgentContext, AgentFactory } from '../agent-context.ts';
 import { defineAgent } from '../../runs/define-agent.ts';
-import { createTableQueryTool } from '../tools/table-query.ts';
+import { sharedServices } from '../core/shared-deps.ts';
 import type { RagDeps } from './rag-deps.ts';
 import { buildRagGraph } from './rag-graph.ts';
 import type { RagStateType } from './rag-state.ts';
 import { ragTrace } from './rag-trace.ts';
 
 /** rag's node dependencies: the services, the configured bounds (`agents.rag`) and the chat model, if any. */
-export function ragDeps({ services, chat }: Pick<AgentContext, 'services' | 'chat'>): RagDeps {
-  return {
-    search: services.search,
-    store: services.store,
-    embedder: services.embedder,
-    tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
-    topK: services.retrieval.topK,
-    ...services.config.agents.rag,
-    ...(chat ? { chat } : {}),
-  };
-}
+export const ragDeps = (context: Pick<AgentContext, 'services' | 'chat'>): RagDeps => ({
+  ...sharedServices(context),
+  ...context.services.config.agents.rag,
+});
 
 /** The `rag` agent, checkpointed by thread_id. */
 export const ragAgent: AgentFactory = (context) =>

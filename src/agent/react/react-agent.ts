@@ -1,12 +1,13 @@
 import type { AgentContext, AgentFactory } from '../agent-context.ts';
 import { defineAgent } from '../../runs/define-agent.ts';
-import { ragDeps } from '../rag/rag-agent.ts';
+import { sharedServices } from '../core/shared-deps.ts';
 import type { ReactDeps } from './react-deps.ts';
 import { buildReactGraph } from './react-graph.ts';
 
-/** react's node dependencies: rag's (it runs rag's memory nodes) plus its loop's bounds (`agents.react`). */
+/** react's node dependencies: the shared services, rag's bounds (memory, evidence, retries) and its loop's (`agents.react`). */
 export const reactDeps = (context: Pick<AgentContext, 'services' | 'chat'>): ReactDeps => ({
-  ...ragDeps(context),
+  ...sharedServices(context),
+  ...context.services.config.agents.rag,
   ...context.services.config.agents.react,
   protocol: 'auto',
 });
