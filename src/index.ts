@@ -22,7 +22,7 @@ export { createEvident, type Evident, type CreateEvidentOptions } from './eviden
 export type { ChatModel } from './models/chat/chat-model.ts';
 export { AGENTS, openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
 export type { AgentContext, AgentFactory } from './agent/agent-context.ts';
-export type { AgentRunResult } from './agent/core/run-result.ts';
+export type { AgentRunResult } from './domain/run-result.ts';
 export type { RunAction, RunRequest } from './runs/run-request.ts';
 export type { AgentDefinition, AgentGraph } from './runs/agent-definition.ts';
 export { defineAgent } from './runs/define-agent.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentRunResult } from '../agent/core/run-result.ts';
-import type { StepEvent } from '../agent/core/step-event.ts';
+import type { AgentRunResult } from '../domain/run-result.ts';
+import type { StepEvent } from '../domain/step-event.ts';
 import type { RunManager } from '../runs/run-manager.ts';
 import type { RunAction } from '../runs/run-request.ts';
 import type { Principal } from '../domain/index.ts';

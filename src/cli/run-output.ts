@@ -1,4 +1,4 @@
-import type { AgentRunResult } from '../agent/core/run-result.ts';
+import type { AgentRunResult } from '../domain/run-result.ts';
 import { json, type CliIo } from './io.ts';
 
 /** The `--json` shape: the answer contract plus the run's trace. */

@@ -1,4 +1,4 @@
-import type { StepEvent } from '../agent/core/step-event.ts';
+import type { StepEvent } from '../domain/step-event.ts';
 
 const MAX_IDS = 5;
 

@@ -1,7 +1,7 @@
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import type { RunRecordStatus } from '../store/store.ts';
-import type { Turn } from '../agent/core/state.ts';
+import type { Turn } from '../domain/turn.ts';
 import type { AgentTrace } from './run-trace.ts';
 
 /** What a compiled, checkpointed LangGraph graph offers the run runtime (structural, so every agent's graph fits). */

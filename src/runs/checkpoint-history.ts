@@ -1,6 +1,6 @@
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { AgentGraph } from './agent-definition.ts';
-import type { SharedStateType } from '../agent/core/state.ts';
+import type { SharedValues } from '../domain/run-state.ts';
 
 /** One checkpoint of a thread, as time travel lists it. */
 export interface CheckpointInfo {
@@ -38,14 +38,14 @@ export async function listCheckpointInfo(graph: AgentGraph, threadId: string): P
   const childValues = new Map(
     snapshots.map((snapshot) => [
       checkpointIdOf(snapshot.parentConfig),
-      (snapshot.values ?? {}) as Partial<SharedStateType>,
+      (snapshot.values ?? {}) as Partial<SharedValues>,
     ]),
   );
   return snapshots
     .map((snapshot): CheckpointInfo => {
       const parentId = checkpointIdOf(snapshot.parentConfig);
       const source = snapshot.metadata?.source ?? 'loop';
-      const own = (snapshot.values ?? {}) as Partial<SharedStateType>;
+      const own = (snapshot.values ?? {}) as Partial<SharedValues>;
       const values = source === 'input' ? (childValues.get(checkpointIdOf(snapshot.config)) ?? {}) : own;
       return {
         checkpoint_id: checkpointIdOf(snapshot.config) ?? '',

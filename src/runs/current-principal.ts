@@ -1,5 +1,5 @@
-import type { Principal } from '../../domain/index.ts';
-import type { PrincipalStore } from '../../store/store.ts';
+import type { Principal } from '../domain/index.ts';
+import type { PrincipalStore } from '../store/store.ts';
 
 /**
  * The principal as the store knows it now (ARCHITECTURE §2: permissions are resolved at the moment of use, not

@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { RunRecordStatus } from '../store/store.ts';
-import type { Citation } from '../domain/answer.ts';
-import type { Evidence, Turn } from '../agent/core/state.ts';
+import type { ChatMessage } from '../domain/chat-message.ts';
+import type { Turn } from '../domain/turn.ts';
 import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
 
 /**
@@ -12,16 +12,6 @@ interface SharedValues {
   question?: string;
   history?: Turn[];
   status?: string;
-}
-
-/** A conversation turn as LangGraph chat clients read it (`messages` in a thread's values). */
-export interface ChatMessage {
-  id: string;
-  type: 'human' | 'ai';
-  content: string;
-  /** An answer's citations and the chunks they cite (`evidence`), as the answer had them when it was given. */
-  citations?: Citation[];
-  evidence?: Evidence[];
 }
 
 /**

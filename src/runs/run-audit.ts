@@ -1,6 +1,6 @@
 import type { Principal } from '../domain/index.ts';
 import type { AuditSurface, RunRecord } from '../store/store.ts';
-import type { ApprovalDecision, PendingAction } from '../agent/core/approval.ts';
+import type { ApprovalDecision, PendingAction } from '../domain/approval.ts';
 
 /** A run that ended, as the audit log records it: who asked (when this process knows), through what, and what came back. */
 export interface EndedRun {

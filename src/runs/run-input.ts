@@ -2,9 +2,10 @@ import { Command } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import { NotFoundError, ThreadInterruptedError, ValidationError } from '../errors/index.ts';
 import type { Store, ThreadRecord } from '../store/store.ts';
-import type { PendingAction } from '../agent/core/approval.ts';
-import { currentPrincipal } from '../agent/core/current-principal.ts';
-import type { SharedStateType, Turn } from '../agent/core/state.ts';
+import type { PendingAction } from '../domain/approval.ts';
+import { currentPrincipal } from './current-principal.ts';
+import type { SharedValues } from '../domain/run-state.ts';
+import type { Turn } from '../domain/turn.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { authorizeDecision, pendingActionsOf } from './policy/authorize-decision.ts';
 import type { AgentDefinition } from './agent-definition.ts';
@@ -86,7 +87,7 @@ async function stateForOwner(
   values: unknown,
   { store, thread }: RunInputContext,
 ): Promise<Record<string, unknown> | undefined> {
-  const state = (values ?? {}) as Record<string, unknown> & Partial<SharedStateType>;
+  const state = (values ?? {}) as Record<string, unknown> & Partial<SharedValues>;
   const owner = await currentPrincipal(store, state.principal ?? { id: thread.owner, groups: [], roles: ['member'] });
   const redaction = new ReaderRedaction(store, owner);
   const redacted = await redaction.apply(state);
@@ -100,8 +101,7 @@ async function stateForOwner(
 /** The conversation part of the owner's view of the state: what a new question's run reads of earlier runs. */
 async function historyForOwner(values: unknown, context: RunInputContext): Promise<Turn[] | undefined> {
   // Only answer turns record what they rest on: a thread without one has nothing to withhold, and no lookup to make.
-  if (!(values as Partial<SharedStateType> | undefined)?.history?.some((turn) => turn.sources?.length))
-    return undefined;
+  if (!(values as Partial<SharedValues> | undefined)?.history?.some((turn) => turn.sources?.length)) return undefined;
   const update = await stateForOwner(values, context);
   return update?.history as Turn[] | undefined;
 }
@@ -143,6 +143,6 @@ async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, context: 
       hint: 'Give a question to fork a new run from it.',
     });
   }
-  const values = (snapshot.values ?? {}) as Partial<SharedStateType>;
+  const values = (snapshot.values ?? {}) as Partial<SharedValues>;
   return { input: null, question: values.question ?? '', checkpointId };
 }

@@ -14,9 +14,10 @@ import {
   type ThreadRecord,
   type ThreadSummary,
 } from '../store/store.ts';
-import { runResultOf, type AgentRunResult } from '../agent/core/run-result.ts';
-import type { SharedStateType } from '../agent/core/state.ts';
-import { isStepStreamChunk, type StepEvent } from '../agent/core/step-event.ts';
+import { runResultOf } from './run-result-of.ts';
+import type { AgentRunResult } from '../domain/run-result.ts';
+import type { SharedValues } from '../domain/run-state.ts';
+import { isStepStreamChunk, type StepEvent } from '../domain/step-event.ts';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from './policy/approval-policy.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
@@ -51,7 +52,7 @@ export interface RunManagerDeps {
 }
 
 /** A run's last state as its execution ended: undefined unless it settled (a failed run's state may be another run's). */
-type FinalState = Partial<SharedStateType> | undefined;
+type FinalState = Partial<SharedValues> | undefined;
 
 /** What this process knows of a run it started, for the audit record of its end. */
 interface AskedRun {

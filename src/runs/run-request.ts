@@ -1,7 +1,7 @@
 import type { Principal } from '../domain/index.ts';
 import type { AuditSurface } from '../store/store.ts';
-import type { ApprovalDecision } from '../agent/core/approval.ts';
-import type { Turn } from '../agent/core/state.ts';
+import type { ApprovalDecision } from '../domain/approval.ts';
+import type { Turn } from '../domain/turn.ts';
 
 /**
  * What a run does: a new question; the decision on the action the thread's last run stopped for; or time travel from

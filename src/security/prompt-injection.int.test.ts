@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AgentRunResult } from '../agent/core/run-result.ts';
+import type { AgentRunResult } from '../domain/run-result.ts';
 import { LOCAL_OPERATOR, type Principal } from '../domain/index.ts';
 import { openAgent, type AgentClient } from '../testing/agent-client.ts';
 import { readBipia, seededSample } from '../testing/bipia.ts';

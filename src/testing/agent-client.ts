@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentRunResult } from '../agent/core/run-result.ts';
-import type { Turn } from '../agent/core/state.ts';
-import type { StepEvent } from '../agent/core/step-event.ts';
-import type { ApprovalDecision } from '../agent/core/approval.ts';
+import type { AgentRunResult } from '../domain/run-result.ts';
+import type { Turn } from '../domain/turn.ts';
+import type { StepEvent } from '../domain/step-event.ts';
+import type { ApprovalDecision } from '../domain/approval.ts';
 import type { RunManager } from '../runs/run-manager.ts';
 import type { Principal } from '../domain/index.ts';
 import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';

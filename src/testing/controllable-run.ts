@@ -2,7 +2,7 @@ import type { Principal } from '../domain/index.ts';
 import type { Evident } from '../evident.ts';
 import { RecordingChatModel, type RecordedCall, type ScriptedAnswer } from './recording-chat-model.ts';
 import { buildControllableGraph } from '../agent/controllable/controllable-graph.ts';
-import { isStepStreamChunk, type StepEvent } from '../agent/core/step-event.ts';
+import { isStepStreamChunk, type StepEvent } from '../domain/step-event.ts';
 import type { ControllableDeps } from '../agent/controllable/controllable-deps.ts';
 import type { ControllableStateType } from '../agent/controllable/controllable-state.ts';
 import { createTableQueryTool } from '../agent/tools/table-query.ts';

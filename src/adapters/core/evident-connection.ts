@@ -1,4 +1,4 @@
-import type { PendingAction } from '../../agent/core/approval.ts';
+import type { PendingAction } from '../../domain/approval.ts';
 import type { Answer } from '../../domain/answer.ts';
 import type { SearchResultJson } from '../../retrieval/search-result-json.ts';
 

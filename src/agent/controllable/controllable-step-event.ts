@@ -1,5 +1,7 @@
-import type { SharedStateType, Step } from '../core/state.ts';
-import { stepEventOf, type StepEvent } from '../core/step-event.ts';
+import type { SharedStateType } from '../core/state.ts';
+import type { Step } from '../../domain/step.ts';
+import { stepEventOf } from '../core/step-event.ts';
+import type { StepEvent } from '../../domain/step-event.ts';
 import type { ControllableStateType, ControllableUpdate } from './controllable-state.ts';
 
 /** What a controllable step shows beyond the shared fields: the plan, the task and its tool, the verdicts. */

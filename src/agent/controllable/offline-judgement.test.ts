@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import type { ContextItem } from './controllable-state.ts';
 import { answerOffline, groundedOffline, keepRelevantOffline, namesAll } from './offline-judgement.ts';
 

@@ -1,5 +1,5 @@
 import { normalizeForQuote } from '../../domain/answer.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { judgeOffline } from '../offline-qa/judge-offline.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 import type { ContextItem, Support } from './controllable-state.ts';

@@ -1,5 +1,5 @@
 import type { ChunkWithSource } from '../../store/store.ts';
-import type { Evidence } from './state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 
 /** A retrieved chunk as evidence a run may cite: where it is (document, heading, page), its text, and why it was kept. */
 export function evidenceFrom(chunk: ChunkWithSource, score: number, queries: readonly string[]): Evidence {

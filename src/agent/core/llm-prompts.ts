@@ -1,4 +1,6 @@
-import type { Answerability, Evidence, MemoryContext, Turn } from './state.ts';
+import type { Answerability, Evidence } from '../../domain/evidence.ts';
+import type { MemoryContext } from '../../domain/run-state.ts';
+import type { Turn } from '../../domain/turn.ts';
 
 export const formatHistory = (history: readonly Turn[]): string =>
   history.map((turn) => `${turn.role === 'user' ? 'User' : 'Assistant'}: ${turn.content}`).join('\n');

@@ -1,5 +1,5 @@
 import { normalizeForQuote, type Answer, type Citation } from '../../domain/answer.ts';
-import type { Evidence } from './state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 
 /** A sentence a model extracted from the evidence, named by the id of the chunk it says it came from. */
 export interface ExtractedSentence {

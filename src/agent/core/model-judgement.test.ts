@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '../../models/chat/structured-output.ts';
 import { chunkContaining, groundExtracted, repairCitations } from './model-evidence.ts';
 import { modelJudgementSchema, verdictFromJudgement } from './model-judgement.ts';
-import type { Evidence } from './state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { SUFFICIENT_AT } from '../offline-qa/sufficiency.ts';
 
 const item = (chunk_id: string, text: string): Evidence => ({

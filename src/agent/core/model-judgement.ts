@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { missingFromVerdict } from '../offline-qa/information-need.ts';
 import { CITE_BY_ID } from './llm-prompts.ts';
 import { groundExtracted } from './model-evidence.ts';
-import type { Answerability, Evidence } from './state.ts';
+import type { Answerability, Evidence } from '../../domain/evidence.ts';
 import { SUFFICIENT_AT, isSufficient } from '../offline-qa/sufficiency.ts';
 
 const MAX_EXTRACTED = 12;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { ChatModel } from '../../models/chat/chat-model.ts';
-import type { RunError } from './state.ts';
+import type { RunError } from '../../domain/step.ts';
 
 export interface ModelStep<S extends z.ZodType> {
   /** The graph node: errors are recorded under it. */

@@ -1,83 +1,10 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Answer, Citation } from '../../domain/answer.ts';
-import type { ChannelName, Principal } from '../../domain/index.ts';
-
-/** One earlier turn of the conversation. */
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
-  /** An answer's turn: the chunks it rests on (evidence and citations), so a later reader who may not read them gets it withheld. */
-  sources?: string[];
-  /** An answer's turn: its citations and the chunks they cite, so an earlier answer opens its sources as a fresh one does. */
-  citations?: Citation[];
-  cited?: Evidence[];
-}
-
-/** One channel's hit for one sub-question, before merging. */
-export interface Candidate {
-  query: string;
-  channel: ChannelName | 'fused';
-  chunk_id: string;
-  rank: number;
-  score: number;
-}
-
-/** A retrieved chunk the run may use and cite (already filtered for the principal by the store). */
-export interface Evidence {
-  chunk_id: string;
-  doc_id: string;
-  source: string;
-  title: string;
-  heading: string;
-  page?: number;
-  text: string;
-  /** Merged score across sub-questions (reciprocal rank fusion of their rankings). */
-  score: number;
-  /** The sub-questions that retrieved it. */
-  queries: string[];
-}
-
-export interface Answerability {
-  answerable: boolean;
-  /** The judged probability that the evidence states the answer; `answerable` is `isSufficient(sufficiency)` (core/sufficiency.ts). */
-  sufficiency: number;
-  reasons: string[];
-  missing_information: string[];
-  /** Sentences judged to answer a need, per sub-question (offline strategy; empty when a model judged). */
-  support: { query: string; chunk_id: string; sentence: string }[];
-}
-
-export interface ToolCallRecord {
-  name: string;
-  arguments: Record<string, unknown>;
-  result_summary: string;
-  ok: boolean;
-  duration_ms: number;
-}
-
-export interface Step {
-  node: string;
-  start: string;
-  end: string;
-  duration_ms: number;
-  summary: string;
-}
-
-export interface RunError {
-  node: string;
-  code: string;
-  message: string;
-}
-
-/** A long-term memory of the asking user loaded for this run: context for the model, never a citation. */
-export interface MemoryContext {
-  id: string;
-  text: string;
-  score: number;
-}
-
-/** `interrupted`: the run waits for an approval of a side-effect tool (see `pending_action` of the run result). */
-export type RunStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted';
+import type { Answer } from '../../domain/answer.ts';
+import type { Evidence } from '../../domain/evidence.ts';
+import type { Principal } from '../../domain/index.ts';
+import type { MemoryContext, RunStatus, SharedValues } from '../../domain/run-state.ts';
+import type { RunError, Step, ToolCallRecord } from '../../domain/step.ts';
+import type { Turn } from '../../domain/turn.ts';
 
 /** Replace-on-write: every node returns the whole new value of the fields it changes. */
 export const value = <T>(initial: () => T) =>
@@ -113,6 +40,10 @@ export const SharedState = Annotation.Root({
 /** The shared fields as values: what code that works for every agent may read of any agent's state. */
 export type SharedStateType = typeof SharedState.State;
 export type SharedUpdate = typeof SharedState.Update;
+
+// The wire type clients read (domain/run-state.ts) is exactly this state's values: a field added here must be added there.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<SharedStateType, SharedValues>;
 
 /** The chunks an answer rests on: its evidence and its citations, each once (what a conversation turn records as `sources`). */
 export const answerSources = (evidence: readonly Evidence[], answer: Answer): string[] => [

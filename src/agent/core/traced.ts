@@ -2,9 +2,10 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import type { PrincipalStore } from '../../store/store.ts';
 import { inNodeSpan, nodeCountAttributes } from '../../telemetry/node-span.ts';
-import { refreshedPrincipal } from './current-principal.ts';
-import type { Step } from './state.ts';
-import { stepEventOf, type StepEvent, type StepStreamChunk, type StepUpdate } from './step-event.ts';
+import { refreshedPrincipal } from '../../runs/current-principal.ts';
+import type { Step } from '../../domain/step.ts';
+import { stepEventOf, type StepUpdate } from './step-event.ts';
+import type { StepEvent, StepStreamChunk } from '../../domain/step-event.ts';
 
 /** A node's result: the partial state it writes, and a one-line summary for the run's steps. */
 export interface TracedResult<U> {

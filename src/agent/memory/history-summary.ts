@@ -2,7 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { Turn } from '../core/state.ts';
+import type { Turn } from '../../domain/turn.ts';
 import { identifiersIn } from '../../text/text-heuristics.ts';
 import { formatHistory } from '../core/llm-prompts.ts';
 

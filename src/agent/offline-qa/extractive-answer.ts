@@ -1,5 +1,5 @@
 import type { Answer, Citation } from '../../domain/answer.ts';
-import type { Answerability, Evidence } from '../core/state.ts';
+import type { Answerability, Evidence } from '../../domain/evidence.ts';
 import { answerSpans } from './reader.ts';
 
 /** Spans an answer leads with per need: enough for a list of values, few enough to stay a direct answer. */

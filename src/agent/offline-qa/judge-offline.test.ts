@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { isSufficient } from './sufficiency.ts';
 import { extractiveAnswer } from './extractive-answer.ts';
 import { judgeOffline } from './judge-offline.ts';

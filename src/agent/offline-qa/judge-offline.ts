@@ -1,5 +1,5 @@
 import { describeMissing } from './information-need.ts';
-import type { Answerability, Evidence } from '../core/state.ts';
+import type { Answerability, Evidence } from '../../domain/evidence.ts';
 import { isSufficient } from './sufficiency.ts';
 import { read, type Reading } from './reader.ts';
 import { readAttribute } from './sufficiency-attribute.ts';

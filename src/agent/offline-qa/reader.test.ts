@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { answerSpans, read } from './reader.ts';
 
 const chunk = (id: string, text: string, title = 'Webhooks guide', heading = ''): Evidence => ({

@@ -3,7 +3,7 @@ import { identifiersIn } from '../../text/identifiers.ts';
 import type { AnswerSpan, LanguageModule, QuestionFocus } from '../../text/language.ts';
 import { moduleFor } from '../../text/languages.ts';
 import { headedSentences } from '../../text/sentences.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { isDateline, isInterrogative, novelty, otherYear, sameValue, yearsIn } from './reader-signals.ts';
 
 /**

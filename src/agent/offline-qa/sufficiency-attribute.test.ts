@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { readAttribute } from './sufficiency-attribute.ts';
 
 const chunk = (text: string, title: string, id: string): Evidence => ({

@@ -3,7 +3,7 @@ import { identifiersIn } from '../../text/identifiers.ts';
 import type { AnswerType, LanguageModule } from '../../text/language.ts';
 import { moduleFor } from '../../text/languages.ts';
 import { headedSentences } from '../../text/sentences.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { askedPart } from './sufficiency-asked.ts';
 import { clausesOf } from './sufficiency-clauses.ts';
 import { englishHead } from './sufficiency-head.ts';

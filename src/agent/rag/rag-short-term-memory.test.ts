@@ -5,7 +5,7 @@ import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { SUMMARY_MAX_CHARS, summarizeOffline } from '../memory/history-summary.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
-import type { Turn } from '../core/state.ts';
+import type { Turn } from '../../domain/turn.ts';
 
 let sample: SampleCorpusStore;
 let evident: Evident;

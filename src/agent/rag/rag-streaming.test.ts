@@ -4,7 +4,7 @@ import { RecordingChatModel, type RecordedCall, type ScriptedReply } from '../..
 import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
-import type { StepEvent } from '../core/step-event.ts';
+import type { StepEvent } from '../../domain/step-event.ts';
 
 let sample: SampleCorpusStore;
 let evident: Evident;

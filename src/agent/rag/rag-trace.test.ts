@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ragTrace } from './rag-trace.ts';
-import type { Candidate, Evidence } from '../core/state.ts';
+import type { Candidate, Evidence } from '../../domain/evidence.ts';
 
 const candidate = (query: string, channel: Candidate['channel'], chunk_id: string, rank: number): Candidate => ({
   query,

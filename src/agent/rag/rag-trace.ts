@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChannelHit } from '../../domain/index.ts';
 import { reciprocalRankFusion } from '../../retrieval/fuse.ts';
 import { docIdOfChunk, uniqueInOrder, type AgentTrace } from '../../runs/run-trace.ts';
-import type { Candidate } from '../core/state.ts';
+import type { Candidate } from '../../domain/evidence.ts';
 import type { RagStateType } from './rag-state.ts';
 import { tableQueryInputSchema } from '../tools/table-query.ts';
 

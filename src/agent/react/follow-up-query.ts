@@ -1,6 +1,6 @@
 import { resolveFromEvidence } from '../offline-qa/bridge-chain.ts';
 import { decomposeHops } from '../offline-qa/decompose-offline-hops.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { contentTerms, identifiersIn, sentences, termSet } from '../../text/text-heuristics.ts';
 
 /** A run of capitalised words, allowing the small words inside names ("Bank of England", "Leonardo da Vinci"). */

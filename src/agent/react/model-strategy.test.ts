@@ -6,7 +6,7 @@ import { REFUSAL_TEXT } from '../../domain/answer.ts';
 import { RecordingChatModel, type RecordedCall } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
 import { passageWith } from '../../testing/rag-model-script.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { modelFinalAnswer } from './model-strategy.ts';
 import { reactDeps } from './react-agent.ts';
 import { buildReactGraph } from './react-graph.ts';

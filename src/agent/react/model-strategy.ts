@@ -4,7 +4,7 @@ import { refusal, type Answer } from '../../domain/answer.ts';
 import { CITE_BY_ID, formatConversation, formatMemories } from '../core/llm-prompts.ts';
 import { repairCitations } from '../core/model-evidence.ts';
 import { verdictFromJudgement } from '../core/model-judgement.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 import { describeTables } from '../tools/table-query.ts';
 import { nativeTurnMessages, readNativeReply } from './native-protocol.ts';
 import type { Decision } from './react-decision.ts';

@@ -1,7 +1,8 @@
 import type { ChannelHit, Principal } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import { DEFAULT_RRF_K, reciprocalRankFusion } from '../../retrieval/fuse.ts';
-import type { Candidate, Evidence, RunError } from '../core/state.ts';
+import type { Candidate, Evidence } from '../../domain/evidence.ts';
+import type { RunError } from '../../domain/step.ts';
 import { fusionQueriesByModel, fusionQueriesOffline } from './fusion-queries.ts';
 import { evidenceFrom } from '../core/evidence-from.ts';
 import type { ReactDeps } from './react-deps.ts';

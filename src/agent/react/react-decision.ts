@@ -1,5 +1,5 @@
 import type { Answer } from '../../domain/answer.ts';
-import type { RunError } from '../core/state.ts';
+import type { RunError } from '../../domain/step.ts';
 import type { CheckedCall } from './react-tools.ts';
 
 /** What one iteration decided: a thought, the calls it makes (each checked), or a final answer already in contract form. */

@@ -5,11 +5,11 @@ import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { isPendingAction } from '../core/approval.ts';
+import { isPendingAction } from '../../domain/approval.ts';
 import type { RunAction } from '../../runs/run-request.ts';
 import type { RunManager } from '../../runs/run-manager.ts';
 import { openAgent } from '../../testing/agent-client.ts';
-import { isStepStreamChunk } from '../core/step-event.ts';
+import { isStepStreamChunk } from '../../domain/step-event.ts';
 import type { ReactStateType } from './react-state.ts';
 
 let sample: SampleCorpusStore;

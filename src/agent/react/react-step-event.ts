@@ -1,5 +1,7 @@
-import type { SharedStateType, Step } from '../core/state.ts';
-import { stepEventOf, type StepEvent } from '../core/step-event.ts';
+import type { SharedStateType } from '../core/state.ts';
+import type { Step } from '../../domain/step.ts';
+import { stepEventOf } from '../core/step-event.ts';
+import type { StepEvent } from '../../domain/step-event.ts';
 import type { ReactStateType, ReactUpdate } from './react-state.ts';
 
 /** A react node's step event: the shared fields, with only the tool calls this node made (the loop makes many). */

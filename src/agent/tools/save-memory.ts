@@ -2,9 +2,10 @@ import { interrupt } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import type { Embedder } from '../../models/embedder.ts';
 import type { Store } from '../../store/store.ts';
-import { approvalDecisionSchema, type PendingAction } from '../core/approval.ts';
+import { approvalDecisionSchema, type PendingAction } from '../../domain/approval.ts';
 import type { Answer } from '../../domain/answer.ts';
-import type { SharedStateType, ToolCallRecord } from '../core/state.ts';
+import type { SharedStateType } from '../core/state.ts';
+import type { ToolCallRecord } from '../../domain/step.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 
 /** A memory a run proposes to save, and the key its approval (and the idempotent write) goes by. */

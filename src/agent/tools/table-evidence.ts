@@ -5,7 +5,7 @@ import { isEvidentError } from '../../errors/index.ts';
 import type { SqlDialect } from '../../store/sql-guard.ts';
 import type { ChunkWithSource, DocumentStore } from '../../store/store.ts';
 import { evidenceFrom } from '../core/evidence-from.ts';
-import type { Evidence } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
 
 /**
  * The evidence behind a table answer. Ingestion writes every table twice: as a SQL table and as text chunks (a

@@ -6,7 +6,8 @@ import type { Principal } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
 import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { DocumentStore } from '../../store/store.ts';
-import type { Evidence, RunError, ToolCallRecord } from '../core/state.ts';
+import type { Evidence } from '../../domain/evidence.ts';
+import type { RunError, ToolCallRecord } from '../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
 import { offlineTableRoute } from '../table-sql/table-route.ts';
 import {

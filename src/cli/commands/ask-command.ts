@@ -6,7 +6,7 @@ import type { CliIo } from '../io.ts';
 import { DEFAULT_AGENT, runAgent, runManagerOf } from '../agent-session.ts';
 import { printRun } from '../run-output.ts';
 import { formatStepLines } from '../step-lines.ts';
-import type { StepEvent } from '../../agent/core/step-event.ts';
+import type { StepEvent } from '../../domain/step-event.ts';
 
 interface AskFlags extends PrincipalFlags {
   agent: string;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { assertAgent, DEFAULT_AGENT, runAgent, runManagerOf } from '../agent-session.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
-import type { StepEvent } from '../../agent/core/step-event.ts';
+import type { StepEvent } from '../../domain/step-event.ts';
 import { formatStepLines } from '../step-lines.ts';
 import { printRun } from '../run-output.ts';
 

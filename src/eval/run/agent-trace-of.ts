@@ -1,4 +1,4 @@
-import type { PendingAction } from '../../agent/core/approval.ts';
+import type { PendingAction } from '../../domain/approval.ts';
 import type { AgentDefinition } from '../../runs/agent-definition.ts';
 import {
   docIdOfChunk,

@@ -1,7 +1,7 @@
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../../domain/index.ts';
 import { DecisionForbiddenError, NoPendingApprovalError, ValidationError } from '../../errors/index.ts';
-import { isPendingAction, type ApprovalDecision, type PendingAction } from '../../agent/core/approval.ts';
+import { isPendingAction, type ApprovalDecision, type PendingAction } from '../../domain/approval.ts';
 import { mayApprove, type ApprovalPolicy } from './approval-policy.ts';
 
 export interface DecisionCheck {

@@ -4,10 +4,13 @@
  * web → src import that is not type-only). The /v1 shapes come from the zod schemas in src/server/schemas, which
  * import nothing but zod and domain types, so this type check needs no Node.
  */
-import type { ApprovalDecision, PendingAction } from '../../../src/agent/core/approval.ts';
-import type { Evidence, SharedStateType, ToolCallRecord } from '../../../src/agent/core/state.ts';
-import type { ChannelHits, StepEvent } from '../../../src/agent/core/step-event.ts';
+import type { ApprovalDecision, PendingAction } from '../../../src/domain/approval.ts';
+import type { Evidence } from '../../../src/domain/evidence.ts';
+import type { SharedValues } from '../../../src/domain/run-state.ts';
+import type { ToolCallRecord } from '../../../src/domain/step.ts';
+import type { ChannelHits, StepEvent } from '../../../src/domain/step-event.ts';
 import type { Answer, Citation } from '../../../src/domain/answer.ts';
+import type { ChatMessage as ServerChatMessage } from '../../../src/domain/chat-message.ts';
 import type { DocumentJson } from '../../../src/server/schemas/document-json.ts';
 import type { MeJson } from '../../../src/server/schemas/me-json.ts';
 import type {
@@ -25,24 +28,20 @@ export type UploadedDocument = UploadedDocumentJson;
 export type UploadSummary = UploadSummaryJson;
 
 /**
- * A message of a thread's `messages`. The server's type (`ChatMessage`, src/agent/runs/define-agent.ts) sits in a
- * file that imports the store port, which needs Node to type-check; this is its wire form, widened to the content
- * arrays LangGraph clients may also send, until that type moves below the store.
+ * A message of a thread's `messages`: the server's type (src/domain/chat-message.ts), widened to the content arrays
+ * and message types LangGraph clients may also send.
  */
-export interface ChatMessage {
+export type ChatMessage = Omit<ServerChatMessage, 'id' | 'type' | 'content'> & {
   type: 'human' | 'ai' | string;
   content: string | unknown[];
-  /** An earlier answer's citations and the chunks they cite, as the thread's history keeps them. */
-  citations?: Citation[];
-  evidence?: Evidence[];
-}
+};
 
 /**
  * An agent's state as the `values` stream and `GET /threads/{id}/state` send it: the fields every agent shares
  * (the UI shows these, whichever agent ran), plus the conversation the run runtime adds as `messages`.
  */
 export type AgentValues = Partial<
-  Pick<SharedStateType, 'question' | 'answer' | 'evidence' | 'mode' | 'status' | 'steps'>
+  Pick<SharedValues, 'question' | 'answer' | 'evidence' | 'mode' | 'status' | 'steps'>
 > & {
   messages?: ChatMessage[];
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Evidence } from '../../core/state.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 import type { ContextItem } from '../controllable-state.ts';
 import { modelOrOffline } from '../../core/model-or-offline.ts';

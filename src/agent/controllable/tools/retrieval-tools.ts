@@ -2,7 +2,8 @@ import type { Principal } from '../../../domain/index.ts';
 import type { HybridSearch } from '../../../retrieval/hybrid-search.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import type { ChunkWithSource, DocumentStore } from '../../../store/store.ts';
-import type { Evidence, ToolCallRecord } from '../../core/state.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import type { ToolCallRecord } from '../../../domain/step.ts';
 import { evidenceFrom } from '../../core/evidence-from.ts';
 import type { ContextItem, RetrievalTool } from '../controllable-state.ts';
 

@@ -2,7 +2,7 @@ import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { describeMissing } from '../../offline-qa/information-need.ts';
 import { JUDGE_SYSTEM, modelJudgementSchema, verdictFromJudgement } from '../../core/model-judgement.ts';
 import { judgeOffline } from '../../offline-qa/judge-offline.ts';
-import type { Answerability } from '../../core/state.ts';
+import type { Answerability } from '../../../domain/evidence.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
 import type { RagNode } from '../rag-deps.ts';
 import type { RagStateType } from '../rag-state.ts';

@@ -1,5 +1,5 @@
 import type { Answer } from '../../../domain/answer.ts';
-import type { Candidate } from '../../core/state.ts';
+import type { Candidate } from '../../../domain/evidence.ts';
 import type { RagNode } from '../rag-deps.ts';
 
 /** The text answer's citation markers ([1], [2] …) shifted past the table answer's own. */

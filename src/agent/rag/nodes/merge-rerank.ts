@@ -1,4 +1,4 @@
-import type { Evidence } from '../../core/state.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
 import { evidenceFrom } from '../../core/evidence-from.ts';
 import type { RagNode } from '../rag-deps.ts';
 

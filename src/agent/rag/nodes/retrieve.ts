@@ -2,7 +2,7 @@ import { isAdmin, type Principal } from '../../../domain/index.ts';
 import type { SearchTrace } from '../../../retrieval/hybrid-search.ts';
 import { retrieveChain, type HopRecord } from '../../offline-qa/bridge-chain.ts';
 import { decomposeHops } from '../../offline-qa/decompose-offline-hops.ts';
-import type { Candidate } from '../../core/state.ts';
+import type { Candidate } from '../../../domain/evidence.ts';
 import type { RagDeps, RagNode } from '../rag-deps.ts';
 import type { HopChain } from '../rag-state.ts';
 

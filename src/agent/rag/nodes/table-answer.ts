@@ -1,4 +1,4 @@
-import type { Candidate } from '../../core/state.ts';
+import type { Candidate } from '../../../domain/evidence.ts';
 import { answerFromTables } from '../../tools/table-query-answer.ts';
 import type { RagNode } from '../rag-deps.ts';
 

@@ -1,4 +1,5 @@
-import type { Candidate, RunError, ToolCallRecord } from '../../core/state.ts';
+import type { Candidate } from '../../../domain/evidence.ts';
+import type { RunError, ToolCallRecord } from '../../../domain/step.ts';
 import { mergeEvidence } from '../rag-fusion.ts';
 import type { ReactNode } from '../react-deps.ts';
 import type { Observation } from '../react-state.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { approvalDecisionSchema } from '../../../agent/core/approval.ts';
+import { approvalDecisionSchema } from '../../../domain/approval.ts';
 import type { RunAction } from '../../../runs/run-request.ts';
-import type { Turn } from '../../../agent/core/state.ts';
+import type { Turn } from '../../../domain/turn.ts';
 import type { LimitsConfig } from '../../../config/index.ts';
 import { ValidationError } from '../../../errors/index.ts';
 import { assertMessagesWithin, assertMetadataWithin, assertQuestionWithin } from '../../request-limits.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { PendingAction } from '../../../agent/core/approval.ts';
+import type { PendingAction } from '../../../domain/approval.ts';
 import { ownThread } from '../../../runs/run-access.ts';
 import type { Answer } from '../../../domain/answer.ts';
 import { ClientClosedError } from '../../../errors/index.ts';

@@ -1,4 +1,4 @@
-import type { PendingAction } from '../../../agent/core/approval.ts';
+import type { PendingAction } from '../../../domain/approval.ts';
 import type { Answer, Citation } from '../../../domain/answer.ts';
 import type { CompletionOutcome } from './completion-parts.ts';
 

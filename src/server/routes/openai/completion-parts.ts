@@ -1,4 +1,4 @@
-import { isPendingAction, type PendingAction } from '../../../agent/core/approval.ts';
+import { isPendingAction, type PendingAction } from '../../../domain/approval.ts';
 import { answerSchema, type Answer } from '../../../domain/answer.ts';
 import type { RunEventRecord, RunRecordStatus } from '../../../store/store.ts';
 import { partialStringField } from './partial-json-field.ts';
