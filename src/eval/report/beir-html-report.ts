@@ -1,5 +1,5 @@
 import type { BeirReport } from '../beir/run-beir.ts';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../format/escape-html.ts';
 import { svgBarChart } from './svg-bar-chart.ts';
 import { htmlPage, REPORT_STYLE } from './write-report.ts';
 

@@ -1,7 +1,7 @@
 import { LAYERS } from '../layers/layer-result.ts';
 import type { EvalReport } from '../run/run-eval.ts';
 import type { CaseResult } from '../run/score-case.ts';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../format/escape-html.ts';
 import { ANSWER_METRIC_HEADERS, answerMetricRows } from './render-eval-table.ts';
 import { svgBarChart } from './svg-bar-chart.ts';
 import { htmlPage, REPORT_STYLE } from './write-report.ts';

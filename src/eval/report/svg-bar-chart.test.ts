@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BeirReport } from '../beir/run-beir.ts';
 import { renderBeirHtml } from './beir-html-report.ts';
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../format/escape-html.ts';
 import { svgBarChart } from './svg-bar-chart.ts';
 
 describe('svgBarChart', () => {

@@ -1,4 +1,4 @@
-import { escapeHtml } from './escape-html.ts';
+import { escapeHtml } from '../../format/escape-html.ts';
 
 export interface BarSeries {
   name: string;

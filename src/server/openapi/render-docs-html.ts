@@ -1,4 +1,4 @@
-import { escapeHtml as e } from './escape-html.ts';
+import { escapeHtml as e } from '../../format/escape-html.ts';
 import {
   HTTP_METHODS,
   type JsonSchema,
