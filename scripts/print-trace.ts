@@ -1,5 +1,5 @@
 /**
- * Prints the trace of one real `evident ask` as an indented span tree with durations (what README "Tracing" shows):
+ * Prints the trace of one real `evident ask` as an indented span tree with durations (what docs/deployment.md "Tracing" shows):
  *
  *   node --import tsx scripts/print-trace.ts ["question"] [--agent rag|react|controllable] [--as alice]
  *

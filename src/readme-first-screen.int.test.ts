@@ -97,6 +97,18 @@ describe('README first screen', () => {
   });
 });
 
+describe('docs/agents.md', () => {
+  it('shows the rag graph as `evident graph rag --mermaid` prints it', async () => {
+    const page = readFileSync(join(root, 'docs/agents.md'), 'utf8');
+    const shown = /```mermaid\n([\s\S]*?)```/.exec(page)?.[1];
+    const { stdout } = await run(process.execPath, [join(root, 'bin/evident.js'), 'graph', 'rag', '--mermaid'], {
+      cwd: root,
+      timeout: 120_000,
+    });
+    expect(shown?.trim(), 'docs/agents.md: paste the output of `npx evident graph rag --mermaid`').toBe(stdout.trim());
+  });
+});
+
 /** Markdown files whose relative links must resolve: the README, docs/ and the benchmark results. */
 const pages = [
   'README.md',

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { GraphJson } from '../api/wire-types.ts';
 import { layoutGraph } from './graph-layout.ts';
 
-/** The `rag` graph's shape (README, `evident graph rag --mermaid`), with its retry loop citation_check → generate. */
+/**
+ * A `rag` graph's shape (as `evident graph rag --mermaid` printed it before the `both` route; docs/agents.md shows
+ * today's), with its retry loop citation_check → generate.
+ */
 const RAG: GraphJson = {
   nodes: [
     '__start__',
