@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors/index.ts';
 import type { DocumentExtras } from './document-extras.ts';
-import type { DocumentWrite, EmbedderInfo, TableQueryLimits } from './ports/document-store.ts';
+import type { DocumentWrite, EmbedderInfo } from './ports/document-store.ts';
 import type { MemoryWrite } from './ports/memory-store.ts';
 
 /** Checks shared by every backend, run before any SQL so a malformed write or query is refused with a precise message. */
@@ -9,14 +9,6 @@ import type { MemoryWrite } from './ports/memory-store.ts';
 export function validateEmbedder(embedder: EmbedderInfo): void {
   if (!embedder.id || !Number.isInteger(embedder.dimension) || embedder.dimension <= 0) {
     throw new ValidationError(`Invalid embedder ${JSON.stringify(embedder)}: it needs an id and a positive dimension.`);
-  }
-}
-
-export function validateLimits(limits: TableQueryLimits): void {
-  if (!(limits.maxRows >= 1) || !(limits.timeoutMs > 0) || !Number.isFinite(limits.timeoutMs)) {
-    throw new ValidationError(
-      `Invalid table query limits ${JSON.stringify(limits)}: maxRows must be at least 1 and timeoutMs a positive number.`,
-    );
   }
 }
 

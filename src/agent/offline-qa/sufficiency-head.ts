@@ -92,9 +92,6 @@ export interface EnglishHead {
 const cache = new Map<string, EnglishHead>();
 const CACHE_LIMIT = 2_000;
 
-/** The analyzer terms of the head of an English question's focus. */
-export const englishHeadTerms = (question: string): string[] => englishHead(question).terms;
-
 /** The head of an English question's focus. */
 export function englishHead(question: string): EnglishHead {
   const known = cache.get(question);

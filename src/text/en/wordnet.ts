@@ -190,6 +190,3 @@ export function synonymsOf(phrase: string): string[] {
   cache.set(lemma, kept);
   return kept;
 }
-
-/** Whether WordNet's files could be opened here. */
-export const wordnetAvailable = (): boolean => open() !== null;
