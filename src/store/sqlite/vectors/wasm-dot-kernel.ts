@@ -15,75 +15,46 @@
  * rather than by the latency of one add chain (peers benchmark: ≈ 4.75 ms for 100k × 384).
  * Rows are zero-padded to the stride by the caller.
  */
-
-// Opcodes (core and 0xFD-prefixed SIMD, final SIMD spec numbering).
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const BR = 0x0c;
-const BR_IF = 0x0d;
-const END = 0x0b;
-const VOID = 0x40;
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const I32_LOAD = 0x28;
-const F32_STORE = 0x38;
-const I32_CONST = 0x41;
-const I32_GE_U = 0x4f;
-const I32_ADD = 0x6a;
-const I32_MUL = 0x6c;
-const I32_SHL = 0x74;
-const F32_ADD = 0x92;
-const I32 = 0x7f;
-const V128 = 0x7b;
-const SIMD = 0xfd;
-const V128_LOAD = [SIMD, 0x00];
-const V128_CONST = [SIMD, 0x0c];
-const F32X4_EXTRACT_LANE = [SIMD, 0x1f];
-const F32X4_ADD = [SIMD, 0xe4, 0x01];
-const F32X4_MUL = [SIMD, 0xe6, 0x01];
-const LOCAL_TEE = 0x22;
-const F32_LOAD = 0x2a;
-const F32_MUL = 0x94;
-const F32_CONVERT_I32_S = 0xb2;
-const V128_LOAD8X8_S = [SIMD, 0x01];
-const I32_LT_U = 0x49;
-const I32X4_DOT_I16X8_S = [SIMD, 0xba, 0x01];
-const I32X4_ADD = [SIMD, 0xae, 0x01];
-const I32X4_EXTRACT_LANE = [SIMD, 0x1b];
-
-function uleb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value >>> 0;
-  do {
-    let byte = rest & 0x7f;
-    rest >>>= 7;
-    if (rest !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (rest !== 0);
-  return out;
-}
-
-/** Signed LEB128, as `i32.const` immediates are encoded (0x40 alone would read as -64). */
-function sleb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value | 0;
-  for (;;) {
-    const byte = rest & 0x7f;
-    rest >>= 7;
-    if ((rest === 0 && (byte & 0x40) === 0) || (rest === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
-}
-
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const name = (text: string): number[] => vec([...new TextEncoder().encode(text)].map((byte) => [byte]));
-const get = (local: number): number[] => [LOCAL_GET, ...uleb(local)];
-const set = (local: number): number[] => [LOCAL_SET, ...uleb(local)];
-const i32 = (value: number): number[] => [I32_CONST, ...sleb(value)];
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  F32X4_ADD,
+  F32X4_EXTRACT_LANE,
+  F32X4_MUL,
+  F32_ADD,
+  F32_CONVERT_I32_S,
+  F32_LOAD,
+  F32_MUL,
+  F32_STORE,
+  I32,
+  I32X4_ADD,
+  I32X4_DOT_I16X8_S,
+  I32X4_EXTRACT_LANE,
+  I32_ADD,
+  I32_GE_U,
+  I32_LOAD,
+  I32_LT_U,
+  I32_MUL,
+  I32_SHL,
+  LOCAL_TEE,
+  LOOP,
+  SIMD,
+  V128,
+  V128_CONST,
+  V128_LOAD,
+  V128_LOAD8X8_S,
+  VOID,
+  functionBody,
+  get,
+  i32,
+  name,
+  section,
+  set,
+  uleb,
+  vec,
+} from './wasm-encoding.ts';
 
 /**
  * Body shared by both functions: for each of n rows at address `rowAddress()` (which leaves the row's byte
@@ -330,11 +301,6 @@ function dotI8Loop(locals: {
     END,
     END,
   ];
-}
-
-function functionBody(localGroups: [count: number, type: number][], code: number[]): number[] {
-  const body = [...vec(localGroups.map(([count, type]) => [...uleb(count), type])), ...code];
-  return [...uleb(body.length), ...body];
 }
 
 function assemble(sharedPages?: number): Uint8Array {
