@@ -6,7 +6,7 @@ const count = (min: number, max: number, fallback: number) => z.number().int().m
 /**
  * The bounds each agent runs within. The defaults are the values the agents were built and benchmarked with;
  * the agent code reads them from `config.agents` when it builds an agent. `react` also works within rag's
- * bounds (it runs rag's nodes), so it lists only its own loop's.
+ * bounds (memory, evidence, retries: the shared nodes' settings), so it lists only its own loop's.
  */
 export const agentBoundsSchemas = {
   rag: z

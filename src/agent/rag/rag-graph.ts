@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { END, START, StateGraph } from '@langchain/langgraph';
 import { answerDirectly } from './nodes/answer-directly.ts';
-import { answerability } from './nodes/answerability.ts';
+import { answerability } from './nodes/check-answerability.ts';
 import { citationCheck } from '../core/nodes/citation-check.ts';
 import { combineAnswers } from './nodes/combine-answers.ts';
 import { decompose } from './nodes/decompose.ts';
@@ -14,9 +14,9 @@ import type { RagDeps, RagNode } from './rag-deps.ts';
 import { refuse } from './nodes/refuse.ts';
 import { retrieve } from './nodes/retrieve.ts';
 import { rewrite } from '../core/nodes/rewrite.ts';
-import { route } from './nodes/route.ts';
+import { route } from './nodes/route-question.ts';
 import { saveRequestedMemory } from '../tools/save-memory.ts';
-import { tableAnswer } from './nodes/table-answer.ts';
+import { tableAnswer } from './nodes/table-query.ts';
 import { traced } from '../core/traced.ts';
 import { RagState, ragRunStart, type RagStateType } from './rag-state.ts';
 

@@ -6,7 +6,7 @@ import { finalize } from '../core/nodes/finalize.ts';
 import { rewrite } from '../core/nodes/rewrite.ts';
 import { act } from './nodes/act.ts';
 import { reason } from './nodes/reason.ts';
-import { saveMemoryTool } from './nodes/save-memory-tool.ts';
+import { saveMemoryTool } from './nodes/save-memory.ts';
 import { stop } from './nodes/stop.ts';
 import type { ReactDeps } from './react-deps.ts';
 import { afterAct, afterCitationCheck, afterReason, afterTools } from './react-routes.ts';

@@ -11,7 +11,7 @@ import {
 } from '../../core/llm-prompts.ts';
 import { repairCitations } from '../../core/model-evidence.ts';
 import type { RagNode } from '../rag-deps.ts';
-import { queriesOf } from './answerability.ts';
+import { queriesOf } from './check-answerability.ts';
 
 /**
  * Writes the answer contract. With a model: zod-validated structured output written from the sentences the
