@@ -1,7 +1,19 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx, so `npx evident …` works from a fresh checkout without a build step.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli/main.ts');
+// Runs the compiled CLI (dist/, built by `npm run build`, which `npm install` in a checkout and `npm test` run).
+// EVIDENT_DEV=1 runs the TypeScript sources through tsx instead, with no build step (a checkout only).
+const dev = process.env.EVIDENT_DEV === '1';
+let main;
+if (dev) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+} else {
+  try {
+    ({ main } = await import('../dist/cli/main.js'));
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/cli/main.js')) throw error;
+    process.stderr.write('evident: dist/ is missing: run `npm run build` (or set EVIDENT_DEV=1 to run the sources)\n');
+    process.exit(1);
+  }
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import { openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
+import type { AgentRuntime, AgentRuntimeOptions } from './agent/agent-runtime.ts';
 import { AuditRecorder } from './audit/audit-recorder.ts';
 import { resolveRetrievalSettings, type EvidentConfig, type RetrievalSettings } from './config/index.ts';
 import type { Principal } from './domain/index.ts';
@@ -15,7 +15,6 @@ import { HybridSearch } from './retrieval/hybrid-search.ts';
 import { reindex, type ReindexProgress } from './retrieval/reindex.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
-import { traceChatModel } from './telemetry/chat-model-spans.ts';
 import type { TracingEnv } from './telemetry/otlp-endpoint.ts';
 import { startTracing } from './telemetry/start-tracing.ts';
 
@@ -82,7 +81,10 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
   let untrace: (() => void) | undefined;
   const chatModel = async (): Promise<ChatModel | undefined> => {
     if (!options.chat) return built();
-    if (tracing.active && !untrace) untrace = traceChatModel(options.chat.model, options.chat.id);
+    if (tracing.active && !untrace) {
+      const { traceChatModel } = await import('./telemetry/chat-model-spans.ts');
+      untrace ??= traceChatModel(options.chat.model, options.chat.id);
+    }
     return options.chat;
   };
   try {
@@ -110,8 +112,10 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
       audit,
       chatModel,
       agents() {
-        runtime ??= chatModel().then((chat) =>
-          openAgentRuntime(evident, { ...options.agents, logger, ...(chat ? { chat } : {}) }),
+        // The agents (LangGraph and the offline engines) load on first use: search and ingest never need them.
+        runtime ??= Promise.all([chatModel(), import('./agent/agent-runtime.ts')]).then(
+          ([chat, { openAgentRuntime }]) =>
+            openAgentRuntime(evident, { ...options.agents, logger, ...(chat ? { chat } : {}) }),
         );
         return runtime;
       },

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.ts';
 import { AUDIT_ACTIONS, type AuditQuery } from '../store/store.ts';
+import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from './audit-limits.ts';
 
-/** A page of `GET /v1/audit` and `evident audit`: 50 entries unless asked, at most 200. */
-export const DEFAULT_AUDIT_LIMIT = 50;
-export const MAX_AUDIT_LIMIT = 200;
+export { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT };
 
 const text = z.string().trim().min(1).max(512);
 

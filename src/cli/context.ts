@@ -1,8 +1,7 @@
-import { loadConfig, type ConfigInput } from '../config/index.ts';
-import { LOCAL_OPERATOR, type Principal } from '../domain/index.ts';
+import type { ConfigInput } from '../config/index.ts';
+import { LOCAL_OPERATOR, type Principal } from '../domain/principal.ts';
 import { ValidationError } from '../errors/index.ts';
-import { createEvident, type Evident } from '../evident.ts';
-import { createStderrLogger } from '../logging/logger.ts';
+import type { Evident } from '../evident.ts';
 
 /** Options every command accepts (declared on the root program). */
 export interface GlobalOptions {
@@ -28,6 +27,12 @@ export async function withEvident<T>(
   flags: ConfigInput,
   work: (evident: Evident) => Promise<T>,
 ): Promise<T> {
+  // Loaded here, not at the top: `evident --help` and the parsing of every command need none of the engine.
+  const [{ loadConfig }, { createEvident }, { createStderrLogger }] = await Promise.all([
+    import('../config/index.ts'),
+    import('../evident.ts'),
+    import('../logging/logger.ts'),
+  ]);
   const config = loadConfig({
     flags: {
       ...flags,

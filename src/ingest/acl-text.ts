@@ -1,4 +1,4 @@
-import { parseAcl } from '../domain/index.ts';
+import { parseAcl } from '../domain/acl.ts';
 import { EmptyAclError, ValidationError } from '../errors/index.ts';
 
 /** The one word that makes documents visible to every principal on purpose. */

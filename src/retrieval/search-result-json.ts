@@ -1,4 +1,5 @@
-import { isAdmin, type Principal, type SearchResult } from '../domain/index.ts';
+import { isAdmin, type Principal } from '../domain/principal.ts';
+import type { SearchResult } from '../domain/search.ts';
 
 /**
  * What a principal may learn about scores. BM25 scores are computed from statistics of the whole index (IDF,

@@ -1,8 +1,6 @@
 import type { EvidentConfig } from '../config/index.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { openPostgresStore } from './postgres/store.ts';
-import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -20,9 +18,12 @@ export async function openStore(
         hint: 'Set EVIDENT_DATABASE_URL (or --database-url) to the primary the standbys replicate, or unset EVIDENT_DATABASE_READ_URLS.',
       });
     }
+    // Each backend (and its driver) loads only when it is the one configured.
+    const { openSqliteStore } = await import('./sqlite/store.ts');
     return openSqliteStore(config.db, options);
   }
   const replicas = config.database;
+  const { openPostgresStore } = await import('./postgres/store.ts');
   return openPostgresStore(config.databaseUrl, {
     ...options,
     readUrls,

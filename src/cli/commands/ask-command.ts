@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { ValidationError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
@@ -16,9 +15,10 @@ interface AskFlags extends PrincipalFlags {
   json?: boolean;
 }
 
-const historySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }));
-
-function parseHistory(text: string) {
+async function parseHistory(text: string) {
+  // zod is loaded with the command, not with the CLI: `evident --help` needs none of it.
+  const { z } = await import('zod');
+  const historySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }));
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -50,7 +50,7 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
     .option('--history <json>', 'seed the thread with earlier turns: [{"role":"user","content":"…"}, …]')
     .option('--json', 'print the answer contract and the run trace as JSON')
     .action(async (question: string, flags: AskFlags, command: Command) => {
-      const history = flags.history === undefined ? undefined : parseHistory(flags.history);
+      const history = flags.history === undefined ? undefined : await parseHistory(flags.history);
       await withEvident(
         command.optsWithGlobals<GlobalOptions>(),
         flags.llm ? { llm: flags.llm } : {},

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { auditPageJson, readAuditPage } from '../../audit/audit-entry-json.ts';
-import { auditQueryOf, DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from '../../audit/audit-filters.ts';
+import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from '../../audit/audit-limits.ts';
 import { AUDIT_ACTIONS, type AuditEntry } from '../../store/store.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, type CliIo } from '../io.ts';
@@ -30,7 +30,8 @@ export function registerAuditCommand(program: Command, io: CliIo): void {
     .option('--cursor <id>', 'the next page: the cursor the previous page printed')
     .option('--json', 'print the page as JSON (as GET /v1/audit answers)')
     .action(async (flags: AuditFlags, command: Command) => {
-      // Checked before the store opens, with the route's own rules.
+      // Checked before the store opens, with the route's own rules (loaded with the command, not with the CLI).
+      const { auditQueryOf } = await import('../../audit/audit-filters.ts');
       const query = auditQueryOf({
         actor: flags.actor,
         action: flags.action,

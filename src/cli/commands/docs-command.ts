@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { LOCAL_OPERATOR } from '../../domain/index.ts';
+import { LOCAL_OPERATOR } from '../../domain/principal.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';

@@ -1,18 +1,7 @@
 import type { Command } from 'commander';
-import { runBeir, type BeirReport } from '../../eval/beir/run-beir.ts';
-import { FTS5_BASELINES, isFts5BaselineName } from '../../eval/beir/fts5-baseline.ts';
+import type { BeirReport } from '../../eval/beir/run-beir.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { readCases } from '../../eval/cases/read-cases.ts';
-import { readUsers } from '../../eval/cases/read-users.ts';
-import { createProgressReporter } from '../../eval/progress/progress-reporter.ts';
-import { compareResults, readResult, renderComparison } from '../../eval/compare/compare-results.ts';
-import { renderBeirHtml } from '../../eval/report/beir-html-report.ts';
-import { renderEvalHtml } from '../../eval/report/eval-html-report.ts';
-import { renderEvalReport } from '../../eval/report/render-eval-table.ts';
-import { writeReport } from '../../eval/report/write-report.ts';
-import { assertCorpusFolder, runEval } from '../../eval/run/run-eval.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
-import { withScratchStore } from '../scratch-store.ts';
 import { registerEvalConvertCommand } from './eval-convert-command.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
@@ -33,6 +22,39 @@ interface BeirFlags {
   baseline?: string[];
 }
 
+/** The evaluation code, loaded when an eval subcommand runs rather than with every CLI start. */
+async function evalModules() {
+  const [beir, fts5, cases, users, progress, compare, beirHtml, evalHtml, evalTable, write, run, scratch] =
+    await Promise.all([
+      import('../../eval/beir/run-beir.ts'),
+      import('../../eval/beir/fts5-baseline.ts'),
+      import('../../eval/cases/read-cases.ts'),
+      import('../../eval/cases/read-users.ts'),
+      import('../../eval/progress/progress-reporter.ts'),
+      import('../../eval/compare/compare-results.ts'),
+      import('../../eval/report/beir-html-report.ts'),
+      import('../../eval/report/eval-html-report.ts'),
+      import('../../eval/report/render-eval-table.ts'),
+      import('../../eval/report/write-report.ts'),
+      import('../../eval/run/run-eval.ts'),
+      import('../scratch-store.ts'),
+    ]);
+  return {
+    ...beir,
+    ...fts5,
+    ...cases,
+    ...users,
+    ...progress,
+    ...compare,
+    ...beirHtml,
+    ...evalHtml,
+    ...evalTable,
+    ...write,
+    ...run,
+    ...scratch,
+  };
+}
+
 export function registerEvalCommand(program: Command, io: CliIo): void {
   const evalCommand = program.command('eval').description('Evaluate retrieval and agents');
   registerEvalConvertCommand(evalCommand, io);
@@ -50,6 +72,17 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--report <file>', 'also write a self-contained HTML report')
     .action(async (casesFile: string, flags: RunFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
+      const {
+        readCases,
+        readUsers,
+        assertCorpusFolder,
+        createProgressReporter,
+        withScratchStore,
+        runEval,
+        writeReport,
+        renderEvalHtml,
+        renderEvalReport,
+      } = await evalModules();
       // Input errors first, before a store is opened or a corpus ingested.
       const cases = await readCases(casesFile);
       const users = await readUsers(flags.users);
@@ -97,6 +130,7 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .argument('<after>', 'the later result (JSON)')
     .option('--json', 'print the comparison as one JSON object')
     .action(async (beforeFile: string, afterFile: string, flags: { json?: boolean }) => {
+      const { compareResults, readResult, renderComparison } = await evalModules();
       const comparison = compareResults(await readResult(beforeFile), await readResult(afterFile));
       io.out(flags.json ? wireJson(comparison) : renderComparison(comparison));
     });
@@ -114,6 +148,15 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
     .option('--report <file>', 'also write a self-contained HTML report')
     .action(async (dir: string, flags: BeirFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
+      const {
+        isFts5BaselineName,
+        FTS5_BASELINES,
+        createProgressReporter,
+        withScratchStore,
+        runBeir,
+        writeReport,
+        renderBeirHtml,
+      } = await evalModules();
       const limit = intFlag('--limit', flags.limit);
       const baselines = (flags.baseline ?? []).map((name) => {
         if (!isFts5BaselineName(name))

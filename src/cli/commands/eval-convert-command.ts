@@ -1,17 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/index.ts';
+import type { ConvertedSet } from '../../eval/datasets/converted-set.ts';
 import {
   conversionScopes,
-  writeConvertedSet,
+  rgbVariants,
+  underspecifiedPolicies,
   type ConversionScope,
-  type ConvertedSet,
-} from '../../eval/datasets/converted-set.ts';
-import { convertHotpotQa } from '../../eval/datasets/hotpotqa.ts';
-import { convertMtrag, underspecifiedPolicies, type UnderspecifiedPolicy } from '../../eval/datasets/mtrag.ts';
-import { convertMusique } from '../../eval/datasets/musique.ts';
-import { convertRgb, rgbVariants, type RgbVariant } from '../../eval/datasets/rgb.ts';
-import { convertWikiTableQuestions } from '../../eval/datasets/wikitablequestions.ts';
+  type RgbVariant,
+  type UnderspecifiedPolicy,
+} from '../../eval/datasets/convert-options.ts';
 import { intFlag } from '../context.ts';
 import type { CliIo } from '../io.ts';
 
@@ -44,14 +42,31 @@ interface Converter {
 }
 
 /** The datasets `eval convert` knows, with the scope each defaults to (the setting the dataset's own task uses). */
+// Each converter loads when it runs (a CSV parser, a dataset reader), not with every CLI start.
 const CONVERTERS: Record<string, Converter> = {
-  wtq: { scopes: ['question', 'shared'], convert: convertWikiTableQuestions },
-  musique: { scopes: ['shared', 'question'], convert: convertMusique },
+  wtq: {
+    scopes: ['question', 'shared'],
+    convert: async (src, options) =>
+      (await import('../../eval/datasets/wikitablequestions.ts')).convertWikiTableQuestions(src, options),
+  },
+  musique: {
+    scopes: ['shared', 'question'],
+    convert: async (src, options) => (await import('../../eval/datasets/musique.ts')).convertMusique(src, options),
+  },
   // RGB's passages are per question by construction (and the negative case must not see its positives).
-  rgb: { scopes: ['question'], convert: convertRgb },
+  rgb: {
+    scopes: ['question'],
+    convert: async (src, options) => (await import('../../eval/datasets/rgb.ts')).convertRgb(src, options),
+  },
   // One pooled corpus, so an unanswerable turn meets on-topic passages without its answer.
-  mtrag: { scopes: ['shared'], convert: convertMtrag },
-  hotpotqa: { scopes: ['question', 'shared'], convert: convertHotpotQa },
+  mtrag: {
+    scopes: ['shared'],
+    convert: async (src, options) => (await import('../../eval/datasets/mtrag.ts')).convertMtrag(src, options),
+  },
+  hotpotqa: {
+    scopes: ['question', 'shared'],
+    convert: async (src, options) => (await import('../../eval/datasets/hotpotqa.ts')).convertHotpotQa(src, options),
+  },
 };
 
 function scopeOf(flag: string | undefined, dataset: string, converter: Converter): ConversionScope {
@@ -139,6 +154,7 @@ export function registerEvalConvertCommand(evalCommand: Command, io: CliIo): voi
         ...(seed !== undefined ? { seed } : {}),
         ...(underspecified ? { underspecified } : {}),
       });
+      const { writeConvertedSet } = await import('../../eval/datasets/converted-set.ts');
       const written = await writeConvertedSet(set, resolve(flags.out));
       io.out(
         `${written.cases} cases, ${written.documents} documents (scope: ${scope}) → ${written.casesFile}\n` +

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { parseAclValue } from '../../ingest/acl-text.ts';
-import { llmSummarizer } from '../../ingest/extras/chapter-summarizer.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
-import { ingestProgressRenderer } from '../ingest-progress-renderer.ts';
 import { wireJson, type CliIo } from '../io.ts';
 import { createStderrLogger } from '../../logging/logger.ts';
 import { ingestUrls, isWebUrl } from './ingest-urls.ts';
@@ -66,6 +64,10 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
           paths = paths.filter((path) => !isWebUrl(path));
           if (paths.length === 0) return;
         }
+        const [{ ingestProgressRenderer }, { llmSummarizer }] = await Promise.all([
+          import('../ingest-progress-renderer.ts'),
+          import('../../ingest/extras/chapter-summarizer.ts'),
+        ]);
         const renderer = ingestProgressRenderer(io);
         const chat = await evident.chatModel();
         const summarizer = chat ? { summarizer: llmSummarizer(chat) } : {};

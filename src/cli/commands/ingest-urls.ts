@@ -1,8 +1,6 @@
 import type { Evident } from '../../evident.ts';
 import { SourceError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { webSource } from '../../sources/open-sources.ts';
-import { syncSource } from '../../sources/sync-source.ts';
 import { wireJson, type CliIo } from '../io.ts';
 import { reportJson, reportText } from '../sync-output.ts';
 
@@ -20,6 +18,10 @@ export async function ingestUrls(
   json: boolean,
   logger: Logger,
 ): Promise<boolean> {
+  const [{ webSource }, { syncSource }] = await Promise.all([
+    import('../../sources/open-sources.ts'),
+    import('../../sources/sync-source.ts'),
+  ]);
   let ok = true;
   for (const url of urls) {
     try {

@@ -1,7 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import { createStderrLogger } from '../../logging/logger.ts';
-import { createMcpServer } from '../../server/routes/mcp/create-mcp-server.ts';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import type { CliIo } from '../io.ts';
 
@@ -23,6 +21,11 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
     .option('--groups <a,b>', 'act as an ad-hoc member of these groups')
     .action(async (flags: PrincipalFlags, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
+      // The MCP SDK and the server's tools load with this command only, not with every CLI start.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../server/routes/mcp/create-mcp-server.ts'),
+      ]);
       await withEvident(global, {}, async (evident) => {
         const principal = await principalFromFlags(evident, flags);
         await evident.assertEmbedderMatches();

@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import { isAdmin } from '../../domain/index.ts';
+import { isAdmin } from '../../domain/principal.ts';
 import type { Evident } from '../../evident.ts';
 import { createStderrLogger } from '../../logging/logger.ts';
-import { createApp } from '../../server/create-app.ts';
-import { startServer } from '../../server/start-server.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { ensureSampleCorpus, SAMPLE_CORPUS_DIR } from '../sample-corpus.ts';
-import { watchWhileServing } from './serve-watch.ts';
 
 interface ServeFlags {
   port: string;
@@ -32,6 +29,12 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .action(async (flags: ServeFlags, command: Command) => {
       const port = flags.port === '0' ? 0 : (intFlag('--port', flags.port) ?? 8787);
       const global = command.optsWithGlobals<GlobalOptions>();
+      // The HTTP server loads with this command only, not with every CLI start.
+      const [{ createApp }, { startServer }, { watchWhileServing }] = await Promise.all([
+        import('../../server/create-app.ts'),
+        import('../../server/start-server.ts'),
+        import('./serve-watch.ts'),
+      ]);
       await withEvident(global, {}, async (evident) => {
         await evident.assertEmbedderMatches();
         if (flags.sample) {

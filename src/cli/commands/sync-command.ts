@@ -3,8 +3,7 @@ import { ConfigError, SourceError } from '../../errors/index.ts';
 import { parseAclValue } from '../../ingest/acl-text.ts';
 import { createStderrLogger } from '../../logging/logger.ts';
 import type { Connector } from '../../sources/connector.ts';
-import { folderSources, webSource } from '../../sources/open-sources.ts';
-import { syncSource, type SyncReport } from '../../sources/sync-source.ts';
+import type { SyncReport } from '../../sources/sync-source.ts';
 import type { WebBounds } from '../../sources/web/web-source.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { wireJson, type CliIo } from '../io.ts';
@@ -61,6 +60,11 @@ export function registerSyncCommand(program: Command, io: CliIo, setExit: (code:
       const acl = flags.acl === undefined ? undefined : parseAclValue(flags.acl, '--acl');
       const bounds = webBoundsOf(flags);
       const global = command.optsWithGlobals<GlobalOptions>();
+      // The sources (and the document loaders behind them) load with this command only.
+      const [{ folderSources, webSource }, { syncSource }] = await Promise.all([
+        import('../../sources/open-sources.ts'),
+        import('../../sources/sync-source.ts'),
+      ]);
       await withEvident(global, {}, async (evident) => {
         await evident.assertEmbedderMatches();
         const logger = createStderrLogger(global.debug ? 'debug' : 'warn');

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
-import { DEFAULT_TABLE_QUERY_LIMITS, tableQueryInputSchema } from '../../agent/tools/table-query.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { MAX_TABLE_QUERY_CHARS } from '../../store/sql-guard.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 /** A cell as the terminal shows it: NULL for a missing value, a byte count for bytes. */
@@ -26,6 +24,11 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
     .option('--groups <a,b>', 'query as an ad-hoc member of these groups')
     .option('--json', 'print {columns, rows, truncated} as JSON')
     .action(async (sql: string, flags: PrincipalFlags & { json?: boolean }, command: Command) => {
+      // The SQL guard and the table tool load with this command only, not with every CLI start.
+      const [{ DEFAULT_TABLE_QUERY_LIMITS, tableQueryInputSchema }, { MAX_TABLE_QUERY_CHARS }] = await Promise.all([
+        import('../../agent/tools/table-query.ts'),
+        import('../../store/sql-guard.ts'),
+      ]);
       const input = tableQueryInputSchema.safeParse({ sql });
       if (!input.success) {
         throw new ValidationError(

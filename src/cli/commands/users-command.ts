@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { userOutcome } from '../../audit/user-outcome.ts';
-import { assertValidUser, LOCAL_OPERATOR } from '../../domain/index.ts';
+import { LOCAL_OPERATOR } from '../../domain/principal.ts';
+import { assertValidUser } from '../../domain/principal-name.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 

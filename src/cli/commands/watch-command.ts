@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { parseAclValue } from '../../ingest/acl-text.ts';
 import { createStderrLogger } from '../../logging/logger.ts';
-import { FolderWatcher } from '../../sources/folder-watcher.ts';
-import { folderSources } from '../../sources/open-sources.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { reportText, summaryLine } from '../sync-output.ts';
@@ -30,6 +28,11 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
       const debounceMs = intFlag('--debounce-ms', flags.debounceMs) ?? 500;
       const intervalMs = (intFlag('--interval', flags.interval) ?? 300) * 1000;
       const global = command.optsWithGlobals<GlobalOptions>();
+      // The sources (and the document loaders behind them) load with this command only.
+      const [{ FolderWatcher }, { folderSources }] = await Promise.all([
+        import('../../sources/folder-watcher.ts'),
+        import('../../sources/open-sources.ts'),
+      ]);
       await withEvident(global, {}, async (evident) => {
         await evident.assertEmbedderMatches();
         const logger = createStderrLogger(global.debug ? 'debug' : 'warn');

@@ -4,6 +4,7 @@ import { dirname, join, posix } from 'node:path';
 import { ValidationError } from '../../errors/index.ts';
 import { ACL_SIDECAR_SUFFIX } from '../../ingest/discover.ts';
 import { evalCaseSchema, type EvalCase } from '../cases/eval-case.ts';
+import type { ConversionScope } from './convert-options.ts';
 
 /** A corpus file of a converted set: its doc id (path under `corpus/`), its bytes, and who may read it. */
 export interface ConvertedFile {
@@ -74,10 +75,7 @@ export async function writeConvertedSet(set: ConvertedSet, out: string): Promise
   return { casesFile, corpusDir, cases: set.cases.length, documents: set.files.length };
 }
 
-/** Who may read a converted document: every question sees the whole corpus, or only its own documents. */
-export type ConversionScope = 'question' | 'shared';
-
-export const conversionScopes: readonly ConversionScope[] = ['question', 'shared'];
+export { conversionScopes, type ConversionScope } from './convert-options.ts';
 
 /** An ACL group name from any id: entries may not hold spaces, commas or colons. */
 export const groupName = (prefix: string, id: string): string =>

@@ -4,6 +4,7 @@ import { ValidationError } from '../../errors/index.ts';
 import type { EvalCase } from '../cases/eval-case.ts';
 import { formatZodIssues } from '../cases/read-cases.ts';
 import type { ConvertedSet } from './converted-set.ts';
+import type { UnderspecifiedPolicy } from './convert-options.ts';
 
 const labels = ['ANSWERABLE', 'PARTIAL', 'UNANSWERABLE', 'UNDERSPECIFIED'] as const;
 type Label = (typeof labels)[number];
@@ -61,9 +62,7 @@ export function parseMtragTasks(text: string, file: string): MtragTask[] {
     });
 }
 
-/** How an UNDERSPECIFIED turn is scored: answerable when it has reference contexts (default), always refused, or left out. */
-export const underspecifiedPolicies = ['by-contexts', 'unanswerable', 'skip'] as const;
-export type UnderspecifiedPolicy = (typeof underspecifiedPolicies)[number];
+export { underspecifiedPolicies, type UnderspecifiedPolicy } from './convert-options.ts';
 
 export interface MtragOptions {
   limit?: number;

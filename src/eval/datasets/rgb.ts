@@ -5,6 +5,7 @@ import { ValidationError } from '../../errors/index.ts';
 import type { EvalCase } from '../cases/eval-case.ts';
 import { formatZodIssues } from '../cases/read-cases.ts';
 import { groupName, type ConvertedSet } from './converted-set.ts';
+import type { RgbVariant } from './convert-options.ts';
 
 /** An answer element: a string, or (nested) alternatives of which any one will do. */
 type AnswerElement = string | AnswerElement[];
@@ -20,9 +21,7 @@ const questionSchema = z.object({
 });
 export type RgbQuestion = z.infer<typeof questionSchema>;
 
-/** The settings the converter offers: RGB's negative rejection, its noise-robustness accuracy, or both per question. */
-export const rgbVariants = ['negative', 'positive', 'mixed'] as const;
-export type RgbVariant = (typeof rgbVariants)[number];
+export { rgbVariants, type RgbVariant } from './convert-options.ts';
 
 /** RGB's files: JSON lines (`zh_refine.json` is one object a line) or a JSON array. */
 export function parseRgbQuestions(text: string, file: string): RgbQuestion[] {

@@ -1,7 +1,5 @@
-import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { z } from 'zod';
-import { generateStructured } from '../../models/chat/structured-output.ts';
 import type { SummaryMethod } from '../../store/document-extras.ts';
 import { extractiveSummary } from './extractive-summary.ts';
 
@@ -31,6 +29,11 @@ export function llmSummarizer(chat: { id: string; model: BaseChatModel }, maxSch
   return {
     method: `llm:${chat.id}`,
     async summarize(chapter) {
+      // LangChain loads when a model summarises, not with every ingest (the extractive summarizer needs none of it).
+      const [{ HumanMessage, SystemMessage }, { generateStructured }] = await Promise.all([
+        import('@langchain/core/messages'),
+        import('../../models/chat/structured-output.ts'),
+      ]);
       const result = await generateStructured({
         model: chat.model,
         schema: summarySchema,

@@ -1,16 +1,28 @@
 import { extname } from 'node:path';
-import { csvLoader } from './csv-loader.ts';
-import { docxLoader } from './docx-loader.ts';
-import { htmlLoader } from './html-loader.ts';
 import type { Loader } from './loader.ts';
-import { markdownLoader } from './markdown-loader.ts';
-import { pdfLoader } from './pdf-loader.ts';
-import { textLoader } from './text-loader.ts';
-import { xlsxLoader } from './xlsx-loader.ts';
 
 export type { Loader } from './loader.ts';
 export { decodeText } from './decode-text.ts';
-export { htmlToDocument } from './html-blocks.ts';
+
+/**
+ * A loader whose module (and the parser it wraps: pdf.js, mammoth, xlsx, a CSV or YAML parser, htmlparser2) is
+ * imported the first time a file of its type is read, so a process that reads none never loads it.
+ */
+function lazyLoader(type: string, load: () => Promise<Loader>): Loader {
+  let loaded: Promise<Loader> | undefined;
+  return {
+    type,
+    load: async (bytes, path, limits) => (await (loaded ??= load())).load(bytes, path, limits),
+  };
+}
+
+const pdfLoader = lazyLoader('pdf', async () => (await import('./pdf-loader.ts')).pdfLoader);
+const markdownLoader = lazyLoader('markdown', async () => (await import('./markdown-loader.ts')).markdownLoader);
+const htmlLoader = lazyLoader('html', async () => (await import('./html-loader.ts')).htmlLoader);
+const docxLoader = lazyLoader('docx', async () => (await import('./docx-loader.ts')).docxLoader);
+const textLoader = lazyLoader('text', async () => (await import('./text-loader.ts')).textLoader);
+const csvLoader = lazyLoader('csv', async () => (await import('./csv-loader.ts')).csvLoader);
+const xlsxLoader = lazyLoader('xlsx', async () => (await import('./xlsx-loader.ts')).xlsxLoader);
 
 const BY_EXTENSION: Readonly<Record<string, Loader>> = {
   '.pdf': pdfLoader,

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { EvidentConfig } from '../../config/schema.ts';
 import { ConfigError } from '../../errors/index.ts';
-import { ChatModelSpanHandler } from '../../telemetry/chat-model-spans.ts';
 import { parseProviderSpec } from '../parse-provider-spec.ts';
 import type { ChatModelHandle } from './chat-model.ts';
 
@@ -35,7 +34,11 @@ export async function createChatModel(
   const { provider, model } = parseProviderSpec(config.llm);
   const id = `${provider}:${model}`;
   const temperature = options.temperature ?? 0;
-  const spans = (spanId: string) => (options.traced ? { callbacks: [new ChatModelSpanHandler(spanId)] } : {});
+  // The span handler (LangChain's callbacks, OpenTelemetry) loads only while tracing is on.
+  const ChatModelSpanHandler = options.traced
+    ? (await import('../../telemetry/chat-model-spans.ts')).ChatModelSpanHandler
+    : undefined;
+  const spans = (spanId: string) => (ChatModelSpanHandler ? { callbacks: [new ChatModelSpanHandler(spanId)] } : {});
   switch (provider) {
     case 'openai': {
       requireModel(provider, model, 'openai:gpt-4o-mini, or a vLLM / LM Studio model name with --llm-base-url');

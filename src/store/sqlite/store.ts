@@ -43,11 +43,12 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 
     async close() {
       if (!conn.isOpen) return;
-      tableQueries.close();
+      const childGone = tableQueries.close();
       // A snapshot still waiting for this process's writes to go quiet is written now, so the next process loads it.
       vectors.flush();
       conn.close();
       vectors.clear();
+      await childGone;
     },
 
     async stats(): Promise<StoreStats> {

@@ -77,8 +77,26 @@ export class TableQueryRunner {
     return result;
   }
 
-  close(): void {
-    this.stop(this.live);
+  /**
+   * Kills the idle child and waits for it to be gone (at most a second), so a process that exits after closing its
+   * store leaves no child behind: one killed but not yet reaped would outlive it as an orphaned zombie.
+   */
+  async close(): Promise<void> {
+    const live = this.live;
+    if (!live) return;
+    const child = live.process;
+    const gone =
+      child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 1000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+    this.stop(live);
+    await gone;
   }
 
   private stop(live: Live | undefined): void {
