@@ -21,6 +21,9 @@ interface Rule {
   not?: string[];
 }
 
+/** What builds on the engines in agent/: the agents, their shared core and its tools and memory. */
+const AGENT_ROOMS = ['rag', 'react', 'controllable', 'core', 'tools', 'memory'].map((room) => `src/agent/${room}`);
+
 const RULES: Rule[] = [
   ...BASE.map((from) => ({ from, only: BASE })),
   { from: 'src/format', only: BASE },
@@ -32,6 +35,13 @@ const RULES: Rule[] = [
   { from: 'src/retrieval', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/ingest'] },
   { from: 'src/models', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/store'] },
   { from: 'src/agent', not: ['src/server', 'src/cli', 'src/eval'] },
+  // The agents share agent/core (and its tools and memory), never one another: editing a shared node is editing core.
+  { from: 'src/agent/rag', not: ['src/agent/react', 'src/agent/controllable'] },
+  { from: 'src/agent/react', not: ['src/agent/rag', 'src/agent/controllable'] },
+  { from: 'src/agent/controllable', not: ['src/agent/rag', 'src/agent/react'] },
+  { from: 'src/agent/core', not: ['src/agent/rag', 'src/agent/react', 'src/agent/controllable'] },
+  // The offline question-answering and question-to-SQL engines sit below the agents and the run engine.
+  ...['src/agent/offline-qa', 'src/agent/table-sql'].map((from) => ({ from, not: [...AGENT_ROOMS, 'src/runs'] })),
   { from: 'src/server', not: ['src/cli', 'src/eval', 'src/adapters'] },
   { from: 'src/eval', not: ['src/cli', 'src/server'] },
   // Tracing sits beside logging: every layer may open spans, so it depends on nothing above the base.
