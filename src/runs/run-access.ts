@@ -1,6 +1,6 @@
 import { isAdmin, type Principal } from '../domain/index.ts';
 import { NotFoundError } from '../errors/index.ts';
-import type { RunRecord, Store, ThreadRecord } from '../store/store.ts';
+import type { RunLog, RunRecord, ThreadRecord } from '../store/store.ts';
 
 /** What anyone but the owner (or, to read, an admin) is told of a thread: what a missing thread gets, nothing more. */
 export const threadNotFound = (threadId: string): NotFoundError =>
@@ -10,14 +10,22 @@ export const threadNotFound = (threadId: string): NotFoundError =>
  * Who may see a thread and its runs: the owner, and admins (who audit and approve). Anyone else gets the answer a
  * missing thread gets, so an id reveals nothing of another user's threads.
  */
-export async function readableThread(store: Store, threadId: string, principal: Principal): Promise<ThreadRecord> {
+export async function readableThread(
+  store: Pick<RunLog, 'getThread'>,
+  threadId: string,
+  principal: Principal,
+): Promise<ThreadRecord> {
   const thread = await store.getThread(threadId);
   if (!thread || (thread.owner !== principal.id && !isAdmin(principal))) throw threadNotFound(threadId);
   return thread;
 }
 
 /** Only the owner continues, deletes or cancels in their own thread. */
-export async function ownThread(store: Store, threadId: string, principal: Principal): Promise<ThreadRecord> {
+export async function ownThread(
+  store: Pick<RunLog, 'getThread'>,
+  threadId: string,
+  principal: Principal,
+): Promise<ThreadRecord> {
   const thread = await store.getThread(threadId);
   if (!thread || thread.owner !== principal.id) throw threadNotFound(threadId);
   return thread;
@@ -25,7 +33,7 @@ export async function ownThread(store: Store, threadId: string, principal: Princ
 
 /** A run of a thread the principal may read; a run of another thread is not found through this one. */
 export async function readableRun(
-  store: Store,
+  store: Pick<RunLog, 'getThread' | 'getRun'>,
   threadId: string,
   runId: string,
   principal: Principal,

@@ -3,7 +3,7 @@ import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { RunLeaseLostError } from '../errors/index.ts';
 import { publicErrorOf } from '../errors/public-error.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { RunRecord, RunRecordStatus, Store } from '../store/store.ts';
+import type { RunLog, RunRecord, RunRecordStatus } from '../store/store.ts';
 import { inRunSpan } from '../telemetry/run-span.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
@@ -23,7 +23,7 @@ const recordedModesOf = (agent: AgentDefinition): string[] =>
     : [...RECORDED_STREAM_MODES];
 
 export interface ExecuteRunInput {
-  store: Store;
+  store: RunLog;
   agent: AgentDefinition;
   run: RunRecord;
   /** The graph input, a `Command` resuming an interrupt, or null to replay from `checkpointId`. */

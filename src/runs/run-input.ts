@@ -1,7 +1,7 @@
 import { Command } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import { NotFoundError, ThreadInterruptedError, ValidationError } from '../errors/index.ts';
-import type { Store, ThreadRecord } from '../store/store.ts';
+import type { DocumentStore, PrincipalStore, ThreadRecord } from '../store/store.ts';
 import type { PendingAction } from '../domain/approval.ts';
 import { currentPrincipal } from './current-principal.ts';
 import type { SharedValues } from '../domain/run-state.ts';
@@ -27,7 +27,7 @@ export interface RunInput {
 }
 
 export interface RunInputContext {
-  store: Pick<Store, 'getChunks' | 'getUser'>;
+  store: Pick<DocumentStore, 'getChunks'> & Pick<PrincipalStore, 'getUser'>;
   agent: AgentDefinition;
   thread: ThreadRecord;
   principal: Principal;

@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
-import {
-  isRunFinished,
-  type AuditSurface,
-  type RunEventRecord,
-  type RunRecord,
-  type Store,
-  type ThreadRecord,
-  type ThreadSummary,
+import type {
+  DocumentStore,
+  PrincipalStore,
+  RunEventRecord,
+  RunLog,
+  RunRecord,
+  ThreadRecord,
+  ThreadSummary,
 } from '../store/store.ts';
 import { runResultOf } from './run-result-of.ts';
 import type { AgentRunResult } from '../domain/run-result.ts';
-import type { SharedValues } from '../domain/run-state.ts';
 import { isStepStreamChunk, type StepEvent } from '../domain/step-event.ts';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from './policy/approval-policy.ts';
 import type { AgentDefinition } from './agent-definition.ts';
@@ -29,13 +27,20 @@ import { ReaderRedaction } from './redact-for-reader.ts';
 import { RunAdmission, type RunLimits } from './run-admission.ts';
 import { runInputFor } from './run-input.ts';
 import { RunEventWriter } from './run-event-writer.ts';
-import { LiveRunEvents } from './live-run-events.ts';
+import { RunEventFeed } from './run-event-feed.ts';
 import { ValuesReplay } from './values-delta.ts';
 import type { RunRequest } from './run-request.ts';
 import type { RunAudit } from './run-audit.ts';
+import { RunAuditTrail, type FinalState } from './run-audit-trail.ts';
+
+/**
+ * What the run engine uses of the store: the run log (threads, runs, events, leases), the chunks a stored state
+ * cites (to withhold what a reader may not see) and a user's current groups (permissions at the moment of use).
+ */
+export type RunStore = RunLog & Pick<DocumentStore, 'getChunks'> & Pick<PrincipalStore, 'getUser'>;
 
 export interface RunManagerDeps {
-  store: Store;
+  store: RunStore;
   agents: readonly AgentDefinition[];
   policy?: ApprovalPolicy;
   logger?: Logger;
@@ -49,16 +54,6 @@ export interface RunManagerDeps {
   recover?: boolean;
   /** Records asks (each run's end) and approvals in the audit log. */
   audit?: RunAudit;
-}
-
-/** A run's last state as its execution ended: undefined unless it settled (a failed run's state may be another run's). */
-type FinalState = Partial<SharedValues> | undefined;
-
-/** What this process knows of a run it started, for the audit record of its end. */
-interface AskedRun {
-  principal: Principal;
-  surface?: AuditSurface;
-  kind: RunRequest['action']['kind'];
 }
 
 interface ActiveRun {
@@ -91,7 +86,7 @@ const REMOTE_CANCEL_WAIT_MS = 10_000;
  */
 export class RunManager {
   readonly agents: ReadonlyMap<string, AgentDefinition>;
-  private readonly store: Store;
+  private readonly store: RunStore;
   private readonly policy: ApprovalPolicy;
   private readonly logger: Logger;
   private readonly pollMs: number;
@@ -100,13 +95,9 @@ export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly busyThreads = new Set<string>();
   private readonly admission: RunAdmission;
-  /** Emits a run id whenever that run stored an event. */
-  private readonly appended = new EventEmitter().setMaxListeners(0);
-  /** The recent events of the runs executing here, for readers in this process. */
-  private readonly live = new LiveRunEvents();
+  private readonly feed: RunEventFeed;
   private readonly writer: RunEventWriter;
-  private readonly audit: RunAudit | undefined;
-  private readonly asked = new Map<string, AskedRun>();
+  private readonly trail: RunAuditTrail;
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
@@ -114,13 +105,15 @@ export class RunManager {
     this.policy = deps.policy ?? DEFAULT_APPROVAL_POLICY;
     this.logger = deps.logger ?? silentLogger;
     this.pollMs = deps.pollMs ?? 250;
-    this.audit = deps.audit;
+    this.trail = new RunAuditTrail(deps.audit, this.logger);
     this.admission = new RunAdmission(deps.limits);
     this.leases = new RunLeases(this.store, deps.leases ?? DEFAULT_RUN_LEASE_SETTINGS, this.logger);
-    this.writer = new RunEventWriter(this.store, this.leases.owner, (events) => {
-      this.live.add(events);
-      for (const runId of new Set(events.map((event) => event.runId))) this.appended.emit(runId);
+    this.feed = new RunEventFeed({
+      store: this.store,
+      pollMs: this.pollMs,
+      executing: (runId) => this.active.has(runId),
     });
+    this.writer = new RunEventWriter(this.store, this.leases.owner, (events) => this.feed.committed(events));
     this.recovery = new RunRecovery({
       store: this.store,
       agents: this.agents,
@@ -167,7 +160,7 @@ export class RunManager {
         lease: this.leases.lease,
       });
       const surface = request.surface;
-      this.asked.set(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
+      this.trail.started(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
       this.launch(agent, run, input, {
         ...(checkpointId ? { checkpointId } : {}),
         ...(headCheckpointId !== undefined ? { headCheckpointId } : {}),
@@ -182,13 +175,13 @@ export class RunManager {
           action: decided,
           ...(surface ? { surface } : {}),
         };
-        await this.recordAudit('approval', run.runId, () => this.audit?.approvalDecided(approval));
+        await this.trail.approvalDecided(approval);
       }
       return run;
     } catch (error) {
       release();
       this.busyThreads.delete(threadId);
-      this.asked.delete(runId);
+      this.trail.forget(runId);
       throw error;
     }
   }
@@ -271,7 +264,7 @@ export class RunManager {
     const redaction = new ReaderRedaction(this.store, reader);
     // `values` are stored as deltas: read from the run's first event to rebuild them whole, yield what follows `afterSeq`.
     const replay = new ValuesReplay();
-    for await (const stored of this.storedEvents(runId, 0, signal)) {
+    for await (const stored of this.feed.stored(runId, 0, signal)) {
       const batch: RunEventRecord[] = [];
       for (const event of stored) {
         const data = event.event === 'values' ? replay.next(event.data) : event.data;
@@ -281,53 +274,11 @@ export class RunManager {
     }
   }
 
-  /**
-   * The run's events as stored, live until its `end` event: for the manager's own waiting, never for a client. A
-   * run executing here is read from memory as its events are committed; anything else from the store.
-   */
-  private async *storedEvents(runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<RunEventRecord[]> {
-    let last = afterSeq;
-    while (!signal.aborted) {
-      // Listening before reading: an event stored between the read and the wait still wakes us.
-      const wake = this.wakeOnAppend(runId);
-      try {
-        const kept = this.live.after(runId, last);
-        const batch = kept ?? (await this.store.listRunEvents(runId, last));
-        const end = batch.findIndex((event) => event.event === 'end');
-        const through = end === -1 ? batch : batch.slice(0, end + 1);
-        if (through.length > 0) {
-          yield through;
-          last = (through.at(-1) as RunEventRecord).seq;
-          if (end !== -1) return;
-          continue;
-        }
-        // Executing here and nothing new yet: its next event (or its end) wakes us.
-        if (kept && this.active.has(runId)) {
-          await firstOf(wake.appended, this.pollMs, signal);
-          continue;
-        }
-        // Nothing new: a run that ended without an `end` event (its process died) ends the stream too.
-        const run = await this.store.getRun(runId);
-        if (!run) return;
-        if (
-          isRunFinished(run.status) &&
-          !this.active.has(runId) &&
-          (await this.store.listRunEvents(runId, last, 1)).length === 0
-        )
-          return;
-        // A run executing in another process stores events we are not told of: poll.
-        await firstOf(wake.appended, this.pollMs, signal);
-      } finally {
-        wake.dispose();
-      }
-    }
-  }
-
   /** Resolves with the run's record once it has ended. */
   async wait(runId: string, signal: AbortSignal): Promise<RunRecord | undefined> {
     const active = this.active.get(runId);
     if (active) return active.done;
-    for await (const _batch of this.storedEvents(runId, 0, signal)) {
+    for await (const _batch of this.feed.stored(runId, 0, signal)) {
       // Reading to the end is the wait; the events themselves are not needed.
     }
     return this.store.getRun(runId);
@@ -406,7 +357,7 @@ export class RunManager {
   private launch(agent: AgentDefinition, run: RunRecord, input: unknown, from: LaunchFrom): void {
     const { checkpointId, headCheckpointId, recovery } = from;
     const controller = new AbortController();
-    this.live.open(run.runId, recovery?.afterSeq ?? 0);
+    this.feed.open(run.runId, recovery?.afterSeq ?? 0);
     // The heartbeat: while the run executes here, its lease is renewed; once another process holds it, this one stops.
     const stopHeartbeat = this.leases.hold(run.runId, () => controller.abort('lease_lost'));
     // A cancel requested through another process (another server on the same store) reaches this one as a flag.
@@ -460,7 +411,7 @@ export class RunManager {
       .then(async (ended) => {
         endExecution();
         // The audit record comes after, while the run is still `active`, so closing the manager waits for it.
-        await this.recordEnd(ended, final);
+        await this.trail.runEnded(ended, final);
         return ended;
       })
       .finally(() => {
@@ -470,70 +421,16 @@ export class RunManager {
     this.active.set(run.runId, { threadId: run.threadId, controller, done, recovered: recovery !== undefined });
   }
 
-  /**
-   * The audit record of a run's end: the question with the doc ids of its evidence and citations, from the final
-   * state. A decision's own run is recorded as the approval when it starts, not as an ask again.
-   */
-  private async recordEnd(run: RunRecord, final: FinalState): Promise<void> {
-    const asked = this.asked.get(run.runId);
-    this.asked.delete(run.runId);
-    if (!this.audit || asked?.kind === 'resume') return;
-    await this.recordAudit('ask', run.runId, async () => {
-      const values = final ?? {};
-      await this.audit?.runEnded({
-        run,
-        ...(asked ? { principal: asked.principal } : {}),
-        ...(asked?.surface ? { surface: asked.surface } : {}),
-        evidenceDocIds: distinct((values.evidence ?? []).map((item) => item.doc_id)),
-        citedDocIds: distinct((values.answer?.citations ?? []).map((citation) => citation.doc_id)),
-      });
-    });
-  }
-
-  /** An audit write that fails does not fail the run (its outcome is stored and streamed already): it is logged as an error. */
-  private async recordAudit(what: string, runId: string, write: () => Promise<void> | undefined): Promise<void> {
-    try {
-      await write();
-    } catch (error) {
-      this.logger.error('audit record failed', { what, run_id: runId, error: String(error) });
-    }
-  }
-
   /** The run's end is stored (or its execution here is over): its readers go on from the store. */
   private finished(runId: string): void {
-    this.live.close(runId);
+    this.feed.close(runId);
     this.writer.forget(runId);
-    this.appended.emit(runId);
-  }
-
-  private wakeOnAppend(runId: string): { appended: Promise<void>; dispose(): void } {
-    let listener = (): void => undefined;
-    const appended = new Promise<void>((resolve) => {
-      listener = () => resolve();
-      this.appended.once(runId, listener);
-    });
-    return { appended, dispose: () => this.appended.off(runId, listener) };
+    this.feed.wake(runId);
   }
 }
-
-const distinct = (ids: readonly string[]): string[] => [...new Set(ids)];
 
 /** A stored state as a reader sees it: its values redacted; its config and tasks (ids, pending actions) as they are. */
 const redactedSnapshot = async (snapshot: StateSnapshot, redaction: ReaderRedaction): Promise<StateSnapshot> => ({
   ...snapshot,
   values: await redaction.apply(snapshot.values),
 });
-
-/** Resolves when `event` settles, `ms` pass, or `signal` aborts, whichever is first, leaving no timer or listener behind. */
-function firstOf(event: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    void event.then(done);
-  });
-}

@@ -1,6 +1,6 @@
 import { RunOrphanedError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { RunRecord, Store } from '../store/store.ts';
+import type { RunLog, RunRecord } from '../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunLeases } from './run-lease.ts';
@@ -29,7 +29,7 @@ export interface RecoveredRun {
  * before its first checkpoint): continuing it would answer another question, so the run fails.
  */
 export async function recoveryPlanFor(
-  store: Pick<Store, 'listRunEvents'>,
+  store: Pick<RunLog, 'listRunEvents'>,
   agent: AgentDefinition,
   run: RunRecord,
 ): Promise<RecoveryPlan> {
@@ -48,7 +48,7 @@ export async function recoveryPlanFor(
 }
 
 export interface RunRecoveryDeps {
-  store: Store;
+  store: RunLog;
   agents: ReadonlyMap<string, AgentDefinition>;
   leases: RunLeases;
   logger: Logger;

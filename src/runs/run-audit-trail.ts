@@ -1,0 +1,74 @@
+import type { Principal } from '../domain/index.ts';
+import type { SharedValues } from '../domain/run-state.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { AuditSurface, RunRecord } from '../store/store.ts';
+import type { DecidedApproval, RunAudit } from './run-audit.ts';
+import type { RunRequest } from './run-request.ts';
+
+/** A run's last state as its execution ended: undefined unless it settled (a failed run's state may be another run's). */
+export type FinalState = Partial<SharedValues> | undefined;
+
+/** What this process knows of a run it started, for the audit record of its end. */
+export interface AskedRun {
+  principal: Principal;
+  surface?: AuditSurface;
+  kind: RunRequest['action']['kind'];
+}
+
+/**
+ * The run engine's side of the audit log: who asked each run started here and through what, the approval recorded
+ * as its run starts, each ask as its run ends. A write that fails does not fail the run (its outcome is stored and
+ * streamed already): it is logged as an error.
+ */
+export class RunAuditTrail {
+  private readonly asked = new Map<string, AskedRun>();
+
+  constructor(
+    private readonly audit: RunAudit | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Notes who started the run, for the record of its end. */
+  started(runId: string, asked: AskedRun): void {
+    this.asked.set(runId, asked);
+  }
+
+  /** A run start that failed: there is nothing to record. */
+  forget(runId: string): void {
+    this.asked.delete(runId);
+  }
+
+  approvalDecided(approval: DecidedApproval): Promise<void> {
+    return this.record('approval', approval.run.runId, () => this.audit?.approvalDecided(approval));
+  }
+
+  /**
+   * The audit record of a run's end: the question with the doc ids of its evidence and citations, from the final
+   * state. A decision's own run is recorded as the approval when it starts, not as an ask again.
+   */
+  async runEnded(run: RunRecord, final: FinalState): Promise<void> {
+    const asked = this.asked.get(run.runId);
+    this.asked.delete(run.runId);
+    if (!this.audit || asked?.kind === 'resume') return;
+    await this.record('ask', run.runId, async () => {
+      const values = final ?? {};
+      await this.audit?.runEnded({
+        run,
+        ...(asked ? { principal: asked.principal } : {}),
+        ...(asked?.surface ? { surface: asked.surface } : {}),
+        evidenceDocIds: distinct((values.evidence ?? []).map((item) => item.doc_id)),
+        citedDocIds: distinct((values.answer?.citations ?? []).map((citation) => citation.doc_id)),
+      });
+    });
+  }
+
+  private async record(what: string, runId: string, write: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.error('audit record failed', { what, run_id: runId, error: String(error) });
+    }
+  }
+}
+
+const distinct = (ids: readonly string[]): string[] => [...new Set(ids)];
