@@ -6,12 +6,9 @@ import { configSchema } from '../../config/schema.ts';
 import type { Principal } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { createTableQueryTool } from '../tools/table-query.ts';
-import {
-  loadTableSchemas,
-  tableQuestionToSql,
-  type TableQuestionShape,
-  type TableSchema,
-} from './table-question-to-sql.ts';
+import { tableQuestionToSql } from './table-question-to-sql.ts';
+import type { TableQuestionShape } from './table-question-to-sql-write.ts';
+import { loadTableSchemas, type TableSchema } from './table-schemas.ts';
 
 const ADMIN: Principal = { id: 'local', groups: [], roles: ['admin'] };
 

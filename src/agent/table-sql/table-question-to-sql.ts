@@ -1,7 +1,4 @@
-import type { Principal, TableRecord } from '../../domain/index.ts';
-import { QueryRejectedError, QueryTooLargeError } from '../../errors/index.ts';
 import type { SqlDialect } from '../../store/sql-guard.ts';
-import type { DocumentStore } from '../../store/store.ts';
 import { identifiersIn } from '../../text/text-heuristics.ts';
 import {
   cellMentions,
@@ -28,32 +25,9 @@ import {
 import { detectIntent, type Intent } from './table-question-to-sql-intent.ts';
 import { wordsOf } from './table-question-to-sql-text.ts';
 import { readZhTableQuestion } from './table-question-zh.ts';
-import { tableValuesCacheOf } from './table-values-cache.ts';
+import { writeSql, type TableQuestionShape } from './table-question-to-sql-write.ts';
+import { VALUES_PER_COLUMN, type TableSchema } from './table-schemas.ts';
 import { analyzeQuery } from '../../text/analyzer.ts';
-
-export type TableAggregate = 'sum' | 'avg' | 'count' | 'max' | 'min';
-/**
- * What a plan computes: an aggregate; the cell(s) of rows a question names (`lookup`); the row with the largest or
- * smallest value (`argmax`/`argmin`) or the most or least frequent value (`mode`/`antimode`); the first or last row
- * (`first`/`last`), the row after or before a named one (`next`/`previous`); the difference of two rows' values.
- */
-export type TableQuestionShape =
-  | TableAggregate
-  | 'lookup'
-  | 'argmax'
-  | 'argmin'
-  | 'mode'
-  | 'antimode'
-  | 'first'
-  | 'last'
-  | 'next'
-  | 'previous'
-  | 'difference';
-
-/** A table's schema plus, per column, its distinct values as text (to recognise "shipped", "Acme", "1913–1914"). */
-export interface TableSchema extends TableRecord {
-  values?: Record<string, readonly string[]>;
-}
 
 export interface TableSqlPlan {
   sql: string;
@@ -75,70 +49,8 @@ export interface TableQuestionOptions {
   dialect?: SqlDialect;
 }
 
-/** Distinct values read per column: enough for tables of a few hundred rows, bounded for large ones. */
-const VALUES_PER_COLUMN = 1000;
-/** Longer values are not words a question names; leaving them out keeps what reaches a prompt small. */
-const VALUE_CHARS = 100;
-const VALUE_LIMITS = {
-  maxRows: VALUES_PER_COLUMN,
-  timeoutMs: 5_000,
-  maxResultBytes: 256 * 1024,
-  maxValueBytes: 4 * VALUE_CHARS,
-};
-/** Rows a lookup returns at most. */
-const LOOKUP_ROWS = 20;
-
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-
-/**
- * Schemas of the tables the principal may see, with up to 1,000 distinct short values of each column (as text), read
- * through the principal-filtered `queryTables` like any other table query (kept per table version: see
- * `TableValuesCache`). A column whose values cannot be read within their bounds is listed without values.
- */
-export async function loadTableSchemas(store: DocumentStore, principal: Principal): Promise<TableSchema[]> {
-  const tables = await store.listTables(principal);
-  const cache = tableValuesCacheOf(store);
-  return Promise.all(
-    tables.map(async (table) => ({
-      ...table,
-      values: await cache.valuesOf(store, table, () => readColumnValues(store, principal, table)),
-    })),
-  );
-}
-
-/** Every column's values; `complete` is false when one of them could not be read within its bounds (listed as none). */
-async function readColumnValues(
-  store: DocumentStore,
-  principal: Principal,
-  table: TableRecord,
-): Promise<{ values: Record<string, string[]>; complete: boolean }> {
-  const values: Record<string, string[]> = {};
-  let complete = true;
-  for (const column of table.columns) {
-    const name = quoteId(column.name);
-    const text = column.type === 'text' ? name : `CAST(${name} AS TEXT)`;
-    try {
-      const result = await store.queryTables(
-        `SELECT DISTINCT ${text} FROM ${quoteId(table.sqlName)} WHERE ${name} IS NOT NULL AND length(${text}) <= ${VALUE_CHARS}`,
-        principal,
-        VALUE_LIMITS,
-      );
-      values[column.name] = result.rows.map((row) => String(row[0]));
-    } catch (error) {
-      if (
-        !QueryTooLargeError.isInstance(error) &&
-        !(QueryRejectedError.isInstance(error) && error.code === 'query_timeout')
-      )
-        throw error;
-      values[column.name] = [];
-      complete = false;
-    }
-  }
-  return { values, complete };
-}
 
 /**
  * The offline strategy for table questions. It reads the question against each visible table — the columns it names
@@ -350,7 +262,7 @@ function planFor(
       reading.byName,
       dialect,
       parts,
-      reading,
+      reading.profiles,
     );
     if (!sql) return undefined;
     return {
@@ -480,84 +392,4 @@ const cellFilter = (cell: CellMention): PlanFilter => ({ columns: [cell.column.n
 function soleMeasure(reading: Reading, used: ReadonlySet<string>): ColumnProfile | undefined {
   const measures = reading.profiles.filter((column) => column.type === 'real' && !used.has(column.name));
   return measures.length === 1 ? measures[0] : undefined;
-}
-
-/** Row order: ingestion inserts rows in file order. */
-const rowOrder = (dialect: SqlDialect): string => (dialect === 'postgresql' ? 'ctid' : 'rowid');
-
-function writeSql(
-  shape: TableQuestionShape,
-  sqlName: string,
-  filters: readonly PlanFilter[],
-  profiles: ReadonlyMap<string, ColumnProfile>,
-  dialect: SqlDialect,
-  parts: { column?: ColumnProfile; target?: ColumnProfile; groupBy?: ColumnProfile },
-  reading: Reading,
-): string | undefined {
-  const from = quoteId(sqlName);
-  const conditions = filters.map((filter) => filterSql(filter, profiles, dialect));
-  // A "Total" row sums up the others: it is no row a count, an extreme or the first/last is about.
-  const rowsOnly = reading.profiles
-    .filter((column) => column.summaryCells.length > 0 && column.summaryCells.length <= 2 && column.values.length > 3)
-    .map(
-      (column) =>
-        `(${quoteId(column.name)} IS NULL OR ${quoteId(column.name)} NOT IN (${column.summaryCells.map(quoteLiteral).join(', ')}))`,
-    );
-  const where = (extra: string[] = []) => {
-    const all = [...conditions, ...(shape === 'lookup' ? [] : rowsOnly), ...extra];
-    return all.length ? ` WHERE ${all.join(' AND ')}` : '';
-  };
-  const measure = parts.column ? numericExpr(parts.column, dialect) : undefined;
-  const target = parts.target ? quoteId(parts.target.name) : undefined;
-  const order = rowOrder(dialect);
-  switch (shape) {
-    case 'count':
-    case 'sum':
-    case 'avg':
-    case 'max':
-    case 'min': {
-      const aggregate = shape === 'count' ? 'COUNT(*)' : `${shape.toUpperCase()}(${measure})`;
-      if (shape !== 'count' && !measure) return undefined;
-      if (parts.groupBy) {
-        const group = quoteId(parts.groupBy.name);
-        return `SELECT ${group}, ${aggregate} AS result FROM ${from}${where()} GROUP BY ${group} ORDER BY ${group}`;
-      }
-      return `SELECT ${aggregate} AS result FROM ${from}${where()}`;
-    }
-    case 'lookup':
-      if (!target) return undefined;
-      return `SELECT DISTINCT ${target} AS result FROM ${from}${where([`${target} IS NOT NULL`])} LIMIT ${LOOKUP_ROWS}`;
-    case 'argmax':
-    case 'argmin':
-      if (!target || !measure) return undefined;
-      return `SELECT ${target} AS result FROM ${from}${where([`${measure} IS NOT NULL`, `${target} IS NOT NULL`])} ORDER BY ${measure} ${shape === 'argmax' ? 'DESC' : 'ASC'} LIMIT 1`;
-    case 'mode':
-    case 'antimode':
-      if (!target) return undefined;
-      return `SELECT ${target} AS result FROM ${from}${where([`${target} IS NOT NULL`])} GROUP BY ${target} ORDER BY COUNT(*) ${shape === 'mode' ? 'DESC' : 'ASC'} LIMIT 1`;
-    case 'first':
-    case 'last':
-      if (!target) return undefined;
-      return `SELECT ${target} AS result FROM ${from}${where([`${target} IS NOT NULL`])} ORDER BY ${order} ${shape === 'first' ? 'ASC' : 'DESC'} LIMIT 1`;
-    case 'next':
-    case 'previous': {
-      if (!target) return undefined;
-      const anchor = conditions.at(-1) as string;
-      const rest = conditions.slice(0, -1);
-      const bound =
-        shape === 'next'
-          ? `${order} > (SELECT MIN(${order}) FROM ${from} WHERE ${anchor})`
-          : `${order} < (SELECT MAX(${order}) FROM ${from} WHERE ${anchor})`;
-      const all = [...rest, bound, `${target} IS NOT NULL`];
-      return `SELECT ${target} AS result FROM ${from} WHERE ${all.join(' AND ')} ORDER BY ${order} ${shape === 'next' ? 'ASC' : 'DESC'} LIMIT 1`;
-    }
-    case 'difference': {
-      if (conditions.length < 2) return undefined;
-      const [a, b] = conditions.slice(-2) as [string, string];
-      const rest = conditions.slice(0, -2);
-      const value = measure ? `SUM(${measure})` : 'COUNT(*)';
-      const side = (condition: string) => `(SELECT ${value} FROM ${from} WHERE ${[...rest, condition].join(' AND ')})`;
-      return `SELECT ${side(a)} - ${side(b)} AS result`;
-    }
-  }
 }

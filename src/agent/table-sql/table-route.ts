@@ -1,7 +1,8 @@
 import type { Principal } from '../../domain/index.ts';
 import type { DocumentStore } from '../../store/store.ts';
 import { analyzeQuery } from '../../text/analyzer.ts';
-import { loadTableSchemas, tableQuestionToSql, type TableSchema, type TableSqlPlan } from './table-question-to-sql.ts';
+import { tableQuestionToSql, type TableSqlPlan } from './table-question-to-sql.ts';
+import { loadTableSchemas, type TableSchema } from './table-schemas.ts';
 import { CUE_WORDS } from './table-question-to-sql-text.ts';
 
 /** Where an offline run takes a question that the question→SQL strategy could plan over a table. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../config/schema.ts';
 import type { Principal } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
-import { loadTableSchemas } from './table-question-to-sql.ts';
+import { loadTableSchemas } from './table-schemas.ts';
 
 const OPS: Principal = { id: 'olga', groups: ['ops'], roles: ['member'] };
 const root = mkdtempSync(join(tmpdir(), 'evident-table-values-'));

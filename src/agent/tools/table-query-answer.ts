@@ -10,12 +10,8 @@ import type { Evidence } from '../../domain/evidence.ts';
 import type { RunError, ToolCallRecord } from '../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
 import { offlineTableRoute } from '../table-sql/table-route.ts';
-import {
-  loadTableSchemas,
-  tableQuestionToSql,
-  type TableSchema,
-  type TableSqlPlan,
-} from '../table-sql/table-question-to-sql.ts';
+import { tableQuestionToSql, type TableSqlPlan } from '../table-sql/table-question-to-sql.ts';
+import { loadTableSchemas, type TableSchema } from '../table-sql/table-schemas.ts';
 import { describeTables, formatCell, type TableQueryOutput, type TableQueryTool } from './table-query.ts';
 
 const sqlSchema = z.object({ sql: z.string().min(1) });

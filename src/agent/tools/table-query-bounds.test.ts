@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { openAgent } from '../../testing/agent-client.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { loadTableSchemas } from '../table-sql/table-question-to-sql.ts';
+import { loadTableSchemas } from '../table-sql/table-schemas.ts';
 
 let sample: SampleCorpusStore;
 beforeAll(async () => {

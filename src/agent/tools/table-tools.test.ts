@@ -6,7 +6,8 @@ import { configSchema } from '../../config/schema.ts';
 import type { Principal } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
 import { createTableQueryTool, describeTables, formatCell } from './table-query.ts';
-import { loadTableSchemas, tableQuestionToSql, type TableSchema } from '../table-sql/table-question-to-sql.ts';
+import { tableQuestionToSql } from '../table-sql/table-question-to-sql.ts';
+import { loadTableSchemas, type TableSchema } from '../table-sql/table-schemas.ts';
 
 const CSV = resolve(import.meta.dirname, '../../../samples/corpus/finance/orders-q1.csv');
 const ADMIN: Principal = { id: 'local', groups: [], roles: ['admin'] };

@@ -16,7 +16,8 @@ import {
   routeTo,
 } from '../../../testing/rag-model-script.ts';
 import { openAgent } from '../../../testing/agent-client.ts';
-import { loadTableSchemas, tableQuestionToSql } from '../../table-sql/table-question-to-sql.ts';
+import { tableQuestionToSql } from '../../table-sql/table-question-to-sql.ts';
+import { loadTableSchemas } from '../../table-sql/table-schemas.ts';
 import { needsRewrite } from '../../core/nodes/rewrite.ts';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
