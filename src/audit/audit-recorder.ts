@@ -1,7 +1,7 @@
 import type { DecidedApproval, EndedRun, RunAudit } from '../runs/run-audit.ts';
 import type { AuditConfig } from '../config/audit-schema.ts';
 import type { Principal } from '../domain/index.ts';
-import type { AuditAction, AuditEntry, AuditSurface, Store } from '../store/store.ts';
+import type { AuditAction, AuditEntry, AuditLog, AuditSurface, DocumentStore } from '../store/store.ts';
 import { questionFields } from './question-fields.ts';
 import { countWithheld } from './withheld-count.ts';
 
@@ -26,7 +26,7 @@ export interface SearchRecord {
 }
 
 export interface AuditRecorderDeps {
-  store: Pick<Store, 'appendAudit' | 'keywordSearch' | 'getChunks'>;
+  store: Pick<AuditLog, 'appendAudit'> & Pick<DocumentStore, 'keywordSearch' | 'getChunks'>;
   config: AuditConfig;
   /** The depth of the withheld count of an ask (the retrieval top-k). */
   askTopK: number;

@@ -1,6 +1,6 @@
 import type { Principal } from '../domain/index.ts';
 import { isAdmin } from '../domain/index.ts';
-import type { Store } from '../store/store.ts';
+import type { DocumentStore } from '../store/store.ts';
 import { analyzeQueryOccurrences } from '../text/analyzer.ts';
 
 /** Reads every document, for this count only: what it finds leaves as a number, into the admins' audit log. */
@@ -15,7 +15,7 @@ const UNRESTRICTED: Principal = { id: 'evident:audit', groups: [], roles: ['admi
  * An admin reads everything: 0 without a query.
  */
 export async function countWithheld(
-  store: Pick<Store, 'keywordSearch' | 'getChunks'>,
+  store: Pick<DocumentStore, 'keywordSearch' | 'getChunks'>,
   query: string,
   principal: Principal,
   topK: number,

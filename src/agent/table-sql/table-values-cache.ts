@@ -1,5 +1,5 @@
 import type { TableRecord } from '../../domain/index.ts';
-import type { Store } from '../../store/store.ts';
+import type { DocumentStore } from '../../store/store.ts';
 
 /** A table's distinct short values per column, as `loadTableSchemas` reads them. */
 export type ColumnValues = Record<string, string[]>;
@@ -26,7 +26,7 @@ export class TableValuesCache {
 
   /** The table's values, read with `read` unless this version's are kept; `read` says whether its result may be kept. */
   async valuesOf(
-    store: Pick<Store, 'getDocument'>,
+    store: Pick<DocumentStore, 'getDocument'>,
     table: TableRecord,
     read: () => Promise<{ values: ColumnValues; complete: boolean }>,
   ): Promise<ColumnValues> {
