@@ -32,7 +32,7 @@ export function resolveTableQueryLimits(limits: TableQueryLimits): ResolvedTable
 
 /**
  * What a value costs in a result: UTF-8 bytes of text, raw bytes of a blob, 8 for a number, 1 for null or a
- * boolean. The same rule as the SQLite query process's (`table-query-child.cjs`), which stops producing at the cap;
+ * boolean. The same rule as the SQLite query process's (`sqlite/table-query/child.cjs`), which stops producing at the cap;
  * this one decides.
  */
 export function valueBytes(value: unknown): number {

@@ -4,7 +4,7 @@
  * exposes neither sqlite3_interrupt nor a progress handler, so a query that runs too long (a recursive CTE, a
  * cross join) can only be stopped by killing the process that runs it. Plain CommonJS so it starts without a
  * TypeScript loader. argv[2]: the path of better-sqlite3. Frames on stdin (requests) and stdout (replies): a
- * 4-byte big-endian length, then v8.serialize of the message; see table-query-runner.ts.
+ * 4-byte big-endian length, then v8.serialize of the message; see runner.ts.
  */
 const v8 = require('node:v8');
 const Database = require(process.argv[2]);
