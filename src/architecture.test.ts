@@ -21,8 +21,8 @@ interface Rule {
   not?: string[];
 }
 
-/** What builds on the engines in agent/: the agents, their shared core and its tools and memory. */
-const AGENT_ROOMS = ['rag', 'react', 'controllable', 'core', 'tools', 'memory'].map((room) => `src/agent/${room}`);
+/** What builds on the engines in agent/: the agents and their shared core (its nodes, tools and memory). */
+const AGENT_ROOMS = ['rag', 'react', 'controllable', 'core'].map((room) => `src/agent/${room}`);
 
 const RULES: Rule[] = [
   ...BASE.map((from) => ({ from, only: BASE })),
@@ -35,13 +35,15 @@ const RULES: Rule[] = [
   { from: 'src/retrieval', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/ingest'] },
   { from: 'src/models', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/store'] },
   { from: 'src/agent', not: ['src/server', 'src/cli', 'src/eval'] },
-  // The agents share agent/core (and its tools and memory), never one another: editing a shared node is editing core.
+  // The agents share agent/core, never one another: editing a shared node is editing core.
   { from: 'src/agent/rag', not: ['src/agent/react', 'src/agent/controllable'] },
   { from: 'src/agent/react', not: ['src/agent/rag', 'src/agent/controllable'] },
   { from: 'src/agent/controllable', not: ['src/agent/rag', 'src/agent/react'] },
   { from: 'src/agent/core', not: ['src/agent/rag', 'src/agent/react', 'src/agent/controllable'] },
   // The offline question-answering and question-to-SQL engines sit below the agents and the run engine.
   ...['src/agent/offline-qa', 'src/agent/table-sql'].map((from) => ({ from, not: [...AGENT_ROOMS, 'src/runs'] })),
+  // The run engine sits between the store and the agents: agents import its agent-definition types, not the reverse.
+  { from: 'src/runs', not: ['src/agent', 'src/server', 'src/cli', 'src/eval', 'src/adapters'] },
   { from: 'src/server', not: ['src/cli', 'src/eval', 'src/adapters'] },
   { from: 'src/eval', not: ['src/cli', 'src/server'] },
   // Tracing sits beside logging: every layer may open spans, so it depends on nothing above the base.
@@ -54,6 +56,12 @@ const RULES: Rule[] = [
   // The server's wire schemas are read by the web UI's type checker, which knows no Node: zod and domain types only.
   { from: 'src/server/schemas', only: ['src/domain'] },
 ];
+
+/** The web UI reads the wire types only: the shared domain types and the server's schemas (no Node, no server code). */
+const WEB_MAY_IMPORT = ['src/domain', 'src/server/schemas'];
+
+/** No source file is longer than this (tests aside): a longer one holds more than one concept. */
+const MAX_LINES = 420;
 
 const isTest = (file: string) => /\.(int\.)?test\.tsx?$/.test(file);
 const within = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`) || file.startsWith(`${dir}.`);
@@ -103,6 +111,8 @@ function violations(edges: ImportEdge[]): string[] {
       found.push(`${line} (library code must not import src/testing)`);
     if (within(edge.file, 'web') && within(to, 'src') && !edge.typeOnly)
       found.push(`${line} (the web UI imports the server's types only: import type)`);
+    if (within(edge.file, 'web') && within(to, 'src') && !WEB_MAY_IMPORT.some((dir) => within(to, dir)))
+      found.push(`${line} (the web UI may import only ${WEB_MAY_IMPORT.join(', ')})`);
     // Tests wire real dependencies across layers (a models test on a real store); the layers bind library code.
     if (isTest(edge.file)) continue;
     for (const rule of RULES) {
@@ -114,6 +124,78 @@ function violations(edges: ImportEdge[]): string[] {
     }
   }
   return found;
+}
+
+/** Tarjan's strongly connected components of the import graph: a component of two or more files is a cycle. */
+function components(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next);
+    next++;
+    stack.push(file);
+    onStack.add(file);
+    for (const to of graph.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file) as number, low.get(to) as number));
+      } else if (onStack.has(to)) low.set(file, Math.min(low.get(file) as number, index.get(to) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    found.push(component);
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+/** A shortest import path from `start` back to itself through the component's files (breadth first). */
+function cycleThrough(start: string, graph: Map<string, string[]>, members: Set<string>): string[] {
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    for (const to of graph.get(file) ?? []) {
+      if (to === start) {
+        const path = [file];
+        while (path[0] !== start) path.unshift(previous.get(path[0] as string) as string);
+        return [...path, start];
+      }
+      if (members.has(to) && !previous.has(to)) {
+        previous.set(to, file);
+        queue.push(to);
+      }
+    }
+  }
+  return [start];
+}
+
+/** Every import cycle among the files of src/ (type-only imports count: a type is a dependency too), one line each. */
+function cycles(edges: ImportEdge[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const edge of edges) {
+    const to = target(edge);
+    if (!to || !within(edge.file, 'src') || !within(to, 'src')) continue;
+    graph.set(edge.file, [...(graph.get(edge.file) ?? []), to]);
+  }
+  return components(graph)
+    .filter((component) => component.length > 1 || graph.get(component[0] as string)?.includes(component[0] as string))
+    .map((component) => {
+      const start = [...component].sort()[0] as string;
+      const path = cycleThrough(start, graph, new Set(component));
+      return `import cycle of ${component.length} file(s): ${path.join(' → ')}`;
+    });
 }
 
 const edges = [...sourceFiles('src'), ...sourceFiles('web/src')].flatMap(importsOf);
@@ -142,6 +224,8 @@ describe('architecture: the import rules', () => {
         edge('src/ingest/x.test.ts', '../testing/y.ts'),
         edge('web/src/x.ts', '../../src/domain/answer.ts'),
         edge('web/src/y.ts', '../../src/domain/answer.ts', true),
+        edge('web/src/z.ts', '../../src/agent/core/state.ts', true),
+        edge('src/runs/x.ts', '../agent/y.ts', true),
       ]),
     ).toEqual([
       'src/store/sqlite/x.ts imports ../postgres/y.ts (src/store/sqlite must not import src/store/postgres)',
@@ -149,6 +233,41 @@ describe('architecture: the import rules', () => {
       'src/domain/x.ts imports ../config/y.ts (src/domain may import only src/domain, src/errors, src/logging)',
       'src/ingest/x.ts imports ../testing/y.ts (library code must not import src/testing)',
       "web/src/x.ts imports ../../src/domain/answer.ts (the web UI imports the server's types only: import type)",
+      'web/src/z.ts imports ../../src/agent/core/state.ts (the web UI may import only src/domain, src/server/schemas)',
+      'src/runs/x.ts imports ../agent/y.ts (src/runs must not import src/agent)',
     ]);
+  });
+
+  it('finds no import cycle in src/', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('catches an import cycle, type-only imports included, and prints it', () => {
+    const edge = (file: string, specifier: string, typeOnly = false): ImportEdge => ({ file, specifier, typeOnly });
+    expect(
+      cycles([
+        edge('src/x/b.ts', './c.ts'),
+        edge('src/x/a.ts', './b.ts'),
+        edge('src/x/c.ts', './a.ts', true),
+        edge('src/x/d.ts', './a.ts'),
+        edge('src/x/e.ts', './e.ts'),
+        edge('src/y/f.ts', '../x/d.ts'),
+      ]),
+    ).toEqual([
+      'import cycle of 3 file(s): src/x/a.ts → src/x/b.ts → src/x/c.ts → src/x/a.ts',
+      'import cycle of 1 file(s): src/x/e.ts → src/x/e.ts',
+    ]);
+    expect(cycles([edge('src/x/a.ts', './b.ts'), edge('src/x/b.ts', './c.ts')])).toEqual([]);
+  });
+});
+
+describe('architecture: file size', () => {
+  it(`keeps every source file of src/ and web/src within ${MAX_LINES} lines (tests aside)`, () => {
+    const long = [...sourceFiles('src'), ...sourceFiles('web/src')]
+      .filter((file) => !isTest(file))
+      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TABLE_QUERY_LIMITS } from '../agent/tools/table-query.ts';
+import { DEFAULT_TABLE_QUERY_LIMITS } from '../agent/core/tools/table-query.ts';
 import type { Principal } from '../domain/index.ts';
 import { openAgent, type AgentClient } from '../testing/agent-client.ts';
 import { CompliantChatModel } from '../testing/compliant-chat-model.ts';

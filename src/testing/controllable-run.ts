@@ -5,7 +5,7 @@ import { buildControllableGraph } from '../agent/controllable/controllable-graph
 import { isStepStreamChunk, type StepEvent } from '../domain/step-event.ts';
 import type { ControllableDeps } from '../agent/controllable/controllable-deps.ts';
 import type { ControllableStateType } from '../agent/controllable/controllable-state.ts';
-import { createTableQueryTool } from '../agent/tools/table-query.ts';
+import { createTableQueryTool } from '../agent/core/tools/table-query.ts';
 
 /** A reply per model step (the structured-output schema name), in order; a step without replies left fails loudly. */
 export type StepScript = Partial<Record<string, (ScriptedAnswer | ((call: RecordedCall) => ScriptedAnswer))[]>>;

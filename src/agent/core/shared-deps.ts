@@ -2,7 +2,7 @@ import type { Embedder } from '../../models/embedder.ts';
 import type { HybridSearch } from '../../retrieval/hybrid-search.ts';
 import type { AgentStore } from '../agent-services.ts';
 import type { AgentContext } from '../agent-context.ts';
-import { createTableQueryTool, type TableQueryTool } from '../tools/table-query.ts';
+import { createTableQueryTool, type TableQueryTool } from './tools/table-query.ts';
 import type { ModelStepDeps } from './model-or-offline.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Evident } from '../../evident.ts';
 import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
 import { oneNeed, routeTo } from '../../testing/rag-model-script.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { SUMMARY_MAX_CHARS, summarizeOffline } from '../memory/history-summary.ts';
+import { SUMMARY_MAX_CHARS, summarizeOffline } from '../core/memory/history-summary.ts';
 import { openAgent, type AgentClient } from '../../testing/agent-client.ts';
 import type { Turn } from '../../domain/turn.ts';
 

@@ -4,7 +4,7 @@ import { reciprocalRankFusion } from '../../retrieval/fuse.ts';
 import { docIdOfChunk, uniqueInOrder, type AgentTrace } from '../../runs/run-trace.ts';
 import type { Candidate } from '../../domain/evidence.ts';
 import type { RagStateType } from './rag-state.ts';
-import { tableQueryInputSchema } from '../tools/table-query.ts';
+import { tableQueryInputSchema } from '../core/tools/table-query.ts';
 
 /** Input schemas of the tools the `rag` graph calls, to check each recorded call's arguments. */
 const RAG_TOOL_SCHEMAS: Readonly<Record<string, z.ZodType>> = {

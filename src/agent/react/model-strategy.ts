@@ -5,7 +5,7 @@ import { CITE_BY_ID, formatConversation, formatMemories } from '../core/llm-prom
 import { repairCitations } from '../core/model-evidence.ts';
 import { verdictFromJudgement } from '../core/model-judgement.ts';
 import type { Evidence } from '../../domain/evidence.ts';
-import { describeTables } from '../tools/table-query.ts';
+import { describeTables } from '../core/tools/table-query.ts';
 import { nativeTurnMessages, readNativeReply } from './native-protocol.ts';
 import type { Decision } from './react-decision.ts';
 import type { ReactDeps } from './react-deps.ts';

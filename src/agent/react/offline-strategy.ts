@@ -1,11 +1,11 @@
 import { refusal } from '../../domain/answer.ts';
 import { informationNeed } from '../offline-qa/information-need.ts';
-import { memoryToSave } from '../memory/remember-intent.ts';
+import { memoryToSave } from '../core/memory/remember-intent.ts';
 import { judgeOffline } from '../offline-qa/judge-offline.ts';
 import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
 import { extractiveAnswer } from '../offline-qa/extractive-answer.ts';
-import { formatCell } from '../tools/table-query.ts';
-import { offlineTablePlan } from '../tools/table-query-answer.ts';
+import { formatCell } from '../core/tools/table-query.ts';
+import { offlineTablePlan } from '../core/tools/table-query-answer.ts';
 import { followUpQuery } from './follow-up-query.ts';
 import { actionText, type Decision } from './react-decision.ts';
 import type { ReactDeps } from './react-deps.ts';

@@ -2,7 +2,7 @@ import type { ToolDefinition } from '@langchain/core/language_models/base';
 import { z } from 'zod';
 import type { Answer } from '../../domain/answer.ts';
 import type { Evidence } from '../../domain/evidence.ts';
-import { tableQueryInputSchema } from '../tools/table-query.ts';
+import { tableQueryInputSchema } from '../core/tools/table-query.ts';
 import type { ReactToolName } from './react-state.ts';
 
 export const knowledgeBaseInputSchema = z.object({

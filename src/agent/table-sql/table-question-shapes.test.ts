@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../config/schema.ts';
 import type { Principal } from '../../domain/index.ts';
 import { createEvident, type Evident } from '../../evident.ts';
-import { createTableQueryTool } from '../tools/table-query.ts';
+import { createTableQueryTool } from '../core/tools/table-query.ts';
 import { tableQuestionToSql } from './table-question-to-sql.ts';
 import type { TableQuestionShape } from './table-question-to-sql-write.ts';
 import { loadTableSchemas, type TableSchema } from './table-schemas.ts';

@@ -26,7 +26,7 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
     .action(async (sql: string, flags: PrincipalFlags & { json?: boolean }, command: Command) => {
       // The SQL guard and the table tool load with this command only, not with every CLI start.
       const [{ DEFAULT_TABLE_QUERY_LIMITS, tableQueryInputSchema }, { MAX_TABLE_QUERY_CHARS }] = await Promise.all([
-        import('../../agent/tools/table-query.ts'),
+        import('../../agent/core/tools/table-query.ts'),
         import('../../store/sql-guard.ts'),
       ]);
       const input = tableQueryInputSchema.safeParse({ sql });

@@ -8,7 +8,7 @@ import {
   type TraceToolCall,
 } from '../../runs/run-trace.ts';
 import { knowledgeBaseInputSchema, saveMemoryInputSchema } from '../../agent/react/react-tools.ts';
-import { tableQueryInputSchema } from '../../agent/tools/table-query.ts';
+import { tableQueryInputSchema } from '../../agent/core/tools/table-query.ts';
 
 /** Shared tools whose argument schemas are known without the agent declaring them. */
 const SHARED_TOOL_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): { success: boolean } }>> = {

@@ -1,5 +1,5 @@
 /**
- * Chinese words of questions over tables, for the offline question→SQL strategy (agent/tools/table-question-zh.ts),
+ * Chinese words of questions over tables, for the offline question→SQL strategy (agent/table-sql/table-question-zh.ts),
  * which reads English cue words: the cue each function word stands for, the measure words that make 多少 a count,
  * and common table vocabulary with the English words such tables use.
  */

@@ -1,4 +1,4 @@
-import { answerFromTables } from '../../tools/table-query-answer.ts';
+import { answerFromTables } from '../../core/tools/table-query-answer.ts';
 import type { ControllableNode } from '../controllable-deps.ts';
 
 /**

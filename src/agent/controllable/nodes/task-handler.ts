@@ -3,8 +3,8 @@ import type { ControllableNode } from '../controllable-deps.ts';
 import { CONTROLLABLE_TOOLS, type ControllableTool } from '../controllable-state.ts';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { ANSWER_TASK_PREFIX } from '../offline-plan.ts';
-import { offlineTablePlan } from '../../tools/table-query-answer.ts';
-import { describeTables } from '../../tools/table-query.ts';
+import { offlineTablePlan } from '../../core/tools/table-query-answer.ts';
+import { describeTables } from '../../core/tools/table-query.ts';
 
 const SUMMARY_TASK = /\b(summar\w*|overview|main points|outline|gist|what is .+ about|key topics)\b/i;
 const QUOTE_TASK = /\b(quote\w*|quotation|exact words|wording|verbatim|said|says|say|stated|states)\b/i;

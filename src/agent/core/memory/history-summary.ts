@@ -1,10 +1,10 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { Turn } from '../../domain/turn.ts';
-import { identifiersIn } from '../../text/text-heuristics.ts';
-import { formatHistory } from '../core/llm-prompts.ts';
+import { generateStructured } from '../../../models/chat/structured-output.ts';
+import type { Turn } from '../../../domain/turn.ts';
+import { identifiersIn } from '../../../text/text-heuristics.ts';
+import { formatHistory } from '../llm-prompts.ts';
 
 /** Upper bound of the running summary, in characters: it travels in every later prompt of the thread. */
 export const SUMMARY_MAX_CHARS = 1200;

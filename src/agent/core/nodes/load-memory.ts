@@ -1,7 +1,7 @@
 import type { Principal } from '../../../domain/index.ts';
 import type { Embedder } from '../../../models/embedder.ts';
 import type { MemoryStore } from '../../../store/ports/memory-store.ts';
-import { foldIntoSummary, splitAtWindow } from '../../memory/history-summary.ts';
+import { foldIntoSummary, splitAtWindow } from '../memory/history-summary.ts';
 import type { ModelStepDeps } from '../model-or-offline.ts';
 import type { MemoryDeps } from '../shared-deps.ts';
 import type { MemoryContext } from '../../../domain/run-state.ts';

@@ -4,7 +4,7 @@ import type { RunError } from '../../../domain/step.ts';
 import type { Turn } from '../../../domain/turn.ts';
 import { identifiersIn } from '../../../text/text-heuristics.ts';
 import { refersBack, resolveReference, withoutConnective } from '../../../text/references.ts';
-import { summaryIdentifiers } from '../../memory/history-summary.ts';
+import { summaryIdentifiers } from '../memory/history-summary.ts';
 import { formatConversation } from '../llm-prompts.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { interrupt } from '@langchain/langgraph';
-import type { Principal } from '../../domain/index.ts';
-import type { Embedder } from '../../models/embedder.ts';
-import type { Store } from '../../store/store.ts';
-import { approvalDecisionSchema, type PendingAction } from '../../domain/approval.ts';
-import type { Answer } from '../../domain/answer.ts';
-import type { SharedStateType } from '../core/state.ts';
-import type { ToolCallRecord } from '../../domain/step.ts';
+import type { Principal } from '../../../domain/index.ts';
+import type { Embedder } from '../../../models/embedder.ts';
+import type { MemoryStore } from '../../../store/store.ts';
+import { approvalDecisionSchema, type PendingAction } from '../../../domain/approval.ts';
+import type { Answer } from '../../../domain/answer.ts';
+import type { SharedStateType } from '../state.ts';
+import type { ToolCallRecord } from '../../../domain/step.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 
 /** A memory a run proposes to save, and the key its approval (and the idempotent write) goes by. */
@@ -32,7 +32,7 @@ export interface MemoryOutcome {
  */
 export async function saveMemoryWithApproval(
   proposal: MemoryProposal,
-  deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> },
+  deps: { embedder: Embedder; store: Pick<MemoryStore, 'addMemory'> },
 ): Promise<MemoryOutcome> {
   const pending: PendingAction = {
     tool: 'save_memory',
@@ -86,7 +86,7 @@ type RememberState = Pick<SharedStateType, 'principal' | 'question' | 'tool_call
  */
 export async function saveRequestedMemory(
   state: RememberState,
-  deps: { embedder: Embedder; store: Pick<Store, 'addMemory'> },
+  deps: { embedder: Embedder; store: Pick<MemoryStore, 'addMemory'> },
 ) {
   const principal = state.principal;
   const proposed = memoryToSave(state.question);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../config/schema.ts';
-import type { Principal } from '../../domain/index.ts';
-import { createEvident, type Evident } from '../../evident.ts';
+import { configSchema } from '../../../config/schema.ts';
+import type { Principal } from '../../../domain/index.ts';
+import { createEvident, type Evident } from '../../../evident.ts';
 import { CITED_ROWS, rowsSql, tableEvidence } from './table-evidence.ts';
 
 const ADMIN: Principal = { id: 'local', groups: [], roles: ['admin'] };

@@ -1,11 +1,11 @@
 import sqlParser from 'node-sql-parser';
-import type { Citation } from '../../domain/answer.ts';
-import type { Principal, TableRecord } from '../../domain/index.ts';
-import { isEvidentError } from '../../errors/index.ts';
-import type { SqlDialect } from '../../store/sql-guard.ts';
-import type { ChunkWithSource, DocumentStore } from '../../store/store.ts';
-import { evidenceFrom } from '../core/evidence-from.ts';
-import type { Evidence } from '../../domain/evidence.ts';
+import type { Citation } from '../../../domain/answer.ts';
+import type { Principal, TableRecord } from '../../../domain/index.ts';
+import { isEvidentError } from '../../../errors/index.ts';
+import type { SqlDialect } from '../../../store/sql-guard.ts';
+import type { ChunkWithSource, DocumentStore } from '../../../store/store.ts';
+import { evidenceFrom } from '../evidence-from.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
 
 /**
  * The evidence behind a table answer. Ingestion writes every table twice: as a SQL table and as text chunks (a

@@ -1,17 +1,17 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
-import type { Answer } from '../../domain/answer.ts';
-import type { Principal } from '../../domain/index.ts';
-import { isEvidentError } from '../../errors/index.ts';
-import { generateStructured } from '../../models/chat/structured-output.ts';
-import type { DocumentStore } from '../../store/store.ts';
-import type { Evidence } from '../../domain/evidence.ts';
-import type { RunError, ToolCallRecord } from '../../domain/step.ts';
+import type { Answer } from '../../../domain/answer.ts';
+import type { Principal } from '../../../domain/index.ts';
+import { isEvidentError } from '../../../errors/index.ts';
+import { generateStructured } from '../../../models/chat/structured-output.ts';
+import type { DocumentStore } from '../../../store/store.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import type { RunError, ToolCallRecord } from '../../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
-import { offlineTableRoute } from '../table-sql/table-route.ts';
-import { tableQuestionToSql, type TableSqlPlan } from '../table-sql/table-question-to-sql.ts';
-import { loadTableSchemas, type TableSchema } from '../table-sql/table-schemas.ts';
+import { offlineTableRoute } from '../../table-sql/table-route.ts';
+import { tableQuestionToSql, type TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
+import { loadTableSchemas, type TableSchema } from '../../table-sql/table-schemas.ts';
 import { describeTables, formatCell, type TableQueryOutput, type TableQueryTool } from './table-query.ts';
 
 const sqlSchema = z.object({ sql: z.string().min(1) });

@@ -4,10 +4,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AIMessage } from '@langchain/core/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordingChatModel } from '../../testing/recording-chat-model.ts';
-import { openAgent } from '../../testing/agent-client.ts';
-import { openSampleCorpusStore, type SampleCorpusStore } from '../../testing/sample-corpus-store.ts';
-import { loadTableSchemas } from '../table-sql/table-schemas.ts';
+import { RecordingChatModel } from '../../../testing/recording-chat-model.ts';
+import { openAgent } from '../../../testing/agent-client.ts';
+import { openSampleCorpusStore, type SampleCorpusStore } from '../../../testing/sample-corpus-store.ts';
+import { loadTableSchemas } from '../../table-sql/table-schemas.ts';
 
 let sample: SampleCorpusStore;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Principal, TableRecord } from '../../domain/index.ts';
-import { TABLE_QUERY_DEFAULTS } from '../../config/tables-schema.ts';
-import { isEvidentError } from '../../errors/index.ts';
-import { MAX_TABLE_QUERY_CHARS } from '../../store/sql-guard.ts';
-import type { DocumentStore, TableQueryLimits } from '../../store/store.ts';
+import type { Principal, TableRecord } from '../../../domain/index.ts';
+import { TABLE_QUERY_DEFAULTS } from '../../../config/tables-schema.ts';
+import { isEvidentError } from '../../../errors/index.ts';
+import { MAX_TABLE_QUERY_CHARS } from '../../../store/sql-guard.ts';
+import type { DocumentStore, TableQueryLimits } from '../../../store/store.ts';
 
 export const TABLE_QUERY_TOOL = 'table_query';
 

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../config/schema.ts';
-import type { Principal } from '../../domain/index.ts';
-import { createEvident, type Evident } from '../../evident.ts';
+import { configSchema } from '../../../config/schema.ts';
+import type { Principal } from '../../../domain/index.ts';
+import { createEvident, type Evident } from '../../../evident.ts';
 import { createTableQueryTool, describeTables, formatCell } from './table-query.ts';
-import { tableQuestionToSql } from '../table-sql/table-question-to-sql.ts';
-import { loadTableSchemas, type TableSchema } from '../table-sql/table-schemas.ts';
+import { tableQuestionToSql } from '../../table-sql/table-question-to-sql.ts';
+import { loadTableSchemas, type TableSchema } from '../../table-sql/table-schemas.ts';
 
-const CSV = resolve(import.meta.dirname, '../../../samples/corpus/finance/orders-q1.csv');
+const CSV = resolve(import.meta.dirname, '../../../../samples/corpus/finance/orders-q1.csv');
 const ADMIN: Principal = { id: 'local', groups: [], roles: ['admin'] };
 const OUTSIDER: Principal = { id: 'mallory', groups: [], roles: ['member'] };
 

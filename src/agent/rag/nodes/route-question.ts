@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { offlineTableRoute } from '../../table-sql/table-route.ts';
-import { describeTables } from '../../tools/table-query.ts';
+import { describeTables } from '../../core/tools/table-query.ts';
 import type { RagNode } from '../rag-deps.ts';
 import type { Route } from '../rag-state.ts';
 

@@ -1,5 +1,5 @@
 import type { Candidate } from '../../../domain/evidence.ts';
-import { answerFromTables } from '../../tools/table-query-answer.ts';
+import { answerFromTables } from '../../core/tools/table-query-answer.ts';
 import type { RagNode } from '../rag-deps.ts';
 
 /**

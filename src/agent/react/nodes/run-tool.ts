@@ -2,7 +2,7 @@ import type { Principal } from '../../../domain/index.ts';
 import { formatEvidence } from '../../core/llm-prompts.ts';
 import type { Candidate, Evidence } from '../../../domain/evidence.ts';
 import type { RunError } from '../../../domain/step.ts';
-import { tableEvidence } from '../../tools/table-evidence.ts';
+import { tableEvidence } from '../../core/tools/table-evidence.ts';
 import { ragFusion } from '../rag-fusion.ts';
 import type { ReactDeps } from '../react-deps.ts';
 import type { Observation, ToolRequest } from '../react-state.ts';

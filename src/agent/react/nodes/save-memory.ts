@@ -1,4 +1,4 @@
-import { saveMemoryWithApproval } from '../../tools/save-memory.ts';
+import { saveMemoryWithApproval } from '../../core/nodes/save-memory.ts';
 import type { ReactNode } from '../react-deps.ts';
 import { withObservations } from './scratchpad.ts';
 

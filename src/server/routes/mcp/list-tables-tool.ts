@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeTables } from '../../../agent/tools/table-query.ts';
+import { describeTables } from '../../../agent/core/tools/table-query.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import type { McpContext } from './mcp-context.ts';
 import { guarded, toolResult } from './tool-result.ts';

@@ -5,7 +5,7 @@ import {
   DEFAULT_TABLE_QUERY_LIMITS,
   summarizeRows,
   tableQueryInputSchema,
-} from '../../../agent/tools/table-query.ts';
+} from '../../../agent/core/tools/table-query.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import type { McpContext } from './mcp-context.ts';
 import { guarded, toolResult } from './tool-result.ts';
