@@ -61,7 +61,7 @@ const RULES: Rule[] = [
 const WEB_MAY_IMPORT = ['src/domain', 'src/server/schemas'];
 
 /** No source file is longer than this (tests aside): a longer one holds more than one concept. */
-const MAX_LINES = 420;
+const MAX_LINES = 450;
 
 const isTest = (file: string) => /\.(int\.)?test\.tsx?$/.test(file);
 const within = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`) || file.startsWith(`${dir}.`);
