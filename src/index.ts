@@ -112,6 +112,7 @@ export type { Logger, LogLevel } from './logging/logger.ts';
 // Agents: the built-in ones (rag, react, controllable), defining one of your own, and the runtime that runs them.
 export { AGENTS, openAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from './agent/agent-runtime.ts';
 export type { AgentContext, AgentFactory } from './agent/agent-context.ts';
+export type { AgentServices, AgentStore } from './agent/agent-services.ts';
 export { defineAgent } from './runs/define-agent.ts';
 export type { AgentDefinition, AgentGraph } from './runs/agent-definition.ts';
 export type { RunAction, RunRequest } from './runs/run-request.ts';
