@@ -5,6 +5,7 @@ import { moduleFor } from '../../text/languages.ts';
 import { headedSentences } from '../../text/sentences.ts';
 import type { Evidence } from '../../domain/evidence.ts';
 import { isDateline, isInterrogative, novelty, otherYear, sameValue, yearsIn } from './reader-signals.ts';
+import { CONTEXT_WEIGHT, splitContext, withIdentifiers } from './reader-question.ts';
 
 /**
  * The offline reader: for one information need, the evidence sentences scored against the question's focus (its
@@ -154,46 +155,6 @@ function clauseOf(sentence: string, span: AnswerSpan): string {
 const CLAUSE_BREAK = /[，,；;：:（）()]|\s[-–—]\s/gu;
 
 const namesEntity = (haystack: string, entity: string): boolean => haystack.includes(normalize(entity));
-
-/**
- * A follow-up the offline rewrite made standalone carries the earlier question as `(context: …)`: it says what the
- * follow-up is about, but the follow-up's own words say what it asks.
- */
-const CONTEXT = /\s*\(context:\s*(.+)\)\s*$/su;
-const CONTEXT_WEIGHT = 0.4;
-
-function splitContext(need: string): { asked: string; context: string } {
-  const match = CONTEXT.exec(need);
-  return match
-    ? { asked: need.slice(0, match.index).trim(), context: match[1] as string }
-    : { asked: need, context: '' };
-}
-
-/**
- * Identifiers are matched whole whatever a language module's segmenter made of them (a Chinese segmenter may cut
- * `CT-2024-0201` at a hyphen): the question's identifiers are its entities, and key terms are only terms the
- * analyzer itself gives for the question, so they can match the index's terms.
- */
-function withIdentifiers(question: string, focus: QuestionFocus): QuestionFocus {
-  const ids = identifiersIn(question);
-  const analysed = new Set([...analyzeQuery(question), ...analyzeForIndex(question).split(' ')]);
-  // An identifier counts once, as its compound term: its parts (`ct`, `2023`) would let a passage about another
-  // contract of the same year cover half the question.
-  const idTerms = ids.map((id) => analyzeQuery(id)[0]).filter((term): term is string => term !== undefined);
-  const idParts = new Set(ids.flatMap((id) => analyzeQuery(id).slice(1)));
-  const entities = [
-    ...new Set([
-      ...ids,
-      ...focus.entities.filter(
-        (entity) => !ids.some((id) => id !== entity.toUpperCase() && id.startsWith(entity.toUpperCase())),
-      ),
-    ]),
-  ];
-  const key_terms = [
-    ...new Set([...focus.key_terms.filter((term) => analysed.has(term) && !idParts.has(term)), ...idTerms]),
-  ];
-  return { ...focus, entities, key_terms };
-}
 
 /** Reads the evidence for one need. */
 export function read(need: string, evidence: readonly Evidence[]): Reading {
