@@ -4,7 +4,7 @@ import { ownThread } from '../../runs/run-access.ts';
 import type { RunManager } from '../../runs/run-manager.ts';
 import { ClientClosedError, ModelNotFoundError } from '../../errors/index.ts';
 import type { Logger } from '../../logging/logger.ts';
-import type { Store } from '../../store/store.ts';
+import type { RunLog } from '../../store/store.ts';
 import { readJson, requestLimits } from '../read-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 import { questionFromMessages } from './langgraph/run-body.ts';
@@ -33,7 +33,7 @@ export const RUN_HEADER = 'x-evident-run-id';
  */
 export function chatCompletionsRoutes(
   runs: RunManager,
-  store: Store,
+  store: RunLog,
   options: ChatCompletionsRouteOptions,
 ): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();

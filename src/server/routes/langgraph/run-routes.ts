@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { readableRun, readableThread } from '../../../runs/run-access.ts';
 import type { RunManager } from '../../../runs/run-manager.ts';
 import { RunNotRunningError, ValidationError } from '../../../errors/index.ts';
-import type { RunRecord, Store } from '../../../store/store.ts';
+import type { RunLog, RunRecord } from '../../../store/store.ts';
 import { readJson, requestLimits } from '../../read-json.ts';
 import type { ServerEnv } from '../../server-env.ts';
 import { lastEventId, STREAM_MODES, streamRunEvents, type StreamMode } from '../../sse.ts';
@@ -26,7 +26,7 @@ const joinQuerySchema = z.object({
  * Runs, the LangGraph API way: create (background), stream (SSE, replayable by `Last-Event-ID` from the stored
  * log), wait, join, cancel, list. A thread-less run (`/runs/…`) gets a new thread, kept so it can be audited.
  */
-export function runRoutes(runs: RunManager, store: Store, options: RunRouteOptions): Hono<ServerEnv> {
+export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOptions): Hono<ServerEnv> {
   const start = async (c: Context<ServerEnv>, threadId: string | undefined, body: RunBody): Promise<RunRecord> => {
     const run = await runs.start({
       agent: body.assistant_id,

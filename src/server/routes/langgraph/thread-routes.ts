@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { RunManager } from '../../../runs/run-manager.ts';
 import { readableThread } from '../../../runs/run-access.ts';
 import { isEvidentError, ValidationError } from '../../../errors/index.ts';
-import type { Store } from '../../../store/store.ts';
+import type { RunLog } from '../../../store/store.ts';
 import { readJson, requestLimits } from '../../read-json.ts';
 import { assertMetadataWithin } from '../../request-limits.ts';
 import type { ServerEnv } from '../../server-env.ts';
@@ -55,7 +55,7 @@ const matches = (metadata: Record<string, unknown>, wanted: Record<string, unkno
   Object.entries(wanted).every(([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value));
 
 /** Threads: the key's own (an admin may read others' by id, never list them); state and checkpoint history. */
-export function threadRoutes(runs: RunManager, store: Store): Hono<ServerEnv> {
+export function threadRoutes(runs: RunManager, store: RunLog): Hono<ServerEnv> {
   return new Hono<ServerEnv>()
     .post('/threads', async (c) => {
       const body = await readOptionalJson(c, threadCreateSchema);
