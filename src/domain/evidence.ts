@@ -26,7 +26,7 @@ export interface Evidence {
 
 export interface Answerability {
   answerable: boolean;
-  /** The judged probability that the evidence states the answer; `answerable` is `isSufficient(sufficiency)` (agent/core/sufficiency.ts). */
+  /** The judged probability that the evidence states the answer; `answerable` is `isSufficient(sufficiency)` (agent/offline-qa/sufficiency.ts). */
   sufficiency: number;
   reasons: string[];
   missing_information: string[];
