@@ -10,7 +10,7 @@ import { finalAnswer } from './nodes/final-answer.ts';
 import { finalize } from './nodes/finalize.ts';
 import { groundednessCheck } from './nodes/groundedness-check.ts';
 import { keepRelevant } from './nodes/keep-relevant.ts';
-import { plan } from './nodes/planner.ts';
+import { planner } from './nodes/planner.ts';
 import { relevanceCheck } from './nodes/relevance-check.ts';
 import { replan } from './nodes/replan.ts';
 import { retrieveWith } from './nodes/retrieve.ts';
@@ -19,7 +19,7 @@ import { saveRequestedMemory } from '../core/nodes/save-memory.ts';
 import { startRun } from './nodes/start-run.ts';
 import { memoryToSave } from '../core/memory/remember-intent.ts';
 import { taskHandler } from './nodes/task-handler.ts';
-import { tableQueryTask } from './nodes/table-query.ts';
+import { tableQuery } from './nodes/table-query.ts';
 import { citationCheck } from '../core/nodes/citation-check.ts';
 import { rewrite } from '../core/nodes/rewrite.ts';
 import { traced } from '../core/traced.ts';
@@ -56,13 +56,13 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('start_run', node('start_run', startRun))
     .addNode('rewrite', node('rewrite', rewrite))
     .addNode('anonymize', node('anonymize', anonymizeQuestion))
-    .addNode('planner', node('planner', plan))
+    .addNode('planner', node('planner', planner))
     .addNode('deanonymize_plan', node('deanonymize_plan', deanonymizePlan))
     .addNode('task_handler', node('task_handler', taskHandler))
     .addNode('retrieve_chunks', node('retrieve_chunks', retrieveWith('retrieve_chunks')))
     .addNode('retrieve_summaries', node('retrieve_summaries', retrieveWith('retrieve_summaries')))
     .addNode('retrieve_quotes', node('retrieve_quotes', retrieveWith('retrieve_quotes')))
-    .addNode('table_query', node('table_query', tableQueryTask))
+    .addNode('table_query', node('table_query', tableQuery))
     .addNode('keep_relevant', node('keep_relevant', keepRelevant))
     .addNode('relevance_check', node('relevance_check', relevanceCheck))
     .addNode('rewrite_query', node('rewrite_query', rewriteQuery))

@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { END, START, StateGraph } from '@langchain/langgraph';
 import { answerDirectly } from './nodes/answer-directly.ts';
-import { answerability } from './nodes/check-answerability.ts';
+import { checkAnswerability } from './nodes/check-answerability.ts';
 import { citationCheck } from '../core/nodes/citation-check.ts';
 import { combineAnswers } from './nodes/combine-answers.ts';
 import { decompose } from './nodes/decompose.ts';
@@ -14,9 +14,9 @@ import type { RagDeps, RagNode } from './rag-deps.ts';
 import { refuse } from './nodes/refuse.ts';
 import { retrieve } from './nodes/retrieve.ts';
 import { rewrite } from '../core/nodes/rewrite.ts';
-import { route } from './nodes/route-question.ts';
+import { routeQuestion } from './nodes/route-question.ts';
 import { saveRequestedMemory } from '../core/nodes/save-memory.ts';
-import { tableAnswer } from './nodes/table-query.ts';
+import { tableQuery } from './nodes/table-query.ts';
 import { traced } from '../core/traced.ts';
 import { RagState, ragRunStart, type RagStateType } from './rag-state.ts';
 
@@ -34,12 +34,12 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addNode('load_memory', node('load_memory', loadMemory(ragRunStart)))
     .addNode('rewrite', node('rewrite', rewrite))
     .addNode('decompose', node('decompose', decompose))
-    .addNode('route_question', node('route_question', route))
-    .addNode('table_query', node('table_query', tableAnswer))
+    .addNode('route_question', node('route_question', routeQuestion))
+    .addNode('table_query', node('table_query', tableQuery))
     .addNode('answer_directly', node('answer_directly', answerDirectly))
     .addNode('retrieve', node('retrieve', retrieve))
     .addNode('merge_rerank', node('merge_rerank', mergeRerank))
-    .addNode('check_answerability', node('check_answerability', answerability))
+    .addNode('check_answerability', node('check_answerability', checkAnswerability))
     .addNode('generate', node('generate', generate))
     .addNode('citation_check', node('citation_check', citationCheck))
     .addNode('refuse', node('refuse', refuse))

@@ -38,7 +38,7 @@ function tableValue(observation: Observation): string | undefined {
 /**
  * The loop without a model, deterministic and honest: each iteration picks the tool the question calls for (save a
  * "remember that …" fact, an aggregation to table_query, otherwise knowledge_base), reads the observation, and either
- * answers with rag's offline answerability test and extractive answer, searches once more for the next hop, or refuses.
+ * answers with the offline engine's answerability test and extractive answer (offline-qa), searches once more for the next hop, or refuses.
  */
 export async function offlineDecision(state: ReactStateType, deps: ReactDeps, iteration: number): Promise<Decision> {
   const question = state.standalone_question || state.question;

@@ -6,7 +6,7 @@ import { finalize } from '../core/nodes/finalize.ts';
 import { rewrite } from '../core/nodes/rewrite.ts';
 import { act } from './nodes/act.ts';
 import { reason } from './nodes/reason.ts';
-import { saveMemoryTool } from './nodes/save-memory.ts';
+import { saveMemory } from './nodes/save-memory.ts';
 import { stop } from './nodes/stop.ts';
 import type { ReactDeps } from './react-deps.ts';
 import { afterAct, afterCitationCheck, afterReason, afterTools } from './react-routes.ts';
@@ -30,7 +30,7 @@ export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseC
     .addNode('rewrite', node('rewrite', rewrite))
     .addNode('reason', node('reason', reason))
     .addNode('act', node('act', act))
-    .addNode('save_memory', node('save_memory', saveMemoryTool))
+    .addNode('save_memory', node('save_memory', saveMemory))
     .addNode('citation_check', node('citation_check', citationCheck))
     .addNode('stop', node('stop', stop))
     .addNode('finalize', node('finalize', finalize))

@@ -10,7 +10,7 @@ const planSchema = z.object({ plan: z.array(z.string().trim().min(3)).min(1) });
  * question's shape. Each task is one step; a task may refer to an earlier task's answer as #n; the last task
  * answers the question from the gathered context. At most `maxTasks` tasks are kept.
  */
-export const plan: ControllableNode = async (state, deps) => {
+export const planner: ControllableNode = async (state, deps) => {
   const question = state.anonymized_question || state.question;
   const outcome = await modelOrOffline(
     deps,

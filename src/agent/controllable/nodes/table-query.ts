@@ -8,7 +8,7 @@ import type { ControllableNode } from '../controllable-deps.ts';
  * it was computed from (they join the run's evidence); none leave the answer unset and the graph retrieves passages
  * for the task instead.
  */
-export const tableQueryTask: ControllableNode = async (state, deps) => {
+export const tableQuery: ControllableNode = async (state, deps) => {
   const principal = state.principal;
   if (!principal) return { update: {}, summary: 'no principal: retrieving instead' };
   const question = state.query_to_retrieve_or_answer || state.standalone_question || state.question;

@@ -17,7 +17,7 @@ export const queriesOf = (state: Pick<RagStateType, 'sub_questions' | 'standalon
  * extracted sentences the evidence contains become `support`, and the verdict is answerable exactly at
  * `isSufficient(sufficiency)`, the threshold the offline judge uses too.
  */
-export const answerability: RagNode = async (state, deps) => {
+export const checkAnswerability: RagNode = async (state, deps) => {
   const queries = queriesOf(state);
   const question = state.standalone_question || state.question;
   if (state.evidence.length === 0) {

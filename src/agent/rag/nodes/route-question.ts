@@ -26,7 +26,7 @@ const routeSchema = z.object({
  * nothing still falls back to retrieval. Offline, `offlineTableRoute` decides: the question→SQL strategy must plan it,
  * and the best passage of the documents' text must not explain the question better than the table does.
  */
-export const route: RagNode = async (state, deps) => {
+export const routeQuestion: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
   if (SMALL_TALK.test(question)) return { update: { route: 'direct' }, summary: 'direct: no retrieval needed' };
   const principal = state.principal;

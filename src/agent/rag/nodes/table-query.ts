@@ -10,7 +10,7 @@ import type { RagNode } from '../rag-deps.ts';
  * answer is kept aside (`table_answer`) while the text is retrieved and answered. Nothing answered leaves `answer`
  * empty, and the graph falls back to retrieval.
  */
-export const tableAnswer: RagNode = async (state, deps) => {
+export const tableQuery: RagNode = async (state, deps) => {
   const principal = state.principal;
   const question = state.standalone_question || state.question;
   if (!principal) return { update: {}, summary: 'no principal' };

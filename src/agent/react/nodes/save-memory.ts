@@ -3,10 +3,10 @@ import type { ReactNode } from '../react-deps.ts';
 import { withObservations } from './scratchpad.ts';
 
 /**
- * The model's save_memory call, behind rag's approval: the run interrupts with the pending action and waits. Nothing
+ * The model's save_memory call, behind the shared approval (core/nodes/save-memory.ts): the run interrupts with the pending action and waits. Nothing
  * before the interrupt has effects (on resume this node runs again); the idempotency key is run id + tool call id.
  */
-export const saveMemoryTool: ReactNode = async (state, deps) => {
+export const saveMemory: ReactNode = async (state, deps) => {
   const [request, ...rest] = state.queue;
   const principal = state.principal;
   if (!request || request.tool !== 'save_memory' || !principal)
