@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FEE_QUESTION,
@@ -103,7 +103,7 @@ describe('docs/mcp-and-adapters.md: Use from LangChain / AI SDK', () => {
         inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
         outputTokens: { total: 1, text: 1, reasoning: 0 },
       };
-      const model = new MockLanguageModelV4({
+      const model = new MockLanguageModelV3({
         doGenerate: [
           {
             content: [

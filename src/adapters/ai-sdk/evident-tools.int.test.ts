@@ -1,5 +1,5 @@
 import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // Through the package name, as a user imports it (package.json "exports").
 import { evidentSearchTool, evidentTools, type AskToolOutput, type SearchToolOutput } from 'evident/ai-sdk';
@@ -26,7 +26,7 @@ const usage = {
 
 /** AI SDK's mock model: the first step calls one tool, the second answers. Every call's prompt is kept in `doGenerateCalls`. */
 function toolCallingModel(toolName: string, input: Record<string, unknown>) {
-  return new MockLanguageModelV4({
+  return new MockLanguageModelV3({
     doGenerate: [
       {
         content: [{ type: 'tool-call', toolCallId: 'call-1', toolName, input: JSON.stringify(input) }],
@@ -45,7 +45,7 @@ function toolCallingModel(toolName: string, input: Record<string, unknown>) {
 }
 
 /** What the model was shown in its second step (the tool result among it). */
-const secondPrompt = (model: MockLanguageModelV4) => JSON.stringify(model.doGenerateCalls[1]?.prompt ?? []);
+const secondPrompt = (model: MockLanguageModelV3) => JSON.stringify(model.doGenerateCalls[1]?.prompt ?? []);
 
 describe.each(ADAPTER_MODES)('Evident tools with generateText and the mock model (%s)', (mode) => {
   it('evident_search: the model calls it and reads the passages of the next step', async () => {
