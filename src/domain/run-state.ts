@@ -17,7 +17,7 @@ export type RunStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interru
 /**
  * The values every agent's state carries (ARCHITECTURE §1), as the run engine, the event stream, the CLI, the
  * evaluation and the web UI read them, whichever agent ran. The agents' shared LangGraph state
- * (`agent/core/state.ts`) has exactly these fields; each agent adds its own beside them.
+ * (`agent/core/shared-state.ts`) has exactly these fields; each agent adds its own beside them.
  */
 export interface SharedValues {
   question: string;

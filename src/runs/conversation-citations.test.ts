@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../domain/answer.ts';
 import type { Principal } from '../domain/index.ts';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
-import { answerTurn } from '../agent/core/state.ts';
+import { answerTurn } from '../agent/core/shared-state.ts';
 import type { Evidence } from '../domain/evidence.ts';
 import type { Turn } from '../domain/turn.ts';
 import { conversationOf } from './define-agent.ts';

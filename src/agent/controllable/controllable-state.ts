@@ -1,6 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import { citationFields } from '../core/shared-state.ts';
-import { SharedState, value } from '../core/state.ts';
+import { citationFields, SharedState, value } from '../core/shared-state.ts';
 import type { Evidence } from '../../domain/evidence.ts';
 
 /** The retrieval tools a task can use, `table_query` over the ingested tables, and answering from what was gathered. */

@@ -1,4 +1,4 @@
-import type { SharedStateType } from '../core/state.ts';
+import type { SharedStateType } from '../core/shared-state.ts';
 import type { Step } from '../../domain/step.ts';
 import { stepEventOf } from '../core/step-event.ts';
 import type { StepEvent } from '../../domain/step-event.ts';

@@ -1,7 +1,7 @@
 import type { Answerability, Candidate } from '../../domain/evidence.ts';
 import type { ChannelHits, StepEvent } from '../../domain/step-event.ts';
 import type { Step } from '../../domain/step.ts';
-import type { SharedStateType } from './state.ts';
+import type { SharedStateType } from './shared-state.ts';
 
 function hitsOf(candidates: readonly Candidate[]): ChannelHits[] {
   const groups = new Map<string, ChannelHits>();

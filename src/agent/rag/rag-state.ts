@@ -1,7 +1,6 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Answer } from '../../domain/answer.ts';
-import { citationFields, historySummaryField } from '../core/shared-state.ts';
-import { SharedState, value } from '../core/state.ts';
+import { citationFields, historySummaryField, SharedState, value } from '../core/shared-state.ts';
 import type { Answerability, Candidate, Evidence } from '../../domain/evidence.ts';
 
 /** `both`: a value computed from the tables and text from the documents, answered together. */

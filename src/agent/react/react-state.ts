@@ -1,8 +1,7 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Citation } from '../../domain/answer.ts';
 import type { Candidate } from '../../domain/evidence.ts';
-import { citationFields, historySummaryField } from '../core/shared-state.ts';
-import { SharedState, value } from '../core/state.ts';
+import { citationFields, historySummaryField, SharedState, value } from '../core/shared-state.ts';
 
 /** The tools a `react` run may call; `final_answer` ends the loop. */
 export type ReactToolName = 'knowledge_base' | 'table_query' | 'save_memory';

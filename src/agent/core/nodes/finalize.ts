@@ -1,5 +1,5 @@
 import type { Answer } from '../../../domain/answer.ts';
-import { answerTurn } from '../state.ts';
+import { answerTurn } from '../shared-state.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunStatus } from '../../../domain/run-state.ts';
 import type { Turn } from '../../../domain/turn.ts';

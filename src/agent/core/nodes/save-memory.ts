@@ -4,7 +4,7 @@ import type { Embedder } from '../../../models/embedder.ts';
 import type { MemoryStore } from '../../../store/store.ts';
 import { approvalDecisionSchema, type PendingAction } from '../../../domain/approval.ts';
 import type { Answer } from '../../../domain/answer.ts';
-import type { SharedStateType } from '../state.ts';
+import type { SharedStateType } from '../shared-state.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 
