@@ -1,5 +1,11 @@
-import sqlParser from 'node-sql-parser';
+import { createRequire } from 'node:module';
+import type sqlParserModule from 'node-sql-parser';
 import { QueryRejectedError } from '../errors/index.ts';
+
+/** node-sql-parser (a 2.5 MB script), loaded by the first table query rather than by every process that opens a store. */
+let sqlParser: typeof sqlParserModule | undefined;
+const parserModule = (): typeof sqlParserModule =>
+  (sqlParser ??= createRequire(import.meta.url)('node-sql-parser') as typeof sqlParserModule);
 
 /** SQL dialects a store backend speaks; the guard parses with the backend's own. */
 export type SqlDialect = 'sqlite' | 'postgresql';
@@ -164,7 +170,7 @@ function parsedStatement(statement: string, dialect: SqlDialect): ParsedStatemen
   if (kept !== undefined) return kept;
   let parsed: ParsedStatement | null;
   try {
-    const result = new sqlParser.Parser().parse(statement, { database: dialect });
+    const result = new (parserModule().Parser)().parse(statement, { database: dialect });
     const asts = Array.isArray(result.ast) ? result.ast : [result.ast];
     parsed = {
       statements: asts.length,

@@ -1,4 +1,5 @@
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type compromise from 'compromise';
 import { contentTerms, IDENTIFIER } from '../../text/text-heuristics.ts';
 
 /**
@@ -11,6 +12,13 @@ import { contentTerms, IDENTIFIER } from '../../text/text-heuristics.ts';
  * - an "of/by" phrase whose object is named: "the author of X", "the performer of #1".
  * A construction only makes a hop when the rest of the question still asks something about its answer.
  */
+
+/**
+ * compromise, loaded on the first question that needs the tagger, as the other English taggers load it (its one-file
+ * CommonJS build, shared with them: one copy of its lexicon in the process, and no load for a question without one).
+ */
+let nlp: typeof compromise | undefined;
+const tagger = (): typeof compromise => (nlp ??= createRequire(import.meta.url)('compromise') as typeof compromise);
 
 /** Hops nested beyond this many are left inside the last one. */
 export const MAX_HOPS = 4;
@@ -95,7 +103,7 @@ function tagWords(body: string): Map<string, Tags> {
   const byWord = new Map<string, Tags>();
   const terms: { start: number; tags: Set<string> }[] = [];
   let cursor = 0;
-  for (const sentence of nlp(body).json() as { terms: { text: string; tags: string[] }[] }[]) {
+  for (const sentence of tagger()(body).json() as { terms: { text: string; tags: string[] }[] }[]) {
     for (const term of sentence.terms) {
       const at = body.indexOf(term.text, cursor);
       if (at < 0) continue;

@@ -4,8 +4,8 @@
  * offsets of each word. jieba's tags follow the ICTCLAS set: `nr` person, `ns` place, `nt` organisation, `nz` other
  * proper noun, `eng` Latin, `m` numeral, `x` unknown (its HMM's new words, and punctuation).
  */
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import { createRequire } from 'node:module';
+import type { Jieba } from '@node-rs/jieba';
 
 export interface ZhToken {
   word: string;
@@ -18,7 +18,13 @@ export interface ZhToken {
 let instance: Jieba | undefined;
 
 function segmenter(): Jieba {
-  instance ??= Jieba.withDict(dict);
+  if (!instance) {
+    // The addon and its dictionary (`dict.js` reads 11 MB of files when loaded) load here, on first use, too.
+    const require = createRequire(import.meta.url);
+    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+    const { dict } = require('@node-rs/jieba/dict.js') as typeof import('@node-rs/jieba/dict.js');
+    instance = JiebaClass.withDict(dict);
+  }
   return instance;
 }
 
