@@ -4,7 +4,7 @@
  * in a process group of its own; the table shows the median wall time, the median above bare Node, the median peak
  * RSS (GNU time's maximum resident set size) and how many processes were still in the group when the command exited.
  *
- *   npm run bench:startup -- [--runs 5] [--checkout <dir>] [--label after] [--json out.json]
+ *   npm run bench:startup -- [--runs 5] [--checkout <dir>] [--label after] [--json out.json (default bench/startup/last-run.json)]
  *
  * `--checkout` measures another checkout's `bin/evident.js` (e.g. a `git worktree` of an earlier commit with its own
  * or a symlinked node_modules), with its own sample store, so before and after are measured by the same script.
@@ -20,7 +20,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: '5' },
     checkout: { type: 'string', default: resolve(import.meta.dirname, '../..') },
     label: { type: 'string', default: 'this checkout' },
-    json: { type: 'string' },
+    json: { type: 'string', default: resolve(import.meta.dirname, 'last-run.json') },
   },
 });
 const runs = Number(flags.runs);
@@ -140,10 +140,8 @@ try {
         `${row.min_ms}–${row.max_ms} | ${row.peak_rss_mib} | ${row.left_behind} | ${row.failed_runs} |`,
     );
   }
-  if (flags.json) {
-    writeFileSync(resolve(flags.json), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${resolve(flags.json)}`);
-  }
+  writeFileSync(resolve(flags.json), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`wrote ${resolve(flags.json)}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
