@@ -109,4 +109,4 @@ const old = join(ROOT, `dist.${process.pid}.old`);
 if (existsSync(DIST)) renameSync(DIST, old);
 renameSync(out, DIST);
 rmSync(old, { recursive: true, force: true });
-console.log(`build: dist/ written (${assets} non-TypeScript files copied from src/)`);
+console.error(`build: dist/ written (${assets} non-TypeScript files copied from src/)`);
