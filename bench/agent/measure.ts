@@ -220,7 +220,7 @@ export interface MeasureResult {
 
 /** Interleaves the variants within each iteration, so drift in machine load touches them alike. */
 export async function measureAgent(evident: Evident, options: MeasureOptions): Promise<MeasureResult> {
-  const runtime = openAgentRuntime(evident);
+  const runtime = await openAgentRuntime(evident);
   const graph = runtime.runs.agent('rag').graph as unknown as RagGraph;
   if (!(graph.checkpointer instanceof BaseCheckpointSaver)) throw new Error('the agent has no checkpoint saver');
   const agentSaver = timeSaver(graph.checkpointer);

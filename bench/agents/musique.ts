@@ -49,7 +49,7 @@ async function runQuestion(
 ): Promise<Record<string, QuestionOutcome>> {
   const workDir = mkdtempSync(join(tmpdir(), 'evident-musique-'));
   const evident = await createEvident(benchConfig(workDir, join(workDir, 'store.db')));
-  const runtime = openAgentRuntime(evident);
+  const runtime = await openAgentRuntime(evident);
   try {
     const ingest = await evident.ingestor.ingestRecords(
       question.paragraphs.map((paragraph) => ({

@@ -168,7 +168,7 @@ async function primary(): Promise<void> {
 /** A cluster worker: a whole server over the primary's store, on the port every worker shares. */
 async function worker(): Promise<void> {
   const evident = await openEvident(process.env.EVIDENT_BENCH_DB as string, process.env.EVIDENT_BENCH_DIR as string);
-  const agents = openAgentRuntime(evident);
+  const agents = await openAgentRuntime(evident);
   const server = await startServer(createApp({ evident, adminKey: TEST_ADMIN_KEY, agents }), { port: 0 });
   const send = (message: WorkerMessage) => process.send?.(message);
   send({ kind: 'listening', url: server.url });

@@ -140,7 +140,7 @@ async function agentRun() {
         missing_information: ['x'],
       }),
     ]);
-    const agent = openAgent(sample.evident, 'react', { chat: { id: 'recording:bench', model } });
+    const agent = await openAgent(sample.evident, 'react', { chat: { id: 'recording:bench', model } });
     const size = () =>
       [sample.db, `${sample.db}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
     const before = size();

@@ -45,20 +45,29 @@ export interface AgentRuntimeOptions {
 }
 
 /** The runtime over an Evident's services; `createEvident` builds it once (`evident.agents()`), with its chat model. */
-export function openAgentRuntime(services: AgentRuntimeServices, options: AgentRuntimeOptions = {}): AgentRuntime {
+export async function openAgentRuntime(
+  services: AgentRuntimeServices,
+  options: AgentRuntimeOptions = {},
+): Promise<AgentRuntime> {
   // One saver for every agent, from the store's checkpoint port (the store knows where its checkpoints live).
-  const checkpointer = services.store.openCheckpointer();
+  const checkpointer = await services.store.openCheckpointer();
   const context = { services, checkpointer: checkpointer.saver, ...(options.chat ? { chat: options.chat } : {}) };
-  const runs = new RunManager({
-    store: services.store,
-    agents: (options.agents ?? AGENTS).map((agent) => agent(context)),
-    policy: options.policy ?? services.config.approvals,
-    leases: services.config.runs,
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
-    limits: options.limits ?? services.config.runs,
-    audit: services.audit,
-  });
+  let runs: RunManager;
+  try {
+    runs = new RunManager({
+      store: services.store,
+      agents: (options.agents ?? AGENTS).map((agent) => agent(context)),
+      policy: options.policy ?? services.config.approvals,
+      leases: services.config.runs,
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+      limits: options.limits ?? services.config.runs,
+      audit: services.audit,
+    });
+  } catch (error) {
+    await checkpointer.close();
+    throw error;
+  }
   return {
     runs,
     async close() {

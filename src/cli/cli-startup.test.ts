@@ -52,3 +52,14 @@ describe('the CLI at start-up', () => {
     expect(packages.has('commander')).toBe(true);
   });
 });
+
+describe('the stores at start-up', () => {
+  it('load no LangGraph or LangChain: the checkpoint saver loads when an agent opens a checkpointer', () => {
+    // `evident search` and `evident ingest` open a store and never run an agent; LangGraph and the LangChain under it
+    // are about 500 modules, so they wait for `openCheckpointer()` (the chain names the import that reaches them).
+    for (const entry of ['evident.ts', 'store/sqlite/store.ts', 'store/postgres/store.ts']) {
+      const packages = packagesReachedFrom(resolve(SRC, entry));
+      expect(Object.fromEntries([...packages].filter(([name]) => name.startsWith('@langchain/')))).toEqual({});
+    }
+  });
+});

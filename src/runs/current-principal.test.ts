@@ -38,7 +38,7 @@ async function pausedRun() {
     }),
   ]);
   // One query per knowledge_base call: RAG fusion's own model call stays out of the script.
-  const react = openAgent(sample.evident, 'react', {
+  const react = await openAgent(sample.evident, 'react', {
     chat: { id: 'recording:now', model },
     bounds: { react: { fusionQueries: 1 } },
   });

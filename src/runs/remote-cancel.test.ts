@@ -19,8 +19,8 @@ const releases: (() => void)[] = [];
 beforeAll(async () => {
   sample = await openSampleCorpusStore([{ name: 'alice', groups: ['legal'] }]);
   alice = await sample.evident.principalFor('alice');
-  executing = openAgentRuntime(sample.evident, { chat: { id: 'recording:held', model }, pollMs: 20 });
-  elsewhere = openAgentRuntime(sample.evident, { pollMs: 20 });
+  executing = await openAgentRuntime(sample.evident, { chat: { id: 'recording:held', model }, pollMs: 20 });
+  elsewhere = await openAgentRuntime(sample.evident, { pollMs: 20 });
 });
 afterAll(async () => {
   for (const release of releases) release();

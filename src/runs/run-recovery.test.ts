@@ -34,16 +34,16 @@ afterAll(async () => {
 });
 
 /** A runtime over the sample store with these lease settings, the given store port, and optionally a chat model. */
-function runtime(
+async function runtime(
   runs: { heartbeatMs: number; leaseMs: number },
   options: { store?: Store; model?: RecordingChatModel } = {},
-): AgentRuntime {
+): Promise<AgentRuntime> {
   const evident: Evident = {
     ...sample.evident,
     store: options.store ?? sample.evident.store,
     config: { ...sample.evident.config, runs: { ...sample.evident.config.runs, ...runs } },
   };
-  const agents = openAgentRuntime(evident, {
+  const agents = await openAgentRuntime(evident, {
     pollMs: 20,
     ...(options.model ? { chat: { id: 'recording:held', model: options.model } } : {}),
   });
@@ -92,13 +92,13 @@ describe('recovering the runs of a process that stopped', () => {
   it('resumes a run that died mid-graph from its checkpoint, continuing its log, and shuts the dead process out', async () => {
     const { store } = sample.evident;
     const held = heldModel();
-    const dying = runtime(DYING, { model: held.model });
+    const dying = await runtime(DYING, { model: held.model });
     const run = await dying.runs.start(ask('What is the termination fee of CT-2024-0193?'));
     await held.reached;
     const before = await store.listRunEvents(run.runId, 0);
     expect(before.length).toBeGreaterThan(1);
 
-    const restarted = runtime(LIVE);
+    const restarted = await runtime(LIVE);
     const done = await ended(store, run.runId);
     expect(done).toMatchObject({ status: 'answered', attempt: 2 });
     const events = await store.listRunEvents(run.runId, 0);
@@ -127,7 +127,7 @@ describe('recovering the runs of a process that stopped', () => {
 
   it("ends failed, with the public error, a run that died before a checkpoint of its own, never answering with another run's", async () => {
     const { store } = sample.evident;
-    const live = runtime(LIVE);
+    const live = await runtime(LIVE);
     const first = await live.runs.start(ask('What is the termination fee of CT-2024-0193?'));
     expect((await ended(store, first.runId)).status).toBe('answered');
     // A run recorded on the thread by a process that died before its graph wrote anything.
@@ -159,7 +159,7 @@ describe('recovering the runs of a process that stopped', () => {
 
   it('runs an approved save_memory once when its decision run died after the write, and never orphans a run waiting for a decision', async () => {
     const { store } = sample.evident;
-    const live = runtime(LIVE);
+    const live = await runtime(LIVE);
     const asked = await live.runs.start(ask('Remember that my billing contact is Dana Reyes'));
     expect((await ended(store, asked.runId)).status).toBe('interrupted');
     await new Promise((resolve) => setTimeout(resolve, LIVE.leaseMs + 100));
@@ -177,7 +177,7 @@ describe('recovering the runs of a process that stopped', () => {
         },
       },
     }) as Store;
-    const dying = runtime(DYING, { store: stopsAfterWrite });
+    const dying = await runtime(DYING, { store: stopsAfterWrite });
     const decision = await dying.runs.start({
       agent: 'rag',
       threadId: asked.threadId,
@@ -208,12 +208,12 @@ describe('recovering the runs of a process that stopped', () => {
   it('hands a recovered run back on close instead of cancelling it, and the next process finishes it', async () => {
     const { store } = sample.evident;
     const first = heldModel();
-    const dying = runtime(DYING, { model: first.model });
+    const dying = await runtime(DYING, { model: first.model });
     const run = await dying.runs.start(ask('What is the termination fee of CT-2024-0193?'));
     await first.reached;
 
     const second = heldModel();
-    const closing = runtime(LIVE, { model: second.model });
+    const closing = await runtime(LIVE, { model: second.model });
     await second.reached;
     expect((await store.getRun(run.runId))?.attempt).toBe(2);
     await closing.close();
@@ -221,7 +221,7 @@ describe('recovering the runs of a process that stopped', () => {
     expect(handedBack?.status).toBe('running');
     expect(Date.parse(handedBack?.lease?.expiresAt ?? '')).toBeLessThanOrEqual(Date.now());
 
-    runtime(LIVE);
+    await runtime(LIVE);
     const done = await ended(store, run.runId);
     expect(done).toMatchObject({ status: 'answered', attempt: 3 });
     const events = await store.listRunEvents(run.runId, 0);

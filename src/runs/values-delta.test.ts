@@ -40,7 +40,7 @@ describe('a run with a large question', () => {
     const { openSampleCorpusStore } = await import('../testing/sample-corpus-store.ts');
     const { openAgent } = await import('../testing/agent-client.ts');
     const sample = await openSampleCorpusStore([]);
-    const rag = openAgent(sample.evident, 'rag');
+    const rag = await openAgent(sample.evident, 'rag');
     try {
       const question = `What is the termination fee of CT-2024-0193? ${'Please answer carefully. '.repeat(8_000)}`;
       const run = await rag.ask({ question, principal: { id: 'alice', groups: ['legal'], roles: ['member'] } });

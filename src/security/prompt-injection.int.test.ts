@@ -98,7 +98,7 @@ describeWith(
       ]);
       bob = await sample.evident.principalFor('bob');
       for (const agent of AGENTS)
-        agents.set(agent, openAgent(sample.evident, agent, { chat: { id: 'compliant:injection', model } }));
+        agents.set(agent, await openAgent(sample.evident, agent, { chat: { id: 'compliant:injection', model } }));
     });
     afterAll(async () => {
       for (const agent of agents.values()) await agent.close();

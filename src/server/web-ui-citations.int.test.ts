@@ -148,7 +148,7 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     expect((await evident.ingestor.ingest([docs], { acl: ['group:service'] })).failed).toBe(0);
     await evident.store.upsertUser({ name: 'alice', groups: ['service'] });
     aliceKey = (await evident.store.createApiKey('alice')).key;
-    agents = openAgentRuntime(evident);
+    agents = await openAgentRuntime(evident);
     server = await startServer(createApp({ evident, agents, adminKey: ADMIN_KEY }), { port: 0 });
     const upload = new FormData();
     upload.append('files', new Blob([new Uint8Array(BULLETIN)]), 'orion-bulletin.pdf');

@@ -62,7 +62,7 @@ async function startUiServer(options: AgentRuntimeOptions = {}): Promise<UiServe
   const summary = await ensureSampleCorpus(evident);
   expect(summary?.failed).toBe(0);
   const aliceKey = (await evident.store.createApiKey('alice')).key;
-  const agents = openAgentRuntime(evident, options);
+  const agents = await openAgentRuntime(evident, options);
   const app = createApp({ evident, adminKey: ADMIN_KEY, agents });
   const slowNetwork = new Hono<ServerEnv>().all('*', async (c) => paced(await app.fetch(c.req.raw, c.env)));
   const server = await startServer(slowNetwork, { port: 0 });

@@ -68,11 +68,11 @@ export interface OpenAgentOptions {
 }
 
 /** A runtime of its own (with its chat model and bounds) and a client of one of its agents; `close` closes the runtime. */
-export function openAgent(
+export async function openAgent(
   evident: Evident,
   agent: string,
   options: OpenAgentOptions = {},
-): AgentClient & { runtime: AgentRuntime; close(): Promise<void> } {
+): Promise<AgentClient & { runtime: AgentRuntime; close(): Promise<void> }> {
   const agents = Object.fromEntries(
     Object.entries(evident.config.agents).map(([name, bounds]) => [
       name,
@@ -80,7 +80,7 @@ export function openAgent(
     ]),
   ) as AgentsConfig;
   const configured: Evident = { ...evident, config: { ...evident.config, agents } };
-  const runtime = openAgentRuntime(configured, {
+  const runtime = await openAgentRuntime(configured, {
     ...(options.chat ? { chat: options.chat } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   });

@@ -39,7 +39,7 @@ export interface ApiTestServerOptions {
   env?: Record<string, string>;
   corpus?: boolean;
   /** Serve agents (the LangGraph API): the runtime to open over the test's Evident. */
-  agents?: (evident: Evident) => AgentRuntime;
+  agents?: (evident: Evident) => AgentRuntime | Promise<AgentRuntime>;
   heartbeatMs?: number;
 }
 
@@ -59,7 +59,7 @@ export async function startApiTestServer(options: ApiTestServerOptions = {}): Pr
     alice: (await evident.store.createApiKey('alice')).key,
     bob: (await evident.store.createApiKey('bob')).key,
   };
-  const agents = options.agents?.(evident);
+  const agents = await options.agents?.(evident);
   const app = createApp({
     evident,
     adminKey: TEST_ADMIN_KEY,

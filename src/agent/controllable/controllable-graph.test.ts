@@ -115,7 +115,7 @@ describe('controllable graph, offline, on the sample corpus', () => {
 
 describe('controllable through the agent runtime', () => {
   it('is served as the `controllable` agent and records the run', async () => {
-    const runtime = openAgentRuntime(sample.evident);
+    const runtime = await openAgentRuntime(sample.evident);
     try {
       const definition = runtime.runs.agent('controllable');
       expect(definition.name).toBe('controllable');

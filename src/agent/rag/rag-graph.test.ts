@@ -27,7 +27,7 @@ beforeAll(async () => {
   await evident.store.upsertUser({ name: 'alice', groups: ['legal'] });
   await evident.store.upsertUser({ name: 'bob', groups: ['engineering'] });
   expect(await evident.ingestor.ingest([corpus])).toMatchObject({ failed: 0 });
-  agent = openAgent(evident, 'rag');
+  agent = await openAgent(evident, 'rag');
 });
 
 afterAll(async () => {
@@ -167,7 +167,7 @@ describe('rag graph with a recording chat model', () => {
         missing_information: ['the termination fee of CT-2024-0193'],
       }),
     ]);
-    const rag = withModel(model);
+    const rag = await withModel(model);
     try {
       const run = await rag.ask({
         question: 'What is the termination fee of CT-2024-0193 with Northwind Logistics?',
@@ -185,7 +185,7 @@ describe('rag graph with a recording chat model', () => {
         routeTo('retrieve'),
         { answerable: false, reasons: [], missing_information: ['x'] },
       ]);
-      const aliceRun = await withModel(aliceModel).ask({
+      const aliceRun = await (await withModel(aliceModel)).ask({
         question: 'What is the termination fee of CT-2024-0193?',
         principal: await as('alice'),
       });
@@ -207,7 +207,7 @@ describe('rag graph with a recording chat model', () => {
         missing_information: ['What is the termination fee of CT-2023-0077?'],
       },
     ]);
-    const rag = withModel(model);
+    const rag = await withModel(model);
     try {
       const run = await rag.ask({
         question: 'What is the termination fee of CT-2023-0077?',
@@ -232,7 +232,7 @@ describe('rag graph with a recording chat model', () => {
       { answer: 'The fee is $48,000.' },
       'no json here',
     ]);
-    const rag = withModel(model);
+    const rag = await withModel(model);
     try {
       const run = await rag.ask({
         question: 'What is the termination fee of CT-2024-0193?',
@@ -285,7 +285,7 @@ describe('rag graph with a recording chat model', () => {
         };
       },
     ]);
-    const rag = withModel(model);
+    const rag = await withModel(model);
     try {
       const run = await rag.ask({
         question: 'What is the termination fee of CT-2024-0193?',
@@ -317,7 +317,7 @@ describe('rag graph with a recording chat model', () => {
       bad,
       bad,
     ]);
-    const rag = withModel(model);
+    const rag = await withModel(model);
     try {
       const run = await rag.ask({
         question: 'What is the termination fee of CT-2024-0193?',

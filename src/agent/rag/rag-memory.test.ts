@@ -19,7 +19,7 @@ beforeAll(async () => {
     { name: 'root', admin: true },
   ]);
   evident = sample.evident;
-  agent = openAgent(evident, 'rag');
+  agent = await openAgent(evident, 'rag');
 });
 
 afterAll(async () => {
@@ -183,8 +183,8 @@ describe('long-term memories in later runs', () => {
     ];
     const aliceModel = new RecordingChatModel(script());
     const bobModel = new RecordingChatModel(script());
-    const aliceAgent = openAgent(evident, 'rag', { chat: { id: 'recording:alice', model: aliceModel } });
-    const bobAgent = openAgent(evident, 'rag', { chat: { id: 'recording:bob', model: bobModel } });
+    const aliceAgent = await openAgent(evident, 'rag', { chat: { id: 'recording:alice', model: aliceModel } });
+    const bobAgent = await openAgent(evident, 'rag', { chat: { id: 'recording:bob', model: bobModel } });
     try {
       const aliceRun = await aliceAgent.ask({ question, principal: alice });
       const bobRun = await bobAgent.ask({ question, principal: bob });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   for (const [name, text] of Object.entries(DOCS)) await writeFile(join(dir, 'docs', name), text);
   evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') } }));
   expect(await evident.ingestor.ingest([join(dir, 'docs')])).toMatchObject({ failed: 0 });
-  agent = openAgent(evident, 'rag');
+  agent = await openAgent(evident, 'rag');
 });
 
 afterAll(async () => {

@@ -31,7 +31,7 @@ const WINDOW = 2;
 
 describe('short-term memory: a window and a running summary', () => {
   it('offline: folds turns beyond the window into an extractive summary the rewrite resolves through', async () => {
-    const agent = openAgent(evident, 'rag', { bounds: { rag: { historyWindow: WINDOW } } });
+    const agent = await openAgent(evident, 'rag', { bounds: { rag: { historyWindow: WINDOW } } });
     try {
       const alice = await evident.principalFor('alice');
       const run = await agent.ask({ question: 'And what is its termination fee?', principal: alice, history });
@@ -79,7 +79,7 @@ describe('short-term memory: a window and a running summary', () => {
       }
     };
     model.push(reply, reply, reply, reply, reply);
-    const agent = openAgent(evident, 'rag', {
+    const agent = await openAgent(evident, 'rag', {
       chat: { id: 'recording:test', model },
       bounds: { rag: { historyWindow: WINDOW } },
     });
@@ -120,7 +120,7 @@ describe('short-term memory: a window and a running summary', () => {
       'not json',
       'not json',
     ]);
-    const agent = openAgent(evident, 'rag', {
+    const agent = await openAgent(evident, 'rag', {
       chat: { id: 'recording:test', model },
       bounds: { rag: { historyWindow: WINDOW } },
     });
@@ -151,7 +151,7 @@ describe('short-term memory: a window and a running summary', () => {
       routeTo('retrieve'),
       { answerable: false, reasons: [], missing_information: ['x'] },
     ]);
-    const agent = openAgent(evident, 'rag', {
+    const agent = await openAgent(evident, 'rag', {
       chat: { id: 'recording:test', model },
       bounds: { rag: { historyWindow: WINDOW } },
     });

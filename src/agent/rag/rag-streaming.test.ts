@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('rag run streaming', () => {
   it('delivers each step, with what it decided, as the node completes', async () => {
-    const agent = openAgent(evident, 'rag');
+    const agent = await openAgent(evident, 'rag');
     try {
       const events: StepEvent[] = [];
       const run = await agent.ask({
@@ -65,7 +65,7 @@ describe('rag run streaming', () => {
         return { answerable: false, reasons: ['not stated'], missing_information: ['the fee'] };
       },
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({
         question: 'What is the termination fee of CT-2024-0193?',

@@ -25,8 +25,8 @@ afterAll(async () => {
 });
 
 /** The react agent as the API serves it: the runtime's run manager. */
-function runtime(options: Parameters<typeof openAgent>[2] = {}): RunManager {
-  const agent = openAgent(sample.evident, 'react', options);
+async function runtime(options: Parameters<typeof openAgent>[2] = {}): Promise<RunManager> {
+  const agent = await openAgent(sample.evident, 'react', options);
   opened.push(agent);
   return agent.runtime.runs;
 }
@@ -52,7 +52,7 @@ const ask = (question: string): RunAction => ({ kind: 'ask', question, history: 
 
 describe('react through the run runtime', () => {
   it('interrupts save_memory for approval, and saves exactly once after the approval', async () => {
-    const runs = runtime();
+    const runs = await runtime();
     const alice = await sample.evident.principalFor('alice');
     const threadId = randomUUID();
     const first = await run(runs, alice, threadId, ask('Remember that I prefer invoices in EUR.'));
@@ -108,7 +108,7 @@ describe('react through the run runtime', () => {
         ],
       }),
     ]);
-    const runs = runtime({ chat: { id: 'recording:test', model } });
+    const runs = await runtime({ chat: { id: 'recording:test', model } });
     const alice = await sample.evident.principalFor('alice');
     const threadId = randomUUID();
     const first = await run(runs, alice, threadId, ask('Please keep my cost centre on file: QX-7731.'));
@@ -142,7 +142,7 @@ describe('react through the run runtime', () => {
       { standalone_question: 'What is the termination fee of CT-2024-0193?' },
       final('Second answer.'),
     ]);
-    const runs = runtime({ chat: { id: 'recording:test', model } });
+    const runs = await runtime({ chat: { id: 'recording:test', model } });
     const alice = await sample.evident.principalFor('alice');
     const threadId = randomUUID();
     await run(runs, alice, threadId, ask('What is the pricing of CT-2024-0193?'));

@@ -25,7 +25,7 @@ let report: EvalReport;
 
 beforeAll(async () => {
   evident = await createEvident(configSchema.parse({ db: join(root, 'evident.db') }));
-  const runtime = openAgentRuntime(evident);
+  const runtime = await openAgentRuntime(evident);
   registered = [...runtime.runs.agents.keys()];
   await runtime.close();
   cases = await readCases(SAMPLE_CORPUS_CASES);

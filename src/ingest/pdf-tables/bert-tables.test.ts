@@ -89,7 +89,7 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
   });
 
   it('offline (no chat model), the rag agent writes the SQL itself and cites the row on page 6', async () => {
-    const agent = openAgent(evident, 'rag');
+    const agent = await openAgent(evident, 'rag');
     try {
       const run = await agent.ask({ question: 'What is the Average of BERT LARGE in Table 1?', principal: ALICE });
       expect(run.answer?.answer).toContain('82.1');
@@ -119,7 +119,7 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
       routeTo('table'),
       { sql: `SELECT "Average" FROM ${glue.sqlName} WHERE "System" = 'BERT LARGE'` },
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: 'What is the GLUE average score of BERT LARGE?', principal: ALICE });
       expect(run.status).toBe('answered');

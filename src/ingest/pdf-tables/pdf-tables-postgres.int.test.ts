@@ -75,7 +75,7 @@ describeWithPostgres('PDF tables in PostgreSQL', (url) => {
   });
 
   it('the rag agent, offline, answers from the table in PostgreSQL and cites the row with its page', async () => {
-    const agent = openAgent(evident, 'rag');
+    const agent = await openAgent(evident, 'rag');
     try {
       const run = await agent.ask({ question: 'What is the Revenue of North in Table 2?', principal: FIONA });
       expect(run.answer?.answer).toContain('1200');

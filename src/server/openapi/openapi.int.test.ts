@@ -51,7 +51,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('describes every route the app registers, and no route it does not', async () => {
-    const agents = openAgentRuntime(api.evident);
+    const agents = await openAgentRuntime(api.evident);
     try {
       const registered = appRouteKeys(createApp({ evident: api.evident, adminKey: api.keys.admin, agents }));
       expect(registered).toContain('POST /threads/{threadId}/runs/stream');

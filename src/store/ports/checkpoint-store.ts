@@ -12,6 +12,9 @@ export interface Checkpointer {
  * and never looks at which backend it has.
  */
 export interface CheckpointStore {
-  /** A checkpoint saver of this store, with a connection of its own; the caller closes it when done. */
-  openCheckpointer(): Checkpointer;
+  /**
+   * A checkpoint saver of this store, with a connection of its own; the caller closes it when done. Asynchronous, so
+   * a backend loads LangGraph's saver on first use: a process that never runs an agent (search, ingest) loads none of it.
+   */
+  openCheckpointer(): Promise<Checkpointer>;
 }

@@ -6,8 +6,8 @@ import type { Checkpointer } from '../ports/checkpoint-store.ts';
 type Saver = PostgresSaver;
 
 /**
- * LangGraph's PostgresSaver, in the store's own schema, creating its tables on first use: agents open their
- * checkpointer synchronously, and the saver's `setup()` is async. Setup runs under an advisory lock because
+ * LangGraph's PostgresSaver, in the store's own schema, creating its tables on first use (opening a checkpointer
+ * costs no round trip to the database; a failed setup is tried again by the next use). Setup runs under an advisory lock because
  * several server processes may start on a new database at once, and the saver's migrations are not safe to race.
  */
 export class LazyPostgresSaver extends PostgresSaver {

@@ -13,7 +13,6 @@ import { readEmbedder } from './document-writes.ts';
 import { migratePostgres } from './migrate.ts';
 import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
 import { PooledConnections } from './pool.ts';
-import { openPostgresCheckpointer } from './checkpointer.ts';
 import { ReadReplicas, type ReadReplicaOptions, type ReadReplicaStatus } from './read-replicas.ts';
 import { primaryAdapters, routedAdapters } from './routed-adapters.ts';
 
@@ -96,7 +95,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     location: target.location,
     ...(replicas ? routedAdapters(pool, replicas) : primaryAdapters(pool)),
     // Checkpoints are written and read on the primary: the saver opens its own pool with the primary's connection string.
-    openCheckpointer: () => openPostgresCheckpointer(target.connectionString, names.schema),
+    // LangGraph's saver loads with the first checkpointer, as on SQLite.
+    openCheckpointer: async () =>
+      (await import('./checkpointer.ts')).openPostgresCheckpointer(target.connectionString, names.schema),
     readReplicaStatus: () => replicas?.status() ?? [],
     checkReadReplicas: async () => replicas?.check(),
     async close() {

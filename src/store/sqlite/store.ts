@@ -2,7 +2,6 @@ import type { Store, StoreStats } from '../store.ts';
 import { readEmbedder } from './document-writes.ts';
 import { sqliteAuditLog } from './audit-log.ts';
 import { SqliteConnection, type SqliteStoreOptions } from './connection.ts';
-import { openSqliteCheckpointer } from './checkpointer.ts';
 import { sqliteDocumentStore } from './document-store.ts';
 import { sqliteMemoryStore } from './memory-store.ts';
 import { sqlitePrincipalStore } from './principal-store.ts';
@@ -39,7 +38,8 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteMemoryStore(conn),
     ...sqliteRunLog(conn),
     ...sqliteAuditLog(conn),
-    openCheckpointer: () => openSqliteCheckpointer(conn.location),
+    // LangGraph (its saver, and LangChain under it) loads with the first checkpointer: search and ingest never load it.
+    openCheckpointer: async () => (await import('./checkpointer.ts')).openSqliteCheckpointer(conn.location),
 
     async close() {
       if (!conn.isOpen) return;

@@ -24,7 +24,7 @@ export function describeCheckpointStore(suite: ConformanceSuite): void {
     });
 
     async function withCheckpointer<T>(fn: (checkpointer: Checkpointer) => Promise<T>): Promise<T> {
-      const checkpointer = store.openCheckpointer();
+      const checkpointer = await store.openCheckpointer();
       try {
         return await fn(checkpointer);
       } finally {

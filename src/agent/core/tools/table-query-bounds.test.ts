@@ -44,7 +44,7 @@ describe('a hostile table query through an agent run', () => {
         missing_information: ['the value'],
       }),
     ]);
-    const agent = openAgent(sample.evident, 'react', { chat: { id: 'recording:hostile', model } });
+    const agent = await openAgent(sample.evident, 'react', { chat: { id: 'recording:hostile', model } });
     try {
       const before = storeBytes();
       await agent.ask({ question: 'How long is the value?', principal: alice });

@@ -63,7 +63,7 @@ describe('rag with a model: the both route (a table value and text together)', (
         };
       },
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: OPS });
       expect(run.status).toBe('answered');
@@ -100,7 +100,7 @@ describe('rag with a model: the both route (a table value and text together)', (
       (call) => ({ sql: `SELECT SUM("weight_kg") AS total FROM ${shipmentsTable(call)} WHERE "state" = 'delivered'` }),
       extractAndJudge('insurance', 0.2, ['how lost parcels are insured']),
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({
         question: 'What is the total weight_kg of delivered shipments, and how are lost parcels insured?',

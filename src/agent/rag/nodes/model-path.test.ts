@@ -46,7 +46,7 @@ async function ask(
   question: string,
   history: { role: 'user' | 'assistant'; content: string }[] = [],
 ) {
-  const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+  const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
   try {
     return await agent.ask({ question, principal: await alice(), history });
   } finally {

@@ -44,7 +44,7 @@ describe('table_query with a chat model writing the SQL', () => {
         sql: `SELECT ROUND(SUM("order_total_usd"), 2) AS shipped_total FROM ${ordersTable(call)} WHERE "status" = 'shipped'`,
       }),
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
       expect(run.status).toBe('answered');
@@ -71,7 +71,7 @@ describe('table_query with a chat model writing the SQL', () => {
       { sql: 'DELETE FROM documents' },
       (call) => ({ sql: `SELECT COUNT(*) FROM ${ordersTable(call)} WHERE "status" = 'shipped'` }),
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
       expect(run.tool_calls.map((call) => call.ok)).toEqual([false, true]);
@@ -93,7 +93,7 @@ describe('table_query with a chat model writing the SQL', () => {
       { sql: 'SELECT nope FROM nowhere' },
       { sql: 'SELECT * FROM documents' },
     ]);
-    const agent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
+    const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
       const run = await agent.ask({ question: QUESTION, principal: BOB });
       expect(run.tool_calls.map((call) => call.ok)).toEqual([false, false, true]);
@@ -111,8 +111,8 @@ describe('table_query with a chat model writing the SQL', () => {
     });
     const bobModel = new RecordingChatModel([oneNeed, routeTo('table'), sql]);
     const fionaModel = new RecordingChatModel([oneNeed, routeTo('table'), sql]);
-    const bobAgent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model: bobModel } });
-    const fionaAgent = openAgent(evident, 'rag', { chat: { id: 'recording:test', model: fionaModel } });
+    const bobAgent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model: bobModel } });
+    const fionaAgent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model: fionaModel } });
     try {
       expect((await bobAgent.ask({ question: QUESTION, principal: BOB })).status).toBe('answered');
       expect((await fionaAgent.ask({ question: QUESTION, principal: FIONA })).status).toBe('answered');

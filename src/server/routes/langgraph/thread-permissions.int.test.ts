@@ -170,7 +170,7 @@ describe('thread and run permissions', () => {
     expect((await call('DELETE', `/threads/${doomed.threadId}`, api.keys.alice)).status).toBe(204);
     expect((await call('GET', `/threads/${doomed.threadId}/state`, api.keys.alice)).status).toBe(404);
     expect(await api.evident.store.getRun(doomed.runId)).toBeUndefined();
-    const rag = openAgentRuntime(api.evident);
+    const rag = await openAgentRuntime(api.evident);
     try {
       expect(
         (await rag.runs.agent('rag').graph.getState({ configurable: { thread_id: doomed.threadId } })).createdAt,

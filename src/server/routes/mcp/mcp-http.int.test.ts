@@ -88,7 +88,7 @@ describe('MCP over Streamable HTTP (POST /mcp) on SQLite, offline agents', () =>
   let api: McpTestServer;
   beforeAll(async () => {
     const corpus = await openMcpCorpusStore();
-    api = await startMcpTestServer(corpus, openAgentRuntime(corpus.evident));
+    api = await startMcpTestServer(corpus, await openAgentRuntime(corpus.evident));
   });
   afterAll(async () => {
     await api?.close();
@@ -188,7 +188,7 @@ describe('MCP over Streamable HTTP (POST /mcp) on SQLite, offline agents', () =>
       model = new CompliantChatModel();
       compliant = await startMcpTestServer(
         api.corpus,
-        openAgentRuntime(api.corpus.evident, { chat: { id: 'compliant:test', model } }),
+        await openAgentRuntime(api.corpus.evident, { chat: { id: 'compliant:test', model } }),
       );
     });
     afterAll(async () => {
@@ -216,7 +216,7 @@ describeWithPostgres('MCP over Streamable HTTP on PostgreSQL, offline agents', (
   let api: McpTestServer;
   beforeAll(async () => {
     const corpus = await openMcpCorpusStore({ databaseUrl: withSchema(url, schema) });
-    api = await startMcpTestServer(corpus, openAgentRuntime(corpus.evident));
+    api = await startMcpTestServer(corpus, await openAgentRuntime(corpus.evident));
   }, 60_000);
   afterAll(async () => {
     await api?.close();
