@@ -1,9 +1,10 @@
 import { INTERRUPT } from '@langchain/langgraph';
-import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import { RunLeaseLostError } from '../errors/index.ts';
 import { publicErrorOf } from '../errors/public-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { RunLog, RunRecord, RunRecordStatus } from '../store/store.ts';
+import { SPAN_STATUS_ERROR } from '../telemetry/in-span.ts';
 import { inRunSpan } from '../telemetry/run-span.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
@@ -181,7 +182,7 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
       'evident.run.event_count': seq - (execution.afterSeq ?? 0),
       'evident.duration_ms': Math.round((performance.now() - began) * 100) / 100,
     });
-    if (status === 'failed') span?.setStatus({ code: SpanStatusCode.ERROR, message: 'run failed' });
+    if (status === 'failed') span?.setStatus({ code: SPAN_STATUS_ERROR, message: 'run failed' });
     return finished;
   } catch (caught) {
     const stop = stopOf(caught);

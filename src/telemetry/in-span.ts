@@ -1,4 +1,4 @@
-import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
+import type { Attributes, Span, SpanStatusCode } from '@opentelemetry/api';
 import { activeTracing } from './tracing-state.ts';
 
 /**
@@ -42,10 +42,16 @@ export function inSyncSpan<T>(name: string, work: (span: Span | undefined) => T)
   });
 }
 
+/**
+ * `SpanStatusCode.ERROR` (2 in the API as in OTLP): a constant here, so the API itself loads only with tracing on (a
+ * span exists only then).
+ */
+export const SPAN_STATUS_ERROR: SpanStatusCode.ERROR = 2;
+
 /** `error.type` is the error's stable code when it has one (`invalid_input`), else its class name. */
 export function markFailed(span: Span, error: unknown): void {
   const code = (error as { code?: unknown } | null)?.code;
   const type = typeof code === 'string' ? code : error instanceof Error ? error.name : typeof error;
   span.setAttribute('error.type', type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  span.setStatus({ code: SPAN_STATUS_ERROR, message: type });
 }

@@ -1,8 +1,9 @@
-import { context, createContextKey, type Attributes, type Span } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { inSpan } from './in-span.ts';
-import { activeTracing } from './tracing-state.ts';
+import { activeTracing, type ActiveTracing } from './tracing-state.ts';
 
-const AGENT = createContextKey('evident.agent');
+/** The context key of the run's agent (`createContextKey` is `Symbol.for`: the same key on every call). */
+const agentKey = (tracing: ActiveTracing): symbol => tracing.api.createContextKey('evident.agent');
 
 export interface RunSpanStart {
   agent: string;
@@ -27,7 +28,8 @@ export function inRunSpan<T>(start: RunSpanStart, work: (span: Span | undefined)
     'evident.run.attempt': start.attempt,
     ...questionAttributes(start.question),
   };
-  return context.with(context.active().setValue(AGENT, start.agent), () =>
+  const { context } = tracing.api;
+  return context.with(context.active().setValue(agentKey(tracing), start.agent), () =>
     inSpan(`run ${start.agent}`, work, attributes),
   );
 }
@@ -37,8 +39,13 @@ export function questionAttributes(question: string): Attributes {
   return activeTracing()?.recordQuestions ? { 'evident.question': question } : {};
 }
 
-/** The agent whose run is the active context's (undefined outside a run: a node under test, a direct search). */
+/**
+ * The agent whose run is the active context's (undefined outside a run: a node under test, a direct search; and with
+ * tracing off, when no run span set it).
+ */
 export const currentAgent = (): string | undefined => {
-  const agent = context.active().getValue(AGENT);
+  const tracing = activeTracing();
+  if (!tracing) return undefined;
+  const agent = tracing.api.context.active().getValue(agentKey(tracing));
   return typeof agent === 'string' ? agent : undefined;
 };

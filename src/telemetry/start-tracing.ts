@@ -1,6 +1,4 @@
-import { context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
 import type { Logger } from '../logging/logger.ts';
-import { AsyncLocalStorageContextManager } from './async-context-manager.ts';
 import { otlpTracesUrl, serviceNameOf, type TracingEnv } from './otlp-endpoint.ts';
 import { activeTracing, setActiveTracing } from './tracing-state.ts';
 
@@ -61,14 +59,17 @@ export async function startTracing(options: StartTracingOptions = {}): Promise<T
 }
 
 async function openSession(url: string, serviceName: string, options: StartTracingOptions): Promise<Session> {
-  // The SDK and exporter are loaded only when tracing is on: a process without an endpoint never pays for them.
-  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] = await Promise.all(
-    [
+  // The API, the SDK and the exporter are loaded only when tracing is on: a process without an endpoint never pays for them.
+  const [api, { AsyncLocalStorageContextManager }, { OTLPTraceExporter }, { resourceFromAttributes }, sdk] =
+    await Promise.all([
+      import('@opentelemetry/api'),
+      import('./async-context-manager.ts'),
       import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/resources'),
       import('@opentelemetry/sdk-trace'),
-    ],
-  );
+    ]);
+  const { BatchSpanProcessor, TracerProvider } = sdk;
+  const { context, diag, DiagLogLevel, trace } = api;
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
     spanProcessors: [
@@ -94,7 +95,11 @@ async function openSession(url: string, serviceName: string, options: StartTraci
   const contextManager = new AsyncLocalStorageContextManager();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
-  setActiveTracing({ tracer: provider.getTracer('evident'), recordQuestions: options.recordQuestions ?? false });
+  setActiveTracing({
+    tracer: provider.getTracer('evident'),
+    recordQuestions: options.recordQuestions ?? false,
+    api,
+  });
   return {
     holders: 0,
     flush: () => provider.forceFlush(),

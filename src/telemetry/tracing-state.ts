@@ -1,9 +1,13 @@
-import type { Tracer } from '@opentelemetry/api';
+import type * as OtelApi from '@opentelemetry/api';
 
-/** What the spans read of the process's tracing: its tracer, and whether questions go into attributes. */
+/**
+ * What the spans read of the process's tracing: its tracer, whether questions go into attributes, and the OpenTelemetry
+ * API (loaded by `startTracing` with the SDK, so a process without an endpoint never loads it).
+ */
 export interface ActiveTracing {
-  readonly tracer: Tracer;
+  readonly tracer: OtelApi.Tracer;
   readonly recordQuestions: boolean;
+  readonly api: typeof OtelApi;
 }
 
 let active: ActiveTracing | undefined;

@@ -57,6 +57,9 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
         async (evident) => {
           await evident.assertEmbedderMatches();
           const principal = await principalFromFlags(evident, flags);
+          // Routing a question reads the tables' values through the table-query process (SQLite): started now, it
+          // comes up on another core while the agents load, instead of after them.
+          if ((await evident.store.listTables(principal)).length > 0) evident.store.prepareTableQueries?.();
           // Steps go to stderr as they complete, so stdout stays the answer (or pure JSON with --json).
           const onStep = (event: StepEvent) => io.err(formatStepLines(event));
           const action = { kind: 'ask' as const, question, history: history ?? [] };

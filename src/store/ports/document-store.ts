@@ -121,6 +121,12 @@ export interface DocumentStore {
    * goes over the byte bounds is stopped there and fails with `query_too_large`.
    */
   queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult>;
+  /**
+   * Starts now what table queries run in, so the first one (with the default bounds) does not wait for it: a caller
+   * about to query tables calls it early, while other work goes on. Absent, or nothing to do, on a backend that needs
+   * nothing started (PostgreSQL).
+   */
+  prepareTableQueries?(): void;
   getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]>;
 
   /**

@@ -7,10 +7,14 @@ import { sqliteMemoryStore } from './memory-store.ts';
 import { sqlitePrincipalStore } from './principal-store.ts';
 import { sqliteRunLog } from './run-log.ts';
 import { TableQueryRunner } from './table-query/runner.ts';
+import { resolveTableQueryLimits } from '../table-query-limits.ts';
 import { TermStats } from './term-stats.ts';
 import { VectorCache } from './vectors/vector-cache.ts';
 
 export type { SqliteStoreOptions } from './connection.ts';
+
+/** The bounds a prewarmed query process is started for: the byte bounds' defaults (rows and time do not shape it). */
+const DEFAULT_BOUNDS = { maxRows: 1, timeoutMs: 1 };
 
 /** The embedded store, with what SQLite-specific tests observe of its vector cache. */
 export interface SqliteStore extends Store {
@@ -39,6 +43,9 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteRunLog(conn),
     ...sqliteAuditLog(conn),
     // LangGraph (its saver, and LangChain under it) loads with the first checkpointer: search and ingest never load it.
+    prepareTableQueries() {
+      if (conn.isOpen && conn.location !== ':memory:') tableQueries.prewarm(resolveTableQueryLimits(DEFAULT_BOUNDS));
+    },
     openCheckpointer: async () => (await import('./checkpointer.ts')).openSqliteCheckpointer(conn.location),
 
     async close() {

@@ -1,8 +1,7 @@
-import sqlParser from 'node-sql-parser';
 import type { Citation } from '../../../domain/answer.ts';
 import type { Principal, TableRecord } from '../../../domain/index.ts';
 import { isEvidentError } from '../../../errors/index.ts';
-import type { SqlDialect } from '../../../store/sql-guard.ts';
+import { sqlParserFor, type SqlDialect } from '../../../store/sql-guard.ts';
 import type { ChunkWithSource, DocumentStore } from '../../../store/store.ts';
 import { evidenceFrom } from '../evidence-from.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
@@ -49,7 +48,7 @@ const hasAggregate = (node: unknown): boolean => {
 export function rowsSql(sql: string, dialect: SqlDialect): { sql: string; table: string } | undefined {
   let parsed: unknown;
   try {
-    parsed = new sqlParser.Parser().astify(sql, { database: dialect });
+    parsed = new (sqlParserFor(dialect).Parser)().astify(sql, { database: dialect });
   } catch {
     return undefined;
   }
@@ -96,7 +95,7 @@ export function rowsSql(sql: string, dialect: SqlDialect): { sql: string; table:
       : undefined;
   rows.limit = { seperator: '', value: [{ type: 'number', value: Math.min(limit ?? CITED_ROWS + 1, CITED_ROWS + 1) }] };
   try {
-    return { sql: new sqlParser.Parser().sqlify(rows as never, { database: dialect }), table };
+    return { sql: new (sqlParserFor(dialect).Parser)().sqlify(rows as never, { database: dialect }), table };
   } catch {
     return undefined;
   }

@@ -1,11 +1,15 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../../domain/index.ts';
 import { openSqliteStore } from '../store.ts';
 
 const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 
-async function memoryStoreWithTable() {
-  const store = await openSqliteStore(':memory:');
+async function memoryStoreWithTable(path = ':memory:') {
+  const store = await openSqliteStore(path);
   await store.putDocument({
     document: {
       docId: 'n.csv',
@@ -28,7 +32,36 @@ async function memoryStoreWithTable() {
   return { store, table: table?.sqlName ?? '' };
 }
 
+/** This process's table-query children (the child script, whether started through `sh -c ulimit …; exec`). */
+const queryChildren = (): number[] =>
+  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes('child.cjs'))
+    .map((line) => Number.parseInt(line.trim(), 10));
+
 describe('SQLite table queries', () => {
+  it.runIf(process.platform === 'linux')(
+    'start their process ahead when asked, run the first query in it, and leave none behind on close',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'evident-table-prewarm-'));
+      const { store, table } = await memoryStoreWithTable(join(dir, 'store.db'));
+      try {
+        expect(queryChildren()).toEqual([]);
+        store.prepareTableQueries?.();
+        store.prepareTableQueries?.();
+        const started = queryChildren();
+        expect(started).toHaveLength(1);
+        const limits = { maxRows: 5, timeoutMs: 5000 };
+        expect((await store.queryTables(`SELECT sum(v) FROM ${table}`, ADMIN, limits)).rows).toEqual([[6]]);
+        expect(queryChildren()).toEqual(started);
+      } finally {
+        await store.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+      expect(queryChildren()).toEqual([]);
+    },
+  );
+
   it('work on an in-memory store, and see its latest writes', async () => {
     const { store, table } = await memoryStoreWithTable();
     try {
