@@ -42,10 +42,10 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteMemoryStore(conn),
     ...sqliteRunLog(conn),
     ...sqliteAuditLog(conn),
-    // LangGraph (its saver, and LangChain under it) loads with the first checkpointer: search and ingest never load it.
     prepareTableQueries() {
       if (conn.isOpen && conn.location !== ':memory:') tableQueries.prewarm(resolveTableQueryLimits(DEFAULT_BOUNDS));
     },
+    // LangGraph (its saver, and LangChain under it) loads with the first checkpointer: search and ingest never load it.
     openCheckpointer: async () => (await import('./checkpointer.ts')).openSqliteCheckpointer(conn.location),
 
     async close() {
