@@ -148,6 +148,52 @@ try {
     expect(out.aiSdk).toBeGreaterThan(0);
   });
 
+  it('declares the local-model runtimes as optional peer dependencies, not dependencies', () => {
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/evident/package.json'), 'utf8'));
+    for (const name of ['node-llama-cpp', '@huggingface/transformers']) {
+      expect(manifest.dependencies).not.toHaveProperty([name]);
+      expect(manifest.peerDependencies).toHaveProperty([name]);
+      expect(manifest.peerDependenciesMeta?.[name]).toEqual({ optional: true });
+      // Absent here, as after a plain `npm install evident`.
+      expect(existsSync(join(consumer, 'node_modules', name))).toBe(false);
+    }
+  });
+
+  it('says which optional package a local-model provider needs, when it is not installed', async () => {
+    const script = join(consumer, 'optional.mjs');
+    writeFileSync(
+      script,
+      `import { createEvident, loadConfig, ConfigError } from 'evident';
+
+const db = process.argv[2];
+const failure = (error) => ({ config: ConfigError.isInstance(error), code: error.code, message: error.message });
+const evident = await createEvident(loadConfig({ env: { EVIDENT_LLM: 'llama-cpp:/nonexistent.gguf' }, flags: { db } }));
+const llm = await evident.chatModel().then(() => 'loaded', failure);
+await evident.close();
+const embedder = await createEvident(
+  loadConfig({ env: { EVIDENT_EMBEDDER: 'transformers:Xenova/all-MiniLM-L6-v2' }, flags: { db } }),
+).then(async (opened) => (await opened.close(), 'loaded'), failure);
+console.log(JSON.stringify({ llm, embedder }));
+`,
+    );
+    const { stdout } = await run(process.execPath, [script, join(work, 'optional.db')], {
+      cwd: consumer,
+      env: offlineEnv(),
+    });
+    const out = JSON.parse(stdout.trim().split('\n').at(-1) as string);
+    const { peerDependencies: peers } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(out.llm).toEqual({
+      config: true,
+      code: 'config_invalid',
+      message: `The llama-cpp provider needs the optional package node-llama-cpp: run \`npm install node-llama-cpp@${peers['node-llama-cpp']}\` beside evident.`,
+    });
+    expect(out.embedder).toEqual({
+      config: true,
+      code: 'config_invalid',
+      message: `The transformers provider needs the optional package @huggingface/transformers: run \`npm install @huggingface/transformers@${peers['@huggingface/transformers']}\` beside evident.`,
+    });
+  });
+
   it("runs the installed CLI's compiled code", async () => {
     const { stdout } = await run(process.execPath, [join(consumer, 'node_modules/evident/bin/evident.js'), '--help'], {
       cwd: consumer,

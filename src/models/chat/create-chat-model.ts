@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EvidentConfig } from '../../config/schema.ts';
 import { ConfigError } from '../../errors/index.ts';
+import { importOptional } from '../optional-package.ts';
 import { parseProviderSpec } from '../parse-provider-spec.ts';
 import type { ChatModelHandle } from './chat-model.ts';
 
@@ -78,7 +79,12 @@ export async function createChatModel(
     }
     case 'llama-cpp': {
       requireModel(provider, model, 'llama-cpp:./models/qwen2.5-3b-instruct-q4_k_m.gguf');
-      const { LlamaCppChatModel } = await import('./llama-cpp-chat-model.ts');
+      // The module imports node-llama-cpp, an optional peer dependency: its absence fails this import.
+      const { LlamaCppChatModel } = await importOptional(
+        'node-llama-cpp',
+        provider,
+        () => import('./llama-cpp-chat-model.ts'),
+      );
       const chat = await LlamaCppChatModel.load({
         modelPath: model,
         temperature,
