@@ -91,6 +91,8 @@ describe('the packed package', () => {
     expect(files).toContain('package/dist/cli/main.js');
     expect(files).toContain('package/bin/evident.js');
     expect(files).toContain('package/CHANGELOG.md');
+    // The README's links and the errors' hints (e.g. a missing optional model package) point into docs/.
+    expect(files).toContain('package/docs/models.md');
     expect(files.some((file) => file.startsWith('package/samples/corpus/'))).toBe(true);
     // Every non-TypeScript file under src/ that is not a test helper (weights, child scripts, worker entries) is there.
     expect(
