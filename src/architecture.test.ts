@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from './testing/source-imports.ts';
 
 /**
  * The import rules of ARCHITECTURE §2 and §7: a layer imports only what is below it. Every static `import … from`,
@@ -77,28 +78,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Comments out, so an example in a doc comment is not an import; strings that merely look like comments stay. */
-const withoutComments = (source: string) =>
-  source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-
 interface ImportEdge {
   file: string;
   specifier: string;
   typeOnly: boolean;
 }
 
-const STATIC = /(?:^|[;\n}])\s*(import|export)\s+(type\s+)?(?:[\w\s{},*$]+?\s+from\s*)?['"]([^'"\n]+)['"]/g;
-const DYNAMIC = /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
-
-function importsOf(file: string): ImportEdge[] {
-  const source = withoutComments(readFileSync(join(root, file), 'utf8'));
-  const edges: ImportEdge[] = [];
-  for (const match of source.matchAll(STATIC))
-    edges.push({ file, specifier: match[3] as string, typeOnly: Boolean(match[2]) });
-  for (const match of source.matchAll(DYNAMIC))
-    edges.push({ file, specifier: match[1] as string, typeOnly: /typeof\s*$/.test(source.slice(0, match.index)) });
-  return edges;
-}
+const edgesOf = (file: string): ImportEdge[] =>
+  importsOf(join(root, file)).map(({ specifier, typeOnly }) => ({ file, specifier, typeOnly }));
 
 /** The repository path an import points at, or undefined for a package. */
 const target = (edge: ImportEdge) =>
@@ -201,7 +188,7 @@ function cycles(edges: ImportEdge[]): string[] {
     });
 }
 
-const edges = [...sourceFiles('src'), ...sourceFiles('web/src')].flatMap(importsOf);
+const edges = [...sourceFiles('src'), ...sourceFiles('web/src')].flatMap(edgesOf);
 
 describe('architecture: the import rules', () => {
   it('reads the imports of every source file', () => {

@@ -1,19 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from '../testing/source-imports.ts';
 
 const SRC = resolve(import.meta.dirname, '..');
 
 /** Static imports and re-exports of a module that stay at run time (`import type` and `export type` are erased). */
-function runtimeImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const found: string[] = [];
-  for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
-    if (match[2]) continue;
-    found.push(match[3] as string);
-  }
-  return found;
-}
+const runtimeImports = (file: string): string[] =>
+  importsOf(file)
+    .filter((found) => !found.typeOnly && !found.dynamic)
+    .map((found) => found.specifier);
 
 /** Every package reached from `entry` through static imports, with the chain of modules that reaches it first. */
 function packagesReachedFrom(entry: string): Map<string, string> {
