@@ -8,6 +8,7 @@ import { anonymizeQuestion } from './nodes/anonymize.ts';
 import { deanonymizePlan } from './nodes/deanonymize-plan.ts';
 import { finalAnswer } from './nodes/final-answer.ts';
 import { finalize } from './nodes/finalize.ts';
+import { evidenceGate } from '../core/nodes/evidence-gate.ts';
 import { groundednessCheck } from './nodes/groundedness-check.ts';
 import { keepRelevant } from './nodes/keep-relevant.ts';
 import { planner } from './nodes/planner.ts';
@@ -72,6 +73,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addNode('final_answer', node('final_answer', finalAnswer))
     .addNode('citation_check', node('citation_check', citationCheck))
     .addNode('save_memory', node('save_memory', saveRequestedMemory))
+    .addNode('evidence_gate', node('evidence_gate', evidenceGate))
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'start_run')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
@@ -79,7 +81,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
       remember: 'save_memory',
       ask: 'rewrite',
     })
-    .addEdge('save_memory', 'finalize')
+    .addEdge('save_memory', 'evidence_gate')
     .addEdge('rewrite', 'anonymize')
     .addEdge('anonymize', 'planner')
     .addEdge('planner', 'deanonymize_plan')
@@ -87,7 +89,7 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     .addConditionalEdges('task_handler', toolOf, TOOL_NODES)
     // A table answer is computed in SQL and ends the run, as in rag; no rows fall back to retrieving passages.
     .addConditionalEdges('table_query', (state) => (state.answer ? 'answered' : 'retrieve'), {
-      answered: 'finalize',
+      answered: 'evidence_gate',
       retrieve: 'retrieve_chunks',
     })
     .addEdge('retrieve_chunks', 'keep_relevant')
@@ -119,12 +121,13 @@ export function buildControllableGraph(deps: ControllableDeps, options: { checkp
     })
     .addConditionalEdges('final_answer', (state) => (state.status === 'refused' || !state.answer ? 'done' : 'check'), {
       check: 'citation_check',
-      done: 'finalize',
+      done: 'evidence_gate',
     })
     .addConditionalEdges('citation_check', (state) => (state.answer ? 'done' : 'retry'), {
-      done: 'finalize',
+      done: 'evidence_gate',
       retry: 'final_answer',
     })
+    .addEdge('evidence_gate', 'finalize')
     .addEdge('finalize', END);
   const compiled = graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
   // A run is longer than LangGraph's default of 25 super-steps; its own bounds say how long it can be.

@@ -5,6 +5,7 @@ import { checkAnswerability } from './nodes/check-answerability.ts';
 import { citationCheck } from '../core/nodes/citation-check.ts';
 import { combineAnswers } from './nodes/combine-answers.ts';
 import { decompose } from './nodes/decompose.ts';
+import { evidenceGate } from '../core/nodes/evidence-gate.ts';
 import { finalize } from '../core/nodes/finalize.ts';
 import { generate } from './nodes/generate.ts';
 import { memoryToSave } from '../core/memory/remember-intent.ts';
@@ -45,6 +46,7 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     .addNode('refuse', node('refuse', refuse))
     .addNode('save_memory', node('save_memory', saveRequestedMemory))
     .addNode('combine_answers', node('combine_answers', combineAnswers))
+    .addNode('evidence_gate', node('evidence_gate', evidenceGate))
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'load_memory')
     // "Remember that …" is a side effect, not a question: it waits for an approval in save_memory.
@@ -52,7 +54,7 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
       remember: 'save_memory',
       ask: 'rewrite',
     })
-    .addEdge('save_memory', 'finalize')
+    .addEdge('save_memory', 'evidence_gate')
     .addEdge('rewrite', 'decompose')
     .addEdge('decompose', 'route_question')
     .addConditionalEdges('route_question', (state) => state.route, {
@@ -63,7 +65,7 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
     })
     // A failed table query falls back to retrieval rather than guessing; on the `both` route the text is retrieved too.
     .addConditionalEdges('table_query', (state) => (state.answer && state.route !== 'both' ? 'answered' : 'retrieve'), {
-      answered: 'finalize',
+      answered: 'evidence_gate',
       retrieve: 'retrieve',
     })
     .addEdge('retrieve', 'merge_rerank')
@@ -81,17 +83,18 @@ export function buildRagGraph(deps: RagDeps, options: { checkpointer?: BaseCheck
       'citation_check',
       (state) => (state.answer ? (joinsTable(state) ? 'combine' : 'done') : 'retry'),
       {
-        done: 'finalize',
+        done: 'evidence_gate',
         combine: 'combine_answers',
         retry: 'generate',
       },
     )
     .addConditionalEdges('refuse', (state) => (joinsTable(state) ? 'combine' : 'done'), {
       combine: 'combine_answers',
-      done: 'finalize',
+      done: 'evidence_gate',
     })
-    .addEdge('combine_answers', 'finalize')
-    .addEdge('answer_directly', 'finalize')
+    .addEdge('combine_answers', 'evidence_gate')
+    .addEdge('answer_directly', 'evidence_gate')
+    .addEdge('evidence_gate', 'finalize')
     .addEdge('finalize', END);
   return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
 }

@@ -3,6 +3,7 @@ import { END, START, StateGraph } from '@langchain/langgraph';
 import { citationCheck } from '../core/nodes/citation-check.ts';
 import { loadMemory } from '../core/nodes/load-memory.ts';
 import { finalize } from '../core/nodes/finalize.ts';
+import { evidenceGate } from '../core/nodes/evidence-gate.ts';
 import { rewrite } from '../core/nodes/rewrite.ts';
 import { act } from './nodes/act.ts';
 import { reason } from './nodes/reason.ts';
@@ -33,13 +34,14 @@ export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseC
     .addNode('save_memory', node('save_memory', saveMemory))
     .addNode('citation_check', node('citation_check', citationCheck))
     .addNode('stop', node('stop', stop))
+    .addNode('evidence_gate', node('evidence_gate', evidenceGate))
     .addNode('finalize', node('finalize', finalize))
     .addEdge(START, 'load_memory')
     .addEdge('load_memory', 'rewrite')
     .addEdge('rewrite', 'reason')
     .addConditionalEdges('reason', afterReason(deps), {
       check: 'citation_check',
-      done: 'finalize',
+      done: 'evidence_gate',
       stop: 'stop',
       act: 'act',
       save: 'save_memory',
@@ -48,11 +50,12 @@ export function buildReactGraph(deps: ReactDeps, options: { checkpointer?: BaseC
     .addConditionalEdges('act', afterAct, { save: 'save_memory', reason: 'reason' })
     .addConditionalEdges('save_memory', afterTools, { act: 'act', save: 'save_memory', reason: 'reason' })
     .addConditionalEdges('citation_check', afterCitationCheck(deps), {
-      done: 'finalize',
+      done: 'evidence_gate',
       stop: 'stop',
       reason: 'reason',
     })
-    .addEdge('stop', 'finalize')
+    .addEdge('stop', 'evidence_gate')
+    .addEdge('evidence_gate', 'finalize')
     .addEdge('finalize', END);
   return graph.compile(options.checkpointer ? { checkpointer: options.checkpointer } : {});
 }

@@ -9,6 +9,7 @@ import type { DocumentStore } from '../../../store/store.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunError, ToolCallRecord } from '../../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
+import { planFits } from '../evidence-gate/table-fit.ts';
 import { offlineTableRoute } from '../../table-sql/table-route.ts';
 import { tableQuestionToSql, type TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import { loadTableSchemas, type TableSchema } from '../../table-sql/table-schemas.ts';
@@ -170,6 +171,9 @@ export async function answerFromTables(
   let plan: TableSqlPlan | undefined;
   if (!output) {
     plan = tableQuestionToSql(question, schemas, { dialect: deps.store.sqlDialect });
+    const table = schemas.find((schema) => schema.sqlName === plan?.table);
+    // A computation that does not answer the question (rows counted for "how many layers") is no answer: retrieve.
+    if (plan && !planFits(question, plan, table).fits) plan = undefined;
     if (plan) {
       const { call, output: offline } = await runTableQuery(plan.sql, deps.tableQuery, principal);
       record.calls.push(call);

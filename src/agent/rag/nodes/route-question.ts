@@ -1,13 +1,10 @@
+import { isSmallTalk } from '../../core/small-talk.ts';
 import { z } from 'zod';
 import { modelOrOffline } from '../../core/model-or-offline.ts';
 import { offlineTableRoute } from '../../table-sql/table-route.ts';
 import { describeTables } from '../../core/tools/table-query.ts';
 import type { RagNode } from '../rag-deps.ts';
 import type { Route } from '../rag-state.ts';
-
-/** Greetings and thanks: nothing to retrieve. */
-const SMALL_TALK =
-  /^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\b[\s!.,]*(there|a lot|so much|evident)?[\s!.]*$/i;
 
 const routeSchema = z.object({
   route: z
@@ -28,7 +25,7 @@ const routeSchema = z.object({
  */
 export const routeQuestion: RagNode = async (state, deps) => {
   const question = state.standalone_question || state.question;
-  if (SMALL_TALK.test(question)) return { update: { route: 'direct' }, summary: 'direct: no retrieval needed' };
+  if (isSmallTalk(question)) return { update: { route: 'direct' }, summary: 'direct: no retrieval needed' };
   const principal = state.principal;
   if (!principal) return { update: { route: 'retrieve' }, summary: 'retrieve' };
   const tables = await deps.store.listTables(principal);

@@ -1,0 +1,150 @@
+import { analyzeQuery } from '../../../text/analyzer.ts';
+import type { AnswerSpan, AnswerType } from '../../../text/language.ts';
+import { headedSentences } from '../../../text/sentences.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import type { QuestionView } from './question-view.ts';
+
+/**
+ * How the gate reads the cited evidence: sentences (a table row is one), symbols a passage defines read as what they
+ * denote, and where in a sentence each of the question's words and entities stands, so a value can be tied to the
+ * words nearest to it rather than to anything the passage says.
+ */
+
+export interface CitedSentence {
+  chunk: Evidence;
+  text: string;
+  heading: string;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:[-_.,'’][\p{L}\p{N}]+)*/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Squashed form for comparing names however they are hyphenated or spaced ("BERT-BASE", "BERT BASE", "BERTBASE"). */
+export const squash = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+interface Token {
+  start: number;
+  end: number;
+  key: string;
+  terms: string[];
+  /** Which clause of the sentence the word is in (commas, semicolons, brackets and bars separate clauses). */
+  clause: number;
+}
+
+const termsCache = new Map<string, string[]>();
+function termsOfWord(word: string): string[] {
+  let terms = termsCache.get(word);
+  if (!terms) {
+    terms = analyzeQuery(word);
+    if (termsCache.size > 20_000) termsCache.clear();
+    termsCache.set(word, terms);
+  }
+  return terms;
+}
+
+const CLAUSE_BREAK = /[,;()|，；（）、]/gu;
+
+export function tokens(text: string): Token[] {
+  let clause = 0;
+  let last = 0;
+  return [...text.matchAll(WORD)].map((match) => {
+    clause += (text.slice(last, match.index).match(CLAUSE_BREAK) ?? []).length;
+    last = match.index + match[0].length;
+    return { start: match.index, end: last, key: squash(match[0]), terms: termsOfWord(match[0]), clause };
+  });
+}
+
+/** Token indexes where `entity` is written: one token, or up to four consecutive ones that join into it. */
+export function entityPositions(entity: string, words: readonly Token[], text: string): number[] {
+  const key = squash(entity);
+  if (!key) return [];
+  if (CJK.test(entity)) {
+    const at = text.normalize('NFKC').toLowerCase().indexOf(entity.normalize('NFKC').toLowerCase());
+    return at < 0
+      ? []
+      : [
+          Math.max(
+            0,
+            words.findIndex((word) => word.end > at),
+          ),
+        ];
+  }
+  const found: number[] = [];
+  words.forEach((word, index) => {
+    let joined = '';
+    for (let span = 0; span < 4 && index + span < words.length; span++) {
+      joined += (words[index + span] as Token).key;
+      if (joined === key || (span === 0 && word.key.startsWith(key) && key.length >= 3)) {
+        found.push(index);
+        return;
+      }
+      if (!key.startsWith(joined)) return;
+    }
+  });
+  return found;
+}
+
+/** Whether a text (a chunk with its title and heading) names the entity. */
+export function names(text: string, entity: string): boolean {
+  return entityPositions(entity, tokens(text), text).length > 0;
+}
+
+const DEFINITION = /\b(?:denote|denotes|refer to|write)\s+(.+?)(?:[.;]|$)/giu;
+const DEFINED = /^(?:and\s+)?(.+?)\s+as\s+([A-Za-z][A-Za-z0-9_]{0,3})\b/u;
+
+/**
+ * Symbols a passage defines ("we denote the number of layers as L, the hidden size as H") written out where they are
+ * used ("L=12" → "the number of layers L=12"), so a value given by its symbol is stated beside what it measures.
+ */
+export function expandSymbols(text: string): string {
+  const symbols = new Map<string, string>();
+  // "i.e." and "e.g." end no definition.
+  for (const match of text.replace(/\b(?:i\.e|e\.g)\.?,?\s*/giu, '').matchAll(DEFINITION)) {
+    for (const part of (match[1] as string).split(/,\s*|\s+and\s+/u)) {
+      const defined = DEFINED.exec(part.trim());
+      if (defined?.[1] && defined[2] && !symbols.has(defined[2]))
+        symbols.set(defined[2], defined[1].replace(/[()]/gu, ' ').replace(/\s+/gu, ' ').trim());
+    }
+  }
+  let out = text;
+  for (const [symbol, meaning] of symbols) {
+    const used = new RegExp(`(?<![\\p{L}\\p{N}#])(#?)${symbol}(?=\\s*[=:])`, 'gu');
+    out = out.replace(used, (_whole, hash: string) => `${meaning} ${hash}${symbol}`);
+  }
+  return out;
+}
+
+/** The sentences of the cited chunks (each chunk once), with symbols written out; a table row is one sentence. */
+export function citedSentences(chunks: readonly Evidence[], view: QuestionView): CitedSentence[] {
+  const out: CitedSentence[] = [];
+  for (const chunk of chunks) {
+    const text = expandSymbols(chunk.text);
+    for (const { text: sentence, heading } of headedSentences(text)) {
+      const parts = view.module.code === 'en' ? [sentence] : view.module.sentences(sentence);
+      for (const part of parts) out.push({ chunk, text: part, heading: heading || chunk.heading });
+    }
+    if (out.every((sentence) => sentence.chunk !== chunk)) out.push({ chunk, text, heading: chunk.heading });
+  }
+  return out;
+}
+
+/** Spans of `type` in a sentence that the question does not itself state (a value it repeats answers nothing). */
+export function freshValues(view: QuestionView, text: string, type: AnswerType): AnswerSpan[] {
+  const asked = squash(view.question);
+  const references = [...text.matchAll(REFERENCE)].map((match) => [match.index, match.index + match[0].length]);
+  return view.module.spans(text, type).filter((span) => {
+    const key = squash(span.text);
+    if (key.length === 0 || asked.includes(key)) return false;
+    // A year in a reference ("(Vaswani et al., 2017)") dates a paper, and a year counts nothing.
+    if (references.some(([start = 0, end = 0]) => span.start >= start && span.end <= end)) return false;
+    return !(view.counted.length > 0 && YEAR.test(span.text.trim()));
+  });
+}
+
+/** A bracketed literature reference: "(Zhu et al., 2015)", "(Devlin and Chang, 2018; Wu, 2016)". */
+const REFERENCE = /[([][^()[\]]*(?:et al\.|\p{Lu}\p{Ll}+,)\s*\d{4}[a-z]?[^()[\]]*[)\]]/gu;
+const YEAR = /^(?:1[5-9]|20)\d{2}$/u;

@@ -1,0 +1,285 @@
+import { normalizeForQuote, refusal, type Answer, type Citation } from '../../../domain/answer.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import type { AnswerType } from '../../../text/language.ts';
+import { memoryToSave } from '../memory/remember-intent.ts';
+import { informationNeed } from '../../offline-qa/information-need.ts';
+import { isSmallTalk } from '../small-talk.ts';
+import { headedSentences } from '../../../text/sentences.ts';
+import { answerHead, listedValues } from './answer-head.ts';
+import { citedSentences, freshValues, names, type CitedSentence } from './cited-reading.ts';
+import { questionView, TYPED, type QuestionView } from './question-view.ts';
+import { entitiesStated, sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
+import { measuredType } from './measured-type.ts';
+
+/**
+ * The evidence gate: every answer of every agent passes it before it is returned, whatever produced it (a model, an
+ * offline strategy, SQL over a table, a combination). From the question and the cited evidence alone it lets the
+ * answer through — narrowed to the one value the evidence ties to the question, with a confidence that says how
+ * strongly — or turns it into a refusal that says what is missing. The rules:
+ * - the question's entities are named in the cited evidence, its identifiers in the chunk that states the value;
+ * - the value is of the kind asked (a count for "how many", a date for "when" …) and stated in a cited sentence that
+ *   also states the asked attribute (at least half of its words, rarer words weighing more);
+ * - one value: of the values the cited sentences tie to the question, the nearest to its words and entities, unless
+ *   another is about as near (then nothing decides between them, and the gate refuses);
+ * - a computed value (SQL over cited rows) is not stated in any sentence: the table route checked that the
+ *   computation answers the question (table-fit.ts); here it must still be one value about entities the rows name.
+ */
+
+export interface GateInput {
+  question: string;
+  answer: Answer;
+  /** The run's evidence (what the principal may read); citations point into it. */
+  evidence: readonly Evidence[];
+  /** The answer's value was computed by SQL over the cited rows. */
+  computed?: boolean;
+  /** Sub-questions the run answered: with several, the answer gives one value per need. */
+  needs?: number;
+  /**
+   * Offline strategies only: when the cited passage ties no value to the question, the best-ranked evidence may (the
+   * offline reader quotes whole sentences and can cite a neighbour of the passage that states it). A model's answer is
+   * judged on what it cited.
+   */
+  reground?: boolean;
+}
+
+/** Best-ranked chunks of the run's evidence an offline answer may be re-grounded in. */
+const REGROUND_CHUNKS = 5;
+
+export interface GateDecision {
+  verdict: 'answer' | 'refuse' | 'pass';
+  answer: Answer;
+  reason: string;
+}
+
+/** Share of the asked attribute's words a sentence must state beside the value. */
+export const MIN_ATTRIBUTE = 0.5;
+/** A rival value this near the best one's tie leaves the question undecided. */
+const AMBIGUOUS = 0.85;
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+function refuse(view: QuestionView, why: string, reason: string): GateDecision {
+  const missing = `${informationNeed(view.question)} (${why})`;
+  return { verdict: 'refuse', answer: refusal([missing]), reason };
+}
+
+/** Confidence from how much of the attribute the sentence states and how clearly the value beats its rivals. */
+function confidenceOf(tie: ValueTie, rival: ValueTie | undefined, typed: boolean): number {
+  const margin = rival ? 1 - rival.score / tie.score : 1;
+  const base = typed ? 0.5 + 0.4 * tie.attribute : 0.45 + 0.3 * tie.attribute;
+  return round2(Math.max(0.3, base - 0.2 * Math.max(0, 0.5 - margin)));
+}
+
+/** The cited sentences a citation's quote lies in (a model may quote part of one). */
+function quotedSentences(answer: Answer, sentences: readonly CitedSentence[]): CitedSentence[] {
+  const quotes = answer.citations.map((citation) => ({
+    id: citation.chunk_id,
+    quote: normalizeForQuote(citation.quote),
+  }));
+  return sentences.filter((sentence) => {
+    const text = normalizeForQuote(sentence.text);
+    return quotes.some(
+      ({ id, quote }) => id === sentence.chunk.chunk_id && (text.includes(quote) || quote.includes(text)),
+    );
+  });
+}
+
+function best(ties: readonly ValueTie[]): ValueTie | undefined {
+  return ties.reduce<ValueTie | undefined>((top, tie) => (!top || tie.score > top.score ? tie : top), undefined);
+}
+
+export function gateAnswer(input: GateInput): GateDecision {
+  const { question, answer } = input;
+  if (!answer.answerable) return { verdict: 'pass', answer, reason: 'a refusal' };
+  if (isSmallTalk(question) || memoryToSave(question))
+    return { verdict: 'pass', answer, reason: 'no claim about the documents' };
+  const view = questionView(question);
+  const citedIds = new Set(answer.citations.map((citation) => citation.chunk_id));
+  const cited = input.evidence.filter((item) => citedIds.has(item.chunk_id));
+  if (cited.length === 0) return refuse(view, 'no cited evidence states it', 'no cited evidence');
+  const sentences = citedSentences(cited, view);
+  const weights = termWeights(
+    view,
+    input.evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`),
+  );
+  const head = answerHead(answer.answer);
+  const listed = listedValues(head);
+
+  if (input.computed && !statedIn(head, cited)) {
+    const unnamed = view.entities.filter(
+      (entity) => !cited.some((chunk) => names(`${chunk.heading} ${chunk.text}`, entity)),
+    );
+    if (unnamed.length)
+      return refuse(view, `the rows found do not name ${unnamed.join(', ')}`, `rows lack ${unnamed.join(', ')}`);
+    if (listed.length > 1 && view.type !== 'list' && (input.needs ?? 1) <= 1)
+      return refuse(view, `the rows give several values (${listed.join('; ')})`, 'several computed values');
+    return {
+      verdict: 'answer',
+      answer: { ...answer, confidence: Math.min(answer.confidence, 0.85) },
+      reason: 'computed over the cited rows',
+    };
+  }
+
+  const type: AnswerType = measuredType(view);
+  const typed = TYPED.has(type);
+  if ((input.needs ?? 1) > 1) return multiNeed(view, answer, sentences, weights, typed ? type : 'any');
+
+  if (!typed) {
+    const quoted = quotedSentences(answer, sentences);
+    const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
+    const tied = ties.filter(
+      (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences).length === 0,
+    );
+    const top = best(tied);
+    if (!top) return refuse(view, whyUntied(view, ties, sentences), 'no cited sentence states the asked attribute');
+    return {
+      verdict: 'answer',
+      answer: { ...answer, confidence: confidenceOf(top, undefined, false) },
+      reason: `stated in ${top.sentence.chunk.chunk_id}`,
+    };
+  }
+
+  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed);
+  if (verdict.verdict === 'refuse' && input.reground) {
+    const cited = new Set(answer.citations.map((citation) => citation.chunk_id));
+    const others = input.evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.has(chunk.chunk_id));
+    const regrounded = typedVerdict(
+      view,
+      { ...answer, answer: '', citations: [] },
+      citedSentences(others, view),
+      type,
+      weights,
+      '',
+      [''],
+    );
+    if (regrounded.verdict === 'answer') return { ...regrounded, reason: `re-grounded: ${regrounded.reason}` };
+  }
+  return verdict;
+}
+
+/** A typed question's verdict on the sentences of the cited evidence. */
+function typedVerdict(
+  view: QuestionView,
+  answer: Answer,
+  sentences: readonly CitedSentence[],
+  type: AnswerType,
+  weights: ReadonlyMap<string, number>,
+  head: string,
+  listed: readonly string[],
+): GateDecision {
+  const ties = valueTies(view, sentences, type, weights);
+  const headValues = freshValues(view, head, type);
+  const given = headValues.length ? ties.filter((tie) => headValues.some((value) => sameAs(value.text, tie))) : ties;
+  if (given.length === 0)
+    return refuse(
+      view,
+      `the cited evidence does not state ${headValues.map((v) => v.text).join(', ') || `a ${type}`} for it`,
+      'value not in the cited evidence',
+    );
+  const tied = given.filter(
+    (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences).length === 0,
+  );
+  const top = best(tied);
+  if (!top) return refuse(view, whyUntied(view, given, sentences), 'value not tied to the question');
+  const rivals = ties.filter(
+    (tie) =>
+      !sameAs(top.value, tie) && tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences).length === 0,
+  );
+  const rival = best(rivals);
+  if (rival && rival.score >= AMBIGUOUS * top.score)
+    return refuse(
+      view,
+      `the evidence gives several values (${top.value}; ${rival.value}) and ties none to the question`,
+      `ambiguous: ${top.value} ${top.score.toFixed(2)} vs ${rival.value} ${rival.score.toFixed(2)}`,
+    );
+  const confidence = confidenceOf(top, rival, true);
+  const onlyValue =
+    headValues.length > 0 && headValues.every((value) => sameAs(top.value, value)) && listed.length === 1;
+  if (onlyValue)
+    return {
+      verdict: 'answer',
+      answer: { ...answer, confidence },
+      reason: `${top.value} in ${top.sentence.chunk.chunk_id}`,
+    };
+  const citation = quoteOf(top);
+  return {
+    verdict: 'answer',
+    answer: {
+      ...answer,
+      answer: `${top.value}. ${citation.quote} [1]${label(answer.answer)}`,
+      answerable: true,
+      confidence,
+      citations: [citation],
+      missing_information: [],
+    },
+    reason: `narrowed to ${top.value} (${top.sentence.chunk.chunk_id})`,
+  };
+}
+
+/** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */
+function quoteOf(tie: ValueTie): Citation {
+  const chunk = tie.sentence.chunk;
+  const sentences = headedSentences(chunk.text).map((sentence) => sentence.text);
+  const value = normalizeForQuote(tie.value);
+  const quote =
+    sentences.find((sentence) => normalizeForQuote(sentence) === normalizeForQuote(tie.sentence.text)) ??
+    sentences.find((sentence) => normalizeForQuote(sentence).includes(value)) ??
+    chunk.text;
+  return {
+    chunk_id: chunk.chunk_id,
+    doc_id: chunk.doc_id,
+    source: chunk.source,
+    ...(chunk.page ? { page: chunk.page } : {}),
+    quote,
+  };
+}
+
+/** Whether a number the head gives is written in the cited chunks (a value read from rows, not computed). */
+function statedIn(head: string, cited: readonly Evidence[]): boolean {
+  const numbers = head.match(/\d[\d,.]*/gu) ?? [];
+  const text = cited.map((chunk) => chunk.text).join('\n');
+  return numbers.some((number) => text.includes(number));
+}
+
+/** Evident's closing label of an answer (offline, fallback), kept when the gate narrows it. */
+function label(text: string): string {
+  const found = /\s*\((?:offline|Offline answer|Answer quoted|SQL from)[^)]*\)\s*$/u.exec(text);
+  return found ? ` ${found[0].trim()}` : '';
+}
+
+/** Why no cited sentence ties a value to the question, said as what the evidence lacks. */
+function whyUntied(view: QuestionView, ties: readonly ValueTie[], sentences: readonly CitedSentence[]): string {
+  const unnamed = view.entities.filter(
+    (entity) =>
+      !sentences.some((s) => names(`${s.chunk.doc_id} ${s.chunk.title} ${s.chunk.heading} ${s.chunk.text}`, entity)),
+  );
+  if (unnamed.length) return `the cited evidence does not name ${unnamed.join(', ')}`;
+  const ids = view.identifiers;
+  if (ids.length && ties.every((tie) => entitiesStated(view, tie, sentences).length > 0))
+    return `the passage that states a value is not about ${ids.join(', ')}`;
+  return 'the cited evidence does not state it';
+}
+
+/** A question the run split into needs: each value stays, but the evidence must still be about the question. */
+function multiNeed(
+  view: QuestionView,
+  answer: Answer,
+  sentences: readonly CitedSentence[],
+  weights: ReadonlyMap<string, number>,
+  type: AnswerType,
+): GateDecision {
+  const ties = valueTies(view, sentences, 'any', weights);
+  const unnamed = view.entities.filter(
+    (entity) =>
+      !sentences.some((s) => names(`${s.chunk.doc_id} ${s.chunk.title} ${s.chunk.heading} ${s.chunk.text}`, entity)),
+  );
+  if (unnamed.length) return refuse(view, `the cited evidence does not name ${unnamed.join(', ')}`, 'entities missing');
+  const typedOk = type === 'any' || sentences.some((s) => freshValues(view, s.text, type).length > 0);
+  const top = best(ties);
+  if (!typedOk || !top) return refuse(view, 'the cited evidence does not state it', 'no value of the asked kind');
+  return {
+    verdict: 'answer',
+    answer: { ...answer, confidence: Math.min(answer.confidence, confidenceOf(top, undefined, false)) },
+    reason: 'several needs',
+  };
+}

@@ -1,0 +1,44 @@
+import { analyzeQuery } from '../../../text/analyzer.ts';
+import type { ToolCallRecord } from '../../../domain/step.ts';
+import type { TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
+import type { TableSchema } from '../../table-sql/table-schemas.ts';
+import { questionView } from './question-view.ts';
+
+/** Nouns that name a table's rows themselves. */
+const ROW_NOUNS = new Set(analyzeQuery('rows records entries items lines times'));
+
+/**
+ * Whether a table plan's computation answers the question. A count of rows answers only a question that counts rows:
+ * "How many orders …" over a table of orders, "how many times …", "how many rows …"; "How many layers does BERT-BASE
+ * have?" over a table of scores counts rows that are not layers. Other shapes are checked at the end of the run,
+ * where the gate reads the cells the answer cites.
+ */
+export function planFits(
+  question: string,
+  plan: TableSqlPlan,
+  table: TableSchema | undefined,
+): { fits: boolean; why: string } {
+  if (plan.aggregate !== 'count') return { fits: true, why: '' };
+  const counted = questionView(question).counted;
+  if (counted.length === 0) return { fits: true, why: '' };
+  const rowTerms = new Set(
+    analyzeQuery(
+      [table?.title ?? '', table?.sqlName.replace(/_/g, ' ') ?? '', ...(table?.columns.map((c) => c.name) ?? [])].join(
+        ' ',
+      ),
+    ),
+  );
+  const fits = counted.some((term) => ROW_NOUNS.has(term) || rowTerms.has(term));
+  return fits ? { fits, why: '' } : { fits, why: `counting rows of ${plan.table} does not count ${counted.join(' ')}` };
+}
+
+const AGGREGATE = /\b(?:count|sum|avg|total)\s*\(|\)\s*-\s*\(/iu;
+
+/**
+ * Whether the answer's value was computed by SQL rather than read: a successful `table_query` of the run aggregated
+ * (COUNT, SUM, AVG, a difference). A computed value is stated by no sentence; the gate checks it otherwise.
+ */
+export function computedByTable(calls: readonly ToolCallRecord[]): boolean {
+  const last = [...calls].reverse().find((call) => call.name === 'table_query' && call.ok);
+  return last !== undefined && AGGREGATE.test(String(last.arguments.sql ?? ''));
+}

@@ -1,0 +1,42 @@
+import type { Answer } from '../../../domain/answer.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import type { RunStatus } from '../../../domain/run-state.ts';
+import type { ToolCallRecord } from '../../../domain/step.ts';
+import { gateAnswer } from '../evidence-gate/evidence-gate.ts';
+import { computedByTable } from '../evidence-gate/table-fit.ts';
+
+/** What the gate reads of a run: the question, its needs, what it found and answered, and its tool calls. */
+export interface GatedRun {
+  question: string;
+  standalone_question: string;
+  sub_questions: string[];
+  evidence: Evidence[];
+  answer: Answer | null;
+  tool_calls: ToolCallRecord[];
+  status: RunStatus;
+  mode: string;
+}
+
+/**
+ * The last step before finalize in every agent's graph (architecture.test.ts checks that none finalizes around it):
+ * the answer, whatever produced it, passes the evidence gate (core/evidence-gate) — narrowed to the one value the
+ * cited evidence ties to the question, or turned into a refusal that says what is missing.
+ */
+export async function evidenceGate(state: GatedRun) {
+  const answer = state.answer;
+  if (!answer) return { update: {}, summary: 'no answer' };
+  const decision = gateAnswer({
+    question: state.standalone_question || state.question,
+    answer,
+    evidence: state.evidence,
+    computed: computedByTable(state.tool_calls),
+    needs: state.sub_questions.length,
+    reground: state.mode === 'offline',
+  });
+  if (decision.verdict === 'refuse')
+    return {
+      update: { answer: decision.answer, status: (state.status === 'running' ? 'running' : 'refused') as RunStatus },
+      summary: `refused: ${decision.reason}`,
+    };
+  return { update: { answer: decision.answer }, summary: `${decision.verdict}: ${decision.reason}` };
+}
