@@ -7,6 +7,15 @@ export function answeredOf(answer: { answerable: boolean } | null, status: strin
 }
 
 /**
+ * Whether a run refused: the answerability layer's reading when it scored, else the answer's own flag or the run's
+ * status. Every summary (refusal metrics, accuracy, selective answering) reads refusals this one way.
+ */
+export const refusedOf = (answerability: LayerResult, answerable: boolean | null, status: string): boolean =>
+  answerability.metrics?.refused !== undefined
+    ? answerability.metrics.refused === 1
+    : answerable === false || status === 'refused';
+
+/**
  * Per case: did the run answer exactly when the case is answerable? The metrics (`expected_refusal`, `refused`, 0 or 1)
  * feed the set-level refusal precision / recall / F1 and false-refusal rate.
  */

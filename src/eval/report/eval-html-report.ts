@@ -3,6 +3,7 @@ import type { EvalReport } from '../run/run-eval.ts';
 import type { CaseResult } from '../run/score-case.ts';
 import { escapeHtml } from '../../format/escape-html.ts';
 import { ANSWER_METRIC_HEADERS, answerMetricRows } from './render-eval-table.ts';
+import { selectiveSection } from './selective-html.ts';
 import { svgBarChart } from './svg-bar-chart.ts';
 import { htmlPage, REPORT_STYLE } from './write-report.ts';
 
@@ -121,12 +122,13 @@ function traceText(result: CaseResult): string {
     `standalone question: ${t.standalone_question ?? 'n/a (not exposed)'}`,
     `retrieved docs (before rerank): ${list(t.retrieved_doc_ids)}`,
     `evidence: ${list(t.evidence_ids)}`,
-    `answer (status ${t.status}): ${t.answer ?? '(none)'}`,
+    `answer (status ${t.status}, confidence ${t.confidence ?? 'n/a'}): ${t.answer ?? '(none)'}`,
     ...t.citations.map((c, i) => `citation [${i + 1}] ${c.chunk_id}: "${c.quote}"`),
     `tool calls: ${t.tool_calls === null ? 'n/a (not exposed)' : t.tool_calls.length ? t.tool_calls.map((c) => `${c.name} ${JSON.stringify(c.arguments)} ${c.ok ? 'ok' : 'failed'}`).join('; ') : '(none)'}`,
     ...t.errors.map((error) => `error: ${error}`),
     '',
     ...LAYERS.map((layer) => `${layer}: ${result.layers[layer].status} — ${result.layers[layer].detail}`),
+    `selective: ${result.selective.right ? 'right' : result.selective.wrong ? 'wrong' : result.selective.answered ? 'answered' : 'refused'} — ${result.selective.detail}`,
   ];
   return lines.join('\n');
 }
@@ -156,6 +158,7 @@ export function renderEvalHtml(report: EvalReport): string {
     `<code>${escapeHtml(meta.corpus)}</code> · ${escapeHtml(meta.started_at)} · ${(meta.elapsed_ms / 1000).toFixed(1)} s</p>` +
     `<h2>Summary</h2>${summaryTable(report)}` +
     answerTable(report) +
+    selectiveSection(report) +
     `<h2>Charts</h2>${charts(report)}` +
     `<h2>Failing cases (${report.cases.filter((r) => !r.passed).length})</h2>${failingTable(report)}`;
   return htmlPage(escapeHtml(title), REPORT_STYLE, body);

@@ -5,7 +5,7 @@ import type { EvalReport } from '../run/run-eval.ts';
 import { scoreCase } from '../run/score-case.ts';
 import { summarizeResults } from '../run/summarize-results.ts';
 import { renderEvalHtml } from './eval-html-report.ts';
-import { rateCell, renderAnswerMetrics, renderEvalReport } from './render-eval-table.ts';
+import { rateCell, renderAnswerMetrics, renderEvalReport, renderSelective } from './render-eval-table.ts';
 import { answerTrace as trace } from '../../testing/answer-trace.ts';
 
 function reportOf(runs: [Record<string, unknown>, AgentTrace][]): EvalReport {
@@ -56,10 +56,27 @@ describe('the answer figures in the reports', () => {
     expect(renderEvalHtml(report)).toContain('<h2>Answers</h2>');
   });
 
+  it('shows coverage, risk, strict right and wrong per agent, with the curve and reliability table in HTML', () => {
+    const row = renderSelective(report.summary)
+      .split('\n')
+      .find((line) => line.startsWith('rag'));
+    // 5 graded: 3 answered (1 right, 2 wrong: the answered unanswerable and "41"), 2 refused, 1 of 3 answerable refused.
+    expect(row?.split(/\s{2,}/)).toEqual(['rag', '3/5 (60%)', '2/3 (67%)', '1/3 (33%)', '2', '2', '1/3 (33%)']);
+    expect(renderEvalReport(report)).toContain('Selective answering (coverage');
+    const html = renderEvalHtml(report);
+    expect(html).toContain('<h2>Selective answering</h2>');
+    expect(html).toContain('rag: risk–coverage');
+    expect(html).toContain('<caption>rag: reliability</caption>');
+    expect(html).toContain('Wrong answers (2)');
+    expect(report.summary.rag?.selective.reliability.map((r) => r.answered)).toEqual([3, 0, 0, 0, 0]);
+  });
+
   it('leaves the answer table out of a set that expects nothing of answers', () => {
     const plain = reportOf([[{ expect: { relevant_docs: ['a.md'] } }, trace('x', true)]]);
     expect(renderAnswerMetrics(plain.summary)).toBe('');
     expect(renderEvalReport(plain)).not.toContain('Answers (');
     expect(renderEvalHtml(plain)).not.toContain('<h2>Answers</h2>');
+    expect(renderSelective(plain.summary)).toBe('');
+    expect(renderEvalHtml(plain)).not.toContain('Selective answering');
   });
 });

@@ -65,6 +65,43 @@ export function renderAnswerMetrics(summary: EvalReport['summary']): string {
   );
 }
 
+/** A count with its denominator and share (`3/12 (25%)`); `n/a` over nothing. */
+export const countCell = (count: number, of: number): string =>
+  of === 0 ? 'n/a' : `${count}/${of} (${percent(count / of)})`;
+
+export const SELECTIVE_HEADERS = ['agent', 'coverage', 'risk', 'right', 'wrong', 'refused', 'false refusals'];
+
+/**
+ * Selective question answering per agent, for the terminal and the HTML report alike: coverage (answered, of the
+ * graded cases), risk (wrong, of the answered), strict right (of the cases with a gold value), wrong, refused and
+ * false refusals (of the answerable). Empty when no case has a gold value or expects a refusal.
+ */
+export function selectiveRows(summary: EvalReport['summary']): [string, string[]][] {
+  return Object.entries(summary)
+    .filter(([, s]) => s.selective.cases > 0)
+    .map(([agent, { selective: q }]) => [
+      agent,
+      [
+        countCell(q.answered, q.cases),
+        countCell(q.wrong, q.answered),
+        countCell(q.right, q.gold_cases),
+        String(q.wrong),
+        String(q.refused),
+        countCell(q.false_refusals, q.answerable_cases),
+      ],
+    ]);
+}
+
+export function renderSelective(summary: EvalReport['summary']): string {
+  const rows = selectiveRows(summary);
+  return rows.length
+    ? formatTable(
+        SELECTIVE_HEADERS,
+        rows.map(([agent, cells]) => [agent, ...cells]),
+      )
+    : '';
+}
+
 /** The terminal view of an evaluation: pass counts by layer and agent, the layer metrics, then the failing cases. */
 export function renderEvalReport(report: EvalReport): string {
   const { meta } = report;
@@ -97,6 +134,7 @@ export function renderEvalReport(report: EvalReport): string {
     ]),
   );
   const answerTable = renderAnswerMetrics(report.summary);
+  const selectiveTable = renderSelective(report.summary);
   const failing = report.cases.filter((result) => !result.passed);
   const failTable = failing.length
     ? '\nFirst failing layer:\n' +
@@ -110,5 +148,9 @@ export function renderEvalReport(report: EvalReport): string {
         ]),
       )
     : '\nEvery case passed every scored layer.\n';
-  return `${head}${passTable}\n${metricTable}${answerTable ? `\nAnswers (rejection rate: refused of the unanswerable; accuracy: gold contained of the answerable, refusals wrong):\n${answerTable}` : ''}${failTable}`;
+  const selective = selectiveTable
+    ? '\nSelective answering (coverage: answered of the graded; risk: wrong of the answered; right: the gold as the one value given):\n' +
+      selectiveTable
+    : '';
+  return `${head}${passTable}\n${metricTable}${answerTable ? `\nAnswers (rejection rate: refused of the unanswerable; accuracy: gold contained of the answerable, refusals wrong):\n${answerTable}` : ''}${selective}${failTable}`;
 }

@@ -28,6 +28,7 @@ table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;paddi
 th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .chart{margin:8px 16px 8px 0;background:#fff}.chart-title{font-weight:600;font-size:13px}
 .axis{font-size:11px;fill:#57606a}.value{font-size:10px;fill:#1b1f24}.grid{stroke:#eaeef2}
+.selective{display:flex;flex-wrap:wrap;align-items:flex-start;gap:8px}caption{font-weight:600;text-align:left}
 .pass{color:#1a7f37}.fail{color:#cf222e}.na{color:#8c959f}
 details pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;padding:8px;margin:4px 0}
 code{font-size:12px}

@@ -96,6 +96,7 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
       'schema',
       'answer',
       'tools',
+      'selective',
     ]);
     expect(report.summary.rag?.overall).toMatchObject({ cases: 5 });
     expect(report.cases.map((c) => c.id)).toEqual(['fee', 'follow-up', 'denied', 'wrong-doc', 'xss']);
@@ -122,6 +123,22 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
     expect(report.summary.rag?.overall.first_failures).toEqual({ retrieval: 1, answer: 1 });
   });
 
+  it('reads every run as selective answering, with the answer confidence in its trace', () => {
+    const byId = Object.fromEntries(report.cases.map((c) => [c.id, c]));
+    expect(byId.fee?.trace.confidence).toEqual(expect.any(Number));
+    expect(byId.fee?.selective).toMatchObject({
+      expected: 'answer',
+      answered: true,
+      confidence: byId.fee?.trace.confidence,
+    });
+    expect(byId.denied?.selective).toMatchObject({ expected: 'refuse', answered: false, wrong: false });
+    expect(byId.xss?.selective).toMatchObject({ expected: 'answer', right: false });
+    const selective = report.summary.rag?.selective;
+    // fee, follow-up, wrong-doc and xss have a gold value; denied expects a refusal.
+    expect(selective).toMatchObject({ cases: 5, gold_cases: 4, reliability: expect.any(Array) });
+    expect(selective?.risk_coverage.at(-1)?.answered).toBe(selective?.answered);
+  });
+
   it('shows progress on stderr while it runs', () => {
     expect(run.stderr).toMatch(/ingest 12\/12 documents/);
     expect(run.stderr).toContain('case: 1/5 rag fee: pass');
@@ -131,7 +148,9 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
   it('writes one self-contained HTML report with the charts, escaping what it shows', async () => {
     const html = await readFile(join(dir, 'report.html'), 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html.match(/<svg /g)).toHaveLength(3);
+    // Pass rate by layer, agents compared, latency, and the one agent's risk–coverage curve.
+    expect(html.match(/<svg /g)).toHaveLength(4);
+    expect(html).toContain('rag: risk–coverage');
     expect(html).toContain('Pass rate by layer');
     expect(html).toContain('Latency distribution');
     expect(html).not.toMatch(/<script|src="http|href="http/i);
@@ -143,6 +162,7 @@ describe('evident eval run (rag, offline, sample corpus)', () => {
     const table = await runCli(['eval', 'run', casesFile, '--corpus', SAMPLE_CORPUS, '--users', USERS]);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/\nrag\s+3\/5 \(60%\)\s+1\/1\s+1\/2\s+1\/2\s+3\/3/);
+    expect(table.stdout).toMatch(/Selective answering \(coverage[^\n]*\n(?:.*\n){2}rag\s+\d+\/5 /);
     expect(table.stdout).toMatch(/wrong-doc\s+rag\s+retrieval\s+not in the first 10: "finance\/market-notes\.txt"/);
 
     const before = {

@@ -1,7 +1,8 @@
 import { mean, percentile } from '../metrics/ranking-metrics.ts';
 import { LAYERS, type LayerName } from '../layers/layer-result.ts';
-import { refusalMetrics } from '../layers/score-answerability.ts';
+import { refusalMetrics, refusedOf as refusedReading } from '../layers/score-answerability.ts';
 import type { CaseResult } from './score-case.ts';
+import { summarizeSelective, type SelectiveSummary } from './summarize-selective.ts';
 
 /** A layer over a set of cases: how many were scored and passed, and the mean of each per-case metric. */
 export interface LayerSummary {
@@ -23,15 +24,13 @@ export interface OverallSummary {
   first_failures: Partial<Record<LayerName, number>>;
 }
 
-export type AgentSummary = { overall: OverallSummary } & Record<LayerName, LayerSummary>;
+export type AgentSummary = { overall: OverallSummary; selective: SelectiveSummary } & Record<LayerName, LayerSummary>;
 
 const round = (value: number, digits = 4): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Whether the run refused: the answerability layer's reading when it scored, else the answer's own flag or status. */
 const refusedOf = (result: CaseResult): boolean =>
-  result.layers.answerability.metrics?.refused !== undefined
-    ? result.layers.answerability.metrics.refused === 1
-    : result.trace.answerable === false || result.trace.status === 'refused';
+  refusedReading(result.layers.answerability, result.trace.answerable, result.trace.status);
 
 /**
  * RGB's accuracy: of the cases with an expected answer that are not expected to be refused, the share whose answer
@@ -93,6 +92,7 @@ export function summarizeAgent(results: readonly CaseResult[]): AgentSummary {
       LayerName,
       LayerSummary
     >),
+    selective: summarizeSelective(results.map((result) => result.selective)),
   };
 }
 
