@@ -1,12 +1,14 @@
 /**
- * Issue 13's dev targets in one go, offline: converts the public dev sets (RGB zh negative and positive, MTRAG-UN,
- * MuSiQue, WikiTableQuestions) into a temporary folder, runs each through the eval runner in-process (the code
- * `evident eval run` uses, a scratch store per set), runs the sample set, and prints one table
- * `target | measured | met?`. Sets whose data is absent (no ../shared) are skipped with a line saying so.
+ * Issues 13's and 25's dev targets in one go, offline: converts the public dev sets (RGB zh negative and positive,
+ * MTRAG-UN, MuSiQue, WikiTableQuestions) into a temporary folder, runs each through the eval runner in-process (the
+ * code `evident eval run` uses, a scratch store per set), runs paper-qa (questions about the BERT paper, on a copy of
+ * the PDF) and the sample set, and prints selective answering per set and agent (coverage, risk, right, wrong,
+ * refused), then one table `issue | target | measured | met?`. Sets whose data is absent (no ../shared) are skipped
+ * with a line saying so.
  *
- *   npm run bench:answer -- [--only rgb-negative,mtrag,…] [--limit 20] [--out answer.json] [--shared ../shared/datasets]
+ *   npm run bench:answer -- [--only rgb-negative,paper-qa,…] [--limit 20] [--out answer.json] [--shared ../shared/datasets]
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +25,14 @@ import { convertWikiTableQuestions } from '../../src/eval/datasets/wikitableques
 import { createProgressReporter } from '../../src/eval/progress/progress-reporter.ts';
 import { runEval, type EvalReport } from '../../src/eval/run/run-eval.ts';
 import { SAMPLE_CORPUS_CASES, SAMPLE_CORPUS_DIR, SAMPLE_USERS } from '../../src/eval/sets/sample-corpus-paths.ts';
+import { countCell } from '../../src/eval/report/render-eval-table.ts';
 import { formatTable } from '../../src/format/format-table.ts';
 import { describeEnvironment } from '../environment.ts';
 import {
   agentsOfSuite,
   outcomeOf,
   SUITES,
+  TARGET_HEADERS,
   TARGETS,
   targetRows,
   type SuiteName,
@@ -82,6 +86,31 @@ async function converted(
   return { casesFile: written.casesFile, corpus: written.corpusDir };
 }
 
+/** The first `limit` cases of a cases file, through a trimmed copy (the whole file without --limit). */
+async function limitedCases(casesFile: string, work: string, name: string): Promise<string> {
+  if (!limit) return casesFile;
+  const trimmed = join(work, `${name}-cases.jsonl`);
+  const cases = (await readCases(casesFile)).slice(0, limit);
+  writeFileSync(trimmed, `${cases.map(({ evalCase }) => JSON.stringify(evalCase)).join('\n')}\n`);
+  return trimmed;
+}
+
+/** paper-qa's corpus is a folder holding a copy of the paper: ingestion skips symlinks. */
+async function paperQa(work: string): Promise<Prepared> {
+  const casesFile = join(shared, 'paper-qa/cases.jsonl');
+  const pdf = join(shared, 'pdfs/bert-1810.04805.pdf');
+  const missing = [casesFile, pdf].find((path) => !existsSync(path));
+  if (missing) return { skip: `${missing} is absent` };
+  const corpus = join(work, 'paper-qa-corpus');
+  mkdirSync(corpus, { recursive: true });
+  copyFileSync(pdf, join(corpus, 'bert-1810.04805.pdf'));
+  return {
+    casesFile: await limitedCases(casesFile, work, 'paper-qa'),
+    corpus,
+    users: join(shared, 'paper-qa/users.json'),
+  };
+}
+
 async function prepare(suite: SuiteName, work: string): Promise<Prepared> {
   const limited = limit ? { limit } : {};
   switch (suite) {
@@ -99,20 +128,31 @@ async function prepare(suite: SuiteName, work: string): Promise<Prepared> {
       return converted(work, suite, 'musique', (path) => convertMusique(path, limited));
     case 'wtq':
       return converted(work, suite, 'wikitablequestions', (path) => convertWikiTableQuestions(path, limited));
-    case 'sample': {
-      if (!limit) return { casesFile: SAMPLE_CORPUS_CASES, corpus: SAMPLE_CORPUS_DIR, users: SAMPLE_USERS };
-      // --limit takes the sample set's first n cases too, through a trimmed copy of its cases file.
-      const casesFile = join(work, 'sample-cases.jsonl');
-      writeFileSync(
-        casesFile,
-        `${(await readCases(SAMPLE_CORPUS_CASES))
-          .slice(0, limit)
-          .map(({ evalCase }) => JSON.stringify(evalCase))
-          .join('\n')}\n`,
-      );
-      return { casesFile, corpus: SAMPLE_CORPUS_DIR, users: SAMPLE_USERS };
-    }
+    case 'paper-qa':
+      return paperQa(work);
+    case 'sample':
+      // --limit takes the sample set's first n cases too.
+      return {
+        casesFile: await limitedCases(SAMPLE_CORPUS_CASES, work, 'sample'),
+        corpus: SAMPLE_CORPUS_DIR,
+        users: SAMPLE_USERS,
+      };
   }
+}
+
+/** Selective answering per set and agent: coverage, risk, strict right, wrong, refused. */
+function selectiveRows(ran: typeof reports): string[][] {
+  return Object.entries(ran).flatMap(([suite, report]) =>
+    Object.entries(report?.summary ?? {}).map(([agent, { selective: q }]) => [
+      suite,
+      agent,
+      countCell(q.answered, q.cases),
+      countCell(q.wrong, q.answered),
+      countCell(q.right, q.gold_cases),
+      String(q.wrong),
+      String(q.refused),
+    ]),
+  );
 }
 
 /** One suite through the eval runner, in a scratch store, with a progress line per case. */
@@ -177,10 +217,14 @@ const environment = describeEnvironment('bench/answer/run.ts', started, loadBefo
 const met = outcomes.filter((outcome) => outcome.met === true).length;
 const measured = outcomes.filter((outcome) => outcome.met !== null).length;
 process.stdout.write(
-  `\nIssue 13 dev targets (${environment.commit}${limit ? `, --limit ${limit}: not the targets' full sets` : ''}): ${met}/${measured} met` +
+  '\nSelective answering (coverage: answered of the graded; risk: wrong of the answered; right: the gold as the one value given, of the cases with a gold value):\n' +
+    formatTable(['set', 'agent', 'coverage', 'risk', 'right', 'wrong', 'refused'], selectiveRows(reports)),
+);
+process.stdout.write(
+  `\nDev targets of issues 13 and 25 (${environment.commit}${limit ? `, --limit ${limit}: not the targets' full sets` : ''}): ${met}/${measured} met` +
     (measured < outcomes.length ? `, ${outcomes.length - measured} not measured` : '') +
     ` in ${environment.totalSeconds.toFixed(0)} s\n\n` +
-    formatTable(['target', 'measured', 'met?'], targetRows(outcomes)),
+    formatTable(TARGET_HEADERS, targetRows(outcomes)),
 );
 if (flags.out) {
   writeFileSync(

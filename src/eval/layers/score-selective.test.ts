@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerEntry } from './score-answer.ts';
-import { answerHead, candidateSegments, firstSentence, scoreSelective } from './score-selective.ts';
+import { answerHead, candidateSegments, containsGold, firstSentence, scoreSelective } from './score-selective.ts';
 
 const graded = (question: string, gold: AnswerEntry[], answerText: string) =>
   scoreSelective({ question, answerable: true, gold, answerText, refused: false, confidence: 0.9 });
@@ -74,6 +74,15 @@ describe('scoreSelective: strict right and wrong', () => {
       'A 30,000 token vocabulary [1]',
       true,
     ],
+    [
+      'the same number with a magnitude',
+      'For how many steps was BERT pre-trained?',
+      [['1,000,000', '1000000']],
+      '1M steps. BERT was trained for 1M steps [1]',
+      true,
+    ],
+    ['a magnitude word', 'How many words?', ['2,500M'], 'About 2.5 billion words [1]', true],
+    ['another magnitude', 'For how many steps?', [['1,000,000', '1000000']], '1B steps [1]', false],
     ['zh one value', '这支球队有多少名球员？', ['12人'], '这支球队共有12人。[1]', true],
     ['percent read off the quote', 'What percentage is masked?', ['15%'], '15. We mask 15% of all tokens [1]', true],
     // The gold only in a later quote, or a different value given: wrong.
@@ -103,6 +112,14 @@ describe('scoreSelective: strict right and wrong', () => {
     const result = graded(question, gold, answer);
     expect(result.detail).toBeTruthy();
     expect({ right: result.right, wrong: result.wrong }).toEqual({ right, wrong: !right });
+  });
+
+  it('reads numbers by value, not by spelling', () => {
+    expect(containsGold('trained for 1M steps', '1,000,000')).toBe(true);
+    expect(containsGold('110 million parameters', '110M')).toBe(true);
+    expect(containsGold('trained for 10M steps', '1,000,000')).toBe(false);
+    expect(containsGold('about 1.5 m tall', 'GELU')).toBe(false);
+    expect(candidateSegments('1M steps, 2,500M words', [['1,000,000']], 'How many steps?')).toEqual(['2,500M words']);
   });
 
   it('names the candidates it found', () => {

@@ -66,9 +66,51 @@ const TOKEN = /\p{Script=Han}+|[\p{L}\p{N}]+(?:[.,]\p{N}+)*/gu;
 const stem = (word: string): string => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word);
 const tokensOf = (text: string): string[] => normalizeAnswerText(text).match(TOKEN) ?? [];
 
+/** A number with an optional magnitude word (`1m`, `2.5 billion`, `30k`) in normalised text (grouping removed). */
+const NUMBER = /(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(k|m|b|bn|thousand|million|billion)?(?![\p{L}\p{N}])/gu;
+const MAGNITUDE: Readonly<Record<string, number>> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+};
+const valueOf = (digits: string, magnitude: string | undefined): number =>
+  Number(digits) * (magnitude ? (MAGNITUDE[magnitude] ?? 1) : 1);
+const sameValue = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+
+/** The value of a gold alternative that is a number alone (`1,000,000`, `110M`), else null. */
+function goldNumber(alternative: string): number | null {
+  const text = normalizeAnswerText(alternative);
+  const match = [...text.matchAll(NUMBER)][0];
+  return match && match[0] === text ? valueOf(match[1] as string, match[2]) : null;
+}
+
+/** Replaces every number in `text` whose value is one of `values` (`1m` for 1,000,000) by a space. */
+const withoutValues = (text: string, values: readonly number[]): string =>
+  values.length
+    ? text.replace(NUMBER, (span, digits: string, magnitude?: string) =>
+        values.some((value) => sameValue(value, valueOf(digits, magnitude))) ? ' ' : span,
+      )
+    : text;
+
+/**
+ * Whether `text` holds the entry: as `containsAnswerEntry` does, or, for a number, as the same value written with a
+ * magnitude (`1M steps` gives 1,000,000; `2.5 billion` gives 2,500M).
+ */
+export function containsGold(text: string, entry: AnswerEntry): boolean {
+  if (containsAnswerEntry(text, entry)) return true;
+  const values = (typeof entry === 'string' ? [entry] : entry).map(goldNumber).filter((v) => v !== null);
+  const normalized = normalizeAnswerText(text);
+  return values.length > 0 && withoutValues(normalized, values) !== normalized;
+}
+
 /** What a value may be made of without being a value of its own: the gold's and the question's words. */
 interface Known {
   gold: readonly string[];
+  goldValues: readonly number[];
   words: ReadonlySet<string>;
   han: ReadonlySet<string>;
 }
@@ -81,13 +123,19 @@ function knownOf(gold: readonly AnswerEntry[], question: string): Known {
     if (/\p{Script=Han}/u.test(token)) for (const char of token) han.add(char);
     else words.add(stem(token));
   }
-  return { gold: alternatives.map(normalizeAnswerText).sort((a, b) => b.length - a.length), words, han };
+  return {
+    gold: alternatives.map(normalizeAnswerText).sort((a, b) => b.length - a.length),
+    goldValues: alternatives.map(goldNumber).filter((value) => value !== null),
+    words,
+    han,
+  };
 }
 
 /** The value tokens of a piece of text that are neither the gold, nor words of the question, nor stopwords. */
 function foreignValues(text: string, known: Known): string[] {
   let rest = normalizeAnswerText(text);
   for (const gold of known.gold) if (gold) rest = rest.split(gold).join(' ');
+  rest = withoutValues(rest, known.goldValues);
   return (rest.match(TOKEN) ?? []).filter((token) => {
     if (/\p{Script=Han}/u.test(token)) return [...token].some((char) => !known.han.has(char) && !STOP_HAN.has(char));
     if (/^\p{L}$/u.test(token)) return false; // a single letter names a symbol (L=12), not a value
@@ -145,14 +193,14 @@ export function scoreSelective(input: SelectiveInput): SelectiveCase {
   if (expected !== 'answer') return { ...base, right: null, wrong: null, detail: 'answered; no gold to grade it' };
   const verdict = (right: boolean, detail: string): SelectiveCase => ({ ...base, right, wrong: !right, detail });
   const fullHead = answerHead(text);
-  const missing = gold.filter((entry) => !containsAnswerEntry(fullHead, entry));
+  const missing = gold.filter((entry) => !containsGold(fullHead, entry));
   if (missing.length)
     return verdict(false, `the head ${quote(fullHead)} lacks ${missing.map((e) => quote(String(e))).join(', ')}`);
   const lead = head ?? '';
   const candidates = candidateSegments(lead, gold, input.question);
   if (candidates.length >= 2)
     return verdict(false, `lists candidates: ${candidates.map((c) => quote(c, 30)).join(', ')}`);
-  const leadHasGold = gold.every((entry) => containsAnswerEntry(lead, entry));
+  const leadHasGold = gold.every((entry) => containsGold(lead, entry));
   if (!leadHasGold && foreignValues(lead, knownOf(gold, input.question)).length)
     return verdict(false, `gives ${quote(lead)}, not the gold`);
   return verdict(true, `gives the gold as one value: ${quote(lead)}`);
