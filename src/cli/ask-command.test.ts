@@ -148,6 +148,7 @@ describe('evident graph', () => {
       'check_answerability',
       'citation_check',
       'refuse',
+      'evidence_gate',
       'finalize',
     ]) {
       expect(run.stdout).toContain(node);

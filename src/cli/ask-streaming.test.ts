@@ -60,6 +60,7 @@ describe('evident ask streams the run', () => {
         'check_answerability',
         'generate',
         'citation_check',
+        'evidence_gate',
         'finalize',
       ]);
       expect(run.stderr).toMatch(
@@ -69,7 +70,7 @@ describe('evident ask streams the run', () => {
       expect(run.stderr).toMatch(/^ {4}verdict: answerable$/m);
       // Every step was written before the answer, one write per step.
       const firstOut = run.log.findIndex((entry) => entry.stream === 'out');
-      expect(run.log.slice(0, firstOut).filter((entry) => entry.stream === 'err')).toHaveLength(10);
+      expect(run.log.slice(0, firstOut).filter((entry) => entry.stream === 'err')).toHaveLength(11);
       expect(run.stdout).toMatch(/\$48,000\.? \[1\]/);
       expect(run.stdout).not.toMatch(/^· /m);
     });

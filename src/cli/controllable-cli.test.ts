@@ -81,6 +81,7 @@ describe('evident graph controllable', () => {
       'replan',
       'final_answer',
       'citation_check',
+      'evidence_gate',
       'finalize',
     ]) {
       expect(run.stdout).toContain(`${node}(${node})`);

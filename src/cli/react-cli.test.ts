@@ -137,7 +137,17 @@ describe('evident graph react', () => {
     const run = await cli('graph', 'react', '--mermaid');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^(%%\{init|graph TD|flowchart)/);
-    for (const node of ['load_memory', 'rewrite', 'reason', 'act', 'save_memory', 'citation_check', 'stop', 'finalize'])
+    for (const node of [
+      'load_memory',
+      'rewrite',
+      'reason',
+      'act',
+      'save_memory',
+      'citation_check',
+      'stop',
+      'evidence_gate',
+      'finalize',
+    ])
       expect(run.stdout).toContain(`${node}(${node})`);
     expect(run.stdout).toMatch(/reason -\. &nbsp;check&nbsp; \.-> citation_check/);
     expect(run.stdout).toMatch(/act -\.-> reason/);

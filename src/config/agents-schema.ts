@@ -61,6 +61,12 @@ export const agentsSchema = z
     rag: agentBoundsSchemas.rag.prefault({}),
     react: agentBoundsSchemas.react.prefault({}),
     controllable: agentBoundsSchemas.controllable.prefault({}),
+    evidenceGate: z
+      .enum(['enforce', 'off'])
+      .default('off')
+      .describe(
+        "The evidence gate every agent's answer passes before finalize: `enforce` narrows an answer to the one value its cited evidence ties to the question or refuses; `off` (the default until its coverage on the sample set is back at its floors) records its verdict as a step and returns the answer unchanged.",
+      ),
   })
   .strict()
   .prefault({});

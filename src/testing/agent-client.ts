@@ -76,7 +76,7 @@ export async function openAgent(
   const agents = Object.fromEntries(
     Object.entries(evident.config.agents).map(([name, bounds]) => [
       name,
-      { ...bounds, ...options.bounds?.[name as keyof AgentsConfig] },
+      typeof bounds === 'object' ? { ...bounds, ...(options.bounds?.[name as keyof AgentsConfig] as object) } : bounds,
     ]),
   ) as AgentsConfig;
   const configured: Evident = { ...evident, config: { ...evident.config, agents } };

@@ -43,6 +43,7 @@ export async function runControllable(
     store: evident.store,
     embedder: evident.embedder,
     tableQuery: createTableQueryTool({ store: evident.store, limits: evident.config.tables }),
+    evidenceGate: evident.config.agents.evidenceGate,
     topK: evident.retrieval.topK,
     ...evident.config.agents.controllable,
     ...options.deps,

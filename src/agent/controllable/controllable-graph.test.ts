@@ -53,7 +53,7 @@ describe('controllable graph, offline, on the sample corpus', () => {
       'task_handler',
       'retrieve_chunks',
     ]);
-    expect(nodesOf(run).slice(-3)).toEqual(['final_answer', 'citation_check', 'finalize']);
+    expect(nodesOf(run).slice(-4)).toEqual(['final_answer', 'citation_check', 'evidence_gate', 'finalize']);
     expect(run.events.map((event) => event.node)).toEqual(nodesOf(run));
   });
 

@@ -223,7 +223,7 @@ describe('controllable graph with a chat model', () => {
     expect(countOf(run, 'replan')).toBe(3);
     expect(countOf(run, 'task_handler')).toBe(3);
     expect(run.state.steps.find((step) => step.node === 'replan' && /bound of 3/.test(step.summary))).toBeDefined();
-    expect(nodesOf(run).slice(-3)).toEqual(['final_answer', 'citation_check', 'finalize']);
+    expect(nodesOf(run).slice(-4)).toEqual(['final_answer', 'citation_check', 'evidence_gate', 'finalize']);
     expect(run.state.status).toBe('answered');
   });
 

@@ -20,6 +20,8 @@ export interface SharedDeps extends ModelStepDeps {
   topK: number;
   /** Further answers after the citation check dropped every citation. */
   maxCitationRetries: number;
+  /** Whether the evidence gate's verdict replaces the answer (`enforce`) or is only recorded (`off`). */
+  evidenceGate: 'enforce' | 'off';
 }
 
 /** What load_memory needs beyond the shared deps: the history window and the long-term memory bounds. */
@@ -39,6 +41,7 @@ export function sharedServices({ services, chat }: Pick<AgentContext, 'services'
     embedder: services.embedder,
     tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
     topK: services.retrieval.topK,
+    evidenceGate: services.config.agents.evidenceGate,
     ...(chat ? { chat } : {}),
   } satisfies Omit<SharedDeps, 'maxCitationRetries' | 'maxSchemaRetries'>;
 }

@@ -63,6 +63,7 @@ describe('rag graph, offline', () => {
       'check_answerability',
       'generate',
       'citation_check',
+      'evidence_gate',
       'finalize',
     ]);
     expect(run.steps[1]?.summary).toMatch(/skipped/);

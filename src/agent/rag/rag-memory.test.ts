@@ -68,7 +68,12 @@ describe('save_memory: interrupt and approval', () => {
         duration_ms: expect.any(Number),
       },
     ]);
-    expect(approved.steps.map((step) => step.node)).toEqual(['load_memory', 'save_memory', 'finalize']);
+    expect(approved.steps.map((step) => step.node)).toEqual([
+      'load_memory',
+      'save_memory',
+      'evidence_gate',
+      'finalize',
+    ]);
     expect(await texts('alice')).toEqual(['I prefer invoices in EUR']);
     expect((await agent.runs(run.thread_id, alice)).map((record) => [record.runId, record.status])).toEqual([
       [run.run_id, 'interrupted'],

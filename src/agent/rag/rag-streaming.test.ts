@@ -85,6 +85,7 @@ describe('rag run streaming', () => {
         'model:answerability',
         'step:check_answerability',
         'step:refuse',
+        'step:evidence_gate',
         'step:finalize',
       ]);
     } finally {

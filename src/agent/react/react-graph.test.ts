@@ -81,7 +81,16 @@ describe('react graph, offline', () => {
     });
     expect(state.evidence.map((item) => item.chunk_id)).toContain(FEE_CHUNK);
     expect(state.tool_calls.map((call) => call.name)).toEqual(['knowledge_base']);
-    expect(nodes(state)).toEqual(['load_memory', 'rewrite', 'reason', 'act', 'reason', 'citation_check', 'finalize']);
+    expect(nodes(state)).toEqual([
+      'load_memory',
+      'rewrite',
+      'reason',
+      'act',
+      'reason',
+      'citation_check',
+      'evidence_gate',
+      'finalize',
+    ]);
     expect(state.scratchpad.map((turn) => turn.calls.map((call) => call.tool))).toEqual([['knowledge_base'], []]);
   });
 
@@ -229,7 +238,7 @@ describe('react graph with the text protocol', () => {
     });
     expect(state.answer?.answer).toContain(REFUSAL_TEXT);
     expect(state.answer?.answer).toContain('stopped after 10 iterations');
-    expect(nodes(state).slice(-2)).toEqual(['stop', 'finalize']);
+    expect(nodes(state).slice(-3)).toEqual(['stop', 'evidence_gate', 'finalize']);
 
     const bounded = withModel(
       Array.from({ length: 5 }, () => garbage),

@@ -68,7 +68,7 @@ describe('react through the run runtime', () => {
 
     const approved = await run(runs, alice, threadId, { kind: 'resume', decision: { decision: 'approve' } });
     expect(approved.record?.status).toBe('answered');
-    expect(approved.steps).toEqual(['save_memory', 'reason', 'finalize']);
+    expect(approved.steps).toEqual(['save_memory', 'reason', 'evidence_gate', 'finalize']);
     expect(approved.values.answer?.answer).toBe('Saved to your memories: I prefer invoices in EUR');
     expect(approved.values.tool_calls).toEqual([
       expect.objectContaining({

@@ -14,9 +14,11 @@ export interface CitedSentence {
   chunk: Evidence;
   text: string;
   heading: string;
+  /** The sentence before it in the chunk: what a passage goes on about ("The treasury team holds … Positions: AAPL 1,200"). */
+  before: string;
 }
 
-const WORD = /[\p{L}\p{N}]+(?:[-_.,'’][\p{L}\p{N}]+)*/gu;
+const WORD = /\p{Script=Han}|[\p{L}\p{N}]+(?:[-_.,'’][\p{L}\p{N}]+)*/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** Squashed form for comparing names however they are hyphenated or spaced ("BERT-BASE", "BERT BASE", "BERTBASE"). */
@@ -54,7 +56,9 @@ export function tokens(text: string): Token[] {
   return [...text.matchAll(WORD)].map((match) => {
     clause += (text.slice(last, match.index).match(CLAUSE_BREAK) ?? []).length;
     last = match.index + match[0].length;
-    return { start: match.index, end: last, key: squash(match[0]), terms: termsOfWord(match[0]), clause };
+    // A Han character is a token of its own; its terms are those of the pair it starts (the analyzer's bigrams).
+    const word = CJK.test(match[0]) ? text.slice(match.index, match.index + 2) : match[0];
+    return { start: match.index, end: last, key: squash(match[0]), terms: termsOfWord(word), clause };
   });
 }
 
@@ -123,11 +127,16 @@ export function citedSentences(chunks: readonly Evidence[], view: QuestionView):
   const out: CitedSentence[] = [];
   for (const chunk of chunks) {
     const text = expandSymbols(chunk.text);
+    let before = '';
     for (const { text: sentence, heading } of headedSentences(text)) {
       const parts = view.module.code === 'en' ? [sentence] : view.module.sentences(sentence);
-      for (const part of parts) out.push({ chunk, text: part, heading: heading || chunk.heading });
+      for (const part of parts) {
+        out.push({ chunk, text: part, heading: heading || chunk.heading, before });
+        before = part;
+      }
     }
-    if (out.every((sentence) => sentence.chunk !== chunk)) out.push({ chunk, text, heading: chunk.heading });
+    if (out.every((sentence) => sentence.chunk !== chunk))
+      out.push({ chunk, text, heading: chunk.heading, before: '' });
   }
   return out;
 }

@@ -32,6 +32,8 @@ export interface QuestionView {
   attribute: string[];
   /** "How many <noun>": the counted noun's terms (a row count answers only a question about rows). */
   counted: string[];
+  /** "几天", "多少人": the measure word a Chinese count asks in (a value in another one counts something else). */
+  unit?: string;
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -76,6 +78,8 @@ function countedNoun(question: string): string[] {
   return words.length ? analyzeQuery(words.join(' ')) : [];
 }
 
+const unitOf = (question: string): string | undefined => /(?:几|多少)(\p{Script=Han})/u.exec(question)?.[1];
+
 /** The gate's reading of a question. */
 export function questionView(question: string): QuestionView {
   const module = moduleFor(question);
@@ -98,5 +102,6 @@ export function questionView(question: string): QuestionView {
     terms,
     attribute,
     counted: countedNoun(question),
+    ...(unitOf(question) ? { unit: unitOf(question) as string } : {}),
   };
 }

@@ -47,7 +47,9 @@ export function valueTies(
   for (const sentence of sentences) {
     if (otherYear(sentence.text, view.years) && otherYear(sentence.chunk.text, view.years)) continue;
     const words = tokens(sentence.text);
-    const headingTerms = new Set(tokens(`${sentence.heading} ${sentence.chunk.title}`).flatMap((t) => t.terms));
+    const headingTerms = new Set(
+      tokens(`${sentence.heading} ${sentence.chunk.title} ${sentence.before}`).flatMap((t) => t.terms),
+    );
     const positions = new Map<string, number[]>();
     words.forEach((word, index) => {
       for (const term of word.terms) positions.set(term, [...(positions.get(term) ?? []), index]);
@@ -79,13 +81,18 @@ export function valueTies(
       const family = entityAt.every((at, i) => nearestIsEntity(at, siblingsAt[i] ?? [], index)) ? 1 : SIBLING;
       const found = entityAt.filter((at) => at.length > 0);
       const closeness = found.length
-        ? found.reduce((sum, at) => sum + near(Math.min(...at.map((p) => distance(p, index))) / 4), 0) / found.length
+        ? found.reduce((sum, at) => sum + near(Math.min(...at.map((p) => distance(p, index))) / 2), 0) / found.length
         : 1;
       const entityNear = family * closeness;
       return attributeNear * entityNear;
     };
     if (type === 'any') {
-      ties.push({ value: sentence.text, sentence, attribute, score: scoreAt(Math.floor(words.length / 2)) });
+      ties.push({
+        value: sentence.text,
+        sentence,
+        attribute,
+        score: scoreAt(Math.floor(words.length / 2)) * (0.5 + 0.5 * attribute),
+      });
       continue;
     }
     for (const span of freshValues(view, sentence.text, type)) {
@@ -94,7 +101,7 @@ export function valueTies(
         words.findIndex((word) => word.end > span.start),
       );
       if (countsOther(view, sentence.text, span, words)) continue;
-      ties.push({ value: span.text, sentence, attribute, score: scoreAt(index) });
+      ties.push({ value: span.text, sentence, attribute, score: scoreAt(index) * (0.5 + 0.5 * attribute) });
     }
   }
   return ties;
@@ -120,6 +127,10 @@ export const sameAs = (value: string, span: Pick<AnswerSpan, 'text'> | ValueTie)
  * something else is not the answer. A number followed by punctuation ("L=12,") counts nothing by itself.
  */
 function countsOther(view: QuestionView, text: string, span: AnswerSpan, words: ReturnType<typeof tokens>): boolean {
+  if (view.unit) {
+    const last = span.text.trim().slice(-1);
+    return /\p{Script=Han}/u.test(last) && !/[\d零〇一二三四五六七八九十百千万亿两]/u.test(last) && last !== view.unit;
+  }
   if (view.counted.length === 0) return false;
   const own = tokens(span.text).slice(1);
   const after = words.filter((word) => word.start >= span.end).slice(0, 3);

@@ -22,7 +22,7 @@ export interface GatedRun {
  * the answer, whatever produced it, passes the evidence gate (core/evidence-gate) — narrowed to the one value the
  * cited evidence ties to the question, or turned into a refusal that says what is missing.
  */
-export async function evidenceGate(state: GatedRun) {
+export async function evidenceGate(state: GatedRun, deps: { evidenceGate?: 'enforce' | 'off' }) {
   const answer = state.answer;
   if (!answer) return { update: {}, summary: 'no answer' };
   const decision = gateAnswer({
@@ -33,6 +33,11 @@ export async function evidenceGate(state: GatedRun) {
     needs: state.sub_questions.length,
     reground: state.mode === 'offline',
   });
+  if (deps.evidenceGate !== 'enforce')
+    return {
+      update: {},
+      summary: `not enforced (agents.evidenceGate: off); would ${decision.verdict}: ${decision.reason}`,
+    };
   if (decision.verdict === 'refuse')
     return {
       update: { answer: decision.answer, status: (state.status === 'running' ? 'running' : 'refused') as RunStatus },

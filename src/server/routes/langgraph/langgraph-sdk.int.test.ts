@@ -38,6 +38,7 @@ describe('LangGraph SDK against the server', () => {
         'retrieve',
         'check_answerability',
         'generate',
+        'evidence_gate',
         'finalize',
         '__end__',
       ]),
@@ -69,6 +70,7 @@ describe('LangGraph SDK against the server', () => {
       'check_answerability',
       'generate',
       'citation_check',
+      'evidence_gate',
       'finalize',
     ]);
     const ids = parts.map((p) => Number(p.id));

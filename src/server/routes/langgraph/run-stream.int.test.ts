@@ -120,6 +120,7 @@ describe('run streams', () => {
       'merge_rerank',
       'check_answerability',
       'refuse',
+      'evidence_gate',
       'finalize',
     ]);
     expect(await getJson(`/threads/${threadId}/runs/${runId}`)).toMatchObject({

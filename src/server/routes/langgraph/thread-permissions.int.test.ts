@@ -113,7 +113,7 @@ describe('thread and run permissions', () => {
         command: { resume: { decision: 'approve' } },
       }),
     );
-    expect(resumed.events.map((e) => e.event)).toEqual(['metadata', 'values', 'values', 'values', 'end']);
+    expect(resumed.events.map((e) => e.event)).toEqual(['metadata', 'values', 'values', 'values', 'values', 'end']);
     expect((await api.evident.store.listMemories('alice')).map((m) => m.text)).toEqual([
       'I prefer answers in bullet points',
     ]);

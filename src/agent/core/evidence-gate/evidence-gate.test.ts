@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { Answer, Citation } from '../../../domain/answer.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import { gateAnswer } from './evidence-gate.ts';
+
+const chunk = (id: string, text: string, doc = 'bert.pdf'): Evidence => ({
+  chunk_id: id,
+  doc_id: doc,
+  source: doc,
+  title: doc,
+  heading: '',
+  text,
+  score: 1,
+  queries: [],
+});
+const cite = (c: Evidence, quote: string): Citation => ({
+  chunk_id: c.chunk_id,
+  doc_id: c.doc_id,
+  source: c.source,
+  quote,
+});
+const answer = (text: string, citations: Citation[]): Answer => ({
+  answer: text,
+  answerable: true,
+  confidence: 0.95,
+  citations,
+  missing_information: [],
+});
+
+const architecture = chunk(
+  'bert.pdf#15',
+  'In this work, we denote the number of layers (i.e., Transformer blocks) as L, the hidden size as H, and the number of self-attention heads as A. We primarily report results on two model sizes: BERTBASE (L=12, H=768, A=12, Total Parameters=110M) and BERTLARGE (L=24, H=1024, A=16, Total Parameters=340M).',
+);
+const corpus = chunk(
+  'bert.pdf#23',
+  'For the pre-training corpus we use the BooksCorpus (800M words) (Zhu et al., 2015) and English Wikipedia (2,500M words).',
+);
+const scores = chunk('bert.pdf#26', 'System: BERT BASE | MNLI-(m/mm): 84.6/83.4 | QQP: 71.2 | Average: 79.6');
+
+describe('the evidence gate', () => {
+  it.each([
+    ['How many layers (Transformer blocks) does BERT-BASE have?', '12'],
+    ['What is the hidden size of BERT-LARGE?', '1024'],
+    ['How many self-attention heads does BERT-LARGE use?', '16'],
+    ['How many parameters does BERT-BASE have in total?', '110M'],
+  ])('ties %s to the value of the entity asked, through the symbols the passage defines', (question, value) => {
+    const decision = gateAnswer({
+      question,
+      answer: answer('BERT model sizes. [1]', [cite(architecture, 'We primarily report results')]),
+      evidence: [architecture],
+    });
+    expect(decision.verdict).toBe('answer');
+    expect(decision.answer.answer.startsWith(`${value}. `)).toBe(true);
+  });
+
+  it('picks the one value of a listed lead that the evidence ties to the question, never the list', () => {
+    const lead = answer('800M words, 2015, 2,500M words. For the pre-training corpus we use [1]', [
+      cite(corpus, 'For the pre-training corpus we use'),
+    ]);
+    const books = gateAnswer({
+      question: 'How many words does the BooksCorpus contain?',
+      answer: lead,
+      evidence: [corpus],
+    });
+    const wiki = gateAnswer({
+      question: 'How many words of English Wikipedia were used?',
+      answer: lead,
+      evidence: [corpus],
+    });
+    expect(books.answer.answer).toMatch(/^800M words\. /);
+    expect(wiki.answer.answer).toMatch(/^2,500M words\. /);
+  });
+
+  it('refuses a value the cited evidence does not state (a row count for "how many layers")', () => {
+    const decision = gateAnswer({
+      question: 'How many layers (Transformer blocks) does BERT-BASE have?',
+      answer: answer('The count where System = BERT BASE is 1. [1]', [cite(scores, 'System: BERT BASE')]),
+      evidence: [scores],
+    });
+    expect(decision.verdict).toBe('refuse');
+    expect(decision.answer.missing_information[0]).toMatch(/number of layers/);
+  });
+
+  it('refuses evidence about a neighbouring entity: another contract’s fee', () => {
+    const other = chunk('c#1', 'Contract CT-2024-0193. The pilot fee was a flat $9,000.', 'contracts/ct-2024-0193.md');
+    const decision = gateAnswer({
+      question: 'What is the termination fee of CT-2023-0077?',
+      answer: answer('$9,000. The pilot fee was a flat $9,000. [1]', [cite(other, 'The pilot fee was a flat $9,000.')]),
+      evidence: [other],
+    });
+    expect(decision.verdict).toBe('refuse');
+    expect(decision.answer.missing_information[0]).toContain('CT-2023-0077');
+  });
+
+  it('refuses an answer on a topic the cited sentence does not state, and a value of the wrong kind', () => {
+    const offTopic = gateAnswer({
+      question: 'What is the refund policy for annual subscriptions?',
+      answer: answer('For the pre-training corpus we use the BooksCorpus [1]', [
+        cite(corpus, 'For the pre-training corpus'),
+      ]),
+      evidence: [corpus],
+    });
+    const noAmount = gateAnswer({
+      question: 'How much did pre-training BERT cost in US dollars of electricity?',
+      answer: answer('For the pre-training corpus we use the BooksCorpus [1]', [
+        cite(corpus, 'For the pre-training corpus'),
+      ]),
+      evidence: [corpus],
+    });
+    expect([offTopic.verdict, noAmount.verdict]).toEqual(['refuse', 'refuse']);
+  });
+
+  it('lets a refusal and small talk through unchanged', () => {
+    const hello = answer('Hello! Ask me a question about your documents.', []);
+    expect(gateAnswer({ question: 'hello', answer: hello, evidence: [] }).verdict).toBe('pass');
+    const refused = { ...hello, answerable: false };
+    expect(gateAnswer({ question: 'What is X?', answer: refused, evidence: [] }).answer).toBe(refused);
+  });
+});
