@@ -4,7 +4,6 @@ import { analyzeQuery } from '../../text/analyzer.ts';
 import { tableQuestionToSql, type TableSqlPlan } from './table-question-to-sql.ts';
 import { loadTableSchemas, type TableSchema } from './table-schemas.ts';
 import { CUE_WORDS } from './table-question-to-sql-text.ts';
-import { planFits } from '../core/evidence-gate/table-fit.ts';
 
 /** Where an offline run takes a question that the question→SQL strategy could plan over a table. */
 export interface TableRouteDecision {
@@ -63,8 +62,6 @@ export async function offlineTableRoute(
   const plan = tableQuestionToSql(question, schemas, { dialect: store.sqlDialect });
   if (!plan) return { route: 'retrieve', reason: 'no SQL plan' };
   const table = schemas.find((schema) => schema.sqlName === plan.table) as TableSchema;
-  const fit = planFits(question, plan, table);
-  if (!fit.fits) return { route: 'retrieve', reason: fit.why };
   const focus = focusTerms(question);
   const held = tableTerms(table);
   const unheld = focus.filter((term) => !held.has(term));

@@ -232,5 +232,8 @@ export async function offlineTablePlan(
   store: DocumentStore,
 ): Promise<TableSqlPlan | undefined> {
   const decision = await offlineTableRoute(question, principal, store);
-  return decision.route === 'table' ? decision.plan : undefined;
+  if (decision.route !== 'table' || !decision.plan) return undefined;
+  const tables = await loadTableSchemas(store, principal);
+  const table = tables.find((schema) => schema.sqlName === decision.plan?.table);
+  return planFits(question, decision.plan, table).fits ? decision.plan : undefined;
 }
