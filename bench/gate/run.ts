@@ -61,9 +61,17 @@ const { values: flags } = parseArgs({
     limit: { type: 'string' },
     out: { type: 'string' },
     shared: { type: 'string', default: resolve(repo, '../shared/datasets') },
+    gate: { type: 'string', default: 'enforce' },
   },
   strict: true,
 });
+if (flags.gate !== 'enforce' && flags.gate !== 'off') {
+  process.stderr.write(`--gate must be enforce or off, got ${JSON.stringify(flags.gate)}.\n`);
+  process.exit(2);
+}
+/** The runs' config: the evidence gate enforced (the measurement) or off (what the models propose, returned as is). */
+const gateConfig = join(mkdtempSync(join(tmpdir(), 'evident-bench-gate-config-')), 'evident.config.json');
+writeFileSync(gateConfig, JSON.stringify({ agents: { evidenceGate: flags.gate } }));
 
 const log = (text: string): void => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -179,7 +187,7 @@ async function runSet(
   const byId = new Map(cases.map(({ evalCase }) => [evalCase.id, evalCase]));
   const outcomes: CaseOutcome[] = [];
   await withScratchStore({}, `evident-bench-gate-${set}-`, (scratch) =>
-    withEvident(scratch, { ...LLM, llmBaseUrl: `${server.url}/v1` }, async (evident) => {
+    withEvident({ ...scratch, config: gateConfig }, { ...LLM, llmBaseUrl: `${server.url}/v1` }, async (evident) => {
       for (const model of models) {
         server.respond = model.respond;
         for (const agent of agents) {

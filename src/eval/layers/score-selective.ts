@@ -47,8 +47,13 @@ export function answerHead(answer: string): string {
   return (marker >= 0 ? text.slice(0, marker) : firstSentence(text)).replace(/\s+/g, ' ').trim();
 }
 
-/** List separators: `,` unless between digits, `;`, `、` (NFKC makes `，；` ASCII), ` or `, ` and `, `/` between words. */
-const SEPARATOR = /(?<!\d),|,(?!\d)|[;、]|\s+(?:or|and)\s+|(?<=\p{L})\/(?=\p{L})/iu;
+/** List separators: `,` unless between digits, `;`, `、` (NFKC makes `，；` ASCII), ` or `, ` and `. */
+const SEPARATOR = /(?<!\d),|,(?!\d)|[;、]|\s+(?:or|and)\s+/iu;
+/** A segment longer than this is a clause of a sentence, not a listed value: a sentence states, a list hedges. */
+const LIST_ITEM_WORDS = 5;
+const LIST_ITEM_HAN = 10;
+const isListItem = (segment: string): boolean =>
+  segment.split(/\s+/u).length <= LIST_ITEM_WORDS && (segment.match(/\p{Script=Han}/gu) ?? []).length <= LIST_ITEM_HAN;
 
 const STOPWORDS = new Set(
   (
@@ -146,11 +151,15 @@ function foreignValues(text: string, known: Known): string[] {
 /** The segments of `lead` that each carry a value of their own (≥ 2 of them: a list of candidates). */
 export function candidateSegments(lead: string, gold: readonly AnswerEntry[], question: string): string[] {
   const known = knownOf(gold, question);
-  return lead
-    .normalize('NFKC')
+  const normalized = lead.normalize('NFKC');
+  // Words joined by slashes ("ReLU/GELU/tanh") are a list; a path ("finance/orders-q1.csv") is one name.
+  const slashed = /^[\p{L}\s]+(?:\/[\p{L}\s]+)+$/u.test(normalized) ? normalized.replaceAll('/', ', ') : normalized;
+  const segments = slashed
     .split(SEPARATOR)
     .map((segment) => segment.trim())
-    .filter((segment) => segment && foreignValues(segment, known).length > 0);
+    .filter(Boolean);
+  if (!segments.every(isListItem)) return [];
+  return segments.filter((segment) => foreignValues(segment, known).length > 0);
 }
 
 const quote = (text: string, max = 80): string => `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;

@@ -129,7 +129,9 @@ export function citedSentences(chunks: readonly Evidence[], view: QuestionView):
     const text = expandSymbols(chunk.text);
     let before = '';
     for (const { text: sentence, heading } of headedSentences(text)) {
-      const parts = view.module.code === 'en' ? [sentence] : view.module.sentences(sentence);
+      // A table row ("order_id: A-1007 | customer: Hooli") is a sentence of its own, whatever the line breaks.
+      const rows = sentence.includes(' | ') ? sentence.split(/\s*\n\s*/u) : [sentence];
+      const parts = rows.flatMap((row) => (view.module.code === 'en' ? [row] : view.module.sentences(row)));
       for (const part of parts) {
         out.push({ chunk, text: part, heading: heading || chunk.heading, before });
         before = part;

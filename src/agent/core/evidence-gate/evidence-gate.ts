@@ -8,7 +8,7 @@ import { headedSentences } from '../../../text/sentences.ts';
 import { answerHead, listedValues } from './answer-head.ts';
 import { citedSentences, freshValues, names, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
-import { entitiesStated, sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
+import { chunkText, entitiesStated, sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
 import { measuredType } from './measured-type.ts';
 
 /**
@@ -32,8 +32,8 @@ export interface GateInput {
   evidence: readonly Evidence[];
   /** The answer's value was computed by SQL over the cited rows. */
   computed?: boolean;
-  /** Sub-questions the run answered: with several, the answer gives one value per need. */
-  needs?: number;
+  /** The needs the run split the question into: with several, the answer gives one value per need. */
+  needs?: readonly string[];
   /**
    * Offline strategies only: when the cited passage ties no value to the question, the best-ranked evidence may (the
    * offline reader quotes whole sentences and can cite a neighbour of the passage that states it). A model's answer is
@@ -49,10 +49,12 @@ export interface GateDecision {
   verdict: 'answer' | 'refuse' | 'pass';
   answer: Answer;
   reason: string;
+  /** The citation of the sentence that ties the answer to the question. */
+  support?: Citation;
 }
 
 /** Share of the asked attribute's words a sentence must state beside the value. */
-export const MIN_ATTRIBUTE = 0.5;
+export const MIN_ATTRIBUTE = 0.34;
 /** A rival value this near the best one's tie leaves the question undecided. */
 const AMBIGUOUS = 0.85;
 
@@ -94,6 +96,7 @@ export function gateAnswer(input: GateInput): GateDecision {
   if (isSmallTalk(question) || memoryToSave(question))
     return { verdict: 'pass', answer, reason: 'no claim about the documents' };
   const view = questionView(question);
+  const bridge = input.evidence.map(chunkText).join('\n');
   const citedIds = new Set(answer.citations.map((citation) => citation.chunk_id));
   const cited = input.evidence.filter((item) => citedIds.has(item.chunk_id));
   if (cited.length === 0) return refuse(view, 'no cited evidence states it', 'no cited evidence');
@@ -111,7 +114,7 @@ export function gateAnswer(input: GateInput): GateDecision {
     );
     if (unnamed.length)
       return refuse(view, `the rows found do not name ${unnamed.join(', ')}`, `rows lack ${unnamed.join(', ')}`);
-    if (listed.length > 1 && view.type !== 'list' && (input.needs ?? 1) <= 1)
+    if (listed.length > 1 && view.type !== 'list' && (input.needs?.length ?? 1) <= 1)
       return refuse(view, `the rows give several values (${listed.join('; ')})`, 'several computed values');
     return {
       verdict: 'answer',
@@ -122,24 +125,11 @@ export function gateAnswer(input: GateInput): GateDecision {
 
   const type: AnswerType = measuredType(view);
   const typed = TYPED.has(type);
-  if ((input.needs ?? 1) > 1) return multiNeed(view, answer, sentences, weights, typed ? type : 'any');
+  if ((input.needs?.length ?? 1) > 1) return multiNeed(view, input.needs ?? [], answer, sentences, input.evidence);
 
-  if (!typed) {
-    const quoted = quotedSentences(answer, sentences);
-    const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
-    const tied = ties.filter(
-      (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences).length === 0,
-    );
-    const top = best(tied);
-    if (!top) return refuse(view, whyUntied(view, ties, sentences), 'no cited sentence states the asked attribute');
-    return {
-      verdict: 'answer',
-      answer: { ...answer, confidence: confidenceOf(top, undefined, false) },
-      reason: `stated in ${top.sentence.chunk.chunk_id}`,
-    };
-  }
+  if (!typed) return untypedVerdict(view, answer, sentences, weights, bridge);
 
-  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed);
+  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, bridge);
   if (verdict.verdict === 'refuse' && input.reground) {
     const cited = new Set(answer.citations.map((citation) => citation.chunk_id));
     const others = input.evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.has(chunk.chunk_id));
@@ -151,10 +141,46 @@ export function gateAnswer(input: GateInput): GateDecision {
       weights,
       '',
       [''],
+      bridge,
     );
     if (regrounded.verdict === 'answer') return { ...regrounded, reason: `re-grounded: ${regrounded.reason}` };
   }
   return verdict;
+}
+
+/** An untyped question's verdict: a quoted sentence that states the asked attribute about the entities asked. */
+function untypedVerdict(
+  view: QuestionView,
+  answer: Answer,
+  sentences: readonly CitedSentence[],
+  weights: ReadonlyMap<string, number>,
+  bridge: string,
+): GateDecision {
+  const quoted = quotedSentences(answer, sentences);
+  const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
+  const tied = ties.filter(
+    (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences, bridge).length === 0,
+  );
+  const top = best(tied);
+  if (!top)
+    return refuse(view, whyUntied(view, ties, sentences, bridge), 'no cited sentence states the asked attribute');
+  return {
+    verdict: 'answer',
+    answer: { ...answer, confidence: confidenceOf(top, undefined, false) },
+    reason: `stated in ${top.sentence.chunk.chunk_id}`,
+    support: citationOfSentence(answer, top),
+  };
+}
+
+/** The answer's citation of a tied sentence (or the sentence quoted as the chunk writes it). */
+function citationOfSentence(answer: Answer, tie: ValueTie): Citation {
+  const sentence = normalizeForQuote(tie.sentence.text);
+  return (
+    answer.citations.find(
+      (citation) =>
+        citation.chunk_id === tie.sentence.chunk.chunk_id && sentence.includes(normalizeForQuote(citation.quote)),
+    ) ?? quoteOf(tie)
+  );
 }
 
 /** A typed question's verdict on the sentences of the cited evidence. */
@@ -166,6 +192,7 @@ function typedVerdict(
   weights: ReadonlyMap<string, number>,
   head: string,
   listed: readonly string[],
+  bridge: string,
 ): GateDecision {
   const ties = valueTies(view, sentences, type, weights);
   const headValues = freshValues(view, head, type);
@@ -177,13 +204,15 @@ function typedVerdict(
       'value not in the cited evidence',
     );
   const tied = given.filter(
-    (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences).length === 0,
+    (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const top = best(tied);
-  if (!top) return refuse(view, whyUntied(view, given, sentences), 'value not tied to the question');
+  if (!top) return refuse(view, whyUntied(view, given, sentences, bridge), 'value not tied to the question');
   const rivals = ties.filter(
     (tie) =>
-      !sameAs(top.value, tie) && tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences).length === 0,
+      !sameAs(top.value, tie) &&
+      tie.attribute >= top.attribute &&
+      entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const rival = best(rivals);
   if (rival && rival.score >= AMBIGUOUS * top.score)
@@ -248,38 +277,72 @@ function label(text: string): string {
 }
 
 /** Why no cited sentence ties a value to the question, said as what the evidence lacks. */
-function whyUntied(view: QuestionView, ties: readonly ValueTie[], sentences: readonly CitedSentence[]): string {
+function whyUntied(
+  view: QuestionView,
+  ties: readonly ValueTie[],
+  sentences: readonly CitedSentence[],
+  bridge: string,
+): string {
   const unnamed = view.entities.filter(
     (entity) =>
       !sentences.some((s) => names(`${s.chunk.doc_id} ${s.chunk.title} ${s.chunk.heading} ${s.chunk.text}`, entity)),
   );
   if (unnamed.length) return `the cited evidence does not name ${unnamed.join(', ')}`;
   const ids = view.identifiers;
-  if (ids.length && ties.every((tie) => entitiesStated(view, tie, sentences).length > 0))
+  if (ids.length && ties.every((tie) => entitiesStated(view, tie, sentences, bridge).length > 0))
     return `the passage that states a value is not about ${ids.join(', ')}`;
   return 'the cited evidence does not state it';
 }
 
-/** A question the run split into needs: each value stays, but the evidence must still be about the question. */
+/**
+ * A question the run split into needs ("When did the term start, and how long is it?"): each need passes the gate on
+ * its own over the same cited evidence, and the answer gives the one value of each need that does; a need nothing
+ * ties is named as missing. No need tied is a refusal.
+ */
 function multiNeed(
   view: QuestionView,
+  needs: readonly string[],
   answer: Answer,
   sentences: readonly CitedSentence[],
-  weights: ReadonlyMap<string, number>,
-  type: AnswerType,
+  evidence: readonly Evidence[],
 ): GateDecision {
-  const ties = valueTies(view, sentences, 'any', weights);
-  const unnamed = view.entities.filter(
-    (entity) =>
-      !sentences.some((s) => names(`${s.chunk.doc_id} ${s.chunk.title} ${s.chunk.heading} ${s.chunk.text}`, entity)),
-  );
-  if (unnamed.length) return refuse(view, `the cited evidence does not name ${unnamed.join(', ')}`, 'entities missing');
-  const typedOk = type === 'any' || sentences.some((s) => freshValues(view, s.text, type).length > 0);
-  const top = best(ties);
-  if (!typedOk || !top) return refuse(view, 'the cited evidence does not state it', 'no value of the asked kind');
+  const bridge = evidence.map(chunkText).join('\n');
+  const values: string[] = [];
+  const citations: Citation[] = [];
+  const missing: string[] = [];
+  let confidence = 1;
+  for (const need of needs) {
+    const needView = questionView(need);
+    const type = measuredType(needView);
+    const weights = termWeights(
+      needView,
+      evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`),
+    );
+    const decision = TYPED.has(type)
+      ? typedVerdict(needView, { ...answer, answer: '' }, sentences, type, weights, '', [''], bridge)
+      : untypedVerdict(needView, answer, sentences, weights, bridge);
+    if (decision.verdict !== 'answer') {
+      missing.push(...decision.answer.missing_information);
+      continue;
+    }
+    const cited = decision.support ?? decision.answer.citations[0];
+    const value = TYPED.has(type) ? answerHead(decision.answer.answer).replace(/[.。]$/u, '') : (cited?.quote ?? '');
+    if (!values.includes(value)) values.push(value);
+    if (cited && !citations.some((c) => c.chunk_id === cited.chunk_id && c.quote === cited.quote))
+      citations.push(cited);
+    confidence = Math.min(confidence, decision.answer.confidence);
+  }
+  if (values.length === 0) return refuse(view, 'the cited evidence does not state it', 'no need tied');
+  const quotes = citations.map((citation, i) => `${citation.quote} [${i + 1}]`).join(' ');
   return {
     verdict: 'answer',
-    answer: { ...answer, confidence: Math.min(answer.confidence, confidenceOf(top, undefined, false)) },
-    reason: 'several needs',
+    answer: {
+      answer: `${values.join('; ')}. ${quotes}${missing.length ? ` Not found in the evidence: ${missing.join('; ')}.` : ''}${label(answer.answer)}`,
+      answerable: true,
+      confidence: round2(confidence * (values.length / needs.length)),
+      citations,
+      missing_information: missing,
+    },
+    reason: `${values.length} of ${needs.length} needs tied`,
   };
 }

@@ -5,17 +5,25 @@ import type { QuestionView } from './question-view.ts';
 /** Nouns of a measured quantity: "what batch size", "what accuracy", "what percentage" ask for a number. */
 const MEASURES = new Set(
   analyzeQuery(
-    'size length rate score accuracy percentage percent proportion ratio number count total amount height width depth weight dimension f1 bleu perplexity',
+    'size length rate score accuracy percentage percent proportion ratio number count total amount height width depth weight dimension f1 bleu perplexity time latency',
   ),
 );
 
 /**
- * The kind of value the question asks for, where the language module says `any` or `definition` but the asked
+ * The kind of value the question asks for ("How often …" asks for an interval: a duration), where the language module says `any` or `definition` but the asked
  * attribute is a measured quantity ("What is the hidden size of …", "What MultiNLI accuracy …"): a number.
  */
 export function measuredType(view: QuestionView): AnswerType {
+  if (view.module.code === 'en' && /^\s*how often\b/i.test(view.question)) return 'duration';
   if (view.type !== 'any' && view.type !== 'definition') return view.type;
   if (view.module.code !== 'en') return view.type;
   const lead = /^\s*(?:what|which)\b/i.test(view.question);
   return lead && view.attribute.some((term) => MEASURES.has(term)) ? 'number' : view.type;
 }
+
+/** A question about a price, fee or sum of money: a share (百分之十, 10%) does not answer it. */
+export const asksMoney = (view: QuestionView): boolean =>
+  view.module.code === 'zh'
+    ? /价|费|金额|多少钱|工资|收入|成本|预算/u.test(view.question)
+    : /\b(?:price|cost|fee|fees|salary|budget|pay|paid|spend|spent)\b/iu.test(view.question) &&
+      !/\b(?:percent|percentage|share)\b/iu.test(view.question);

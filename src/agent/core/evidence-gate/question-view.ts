@@ -1,5 +1,6 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
-import { identifiersIn } from '../../../text/identifiers.ts';
+import { IDENTIFIER, identifiersIn } from '../../../text/identifiers.ts';
+import { splitContext } from '../../offline-qa/reader-question.ts';
 import type { AnswerType, LanguageModule } from '../../../text/language.ts';
 import { moduleFor } from '../../../text/languages.ts';
 import { yearsIn } from '../../offline-qa/reader-signals.ts';
@@ -34,6 +35,8 @@ export interface QuestionView {
   counted: string[];
   /** "几天", "多少人": the measure word a Chinese count asks in (a value in another one counts something else). */
   unit?: string;
+  /** Synonyms of the question's terms (analyzer terms of each), where the language has a thesaurus. */
+  expansions: Map<string, string[][]>;
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -41,6 +44,8 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const NAMING = /[\p{Lu}\p{N}]|[\p{Script=Han}]/u;
 /** Question words that carry no attribute: the verb of the question, or its frame. */
 const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took contain contains total do does did'));
+/** Chinese question words the analyzer keeps as terms (什么, 多少, 哪里 …): no passage states them. */
+const QUESTION_TERMS = new Set(analyzeQuery('什么 多少 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 几个 几天 几点'));
 
 /**
  * An entity as the question writes it: a focus entity inside a longer hyphenated or dotted token ("LARGE" in
@@ -80,28 +85,40 @@ function countedNoun(question: string): string[] {
 
 const unitOf = (question: string): string | undefined => /(?:几|多少)(\p{Script=Han})/u.exec(question)?.[1];
 
-/** The gate's reading of a question. */
+const SHORT_CODE = /\b[A-Z]-\d{2,}\b/gu;
+
+/**
+ * The gate's reading of a question. A follow-up the offline rewrite made standalone ("Which customer placed it?
+ * (context: What is the status of order A-1007?)") asks with its own words about the context's entities.
+ */
 export function questionView(question: string): QuestionView {
-  const module = moduleFor(question);
-  const focus = module.focus(question);
-  const identifiers = identifiersIn(question);
-  const entities = writtenEntities(question, [...focus.entities, ...identifiers]).filter(
+  const { asked, context } = splitContext(question);
+  const module = moduleFor(asked);
+  const focus = module.focus(asked);
+  // Short codes (A-1007) name one record as surely as long ones.
+  const identifiers = [...new Set([...identifiersIn(question), ...(question.match(SHORT_CODE) ?? [])])];
+  const contextEntities = context ? module.focus(context).entities : [];
+  const entities = writtenEntities(question, [...focus.entities, ...contextEntities, ...identifiers]).filter(
     (entity, index, all) =>
       !all.some((other, at) => at !== index && other.length > entity.length && other.includes(entity)),
   );
   const entityTerms = new Set(entities.flatMap((entity) => analyzeQuery(entity)));
-  const terms = focus.key_terms;
-  const attribute = terms.filter((term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term));
+  // A Chinese module's focus keeps few terms; the analyzer's own terms of the question are what passages are read with.
+  const terms = module.code === 'en' ? focus.key_terms : [...new Set([...focus.key_terms, ...analyzeQuery(asked)])];
+  const attribute = terms.filter(
+    (term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term) && !QUESTION_TERMS.has(term),
+  );
   return {
-    question,
+    question: asked,
     module,
     type: focus.answer_type,
     entities,
     identifiers,
-    years: yearsIn(question),
+    years: yearsIn(question.replace(IDENTIFIER, ' ')),
     terms,
     attribute,
-    counted: countedNoun(question),
-    ...(unitOf(question) ? { unit: unitOf(question) as string } : {}),
+    counted: countedNoun(asked),
+    ...(unitOf(asked) ? { unit: unitOf(asked) as string } : {}),
+    expansions: module.expansions?.(asked) ?? new Map(),
   };
 }

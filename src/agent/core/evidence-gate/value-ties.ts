@@ -2,6 +2,8 @@ import type { AnswerSpan } from '../../../text/language.ts';
 import { otherYear, sameValue } from '../../offline-qa/reader-signals.ts';
 import { type CitedSentence, entityPositions, freshValues, names, squash, tokens } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import { asksMoney } from './measured-type.ts';
 import type { AnswerType } from '../../../text/language.ts';
 
 /** How strongly a cited sentence ties one value to the question. */
@@ -16,6 +18,26 @@ export interface ValueTie {
 
 /** What a value keeps of its tie when another entity of the same family is named nearer to it ("BERTLARGE (L=24" for BERT-BASE). */
 const SIBLING = 0.25;
+/** A word of the same stem the analyzer spelled apart ("nightly" for "night") is nearly the word. */
+const STEM_CREDIT = 0.9;
+const MIN_STEM = 5;
+
+/** Positions of a sentence term that begins with the question's term, or that the term begins with (≥ 5 letters shared). */
+function sharedStem(term: string, direct: ReadonlyMap<string, number[]>): number[] | undefined {
+  if (term.length < MIN_STEM - 1 || /[^\p{Ll}]/u.test(term)) return undefined;
+  for (const [other, at] of direct)
+    if (other.length >= MIN_STEM - 1 && /^\p{Ll}+$/u.test(other) && (other.startsWith(term) || term.startsWith(other)))
+      if (Math.min(other.length, term.length) >= MIN_STEM - 1) return at;
+  return undefined;
+}
+
+/** What an entity named elsewhere in the chunk, not in the sentence, gives the tie. */
+const UNNAMED = 0.3;
+/** A word said in the heading, or in the sentence before, says less than one said beside the value. */
+const HEADING_CREDIT = 0.6;
+const BEFORE_CREDIT = 0.5;
+/** A synonym says less than the word itself. */
+const SYNONYM_CREDIT = 0.75;
 /** Token distance at which a word's credit halves. */
 const HALF_DISTANCE = 4;
 /** Tokens a clause boundary adds to a distance. */
@@ -43,26 +65,45 @@ export function valueTies(
   weights: ReadonlyMap<string, number>,
 ): ValueTie[] {
   const ties: ValueTie[] = [];
+  const money = asksMoney(view);
   const attributeTotal = view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0);
   for (const sentence of sentences) {
     if (otherYear(sentence.text, view.years) && otherYear(sentence.chunk.text, view.years)) continue;
     const words = tokens(sentence.text);
-    const headingTerms = new Set(
-      tokens(`${sentence.heading} ${sentence.chunk.title} ${sentence.before}`).flatMap((t) => t.terms),
-    );
-    const positions = new Map<string, number[]>();
+    const headingTerms = new Set(tokens(`${sentence.heading} ${sentence.chunk.title}`).flatMap((t) => t.terms));
+    const beforeTerms = new Set(tokens(sentence.before).flatMap((t) => t.terms));
+    const direct = new Map<string, number[]>();
     words.forEach((word, index) => {
-      for (const term of word.terms) positions.set(term, [...(positions.get(term) ?? []), index]);
+      for (const term of word.terms) direct.set(term, [...(direct.get(term) ?? []), index]);
     });
+    // A term the sentence states only through a synonym ("reply" for "respond") is stated there, for less.
+    const positions = new Map<string, { at: number[]; credit: number }>();
+    for (const term of view.terms) {
+      const at = direct.get(term) ?? sharedStem(term, direct);
+      if (at) positions.set(term, { at, credit: direct.has(term) ? 1 : STEM_CREDIT });
+      else {
+        const synonym = view.expansions.get(term)?.find((parts) => parts.every((part) => direct.has(part)));
+        if (synonym) positions.set(term, { at: direct.get(synonym[0] as string) ?? [], credit: SYNONYM_CREDIT });
+      }
+    }
+    const synonymIn = (terms: ReadonlySet<string>, term: string): boolean =>
+      view.expansions.get(term)?.some((parts) => parts.every((part) => terms.has(part))) ?? false;
+    // Said around the sentence rather than in it: its heading or title, or the sentence before it.
+    const around = (term: string): number =>
+      headingTerms.has(term) || synonymIn(headingTerms, term)
+        ? HEADING_CREDIT
+        : beforeTerms.has(term) || synonymIn(beforeTerms, term)
+          ? BEFORE_CREDIT
+          : 0;
     // A word in another clause than the value is farther than its token distance says.
     // A label in a later clause belongs to the value after it ("L=24, the hidden size H=1024"): farther still.
     const distance = (from: number, to: number): number => {
       const clauses = (words[from]?.clause ?? 0) - (words[to]?.clause ?? 0);
       return Math.abs(from - to) + OTHER_CLAUSE * (clauses > 0 ? 2 * clauses : -clauses);
     };
-    const stated = view.attribute.filter((term) => positions.has(term) || headingTerms.has(term));
+    const credit = (term: string): number => positions.get(term)?.credit ?? around(term);
     const attribute = attributeTotal
-      ? stated.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0) / attributeTotal
+      ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * credit(term), 0) / attributeTotal
       : 1;
     const entityAt = view.entities.map((entity) => entityPositions(entity, words, sentence.text));
     const siblingsAt = view.entities.map((entity) => siblingPositions(entity, words));
@@ -73,15 +114,19 @@ export function valueTies(
       for (const term of view.attribute.length ? view.attribute : view.terms) {
         const weight = weights.get(term) ?? 1;
         total += weight;
-        const at = positions.get(term);
-        if (at) have += weight * near(Math.min(...at.map((p) => distance(p, index))));
-        else if (headingTerms.has(term)) have += weight * near(2 * HALF_DISTANCE);
+        const found = positions.get(term);
+        if (found?.at.length)
+          have += weight * found.credit * near(Math.min(...found.at.map((p) => distance(p, index))));
+        else if (credit(term) > 0) have += weight * credit(term) * near(2 * HALF_DISTANCE);
       }
       const attributeNear = total ? have / total : 1;
       const family = entityAt.every((at, i) => nearestIsEntity(at, siblingsAt[i] ?? [], index)) ? 1 : SIBLING;
-      const found = entityAt.filter((at) => at.length > 0);
-      const closeness = found.length
-        ? found.reduce((sum, at) => sum + near(Math.min(...at.map((p) => distance(p, index))) / 2), 0) / found.length
+      // An entity the sentence does not name at all (only its chunk does) ties the value less than one beside it.
+      const closeness = entityAt.length
+        ? entityAt.reduce(
+            (sum, at) => sum + (at.length ? near(Math.min(...at.map((p) => distance(p, index))) / 2) : UNNAMED),
+            0,
+          ) / entityAt.length
         : 1;
       const entityNear = family * closeness;
       return attributeNear * entityNear;
@@ -101,18 +146,30 @@ export function valueTies(
         words.findIndex((word) => word.end > span.start),
       );
       if (countsOther(view, sentence.text, span, words)) continue;
+      if (money && /%|百分之|percent/u.test(span.text)) continue;
       ties.push({ value: span.text, sentence, attribute, score: scoreAt(index) * (0.5 + 0.5 * attribute) });
     }
   }
   return ties;
 }
 
-/** Whether the cited chunks together name every entity of the question, and the value's own chunk its identifiers. */
-export function entitiesStated(view: QuestionView, tie: ValueTie, cited: readonly CitedSentence[]): string[] {
-  const chunkText = (sentence: CitedSentence) =>
-    `${sentence.chunk.doc_id.replace(/[/_.-]+/g, ' ')} ${sentence.chunk.title} ${sentence.chunk.heading} ${sentence.chunk.text}`;
-  const all = [...new Set(cited.map(chunkText))].join('\n');
-  const own = chunkText(tie.sentence);
+/** A chunk as the gate looks for names in it: its document, title, heading and text. */
+export const chunkText = (chunk: Evidence): string =>
+  `${chunk.doc_id.replace(/[/_.-]+/g, ' ')} ${chunk.title} ${chunk.heading} ${chunk.text}`;
+
+/**
+ * Which of the question's names the evidence leaves unnamed: every entity must be named by the cited chunks or by the
+ * run's other evidence (`bridge`: a multi-hop question names its first hop's entity, which only the passage that
+ * bridges to the value states), and every identifier by the chunk that states the value itself.
+ */
+export function entitiesStated(
+  view: QuestionView,
+  tie: ValueTie,
+  cited: readonly CitedSentence[],
+  bridge = '',
+): string[] {
+  const all = `${[...new Set(cited.map((sentence) => chunkText(sentence.chunk)))].join('\n')}\n${bridge}`;
+  const own = chunkText(tie.sentence.chunk);
   const missing = view.entities.filter((entity) => !names(all, entity));
   const missingIds = view.identifiers.filter((id) => !names(own, id) && !missing.includes(id));
   return [...missing, ...missingIds];
@@ -132,6 +189,8 @@ function countsOther(view: QuestionView, text: string, span: AnswerSpan, words: 
     return /\p{Script=Han}/u.test(last) && !/[\d零〇一二三四五六七八九十百千万亿两]/u.test(last) && last !== view.unit;
   }
   if (view.counted.length === 0) return false;
+  // A price is not a count ("$310 per user" for "how many users").
+  if (/^\s*[$€£¥]/u.test(span.text)) return true;
   const own = tokens(span.text).slice(1);
   const after = words.filter((word) => word.start >= span.end).slice(0, 3);
   const adjacent =
