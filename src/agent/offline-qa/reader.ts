@@ -154,7 +154,11 @@ function clauseOf(sentence: string, span: AnswerSpan): string {
 }
 const CLAUSE_BREAK = /[，,；;：:（）()]|\s[-–—]\s/gu;
 
-const namesEntity = (haystack: string, entity: string): boolean => haystack.includes(normalize(entity));
+/** Squashed for names however they are hyphenated or spaced (BERT-BASE, BERT BASE, BERTBASE). */
+const squashed = (text: string): string => normalize(text).replace(/[^\p{L}\p{N}]+/gu, '');
+const namesEntity = (haystack: string, entity: string): boolean =>
+  haystack.includes(normalize(entity)) ||
+  (squashed(entity).length >= 4 && squashed(haystack).includes(squashed(entity)));
 
 /** Reads the evidence for one need. */
 export function read(need: string, evidence: readonly Evidence[]): Reading {

@@ -6,6 +6,8 @@ import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
 import { extractiveAnswer } from '../offline-qa/extractive-answer.ts';
 import { formatCell } from '../core/tools/table-query.ts';
 import { offlineTablePlan } from '../core/tools/table-query-answer.ts';
+import { gateAnswer } from '../core/evidence-gate/evidence-gate.ts';
+import { computedByTable } from '../core/evidence-gate/table-fit.ts';
 import { followUpQuery } from './follow-up-query.ts';
 import { actionText, type Decision } from './react-decision.ts';
 import type { ReactDeps } from './react-deps.ts';
@@ -79,13 +81,27 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
     const rows = lastObservation.table?.source_rows ?? [];
     const shown = rows.length ? ` From the row${rows.length > 1 ? 's' : ''}: ${rows.join('; ')}.` : '';
     const marker = citations.length ? ` ${citations.map((_, i) => `[${i + 1}]`).join('')}` : '';
-    return answered('table_query computed the value.', {
+    const answer = {
       answer: `The result is ${value}.${shown}${marker} (offline: computed by table_query) SQL: ${sql}`,
       answerable: true,
       confidence: 0.9,
       citations,
       missing_information: [],
-    });
+    };
+    // As in rag and controllable: a table answer the evidence gate refuses sends the loop to the documents' text.
+    if (deps.evidenceGate === 'enforce') {
+      const gated = gateAnswer({
+        question,
+        answer,
+        evidence: state.evidence,
+        computed: computedByTable(state.tool_calls),
+      });
+      if (gated.verdict === 'refuse')
+        return search(
+          `The table's value does not answer the question (${gated.reason}); search the documents instead.`,
+        );
+    }
+    return answered('table_query computed the value.', answer);
   }
   const needs = decomposeOffline(question);
   const verdict = judgeOffline(needs, state.evidence);

@@ -131,12 +131,17 @@ export function gateAnswer(input: GateInput): GateDecision {
 
   const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, bridge);
   if (verdict.verdict === 'refuse' && input.reground) {
+    // The offline lead may give a value its own passage does not tie (a "two" of "two model sizes"): the value that
+    // passage (or, failing it, the best-ranked evidence) ties to the question is the answer.
     const cited = new Set(answer.citations.map((citation) => citation.chunk_id));
-    const others = input.evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.has(chunk.chunk_id));
+    const citedFirst = [
+      ...input.evidence.filter((chunk) => cited.has(chunk.chunk_id)),
+      ...input.evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.has(chunk.chunk_id)),
+    ];
     const regrounded = typedVerdict(
       view,
       { ...answer, answer: '', citations: [] },
-      citedSentences(others, view),
+      citedSentences(citedFirst, view),
       type,
       weights,
       '',
@@ -159,7 +164,7 @@ function untypedVerdict(
   const quoted = quotedSentences(answer, sentences);
   const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
   const tied = ties.filter(
-    (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences, bridge).length === 0,
+    (tie) => tie.attribute >= MIN_ATTRIBUTE && tie.noun && entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const top = best(tied);
   if (!top)
@@ -204,7 +209,7 @@ function typedVerdict(
       'value not in the cited evidence',
     );
   const tied = given.filter(
-    (tie) => tie.attribute >= MIN_ATTRIBUTE && entitiesStated(view, tie, sentences, bridge).length === 0,
+    (tie) => tie.attribute >= MIN_ATTRIBUTE && tie.noun && entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const top = best(tied);
   if (!top) return refuse(view, whyUntied(view, given, sentences, bridge), 'value not tied to the question');

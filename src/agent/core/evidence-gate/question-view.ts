@@ -37,6 +37,8 @@ export interface QuestionView {
   unit?: string;
   /** Synonyms of the question's terms (analyzer terms of each), where the language has a thesaurus. */
   expansions: Map<string, string[][]>;
+  /** "Which activation function does …": the asked noun's terms, every one of which the answer's sentence must state. */
+  noun: string[];
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -85,6 +87,15 @@ function countedNoun(question: string): string[] {
 
 const unitOf = (question: string): string | undefined => /(?:几|多少)(\p{Script=Han})/u.exec(question)?.[1];
 
+/** "Which activation function does BERT use?" → the terms of "activation function" (a what/which + noun question). */
+function askedNoun(question: string): string[] {
+  const noun =
+    /^\s*(?:which|what)\s+((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must)\b/iu.exec(
+      question,
+    )?.[1];
+  return noun ? analyzeQuery(noun) : [];
+}
+
 const SHORT_CODE = /\b[A-Z]-\d{2,}\b/gu;
 
 /**
@@ -120,5 +131,6 @@ export function questionView(question: string): QuestionView {
     counted: countedNoun(asked),
     ...(unitOf(asked) ? { unit: unitOf(asked) as string } : {}),
     expansions: module.expansions?.(asked) ?? new Map(),
+    noun: askedNoun(asked).filter((term) => attribute.includes(term)),
   };
 }

@@ -38,7 +38,11 @@ const AGGREGATE = /\b(?:count|sum|avg|total)\s*\(|\)\s*-\s*\(/iu;
  * Whether the answer's value was computed by SQL rather than read: a successful `table_query` of the run aggregated
  * (COUNT, SUM, AVG, a difference). A computed value is stated by no sentence; the gate checks it otherwise.
  */
-export function computedByTable(calls: readonly ToolCallRecord[]): boolean {
+export function computedByTable(calls: readonly ToolCallRecord[], cited: readonly { text: string }[] = []): boolean {
   const last = [...calls].reverse().find((call) => call.name === 'table_query' && call.ok);
-  return last !== undefined && AGGREGATE.test(String(last.arguments.sql ?? ''));
+  if (last === undefined || !AGGREGATE.test(String(last.arguments.sql ?? ''))) return false;
+  // The answer must rest on table rows ("order_id: A-1007 | customer: Hooli"), not on text retrieved after the table.
+  return cited.every((chunk) => TABLE_ROW.test(chunk.text));
 }
+
+const TABLE_ROW = /^[^\n|]{1,80}: [^\n|]*(?: \| [^\n|]{1,80}: [^\n|]*)+$/mu;

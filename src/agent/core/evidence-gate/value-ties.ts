@@ -14,6 +14,8 @@ export interface ValueTie {
   attribute: number;
   /** Question words and entities near the value, nearer counting more. */
   score: number;
+  /** Every term of the asked noun ("activation function") is stated with the value (or the question names none). */
+  noun: boolean;
 }
 
 /** What a value keeps of its tie when another entity of the same family is named nearer to it ("BERTLARGE (L=24" for BERT-BASE). */
@@ -102,6 +104,7 @@ export function valueTies(
       return Math.abs(from - to) + OTHER_CLAUSE * (clauses > 0 ? 2 * clauses : -clauses);
     };
     const credit = (term: string): number => positions.get(term)?.credit ?? around(term);
+    const noun = view.noun.every((term) => credit(term) > 0);
     const attribute = attributeTotal
       ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * credit(term), 0) / attributeTotal
       : 1;
@@ -136,6 +139,7 @@ export function valueTies(
         value: sentence.text,
         sentence,
         attribute,
+        noun,
         score: scoreAt(Math.floor(words.length / 2)) * (0.5 + 0.5 * attribute),
       });
       continue;
@@ -147,7 +151,7 @@ export function valueTies(
       );
       if (countsOther(view, sentence.text, span, words)) continue;
       if (money && /%|百分之|percent/u.test(span.text)) continue;
-      ties.push({ value: span.text, sentence, attribute, score: scoreAt(index) * (0.5 + 0.5 * attribute) });
+      ties.push({ value: span.text, sentence, attribute, noun, score: scoreAt(index) * (0.5 + 0.5 * attribute) });
     }
   }
   return ties;

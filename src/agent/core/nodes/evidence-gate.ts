@@ -29,8 +29,11 @@ export async function evidenceGate(state: GatedRun, deps: { evidenceGate?: 'enfo
     question: state.standalone_question || state.question,
     answer,
     evidence: state.evidence,
-    computed: computedByTable(state.tool_calls),
-    needs: state.sub_questions.length,
+    computed: computedByTable(
+      state.tool_calls,
+      state.evidence.filter((item) => answer.citations.some((citation) => citation.chunk_id === item.chunk_id)),
+    ),
+    needs: state.sub_questions,
     reground: state.mode === 'offline',
   });
   if (deps.evidenceGate !== 'enforce')

@@ -9,7 +9,8 @@ import type { DocumentStore } from '../../../store/store.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunError, ToolCallRecord } from '../../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
-import { planFits } from '../evidence-gate/table-fit.ts';
+import { computedByTable, planFits } from '../evidence-gate/table-fit.ts';
+import { gateAnswer } from '../evidence-gate/evidence-gate.ts';
 import { offlineTableRoute } from '../../table-sql/table-route.ts';
 import { tableQuestionToSql, type TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import { loadTableSchemas, type TableSchema } from '../../table-sql/table-schemas.ts';
@@ -30,6 +31,8 @@ export interface TableAnswerDeps {
   tableQuery: TableQueryTool;
   chat?: { model: BaseChatModel };
   maxSchemaRetries: number;
+  /** With `enforce`, a table answer the evidence gate refuses is no answer: the run retrieves the text instead. */
+  evidenceGate?: 'enforce' | 'off';
 }
 
 export interface TableAnswerResult {
@@ -206,17 +209,27 @@ export async function answerFromTables(
       ? ` From the row${cited.rows.length > 1 ? 's' : ''}: ${cited.rows.join('; ')}.`
       : '';
   const marker = cited.citations.length ? ` ${cited.citations.map((_, i) => `[${i + 1}]`).join('')}` : '';
+  const answer: Answer = {
+    answer: `${what} is ${value}.${shown}${marker}${label}`,
+    answerable: true,
+    confidence: 0.9,
+    citations: cited.citations,
+    missing_information: [],
+  };
+  if (deps.evidenceGate === 'enforce') {
+    const gated = gateAnswer({ question, answer, evidence: cited.evidence, computed: computedByTable(record.calls) });
+    if (gated.verdict === 'refuse')
+      return {
+        ...record,
+        evidence: [],
+        summary: `table_query: ${value}, refused by the evidence gate (${gated.reason})`,
+      };
+  }
   return {
     ...record,
     ...(plan ? { plan } : {}),
     evidence: cited.evidence,
-    answer: {
-      answer: `${what} is ${value}.${shown}${marker}${label}`,
-      answerable: true,
-      confidence: 0.9,
-      citations: cited.citations,
-      missing_information: [],
-    },
+    answer,
     summary: `table_query${attempts > 1 ? ` (attempt ${attempts})` : ''}: ${value}; cites ${cited.citations.length} line(s) of ${cited.evidence.map((item) => item.chunk_id).join(', ') || 'no chunk'}`,
   };
 }
