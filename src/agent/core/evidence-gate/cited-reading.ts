@@ -18,8 +18,12 @@ export interface CitedSentence {
   before: string;
 }
 
-const WORD = /\p{Script=Han}|[\p{L}\p{N}]+(?:[-_.,'’][\p{L}\p{N}]+)*/gu;
+/** A Han character, or a run of other letters and digits (with inner hyphens, dots, commas, apostrophes). */
+const WORD = /\p{Script=Han}|(?:(?!\p{Script=Han})[\p{L}\p{N}])+(?:[-_.,'’](?:(?!\p{Script=Han})[\p{L}\p{N}])+)*/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Share of a Chinese name's characters a shortened or expanded mention keeps. */
+const CJK_NAME_SHARE = 0.67;
 
 /** Squashed form for comparing names however they are hyphenated or spaced ("BERT-BASE", "BERT BASE", "BERTBASE"). */
 export const squash = (text: string): string =>
@@ -58,7 +62,8 @@ export function tokens(text: string): Token[] {
     last = match.index + match[0].length;
     // A Han character is a token of its own; its terms are those of the pair it starts (the analyzer's bigrams).
     const word = CJK.test(match[0]) ? text.slice(match.index, match.index + 2) : match[0];
-    return { start: match.index, end: last, key: squash(match[0]), terms: termsOfWord(word), clause };
+    const terms = CJK.test(match[0]) ? [match[0], ...termsOfWord(word)] : termsOfWord(word);
+    return { start: match.index, end: last, key: squash(match[0]), terms, clause };
   });
 }
 
@@ -68,14 +73,33 @@ export function entityPositions(entity: string, words: readonly Token[], text: s
   if (!key) return [];
   if (CJK.test(entity)) {
     const at = text.normalize('NFKC').toLowerCase().indexOf(entity.normalize('NFKC').toLowerCase());
-    return at < 0
-      ? []
-      : [
+    if (at >= 0)
+      return [
+        Math.max(
+          0,
+          words.findIndex((word) => word.end > at),
+        ),
+      ];
+    // A Chinese name is often shortened (二十大 for 第二十次全国代表大会): most of its characters, in order, will do.
+    const chars = [...entity].filter((char) => CJK.test(char));
+    let from = 0;
+    let found = 0;
+    let first = -1;
+    for (const char of chars) {
+      const index = text.indexOf(char, from);
+      if (index < 0) continue;
+      if (first < 0) first = index;
+      found++;
+      from = index + 1;
+    }
+    return chars.length >= 2 && found / chars.length >= CJK_NAME_SHARE && from - first <= 4 * chars.length
+      ? [
           Math.max(
             0,
-            words.findIndex((word) => word.end > at),
+            words.findIndex((word) => word.end > first),
           ),
-        ];
+        ]
+      : [];
   }
   const found: number[] = [];
   words.forEach((word, index) => {
@@ -152,10 +176,11 @@ export function freshValues(view: QuestionView, text: string, type: AnswerType):
     if (key.length === 0 || asked.includes(key)) return false;
     // A year in a reference ("(Vaswani et al., 2017)") dates a paper, and a year counts nothing.
     if (references.some(([start = 0, end = 0]) => span.start >= start && span.end <= end)) return false;
-    return !(view.counted.length > 0 && YEAR.test(span.text.trim()));
+    // A bare year counts nothing and lasts no time.
+    return !((view.counted.length > 0 || type === 'duration') && YEAR.test(span.text.trim()));
   });
 }
 
 /** A bracketed literature reference: "(Zhu et al., 2015)", "(Devlin and Chang, 2018; Wu, 2016)". */
-const REFERENCE = /[([][^()[\]]*(?:et al\.|\p{Lu}\p{Ll}+,)\s*\d{4}[a-z]?[^()[\]]*[)\]]/gu;
+const REFERENCE = /[([][^()[\]]*(?:et al\.,?|\p{Lu}\p{Ll}+,)\s*\d{4}[a-z]?[^()[\]]*[)\]]/gu;
 const YEAR = /^(?:1[5-9]|20)\d{2}$/u;

@@ -48,6 +48,8 @@ const NAMING = /[\p{Lu}\p{N}]|[\p{Script=Han}]/u;
 const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took contain contains total do does did'));
 /** Chinese question words the analyzer keeps as terms (什么, 多少, 哪里 …): no passage states them. */
 const QUESTION_TERMS = new Set(analyzeQuery('什么 多少 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 几个 几天 几点'));
+/** Characters of Chinese questions that ask rather than say (谁, 多, 久, 哪 …) or only join (的, 了, 是 …). */
+const STOP_HAN = new Set('什么多少哪里个些怎样如何为是否谁几吗呢的了在有和与及于之其这那们啊吧呀么久');
 
 /**
  * An entity as the question writes it: a focus entity inside a longer hyphenated or dotted token ("LARGE" in
@@ -114,8 +116,13 @@ export function questionView(question: string): QuestionView {
       !all.some((other, at) => at !== index && other.length > entity.length && other.includes(entity)),
   );
   const entityTerms = new Set(entities.flatMap((entity) => analyzeQuery(entity)));
-  // A Chinese module's focus keeps few terms; the analyzer's own terms of the question are what passages are read with.
-  const terms = module.code === 'en' ? focus.key_terms : [...new Set([...focus.key_terms, ...analyzeQuery(asked)])];
+  // Chinese is read by character: a segmenter's or bigram's cut through a question ("斯当", "了多") is no word of it.
+  const terms =
+    module.code === 'en'
+      ? focus.key_terms
+      : [...new Set(asked.match(/\p{Script=Han}/gu) ?? [])].filter(
+          (char) => !STOP_HAN.has(char) && !entities.some((entity) => entity.includes(char)),
+        );
   const attribute = terms.filter(
     (term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term) && !QUESTION_TERMS.has(term),
   );
