@@ -38,20 +38,33 @@ const corpus = chunk(
 const scores = chunk('bert.pdf#26', 'System: BERT BASE | MNLI-(m/mm): 84.6/83.4 | QQP: 71.2 | Average: 79.6');
 
 describe('the evidence gate', () => {
+  it('refuses a model answer that gives no value of the asked kind, however on-topic its passage', () => {
+    const decision = gateAnswer({
+      question: 'How many layers (Transformer blocks) does BERT-BASE have?',
+      answer: answer('BERT model sizes. [1]', [cite(architecture, 'We primarily report results')]),
+      evidence: [architecture],
+    });
+    expect(decision.verdict).toBe('refuse');
+  });
+
   it.each([
     ['How many layers (Transformer blocks) does BERT-BASE have?', '12'],
     ['What is the hidden size of BERT-LARGE?', '1024'],
     ['How many self-attention heads does BERT-LARGE use?', '16'],
     ['How many parameters does BERT-BASE have in total?', '110M'],
-  ])('ties %s to the value of the entity asked, through the symbols the passage defines', (question, value) => {
-    const decision = gateAnswer({
-      question,
-      answer: answer('BERT model sizes. [1]', [cite(architecture, 'We primarily report results')]),
-      evidence: [architecture],
-    });
-    expect(decision.verdict).toBe('answer');
-    expect(decision.answer.answer.startsWith(`${value}. `)).toBe(true);
-  });
+  ])(
+    're-grounds an offline lead: ties %s to the value of the entity asked, through the symbols the passage defines',
+    (question, value) => {
+      const decision = gateAnswer({
+        question,
+        answer: answer('BERT model sizes. [1]', [cite(architecture, 'We primarily report results')]),
+        evidence: [architecture],
+        reground: true,
+      });
+      expect(decision.verdict).toBe('answer');
+      expect(decision.answer.answer.startsWith(`${value}. `)).toBe(true);
+    },
+  );
 
   it('picks the one value of a listed lead that the evidence ties to the question, never the list', () => {
     const lead = answer('800M words, 2015, 2,500M words. For the pre-training corpus we use [1]', [

@@ -200,7 +200,10 @@ function typedVerdict(
   bridge: string,
 ): GateDecision {
   const ties = valueTies(view, sentences, type, weights);
-  const headValues = freshValues(view, head, type);
+  const headValues = valuesOfHead(view, head, type);
+  // An answer that gives no value of the asked kind has not answered ("Who …?" answered with a sentence about the film).
+  if (head && headValues.length === 0)
+    return refuse(view, `the answer gives no ${type} for it`, `no ${type} in the answer`);
   const given = headValues.length ? ties.filter((tie) => headValues.some((value) => sameAs(value.text, tie))) : ties;
   if (given.length === 0)
     return refuse(
@@ -248,6 +251,15 @@ function typedVerdict(
     },
     reason: `narrowed to ${top.value} (${top.sentence.chunk.chunk_id})`,
   };
+}
+
+/** Short answers are their value ("王楚钦"): a name the language module tags only in a sentence still counts. */
+const SHORT_HEAD = 20;
+
+function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
+  const spans = freshValues(view, head, type);
+  const bare = head.replace(/[.。!！]+$/u, '').trim();
+  return spans.length === 0 && bare && bare.length <= SHORT_HEAD && !/\s\S+\s/u.test(bare) ? [{ text: bare }] : spans;
 }
 
 /** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */

@@ -1,6 +1,7 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import { IDENTIFIER, identifiersIn } from '../../../text/identifiers.ts';
 import { splitContext } from '../../offline-qa/reader-question.ts';
+import { isHan, words as zhWords } from '../../../text/zh/segmenter.ts';
 import type { AnswerType, LanguageModule } from '../../../text/language.ts';
 import { moduleFor } from '../../../text/languages.ts';
 import { yearsIn } from '../../offline-qa/reader-signals.ts';
@@ -48,8 +49,12 @@ const NAMING = /[\p{Lu}\p{N}]|[\p{Script=Han}]/u;
 const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took contain contains total do does did'));
 /** Chinese question words the analyzer keeps as terms (什么, 多少, 哪里 …): no passage states them. */
 const QUESTION_TERMS = new Set(analyzeQuery('什么 多少 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 几个 几天 几点'));
-/** Characters of Chinese questions that ask rather than say (谁, 多, 久, 哪 …) or only join (的, 了, 是 …). */
-const STOP_HAN = new Set('什么多少哪里个些怎样如何为是否谁几吗呢的了在有和与及于之其这那们啊吧呀么久');
+/** Words of Chinese questions that ask rather than say (多少, 多久, 几天 …) or only join (的, 了, 是 …). */
+const STOP_HAN_WORDS = new Set(
+  '什么 多少 多久 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 谁 几 几个 几天 几点 吗 呢 的 了 是 在 有 和 与 及 于 之 其 这 那 们 啊 吧 呀 么 年 月 日'.split(
+    ' ',
+  ),
+);
 
 /**
  * An entity as the question writes it: a focus entity inside a longer hyphenated or dotted token ("LARGE" in
@@ -116,13 +121,17 @@ export function questionView(question: string): QuestionView {
       !all.some((other, at) => at !== index && other.length > entity.length && other.includes(entity)),
   );
   const entityTerms = new Set(entities.flatMap((entity) => analyzeQuery(entity)));
-  // Chinese is read by character: a segmenter's or bigram's cut through a question ("斯当", "了多") is no word of it.
+  // Chinese is read in the segmenter's words: a bigram across two words ("斯当", "了多") is no word of the question.
   const terms =
     module.code === 'en'
       ? focus.key_terms
-      : [...new Set(asked.match(/\p{Script=Han}/gu) ?? [])].filter(
-          (char) => !STOP_HAN.has(char) && !entities.some((entity) => entity.includes(char)),
-        );
+      : [
+          ...new Set(
+            zhWords(asked).filter(
+              (word) => isHan(word) && !STOP_HAN_WORDS.has(word) && !entities.some((entity) => entity.includes(word)),
+            ),
+          ),
+        ];
   const attribute = terms.filter(
     (term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term) && !QUESTION_TERMS.has(term),
   );

@@ -1,5 +1,5 @@
 import type { AnswerSpan } from '../../../text/language.ts';
-import { otherYear, sameValue } from '../../offline-qa/reader-signals.ts';
+import { isDateline, otherYear, sameValue } from '../../offline-qa/reader-signals.ts';
 import { type CitedSentence, entityPositions, freshValues, names, squash, tokens } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
@@ -32,6 +32,9 @@ function sharedStem(term: string, direct: ReadonlyMap<string, number[]>): number
       if (Math.min(other.length, term.length) >= MIN_STEM - 1) return at;
   return undefined;
 }
+
+/** A number followed by a measure word of people or things ("4.22亿人次") counts them; it is no sum of money. */
+const COUNTED_AFTER = /^\s*[人次个件位名户台辆架艘只头座家所]/u;
 
 /** What an entity named elsewhere in the chunk, not in the sentence, gives the tie. */
 const UNNAMED = 0.3;
@@ -72,12 +75,18 @@ export function valueTies(
   for (const sentence of sentences) {
     if (otherYear(sentence.text, view.years) && otherYear(sentence.chunk.text, view.years)) continue;
     const words = tokens(sentence.text);
-    const headingTerms = new Set(tokens(`${sentence.heading} ${sentence.chunk.title}`).flatMap((t) => t.terms));
-    const beforeTerms = new Set(tokens(sentence.before).flatMap((t) => t.terms));
+    const headingTerms = termsAround(view, `${sentence.heading} ${sentence.chunk.title}`);
+    const beforeTerms = termsAround(view, sentence.before);
     const direct = new Map<string, number[]>();
     words.forEach((word, index) => {
       for (const term of word.terms) direct.set(term, [...(direct.get(term) ?? []), index]);
     });
+    // A Chinese word of the question stands where the sentence writes it.
+    if (view.module.code !== 'en')
+      for (const term of view.terms) {
+        const at = occurrences(sentence.text, term).map((offset) => words.findIndex((word) => word.end > offset));
+        if (at.length) direct.set(term, at);
+      }
     // A term the sentence states only through a synonym ("reply" for "respond") is stated there, for less.
     const positions = new Map<string, { at: number[]; credit: number }>();
     for (const term of view.terms) {
@@ -150,7 +159,8 @@ export function valueTies(
         words.findIndex((word) => word.end > span.start),
       );
       if (countsOther(view, sentence.text, span, words)) continue;
-      if (money && /%|百分之|percent/u.test(span.text)) continue;
+      if (money && (/%|百分之|percent/u.test(span.text) || COUNTED_AFTER.test(sentence.text.slice(span.end)))) continue;
+      if (isDateline(sentence.text, span)) continue;
       ties.push({ value: span.text, sentence, attribute, noun, score: scoreAt(index) * (0.5 + 0.5 * attribute) });
     }
   }
@@ -227,4 +237,18 @@ function nearestIsEntity(entityAt: readonly number[], siblingsAt: readonly numbe
   const siblingBefore = before(siblingsAt);
   if (entityBefore >= 0 || siblingBefore >= 0) return entityBefore > siblingBefore;
   return after(entityAt) < after(siblingsAt);
+}
+
+/** Offsets at which `text` writes `word`. */
+function occurrences(text: string, word: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) found.push(at);
+  return found;
+}
+
+/** The terms a text around a sentence states: its analyzer terms, and the question's Chinese words it writes. */
+function termsAround(view: QuestionView, text: string): Set<string> {
+  const terms = new Set(tokens(text).flatMap((token) => token.terms));
+  if (view.module.code !== 'en') for (const term of view.terms) if (text.includes(term)) terms.add(term);
+  return terms;
 }
