@@ -47,6 +47,7 @@ const { values: flags } = parseArgs({
     limit: { type: 'string' },
     out: { type: 'string' },
     shared: { type: 'string', default: resolve(repo, '../shared/datasets') },
+    gate: { type: 'string', default: 'enforce' },
   },
   strict: true,
 });
@@ -67,6 +68,10 @@ const only = flags.only
   .filter(Boolean);
 const unknown = (only ?? []).filter((name) => !(SUITES as readonly string[]).includes(name));
 if (unknown.length) fail(`--only: no set named ${unknown.join(', ')}; the sets are ${SUITES.join(', ')}.`);
+if (flags.gate !== 'enforce' && flags.gate !== 'off') fail(`--gate must be enforce or off, got ${JSON.stringify(flags.gate)}.`);
+/** The runs' config: the evidence gate as measured (\`--gate enforce\`, the default) or off, for the before figures. */
+const gateConfig = join(mkdtempSync(join(tmpdir(), 'evident-bench-answer-config-')), 'evident.config.json');
+writeFileSync(gateConfig, JSON.stringify({ agents: { evidenceGate: flags.gate } }));
 const suites = SUITES.filter((suite) => !only || only.includes(suite));
 const shared = resolve(flags.shared);
 
@@ -165,7 +170,7 @@ async function runSuite(
   const progress = createProgressReporter(log, { ingestEvery: 250 });
   const agents = agentsOfSuite(suite);
   return withScratchStore({}, `evident-bench-answer-${suite}-`, (scratch) =>
-    withEvident(scratch, {}, (evident) =>
+    withEvident({ ...scratch, config: gateConfig }, {}, (evident) =>
       runEval(evident, {
         cases,
         casesFile: input.casesFile,
