@@ -54,7 +54,23 @@ export interface GateDecision {
 }
 
 /** Share of the asked attribute's words a sentence must state beside the value. */
-export const MIN_ATTRIBUTE = 0.34;
+export const MIN_ATTRIBUTE = 0.25;
+/** A sentence stating this much of the attribute need not name the asked noun itself ("which fields" of a body). */
+const NOUN_WAIVER = 0.67;
+
+/**
+ * Whether a tie's sentence states what the question asks about: enough of the attribute and the asked noun (or much
+ * of the attribute without it). "What does SEV-2 mean …?" asks about its identifier: a sentence naming it suffices.
+ */
+function statesAttribute(view: QuestionView, tie: ValueTie): boolean {
+  if (
+    view.type === 'definition' &&
+    view.identifiers.length > 0 &&
+    view.identifiers.every((id) => names(tie.sentence.text, id))
+  )
+    return true;
+  return tie.attribute >= MIN_ATTRIBUTE && (tie.noun || tie.attribute >= NOUN_WAIVER);
+}
 /** A rival value this near the best one's tie leaves the question undecided. */
 const AMBIGUOUS = 0.85;
 
@@ -164,7 +180,7 @@ function untypedVerdict(
   const quoted = quotedSentences(answer, sentences);
   const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
   const tied = ties.filter(
-    (tie) => tie.attribute >= MIN_ATTRIBUTE && tie.noun && entitiesStated(view, tie, sentences, bridge).length === 0,
+    (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const top = best(tied);
   if (!top)
@@ -212,7 +228,7 @@ function typedVerdict(
       'value not in the cited evidence',
     );
   const tied = given.filter(
-    (tie) => tie.attribute >= MIN_ATTRIBUTE && tie.noun && entitiesStated(view, tie, sentences, bridge).length === 0,
+    (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const top = best(tied);
   if (!top) return refuse(view, whyUntied(view, given, sentences, bridge), 'value not tied to the question');

@@ -113,7 +113,9 @@ export function valueTies(
       return Math.abs(from - to) + OTHER_CLAUSE * (clauses > 0 ? 2 * clauses : -clauses);
     };
     const credit = (term: string): number => positions.get(term)?.credit ?? around(term);
-    const noun = view.noun.every((term) => credit(term) > 0);
+    // The asked noun ("activation function") is stated with the value, one word aside in a long one ("on-time delivery rate").
+    const nounMissing = view.noun.filter((term) => credit(term) === 0).length;
+    const noun = nounMissing <= (view.noun.length >= 3 ? 1 : 0);
     const attribute = attributeTotal
       ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * credit(term), 0) / attributeTotal
       : 1;
