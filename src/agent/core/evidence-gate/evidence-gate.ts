@@ -215,8 +215,14 @@ function typedVerdict(
   listed: readonly string[],
   bridge: string,
 ): GateDecision {
-  const ties = valueTies(view, sentences, type, weights);
   const headValues = valuesOfHead(view, head, type);
+  const ties = valueTies(
+    view,
+    sentences,
+    type,
+    weights,
+    headValues.map((value) => value.text),
+  );
   // An answer that gives no value of the asked kind has not answered ("Who …?" answered with a sentence about the film).
   if (head && headValues.length === 0)
     return refuse(view, `the answer gives no ${type} for it`, `no ${type} in the answer`);
@@ -269,13 +275,17 @@ function typedVerdict(
   };
 }
 
-/** Short answers are their value ("王楚钦"): a name the language module tags only in a sentence still counts. */
+/** Short answers naming someone or something are their value ("王楚钦"), though the language module tags names only in a sentence. */
 const SHORT_HEAD = 20;
 
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
   const spans = freshValues(view, head, type);
   const bare = head.replace(/[.。!！]+$/u, '').trim();
-  return spans.length === 0 && bare && bare.length <= SHORT_HEAD && !/\s\S+\s/u.test(bare) ? [{ text: bare }] : spans;
+  // Names only: a number, date or amount must be one the language module reads as such.
+  const name = type === 'person' || type === 'organization' || type === 'place';
+  return name && spans.length === 0 && bare && bare.length <= SHORT_HEAD && !/\s\S+\s/u.test(bare)
+    ? [{ text: bare }]
+    : spans;
 }
 
 /** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */

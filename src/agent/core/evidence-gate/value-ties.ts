@@ -68,6 +68,8 @@ export function valueTies(
   sentences: readonly CitedSentence[],
   type: AnswerType,
   weights: ReadonlyMap<string, number>,
+  /** Values the answer gives as written, found in a sentence even where the language module tags no span of the type. */
+  literal: readonly string[] = [],
 ): ValueTie[] {
   const ties: ValueTie[] = [];
   const money = asksMoney(view);
@@ -155,7 +157,13 @@ export function valueTies(
       });
       continue;
     }
-    for (const span of freshValues(view, sentence.text, type)) {
+    const spans = freshValues(view, sentence.text, type);
+    for (const value of literal) {
+      const at = sentence.text.indexOf(value);
+      if (at >= 0 && !spans.some((span) => sameValue(span.text, value)))
+        spans.push({ text: value, start: at, end: at + value.length, type });
+    }
+    for (const span of spans) {
       const index = Math.max(
         0,
         words.findIndex((word) => word.end > span.start),
