@@ -339,8 +339,9 @@ function whyUntied(
 
 /**
  * A question the run split into needs ("When did the term start, and how long is it?"): each need passes the gate on
- * its own over the same cited evidence, and the answer gives the one value of each need that does; a need nothing
- * ties is named as missing. No need tied is a refusal.
+ * its own over the same cited evidence. The answer stands (each need's part as the producer wrote it: a split that
+ * went wrong must not cut a right answer) when at least one need is tied; its confidence is the tied share's. No need
+ * tied is a refusal.
  */
 function multiNeed(
   view: QuestionView,
@@ -350,9 +351,7 @@ function multiNeed(
   evidence: readonly Evidence[],
 ): GateDecision {
   const bridge = evidence.map(chunkText).join('\n');
-  const values: string[] = [];
-  const citations: Citation[] = [];
-  const missing: string[] = [];
+  let tied = 0;
   let confidence = 1;
   for (const need of needs) {
     const needView = questionView(need);
@@ -364,28 +363,14 @@ function multiNeed(
     const decision = TYPED.has(type)
       ? typedVerdict(needView, { ...answer, answer: '' }, sentences, type, weights, '', [''], bridge)
       : untypedVerdict(needView, answer, sentences, weights, bridge);
-    if (decision.verdict !== 'answer') {
-      missing.push(...decision.answer.missing_information);
-      continue;
-    }
-    const cited = decision.support ?? decision.answer.citations[0];
-    const value = TYPED.has(type) ? answerHead(decision.answer.answer).replace(/[.。]$/u, '') : (cited?.quote ?? '');
-    if (!values.includes(value)) values.push(value);
-    if (cited && !citations.some((c) => c.chunk_id === cited.chunk_id && c.quote === cited.quote))
-      citations.push(cited);
+    if (decision.verdict !== 'answer') continue;
+    tied++;
     confidence = Math.min(confidence, decision.answer.confidence);
   }
-  if (values.length === 0) return refuse(view, 'the cited evidence does not state it', 'no need tied');
-  const quotes = citations.map((citation, i) => `${citation.quote} [${i + 1}]`).join(' ');
+  if (tied === 0) return refuse(view, 'the cited evidence does not state it', 'no need tied');
   return {
     verdict: 'answer',
-    answer: {
-      answer: `${values.join('; ')}. ${quotes}${missing.length ? ` Not found in the evidence: ${missing.join('; ')}.` : ''}${label(answer.answer)}`,
-      answerable: true,
-      confidence: round2(confidence * (values.length / needs.length)),
-      citations,
-      missing_information: missing,
-    },
-    reason: `${values.length} of ${needs.length} needs tied`,
+    answer: { ...answer, confidence: round2(confidence * (tied / needs.length)) },
+    reason: `${tied} of ${needs.length} needs tied`,
   };
 }

@@ -26,4 +26,4 @@ export const asksMoney = (view: QuestionView): boolean =>
   view.module.code === 'zh'
     ? /价|费|金额|多少钱|工资|收入|成本|预算/u.test(view.question)
     : /\b(?:price|cost|fee|fees|salary|budget|pay|paid|spend|spent)\b/iu.test(view.question) &&
-      !/\b(?:percent|percentage|share)\b/iu.test(view.question);
+      !/\b(?:percent|percentage|share|proportion|fraction|how much of|what part of)\b/iu.test(view.question);
