@@ -27,7 +27,7 @@ const configError = (run: () => unknown): ConfigError => {
 describe('config.agents', () => {
   it('defaults to the bounds the agents were built with', () => {
     expect(loadConfig({ cwd, env: {} }).agents).toEqual({
-      evidenceGate: 'off',
+      evidenceGate: 'enforce',
       rag: {
         maxEvidence: 8,
         maxCitationRetries: 1,

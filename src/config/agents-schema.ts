@@ -63,9 +63,9 @@ export const agentsSchema = z
     controllable: agentBoundsSchemas.controllable.prefault({}),
     evidenceGate: z
       .enum(['enforce', 'off'])
-      .default('off')
+      .default('enforce')
       .describe(
-        "The evidence gate every agent's answer passes before finalize: `enforce` narrows an answer to the one value its cited evidence ties to the question or refuses; `off` (the default until its coverage on the sample set is back at its floors) records its verdict as a step and returns the answer unchanged.",
+        "The evidence gate every agent's answer passes before finalize: `enforce` narrows an answer to the one value its cited evidence ties to the question or refuses, saying what is missing; `off` records the gate's verdict as a step and returns the answer as the agent produced it (to measure what the agents propose without it).",
       ),
   })
   .strict()

@@ -89,7 +89,7 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
       missing_information: [],
     };
     // As in rag and controllable: a table answer the evidence gate refuses sends the loop to the documents' text.
-    if (deps.evidenceGate === 'enforce') {
+    if (deps.evidenceGate !== 'off') {
       const gated = gateAnswer({
         question,
         answer,

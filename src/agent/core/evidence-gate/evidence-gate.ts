@@ -32,6 +32,10 @@ export interface GateInput {
   evidence: readonly Evidence[];
   /** The answer's value was computed by SQL over the cited rows. */
   computed?: boolean;
+  /** The run computed a value by SQL (a table answer the table route already gated), whatever the answer cites. */
+  tableValue?: boolean;
+  /** The run proposed a side effect (save_memory): an uncited answer that reports on it states no document fact. */
+  sideEffect?: boolean;
   /** The needs the run split the question into: with several, the answer gives one value per need. */
   needs?: readonly string[];
   /**
@@ -109,7 +113,7 @@ function best(ties: readonly ValueTie[]): ValueTie | undefined {
 export function gateAnswer(input: GateInput): GateDecision {
   const { question, answer } = input;
   if (!answer.answerable) return { verdict: 'pass', answer, reason: 'a refusal' };
-  if (isSmallTalk(question) || memoryToSave(question))
+  if (isSmallTalk(question) || memoryToSave(question) || (input.sideEffect && answer.citations.length === 0))
     return { verdict: 'pass', answer, reason: 'no claim about the documents' };
   const view = questionView(question);
   const bridge = input.evidence.map(chunkText).join('\n');
@@ -141,7 +145,8 @@ export function gateAnswer(input: GateInput): GateDecision {
 
   const type: AnswerType = measuredType(view);
   const typed = TYPED.has(type);
-  if ((input.needs?.length ?? 1) > 1) return multiNeed(view, input.needs ?? [], answer, sentences, input.evidence);
+  const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
+  if (needs.length > 1) return multiNeed(view, needs, answer, sentences, input.evidence, input.tableValue ?? false);
 
   if (!typed) return untypedVerdict(view, answer, sentences, weights, bridge);
 
@@ -245,6 +250,22 @@ function typedVerdict(
       entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const rival = best(rivals);
+  if (rival && rival.score >= AMBIGUOUS * top.score && compound(top, rival)) {
+    // "a fixed monthly fee of $12,500 plus $4.20 per parcel": the values add up to one answer, the sentence states it.
+    const citation = quoteOf(top);
+    return {
+      verdict: 'answer',
+      answer: {
+        ...answer,
+        answer: `${citation.quote} [1]${label(answer.answer)}`,
+        answerable: true,
+        confidence: confidenceOf(top, rival, true),
+        citations: [citation],
+        missing_information: [],
+      },
+      reason: `one sentence adds ${top.value} and ${rival.value}`,
+    };
+  }
   if (rival && rival.score >= AMBIGUOUS * top.score)
     return refuse(
       view,
@@ -279,7 +300,7 @@ function typedVerdict(
 const SHORT_HEAD = 20;
 
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
-  const spans = freshValues(view, head, type);
+  const spans = [...freshValues(view, head, type), ...(type === 'date' ? freshValues(view, head, 'duration') : [])];
   const bare = head.replace(/[.。!！]+$/u, '').trim();
   // Names only: a number, date or amount must be one the language module reads as such.
   const name = type === 'person' || type === 'organization' || type === 'place';
@@ -304,6 +325,22 @@ function quoteOf(tie: ValueTie): Citation {
     ...(chunk.page ? { page: chunk.page } : {}),
     quote,
   };
+}
+
+/** "What is the total weight, and when is a parcel reported?": the questions a question joins (itself when one). */
+function conjoined(question: string): string[] {
+  return question
+    .split(/,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why)\b)/iu)
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+/** Two values of one sentence joined as parts of one whole ("$12,500 plus $4.20 per parcel"), not as alternatives. */
+function compound(a: ValueTie, b: ValueTie): boolean {
+  if (a.sentence !== b.sentence) return false;
+  const [first, second] = a.at < b.at ? [a, b] : [b, a];
+  const between = a.sentence.text.slice(first.at + first.value.length, second.at);
+  return /\s(?:plus|\+)\s/u.test(between) && !/[;.。；]/u.test(between);
 }
 
 /** Whether a number the head gives is written in the cited chunks (a value read from rows, not computed). */
@@ -349,9 +386,12 @@ function multiNeed(
   answer: Answer,
   sentences: readonly CitedSentence[],
   evidence: readonly Evidence[],
+  tableValue: boolean,
 ): GateDecision {
   const bridge = evidence.map(chunkText).join('\n');
   let tied = 0;
+  // A value computed over a table (gated where the table answered) is the need no sentence states.
+  let computed = tableValue;
   let confidence = 1;
   for (const need of needs) {
     const needView = questionView(need);
@@ -363,7 +403,13 @@ function multiNeed(
     const decision = TYPED.has(type)
       ? typedVerdict(needView, { ...answer, answer: '' }, sentences, type, weights, '', [''], bridge)
       : untypedVerdict(needView, answer, sentences, weights, bridge);
-    if (decision.verdict !== 'answer') continue;
+    if (decision.verdict !== 'answer') {
+      if (computed && TYPED.has(type)) {
+        computed = false;
+        tied++;
+      }
+      continue;
+    }
     tied++;
     confidence = Math.min(confidence, decision.answer.confidence);
   }

@@ -16,6 +16,8 @@ export interface ValueTie {
   score: number;
   /** Every term of the asked noun ("activation function") is stated with the value (or the question names none). */
   noun: boolean;
+  /** Where the value stands in the sentence (UTF-16 offset; the sentence's middle for a whole-sentence tie). */
+  at: number;
 }
 
 /** What a value keeps of its tie when another entity of the same family is named nearer to it ("BERTLARGE (L=24" for BERT-BASE). */
@@ -35,6 +37,9 @@ function sharedStem(term: string, direct: ReadonlyMap<string, number[]>): number
 
 /** A number followed by a measure word of people or things ("4.22亿人次") counts them; it is no sum of money. */
 const COUNTED_AFTER = /^\s*[人次个件位名户台辆架艘只头座家所]/u;
+
+/** The closeness of an entity named right after the value ("$320 in London"): more than any distance gives. */
+const BOUND = 1.5;
 
 /** What an entity named elsewhere in the chunk, not in the sentence, gives the tie. */
 const UNNAMED = 0.3;
@@ -140,15 +145,25 @@ export function valueTies(
       // An entity the sentence does not name at all (only its chunk does) ties the value less than one beside it.
       const closeness = entityAt.length
         ? entityAt.reduce(
-            (sum, at) => sum + (at.length ? near(Math.min(...at.map((p) => distance(p, index))) / 2) : UNNAMED),
+            (sum, at) =>
+              sum +
+              (at.length
+                ? boundAfter(at, index)
+                  ? BOUND
+                  : near(Math.min(...at.map((p) => distance(p, index))) / 2)
+                : UNNAMED),
             0,
           ) / entityAt.length
         : 1;
       const entityNear = family * closeness;
+      // "$320 in London": an entity named right after the value, in its clause, is whose value it is.
       return attributeNear * entityNear;
     };
+    const boundAfter = (at: readonly number[], index: number): boolean =>
+      at.some((p) => p > index && p - index <= 2 && words[p]?.clause === words[index]?.clause);
     if (type === 'any') {
       ties.push({
+        at: Math.floor(sentence.text.length / 2),
         value: sentence.text,
         sentence,
         attribute,
@@ -157,7 +172,11 @@ export function valueTies(
       });
       continue;
     }
-    const spans = freshValues(view, sentence.text, type);
+    // "When is a lost parcel reported?" is answered by a time ("after 10 days") as well as by a date.
+    const spans = [
+      ...freshValues(view, sentence.text, type),
+      ...(type === 'date' ? freshValues(view, sentence.text, 'duration') : []),
+    ];
     for (const value of literal) {
       const at = sentence.text.indexOf(value);
       if (at >= 0 && !spans.some((span) => sameValue(span.text, value)))
@@ -171,7 +190,14 @@ export function valueTies(
       if (countsOther(view, sentence.text, span, words)) continue;
       if (money && (/%|百分之|percent/u.test(span.text) || COUNTED_AFTER.test(sentence.text.slice(span.end)))) continue;
       if (isDateline(sentence.text, span)) continue;
-      ties.push({ value: span.text, sentence, attribute, noun, score: scoreAt(index) * (0.5 + 0.5 * attribute) });
+      ties.push({
+        value: span.text,
+        sentence,
+        attribute,
+        noun,
+        at: span.start,
+        score: scoreAt(index) * (0.5 + 0.5 * attribute),
+      });
     }
   }
   return ties;

@@ -18,7 +18,8 @@ export interface GatedRun {
 }
 
 /**
- * The last step before finalize in every agent's graph (architecture.test.ts checks that none finalizes around it):
+ * The last step before finalize in every agent's graph (agent/evidence-gate-everywhere.test.ts checks that none finalizes
+ * around it); `agents.evidenceGate: off` only records its verdict (for measuring what the agents propose without it):
  * the answer, whatever produced it, passes the evidence gate (core/evidence-gate) — narrowed to the one value the
  * cited evidence ties to the question, or turned into a refusal that says what is missing.
  */
@@ -34,12 +35,14 @@ export async function evidenceGate(state: GatedRun, deps: { evidenceGate?: 'enfo
       state.evidence.filter((item) => answer.citations.some((citation) => citation.chunk_id === item.chunk_id)),
     ),
     needs: state.sub_questions,
+    tableValue: computedByTable(state.tool_calls),
+    sideEffect: state.tool_calls.some((call) => call.name === 'save_memory'),
     reground: state.mode === 'offline',
   });
-  if (deps.evidenceGate !== 'enforce')
+  if (deps.evidenceGate === 'off')
     return {
       update: {},
-      summary: `not enforced (agents.evidenceGate: off); would ${decision.verdict}: ${decision.reason}`,
+      summary: `off (agents.evidenceGate): would ${decision.verdict}: ${decision.reason}`,
     };
   if (decision.verdict === 'refuse')
     return {

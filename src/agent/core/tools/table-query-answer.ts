@@ -216,7 +216,7 @@ export async function answerFromTables(
     citations: cited.citations,
     missing_information: [],
   };
-  if (deps.evidenceGate === 'enforce') {
+  if (deps.evidenceGate !== 'off') {
     const gated = gateAnswer({ question, answer, evidence: cited.evidence, computed: computedByTable(record.calls) });
     if (gated.verdict === 'refuse')
       return {
