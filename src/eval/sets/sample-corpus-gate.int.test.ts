@@ -59,12 +59,17 @@ describe('sample corpus gate (offline)', () => {
     expect(Object.keys(floors).sort()).toEqual([...registered].sort());
   });
 
-  it('keeps every agent at or above its overall and per-layer floors', () => {
+  it('keeps every agent at or above its overall and per-layer floors, and its wrong answers under their ceiling', () => {
     const drops: string[] = [];
     for (const agent of registered) {
       const summary = report.summary[agent];
       const floor = floors[agent] ?? {};
       if (!summary) continue;
+      const risk = summary.selective.risk;
+      if (floor.risk !== undefined && risk !== null && risk > floor.risk) {
+        const wrong = report.cases.filter((c) => c.agent === agent && c.selective.wrong).map((c) => c.id);
+        drops.push(`${agent} risk ${risk} > ${floor.risk} (wrong: ${wrong.join(', ')})`);
+      }
       const overall = floor.overall;
       if (overall !== undefined && summary.overall.pass_rate < overall)
         drops.push(`${agent} overall ${summary.overall.pass_rate} < ${overall}`);
