@@ -68,7 +68,8 @@ const only = flags.only
   .filter(Boolean);
 const unknown = (only ?? []).filter((name) => !(SUITES as readonly string[]).includes(name));
 if (unknown.length) fail(`--only: no set named ${unknown.join(', ')}; the sets are ${SUITES.join(', ')}.`);
-if (flags.gate !== 'enforce' && flags.gate !== 'off') fail(`--gate must be enforce or off, got ${JSON.stringify(flags.gate)}.`);
+if (flags.gate !== 'enforce' && flags.gate !== 'off')
+  fail(`--gate must be enforce or off, got ${JSON.stringify(flags.gate)}.`);
 /** The runs' config: the evidence gate as measured (\`--gate enforce\`, the default) or off, for the before figures. */
 const gateConfig = join(mkdtempSync(join(tmpdir(), 'evident-bench-answer-config-')), 'evident.config.json');
 writeFileSync(gateConfig, JSON.stringify({ agents: { evidenceGate: flags.gate } }));

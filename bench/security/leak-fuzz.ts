@@ -51,6 +51,8 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   const model = new CompliantChatModel();
   const api = await startApiTestServer({
+    // The permission layer alone: the evidence gate refusing an off-topic answer must not be what stops a leak.
+    env: { EVIDENT_EVIDENCE_GATE: 'off' },
     agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:leak-fuzz', model } }),
   });
   try {

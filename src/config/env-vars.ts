@@ -56,6 +56,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_OPENAI_BASE_URL'], path: ['openaiBaseUrl'], parse: text },
   { names: ['EVIDENT_OPENAI_API_KEY', 'OPENAI_API_KEY'], path: ['openaiApiKey'], parse: text },
   { names: ['EVIDENT_LLM'], path: ['llm'], parse: text },
+  { names: ['EVIDENT_EVIDENCE_GATE'], path: ['agents', 'evidenceGate'], parse: text },
   { names: ['EVIDENT_LLM_BASE_URL'], path: ['llmBaseUrl'], parse: text },
   { names: ['EVIDENT_LLM_API_KEY'], path: ['llmApiKey'], parse: text },
   { names: ['EVIDENT_ADMIN_KEY'], path: ['adminKey'], parse: text },

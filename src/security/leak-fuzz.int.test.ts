@@ -35,6 +35,8 @@ let oracle: LeakOracle;
 
 beforeAll(async () => {
   api = await startApiTestServer({
+    // The permission layer alone is fuzzed: the evidence gate refusing an off-topic answer must not be what stops a leak.
+    env: { EVIDENT_EVIDENCE_GATE: 'off' },
     agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:leak-fuzz', model } }),
   });
   users = await addSampleUsers(api);

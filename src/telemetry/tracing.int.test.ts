@@ -251,7 +251,13 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
 
   it('exports a span per chat model call under the node that made it, with the model id', async () => {
     const spans = await traced(
-      { llm: 'openai:trace-model', llmBaseUrl: `${llm.url}/v1`, llmApiKey: 'trace-test-key' },
+      // The scripted model quotes a passage's first words: the spans are under test, not whether that answers (the gate off).
+      {
+        llm: 'openai:trace-model',
+        llmBaseUrl: `${llm.url}/v1`,
+        llmApiKey: 'trace-test-key',
+        agents: { evidenceGate: 'off' },
+      },
       async (evident) => {
         const result = await ask(evident);
         expect(result.mode).toBe('openai:trace-model');

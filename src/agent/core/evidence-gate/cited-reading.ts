@@ -152,20 +152,31 @@ export function citedSentences(chunks: readonly Evidence[], view: QuestionView):
   for (const chunk of chunks) {
     const text = expandSymbols(chunk.text);
     let before = '';
-    for (const { text: sentence, heading } of headedSentences(text)) {
-      // A table row ("order_id: A-1007 | customer: Hooli") is a sentence of its own, whatever the line breaks.
-      const rows = sentence.includes(' | ') ? sentence.split(/\s*\n\s*/u) : [sentence];
-      const parts = rows.flatMap((row) => (view.module.code === 'en' ? [row] : view.module.sentences(row)));
-      for (const part of parts) {
-        out.push({ chunk, text: part, heading: heading || chunk.heading, before });
-        before = part;
-      }
-    }
-    if (out.every((sentence) => sentence.chunk !== chunk))
-      out.push({ chunk, text, heading: chunk.heading, before: '' });
+    const push = (part: string, heading: string) => {
+      out.push({ chunk, text: part, heading: heading || chunk.heading, before });
+      before = part;
+    };
+    // A table row ("order_id: A-1007 | customer: Hooli") is a sentence of its own: a row's values are not its neighbours'.
+    const rows = text.split('\n').filter((line) => TABLE_ROW.test(line));
+    for (const row of rows) push(row.trim(), '');
+    const prose = rows.length
+      ? text
+          .split('\n')
+          .filter((line) => !TABLE_ROW.test(line))
+          .join('\n')
+      : text;
+    for (const { text: sentence, heading } of headedSentences(prose))
+      for (const part of view.module.code === 'en' ? [sentence] : view.module.sentences(sentence)) push(part, heading);
+    if (out.every((sentence) => sentence.chunk !== chunk)) push(text, chunk.heading);
   }
   return out;
 }
+
+/** Whether a sentence is a table row: every value in it belongs to the row's key. */
+export const isTableRow = (text: string): boolean => TABLE_ROW.test(text);
+
+/** A line of `header: value | header: value` cells, as table rows are stored. */
+const TABLE_ROW = /^[^|\n]{1,80}: [^|\n]*(?: \| [^|\n]{1,80}: [^|\n]*)+$/u;
 
 /** Spans of `type` in a sentence that the question does not itself state (a value it repeats answers nothing). */
 export function freshValues(view: QuestionView, text: string, type: AnswerType): AnswerSpan[] {

@@ -1,6 +1,14 @@
 import type { AnswerSpan } from '../../../text/language.ts';
 import { isDateline, otherYear, sameValue } from '../../offline-qa/reader-signals.ts';
-import { type CitedSentence, entityPositions, freshValues, names, squash, tokens } from './cited-reading.ts';
+import {
+  type CitedSentence,
+  entityPositions,
+  freshValues,
+  isTableRow,
+  names,
+  squash,
+  tokens,
+} from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import { asksMoney } from './measured-type.ts';
@@ -41,8 +49,9 @@ const COUNTED_AFTER = /^\s*[人次个件位名户台辆架艘只头座家所]/u;
 /** The closeness of an entity named right after the value ("$320 in London"): more than any distance gives. */
 const BOUND = 1.5;
 
-/** What an entity named elsewhere in the chunk, not in the sentence, gives the tie. */
-const UNNAMED = 0.3;
+/** What an entity named elsewhere in the chunk, not in the sentence, gives the tie: less than any naming sentence. */
+const UNNAMED = 0.15;
+const NAMED_FLOOR = 0.3;
 /** A word said in the heading, or in the sentence before, says less than one said beside the value. */
 const HEADING_CREDIT = 0.6;
 const BEFORE_CREDIT = 0.5;
@@ -144,21 +153,18 @@ export function valueTies(
       const family = entityAt.every((at, i) => nearestIsEntity(at, siblingsAt[i] ?? [], index)) ? 1 : SIBLING;
       // An entity the sentence does not name at all (only its chunk does) ties the value less than one beside it.
       const closeness = entityAt.length
-        ? entityAt.reduce(
-            (sum, at) =>
-              sum +
-              (at.length
-                ? boundAfter(at, index)
-                  ? BOUND
-                  : near(Math.min(...at.map((p) => distance(p, index))) / 2)
-                : UNNAMED),
-            0,
-          ) / entityAt.length
+        ? entityAt.reduce((sum, at) => sum + (at.length ? named(at, index) : UNNAMED), 0) / entityAt.length
         : 1;
       const entityNear = family * closeness;
-      // "$320 in London": an entity named right after the value, in its clause, is whose value it is.
       return attributeNear * entityNear;
     };
+    const row = isTableRow(sentence.text);
+    // Named in a table row, the entity is the row's key: every value of the row is its. In prose, nearer says more.
+    const named = (at: readonly number[], index: number): number =>
+      row || boundAfter(at, index)
+        ? BOUND
+        : Math.max(NAMED_FLOOR, near(Math.min(...at.map((p) => distance(p, index))) / 2));
+    // "$320 in London": an entity named right after the value, in its clause, is whose value it is.
     const boundAfter = (at: readonly number[], index: number): boolean =>
       at.some((p) => p > index && p - index <= 2 && words[p]?.clause === words[index]?.clause);
     if (type === 'any') {
@@ -225,9 +231,17 @@ export function entitiesStated(
   return [...missing, ...missingIds];
 }
 
-/** Values among `ties` that are the same value as `value`. */
-export const sameAs = (value: string, span: Pick<AnswerSpan, 'text'> | ValueTie): boolean =>
-  sameValue(value, 'text' in span ? span.text : span.value);
+/** The number a value leads with, without grouping ("2,500M words" → "2500"); '' for none. */
+const leadingNumber = (value: string): string =>
+  /\d[\d,.]*/u.exec(value)?.[0].replace(/,/g, '').replace(/\.$/u, '') ?? '';
+
+/** Whether a span or tie states the same value: the same text, or the same leading number ("12" and "12 layers"). */
+export const sameAs = (value: string, span: Pick<AnswerSpan, 'text'> | ValueTie): boolean => {
+  const other = 'text' in span ? span.text : span.value;
+  if (sameValue(value, other)) return true;
+  const number = leadingNumber(value);
+  return number !== '' && number === leadingNumber(other) && /^\D{0,3}\d/u.test(value) && /^\D{0,3}\d/u.test(other);
+};
 
 /**
  * "How many layers": a number written straight before a noun counts that noun ("two model sizes"), and a count of
