@@ -25,6 +25,11 @@ const configError = (run: () => unknown): ConfigError => {
 };
 
 describe('config.agents', () => {
+  it('reads agents.evidenceGate from EVIDENT_EVIDENCE_GATE and refuses anything but enforce or off', () => {
+    expect(loadConfig({ cwd, env: { EVIDENT_EVIDENCE_GATE: 'off' } }).agents.evidenceGate).toBe('off');
+    expect(() => loadConfig({ cwd, env: { EVIDENT_EVIDENCE_GATE: 'sometimes' } })).toThrow(/agents\.evidenceGate/);
+  });
+
   it('defaults to the bounds the agents were built with', () => {
     expect(loadConfig({ cwd, env: {} }).agents).toEqual({
       evidenceGate: 'enforce',
@@ -49,7 +54,10 @@ describe('config.agents', () => {
   });
 
   it('reads one EVIDENT_<AGENT>_<KEY> variable per bound', () => {
-    const agentVars = ENV_VARS.filter((variable) => variable.path[0] === 'agents').map((variable) => variable.names[0]);
+    // Bounds only: agents.evidenceGate is a setting, not a bound (EVIDENT_EVIDENCE_GATE).
+    const agentVars = ENV_VARS.filter((variable) => variable.path[0] === 'agents' && variable.path.length === 3).map(
+      (variable) => variable.names[0],
+    );
     expect(agentVars).toEqual([
       'EVIDENT_RAG_MAX_EVIDENCE',
       'EVIDENT_RAG_MAX_CITATION_RETRIES',

@@ -10,11 +10,10 @@ const MEASURES = new Set(
 );
 
 /**
- * The kind of value the question asks for ("How often …" asks for an interval: a duration), where the language module says `any` or `definition` but the asked
+ * The kind of value the question asks for, where the language module says `any` or `definition` but the asked
  * attribute is a measured quantity ("What is the hidden size of …", "What MultiNLI accuracy …"): a number.
  */
 export function measuredType(view: QuestionView): AnswerType {
-  if (view.module.code === 'en' && /^\s*how often\b/i.test(view.question)) return 'duration';
   if (view.type !== 'any' && view.type !== 'definition') return view.type;
   if (view.module.code !== 'en') return view.type;
   const lead = /^\s*(?:what|which)\b/i.test(view.question);
