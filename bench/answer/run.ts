@@ -8,7 +8,7 @@
  *
  *   npm run bench:answer -- [--only rgb-negative,paper-qa,…] [--limit 20] [--out answer.json] [--shared ../shared/datasets]
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,17 +17,12 @@ import { withEvident } from '../../src/cli/context.ts';
 import { withScratchStore } from '../../src/cli/scratch-store.ts';
 import { readCases } from '../../src/eval/cases/read-cases.ts';
 import { readUsers } from '../../src/eval/cases/read-users.ts';
-import { writeConvertedSet, type ConvertedSet } from '../../src/eval/datasets/converted-set.ts';
-import { convertMtrag } from '../../src/eval/datasets/mtrag.ts';
-import { convertMusique } from '../../src/eval/datasets/musique.ts';
-import { convertRgb } from '../../src/eval/datasets/rgb.ts';
-import { convertWikiTableQuestions } from '../../src/eval/datasets/wikitablequestions.ts';
 import { createProgressReporter } from '../../src/eval/progress/progress-reporter.ts';
 import { runEval, type EvalReport } from '../../src/eval/run/run-eval.ts';
-import { SAMPLE_CORPUS_CASES, SAMPLE_CORPUS_DIR, SAMPLE_USERS } from '../../src/eval/sets/sample-corpus-paths.ts';
 import { countCell } from '../../src/eval/report/render-eval-table.ts';
 import { formatTable } from '../../src/format/format-table.ts';
 import { describeEnvironment } from '../environment.ts';
+import { gateConfigFile, prepareDevSet, type PreparedSet } from '../dev-sets.ts';
 import {
   agentsOfSuite,
   outcomeOf,
@@ -70,81 +65,13 @@ const unknown = (only ?? []).filter((name) => !(SUITES as readonly string[]).inc
 if (unknown.length) fail(`--only: no set named ${unknown.join(', ')}; the sets are ${SUITES.join(', ')}.`);
 if (flags.gate !== 'enforce' && flags.gate !== 'off')
   fail(`--gate must be enforce or off, got ${JSON.stringify(flags.gate)}.`);
-/** The runs' config: the evidence gate as measured (\`--gate enforce\`, the default) or off, for the before figures. */
-const gateConfig = join(mkdtempSync(join(tmpdir(), 'evident-bench-answer-config-')), 'evident.config.json');
-writeFileSync(gateConfig, JSON.stringify({ agents: { evidenceGate: flags.gate } }));
+/** The runs' config: the evidence gate as measured (`--gate enforce`, the default) or off, for the before figures. */
+const gateConfig = gateConfigFile(mkdtempSync(join(tmpdir(), 'evident-bench-answer-config-')), flags.gate);
 const suites = SUITES.filter((suite) => !only || only.includes(suite));
 const shared = resolve(flags.shared);
 
-/** What a suite runs on: a cases file and its corpus (and users), or why it cannot run here. */
-type Prepared = { casesFile: string; corpus: string; users?: string } | { skip: string };
-
-/** A converted set in its own folder under `work`, from data under ../shared (skipped when that data is absent). */
-async function converted(
-  work: string,
-  name: string,
-  data: string,
-  convert: (path: string) => Promise<ConvertedSet>,
-): Promise<Prepared> {
-  const path = join(shared, data);
-  if (!existsSync(path)) return { skip: `${path} is absent` };
-  const written = await writeConvertedSet(await convert(path), join(work, name));
-  return { casesFile: written.casesFile, corpus: written.corpusDir };
-}
-
-/** The first `limit` cases of a cases file, through a trimmed copy (the whole file without --limit). */
-async function limitedCases(casesFile: string, work: string, name: string): Promise<string> {
-  if (!limit) return casesFile;
-  const trimmed = join(work, `${name}-cases.jsonl`);
-  const cases = (await readCases(casesFile)).slice(0, limit);
-  writeFileSync(trimmed, `${cases.map(({ evalCase }) => JSON.stringify(evalCase)).join('\n')}\n`);
-  return trimmed;
-}
-
-/** paper-qa's corpus is a folder holding a copy of the paper: ingestion skips symlinks. */
-async function paperQa(work: string): Promise<Prepared> {
-  const casesFile = join(shared, 'paper-qa/cases.jsonl');
-  const pdf = join(shared, 'pdfs/bert-1810.04805.pdf');
-  const missing = [casesFile, pdf].find((path) => !existsSync(path));
-  if (missing) return { skip: `${missing} is absent` };
-  const corpus = join(work, 'paper-qa-corpus');
-  mkdirSync(corpus, { recursive: true });
-  copyFileSync(pdf, join(corpus, 'bert-1810.04805.pdf'));
-  return {
-    casesFile: await limitedCases(casesFile, work, 'paper-qa'),
-    corpus,
-    users: join(shared, 'paper-qa/users.json'),
-  };
-}
-
-async function prepare(suite: SuiteName, work: string): Promise<Prepared> {
-  const limited = limit ? { limit } : {};
-  switch (suite) {
-    case 'rgb-negative':
-      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) =>
-        convertRgb(path, { variant: 'negative', ...limited }),
-      );
-    case 'rgb-positive':
-      return converted(work, suite, 'rgb-zh/zh_refine_dev.jsonl', (path) =>
-        convertRgb(path, { variant: 'positive', ...limited }),
-      );
-    case 'mtrag':
-      return converted(work, suite, 'mtrag-un/reference_dev.jsonl', (path) => convertMtrag(path, limited));
-    case 'musique':
-      return converted(work, suite, 'musique', (path) => convertMusique(path, limited));
-    case 'wtq':
-      return converted(work, suite, 'wikitablequestions', (path) => convertWikiTableQuestions(path, limited));
-    case 'paper-qa':
-      return paperQa(work);
-    case 'sample':
-      // --limit takes the sample set's first n cases too.
-      return {
-        casesFile: await limitedCases(SAMPLE_CORPUS_CASES, work, 'sample'),
-        corpus: SAMPLE_CORPUS_DIR,
-        users: SAMPLE_USERS,
-      };
-  }
-}
+const prepare = (suite: SuiteName, work: string): Promise<PreparedSet> =>
+  prepareDevSet(suite, work, { shared, ...(limit ? { limit } : {}) });
 
 /** Selective answering per set and agent: coverage, risk, strict right, wrong, refused. */
 function selectiveRows(ran: typeof reports): string[][] {

@@ -11,7 +11,7 @@
  *   npm run bench:gate -- [--only rgb-negative,paper-qa,…] [--agents rag,controllable,react] [--limit 30]
  *                         [--out gate.json] [--shared ../shared/datasets]
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,6 @@ import { withEvident } from '../../src/cli/context.ts';
 import { withScratchStore } from '../../src/cli/scratch-store.ts';
 import { readCases, type LocatedCase } from '../../src/eval/cases/read-cases.ts';
 import { readUsers } from '../../src/eval/cases/read-users.ts';
-import { writeConvertedSet, type ConvertedSet } from '../../src/eval/datasets/converted-set.ts';
-import { convertMtrag } from '../../src/eval/datasets/mtrag.ts';
-import { convertMusique } from '../../src/eval/datasets/musique.ts';
-import { convertRgb } from '../../src/eval/datasets/rgb.ts';
-import { convertWikiTableQuestions } from '../../src/eval/datasets/wikitablequestions.ts';
 import { runEval } from '../../src/eval/run/run-eval.ts';
 import { formatTable } from '../../src/format/format-table.ts';
 import {
@@ -36,6 +31,7 @@ import {
 } from '../../src/testing/fake-answer-models.ts';
 import { FakeLlmServer } from '../../src/testing/fake-llm-server.ts';
 import { describeEnvironment } from '../environment.ts';
+import { DEV_SETS, gateConfigFile, prepareDevSet, type DevSet, type PreparedSet } from '../dev-sets.ts';
 import {
   CATCH_TARGET,
   percent,
@@ -50,7 +46,8 @@ import {
 } from './tally.ts';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
-const SETS = ['rgb-negative', 'rgb-positive', 'mtrag', 'musique', 'wtq', 'paper-qa'] as const;
+/** The dev sets with gold the fake models answer from (the sample set is the project's own). */
+const SETS = DEV_SETS.filter((set): set is Exclude<DevSet, 'sample'> => set !== 'sample');
 type SetName = (typeof SETS)[number];
 const AGENTS = ['rag', 'controllable', 'react'] as const;
 
@@ -65,13 +62,14 @@ const { values: flags } = parseArgs({
   },
   strict: true,
 });
-if (flags.gate !== 'enforce' && flags.gate !== 'off') {
-  process.stderr.write(`--gate must be enforce or off, got ${JSON.stringify(flags.gate)}.\n`);
+/** The runs' config: the evidence gate enforced (the measurement) or off (what the models propose, returned as is). */
+let gateConfig: string;
+try {
+  gateConfig = gateConfigFile(mkdtempSync(join(tmpdir(), 'evident-bench-gate-config-')), flags.gate);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
   process.exit(2);
 }
-/** The runs' config: the evidence gate enforced (the measurement) or off (what the models propose, returned as is). */
-const gateConfig = join(mkdtempSync(join(tmpdir(), 'evident-bench-gate-config-')), 'evident.config.json');
-writeFileSync(gateConfig, JSON.stringify({ agents: { evidenceGate: flags.gate } }));
 
 const log = (text: string): void => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -97,59 +95,8 @@ if (unknownAgents.length) fail(`--agents: no agent named ${unknownAgents.join(',
 const sets = SETS.filter((set) => !only || only.includes(set));
 const shared = resolve(flags.shared);
 
-type Prepared = { casesFile: string; corpus: string; users?: string } | { skip: string };
-
-/** A converted set in its own folder under `work`, from data under the shared folder (skipped when absent). */
-async function converted(
-  work: string,
-  name: string,
-  data: string,
-  convert: (path: string) => Promise<ConvertedSet>,
-): Promise<Prepared> {
-  const path = join(shared, data);
-  if (!existsSync(path)) return { skip: `${path} is absent` };
-  const written = await writeConvertedSet(await convert(path), join(work, name));
-  return { casesFile: written.casesFile, corpus: written.corpusDir };
-}
-
-/** paper-qa: its cases (the first n with --limit) on a folder holding a copy of the paper (links are not ingested). */
-async function paperQa(work: string): Promise<Prepared> {
-  const casesFile = join(shared, 'paper-qa/cases.jsonl');
-  const users = join(shared, 'paper-qa/users.json');
-  const pdf = join(shared, 'pdfs/bert-1810.04805.pdf');
-  const absent = [casesFile, users, pdf].find((path) => !existsSync(path));
-  if (absent) return { skip: `${absent} is absent` };
-  const corpus = join(work, 'paper-qa/corpus');
-  mkdirSync(corpus, { recursive: true });
-  copyFileSync(pdf, join(corpus, 'bert-1810.04805.pdf'));
-  if (!limit) return { casesFile, corpus, users };
-  const trimmed = join(work, 'paper-qa/cases.jsonl');
-  const cases = (await readCases(casesFile)).slice(0, limit);
-  writeFileSync(trimmed, `${cases.map(({ evalCase }) => JSON.stringify(evalCase)).join('\n')}\n`);
-  return { casesFile: trimmed, corpus, users };
-}
-
-async function prepare(set: SetName, work: string): Promise<Prepared> {
-  const limited = limit ? { limit } : {};
-  switch (set) {
-    case 'rgb-negative':
-      return converted(work, set, 'rgb-zh/zh_refine_dev.jsonl', (path) =>
-        convertRgb(path, { variant: 'negative', ...limited }),
-      );
-    case 'rgb-positive':
-      return converted(work, set, 'rgb-zh/zh_refine_dev.jsonl', (path) =>
-        convertRgb(path, { variant: 'positive', ...limited }),
-      );
-    case 'mtrag':
-      return converted(work, set, 'mtrag-un/reference_dev.jsonl', (path) => convertMtrag(path, limited));
-    case 'musique':
-      return converted(work, set, 'musique', (path) => convertMusique(path, limited));
-    case 'wtq':
-      return converted(work, set, 'wikitablequestions', (path) => convertWikiTableQuestions(path, limited));
-    case 'paper-qa':
-      return paperQa(work);
-  }
-}
+const prepare = (set: SetName, work: string): Promise<PreparedSet> =>
+  prepareDevSet(set, work, { shared, ...(limit ? { limit } : {}) });
 
 /** The honest model's gold, by question: the case's label, its gold values, and the documents that hold the answer. */
 function goldOf(cases: readonly LocatedCase[]): { gold: Map<string, Gold>; clashes: number } {
