@@ -19,7 +19,7 @@ import { readCases } from '../../src/eval/cases/read-cases.ts';
 import { readUsers } from '../../src/eval/cases/read-users.ts';
 import { createProgressReporter } from '../../src/eval/progress/progress-reporter.ts';
 import { runEval, type EvalReport } from '../../src/eval/run/run-eval.ts';
-import { countCell } from '../../src/eval/report/render-eval-table.ts';
+import { SELECTIVE_HEADERS, selectiveRows } from '../../src/eval/report/render-eval-table.ts';
 import { formatTable } from '../../src/format/format-table.ts';
 import { describeEnvironment } from '../environment.ts';
 import { gateConfigFile, prepareDevSet, type PreparedSet } from '../dev-sets.ts';
@@ -73,20 +73,11 @@ const shared = resolve(flags.shared);
 const prepare = (suite: SuiteName, work: string): Promise<PreparedSet> =>
   prepareDevSet(suite, work, { shared, ...(limit ? { limit } : {}) });
 
-/** Selective answering per set and agent: coverage, risk, strict right, wrong, refused. */
-function selectiveRows(ran: typeof reports): string[][] {
-  return Object.entries(ran).flatMap(([suite, report]) =>
-    Object.entries(report?.summary ?? {}).map(([agent, { selective: q }]) => [
-      suite,
-      agent,
-      countCell(q.answered, q.cases),
-      countCell(q.wrong, q.answered),
-      countCell(q.right, q.gold_cases),
-      String(q.wrong),
-      String(q.refused),
-    ]),
+/** Selective answering per set and agent: the eval report's selective row of each (coverage, risk, right, …). */
+const selectiveBySet = (ran: typeof reports): string[][] =>
+  Object.entries(ran).flatMap(([suite, report]) =>
+    selectiveRows(report?.summary ?? {}).map(([agent, cells]) => [suite, agent, ...cells]),
   );
-}
 
 /** One suite through the eval runner, in a scratch store, with a progress line per case. */
 async function runSuite(
@@ -151,7 +142,7 @@ const met = outcomes.filter((outcome) => outcome.met === true).length;
 const measured = outcomes.filter((outcome) => outcome.met !== null).length;
 process.stdout.write(
   '\nSelective answering (coverage: answered of the graded; risk: wrong of the answered; right: the gold as the one value given, of the cases with a gold value):\n' +
-    formatTable(['set', 'agent', 'coverage', 'risk', 'right', 'wrong', 'refused'], selectiveRows(reports)),
+    formatTable(['set', ...SELECTIVE_HEADERS], selectiveBySet(reports)),
 );
 process.stdout.write(
   `\nDev targets of issues 13 and 25 (${environment.commit}${limit ? `, --limit ${limit}: not the targets' full sets` : ''}): ${met}/${measured} met` +
