@@ -34,6 +34,13 @@ const NUMBER_IN_QUESTION = /\b(?:1[5-9]|20)\d{2}\b/g;
 const ACRONYM = /\b[A-Z][A-Z0-9&]{1,9}\b/g;
 const NOT_NAMES = new Set(['I', 'A', 'OK', 'US', 'USD', 'EUR', 'GBP', 'AM', 'PM', 'FAQ', 'ID', 'IDS']);
 
+/** A name's own words: lower-case words compromise took in at its ends are not ("BERT reach" → "BERT"). */
+const trimName = (name: string): string =>
+  name
+    .replace(/(?:\s+\p{Ll}[\p{L}'’-]*)+$/u, '')
+    .replace(/^(?:\p{Ll}[\p{L}'’-]*\s+)+/u, '')
+    .trim();
+
 /** People, places and organisations (compromise), identifiers, quoted titles, and years a text names. */
 function englishEntities(text: string): string[] {
   const named = namedThings(text);
@@ -43,7 +50,8 @@ function englishEntities(text: string): string[] {
   const acronyms = (text.match(ACRONYM) ?? []).filter(
     (word) => !NOT_NAMES.has(word) && !/^\d+$/.test(word) && !ids.some((id) => id.includes(word)),
   );
-  const found = [...ids, ...quoted, ...named.people, ...named.organizations, ...named.places, ...acronyms, ...years];
+  const names = [...named.people, ...named.organizations, ...named.places].map(trimName).filter(Boolean);
+  const found = [...ids, ...quoted, ...names, ...acronyms, ...years];
   // A name inside a longer one ("Acme" in "Acme Corp") is the same entity.
   const unique = [...new Set(found)];
   return unique.filter(
