@@ -129,4 +129,63 @@ describe('the evidence gate', () => {
     const refused = { ...hello, answerable: false };
     expect(gateAnswer({ question: 'What is X?', answer: refused, evidence: [] }).answer).toBe(refused);
   });
+
+  it('gives a value to the entity named right after it, and the one a table row keys', () => {
+    const hotels = chunk(
+      'p#0',
+      'The nightly hotel limit is $220 in most cities and $320 in London, New York, Tokyo and Zurich.',
+    );
+    const london = gateAnswer({
+      question: 'What is the nightly hotel limit in London?',
+      answer: answer('$220, $320. The nightly hotel limit [1]', [cite(hotels, 'The nightly hotel limit')]),
+      evidence: [hotels],
+    });
+    expect(london.answer.answer).toMatch(/^\$320\. /);
+    const rows = chunk(
+      'o#0',
+      'order_id: A-1006 | customer: Acme | status: shipped\norder_id: A-1007 | customer: Hooli | status: pending',
+    );
+    const hooli = gateAnswer({
+      question: 'What is the status of order A-1007?',
+      answer: answer('pending [1]', [cite(rows, 'order_id: A-1007')]),
+      evidence: [rows],
+    });
+    expect(hooli.verdict).toBe('answer');
+  });
+
+  it('answers values one sentence adds up together with that sentence', () => {
+    const fees = {
+      ...chunk('c#2', 'The Customer pays a fixed monthly platform fee of $12,500 plus $4.20 per delivered parcel.'),
+      heading: 'Pricing',
+    };
+    const pricing = gateAnswer({
+      question: 'What is the pricing of CT-2024-0193?',
+      answer: answer('$12,500, $4.20. The Customer pays [1]', [cite(fees, 'The Customer pays')]),
+      evidence: [{ ...fees, text: `Contract CT-2024-0193. ${fees.text}` }],
+    });
+    expect(pricing.verdict).toBe('answer');
+    expect(pricing.answer.answer).toContain('$12,500 plus $4.20');
+  });
+
+  it('takes the largest of the values a question about a maximum finds tied, and refuses a lead that gives a smaller', () => {
+    const lengths = chunk(
+      'b#70',
+      'We pre-train the model with sequence length of 128 for 90% of the steps. Then, we train the rest 10% of the steps of sequence length of 512 to learn the positional embeddings.',
+    );
+    const question = 'What is the maximum sequence length BERT is pre-trained with?';
+    const lead = answer('128. We pre-train the model [1]', [cite(lengths, 'We pre-train the model')]);
+    expect(gateAnswer({ question, answer: lead, evidence: [lengths] }).verdict).toBe('refuse');
+    const offline = gateAnswer({ question, answer: lead, evidence: [lengths], reground: true });
+    expect(offline.answer.answer).toMatch(/^512\. /);
+  });
+
+  it('reads a Chinese question in its words, and a short named answer as written', () => {
+    const final = chunk('z#1', '在2022年WTT世界杯决赛男单决赛中，王楚钦夺得冠军。');
+    const decision = gateAnswer({
+      question: '2022年WTT世界杯决赛男单冠军',
+      answer: answer('王楚钦', [cite(final, '在2022年WTT世界杯决赛男单决赛中，王楚钦夺得冠军。')]),
+      evidence: [final],
+    });
+    expect(decision.verdict).toBe('answer');
+  });
 });

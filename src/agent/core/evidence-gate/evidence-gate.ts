@@ -8,7 +8,17 @@ import { headedSentences } from '../../../text/sentences.ts';
 import { answerHead, listedValues } from './answer-head.ts';
 import { citedSentences, freshValues, names, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
-import { chunkText, entitiesStated, sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
+import {
+  chunkText,
+  compound,
+  entitiesStated,
+  extremeOf,
+  SUPERLATIVE,
+  sameAs,
+  termWeights,
+  valueTies,
+  type ValueTie,
+} from './value-ties.ts';
 import { measuredType } from './measured-type.ts';
 
 /**
@@ -241,8 +251,22 @@ function typedVerdict(
   const tied = given.filter(
     (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
   );
-  const top = best(tied);
-  if (!top) return refuse(view, whyUntied(view, given, sentences, bridge), 'value not tied to the question');
+  const nearest = best(tied);
+  if (!nearest) return refuse(view, whyUntied(view, given, sentences, bridge), 'value not tied to the question');
+  // "What is the maximum sequence length …?": of the values tied about as well, the largest (the smallest for a minimum).
+  const extreme = extremeOf(
+    view,
+    ties,
+    nearest,
+    (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
+  );
+  if (extreme && head && !sameAs(nearest.value, extreme))
+    return refuse(
+      view,
+      `the evidence states ${extreme.value} beside ${nearest.value}`,
+      `not the ${view.question.match(SUPERLATIVE)?.[0]}`,
+    );
+  const top = extreme ?? nearest;
   const rivals = ties.filter(
     (tie) =>
       !sameAs(top.value, tie) &&
@@ -250,7 +274,9 @@ function typedVerdict(
       entitiesStated(view, tie, sentences, bridge).length === 0,
   );
   const rival = best(rivals);
-  if (rival && rival.score >= AMBIGUOUS * top.score && compound(top, rival)) {
+  // A maximum or minimum asked is decided by the values themselves, not by which is nearer.
+  const undecided = rival !== undefined && !extreme && rival.score >= AMBIGUOUS * top.score;
+  if (undecided && compound(top, rival)) {
     // "a fixed monthly fee of $12,500 plus $4.20 per parcel": the values add up to one answer, the sentence states it.
     const citation = quoteOf(top);
     return {
@@ -266,7 +292,7 @@ function typedVerdict(
       reason: `one sentence adds ${top.value} and ${rival.value}`,
     };
   }
-  if (rival && rival.score >= AMBIGUOUS * top.score)
+  if (undecided)
     return refuse(
       view,
       `the evidence gives several values (${top.value}; ${rival.value}) and ties none to the question`,
@@ -333,14 +359,6 @@ function conjoined(question: string): string[] {
     .split(/,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why)\b)/iu)
     .map((part) => part.trim())
     .filter(Boolean);
-}
-
-/** Two values of one sentence joined as parts of one whole ("$12,500 plus $4.20 per parcel"), not as alternatives. */
-function compound(a: ValueTie, b: ValueTie): boolean {
-  if (a.sentence !== b.sentence) return false;
-  const [first, second] = a.at < b.at ? [a, b] : [b, a];
-  const between = a.sentence.text.slice(first.at + first.value.length, second.at);
-  return /\s(?:plus|\+)\s/u.test(between) && !/[;.。；]/u.test(between);
 }
 
 /** Whether a number the head gives is written in the cited chunks (a value read from rows, not computed). */
