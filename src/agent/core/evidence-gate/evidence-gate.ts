@@ -25,12 +25,14 @@ import { measuredType } from './measured-type.ts';
  * The evidence gate: every answer of every agent passes it before it is returned, whatever produced it (a model, an
  * offline strategy, SQL over a table, a combination). From the question and the cited evidence alone it lets the
  * answer through — narrowed to the one value the evidence ties to the question, with a confidence that says how
- * strongly — or turns it into a refusal that says what is missing. The rules:
+ * strongly — or turns it into a refusal that says what is missing. The rules (docs/agents.md, "The evidence gate"):
  * - the question's entities are named in the cited evidence, its identifiers in the chunk that states the value;
- * - the value is of the kind asked (a count for "how many", a date for "when" …) and stated in a cited sentence that
- *   also states the asked attribute (at least half of its words, rarer words weighing more);
+ * - the value is of the kind asked (a count for "how many", a date or time for "when" …) and stated in a cited
+ *   sentence that also states the asked attribute (a quarter of its words at least, rarer words weighing more) and
+ *   the asked noun of a "which X" question;
  * - one value: of the values the cited sentences tie to the question, the nearest to its words and entities, unless
- *   another is about as near (then nothing decides between them, and the gate refuses);
+ *   another is about as near (then nothing decides between them and the gate refuses) — save values one sentence
+ *   adds up, and the extreme asked for by "maximum"/"minimum";
  * - a computed value (SQL over cited rows) is not stated in any sentence: the table route checked that the
  *   computation answers the question (table-fit.ts); here it must still be one value about entities the rows name.
  */
