@@ -5,6 +5,12 @@
  */
 const LABEL = /\s*\((?:offline|Offline answer|Answer quoted|SQL from)[^)]*\)\s*/gu;
 
+/** Evident's closing label of an answer (offline, model fallback), kept when the gate narrows the answer. */
+export function closingLabel(answer: string): string {
+  const found = [...answer.matchAll(LABEL)].at(-1);
+  return found && found.index + found[0].length === answer.length ? ` ${found[0].trim()}` : '';
+}
+
 export function answerHead(answer: string): string {
   const text = answer.replace(LABEL, ' ').trim();
   const marker = text.search(/\[\d+\]/u);

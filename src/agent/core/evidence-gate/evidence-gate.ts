@@ -5,18 +5,19 @@ import { memoryToSave } from '../memory/remember-intent.ts';
 import { informationNeed } from '../../offline-qa/information-need.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { headedSentences } from '../../../text/sentences.ts';
-import { answerHead, listedValues } from './answer-head.ts';
+import { answerHead, closingLabel, listedValues } from './answer-head.ts';
 import { citedSentences, freshValues, names, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import {
   chunkText,
   compound,
-  entitiesStated,
   extremeOf,
   SUPERLATIVE,
   sameAs,
   termWeights,
+  unnamedBy,
   valueTies,
+  type UnnamedBy,
   type ValueTie,
 } from './value-ties.ts';
 import { measuredType } from './measured-type.ts';
@@ -65,8 +66,6 @@ export interface GateDecision {
   verdict: 'answer' | 'refuse' | 'pass';
   answer: Answer;
   reason: string;
-  /** The citation of the sentence that ties the answer to the question. */
-  support?: Citation;
 }
 
 /** Share of the asked attribute's words a sentence must state beside the value. */
@@ -87,6 +86,16 @@ function statesAttribute(view: QuestionView, tie: ValueTie): boolean {
     return true;
   return tie.attribute >= MIN_ATTRIBUTE && (tie.noun || tie.attribute >= NOUN_WAIVER);
 }
+/** Whether a tie answers the question: it states what is asked, about what the question names. */
+const tiedTo =
+  (view: QuestionView, unnamed: UnnamedBy) =>
+  (tie: ValueTie): boolean =>
+    statesAttribute(view, tie) && unnamed(tie).length === 0;
+
+/** The texts term weights are counted over: each chunk's title, heading and text. */
+const weightTexts = (evidence: readonly Evidence[]): string[] =>
+  evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`);
+
 /** A rival value this near the best one's tie leaves the question undecided. */
 const AMBIGUOUS = 0.85;
 
@@ -128,24 +137,22 @@ export function gateAnswer(input: GateInput): GateDecision {
   if (isSmallTalk(question) || memoryToSave(question) || (input.sideEffect && answer.citations.length === 0))
     return { verdict: 'pass', answer, reason: 'no claim about the documents' };
   const view = questionView(question);
-  const bridge = input.evidence.map(chunkText).join('\n');
+  const unnamed = unnamedBy(view, input.evidence);
   const citedIds = new Set(answer.citations.map((citation) => citation.chunk_id));
   const cited = input.evidence.filter((item) => citedIds.has(item.chunk_id));
   if (cited.length === 0) return refuse(view, 'no cited evidence states it', 'no cited evidence');
   const sentences = citedSentences(cited, view);
-  const weights = termWeights(
-    view,
-    input.evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`),
-  );
+  const texts = weightTexts(input.evidence);
+  const weights = termWeights(view, texts);
   const head = answerHead(answer.answer);
   const listed = listedValues(head);
 
   if (input.computed && !statedIn(head, cited)) {
-    const unnamed = view.entities.filter(
+    const absent = view.entities.filter(
       (entity) => !cited.some((chunk) => names(`${chunk.heading} ${chunk.text}`, entity)),
     );
-    if (unnamed.length)
-      return refuse(view, `the rows found do not name ${unnamed.join(', ')}`, `rows lack ${unnamed.join(', ')}`);
+    if (absent.length)
+      return refuse(view, `the rows found do not name ${absent.join(', ')}`, `rows lack ${absent.join(', ')}`);
     if (listed.length > 1 && view.type !== 'list' && (input.needs?.length ?? 1) <= 1)
       return refuse(view, `the rows give several values (${listed.join('; ')})`, 'several computed values');
     return {
@@ -158,11 +165,12 @@ export function gateAnswer(input: GateInput): GateDecision {
   const type: AnswerType = measuredType(view);
   const typed = TYPED.has(type);
   const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
-  if (needs.length > 1) return multiNeed(view, needs, answer, sentences, input.evidence, input.tableValue ?? false);
+  if (needs.length > 1)
+    return multiNeed(view, needs, answer, sentences, input.evidence, texts, input.tableValue ?? false);
 
-  if (!typed) return untypedVerdict(view, answer, sentences, weights, bridge);
+  if (!typed) return untypedVerdict(view, answer, sentences, weights, unnamed);
 
-  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, bridge);
+  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, unnamed);
   if (verdict.verdict === 'refuse' && input.reground) {
     // The offline lead may give a value its own passage does not tie (a "two" of "two model sizes"): the value that
     // passage (or, failing it, the best-ranked evidence) ties to the question is the answer.
@@ -179,7 +187,7 @@ export function gateAnswer(input: GateInput): GateDecision {
       weights,
       '',
       [''],
-      bridge,
+      unnamed,
     );
     if (regrounded.verdict === 'answer') return { ...regrounded, reason: `re-grounded: ${regrounded.reason}` };
   }
@@ -192,33 +200,19 @@ function untypedVerdict(
   answer: Answer,
   sentences: readonly CitedSentence[],
   weights: ReadonlyMap<string, number>,
-  bridge: string,
+  unnamed: UnnamedBy,
 ): GateDecision {
   const quoted = quotedSentences(answer, sentences);
   const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
-  const tied = ties.filter(
-    (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
-  );
+  const tied = ties.filter(tiedTo(view, unnamed));
   const top = best(tied);
   if (!top)
-    return refuse(view, whyUntied(view, ties, sentences, bridge), 'no cited sentence states the asked attribute');
+    return refuse(view, whyUntied(view, ties, sentences, unnamed), 'no cited sentence states the asked attribute');
   return {
     verdict: 'answer',
     answer: { ...answer, confidence: confidenceOf(top, undefined, false) },
     reason: `stated in ${top.sentence.chunk.chunk_id}`,
-    support: citationOfSentence(answer, top),
   };
-}
-
-/** The answer's citation of a tied sentence (or the sentence quoted as the chunk writes it). */
-function citationOfSentence(answer: Answer, tie: ValueTie): Citation {
-  const sentence = normalizeForQuote(tie.sentence.text);
-  return (
-    answer.citations.find(
-      (citation) =>
-        citation.chunk_id === tie.sentence.chunk.chunk_id && sentence.includes(normalizeForQuote(citation.quote)),
-    ) ?? quoteOf(tie)
-  );
 }
 
 /** A typed question's verdict on the sentences of the cited evidence. */
@@ -230,7 +224,7 @@ function typedVerdict(
   weights: ReadonlyMap<string, number>,
   head: string,
   listed: readonly string[],
-  bridge: string,
+  unnamed: UnnamedBy,
 ): GateDecision {
   const headValues = valuesOfHead(view, head, type);
   const ties = valueTies(
@@ -250,18 +244,11 @@ function typedVerdict(
       `the cited evidence does not state ${headValues.map((v) => v.text).join(', ') || `a ${type}`} for it`,
       'value not in the cited evidence',
     );
-  const tied = given.filter(
-    (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
-  );
+  const tied = given.filter(tiedTo(view, unnamed));
   const nearest = best(tied);
-  if (!nearest) return refuse(view, whyUntied(view, given, sentences, bridge), 'value not tied to the question');
+  if (!nearest) return refuse(view, whyUntied(view, given, sentences, unnamed), 'value not tied to the question');
   // "What is the maximum sequence length …?": of the values tied about as well, the largest (the smallest for a minimum).
-  const extreme = extremeOf(
-    view,
-    ties,
-    nearest,
-    (tie) => statesAttribute(view, tie) && entitiesStated(view, tie, sentences, bridge).length === 0,
-  );
+  const extreme = extremeOf(view, ties, nearest, tiedTo(view, unnamed));
   if (extreme && head && !sameAs(nearest.value, extreme))
     return refuse(
       view,
@@ -270,10 +257,7 @@ function typedVerdict(
     );
   const top = extreme ?? nearest;
   const rivals = ties.filter(
-    (tie) =>
-      !sameAs(top.value, tie) &&
-      tie.attribute >= top.attribute &&
-      entitiesStated(view, tie, sentences, bridge).length === 0,
+    (tie) => !sameAs(top.value, tie) && tie.attribute >= top.attribute && unnamed(tie).length === 0,
   );
   const rival = best(rivals);
   // A maximum or minimum asked is decided by the values themselves, not by which is nearer.
@@ -285,7 +269,7 @@ function typedVerdict(
       verdict: 'answer',
       answer: {
         ...answer,
-        answer: `${citation.quote} [1]${label(answer.answer)}`,
+        answer: `${citation.quote} [1]${closingLabel(answer.answer)}`,
         answerable: true,
         confidence: confidenceOf(top, rival, true),
         citations: [citation],
@@ -314,7 +298,7 @@ function typedVerdict(
     verdict: 'answer',
     answer: {
       ...answer,
-      answer: `${top.value}. ${citation.quote} [1]${label(answer.answer)}`,
+      answer: `${top.value}. ${citation.quote} [1]${closingLabel(answer.answer)}`,
       answerable: true,
       confidence,
       citations: [citation],
@@ -370,26 +354,17 @@ function statedIn(head: string, cited: readonly Evidence[]): boolean {
   return numbers.some((number) => text.includes(number));
 }
 
-/** Evident's closing label of an answer (offline, fallback), kept when the gate narrows it. */
-function label(text: string): string {
-  const found = /\s*\((?:offline|Offline answer|Answer quoted|SQL from)[^)]*\)\s*$/u.exec(text);
-  return found ? ` ${found[0].trim()}` : '';
-}
-
 /** Why no cited sentence ties a value to the question, said as what the evidence lacks. */
 function whyUntied(
   view: QuestionView,
   ties: readonly ValueTie[],
   sentences: readonly CitedSentence[],
-  bridge: string,
+  unnamed: UnnamedBy,
 ): string {
-  const unnamed = view.entities.filter(
-    (entity) =>
-      !sentences.some((s) => names(`${s.chunk.doc_id} ${s.chunk.title} ${s.chunk.heading} ${s.chunk.text}`, entity)),
-  );
-  if (unnamed.length) return `the cited evidence does not name ${unnamed.join(', ')}`;
+  const absent = view.entities.filter((entity) => !sentences.some((s) => names(chunkText(s.chunk), entity)));
+  if (absent.length) return `the cited evidence does not name ${absent.join(', ')}`;
   const ids = view.identifiers;
-  if (ids.length && ties.every((tie) => entitiesStated(view, tie, sentences, bridge).length > 0))
+  if (ids.length && ties.every((tie) => unnamed(tie).length > 0))
     return `the passage that states a value is not about ${ids.join(', ')}`;
   return 'the cited evidence does not state it';
 }
@@ -406,9 +381,9 @@ function multiNeed(
   answer: Answer,
   sentences: readonly CitedSentence[],
   evidence: readonly Evidence[],
+  texts: readonly string[],
   tableValue: boolean,
 ): GateDecision {
-  const bridge = evidence.map(chunkText).join('\n');
   let tied = 0;
   // A value computed over a table (gated where the table answered) is the need no sentence states.
   let computed = tableValue;
@@ -416,13 +391,11 @@ function multiNeed(
   for (const need of needs) {
     const needView = questionView(need);
     const type = measuredType(needView);
-    const weights = termWeights(
-      needView,
-      evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`),
-    );
+    const weights = termWeights(needView, texts);
+    const unnamed = unnamedBy(needView, evidence);
     const decision = TYPED.has(type)
-      ? typedVerdict(needView, { ...answer, answer: '' }, sentences, type, weights, '', [''], bridge)
-      : untypedVerdict(needView, answer, sentences, weights, bridge);
+      ? typedVerdict(needView, { ...answer, answer: '' }, sentences, type, weights, '', [''], unnamed)
+      : untypedVerdict(needView, answer, sentences, weights, unnamed);
     if (decision.verdict !== 'answer') {
       if (computed && TYPED.has(type)) {
         computed = false;

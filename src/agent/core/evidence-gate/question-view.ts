@@ -38,7 +38,7 @@ export interface QuestionView {
   unit?: string;
   /** Synonyms of the question's terms (analyzer terms of each), where the language has a thesaurus. */
   expansions: Map<string, string[][]>;
-  /** "Which activation function does …": the asked noun's terms, every one of which the answer's sentence must state. */
+  /** "Which activation function does …": the asked noun's terms, which the answer's sentence must state (one aside in a long noun). */
   noun: string[];
 }
 
@@ -47,8 +47,6 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const NAMING = /[\p{Lu}\p{N}]|[\p{Script=Han}]/u;
 /** Question words that carry no attribute: the verb of the question, or its frame. */
 const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took contain contains total do does did'));
-/** Chinese question words the analyzer keeps as terms (什么, 多少, 哪里 …): no passage states them. */
-const QUESTION_TERMS = new Set(analyzeQuery('什么 多少 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 几个 几天 几点'));
 /** Words of Chinese questions that ask rather than say (多少, 多久, 几天 …) or only join (的, 了, 是 …). */
 const STOP_HAN_WORDS = new Set(
   '什么 多少 多久 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 谁 几 几个 几天 几点 吗 呢 的 了 是 在 有 和 与 及 于 之 其 这 那 们 啊 吧 呀 么 年 月 日'.split(
@@ -132,9 +130,7 @@ export function questionView(question: string): QuestionView {
             ),
           ),
         ];
-  const attribute = terms.filter(
-    (term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term) && !QUESTION_TERMS.has(term),
-  );
+  const attribute = terms.filter((term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term));
   return {
     question: asked,
     module,

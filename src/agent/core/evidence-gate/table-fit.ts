@@ -2,6 +2,7 @@ import { analyzeQuery } from '../../../text/analyzer.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
 import type { TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import type { TableSchema } from '../../table-sql/table-schemas.ts';
+import { isTableRow } from './cited-reading.ts';
 import { questionView } from './question-view.ts';
 
 /** Nouns that name a table's rows themselves. */
@@ -42,7 +43,5 @@ export function computedByTable(calls: readonly ToolCallRecord[], cited: readonl
   const last = [...calls].reverse().find((call) => call.name === 'table_query' && call.ok);
   if (last === undefined || !AGGREGATE.test(String(last.arguments.sql ?? ''))) return false;
   // The answer must rest on table rows ("order_id: A-1007 | customer: Hooli"), not on text retrieved after the table.
-  return cited.every((chunk) => TABLE_ROW.test(chunk.text));
+  return cited.every((chunk) => chunk.text.split('\n').some(isTableRow));
 }
-
-const TABLE_ROW = /^[^\n|]{1,80}: [^\n|]*(?: \| [^\n|]{1,80}: [^\n|]*)+$/mu;

@@ -213,22 +213,28 @@ export function valueTies(
 export const chunkText = (chunk: Evidence): string =>
   `${chunk.doc_id.replace(/[/_.-]+/g, ' ')} ${chunk.title} ${chunk.heading} ${chunk.text}`;
 
+/** The question's names a tie leaves unnamed (none: the tie is about what the question names). */
+export type UnnamedBy = (tie: ValueTie) => string[];
+
 /**
- * Which of the question's names the evidence leaves unnamed: every entity must be named by the cited chunks or by the
- * run's other evidence (`bridge`: a multi-hop question names its first hop's entity, which only the passage that
- * bridges to the value states), and every identifier by the chunk that states the value itself.
+ * Which of the question's names the evidence leaves unnamed, read once per run: every entity must be named by the run's
+ * evidence (the cited chunks, or the passage a multi-hop question's first hop bridges through), and every identifier
+ * by the chunk that states the value itself.
  */
-export function entitiesStated(
-  view: QuestionView,
-  tie: ValueTie,
-  cited: readonly CitedSentence[],
-  bridge = '',
-): string[] {
-  const all = `${[...new Set(cited.map((sentence) => chunkText(sentence.chunk)))].join('\n')}\n${bridge}`;
-  const own = chunkText(tie.sentence.chunk);
-  const missing = view.entities.filter((entity) => !names(all, entity));
-  const missingIds = view.identifiers.filter((id) => !names(own, id) && !missing.includes(id));
-  return [...missing, ...missingIds];
+export function unnamedBy(view: QuestionView, evidence: readonly Evidence[]): UnnamedBy {
+  const text = evidence.map(chunkText).join('\n');
+  const unnamed = view.entities.filter((entity) => !names(text, entity));
+  const idsByChunk = new Map<string, string[]>();
+  return (tie) => {
+    const chunk = tie.sentence.chunk;
+    let ids = idsByChunk.get(chunk.chunk_id);
+    if (!ids) {
+      const own = chunkText(chunk);
+      ids = view.identifiers.filter((id) => !names(own, id) && !unnamed.includes(id));
+      idsByChunk.set(chunk.chunk_id, ids);
+    }
+    return [...unnamed, ...ids];
+  };
 }
 
 /** The number a value leads with, without grouping ("2,500M words" → "2500"); '' for none. */
