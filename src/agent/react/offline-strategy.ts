@@ -6,8 +6,7 @@ import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
 import { extractiveAnswer } from '../offline-qa/extractive-answer.ts';
 import { formatCell } from '../core/tools/table-query.ts';
 import { offlineTablePlan } from '../core/tools/table-query-answer.ts';
-import { gateAnswer } from '../core/evidence-gate/evidence-gate.ts';
-import { computedByTable } from '../core/evidence-gate/table-fit.ts';
+import { tableAnswerRefused } from '../core/evidence-gate/table-fit.ts';
 import { followUpQuery } from './follow-up-query.ts';
 import { actionText, type Decision } from './react-decision.ts';
 import type { ReactDeps } from './react-deps.ts';
@@ -89,18 +88,10 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
       missing_information: [],
     };
     // As in rag and controllable: a table answer the evidence gate refuses sends the loop to the documents' text.
-    if (deps.evidenceGate !== 'off') {
-      const gated = gateAnswer({
-        question,
-        answer,
-        evidence: state.evidence,
-        computed: computedByTable(state.tool_calls),
-      });
-      if (gated.verdict === 'refuse')
-        return search(
-          `The table's value does not answer the question (${gated.reason}); search the documents instead.`,
-        );
-    }
+    const refused =
+      deps.evidenceGate === 'off' ? undefined : tableAnswerRefused(question, answer, state.evidence, state.tool_calls);
+    if (refused)
+      return search(`The table's value does not answer the question (${refused}); search the documents instead.`);
     return answered('table_query computed the value.', answer);
   }
   const needs = decomposeOffline(question);

@@ -10,6 +10,8 @@ export interface TableRouteDecision {
   route: 'table' | 'retrieve';
   /** The plan, when the route is the table. */
   plan?: TableSqlPlan;
+  /** The table the plan queries, as the principal sees it. */
+  table?: TableSchema;
   reason: string;
 }
 
@@ -65,7 +67,7 @@ export async function offlineTableRoute(
   const focus = focusTerms(question);
   const held = tableTerms(table);
   const unheld = focus.filter((term) => !held.has(term));
-  const planned = { route: 'table' as const, plan, reason: `${plan.aggregate} over ${plan.table}` };
+  const planned = { route: 'table' as const, plan, table, reason: `${plan.aggregate} over ${plan.table}` };
   if (unheld.length === 0) return planned;
 
   const tableDocs = new Set(tables.map((record) => record.docId));

@@ -1,5 +1,8 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
+import type { Answer } from '../../../domain/answer.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
+import { gateAnswer } from './evidence-gate.ts';
 import type { TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import type { TableSchema } from '../../table-sql/table-schemas.ts';
 import { isTableRow } from './cited-reading.ts';
@@ -44,4 +47,18 @@ export function computedByTable(calls: readonly ToolCallRecord[], cited: readonl
   if (last === undefined || !AGGREGATE.test(String(last.arguments.sql ?? ''))) return false;
   // The answer must rest on table rows ("order_id: A-1007 | customer: Hooli"), not on text retrieved after the table.
   return cited.every((chunk) => chunk.text.split('\n').some(isTableRow));
+}
+
+/**
+ * Why the evidence gate refuses a table's answer where the table route made it (rag, controllable and react alike), or
+ * `undefined` when it passes: a refused table answer sends the run to the documents' text instead of ending it.
+ */
+export function tableAnswerRefused(
+  question: string,
+  answer: Answer,
+  evidence: readonly Evidence[],
+  calls: readonly ToolCallRecord[],
+): string | undefined {
+  const gated = gateAnswer({ question, answer, evidence, computed: computedByTable(calls) });
+  return gated.verdict === 'refuse' ? gated.reason : undefined;
 }

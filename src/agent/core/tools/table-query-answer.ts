@@ -9,8 +9,7 @@ import type { DocumentStore } from '../../../store/store.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunError, ToolCallRecord } from '../../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
-import { computedByTable, planFits } from '../evidence-gate/table-fit.ts';
-import { gateAnswer } from '../evidence-gate/evidence-gate.ts';
+import { planFits, tableAnswerRefused } from '../evidence-gate/table-fit.ts';
 import { offlineTableRoute } from '../../table-sql/table-route.ts';
 import { tableQuestionToSql, type TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import { loadTableSchemas, type TableSchema } from '../../table-sql/table-schemas.ts';
@@ -216,15 +215,10 @@ export async function answerFromTables(
     citations: cited.citations,
     missing_information: [],
   };
-  if (deps.evidenceGate !== 'off') {
-    const gated = gateAnswer({ question, answer, evidence: cited.evidence, computed: computedByTable(record.calls) });
-    if (gated.verdict === 'refuse')
-      return {
-        ...record,
-        evidence: [],
-        summary: `table_query: ${value}, refused by the evidence gate (${gated.reason})`,
-      };
-  }
+  const refused =
+    deps.evidenceGate === 'off' ? undefined : tableAnswerRefused(question, answer, cited.evidence, record.calls);
+  if (refused)
+    return { ...record, evidence: [], summary: `table_query: ${value}, refused by the evidence gate (${refused})` };
   return {
     ...record,
     ...(plan ? { plan } : {}),
@@ -246,7 +240,5 @@ export async function offlineTablePlan(
 ): Promise<TableSqlPlan | undefined> {
   const decision = await offlineTableRoute(question, principal, store);
   if (decision.route !== 'table' || !decision.plan) return undefined;
-  const tables = await loadTableSchemas(store, principal);
-  const table = tables.find((schema) => schema.sqlName === decision.plan?.table);
-  return planFits(question, decision.plan, table).fits ? decision.plan : undefined;
+  return planFits(question, decision.plan, decision.table).fits ? decision.plan : undefined;
 }
