@@ -246,13 +246,14 @@ describe('the fake models behind the OpenAI-compatible fake server, on a real st
     expect(model.unknownSteps.size).toBe(0);
   });
 
-  it('lets the overconfident model answer a question the documents do not answer (the gate decides the rest)', async () => {
+  it('lets the overconfident model answer a question the documents do not answer, and the evidence gate refuse it', async () => {
     const model = overconfidentModel();
     server.respond = model.respond;
     const result = await run(HOTEL_BUDGET);
     expect(model.proposedAnswer(HOTEL_BUDGET)).toBe(true);
     expect(model.proposalFor(HOTEL_BUDGET)?.judged).toBe('sufficient');
-    expect(['answered', 'refused']).toContain(result.status);
+    expect(result.status).toBe('refused');
+    expect(result.answer?.missing_information.length).toBeGreaterThan(0);
     expect(model.unknownSteps.size).toBe(0);
   });
 });
