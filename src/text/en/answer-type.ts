@@ -7,12 +7,15 @@ import type { AnswerType } from '../language.ts';
  */
 const RULES: readonly [RegExp, AnswerType][] = [
   [/^(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|had|may|must|might)\b/i, 'yes_no'],
+  // "How to become an agent, and does it pay?", "Why is …": a way or a reason, whatever nouns follow.
+  [/^(?:how (?:to|do|does|did|can|could|should|would|is|are|was|were)|why)\b/i, 'any'],
   [
     /\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i,
     'duration',
   ],
   [
-    /\b(?:how much|price|prices|pricing|cost|costs|fee|fees|amount|salary|budget|pay|paid|charge|charged|spend|spent)\b/i,
+    // "amount of TEUs" is a number; a verb of paying asks a sum only in a what/how-much question.
+    /\b(?:how much|price|prices|pricing|cost|costs|fee|fees|amount(?!\s+of\s+(?!money|cash|funds|capital|debt|tax|taxes|interest)\w)|salary|budget)\b|^(?:what|which|how much)\b.*\b(?:pay|paid|charge|charged|spend|spent)\b/i,
     'amount',
   ],
   [
@@ -20,7 +23,7 @@ const RULES: readonly [RegExp, AnswerType][] = [
     'date',
   ],
   [
-    /\b(?:how many|number of|percentage|percent|share of|rate|ratio|cap|capped|limit|limits|how old|how big|how large|how tall|how far)\b/i,
+    /\b(?:how many|number of|amount of|percentage|percent|share of|rate|ratio|cap|capped|limit|limits|how old|how big|how large|how tall|how far)\b/i,
     'number',
   ],
   [

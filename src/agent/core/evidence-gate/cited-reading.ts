@@ -69,7 +69,8 @@ export function tokens(text: string): Token[] {
 
 /** Token indexes where `entity` is written: one token, or up to four consecutive ones that join into it. */
 export function entityPositions(entity: string, words: readonly Token[], text: string): number[] {
-  const key = squash(entity);
+  // "EV's" names the EV.
+  const key = squash(entity.replace(/['’]s$/u, ''));
   if (!key) return [];
   if (CJK.test(entity)) {
     const at = text.normalize('NFKC').toLowerCase().indexOf(entity.normalize('NFKC').toLowerCase());
@@ -106,7 +107,9 @@ export function entityPositions(entity: string, words: readonly Token[], text: s
     let joined = '';
     for (let span = 0; span < 4 && index + span < words.length; span++) {
       joined += (words[index + span] as Token).key;
-      if (joined === key || (span === 0 && word.key.startsWith(key) && key.length >= 3)) {
+      // "German" is named by "Germany", "Australian" by "Australia" (a demonym adds a letter or two).
+      const stem = span === 0 && ((word.key.startsWith(key) && key.length >= 3) || demonymOf(word.key, key));
+      if (joined === key || stem) {
         found.push(index);
         return;
       }
@@ -115,6 +118,9 @@ export function entityPositions(entity: string, words: readonly Token[], text: s
   });
   return found;
 }
+
+const demonymOf = (word: string, key: string): boolean =>
+  word.length >= 5 && key.length - word.length <= 2 && key.length > word.length && key.startsWith(word);
 
 /** Whether a text (a chunk with its title and heading) names the entity. */
 export function names(text: string, entity: string): boolean {

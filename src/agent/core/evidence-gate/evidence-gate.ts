@@ -170,7 +170,7 @@ export function gateAnswer(input: GateInput): GateDecision {
 
   if (!typed) return untypedVerdict(view, answer, sentences, weights, unnamed);
 
-  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, unnamed);
+  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, unnamed, !input.reground);
   if (verdict.verdict === 'refuse' && input.reground) {
     // The offline lead may give a value its own passage does not tie (a "two" of "two model sizes"): the value that
     // passage (or, failing it, the best-ranked evidence) ties to the question is the answer.
@@ -225,6 +225,7 @@ function typedVerdict(
   head: string,
   listed: readonly string[],
   unnamed: UnnamedBy,
+  modelChose = false,
 ): GateDecision {
   const headValues = valuesOfHead(view, head, type);
   const ties = valueTies(
@@ -261,7 +262,11 @@ function typedVerdict(
   );
   const rival = best(rivals);
   // A maximum or minimum asked is decided by the values themselves, not by which is nearer.
-  const undecided = rival !== undefined && !extreme && rival.score >= AMBIGUOUS * top.score;
+  // A model that read the question and gives one value the evidence ties to it has decided between rivals the
+  // gate cannot tell apart ("2872.1亿元" beside "4.22亿人次"); the gate decides only for answers that give several
+  // values or none (an offline sentence), where nothing else has.
+  const committed = modelChose && headValues.length === 1 && listed.length === 1;
+  const undecided = rival !== undefined && !extreme && !committed && rival.score >= AMBIGUOUS * top.score;
   if (undecided && compound(top, rival)) {
     // "a fixed monthly fee of $12,500 plus $4.20 per parcel": the values add up to one answer, the sentence states it.
     const citation = quoteOf(top);
