@@ -9,6 +9,8 @@ const RULES: readonly [RegExp, AnswerType][] = [
   [/^(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|had|may|must|might)\b/i, 'yes_no'],
   // "How to become an agent, and does it pay?", "Why is …": a way or a reason, whatever nouns follow.
   [/^(?:how (?:to|do|does|did|can|could|should|would|is|are|was|were)|why)\b/i, 'any'],
+  // "Who has to sign off on a trip that will cost $3,000?" asks for a person, whatever the sentence names.
+  [/^(?:who|whom)\b/i, 'person'],
   [
     /\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i,
     'duration',

@@ -188,4 +188,70 @@ describe('the evidence gate', () => {
     });
     expect(decision.verdict).toBe('answer');
   });
+
+  it('lets a model choose between values the evidence ties alike, and decides itself for an offline lead', () => {
+    const ticket = {
+      ...chunk(
+        't#7',
+        'Partner Globex hit the 600 requests per minute rate limit during the spring sale. We raised their limit temporarily to 1,200 requests per minute until 30 April.',
+        'tickets.md',
+      ),
+      heading: 'HIP-7: 429 errors during the spring sale',
+    };
+    const question = 'To what rate limit was Globex raised temporarily in HIP-7?';
+    const raised = 'We raised their limit temporarily to 1,200 requests per minute until 30 April.';
+    const model = gateAnswer({ question, answer: answer('1,200 requests', [cite(ticket, raised)]), evidence: [ticket] });
+    expect(model.verdict).toBe('answer');
+    // Offline, "their" refers the raised limit back to Globex, named in the sentence before: the nearer attribute wins.
+    const lead = answer('600 requests. Partner Globex hit the 600 requests per minute rate limit [1]', [
+      cite(ticket, 'Partner Globex hit the 600 requests per minute rate limit during the spring sale.'),
+    ]);
+    const offline = gateAnswer({ question, answer: lead, evidence: [ticket], reground: true });
+    expect(offline.answer.answer).toMatch(/^1,200 requests\. /);
+  });
+
+  it('answers a question about a share with a percentage only, and one about earnings with a sum, not a head count', () => {
+    const budget = chunk('f#0', 'Budget for the stablecoin pilot is $500K for 2024; spending to date is 38% of that budget.');
+    const share = (value: string) =>
+      gateAnswer({
+        question: 'What share of the stablecoin pilot budget has been spent so far?',
+        answer: answer(value, [cite(budget, budget.text)]),
+        evidence: [budget],
+      }).verdict;
+    expect([share('$500K'), share('38%')]).toEqual(['refuse', 'answer']);
+    const holiday = chunk('h#0', '国庆假期7天，全国国内旅游出游4.22亿人次，同比减少18.2%，实现国内旅游收入2872.1亿元，同比减少26.2%。');
+    const earnings = gateAnswer({
+      question: '2022年国庆节假期全国旅游收益是多少？',
+      answer: answer(`${holiday.text} [1]`, [cite(holiday, holiday.text)]),
+      evidence: [holiday],
+    });
+    expect(earnings.answer.answer).toMatch(/^2872\.1亿元\. /);
+  });
+
+  it('refuses a definition from a sentence that does not name the identifier asked about', () => {
+    const policy = chunk(
+      'p#0',
+      'SEV-1: customer data exposed. SEV-2: a major feature degraded for many customers. The security on-call rotation is staffed around the clock.',
+      'security-incident.md',
+    );
+    const define = (quote: string) =>
+      gateAnswer({
+        question: 'What does SEV-2 mean in the security incident policy?',
+        answer: answer(`${quote} [1]`, [cite(policy, quote)]),
+        evidence: [policy],
+      }).verdict;
+    expect(define('The security on-call rotation is staffed around the clock.')).toBe('refuse');
+    expect(define('SEV-2: a major feature degraded for many customers.')).toBe('answer');
+  });
+
+  it('holds capitalised names the language module misses to the evidence: another supplier’s term is not the answer', () => {
+    const other = chunk('c#3', 'Either party may end the agreement with Acme Freight by giving 60 days notice.', 'acme.md');
+    const decision = gateAnswer({
+      question: 'How early must we tell Northwind Logistics that we do not want the agreement to renew?',
+      answer: answer('60 days. Either party may end the agreement [1]', [cite(other, other.text)]),
+      evidence: [other],
+    });
+    expect(decision.verdict).toBe('refuse');
+    expect(decision.answer.missing_information[0]).toContain('Northwind Logistics');
+  });
 });

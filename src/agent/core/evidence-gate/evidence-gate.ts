@@ -75,15 +75,11 @@ const NOUN_WAIVER = 0.67;
 
 /**
  * Whether a tie's sentence states what the question asks about: enough of the attribute and the asked noun (or much
- * of the attribute without it). "What does SEV-2 mean …?" asks about its identifier: a sentence naming it suffices.
+ * of the attribute without it). "What does SEV-2 mean …?" asks about its identifier: the sentence (or its heading) names it.
  */
 function statesAttribute(view: QuestionView, tie: ValueTie): boolean {
-  if (
-    view.type === 'definition' &&
-    view.identifiers.length > 0 &&
-    view.identifiers.every((id) => names(tie.sentence.text, id))
-  )
-    return true;
+  if (view.type === 'definition' && view.identifiers.length > 0)
+    return view.identifiers.every((id) => names(`${tie.sentence.heading} ${tie.sentence.text}`, id));
   return tie.attribute >= MIN_ATTRIBUTE && (tie.noun || tie.attribute >= NOUN_WAIVER);
 }
 /** Whether a tie answers the question: it states what is asked, about what the question names. */

@@ -23,6 +23,14 @@ export function measuredType(view: QuestionView): AnswerType {
 /** A question about a price, fee or sum of money: a share (百分之十, 10%) does not answer it. */
 export const asksMoney = (view: QuestionView): boolean =>
   view.module.code === 'zh'
-    ? /价|费|金额|多少钱|工资|收入|成本|预算/u.test(view.question)
+    ? /价|费|金额|多少钱|工资|收入|收益|营收|利润|销售额|票房|成本|预算|投资|赔偿/u.test(view.question)
     : /\b(?:price|cost|fee|fees|salary|budget|pay|paid|spend|spent)\b/iu.test(view.question) &&
       !/\b(?:percent|percentage|share|proportion|fraction|how much of|what part of)\b/iu.test(view.question);
+
+/** "What share of the budget has been spent?", "百分之几": a percentage answers it, a sum or a count does not. */
+export const asksShare = (view: QuestionView): boolean =>
+  view.module.code === 'zh'
+    ? /百分之几|百分比|比例|占比/u.test(view.question)
+    : /^\s*(?:what|which)\s+(?:share|percentage|percent|proportion|fraction)\b|\bwhat (?:share|percentage|proportion|fraction) of\b/iu.test(
+        view.question,
+      );

@@ -76,6 +76,15 @@ function writtenEntities(question: string, entities: readonly string[]): string[
   return out;
 }
 
+/** Capitalised words after a question's first ("… tell Northwind Logistics that …", "Acme's endpoint"): names the language module may miss. */
+const CAPITALISED = /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)*/gu;
+/** Lower-case code names ("order.shipped", "event_id"): named exactly, as identifiers are. */
+const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
+
+function capitalisedNames(question: string): string[] {
+  return [...question.matchAll(CAPITALISED)].map((match) => match[0]).filter((name) => name !== 'I');
+}
+
 const COUNT_STOP =
   /^(?:do|does|did|are|were|is|was|have|has|had|can|could|will|would|may|in|of|per|for|on|at|to|by|with|from|that|which)$/i;
 
@@ -97,9 +106,13 @@ function askedNoun(question: string): string[] {
   const noun =
     /^\s*(?:which|what)\s+((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must)\b/iu.exec(
       question,
-    )?.[1];
+    )?.[1] ?? OF_NOUN.exec(question)?.[1];
   return noun ? analyzeQuery(noun) : [];
 }
+
+/** "What is the termination fee of CT-2023-0077?": the noun phrase asked about something ("termination fee"). */
+const OF_NOUN =
+  /^\s*(?:what|which|how much)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:of|for|in|under|per|on|at|during)\b/iu;
 
 const SHORT_CODE = /\b[A-Z]-\d{2,}\b/gu;
 
@@ -112,9 +125,12 @@ export function questionView(question: string): QuestionView {
   const module = moduleFor(asked);
   const focus = module.focus(asked);
   // Short codes (A-1007) name one record as surely as long ones.
-  const identifiers = [...new Set([...identifiersIn(question), ...(question.match(SHORT_CODE) ?? [])])];
+  const identifiers = [
+    ...new Set([...identifiersIn(question), ...(question.match(SHORT_CODE) ?? []), ...(question.match(CODE_NAME) ?? [])]),
+  ];
   const contextEntities = context ? module.focus(context).entities : [];
-  const entities = writtenEntities(question, [...focus.entities, ...contextEntities, ...identifiers]).filter(
+  const named = module.code === 'en' ? capitalisedNames(asked) : [];
+  const entities = writtenEntities(question, [...focus.entities, ...named, ...contextEntities, ...identifiers]).filter(
     (entity, index, all) =>
       !all.some((other, at) => at !== index && other.length > entity.length && other.includes(entity)),
   );

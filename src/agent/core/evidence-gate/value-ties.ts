@@ -11,7 +11,7 @@ import {
 } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
-import { asksMoney } from './measured-type.ts';
+import { asksMoney, asksShare } from './measured-type.ts';
 import type { AnswerType } from '../../../text/language.ts';
 
 /** How strongly a cited sentence ties one value to the question. */
@@ -52,6 +52,9 @@ const BOUND = 1.5;
 /** What an entity named elsewhere in the chunk, not in the sentence, gives the tie: less than any naming sentence. */
 const UNNAMED = 0.15;
 const NAMED_FLOOR = 0.3;
+/** An entity the sentence before names and this one refers back to ("Globex hit … We raised their limit …"). */
+const COREFERENT = 0.6;
+const PRONOUN = /\b(?:their|its|they|them|it|his|her|he|she|theirs)\b|[其他她它该]/iu;
 /** A word said in the heading, or in the sentence before, says less than one said beside the value. */
 const HEADING_CREDIT = 0.6;
 const BEFORE_CREDIT = 0.5;
@@ -87,6 +90,7 @@ export function valueTies(
 ): ValueTie[] {
   const ties: ValueTie[] = [];
   const money = asksMoney(view);
+  const share = asksShare(view);
   const attributeTotal = view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1), 0);
   for (const sentence of sentences) {
     if (otherYear(sentence.text, view.years) && otherYear(sentence.chunk.text, view.years)) continue;
@@ -136,6 +140,11 @@ export function valueTies(
       ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * credit(term), 0) / attributeTotal
       : 1;
     const entityAt = view.entities.map((entity) => entityPositions(entity, words, sentence.text));
+    const refersBack = PRONOUN.test(sentence.text);
+    const beforeWords = refersBack ? tokens(sentence.before) : [];
+    const coreferent = view.entities.map(
+      (entity) => refersBack && entityPositions(entity, beforeWords, sentence.before).length > 0,
+    );
     const siblingsAt = view.entities.map((entity) => siblingPositions(entity, words));
     // Tied to the attribute and to the entity at once: a value beside the attribute of another entity is not tied.
     const scoreAt = (index: number): number => {
@@ -153,7 +162,10 @@ export function valueTies(
       const family = entityAt.every((at, i) => nearestIsEntity(at, siblingsAt[i] ?? [], index)) ? 1 : SIBLING;
       // An entity the sentence does not name at all (only its chunk does) ties the value less than one beside it.
       const closeness = entityAt.length
-        ? entityAt.reduce((sum, at) => sum + (at.length ? named(at, index) : UNNAMED), 0) / entityAt.length
+        ? entityAt.reduce(
+            (sum, at, i) => sum + (at.length ? named(at, index) : coreferent[i] ? COREFERENT : UNNAMED),
+            0,
+          ) / entityAt.length
         : 1;
       const entityNear = family * closeness;
       return attributeNear * entityNear;
@@ -195,6 +207,8 @@ export function valueTies(
       );
       if (countsOther(view, sentence.text, span, words)) continue;
       if (money && (/%|百分之|percent/u.test(span.text) || COUNTED_AFTER.test(sentence.text.slice(span.end)))) continue;
+      if (share && !/%|百分之|percent|成/u.test(span.text) && !/^\s?(?:%|percent\b)/u.test(sentence.text.slice(span.end)))
+        continue;
       if (isDateline(sentence.text, span)) continue;
       ties.push({
         value: span.text,

@@ -15,7 +15,13 @@ export interface GatedRun {
   tool_calls: ToolCallRecord[];
   status: RunStatus;
   mode: string;
+  /** rag's offline hop chains: the questions they resolved are readings of one need, not needs of their own. */
+  hop_chains?: readonly { resolved: readonly string[] }[];
 }
+
+/** The needs the run split the question into, without the hop chains' resolved readings of the one it nests. */
+const needsOf = (state: GatedRun): string[] =>
+  state.sub_questions.filter((question) => !state.hop_chains?.some((chain) => chain.resolved.includes(question)));
 
 /**
  * The last step before finalize in every agent's graph (agent/evidence-gate-everywhere.test.ts checks that none finalizes
@@ -34,7 +40,7 @@ export async function evidenceGate(state: GatedRun, deps: { evidenceGate?: 'enfo
       state.tool_calls,
       state.evidence.filter((item) => answer.citations.some((citation) => citation.chunk_id === item.chunk_id)),
     ),
-    needs: state.sub_questions,
+    needs: needsOf(state),
     tableValue: computedByTable(state.tool_calls),
     sideEffect: state.tool_calls.some((call) => call.name === 'save_memory'),
     reground: state.mode === 'offline',
