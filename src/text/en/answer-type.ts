@@ -10,7 +10,8 @@ const RULES: readonly [RegExp, AnswerType][] = [
   // "How to become an agent, and does it pay?", "Why is …": a way or a reason, whatever nouns follow.
   [/^(?:how (?:to|do|does|did|can|could|should|would|is|are|was|were)|why)\b/i, 'any'],
   // "Who has to sign off on a trip that will cost $3,000?" asks for a person, whatever the sentence names.
-  [/^(?:who|whom)\b/i, 'person'],
+  // ("Who had the highest number of goals?" is decided by the numbers, below.)
+  [/^(?:who|whom)\b(?!.*\b(?:number of|how many|most|highest|lowest|least|fewest)\b)/i, 'person'],
   [
     /\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i,
     'duration',

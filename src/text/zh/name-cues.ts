@@ -32,7 +32,7 @@ export const NAME_BREAKERS = new Set([
 
 /** Not a name whatever its tags: numerals (二人), pronoun-like and generic words. */
 export const NOT_A_NAME =
-  /^[一二两三四五六七八九十百千万几数多]|^(?:本人|个人|他人|众人|路人|家人|国人|人们|双方|对方|大家|自己|我们|他们|她们|网友|记者|观众|粉丝)$/u;
+  /^[一二两三四五六七八九十百千万几数多]|^(?:本人|个人|他人|众人|路人|家人|国人|人们|双方|对方|大家|自己|我们|他们|她们|网友|记者|观众|粉丝)$|(?:冠军|亚军|季军|主演|演员|导演|选手|球员|老大|华裔|主角|配角|嘉宾|官员|公开赛|锦标赛|联赛|网剧|城市)$/u;
 /** Place words that name no particular place. */
 export const GENERIC_PLACES = new Set([
   '全球',

@@ -145,6 +145,12 @@ describe('zh.spans names', () => {
     expect(texts(zh.spans('迈克尔·乔丹出席了活动。', 'person'))).toContain('迈克尔·乔丹');
   });
 
+  it('does not take a role or a kind of thing the dictionary tags as a name for a person', () => {
+    expect(texts(zh.spans('阿尔卡拉斯战胜卫冕冠军德约科维奇。', 'person'))).not.toContain('卫冕冠军');
+    expect(texts(zh.spans('杨紫琼成为首位获得奥斯卡最佳女主角的华裔演员。', 'person'))).not.toContain('华裔');
+    expect(texts(zh.spans('2023年澳网公开赛男单决赛在罗德拉沃尔球场结束。', 'person'))).not.toContain('公开赛');
+  });
+
   it('does not take the name inside a title or a host city for a person', () => {
     const spans = texts(zh.spans('《李白》是一部电影，首映式在洛杉矶举行。', 'person'));
     expect(spans).not.toContain('李白');

@@ -185,12 +185,20 @@ export const isTableRow = (text: string): boolean => TABLE_ROW.test(text);
 const TABLE_ROW = /^[^|\n]{1,80}: [^|\n]*(?: \| [^|\n]{1,80}: [^|\n]*)+$/u;
 
 /** Spans of `type` in a sentence that the question does not itself state (a value it repeats answers nothing). */
+/** A Chinese name that holds a word of the question ("卫冕冠军" for "…冠军是谁") restates what is asked. */
+export function restates(view: QuestionView, text: string, type: AnswerType): boolean {
+  const name = type === 'person' || type === 'organization' || type === 'place';
+  const key = squash(text);
+  return name && view.module.code !== 'en' && view.attribute.some((term) => term.length >= 2 && key.includes(term));
+}
+
 export function freshValues(view: QuestionView, text: string, type: AnswerType): AnswerSpan[] {
   const asked = squash(view.question);
   const references = [...text.matchAll(REFERENCE)].map((match) => [match.index, match.index + match[0].length]);
   return view.module.spans(text, type).filter((span) => {
     const key = squash(span.text);
     if (key.length === 0 || asked.includes(key)) return false;
+    if (restates(view, span.text, type)) return false;
     // A year in a reference ("(Vaswani et al., 2017)") dates a paper, and a year counts nothing.
     if (references.some(([start = 0, end = 0]) => span.start >= start && span.end <= end)) return false;
     // A bare year counts nothing and lasts no time.

@@ -200,7 +200,11 @@ describe('the evidence gate', () => {
     };
     const question = 'To what rate limit was Globex raised temporarily in HIP-7?';
     const raised = 'We raised their limit temporarily to 1,200 requests per minute until 30 April.';
-    const model = gateAnswer({ question, answer: answer('1,200 requests', [cite(ticket, raised)]), evidence: [ticket] });
+    const model = gateAnswer({
+      question,
+      answer: answer('1,200 requests', [cite(ticket, raised)]),
+      evidence: [ticket],
+    });
     expect(model.verdict).toBe('answer');
     // Offline, "their" refers the raised limit back to Globex, named in the sentence before: the nearer attribute wins.
     const lead = answer('600 requests. Partner Globex hit the 600 requests per minute rate limit [1]', [
@@ -211,7 +215,10 @@ describe('the evidence gate', () => {
   });
 
   it('answers a question about a share with a percentage only, and one about earnings with a sum, not a head count', () => {
-    const budget = chunk('f#0', 'Budget for the stablecoin pilot is $500K for 2024; spending to date is 38% of that budget.');
+    const budget = chunk(
+      'f#0',
+      'Budget for the stablecoin pilot is $500K for 2024; spending to date is 38% of that budget.',
+    );
     const share = (value: string) =>
       gateAnswer({
         question: 'What share of the stablecoin pilot budget has been spent so far?',
@@ -219,7 +226,10 @@ describe('the evidence gate', () => {
         evidence: [budget],
       }).verdict;
     expect([share('$500K'), share('38%')]).toEqual(['refuse', 'answer']);
-    const holiday = chunk('h#0', '国庆假期7天，全国国内旅游出游4.22亿人次，同比减少18.2%，实现国内旅游收入2872.1亿元，同比减少26.2%。');
+    const holiday = chunk(
+      'h#0',
+      '国庆假期7天，全国国内旅游出游4.22亿人次，同比减少18.2%，实现国内旅游收入2872.1亿元，同比减少26.2%。',
+    );
     const earnings = gateAnswer({
       question: '2022年国庆节假期全国旅游收益是多少？',
       answer: answer(`${holiday.text} [1]`, [cite(holiday, holiday.text)]),
@@ -245,7 +255,11 @@ describe('the evidence gate', () => {
   });
 
   it('holds capitalised names the language module misses to the evidence: another supplier’s term is not the answer', () => {
-    const other = chunk('c#3', 'Either party may end the agreement with Acme Freight by giving 60 days notice.', 'acme.md');
+    const other = chunk(
+      'c#3',
+      'Either party may end the agreement with Acme Freight by giving 60 days notice.',
+      'acme.md',
+    );
     const decision = gateAnswer({
       question: 'How early must we tell Northwind Logistics that we do not want the agreement to renew?',
       answer: answer('60 days. Either party may end the agreement [1]', [cite(other, other.text)]),
@@ -253,5 +267,15 @@ describe('the evidence gate', () => {
     });
     expect(decision.verdict).toBe('refuse');
     expect(decision.answer.missing_information[0]).toContain('Northwind Logistics');
+  });
+
+  it('does not take a span that restates the question’s words for the person asked', () => {
+    const final = chunk('z#2', '经过五盘苦战，阿尔卡拉斯战胜卫冕冠军德约科维奇，职业生涯首夺温网男单冠军。');
+    const decision = gateAnswer({
+      question: '2023年温网男单冠军是谁？',
+      answer: answer('卫冕冠军', [cite(final, final.text)]),
+      evidence: [final],
+    });
+    expect(decision.verdict).toBe('refuse');
   });
 });

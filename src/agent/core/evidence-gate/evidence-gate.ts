@@ -6,7 +6,7 @@ import { informationNeed } from '../../offline-qa/information-need.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import { answerHead, closingLabel, listedValues } from './answer-head.ts';
-import { citedSentences, freshValues, names, type CitedSentence } from './cited-reading.ts';
+import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import {
   chunkText,
@@ -317,7 +317,12 @@ function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { tex
   const bare = head.replace(/[.。!！]+$/u, '').trim();
   // Names only: a number, date or amount must be one the language module reads as such.
   const name = type === 'person' || type === 'organization' || type === 'place';
-  return name && spans.length === 0 && bare && bare.length <= SHORT_HEAD && !/\s\S+\s/u.test(bare)
+  return name &&
+    spans.length === 0 &&
+    bare &&
+    bare.length <= SHORT_HEAD &&
+    !/\s\S+\s/u.test(bare) &&
+    !restates(view, bare, type)
     ? [{ text: bare }]
     : spans;
 }

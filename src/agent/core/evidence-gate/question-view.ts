@@ -76,13 +76,29 @@ function writtenEntities(question: string, entities: readonly string[]): string[
   return out;
 }
 
-/** Capitalised words after a question's first ("… tell Northwind Logistics that …", "Acme's endpoint"): names the language module may miss. */
-const CAPITALISED = /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)*/gu;
+/** Runs of capitalised words inside a sentence ("… tell Northwind Logistics that …"): names the language module may miss. */
+const CAPITALISED = /(?<=[^.?!\s]\s+)\p{Lu}[\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)+/gu;
 /** Lower-case code names ("order.shipped", "event_id"): named exactly, as identifiers are. */
 const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
 
-function capitalisedNames(question: string): string[] {
-  return [...question.matchAll(CAPITALISED)].map((match) => match[0]).filter((name) => name !== 'I');
+/**
+ * Names of two or more capitalised words the language module did not find. A question in title case ("Pay Full Cash
+ * Risk") capitalises words, not names; a run sharing a word with a found entity is that entity written longer.
+ */
+function capitalisedNames(question: string, found: readonly string[]): string[] {
+  const words = question.match(/\p{L}+/gu) ?? [];
+  const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
+  if (words.length > 2 && capitalised / words.length > 0.5) return [];
+  const foundWords = new Set(found.flatMap((entity) => entity.toLowerCase().split(/\s+/u)));
+  return [...question.matchAll(CAPITALISED)]
+    .map((match) => match[0])
+    .filter(
+      (name) =>
+        !name
+          .toLowerCase()
+          .split(/\s+/u)
+          .some((word) => foundWords.has(word)),
+    );
 }
 
 const COUNT_STOP =
@@ -107,12 +123,16 @@ function askedNoun(question: string): string[] {
     /^\s*(?:which|what)\s+((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must)\b/iu.exec(
       question,
     )?.[1] ?? OF_NOUN.exec(question)?.[1];
-  return noun ? analyzeQuery(noun) : [];
+  return noun ? analyzeQuery(noun.replace(ROW_MODIFIER, ' ')) : [];
 }
+
+/** Words that pick a row or compute over rows ("the first date", "the total apps"): no sentence states them. */
+const ROW_MODIFIER =
+  /\b(?:first|last|second|third|next|previous|total|combined|overall|average|mean|highest|lowest|largest|smallest|most|least|current)\b/giu;
 
 /** "What is the termination fee of CT-2023-0077?": the noun phrase asked about something ("termination fee"). */
 const OF_NOUN =
-  /^\s*(?:what|which|how much)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:of|for|in|under|per|on|at|during)\b/iu;
+  /^\s*(?:what|which|how much)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:of|for|under|per)\b/iu;
 
 const SHORT_CODE = /\b[A-Z]-\d{2,}\b/gu;
 
@@ -126,10 +146,14 @@ export function questionView(question: string): QuestionView {
   const focus = module.focus(asked);
   // Short codes (A-1007) name one record as surely as long ones.
   const identifiers = [
-    ...new Set([...identifiersIn(question), ...(question.match(SHORT_CODE) ?? []), ...(question.match(CODE_NAME) ?? [])]),
+    ...new Set([
+      ...identifiersIn(question),
+      ...(question.match(SHORT_CODE) ?? []),
+      ...(question.match(CODE_NAME) ?? []),
+    ]),
   ];
   const contextEntities = context ? module.focus(context).entities : [];
-  const named = module.code === 'en' ? capitalisedNames(asked) : [];
+  const named = module.code === 'en' ? capitalisedNames(asked, focus.entities) : [];
   const entities = writtenEntities(question, [...focus.entities, ...named, ...contextEntities, ...identifiers]).filter(
     (entity, index, all) =>
       !all.some((other, at) => at !== index && other.length > entity.length && other.includes(entity)),

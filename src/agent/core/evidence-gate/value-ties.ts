@@ -54,7 +54,7 @@ const UNNAMED = 0.15;
 const NAMED_FLOOR = 0.3;
 /** An entity the sentence before names and this one refers back to ("Globex hit … We raised their limit …"). */
 const COREFERENT = 0.6;
-const PRONOUN = /\b(?:their|its|they|them|it|his|her|he|she|theirs)\b|[其他她它该]/iu;
+const PRONOUN = /\b(?:their|its|they|them|it|his|her|he|she|theirs)\b|[他她它该]/iu;
 /** A word said in the heading, or in the sentence before, says less than one said beside the value. */
 const HEADING_CREDIT = 0.6;
 const BEFORE_CREDIT = 0.5;
@@ -207,7 +207,11 @@ export function valueTies(
       );
       if (countsOther(view, sentence.text, span, words)) continue;
       if (money && (/%|百分之|percent/u.test(span.text) || COUNTED_AFTER.test(sentence.text.slice(span.end)))) continue;
-      if (share && !/%|百分之|percent|成/u.test(span.text) && !/^\s?(?:%|percent\b)/u.test(sentence.text.slice(span.end)))
+      if (
+        share &&
+        !/%|百分之|percent|成/u.test(span.text) &&
+        !/^\s?(?:%|percent\b)/u.test(sentence.text.slice(span.end))
+      )
         continue;
       if (isDateline(sentence.text, span)) continue;
       ties.push({
