@@ -30,9 +30,17 @@ describe('config.agents', () => {
     expect(() => loadConfig({ cwd, env: { EVIDENT_EVIDENCE_GATE: 'sometimes' } })).toThrow(/agents\.evidenceGate/);
   });
 
+  it('refuses an evidence gate threshold outside its range, saying which', () => {
+    const flags = { agents: { evidenceGateThresholds: { ambiguity: 0.2 } } };
+    expect(configError(() => loadConfig({ cwd, env: {}, flags })).message).toMatch(
+      /agents\.evidenceGateThresholds\.ambiguity/,
+    );
+  });
+
   it('defaults to the bounds the agents were built with', () => {
     expect(loadConfig({ cwd, env: {} }).agents).toEqual({
       evidenceGate: 'enforce',
+      evidenceGateThresholds: { attribute: 0.25, ambiguity: 0.85 },
       rag: {
         maxEvidence: 8,
         maxCitationRetries: 1,

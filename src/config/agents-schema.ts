@@ -56,6 +56,29 @@ export const agentBoundsSchemas = {
 
 export type AgentBoundsName = keyof typeof agentBoundsSchemas;
 
+/** The evidence gate's operating point (core/evidence-gate): higher values refuse more and answer wrongly less. */
+export const gateThresholdsSchema = z
+  .object({
+    attribute: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.25)
+      .describe(
+        "Share of the asked attribute's words (rarer words weighing more) a cited sentence must state beside the value.",
+      ),
+    ambiguity: z
+      .number()
+      .min(0.5)
+      .max(1)
+      .default(0.85)
+      .describe(
+        "A rival value whose tie to the question comes this near the best one's (as a share of it) leaves the question undecided, and the gate refuses.",
+      ),
+  })
+  .strict()
+  .prefault({});
+
 export const agentsSchema = z
   .object({
     rag: agentBoundsSchemas.rag.prefault({}),
@@ -67,6 +90,7 @@ export const agentsSchema = z
       .describe(
         "The evidence gate every agent's answer passes before finalize: `enforce` narrows an answer to the one value its cited evidence ties to the question or refuses, saying what is missing; `off` records the gate's verdict as a step and returns the answer as the agent produced it (to measure what the agents propose without it).",
       ),
+    evidenceGateThresholds: gateThresholdsSchema,
   })
   .strict()
   .prefault({});

@@ -44,6 +44,7 @@ export async function runControllable(
     embedder: evident.embedder,
     tableQuery: createTableQueryTool({ store: evident.store, limits: evident.config.tables }),
     evidenceGate: evident.config.agents.evidenceGate,
+    gateThresholds: evident.config.agents.evidenceGateThresholds,
     topK: evident.retrieval.topK,
     ...evident.config.agents.controllable,
     ...options.deps,

@@ -4,6 +4,7 @@ import type { AgentStore } from '../agent-services.ts';
 import type { AgentContext } from '../agent-context.ts';
 import { createTableQueryTool, type TableQueryTool } from './tools/table-query.ts';
 import type { ModelStepDeps } from './model-or-offline.ts';
+import type { GateThresholds } from './evidence-gate/evidence-gate.ts';
 
 /**
  * What every agent's nodes work with, the shared nodes' needs included. Without `chat`, every LLM step uses its
@@ -22,6 +23,8 @@ export interface SharedDeps extends ModelStepDeps {
   maxCitationRetries: number;
   /** Whether the evidence gate's verdict replaces the answer (`enforce`) or is only recorded (`off`). */
   evidenceGate: 'enforce' | 'off';
+  /** The gate's operating point (`agents.evidenceGateThresholds`). */
+  gateThresholds: GateThresholds;
 }
 
 /** What load_memory needs beyond the shared deps: the history window and the long-term memory bounds. */
@@ -42,6 +45,7 @@ export function sharedServices({ services, chat }: Pick<AgentContext, 'services'
     tableQuery: createTableQueryTool({ store: services.store, limits: services.config.tables }),
     topK: services.retrieval.topK,
     evidenceGate: services.config.agents.evidenceGate,
+    gateThresholds: services.config.agents.evidenceGateThresholds,
     ...(chat ? { chat } : {}),
   } satisfies Omit<SharedDeps, 'maxCitationRetries' | 'maxSchemaRetries'>;
 }

@@ -89,7 +89,9 @@ export async function offlineDecision(state: ReactStateType, deps: ReactDeps, it
     };
     // As in rag and controllable: a table answer the evidence gate refuses sends the loop to the documents' text.
     const refused =
-      deps.evidenceGate === 'off' ? undefined : tableAnswerRefused(question, answer, state.evidence, state.tool_calls);
+      deps.evidenceGate === 'off'
+        ? undefined
+        : tableAnswerRefused(question, answer, state.evidence, state.tool_calls, deps.gateThresholds);
     if (refused)
       return search(`The table's value does not answer the question (${refused}); search the documents instead.`);
     return answered('table_query computed the value.', answer);

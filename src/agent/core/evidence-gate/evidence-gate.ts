@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { gateThresholdsSchema } from '../../../config/agents-schema.ts';
 import { normalizeForQuote, refusal, type Answer, type Citation } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { AnswerType } from '../../../text/language.ts';
@@ -57,6 +59,8 @@ export interface GateInput {
    * judged on what it cited.
    */
   reground?: boolean;
+  /** The operating point (default DEFAULT_GATE_THRESHOLDS). */
+  thresholds?: GateThresholds;
 }
 
 /** Best-ranked chunks of the run's evidence an offline answer may be re-grounded in. */
@@ -68,32 +72,42 @@ export interface GateDecision {
   reason: string;
 }
 
-/** Share of the asked attribute's words a sentence must state beside the value. */
-export const MIN_ATTRIBUTE = 0.25;
+/**
+ * The gate's operating point (`agents.evidenceGateThresholds`): the share of the asked attribute's words a sentence
+ * must state beside the value, and how near a rival value's tie may come to the best one's before nothing decides
+ * between them. Higher values refuse more and answer wrongly less.
+ */
+export type GateThresholds = z.infer<typeof gateThresholdsSchema>;
+export const DEFAULT_GATE_THRESHOLDS: GateThresholds = gateThresholdsSchema.parse({});
 /** A sentence stating this much of the attribute need not name the asked noun itself ("which fields" of a body). */
 const NOUN_WAIVER = 0.67;
+
+/** How the gate reads one question against the run's evidence. */
+interface Reading {
+  view: QuestionView;
+  weights: ReadonlyMap<string, number>;
+  unnamed: UnnamedBy;
+  thresholds: GateThresholds;
+}
 
 /**
  * Whether a tie's sentence states what the question asks about: enough of the attribute and the asked noun (or much
  * of the attribute without it). "What does SEV-2 mean …?" asks about its identifier: the sentence (or its heading) names it.
  */
-function statesAttribute(view: QuestionView, tie: ValueTie): boolean {
+function statesAttribute({ view, thresholds }: Reading, tie: ValueTie): boolean {
   if (view.type === 'definition' && view.identifiers.length > 0)
     return view.identifiers.every((id) => names(`${tie.sentence.heading} ${tie.sentence.text}`, id));
-  return tie.attribute >= MIN_ATTRIBUTE && (tie.noun || tie.attribute >= NOUN_WAIVER);
+  return tie.attribute >= thresholds.attribute && (tie.noun || tie.attribute >= NOUN_WAIVER);
 }
 /** Whether a tie answers the question: it states what is asked, about what the question names. */
 const tiedTo =
-  (view: QuestionView, unnamed: UnnamedBy) =>
+  (reading: Reading) =>
   (tie: ValueTie): boolean =>
-    statesAttribute(view, tie) && unnamed(tie).length === 0;
+    statesAttribute(reading, tie) && reading.unnamed(tie).length === 0;
 
 /** The texts term weights are counted over: each chunk's title, heading and text. */
 const weightTexts = (evidence: readonly Evidence[]): string[] =>
   evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`);
-
-/** A rival value this near the best one's tie leaves the question undecided. */
-const AMBIGUOUS = 0.85;
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
@@ -133,13 +147,12 @@ export function gateAnswer(input: GateInput): GateDecision {
   if (isSmallTalk(question) || memoryToSave(question) || (input.sideEffect && answer.citations.length === 0))
     return { verdict: 'pass', answer, reason: 'no claim about the documents' };
   const view = questionView(question);
-  const unnamed = unnamedBy(view, input.evidence);
   const citedIds = new Set(answer.citations.map((citation) => citation.chunk_id));
   const cited = input.evidence.filter((item) => citedIds.has(item.chunk_id));
   if (cited.length === 0) return refuse(view, 'no cited evidence states it', 'no cited evidence');
   const sentences = citedSentences(cited, view);
   const texts = weightTexts(input.evidence);
-  const weights = termWeights(view, texts);
+  const thresholds = input.thresholds ?? DEFAULT_GATE_THRESHOLDS;
   const head = answerHead(answer.answer);
   const listed = listedValues(head);
 
@@ -162,11 +175,17 @@ export function gateAnswer(input: GateInput): GateDecision {
   const typed = TYPED.has(type);
   const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
   if (needs.length > 1)
-    return multiNeed(view, needs, answer, sentences, input.evidence, texts, input.tableValue ?? false);
+    return multiNeed(view, needs, answer, sentences, input.evidence, texts, thresholds, input.tableValue ?? false);
 
-  if (!typed) return untypedVerdict(view, answer, sentences, weights, unnamed);
+  const reading: Reading = {
+    view,
+    weights: termWeights(view, texts),
+    unnamed: unnamedBy(view, input.evidence),
+    thresholds,
+  };
+  if (!typed) return untypedVerdict(reading, answer, sentences);
 
-  const verdict = typedVerdict(view, answer, sentences, type, weights, head, listed, unnamed, !input.reground);
+  const verdict = typedVerdict(reading, answer, sentences, type, head, listed, !input.reground);
   if (verdict.verdict === 'refuse' && input.reground) {
     // The offline lead may give a value its own passage does not tie (a "two" of "two model sizes"): the value that
     // passage (or, failing it, the best-ranked evidence) ties to the question is the answer.
@@ -176,14 +195,12 @@ export function gateAnswer(input: GateInput): GateDecision {
       ...input.evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.has(chunk.chunk_id)),
     ];
     const regrounded = typedVerdict(
-      view,
+      reading,
       { ...answer, answer: '', citations: [] },
       citedSentences(citedFirst, view),
       type,
-      weights,
       '',
       [''],
-      unnamed,
     );
     if (regrounded.verdict === 'answer') return { ...regrounded, reason: `re-grounded: ${regrounded.reason}` };
   }
@@ -191,16 +208,11 @@ export function gateAnswer(input: GateInput): GateDecision {
 }
 
 /** An untyped question's verdict: a quoted sentence that states the asked attribute about the entities asked. */
-function untypedVerdict(
-  view: QuestionView,
-  answer: Answer,
-  sentences: readonly CitedSentence[],
-  weights: ReadonlyMap<string, number>,
-  unnamed: UnnamedBy,
-): GateDecision {
+function untypedVerdict(reading: Reading, answer: Answer, sentences: readonly CitedSentence[]): GateDecision {
+  const { view, weights, unnamed } = reading;
   const quoted = quotedSentences(answer, sentences);
   const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
-  const tied = ties.filter(tiedTo(view, unnamed));
+  const tied = ties.filter(tiedTo(reading));
   const top = best(tied);
   if (!top)
     return refuse(view, whyUntied(view, ties, sentences, unnamed), 'no cited sentence states the asked attribute');
@@ -213,16 +225,15 @@ function untypedVerdict(
 
 /** A typed question's verdict on the sentences of the cited evidence. */
 function typedVerdict(
-  view: QuestionView,
+  reading: Reading,
   answer: Answer,
   sentences: readonly CitedSentence[],
   type: AnswerType,
-  weights: ReadonlyMap<string, number>,
   head: string,
   listed: readonly string[],
-  unnamed: UnnamedBy,
   modelChose = false,
 ): GateDecision {
+  const { view, weights, unnamed, thresholds } = reading;
   const headValues = valuesOfHead(view, head, type);
   const ties = valueTies(
     view,
@@ -241,11 +252,11 @@ function typedVerdict(
       `the cited evidence does not state ${headValues.map((v) => v.text).join(', ') || `a ${type}`} for it`,
       'value not in the cited evidence',
     );
-  const tied = given.filter(tiedTo(view, unnamed));
+  const tied = given.filter(tiedTo(reading));
   const nearest = best(tied);
   if (!nearest) return refuse(view, whyUntied(view, given, sentences, unnamed), 'value not tied to the question');
   // "What is the maximum sequence length …?": of the values tied about as well, the largest (the smallest for a minimum).
-  const extreme = extremeOf(view, ties, nearest, tiedTo(view, unnamed));
+  const extreme = extremeOf(view, ties, nearest, tiedTo(reading));
   if (extreme && head && !sameAs(nearest.value, extreme))
     return refuse(
       view,
@@ -262,7 +273,7 @@ function typedVerdict(
   // gate cannot tell apart ("2872.1亿元" beside "4.22亿人次"); the gate decides only for answers that give several
   // values or none (an offline sentence), where nothing else has.
   const committed = modelChose && headValues.length === 1 && listed.length === 1;
-  const undecided = rival !== undefined && !extreme && !committed && rival.score >= AMBIGUOUS * top.score;
+  const undecided = rival !== undefined && !extreme && !committed && rival.score >= thresholds.ambiguity * top.score;
   if (undecided && compound(top, rival)) {
     // "a fixed monthly fee of $12,500 plus $4.20 per parcel": the values add up to one answer, the sentence states it.
     const citation = quoteOf(top);
@@ -388,6 +399,7 @@ function multiNeed(
   sentences: readonly CitedSentence[],
   evidence: readonly Evidence[],
   texts: readonly string[],
+  thresholds: GateThresholds,
   tableValue: boolean,
 ): GateDecision {
   let tied = 0;
@@ -397,11 +409,15 @@ function multiNeed(
   for (const need of needs) {
     const needView = questionView(need);
     const type = measuredType(needView);
-    const weights = termWeights(needView, texts);
-    const unnamed = unnamedBy(needView, evidence);
+    const reading: Reading = {
+      view: needView,
+      weights: termWeights(needView, texts),
+      unnamed: unnamedBy(needView, evidence),
+      thresholds,
+    };
     const decision = TYPED.has(type)
-      ? typedVerdict(needView, { ...answer, answer: '' }, sentences, type, weights, '', [''], unnamed)
-      : untypedVerdict(needView, answer, sentences, weights, unnamed);
+      ? typedVerdict(reading, { ...answer, answer: '' }, sentences, type, '', [''])
+      : untypedVerdict(reading, answer, sentences);
     if (decision.verdict !== 'answer') {
       if (computed && TYPED.has(type)) {
         computed = false;

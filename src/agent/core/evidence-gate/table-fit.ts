@@ -2,7 +2,7 @@ import { analyzeQuery } from '../../../text/analyzer.ts';
 import type { Answer } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
-import { gateAnswer } from './evidence-gate.ts';
+import { gateAnswer, type GateThresholds } from './evidence-gate.ts';
 import type { TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import type { TableSchema } from '../../table-sql/table-schemas.ts';
 import { isTableRow } from './cited-reading.ts';
@@ -58,7 +58,14 @@ export function tableAnswerRefused(
   answer: Answer,
   evidence: readonly Evidence[],
   calls: readonly ToolCallRecord[],
+  thresholds?: GateThresholds,
 ): string | undefined {
-  const gated = gateAnswer({ question, answer, evidence, computed: computedByTable(calls) });
+  const gated = gateAnswer({
+    question,
+    answer,
+    evidence,
+    computed: computedByTable(calls),
+    ...(thresholds ? { thresholds } : {}),
+  });
   return gated.verdict === 'refuse' ? gated.reason : undefined;
 }

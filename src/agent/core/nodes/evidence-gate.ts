@@ -2,7 +2,7 @@ import type { Answer } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunStatus } from '../../../domain/run-state.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
-import { gateAnswer } from '../evidence-gate/evidence-gate.ts';
+import { gateAnswer, type GateThresholds } from '../evidence-gate/evidence-gate.ts';
 import { computedByTable } from '../evidence-gate/table-fit.ts';
 
 /** What the gate reads of a run: the question, its needs, what it found and answered, and its tool calls. */
@@ -29,7 +29,10 @@ const needsOf = (state: GatedRun): string[] =>
  * the answer, whatever produced it, passes the evidence gate (core/evidence-gate) — narrowed to the one value the
  * cited evidence ties to the question, or turned into a refusal that says what is missing.
  */
-export async function evidenceGate(state: GatedRun, deps: { evidenceGate?: 'enforce' | 'off' }) {
+export async function evidenceGate(
+  state: GatedRun,
+  deps: { evidenceGate?: 'enforce' | 'off'; gateThresholds?: GateThresholds },
+) {
   const answer = state.answer;
   if (!answer) return { update: {}, summary: 'no answer' };
   const decision = gateAnswer({
@@ -44,6 +47,7 @@ export async function evidenceGate(state: GatedRun, deps: { evidenceGate?: 'enfo
     tableValue: computedByTable(state.tool_calls),
     sideEffect: state.tool_calls.some((call) => call.name === 'save_memory'),
     reground: state.mode === 'offline',
+    ...(deps.gateThresholds ? { thresholds: deps.gateThresholds } : {}),
   });
   if (deps.evidenceGate === 'off')
     return {

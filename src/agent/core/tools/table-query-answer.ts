@@ -10,6 +10,7 @@ import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunError, ToolCallRecord } from '../../../domain/step.ts';
 import { tableEvidence } from './table-evidence.ts';
 import { planFits, tableAnswerRefused } from '../evidence-gate/table-fit.ts';
+import type { GateThresholds } from '../evidence-gate/evidence-gate.ts';
 import { offlineTableRoute } from '../../table-sql/table-route.ts';
 import { tableQuestionToSql, type TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import { loadTableSchemas, type TableSchema } from '../../table-sql/table-schemas.ts';
@@ -32,6 +33,7 @@ export interface TableAnswerDeps {
   maxSchemaRetries: number;
   /** With `enforce`, a table answer the evidence gate refuses is no answer: the run retrieves the text instead. */
   evidenceGate?: 'enforce' | 'off';
+  gateThresholds?: GateThresholds;
 }
 
 export interface TableAnswerResult {
@@ -216,7 +218,9 @@ export async function answerFromTables(
     missing_information: [],
   };
   const refused =
-    deps.evidenceGate === 'off' ? undefined : tableAnswerRefused(question, answer, cited.evidence, record.calls);
+    deps.evidenceGate === 'off'
+      ? undefined
+      : tableAnswerRefused(question, answer, cited.evidence, record.calls, deps.gateThresholds);
   if (refused)
     return { ...record, evidence: [], summary: `table_query: ${value}, refused by the evidence gate (${refused})` };
   return {
