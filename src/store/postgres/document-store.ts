@@ -1,5 +1,5 @@
 import type { ChannelHit, Chapter, DocumentRecord, Principal, TableRecord } from '../../domain/index.ts';
-import { principalAclKeys } from '../../domain/index.ts';
+import { isAdmin, principalAclKeys } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { DocumentExtras, QuoteHit, SummaryHit } from '../document-extras.ts';
 import type {
@@ -188,9 +188,10 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     async queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult> {
       pool.assertOpen();
       const bounds = resolveTableQueryLimits(limits);
-      const allowed = (await documents.listTables(principal)).map((table) => table.sqlName.toLowerCase());
+      const sqlNames = (await documents.listTables(principal)).map((table) => table.sqlName);
+      const allowed = sqlNames.map((name) => name.toLowerCase());
       const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
-      return runTableQuery(() => pool.connect(), pool.names, guarded, allowed, bounds);
+      return runTableQuery(() => pool.connect(), pool.names, guarded, { sqlNames, all: isAdmin(principal) }, bounds);
     },
 
     async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {

@@ -160,7 +160,7 @@ export async function removeDocumentRows(
   for (const { sql_name } of (
     await c.query<{ sql_name: string }>('SELECT sql_name FROM doc_tables WHERE doc_pk = $1', [docPk])
   ).rows) {
-    await dropIngestedTable(c, names.tables, sql_name);
+    await dropIngestedTable(c, names, sql_name);
   }
   await c.query('DELETE FROM documents WHERE pk = $1', [docPk]);
 }

@@ -2,6 +2,8 @@ import type { PoolClient } from 'pg';
 import type { ColumnType, TableData } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { quoteIdentifier, tableSqlName, uniqueColumnNames, type CreatedTable } from '../table-names.ts';
+import type { SchemaNames } from './migrations/index.ts';
+import { createTableRole, dropTableRole } from './table-roles.ts';
 
 /** Booleans are 0/1 integers, as on SQLite, so the same table SQL (`WHERE paid = 1`) runs on both backends. */
 const SQL_TYPE: Record<ColumnType, string> = {
@@ -22,13 +24,14 @@ const cutToBytes = (name: string): string => {
 };
 
 /**
- * Creates one ingested table in the store's table schema, readable by its reader role, and inserts its rows.
+ * Creates one ingested table in the store's table schema, readable by its reader role and its own (table-roles.ts),
+ * and inserts its rows.
  * Runs inside the caller's transaction: a row that does not fit its column types throws and the document write
  * rolls back. The caller holds the table-name lock, so two writers cannot pick the same name.
  */
 export async function createIngestedTable(
   client: PoolClient,
-  names: { tables: string; reader: string },
+  names: SchemaNames,
   docId: string,
   table: TableData,
 ): Promise<CreatedTable> {
@@ -52,6 +55,7 @@ export async function createIngestedTable(
   });
   await client.query(`CREATE TABLE ${qualified} (${definitions.join(', ')})`);
   await client.query(`GRANT SELECT ON ${qualified} TO ${quoteIdentifier(names.reader)}`);
+  await createTableRole(client, names, sqlName);
 
   table.rows.forEach((row, index) => {
     if (row.length !== columns.length) {
@@ -83,6 +87,7 @@ export async function createIngestedTable(
   return { sqlName, columns, rowCount: table.rows.length };
 }
 
-export async function dropIngestedTable(client: PoolClient, tablesSchema: string, sqlName: string): Promise<void> {
-  await client.query(`DROP TABLE IF EXISTS ${quoteIdentifier(tablesSchema)}.${quoteIdentifier(sqlName)}`);
+export async function dropIngestedTable(client: PoolClient, names: SchemaNames, sqlName: string): Promise<void> {
+  await client.query(`DROP TABLE IF EXISTS ${quoteIdentifier(names.tables)}.${quoteIdentifier(sqlName)}`);
+  await dropTableRole(client, names, sqlName);
 }

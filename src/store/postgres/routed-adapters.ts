@@ -58,7 +58,9 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     listChapters: documents.listChapters,
     readDocumentFile: documents.readDocumentFile,
     listTables: documents.listTables,
-    queryTables: documents.queryTables,
+    // A table query runs as a role made for it (table-roles.ts), which only the primary can create; it reads the
+    // principal's tables as they are now, never from a lagging standby.
+    queryTables: primary.queryTables,
     getChunks: documents.getChunks,
     searchSummaries: documents.searchSummaries,
     searchQuotes: documents.searchQuotes,

@@ -11,7 +11,7 @@ import {
 } from './connection.ts';
 import { readEmbedder } from './document-writes.ts';
 import { migratePostgres } from './migrate.ts';
-import { POSTGRES_MIGRATIONS, type SchemaNames } from './migrations/index.ts';
+import { POSTGRES_MIGRATIONS, schemaNames } from './migrations/index.ts';
 import { PooledConnections } from './pool.ts';
 import { ReadReplicas, type ReadReplicaOptions, type ReadReplicaStatus } from './read-replicas.ts';
 import { primaryAdapters, routedAdapters } from './routed-adapters.ts';
@@ -45,11 +45,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const target = parsePostgresUrl(url, options.schema);
   const readTargets = parseReadReplicaUrls(options.readUrls ?? [], target);
   const logger = options.logger ?? silentLogger;
-  const names: SchemaNames = {
-    schema: target.schema,
-    tables: `${target.schema}_tables`,
-    reader: `${target.schema}_reader`,
-  };
+  const names = schemaNames(target.schema);
   const bootstrap = new pg.Client({ connectionString: target.connectionString, connectionTimeoutMillis: 10_000 });
   try {
     await bootstrap.connect();

@@ -6,6 +6,7 @@ import { openPostgresStore } from './store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 const MEMBER: Principal = { id: 'carol', groups: [], roles: ['member'] };
+const ADMIN: Principal = { id: 'root', groups: [], roles: ['admin'] };
 const LIMITS = { maxRows: 5, timeoutMs: 2_000 };
 
 const orders: TableData = {
@@ -41,9 +42,7 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
     store = await openPostgresStore(url, { schema });
     await store.putDocument(write('public.csv', []));
     await store.putDocument(write('board.csv', ['group:board']));
-    const names = new Map(
-      (await store.listTables({ id: 'root', groups: [], roles: ['admin'] })).map((t) => [t.docId, t.sqlName]),
-    );
+    const names = new Map((await store.listTables(ADMIN)).map((t) => [t.docId, t.sqlName]));
     visible = names.get('public.csv') as string;
     hidden = names.get('board.csv') as string;
   });
@@ -61,8 +60,11 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
     return { code: (error as { code: string }).code, message: (error as Error).message };
   };
 
-  it('runs as the reader role and refuses every way out with the text a missing table gets', async () => {
-    expect((await store.queryTables(`SELECT current_user, count(*) FROM ${visible}`, MEMBER, LIMITS)).rows).toEqual([
+  it('runs as a role of its own and refuses every way out with the text a missing table gets', async () => {
+    const [[role, rows]] = (await store.queryTables(`SELECT current_user, count(*) FROM ${visible}`, MEMBER, LIMITS))
+      .rows as [[string, number]];
+    expect([role.startsWith(`${schema}_q_`), rows]).toEqual([true, 2]);
+    expect((await store.queryTables(`SELECT current_user, count(*) FROM ${hidden}`, ADMIN, LIMITS)).rows).toEqual([
       [`${schema}_reader`, 2],
     ]);
     expect(
@@ -85,6 +87,13 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
       `SELECT * FROM ${schema}.users`,
       `SELECT * FROM ${schema}_tables.${hidden}`,
       `SELECT * FROM ${visible} v, LATERAL (SELECT * FROM ${schema}.documents) d`,
+      // Functions that run SQL text of their own: the plan shows the call, not the statement it runs.
+      `SELECT ts_stat('SELECT to_tsvector(customer) FROM ${hidden}') FROM ${visible}`,
+      `SELECT * FROM ${visible}, ts_stat('SELECT to_tsvector(customer) FROM ${hidden}')`,
+      `SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, to_tsquery(customer) FROM ${hidden}') FROM ${visible}`,
+      `SELECT ts_stat('SELECT to_tsvector(relname) FROM pg_class') FROM ${visible}`,
+      `SELECT "ts_stat"('SELECT to_tsvector(customer) FROM ${hidden}') FROM ${visible}`,
+      `SELECT pg_catalog.ts_stat('SELECT to_tsvector(customer) FROM ${hidden}') FROM ${visible}`,
     ]) {
       expect(await refusal(sql), sql).toEqual(reference);
     }

@@ -4,19 +4,19 @@ import { QueryRejectedError, QueryTooLargeError, StoreError } from '../../errors
 import type { TableQueryResult } from '../ports/document-store.ts';
 import { tableNotAllowedError, type GuardedQuery } from '../sql-guard.ts';
 import { checkResultBytes, type ResolvedTableQueryLimits } from '../table-query-limits.ts';
+import type { SchemaNames } from './migrations/index.ts';
+import { forbiddenCall } from './plan-calls.ts';
+import { assumeQueryRole } from './table-roles.ts';
 
 /**
- * Read-only table queries on Postgres. Besides the shared guard, three walls: the statement runs in a READ ONLY
- * transaction as the store's reader role (which may read the ingested tables and nothing of the store), with
- * `statement_timeout`; and its plan (EXPLAIN VERBOSE) must scan only the principal's tables and call none of the
- * functions that read files, settings, the catalog by name, or run SQL of their own (`query_to_xml`, …), which
- * could reach tables the plan does not show. The plan is Postgres's own reading of the statement, so quoting or
- * `U&` escapes cannot hide a name from it.
+ * Read-only table queries on Postgres. Besides the shared guard, three walls: the statement runs in a read-only
+ * transaction as a role that may read the principal's tables and nothing else (table-roles.ts: the server enforces
+ * the ACL, whatever the statement runs), with `statement_timeout`; and its plan (EXPLAIN VERBOSE) must scan only the
+ * principal's tables and call only the functions on an allow-list (plan-calls.ts), since the catalog, which every role
+ * may read, would tell other tables' names. The plan is Postgres's own reading of the statement, so quoting or `U&`
+ * escapes cannot hide a name from it.
  */
 
-/** Calls and casts that reach outside the visible tables: file and catalog access, settings, SQL-running XML. */
-const FORBIDDEN_CALL =
-  /\b(pg_\w+|set_config|current_setting|has_\w+_privilege|\w*_to_xml\w*|\w*_to_xmlschema|to_reg\w+|lo_\w+|dblink\w*|txid_\w+|current_schemas?|current_database|inet_\w+)\s*\(|::\s*"?reg\w+/i;
 /** Set-returning functions a FROM clause may use: they read no tables. */
 const ALLOWED_FUNCTION_SCANS = new Set(['generate_series', 'unnest']);
 
@@ -70,11 +70,12 @@ const timeoutError = (timeoutMs: number) =>
  */
 export async function runTableQuery(
   connect: () => Promise<PoolClient>,
-  names: { tables: string; reader: string },
+  names: SchemaNames,
   guarded: GuardedQuery,
-  allowed: readonly string[],
+  readable: { sqlNames: readonly string[]; all: boolean },
   limits: ResolvedTableQueryLimits,
 ): Promise<TableQueryResult> {
+  const allowed = readable.sqlNames.map((name) => name.toLowerCase());
   const started = performance.now();
   const client = await connect();
   const socket = socketOf(client);
@@ -104,19 +105,20 @@ export async function runTableQuery(
   };
   socket.on('data', count);
   try {
-    await client.query('BEGIN READ ONLY');
+    await client.query('BEGIN');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(limits.timeoutMs))}`);
     // Temporary files of sorts and hashes count against the working memory bound where the role may set it.
     await client.query(`SELECT set_config('temp_file_limit', $1, true) WHERE current_setting('is_superuser') = 'on'`, [
       `${Math.max(1, Math.floor(limits.maxMemoryBytes / 1024))}kB`,
     ]);
     await client.query(`SET LOCAL search_path = "${names.tables}"`);
-    await client.query(`SET LOCAL ROLE "${names.reader}"`);
+    // From here the transaction is read-only and runs as a role that may read the principal's tables and no others.
+    await assumeQueryRole(client, names, readable.all ? 'all' : readable.sqlNames);
     const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
       `EXPLAIN (VERBOSE, FORMAT JSON) ${guarded.sql}`,
     );
     const plan = explained.rows[0]?.['QUERY PLAN'][0]?.Plan;
-    if (!plan || FORBIDDEN_CALL.test(JSON.stringify(plan)) || !planIsAllowed(plan, names.tables, new Set(allowed))) {
+    if (!plan || forbiddenCall(plan) !== undefined || !planIsAllowed(plan, names.tables, new Set(allowed))) {
       throw tableNotAllowedError(allowed);
     }
     await client.query(`DECLARE evident_table_query NO SCROLL CURSOR FOR ${guarded.sql}`);

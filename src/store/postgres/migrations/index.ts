@@ -8,9 +8,10 @@ import { runLease } from './007-run-lease.ts';
 import { postingsLengths } from './008-postings-lengths.ts';
 import { auditLogSchema } from './009-audit-log.ts';
 import { documentFilesSchema } from './010-document-files.ts';
+import { tableRoles } from './011-table-roles.ts';
 import type { PostgresMigration } from './migration.ts';
 
-export type { PostgresMigration, SchemaNames } from './migration.ts';
+export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
 /** Every schema step in order. Append only: a released migration is never edited. */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -24,4 +25,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   postingsLengths,
   auditLogSchema,
   documentFilesSchema,
+  tableRoles,
 ];

@@ -5,6 +5,13 @@ export interface SchemaNames {
   reader: string;
 }
 
+/** The names of the store in `schema`. */
+export const schemaNames = (schema: string): SchemaNames => ({
+  schema,
+  tables: `${schema}_tables`,
+  reader: `${schema}_reader`,
+});
+
 /** One schema step: SQL run (with `search_path` set to the store's schema) in the transaction that records it. */
 export interface PostgresMigration {
   version: number;
