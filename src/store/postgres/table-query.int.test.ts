@@ -112,4 +112,18 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
       message: 'The query failed: division by zero.',
     });
   });
+
+  it("lets through the functions the table route's own SQL calls (numbers read from text, aggregates, windows)", async () => {
+    // The table route's reading of a number written as text (agent/table-sql numericExpr, on PostgreSQL).
+    const amount = `CAST(NULLIF(substring(regexp_replace("customer", '[,#$£€+ ]', '', 'g') from '^-?[0-9]*[.]?[0-9]+'), '') AS double precision)`;
+    for (const sql of [
+      `SELECT ${amount}, lower(customer), upper(trim(customer)), length(customer) FROM ${visible}`,
+      `SELECT customer, ROUND(CAST(SUM(amount) AS numeric), 2), COUNT(DISTINCT customer) FROM ${visible} GROUP BY customer`,
+      `SELECT customer, rank() OVER (ORDER BY amount DESC), coalesce(nullif(customer, ''), '-') FROM ${visible}`,
+      `SELECT max(amount) - min(amount), avg(amount), string_agg(customer, ', ') FROM ${visible} WHERE customer ILIKE 'a%' OR customer LIKE '%(x)%'`,
+      `SELECT extract(year FROM now()), date_trunc('day', now()), to_char(now(), 'YYYY') FROM ${visible}`,
+    ]) {
+      expect((await store.queryTables(sql, MEMBER, LIMITS)).columns.length, sql).toBeGreaterThan(0);
+    }
+  });
 });
