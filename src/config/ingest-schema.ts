@@ -42,6 +42,14 @@ export const ingestSchema = z
       .max(10_000)
       .default(512)
       .describe("Nesting of HTML elements and of a DOCX/XLSX's XML (browsers keep 512 levels)."),
+    maxDeleteShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe(
+        "Share of a source's stored documents one sync (`sync`, `watch`, `serve --watch`) may delete (two may always go); a sync that would delete more, or whose source lists nothing where documents are stored from it (an unmounted disk looks like an empty folder), changes nothing and fails with `source_unavailable` unless run with `sync --allow-mass-delete`.",
+      ),
     maxTableCells: z
       .number()
       .int()

@@ -10,6 +10,7 @@ import { withSchema } from '../store/postgres/drop-store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postgres-test-database.ts';
 import { FolderSource } from './folder-source.ts';
 import { syncSource } from './sync-source.ts';
+import { syncDepsOf } from './open-sources.ts';
 
 /** The same sync on Postgres: adds, an ACL-only change in place (the search filter follows it), a deletion. */
 describeWithPostgres('folder sync on Postgres', (url) => {
@@ -32,7 +33,7 @@ describeWithPostgres('folder sync on Postgres', (url) => {
   it('adds, applies an ACL-only change without rewriting the version, and deletes', async () => {
     const docs = join(dir, 'docs');
     const sync = () =>
-      syncSource(new FolderSource(docs, { limits: evident.config.ingest, logger: silentLogger }), evident);
+      syncSource(new FolderSource(docs, { limits: evident.config.ingest, logger: silentLogger }), syncDepsOf(evident));
     await writeFile(join(docs, 'a.md'), '# A\n\nThe orchid memo.\n');
     await writeFile(join(docs, 'b.md'), '# B\n\nThe tulip memo.\n');
     expect((await sync()).added).toBe(2);

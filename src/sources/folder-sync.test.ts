@@ -10,6 +10,7 @@ import { silentLogger } from '../logging/logger.ts';
 import { folderKey, parseFolderSource } from './folder-origin.ts';
 import { FolderSource } from './folder-source.ts';
 import { syncSource, type SyncReport } from './sync-source.ts';
+import { syncDepsOf } from './open-sources.ts';
 
 let dir: string;
 let docs: string;
@@ -30,7 +31,7 @@ afterEach(async () => {
 
 const write = (name: string, text: string, root = docs) => writeFile(join(root, name), text);
 const folder = (root = docs) => new FolderSource(root, { limits: evident.config.ingest, logger: silentLogger });
-const sync = (root = docs, dryRun = false) => syncSource(folder(root), evident, { dryRun });
+const sync = (root = docs, dryRun = false) => syncSource(folder(root), syncDepsOf(evident), { dryRun });
 const statuses = (report: SyncReport) => Object.fromEntries(report.outcomes.map((o) => [o.docId, o.status]));
 const docIds = async () => (await evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => doc.docId).sort();
 const plan = (report: SyncReport) =>
@@ -120,13 +121,35 @@ describe('evident sync <dir>: the store matches the folder', () => {
     await sync(other);
     await writeFile(join(dir, 'loose.md'), '# Loose\n\nIngested by hand.\n');
     await evident.ingestor.ingest([join(dir, 'loose.md')]);
+    await write('b.md', '# B\n\nFrom docs too.\n');
+    await sync(docs);
     await unlink(join(docs, 'a.md'));
-    expect(statuses(await sync(docs))).toEqual({ 'a.md': 'deleted' });
+    expect(statuses(await sync(docs))).toEqual({ 'a.md': 'deleted', 'b.md': 'unchanged' });
+    expect(await docIds()).toEqual(['b.md', 'loose.md', 'z.md']);
+    await unlink(join(docs, 'b.md'));
+    await syncSource(folder(docs), syncDepsOf(evident), { allowMassDelete: true });
     expect(await docIds()).toEqual(['loose.md', 'z.md']);
 
     await rm(other, { recursive: true });
     await expect(sync(other)).rejects.toMatchObject({ code: 'source_invalid' });
     expect(await docIds()).toEqual(['loose.md', 'z.md']);
+  });
+
+  it('deletes nothing when a folder that held documents lists none (an unmounted disk) or would lose most of them', async () => {
+    for (const name of ['a', 'b', 'c', 'd']) await write(`${name}.md`, `# ${name}\n\nText of ${name}.\n`);
+    await sync();
+    // What an unmounted disk looks like: the mount point is there, empty.
+    await rm(docs, { recursive: true });
+    await mkdir(docs);
+    await expect(sync()).rejects.toMatchObject({ code: 'source_unavailable', message: /lists no documents, but 4/ });
+    expect(await docIds()).toEqual(['a.md', 'b.md', 'c.md', 'd.md']);
+    await write('a.md', '# a\n\nText of a.\n');
+    await expect(sync()).rejects.toMatchObject({ code: 'source_unavailable', message: /delete 3 of the 4/ });
+    expect(await docIds()).toEqual(['a.md', 'b.md', 'c.md', 'd.md']);
+    // A dry run still shows the plan; --allow-mass-delete applies it.
+    expect((await sync(docs, true)).plan.filter((step) => step.action === 'delete')).toHaveLength(3);
+    await syncSource(folder(docs), syncDepsOf(evident), { allowMassDelete: true });
+    expect(await docIds()).toEqual(['a.md']);
   });
 
   it('keeps the stored version of a file that cannot be read now (a bad sidecar), neither updated nor deleted', async () => {

@@ -9,6 +9,7 @@ import { silentLogger } from '../logging/logger.ts';
 import { FolderSource } from './folder-source.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import type { SyncReport } from './sync-source.ts';
+import { syncDepsOf } from './open-sources.ts';
 
 let dir: string;
 let evident: Evident;
@@ -36,7 +37,7 @@ it('polls where file events are not used, syncs one folder at a time, and stops 
   await mkdir(docs);
   const reports: SyncReport[] = [];
   const source = new FolderSource(docs, { limits: evident.config.ingest, logger: silentLogger });
-  const watcher = new FolderWatcher([source], evident, {
+  const watcher = new FolderWatcher([source], syncDepsOf(evident), {
     debounceMs: 20,
     intervalMs: 3_600_000,
     pollMs: 100,
@@ -49,9 +50,10 @@ it('polls where file events are not used, syncs one folder at a time, and stops 
   const docIds = async () => (await evident.store.listDocuments(LOCAL_OPERATOR)).map((doc) => doc.docId);
   try {
     await writeFile(join(docs, 'a.md'), '# A\n\nPolled.\n');
-    await until(async () => (await docIds()).includes('a.md'));
+    await writeFile(join(docs, 'keep.md'), '# Keep\n\nPolled too.\n');
+    await until(async () => (await docIds()).length === 2);
     await unlink(join(docs, 'a.md'));
-    await until(async () => (await docIds()).length === 0);
+    await until(async () => (await docIds()).length === 1);
   } finally {
     await watcher.stop();
   }
@@ -59,5 +61,5 @@ it('polls where file events are not used, syncs one folder at a time, and stops 
   await writeFile(join(docs, 'b.md'), '# B\n\nAfter the stop.\n');
   await new Promise((r) => setTimeout(r, 300));
   expect(reports.length).toBe(after);
-  expect(await docIds()).toEqual([]);
+  expect(await docIds()).toEqual(['keep.md']);
 });

@@ -4,12 +4,21 @@ import { FolderSource } from './folder-source.ts';
 import { PageValidatorCache } from './web/page-validators.ts';
 import { WebSource, type WebBounds } from './web/web-source.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SyncDeps } from './sync-source.ts';
 
 /** The store's own files, never listed as documents when the store lives inside a synced folder. */
 const storeFiles = (evident: Evident): string[] =>
   evident.store.backend === 'sqlite'
     ? ['', '-wal', '-shm', '-journal'].map((suffix) => evident.store.location + suffix)
     : [];
+
+/** What a sync of this Evident needs: its store and ingestor, and the share of a source one sync may delete. */
+export const syncDepsOf = (evident: Pick<Evident, 'store' | 'ingestor' | 'config'>, logger?: Logger): SyncDeps => ({
+  store: evident.store,
+  ingestor: evident.ingestor,
+  maxDeleteShare: evident.config.ingest.maxDeleteShare,
+  ...(logger ? { logger } : {}),
+});
 
 /** One connector per folder, with the config's ingest bounds. */
 export function folderSources(

@@ -1,4 +1,5 @@
 import { LOCAL_OPERATOR } from '../domain/index.ts';
+import { SourceError } from '../errors/index.ts';
 import type { DiscoveredFile } from '../ingest/discover.ts';
 import type { Ingestor } from '../ingest/ingestor.ts';
 import type { IngestOutcome } from '../ingest/ingest-progress.ts';
@@ -36,12 +37,16 @@ export interface SyncDeps {
   store: DocumentStore;
   ingestor: Ingestor;
   logger?: Logger;
+  /** Share of the source's stored documents one sync may delete (`ingest.maxDeleteShare`). */
+  maxDeleteShare: number;
 }
 
 export interface SyncOptions {
   dryRun?: boolean;
   /** Delete the source's stored documents it no longer lists (default true; false for `ingest <url>`). */
   deleteUnlisted?: boolean;
+  /** Apply deletions beyond `maxDeleteShare`, and of everything when the source lists nothing (`--allow-mass-delete`). */
+  allowMassDelete?: boolean;
 }
 
 /** Pages of one listing at most: a connector whose cursor never ends is a bug, not a source. */
@@ -74,11 +79,45 @@ export async function syncSource(connector: Connector, deps: SyncDeps, options: 
   const report = (outcomes: SyncOutcome[]): SyncReport =>
     tally(connector.label, options.dryRun ?? false, plan, outcomes, [...(connector.skipped ?? [])]);
   if (options.dryRun) return report([]);
+  if (!options.allowMassDelete)
+    refuseMassDeletion(connector.label, items.length, owned.length, plan, deps.maxDeleteShare);
   try {
     return report(await apply(connector, deps, plan));
   } finally {
     await connector.close?.();
   }
+}
+
+/** Deletions a sync may always make, whatever the share: a small folder's rename is no mass deletion. */
+const ALWAYS_DELETABLE = 2;
+
+/**
+ * A sync that would delete most of a source is more often a source that is away than a source that was emptied: an
+ * unmounted disk leaves an empty folder, a broken site an empty sitemap. Such a sync changes nothing and fails.
+ */
+function refuseMassDeletion(
+  label: string,
+  listed: number,
+  owned: number,
+  plan: readonly SyncAction[],
+  maxShare: number,
+): void {
+  const deletions = plan.filter((step) => step.action === 'delete').length;
+  if (deletions === 0) return;
+  const hint =
+    'Check that the source is there (a mounted disk, a reachable site); if the documents are gone on purpose, run `evident sync --allow-mass-delete` once.';
+  if (listed === 0)
+    throw new SourceError(
+      'source_unavailable',
+      `${label} lists no documents, but ${owned} are stored from it: nothing was deleted (an unmounted disk looks like an empty folder).`,
+      { hint },
+    );
+  if (deletions > Math.max(maxShare * owned, ALWAYS_DELETABLE))
+    throw new SourceError(
+      'source_unavailable',
+      `${label}: the sync would delete ${deletions} of the ${owned} documents stored from it, more than ingest.maxDeleteShare (${maxShare}) allows: nothing was changed.`,
+      { hint },
+    );
 }
 
 async function apply(connector: Connector, deps: SyncDeps, plan: readonly SyncAction[]): Promise<SyncOutcome[]> {

@@ -18,18 +18,16 @@ export async function ingestUrls(
   json: boolean,
   logger: Logger,
 ): Promise<boolean> {
-  const [{ webSource }, { syncSource }] = await Promise.all([
+  const [{ webSource, syncDepsOf }, { syncSource }] = await Promise.all([
     import('../../sources/open-sources.ts'),
     import('../../sources/sync-source.ts'),
   ]);
   let ok = true;
   for (const url of urls) {
     try {
-      const report = await syncSource(
-        webSource(evident, 'page', url, {}, acl),
-        { store: evident.store, ingestor: evident.ingestor, logger },
-        { deleteUnlisted: false },
-      );
+      const report = await syncSource(webSource(evident, 'page', url, {}, acl), syncDepsOf(evident, logger), {
+        deleteUnlisted: false,
+      });
       io.out(json ? wireJson(reportJson(report)) : reportText(report));
       if (report.failed > 0) ok = false;
     } catch (error) {

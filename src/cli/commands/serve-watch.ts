@@ -1,7 +1,7 @@
 import type { Evident } from '../../evident.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { FolderWatcher } from '../../sources/folder-watcher.ts';
-import { folderSources } from '../../sources/open-sources.ts';
+import { folderSources, syncDepsOf } from '../../sources/open-sources.ts';
 import type { CliIo } from '../io.ts';
 import { reportText } from '../sync-output.ts';
 
@@ -13,20 +13,16 @@ const SERVE_WATCH_INTERVAL_MS = 300_000;
  * server listens, so it answers at once); what each sync changed goes to stderr, the server's log.
  */
 export function watchWhileServing(evident: Evident, dirs: readonly string[], logger: Logger, io: CliIo): FolderWatcher {
-  const watcher = new FolderWatcher(
-    folderSources(evident, dirs, logger),
-    { store: evident.store, ingestor: evident.ingestor, logger },
-    {
-      debounceMs: 500,
-      intervalMs: SERVE_WATCH_INTERVAL_MS,
-      pollMs: 2000,
-      logger,
-      onReport: (report) => {
-        if (report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0)
-          io.err(`watch: ${reportText(report)}`);
-      },
+  const watcher = new FolderWatcher(folderSources(evident, dirs, logger), syncDepsOf(evident, logger), {
+    debounceMs: 500,
+    intervalMs: SERVE_WATCH_INTERVAL_MS,
+    pollMs: 2000,
+    logger,
+    onReport: (report) => {
+      if (report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0)
+        io.err(`watch: ${reportText(report)}`);
     },
-  );
+  });
   watcher.start().then(
     (modes) =>
       io.err(

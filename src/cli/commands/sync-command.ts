@@ -17,6 +17,7 @@ interface SyncFlags {
   maxPages?: string;
   maxDepth?: string;
   maxPageBytes?: string;
+  allowMassDelete?: boolean;
 }
 
 /** The web bounds given on the command line (`--max-pages`, `--max-depth`, `--max-page-bytes`). */
@@ -50,6 +51,10 @@ export function registerSyncCommand(program: Command, io: CliIo, setExit: (code:
     .option('--max-pages <n>', 'most pages (and sitemaps) one sitemap sync may list (default 1000)')
     .option('--max-depth <n>', 'levels of sitemap indexes followed (default 2)')
     .option('--max-page-bytes <bytes>', 'largest page fetched (default 5 MiB)')
+    .option(
+      '--allow-mass-delete',
+      'apply deletions beyond ingest.maxDeleteShare, or of every document of a source that now lists none',
+    )
     .option('--json', 'print the reports as JSON')
     .action(async (dirs: string[], flags: SyncFlags, command: Command) => {
       if (dirs.length === 0 && !flags.sitemap) {
@@ -61,7 +66,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setExit: (code:
       const bounds = webBoundsOf(flags);
       const global = command.optsWithGlobals<GlobalOptions>();
       // The sources (and the document loaders behind them) load with this command only.
-      const [{ folderSources, webSource }, { syncSource }] = await Promise.all([
+      const [{ folderSources, webSource, syncDepsOf }, { syncSource }] = await Promise.all([
         import('../../sources/open-sources.ts'),
         import('../../sources/sync-source.ts'),
       ]);
@@ -74,11 +79,10 @@ export function registerSyncCommand(program: Command, io: CliIo, setExit: (code:
         for (const source of sources) {
           let report: SyncReport;
           try {
-            report = await syncSource(
-              source,
-              { store: evident.store, ingestor: evident.ingestor, logger },
-              { dryRun: Boolean(flags.dryRun) },
-            );
+            report = await syncSource(source, syncDepsOf(evident, logger), {
+              dryRun: Boolean(flags.dryRun),
+              allowMassDelete: Boolean(flags.allowMassDelete),
+            });
           } catch (error) {
             // One source that cannot be listed changes nothing of its own and does not stop the others.
             if (!SourceError.isInstance(error)) throw error;

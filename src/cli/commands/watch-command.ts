@@ -29,7 +29,7 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
       const intervalMs = (intFlag('--interval', flags.interval) ?? 300) * 1000;
       const global = command.optsWithGlobals<GlobalOptions>();
       // The sources (and the document loaders behind them) load with this command only.
-      const [{ FolderWatcher }, { folderSources }] = await Promise.all([
+      const [{ FolderWatcher }, { folderSources, syncDepsOf }] = await Promise.all([
         import('../../sources/folder-watcher.ts'),
         import('../../sources/open-sources.ts'),
       ]);
@@ -39,24 +39,20 @@ export function registerWatchCommand(program: Command, io: CliIo): void {
         const sources = folderSources(evident, dirs, logger, acl);
         // The first full sync prints what it did even when nothing changed; later ones only when something did.
         let first = true;
-        const watcher = new FolderWatcher(
-          sources,
-          { store: evident.store, ingestor: evident.ingestor, logger },
-          {
-            debounceMs,
-            intervalMs,
-            pollMs: Math.max(debounceMs, 2000),
-            events: !flags.poll,
-            logger,
-            onReport: (report) => {
-              const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
-              // The time goes on the summary line, so each sync's lines read as a block ending with when it ran.
-              const summary = summaryLine(report);
-              if (first || changed)
-                io.out(reportText(report).replace(summary, `${new Date().toISOString().slice(11, 19)} ${summary}`));
-            },
+        const watcher = new FolderWatcher(sources, syncDepsOf(evident, logger), {
+          debounceMs,
+          intervalMs,
+          pollMs: Math.max(debounceMs, 2000),
+          events: !flags.poll,
+          logger,
+          onReport: (report) => {
+            const changed = report.added + report.updated + report.aclUpdated + report.deleted + report.failed > 0;
+            // The time goes on the summary line, so each sync's lines read as a block ending with when it ran.
+            const summary = summaryLine(report);
+            if (first || changed)
+              io.out(reportText(report).replace(summary, `${new Date().toISOString().slice(11, 19)} ${summary}`));
           },
-        );
+        });
         const stopped = new Promise<string>((resolve) => {
           process.once('SIGINT', () => resolve('SIGINT'));
           process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -8,6 +8,7 @@ import { syncSource } from '../../sources/sync-source.ts';
 import { startApiTestServer, type ApiTestServer } from '../../testing/api-test-server.ts';
 import { buildPdf } from '../../testing/pdf-builder.ts';
 import { errorBodyJson } from '../openapi/error-schema.ts';
+import { syncDepsOf } from '../../sources/open-sources.ts';
 
 let api: ApiTestServer;
 let base: string;
@@ -37,7 +38,10 @@ const upload = (name: string, bytes: Uint8Array, acl: string) => {
   return api.request('POST', '/v1/documents', { key: api.keys.admin, body });
 };
 const sync = (root: string) =>
-  syncSource(new FolderSource(root, { limits: api.evident.config.ingest, logger: silentLogger }), api.evident);
+  syncSource(
+    new FolderSource(root, { limits: api.evident.config.ingest, logger: silentLogger }),
+    syncDepsOf(api.evident),
+  );
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'evident-kept-files-'));

@@ -11,6 +11,7 @@ import { createEvident, type Evident } from '../../evident.ts';
 import { syncSource, type SyncReport } from '../sync-source.ts';
 import { PageValidatorCache } from './page-validators.ts';
 import { WebSource, type WebBounds } from './web-source.ts';
+import { syncDepsOf } from '../open-sources.ts';
 
 /** A small site on 127.0.0.1: pages by path, each with an ETag; records every request it gets. */
 interface Site {
@@ -105,7 +106,7 @@ const docIds = async () =>
 describe('evident sync --sitemap <url>', () => {
   it('ingests the same-origin pages robots.txt allows, re-fetches none unchanged, deletes removed pages', async () => {
     const first = web('sitemap', `${site.origin}/sitemap.xml`);
-    const report = await syncSource(first, evident);
+    const report = await syncSource(first, syncDepsOf(evident));
     expect(statuses(report)).toEqual({
       '/a.html': 'added',
       '/b.html': 'added',
@@ -127,7 +128,7 @@ describe('evident sync --sitemap <url>', () => {
     // Unchanged pages: conditional requests (If-None-Match for a.html, If-Modified-Since for b.html) answered 304.
     site.requests.length = 0;
     const second = web('sitemap', `${site.origin}/sitemap.xml`);
-    expect(statuses(await syncSource(second, evident))).toMatchObject({
+    expect(statuses(await syncSource(second, syncDepsOf(evident)))).toMatchObject({
       '/a.html': 'unchanged',
       '/b.html': 'unchanged',
     });
@@ -138,20 +139,23 @@ describe('evident sync --sitemap <url>', () => {
     ]);
 
     // A page edited, a page gone from the sitemap, a page ingested from another origin that stays.
-    await syncSource(web('page', `${other.origin}/elsewhere.html`), evident, { deleteUnlisted: false });
+    await syncSource(web('page', `${other.origin}/elsewhere.html`), syncDepsOf(evident), { deleteUnlisted: false });
     site.pages.set('/b.html', {
       body: html('Beta', 'Beta page about roses now.'),
       lastModified: 'Thu, 03 Dec 2026 10:00:00 GMT',
     });
     site.pages.set('/sitemap-pages.xml', { type: 'application/xml', body: urlset([`${site.origin}/b.html`]) });
-    const dry = await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident, { dryRun: true });
+    const dry = await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), syncDepsOf(evident), { dryRun: true });
     expect(
       dry.plan.map(
         (step) => `${step.action} ${('item' in step ? step.item.docId : step.stored.docId).replace(site.origin, '')}`,
       ),
     ).toEqual(['check /b.html', 'delete /a.html']);
     const third = web('sitemap', `${site.origin}/sitemap.xml`);
-    expect(statuses(await syncSource(third, evident))).toEqual({ '/b.html': 'updated', '/a.html': 'deleted' });
+    expect(statuses(await syncSource(third, syncDepsOf(evident)))).toEqual({
+      '/b.html': 'updated',
+      '/a.html': 'deleted',
+    });
     expect(third.fetches).toEqual({ full: 1, notModified: 0 });
     expect(await docIds()).toEqual([`${other.origin}/elsewhere.html`, '/b.html'].sort());
     expect((await evident.store.getChunks([`${site.origin}/b.html#0`], LOCAL_OPERATOR))[0]?.text).toContain(
@@ -160,15 +164,15 @@ describe('evident sync --sitemap <url>', () => {
   });
 
   it('changes nothing when the listing cannot be trusted: robots.txt failing, the sitemap gone, or over the bounds', async () => {
-    await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident);
+    await syncSource(web('sitemap', `${site.origin}/sitemap.xml`), syncDepsOf(evident));
     const before = await docIds();
     site.pages.set('/robots.txt', { status: 503, body: '' });
-    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident)).rejects.toMatchObject({
+    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), syncDepsOf(evident))).rejects.toMatchObject({
       code: 'source_unavailable',
     });
     site.pages.delete('/robots.txt'); // no robots.txt: everything allowed
     site.pages.delete('/sitemap-pages.xml');
-    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), evident)).rejects.toMatchObject({
+    await expect(syncSource(web('sitemap', `${site.origin}/sitemap.xml`), syncDepsOf(evident))).rejects.toMatchObject({
       code: 'source_unavailable',
       message: expect.stringContaining('HTTP 404'),
     });
@@ -177,10 +181,10 @@ describe('evident sync --sitemap <url>', () => {
       body: urlset([`${site.origin}/a.html`, `${site.origin}/b.html`]),
     });
     await expect(
-      syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxPages: 1 }), evident),
+      syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxPages: 1 }), syncDepsOf(evident)),
     ).rejects.toMatchObject({ code: 'source_limit_exceeded' });
     await expect(
-      syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxDepth: 0 }), evident),
+      syncSource(web('sitemap', `${site.origin}/sitemap.xml`, { maxDepth: 0 }), syncDepsOf(evident)),
     ).rejects.toMatchObject({ code: 'source_limit_exceeded' });
     expect(await docIds()).toEqual(before);
   });
@@ -196,7 +200,7 @@ describe('evident sync --sitemap <url>', () => {
     });
     const report = await syncSource(
       web('sitemap', `${site.origin}/sitemap.xml`, { maxBytes: 2000, maxRedirects: 3 }),
-      evident,
+      syncDepsOf(evident),
     );
     expect(statuses(report)).toEqual({
       '/big.html': 'failed:source_limit_exceeded',
