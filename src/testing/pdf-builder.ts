@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 
 /** One line of text on a test PDF page. */
 export interface PdfLine {
@@ -45,6 +46,14 @@ export interface PdfBuildOptions {
    * PDF has: a reader cannot open it without the password.
    */
   encrypted?: boolean;
+  /** Content streams compressed with FlateDecode, each padded with this many spaces (a stream-inflation bomb). */
+  deflatePadding?: number;
+}
+
+/** A FlateDecode stream object's body (latin1), its data the compressed text. */
+function deflatedStream(text: string): string {
+  const data = deflateSync(Buffer.from(text, 'latin1'), { level: 9 }).toString('latin1');
+  return `<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n${data}\nendstream`;
 }
 
 const escapePdfString = (text: string): string =>
@@ -76,7 +85,10 @@ export function buildPdf(pages: readonly (readonly PdfLine[])[], options: PdfBui
       );
     }
     const stream = ops.join('\n');
-    const contentId = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+    const contentId =
+      options.deflatePadding === undefined
+        ? add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`)
+        : add(deflatedStream(`${stream}\n${' '.repeat(options.deflatePadding)}`));
     pageIds.push(
       add(
         `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${regularId} 0 R /F2 ${boldId} 0 R >> >> /Contents ${contentId} 0 R >>`,

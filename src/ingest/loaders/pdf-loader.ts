@@ -2,7 +2,8 @@ import { basename } from 'node:path';
 import { getDocumentProxy } from 'unpdf';
 import type { Block, LoadedDocument } from '../../domain/index.ts';
 import { IngestError } from '../../errors/index.ts';
-import { INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '../limits.ts';
+import { formatBytes, INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '../limits.ts';
+import { inflatesBeyond } from './pdf-streams.ts';
 import { readScans } from '../ocr/index.ts';
 import type { Loader } from './loader.ts';
 import { findPageTables, insideTable, pdfTables, withTableBlocks, type FoundTable } from '../pdf-tables/index.ts';
@@ -295,6 +296,13 @@ function documentStyle(pages: readonly PdfTextLine[][]): PageStyle {
 export const pdfLoader: Loader = {
   type: 'pdf',
   async load(bytes: Buffer, path: string, limits: IngestLimits = INGEST_DEFAULTS): Promise<LoadedDocument> {
+    if (await inflatesBeyond(bytes, limits.maxExpandedBytes))
+      throw limitExceeded(
+        'maxExpandedBytes',
+        basename(path),
+        `inflates to more than ${formatBytes(limits.maxExpandedBytes)} in its compressed streams`,
+        limits,
+      );
     let pdf: DocumentProxy;
     try {
       // pdf.js may take ownership of the buffer it is given, so it gets a copy.
