@@ -68,6 +68,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_MAX_ARCHIVE_ENTRIES'], path: ['ingest', 'maxArchiveEntries'], parse: num },
   { names: ['EVIDENT_MAX_XML_ELEMENTS'], path: ['ingest', 'maxXmlElements'], parse: num },
   { names: ['EVIDENT_MAX_NESTING_DEPTH'], path: ['ingest', 'maxNestingDepth'], parse: num },
+  { names: ['EVIDENT_MAX_DOCUMENT_SECONDS'], path: ['ingest', 'maxDocumentSeconds'], parse: num },
   { names: ['EVIDENT_MAX_DELETE_SHARE'], path: ['ingest', 'maxDeleteShare'], parse: num },
   { names: ['EVIDENT_MAX_TABLE_CELLS'], path: ['ingest', 'maxTableCells'], parse: num },
   { names: ['EVIDENT_MAX_TABLE_COLUMNS'], path: ['ingest', 'maxTableColumns'], parse: num },

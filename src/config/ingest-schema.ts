@@ -25,7 +25,9 @@ export const ingestSchema = z
       .int()
       .positive()
       .default(256 * MiB)
-      .describe('Bytes a DOCX/XLSX expands to: every zip entry, as declared and as actually inflated.'),
+      .describe(
+        "Bytes a DOCX/XLSX expands to (every zip entry, as declared and as actually inflated), and a PDF's compressed streams inflate to (counted before the PDF is read).",
+      ),
     maxArchiveEntries: z.number().int().positive().default(10_000).describe('Entries in a DOCX/XLSX zip.'),
     maxXmlElements: z
       .number()
@@ -42,6 +44,13 @@ export const ingestSchema = z
       .max(10_000)
       .default(512)
       .describe("Nesting of HTML elements and of a DOCX/XLSX's XML (browsers keep 512 levels)."),
+    maxDocumentSeconds: z
+      .number()
+      .positive()
+      .default(300)
+      .describe(
+        'Seconds one PDF may take to read, checked after each page (its streams are bounded by maxExpandedBytes before): a file past it fails alone with file_limit_exceeded. The 15-page BERT paper reads in about 2 s.',
+      ),
     maxDeleteShare: z
       .number()
       .min(0)

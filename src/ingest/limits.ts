@@ -15,6 +15,7 @@ const UNITS: Partial<Record<keyof IngestLimits, string>> = {
   maxTableColumns: 'columns',
   maxDocumentChars: 'characters',
   maxDocumentChunks: 'chunks',
+  maxDocumentSeconds: 's',
 };
 
 export const formatBytes = (bytes: number): string =>

@@ -42,4 +42,17 @@ describe('PDF stream bombs', () => {
     const loaded = await pdfLoader.load(buildPdf([page], { deflatePadding: 1024 }), '/in/small.pdf');
     expect(loaded.blocks.map((block) => block.text)).toContain('Revenue grew in every region.');
   });
+
+  it('stops reading a PDF past ingest.maxDocumentSeconds, between pages', async () => {
+    const pages = Array.from({ length: 5 }, () => page);
+    const error = await failureOf(
+      pdfLoader.load(buildPdf(pages), '/in/slow.pdf', { ...INGEST_DEFAULTS, maxDocumentSeconds: 1e-6 }),
+    );
+    expect(IngestLimitError.isInstance(error), String(error)).toBe(true);
+    expect((error as IngestLimitError).details).toMatchObject({
+      setting: 'ingest.maxDocumentSeconds',
+      env: 'EVIDENT_MAX_DOCUMENT_SECONDS',
+    });
+    expect((error as Error).message).toMatch(/slow\.pdf took more than 0\.000001 s to read, by page \d of 5/);
+  });
 });

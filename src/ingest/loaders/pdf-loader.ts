@@ -239,7 +239,7 @@ function pageBlocks(lines: readonly PdfTextLine[], page: number, style: PageStyl
   return blocks;
 }
 
-/** Every page's lines; stops with `maxDocumentChars` as soon as the text read so far is over it. */
+/** Every page's lines; stops with `maxDocumentChars` as soon as the text read so far is over it, and with `maxDocumentSeconds` between pages. */
 async function readPages(
   pdf: DocumentProxy,
   path: string,
@@ -248,7 +248,15 @@ async function readPages(
 ): Promise<PdfTextLine[][]> {
   const pages: PdfTextLine[][] = [];
   let chars = 0;
+  const deadline = performance.now() + limits.maxDocumentSeconds * 1000;
   for (let number = 1; number <= pdf.numPages; number += 1) {
+    if (performance.now() > deadline)
+      throw limitExceeded(
+        'maxDocumentSeconds',
+        basename(path),
+        `took more than ${limits.maxDocumentSeconds} s to read, by page ${number - 1} of ${pdf.numPages}`,
+        limits,
+      );
     const page = await pdf.getPage(number);
     const content = await page.getTextContent();
     const items: PositionedItem[] = [];
