@@ -6,8 +6,9 @@ import { startApiTestServer, type ApiTestServer } from '../testing/api-test-serv
 
 /**
  * When the audit log cannot be written (here: the database itself refuses inserts into it), a search fails closed with
- * an opaque error and no result; a run, whose answer is already stored and streamed, is not failed but the failure is
- * logged as an error; an admin change stands and its response says the request failed.
+ * an opaque error and no result; an approval is refused before its action runs; a run, whose answer is already stored
+ * and streamed, is not failed but the failure is logged as an error; an admin change stands and its response says the
+ * request failed.
  */
 let api: ApiTestServer;
 let db: Database.Database;
@@ -64,6 +65,27 @@ describe('when the audit log cannot be written', () => {
       message: 'audit record failed',
       fields: { what: 'ask' },
     });
+  });
+
+  it('refuses a decision it cannot record: the approved action does not run', async () => {
+    const thread = (await api.request('POST', '/threads', { key: api.keys.alice, json: {} })).json as {
+      thread_id: string;
+    };
+    const asked = await api.request('POST', `/threads/${thread.thread_id}/runs/wait`, {
+      key: api.keys.alice,
+      json: { assistant_id: 'rag', input: { question: 'Remember that I prefer answers in bullet points' } },
+    });
+    expect(asked.status).toBe(200);
+    const decided = await api.request('POST', `/threads/${thread.thread_id}/runs/wait`, {
+      key: api.keys.alice,
+      json: { assistant_id: 'rag', command: { resume: { decision: 'approve' } } },
+    });
+    expect(decided.status).toBe(500);
+    expect(await api.evident.store.listMemories('alice')).toEqual([]);
+    const runs = (await api.request('GET', `/threads/${thread.thread_id}/runs`, { key: api.keys.alice })).json as {
+      status: string;
+    }[];
+    expect(runs.map((run) => run.status)).toEqual(['interrupted']);
   });
 
   it('keeps an admin change it could not record, and says the request failed', async () => {

@@ -4,3 +4,4 @@ export * from './document.ts';
 export * from './search.ts';
 export * from './answer.ts';
 export * from './principal-name.ts';
+export * from './identifier.ts';

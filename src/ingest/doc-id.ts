@@ -1,23 +1,15 @@
+import { escapeUnsafe, MAX_ID_CHARS, shownId, UNSAFE_ID_CHAR } from '../domain/identifier.ts';
 import { IngestError } from '../errors/index.ts';
 
-/**
- * Characters no doc_id may hold: C0 and C1 controls and DEL (they rewrite terminals and split log lines), the
- * bidirectional embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069 and the marks U+200E, U+200F,
- * U+061C (they reorder what a reader sees: `invoice‮fdp.exe` shows as `invoiceexe.pdf`), and the line and paragraph
- * separators U+2028, U+2029. A doc_id is shown in citations, lists and logs, so it must read as what it is.
- */
-export const UNSAFE_DOC_ID_CHAR =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-
-const UNSAFE_GLOBAL = new RegExp(UNSAFE_DOC_ID_CHAR.source, 'g');
-
-/** The text with each unsafe character written as `<U+202E>`, so a message naming it cannot be reordered by it. */
-export const escapeUnsafe = (text: string): string =>
-  text.replace(UNSAFE_GLOBAL, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
-
-/** Refuses a doc_id (a file's path relative to its folder) that holds an unsafe character, naming it. */
+/** Refuses a doc_id (a file's path relative to its folder) over the identifier bound or with an unsafe character (domain/identifier.ts), naming it. */
 export function checkDocId(docId: string): void {
-  const found = UNSAFE_DOC_ID_CHAR.exec(docId);
+  if (docId.length > MAX_ID_CHARS)
+    throw new IngestError(
+      'doc_id_invalid',
+      `The file name ${shownId(docId)} has ${docId.length.toLocaleString('en-US')} characters, more than the ${MAX_ID_CHARS} a doc_id may have.`,
+      { hint: 'Shorten the file name or its folders, and ingest it again.', details: { length: docId.length } },
+    );
+  const found = UNSAFE_ID_CHAR.exec(docId);
   if (!found) return;
   const code = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
   throw new IngestError(

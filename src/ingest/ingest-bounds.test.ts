@@ -137,6 +137,18 @@ describe('doc ids', () => {
     expect(JSON.stringify(summary)).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u0080-\u009f]/);
     expect((await evident.store.listDocuments(LOCAL_OPERATOR)).map((d) => d.docId)).toEqual(['ok.md']);
   });
+
+  it('refuses a doc_id over 512 characters (what the audit log records of an id), so no search of it goes unaudited', async () => {
+    await open();
+    const deep = join(docs, 'a'.repeat(200), 'b'.repeat(200), 'c'.repeat(120));
+    await mkdir(deep, { recursive: true });
+    await writeFile(join(deep, 'notes.md'), '# Notes\n\nLighthouse keeper rota.\n');
+    const [outcome] = (await evident.ingestor.ingest([docs])).outcomes;
+    expect(outcome?.status).toBe('failed');
+    expect(outcome?.error?.code).toBe('doc_id_invalid');
+    expect(outcome?.error?.message).toMatch(/has 531 characters, more than the 512 a doc_id may have/);
+    expect(await evident.store.listDocuments(LOCAL_OPERATOR)).toEqual([]);
+  });
 });
 
 describe('source', () => {

@@ -17,8 +17,8 @@ export interface AskedRun {
 
 /**
  * The run engine's side of the audit log: who asked each run started here and through what, the approval recorded
- * as its run starts, each ask as its run ends. A write that fails does not fail the run (its outcome is stored and
- * streamed already): it is logged as an error.
+ * before its run is stored (a failed write refuses the decision), each ask as its run ends (a failed write cannot
+ * take back what was streamed: it is logged as an error).
  */
 export class RunAuditTrail {
   private readonly asked = new Map<string, AskedRun>();
@@ -38,8 +38,9 @@ export class RunAuditTrail {
     this.asked.delete(runId);
   }
 
-  approvalDecided(approval: DecidedApproval): Promise<void> {
-    return this.record('approval', approval.run.runId, () => this.audit?.approvalDecided(approval));
+  /** Records a decision before its run is stored; a failure fails the decision (no decision runs unrecorded). */
+  async approvalDecided(approval: DecidedApproval): Promise<void> {
+    await this.audit?.approvalDecided(approval);
   }
 
   /**

@@ -16,7 +16,8 @@ export interface EndedRun {
 
 /** A decision on a pending action, authorized and recorded as the start of the run that carries it out. */
 export interface DecidedApproval {
-  run: RunRecord;
+  /** The run the decision starts (recorded before it is stored: no decision runs unrecorded). */
+  run: Pick<RunRecord, 'runId' | 'threadId'>;
   decider: Principal;
   surface?: AuditSurface;
   decision: ApprovalDecision['decision'];
@@ -24,8 +25,10 @@ export interface DecidedApproval {
 }
 
 /**
- * Where the run engine reports what the audit log records (`src/audit/`). The engine does not fail a run when a
- * record cannot be written (the run's outcome is already stored and streamed): it logs the failure as an error.
+ * Where the run engine reports what the audit log records (`src/audit/`). A decision is recorded before its run is
+ * stored, and a decision whose record cannot be written is refused. An ask is recorded as its run ends: the ids it
+ * records are bounded where they are stored (domain/identifier.ts), so only the store failing can lose that record,
+ * after the answer was streamed; the engine logs it as an error.
  */
 export interface RunAudit {
   runEnded(ended: EndedRun): Promise<void>;

@@ -150,6 +150,16 @@ export class RunManager {
         runId,
         policy: this.policy,
       });
+      const { action } = request;
+      const surface = request.surface;
+      if (decided && action.kind === 'resume')
+        await this.trail.approvalDecided({
+          run: { runId, threadId },
+          decider: principal,
+          decision: action.decision.decision,
+          action: decided,
+          ...(surface ? { surface } : {}),
+        });
       // The run belongs to the thread's owner even when an admin decided on its action.
       const run = await this.store.startRun({
         runId,
@@ -159,24 +169,12 @@ export class RunManager {
         question,
         lease: this.leases.lease,
       });
-      const surface = request.surface;
       this.trail.started(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
       this.launch(agent, run, input, {
         ...(checkpointId ? { checkpointId } : {}),
         ...(headCheckpointId !== undefined ? { headCheckpointId } : {}),
       });
       void this.active.get(run.runId)?.done.finally(release);
-      const { action } = request;
-      if (decided && action.kind === 'resume') {
-        const approval = {
-          run,
-          decider: principal,
-          decision: action.decision.decision,
-          action: decided,
-          ...(surface ? { surface } : {}),
-        };
-        await this.trail.approvalDecided(approval);
-      }
       return run;
     } catch (error) {
       release();

@@ -1,3 +1,4 @@
+import { MAX_ID_CHARS } from '../domain/identifier.ts';
 import { ValidationError } from '../errors/index.ts';
 import {
   AUDIT_ACTIONS,
@@ -13,8 +14,8 @@ export const AUDIT_COLUMNS =
   'id, at, actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome';
 
 export const AUDIT_BOUNDS = {
-  /** Ids and names: actors, run and thread ids, targets, outcomes. */
-  maxIdChars: 512,
+  /** Ids and names: actors, run and thread ids, targets, outcomes (every stored id is bounded alike: domain/identifier.ts). */
+  maxIdChars: MAX_ID_CHARS,
   /** A question or query as recorded (requests bound them far lower; this is the store's own guard). */
   maxQuestionChars: 100_000,
   /** Doc ids per list (returned, cited). */

@@ -10,6 +10,7 @@ import {
   ThreadForbiddenError,
   ValidationError,
 } from '../errors/index.ts';
+import { checkIdentifier } from '../domain/identifier.ts';
 import type {
   RunEventRecord,
   RunLease,
@@ -31,6 +32,8 @@ export function validateRunStart(run: RunStart): void {
   for (const [field, value] of Object.entries(run)) {
     if (!value) throw new ValidationError(`A run needs a non-empty ${field}.`);
   }
+  checkIdentifier('thread id', run.threadId);
+  checkIdentifier('run id', run.runId);
   validateLease(run.lease, { release: false });
 }
 
@@ -118,6 +121,7 @@ export const runDuration = (startedAt: Date, finished: Date): number =>
 
 export function validateThreadCreate(thread: ThreadCreate): void {
   if (!thread.threadId || !thread.owner) throw new ValidationError('A thread needs a non-empty id and owner.');
+  checkIdentifier('thread id', thread.threadId);
 }
 
 /** A created thread's id was free; the refusal reads the same whoever owns the taken one. */

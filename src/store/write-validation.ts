@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { checkIdentifier } from '../domain/identifier.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { DocumentExtras } from './document-extras.ts';
 import type { DocumentWrite, EmbedderInfo } from './ports/document-store.ts';
@@ -25,6 +26,7 @@ export function validateWrite(write: DocumentWrite): void {
   const { document, chunks, keywordText, vectors, embedder } = write;
   validateEmbedder(embedder);
   if (!document.docId) throw new ValidationError('A document needs a non-empty doc_id.');
+  checkIdentifier('doc_id', document.docId);
   if (keywordText.length !== chunks.length || vectors.length !== chunks.length) {
     throw new ValidationError(
       `Document ${document.docId}: ${chunks.length} chunks but ${keywordText.length} keyword texts and ${vectors.length} vectors.`,

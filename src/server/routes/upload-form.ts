@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { ValidationError } from '../../errors/index.ts';
 import { parseAclValue } from '../../ingest/acl-text.ts';
 import { ACL_SIDECAR_SUFFIX } from '../../ingest/discover.ts';
-import { UNSAFE_DOC_ID_CHAR, escapeUnsafe } from '../../ingest/doc-id.ts';
+import { UNSAFE_ID_CHAR, escapeUnsafe } from '../../domain/identifier.ts';
 
 /** One uploaded file and the doc_id it will be stored under (`<folder>/<file name>`). */
 export interface UploadedFile {
@@ -26,7 +26,7 @@ const FIELDS = ['files', 'folder', 'acl'];
 // Names are written to disk as one path segment; longer ones would fail there with a system error.
 const MAX_NAME_BYTES = 255;
 // Controls and bidirectional overrides/isolates: the characters no doc_id may hold (see ingest/doc-id.ts).
-const CONTROL_CHARS = UNSAFE_DOC_ID_CHAR;
+const CONTROL_CHARS = UNSAFE_ID_CHAR;
 
 const invalid = (message: string, hint = FORM_HINT) => new ValidationError(message, { hint });
 

@@ -9,13 +9,22 @@ import { readJson, requestLimits } from '../../read-json.ts';
 import { assertMetadataWithin } from '../../request-limits.ts';
 import type { ServerEnv } from '../../server-env.ts';
 import { threadJson, threadStateJson } from './api-json.ts';
+import { identifierProblem, MAX_ID_CHARS } from '../../../domain/identifier.ts';
 
 const metadataSchema = z.record(z.string(), z.unknown());
 
 export const threadCreateSchema = z.looseObject({
   thread_id: z
     .string()
-    .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'use 1–128 letters, digits, ".", "_", ":" or "-"')
+    .superRefine((id, context) => {
+      // The one rule every stored identifier follows (domain/identifier.ts), whichever route creates it.
+      const problem = identifierProblem(id);
+      if (problem)
+        context.addIssue({
+          code: 'custom',
+          message: `${problem}; use 1 to ${MAX_ID_CHARS} characters without control or bidirectional characters`,
+        });
+    })
     .nullish(),
   metadata: metadataSchema.nullish(),
   if_exists: z.enum(['raise', 'do_nothing']).nullish(),
