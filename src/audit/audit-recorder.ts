@@ -14,6 +14,21 @@ export interface AdminAction {
   outcome?: string;
 }
 
+/** A read of content outside a search or an ask, as `audited-reads.ts` reports it. */
+export interface ReadRecord {
+  principal: Principal;
+  action: 'table.query' | 'document.read';
+  surface: AuditSurface;
+  /** The SQL of a table query (kept or hashed as questions are). */
+  statement?: string;
+  /** The document read. */
+  target?: string;
+  /** Distinct doc ids of what was read (the documents of the tables a query may read, the document of a file). */
+  docIds?: string[];
+  /** `ok`, or the error code the read ended with. */
+  outcome: string;
+}
+
 /** A search as `auditedSearch` reports it. */
 export interface SearchRecord {
   principal: Principal;
@@ -81,6 +96,18 @@ export class AuditRecorder implements RunAudit {
       target: `${action.tool} ${action.approval_id}`,
       runId: run.runId,
       threadId: run.threadId,
+    });
+  }
+
+  async read({ principal, action, surface, statement, target, docIds, outcome }: ReadRecord): Promise<AuditEntry> {
+    return this.deps.store.appendAudit({
+      actor: principal.id,
+      action,
+      surface,
+      ...(statement !== undefined ? questionFields(statement, this.deps.config.questions) : {}),
+      ...(target !== undefined ? { target } : {}),
+      ...(docIds ? { returnedDocIds: docIds } : {}),
+      outcome,
     });
   }
 

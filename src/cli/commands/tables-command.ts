@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
+import { auditedTableQuery } from '../../audit/audited-reads.ts';
 
 /** A cell as the terminal shows it: NULL for a missing value, a byte count for bytes. */
 function cellText(value: unknown): string {
@@ -40,9 +41,11 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
       }
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const principal = await principalFromFlags(evident, flags);
-        const result = await evident.store.queryTables(input.data.sql, principal, {
-          ...DEFAULT_TABLE_QUERY_LIMITS,
-          ...evident.config.tables,
+        const result = await auditedTableQuery(evident, {
+          sql: input.data.sql,
+          principal,
+          limits: { ...DEFAULT_TABLE_QUERY_LIMITS, ...evident.config.tables },
+          surface: 'cli',
         });
         if (flags.json)
           return io.out(wireJson({ columns: result.columns, rows: result.rows, truncated: result.truncated }));

@@ -179,18 +179,36 @@ describe('GET /v1/audit', () => {
       403,
     );
 
-    const entries = (await audit('?actor=evident:admin-key&limit=6')).entries.reverse();
+    const entries = (await audit('?actor=evident:admin-key&limit=7')).entries.reverse();
     expect(entries.map((e) => [e.action, e.target, e.outcome, e.surface])).toEqual([
       ['user.add', 'dana', 'groups=legal roles=member', 'http'],
       ['user.update', 'dana', 'groups=legal,hr roles=member', 'http'],
       ['key.create', key.id, 'for dana', 'http'],
       ['key.revoke', key.id, undefined, 'http'],
+      // Received before it is stored (a crash after the store's write leaves this), then its outcome.
+      ['document.upload', 'leave.md', 'received', 'http'],
       ['document.upload', 'leave.md', 'ingested', 'http'],
       ['document.delete', 'leave.md', undefined, 'http'],
     ]);
     // The key itself is never recorded.
     expect(JSON.stringify(await audit('?limit=200'))).not.toContain(key.key);
     expect((await audit('?action=document.delete')).entries.map((e) => e.target)).toEqual(['leave.md']);
+  });
+
+  it("records reads of content: a document's file, and a member's refused try at another's, before anything leaves", async () => {
+    const form = new FormData();
+    form.append('files', new Blob(['# Canteen\n\nThe canteen opens at eight.\n']), 'canteen.md');
+    form.append('acl', 'public');
+    expect((await api.request('POST', '/v1/documents', { key: api.keys.admin, body: form })).status).toBe(201);
+    const file = await api.request('GET', '/v1/documents/canteen.md/file', { key: api.keys.bob });
+    expect(file.status).toBe(200);
+    const hidden = await api.request('GET', `/v1/documents/${RESTRICTED}/file`, { key: api.keys.bob });
+    expect(hidden.status).toBe(404);
+    const reads = (await audit('?action=document.read&actor=bob')).entries.reverse();
+    expect(reads.map((e) => [e.target, e.outcome, e.surface, e.returned_doc_ids])).toEqual([
+      ['canteen.md', 'ok', 'http', ['canteen.md']],
+      [RESTRICTED, 'not_found', 'http', undefined],
+    ]);
   });
 
   it('filters by action, actor and time, and pages newest first with a cursor to the last page', async () => {

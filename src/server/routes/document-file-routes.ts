@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { auditedDocumentRead } from '../../audit/audited-reads.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { documentFileReader } from '../document-files/document-file-reader.ts';
@@ -20,9 +21,12 @@ export function documentFileRoutes(evident: Evident, extraRoots: readonly string
     const docId = c.req.param('docId');
     // The store filters by the principal inside its query, as every read of content does.
     const principal = c.get('principal');
-    const record = (await evident.store.listDocuments(principal)).find((document) => document.docId === docId);
-    if (!record) throw new NotFoundError('document', docId);
-    const bytes = await files.read(record, principal);
+    // Recorded in the audit log before the bytes leave (a refused read too, with its error code).
+    const { record, bytes } = await auditedDocumentRead(evident, { docId, principal, surface: 'http' }, async () => {
+      const found = (await evident.store.listDocuments(principal)).find((document) => document.docId === docId);
+      if (!found) throw new NotFoundError('document', docId);
+      return { record: found, bytes: await files.read(found, principal) };
+    });
     if (c.req.header('if-none-match') === `"${record.contentHash}"`) return c.body(null, 304);
     return c.body(bytes, 200, documentFileHeaders(record, bytes.length));
   });

@@ -24,7 +24,8 @@ export interface DocumentRoutesOptions {
 export function documentRoutes(evident: Evident, options: DocumentRoutesOptions = {}): Hono<ServerEnv> {
   const logger = options.logger ?? silentLogger;
   const maxUploadBytes = evident.config.ingest.maxFileBytes;
-  // Uploads and deletions are recorded in the audit log once done; a failed record fails the response (the change stands).
+  // An upload is recorded as received before it is stored and with its outcome once done, a deletion once done; a
+  // failed record fails the response (a change already made stands).
   const audit = evident.audit;
   return new Hono<ServerEnv>()
     .get('/documents', async (c) =>
@@ -44,6 +45,15 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
         await evident.assertEmbedderMatches();
         const actor = c.get('principal');
         const upload = async (onProgress?: Parameters<typeof ingestUpload>[2]) => {
+          // Recorded as received before anything is stored: a crash after the store's write leaves its record.
+          for (const file of form.files)
+            await audit.admin({
+              actor,
+              action: 'document.upload',
+              target: file.docId,
+              surface: 'http',
+              outcome: 'received',
+            });
           const summary = await ingestUpload(evident.ingestor, form, onProgress);
           for (const document of summary.documents) {
             await audit.admin({

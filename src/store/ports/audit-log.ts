@@ -1,4 +1,4 @@
-/** What an audit entry records: a search, an ask (one run's end), an approval decision, or an admin action. */
+/** What an audit entry records: a search, an ask (one run's end), an approval decision, an admin action, or a read of content. */
 export const AUDIT_ACTIONS = [
   'search',
   'ask',
@@ -9,6 +9,9 @@ export const AUDIT_ACTIONS = [
   'key.revoke',
   'document.upload',
   'document.delete',
+  // Content read outside a search or an ask: SQL over ingested tables, a document's file or resource.
+  'table.query',
+  'document.read',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

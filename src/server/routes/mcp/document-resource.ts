@@ -4,6 +4,7 @@ import type { DocumentRecord } from '../../../domain/index.ts';
 import type { McpContext } from './mcp-context.ts';
 import { resourceNotFound } from './resource-not-found.ts';
 import { DOCUMENT_URI_TEMPLATE, documentUri, idFromVariable } from './resource-uri.ts';
+import { auditedDocumentRead } from '../../../audit/audited-reads.ts';
 
 /** A document reads as its chunks' text up to this many characters; the rest is named, not sent (read its chunks). */
 export const MAX_DOCUMENT_RESOURCE_CHARS = 200_000;
@@ -73,9 +74,17 @@ export function registerDocumentResource(server: McpServer, context: McpContext)
     },
     async (uri, variables): Promise<ReadResourceResult> => {
       const docId = idFromVariable(variables.doc_id);
-      const doc = docId ? await readable(docId) : undefined;
-      if (!doc) throw resourceNotFound(uri);
-      const { text, chunks, truncated } = await documentText(context, doc);
+      if (!docId) throw resourceNotFound(uri);
+      // Recorded in the audit log before the text leaves (a refused read too).
+      const { doc, text, chunks, truncated } = await auditedDocumentRead(
+        context.evident,
+        { docId, principal: context.principal, surface: 'mcp' },
+        async () => {
+          const found = await readable(docId);
+          if (!found) throw resourceNotFound(uri);
+          return { doc: found, ...(await documentText(context, found)) };
+        },
+      );
       const note = truncated
         ? `\n\n[Cut after ${chunks} of ${doc.chunkCount} chunks (${MAX_DOCUMENT_RESOURCE_CHARS} characters); read the rest as evident://chunks/${encodeURIComponent(`${doc.docId}#${chunks}`)} and on.]`
         : '';

@@ -9,6 +9,7 @@ import {
 import type { Logger } from '../../../logging/logger.ts';
 import type { McpContext } from './mcp-context.ts';
 import { guarded, toolResult } from './tool-result.ts';
+import { auditedTableQuery } from '../../../audit/audited-reads.ts';
 
 /** A cell as JSON: bytes and big integers have no JSON form of their own. */
 function jsonCell(value: unknown): unknown {
@@ -47,7 +48,12 @@ export function registerTableQueryTool(server: McpServer, context: McpContext, l
     },
     (args) =>
       guarded(logger, 'table_query', async () => {
-        const result = await store.queryTables(args.sql, context.principal, limits);
+        const result = await auditedTableQuery(context.evident, {
+          sql: args.sql,
+          principal: context.principal,
+          limits,
+          surface: 'mcp',
+        });
         const rows = result.rows.map((row) => row.map(jsonCell));
         return toolResult(summarizeRows(result.columns, result.rows, result.truncated), {
           sql: args.sql,
