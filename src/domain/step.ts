@@ -13,6 +13,8 @@ export interface ToolCallRecord {
   result_summary: string;
   ok: boolean;
   duration_ms: number;
+  /** The documents the result was computed from (a table query's tables): it is withheld from a reader who lost one. */
+  doc_ids?: string[];
 }
 
 /** An error a step recorded and the run went on from (a model step that fell back to its offline strategy). */

@@ -117,6 +117,52 @@ describe("a stored state read with today's permissions", () => {
     expect(await redaction.apply({ ...second })).toEqual(redacted);
   });
 
+  it('withholds a table result computed from a document the reader may not read, rows and all, and a summary folded from one', async () => {
+    const state = {
+      question: 'q',
+      tool_calls: [
+        {
+          name: 'table_query',
+          arguments: { sql: 'SELECT sum(fee) FROM tbl_contracts' },
+          result_summary: '1 row; columns: sum\n48000',
+          ok: true,
+          duration_ms: 3,
+          doc_ids: ['contracts/ct-2024-0193.md'],
+        },
+        {
+          name: 'table_query',
+          arguments: { sql: 'SELECT count(*) FROM tbl_orders' },
+          result_summary: '1 row; columns: count\n12',
+          ok: true,
+          duration_ms: 2,
+          doc_ids: ['api/orders-api.md'],
+        },
+      ],
+      scratchpad: [
+        {
+          observations: [
+            {
+              call_id: 'c2',
+              tool: 'table_query',
+              content: '1 row; columns: sum\n48000',
+              ok: true,
+              table: { columns: ['sum'], rows: [[48000]] },
+              doc_ids: ['contracts/ct-2024-0193.md'],
+            },
+          ],
+        },
+      ],
+      history_summary: 'Earlier the user asked about a contract whose termination fee is $48,000.',
+      history_summary_sources: [SECRET, PUBLIC],
+    };
+    const forBob = await new ReaderRedaction(sample.evident.store, BOB).apply(state);
+    expect(JSON.stringify(forBob)).not.toContain('48');
+    expect(forBob.tool_calls.map((call) => call.arguments.sql)).toEqual(['SELECT count(*) FROM tbl_orders']);
+    expect(forBob.history_summary).toBe(WITHHELD_TEXT);
+    expect(forBob.history_summary_sources).toEqual([PUBLIC]);
+    expect(await new ReaderRedaction(sample.evident.store, ALICE).apply(state)).toEqual(state);
+  });
+
   it('withholds a deleted document from an admin too', async () => {
     await sample.evident.store.deleteDocument('contracts/ct-2024-0193.md');
     const redacted = await new ReaderRedaction(sample.evident.store, {

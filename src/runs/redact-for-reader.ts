@@ -16,8 +16,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
-/** Lists of bare chunk ids (a step event's hits, a turn's sources). */
-const ID_LISTS = new Set(['chunk_ids', 'evidence_ids', 'sources']);
+/** Lists of bare chunk ids (a step event's hits, a turn's sources, what a running summary was folded from). */
+const ID_LISTS = new Set(['chunk_ids', 'evidence_ids', 'sources', 'history_summary_sources']);
+/** Text fields written from the chunks an id list beside them names: withheld when one of those is. */
+const GOVERNED_TEXT: readonly (readonly [text: string, sources: string])[] = [
+  ['history_summary', 'history_summary_sources'],
+];
+/** Lists of the documents a result rests on (a table query's rows): an item naming one the reader may not read goes whole. */
+const DOC_LISTS = new Set(['doc_ids']);
+/** A document is readable when its first chunk is: a document's ACL covers all its chunks. */
+const firstChunkOf = (docId: string): string => `${docId}#0`;
 
 /**
  * Every chunk id a stored value refers to: `chunk_id` fields, id lists, a turn's `sources`, and ids named in text (a
@@ -31,6 +39,7 @@ function chunkIdsIn(value: unknown, into: Set<string>): Set<string> {
   } else if (isRecord(value)) {
     if (typeof value.chunk_id === 'string') into.add(value.chunk_id);
     for (const key of ID_LISTS) for (const id of strings(value[key])) into.add(id);
+    for (const key of DOC_LISTS) for (const id of strings(value[key])) into.add(firstChunkOf(id));
     for (const item of Object.values(value)) chunkIdsIn(item, into);
   }
   return into;
@@ -96,6 +105,7 @@ export class ReaderRedaction {
     // The record's own references (an evidence item's `chunk_id`, a hit's ids).
     if (typeof value.chunk_id === 'string') ids.add(value.chunk_id);
     for (const key of ID_LISTS) for (const id of strings(value[key])) ids.add(id);
+    for (const key of DOC_LISTS) for (const id of strings(value[key])) ids.add(firstChunkOf(id));
     return { ids, fields };
   }
 
@@ -114,6 +124,8 @@ export class ReaderRedaction {
     if (typeof value === 'string') return this.hiddenDocs.some((docId) => value.includes(docId));
     if (!isRecord(value)) return false;
     if (typeof value.chunk_id === 'string' && this.hidden(value.chunk_id)) return true;
+    // A result computed from a document's rows (a table query's) goes whole, its rows with it.
+    for (const key of DOC_LISTS) if (strings(value[key]).some((id) => this.hidden(firstChunkOf(id)))) return true;
     // An item with text from its chunks (a context item) goes whole; a bare hit list is filtered id by id.
     return typeof value.text === 'string' && strings(value.chunk_ids).some(this.hidden);
   }
@@ -147,6 +159,12 @@ export class ReaderRedaction {
           out[field] = WITHHELD_TEXT;
           this.withheld += 1;
         }
+      }
+    }
+    for (const [text, sources] of GOVERNED_TEXT) {
+      if (typeof out[text] === 'string' && out[text] !== '' && strings(value[sources]).some(this.hidden)) {
+        out[text] = WITHHELD_TEXT;
+        this.withheld += 1;
       }
     }
     // A state's chat `messages` mirror its `history` turn by turn.

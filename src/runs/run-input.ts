@@ -9,7 +9,7 @@ import type { Turn } from '../domain/turn.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 import { authorizeDecision, pendingActionsOf } from './policy/authorize-decision.ts';
 import type { AgentDefinition } from './agent-definition.ts';
-import { ReaderRedaction } from './redact-for-reader.ts';
+import { ReaderRedaction, WITHHELD_TEXT } from './redact-for-reader.ts';
 import { threadNotFound } from './run-access.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import type { RunAction } from './run-request.ts';
@@ -68,9 +68,9 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
     const pending = pendingActionsOf(snapshot)[0];
     if (pending) throw new ThreadInterruptedError(threadId, pending.tool);
     const start = { question: action.question, history: action.history, principal, threadId, runId };
-    const history = await historyForOwner(snapshot.values, context);
+    const conversation = await conversationForOwner(snapshot.values, context);
     return {
-      input: { ...agent.inputFor(start, snapshot.createdAt !== undefined), ...(history ? { history } : {}) },
+      input: { ...agent.inputFor(start, snapshot.createdAt !== undefined), ...conversation },
       question: action.question,
       headCheckpointId: checkpointIdOf(snapshot),
     };
@@ -98,12 +98,25 @@ async function stateForOwner(
   return Object.fromEntries(changed);
 }
 
-/** The conversation part of the owner's view of the state: what a new question's run reads of earlier runs. */
-async function historyForOwner(values: unknown, context: RunInputContext): Promise<Turn[] | undefined> {
-  // Only answer turns record what they rest on: a thread without one has nothing to withhold, and no lookup to make.
-  if (!(values as Partial<SharedValues> | undefined)?.history?.some((turn) => turn.sources?.length)) return undefined;
+/**
+ * The conversation part of the owner's view of the state: what a new question's run reads of earlier runs — the
+ * turns, and the running summary of older ones, which a run starts without when it rests on a chunk the owner may
+ * not read now.
+ */
+async function conversationForOwner(
+  values: unknown,
+  context: RunInputContext,
+): Promise<{ history?: Turn[]; history_summary?: string; history_summary_sources?: string[] }> {
+  const state = values as (Partial<SharedValues> & { history_summary_sources?: string[] }) | undefined;
+  // Only answer turns and summaries record what they rest on: a thread without one has nothing to withhold.
+  if (!state?.history?.some((turn) => turn.sources?.length) && !state?.history_summary_sources?.length) return {};
   const update = await stateForOwner(values, context);
-  return update?.history as Turn[] | undefined;
+  if (!update) return {};
+  const withheldSummary = update.history_summary === WITHHELD_TEXT;
+  return {
+    ...(update.history ? { history: update.history as Turn[] } : {}),
+    ...(withheldSummary ? { history_summary: '', history_summary_sources: [] } : {}),
+  };
 }
 
 /** A fork asks anew from the end of a run; a replay (no question) re-runs from a checkpoint in the middle of one. */
@@ -131,9 +144,9 @@ async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, context: 
       );
     }
     const start = { question: action.question, history: [], principal, threadId, runId };
-    const history = await historyForOwner(snapshot.values, context);
+    const conversation = await conversationForOwner(snapshot.values, context);
     return {
-      input: { ...agent.inputFor(start, true), ...(history ? { history } : {}) },
+      input: { ...agent.inputFor(start, true), ...conversation },
       question: action.question,
       checkpointId,
     };

@@ -228,6 +228,11 @@ export class CompliantChatModel extends BaseChatModel<RecordingCallOptions> impl
         const idKey = 'id' in ((item.properties ?? {}) as Record<string, unknown>) ? 'id' : 'chunk_id';
         return this.citations(call, reading).map(({ chunk_id, quote }) => ({ [idKey]: chunk_id, sentence: quote }));
       }
+      case 'summary': {
+        // A faithful summary keeps the facts discussed: the turns it was given, as they were said.
+        const turns = call.prompt.split('Turns to fold in:').at(-1)?.trim() ?? '';
+        return pad(turns.slice(0, 1_000), Number(schema.minLength ?? 1));
+      }
       case 'missing_information':
       case 'entities':
         return [];

@@ -48,9 +48,14 @@ true satisfies Same<SharedStateType, SharedValues>;
 // Beside the shared fields, the fields the shared nodes (core/nodes) keep, in groups: an agent's state spreads the
 // groups of the shared nodes it wires, so each agent states what it shares instead of inheriting another's state.
 
-/** Turns older than the history window, folded into a bounded running summary: load_memory writes it, rewrite reads it. */
+/**
+ * Turns older than the history window, folded into a bounded running summary: load_memory writes it, rewrite reads it.
+ * `history_summary_sources` are the chunks the folded turns rested on: a reader who may not read one of them today
+ * gets the summary withheld (runs/redact-for-reader.ts), and a new run starts without it.
+ */
 export const historySummaryField = {
   history_summary: value<string>(() => ''),
+  history_summary_sources: value<string[]>(() => []),
 };
 
 /**

@@ -31,6 +31,8 @@ export interface Observation {
   content: string;
   ok: boolean;
   table?: TableRows;
+  /** The documents a table result rests on: the observation is withheld from a reader who lost one. */
+  doc_ids?: string[];
 }
 
 /** One Thought → Action(s) → Observation(s) turn of the loop, kept protocol-neutral so each protocol can render it. */

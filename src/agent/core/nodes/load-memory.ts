@@ -13,7 +13,11 @@ export interface RunToStart {
   principal: Principal | null;
   history: Turn[];
   history_summary: string;
+  history_summary_sources?: string[];
 }
+
+/** The chunks a summary's turns rest on, the latest kept when there are more than this. */
+const MAX_SUMMARY_SOURCES = 2_000;
 
 /** What load_memory works with: the embedder and the memories' port for long-term memory, the model to summarise. */
 export interface LoadMemoryDeps extends MemoryDeps, ModelStepDeps {
@@ -48,6 +52,9 @@ export const loadMemory =
       update: {
         history,
         history_summary: folded.summary,
+        history_summary_sources: [
+          ...new Set([...(state.history_summary_sources ?? []), ...older.flatMap((turn) => turn.sources ?? [])]),
+        ].slice(-MAX_SUMMARY_SOURCES),
         memories,
         standalone_question: '',
         sub_questions: [],

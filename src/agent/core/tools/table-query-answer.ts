@@ -63,6 +63,7 @@ export async function runTableQuery(
     result_summary: output.summary,
     ok: output.ok,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    ...(output.ok ? { doc_ids: output.doc_ids } : {}),
   };
   return { call, output };
 }

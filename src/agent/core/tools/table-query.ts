@@ -19,7 +19,16 @@ const SUMMARY_ROWS = 20;
 const SUMMARY_CELL_CHARS = 80;
 
 export type TableQueryOutput =
-  | { ok: true; sql: string; columns: string[]; rows: unknown[][]; truncated: boolean; summary: string }
+  | {
+      ok: true;
+      sql: string;
+      columns: string[];
+      rows: unknown[][];
+      truncated: boolean;
+      summary: string;
+      /** The documents whose tables the statement names: what the rows rest on, for redaction when access is lost. */
+      doc_ids: string[];
+    }
   | { ok: false; sql: string; error: { code: string; message: string; hint?: string }; summary: string };
 
 export interface TableQueryTool {
@@ -44,6 +53,20 @@ export function summarizeRows(columns: readonly string[], rows: readonly unknown
   const count = truncated ? `${rows.length}+ rows (truncated)` : `${rows.length} row${rows.length === 1 ? '' : 's'}`;
   const more = rows.length > SUMMARY_ROWS ? [`… ${rows.length - SUMMARY_ROWS} more`] : [];
   return [`${count}; columns: ${columns.join(' | ')}`, ...shown, ...more].join('\n');
+}
+
+/**
+ * The documents of the tables a statement names (as a word, in any case): over-inclusive where a name is also written
+ * in a literal, so a result is withheld rather than kept when in doubt.
+ */
+export function namedTablesDocs(sql: string, tables: readonly TableRecord[]): string[] {
+  const text = sql.toLowerCase();
+  const named = tables.filter((table) =>
+    new RegExp(`(?<![\\w$])${table.sqlName.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'u').test(
+      text,
+    ),
+  );
+  return [...new Set(named.map((table) => table.docId))];
 }
 
 /** The schemas a model needs to write SQL: table names, what they came from, typed columns. */
@@ -83,6 +106,7 @@ export function createTableQueryTool(deps: {
           sql: parsed.data.sql,
           ...result,
           summary: summarizeRows(result.columns, result.rows, result.truncated),
+          doc_ids: namedTablesDocs(parsed.data.sql, await deps.store.listTables(principal)),
         };
       } catch (error) {
         if (!isEvidentError(error) || error.category !== 'user') throw error;

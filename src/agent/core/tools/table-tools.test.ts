@@ -99,6 +99,8 @@ describe('table tools on the sample orders CSV, ingested through the pipeline', 
     const tool = createTableQueryTool({ store: evident.store, limits: { maxRows: 3 } });
     const rows = await tool.invoke({ sql: `SELECT order_id FROM ${ordersTable} ORDER BY order_id` }, ADMIN);
     expect(rows).toMatchObject({ ok: true, truncated: true, rows: [['A-1001'], ['A-1002'], ['A-1003']] });
+    // What the rows rest on, so a reader who loses the CSV's group has them withheld (runs/redact-for-reader.ts).
+    expect(rows).toMatchObject({ doc_ids: ['orders-q1.csv'] });
     expect(rows.summary.split('\n')[0]).toBe('3+ rows (truncated); columns: order_id');
     const refused = await tool.invoke({ sql: 'SELECT * FROM documents' }, ADMIN);
     expect(refused).toMatchObject({ ok: false, error: { code: 'query_rejected' } });

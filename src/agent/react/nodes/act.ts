@@ -31,6 +31,7 @@ export const act: ReactNode = async (state, deps) => {
       result_summary: outcome.result_summary,
       ok: outcome.observation.ok,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      ...(outcome.doc_ids ? { doc_ids: outcome.doc_ids } : {}),
     });
     evidence = mergeEvidence(evidence, outcome.evidence);
     candidates.push(...outcome.candidates);

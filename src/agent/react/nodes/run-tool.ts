@@ -15,6 +15,7 @@ const SHOWN_ROWS = 3;
 export interface ToolOutcome {
   observation: Observation;
   result_summary: string;
+  doc_ids?: string[];
   evidence: Evidence[];
   candidates: Candidate[];
   errors: RunError[];
@@ -62,8 +63,10 @@ export async function runTool(request: ToolRequest, principal: Principal, deps: 
         content: output.ok ? `${output.summary}${sources}` : `table_query failed: ${output.summary}`,
         ok: output.ok,
         ...(table ? { table } : {}),
+        ...(output.ok ? { doc_ids: output.doc_ids } : {}),
       },
       result_summary: output.summary,
+      ...(output.ok ? { doc_ids: output.doc_ids } : {}),
       evidence: cited?.evidence ?? [],
       candidates: [],
       errors: [],
