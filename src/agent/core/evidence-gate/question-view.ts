@@ -40,6 +40,11 @@ export interface QuestionView {
   expansions: Map<string, string[][]>;
   /** "Which activation function does …": the asked noun's terms, which the answer's sentence must state (one aside in a long noun). */
   noun: string[];
+  /**
+   * The noun is "the X of Y"'s ("the average score of BERT LARGE"): an attribute, which a table's column label may
+   * write with one of its words ("Average"); a "which X" noun is the kind of thing asked, stated in full.
+   */
+  attributeNoun: boolean;
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -118,17 +123,18 @@ function countedNoun(question: string): string[] {
 const unitOf = (question: string): string | undefined => /(?:几|多少)(\p{Script=Han})/u.exec(question)?.[1];
 
 /** "Which activation function does BERT use?" → the terms of "activation function" (a what/which + noun question). */
-function askedNoun(question: string): string[] {
-  const noun =
+function askedNoun(question: string): { terms: string[]; attribute: boolean } {
+  const kind =
     /^\s*(?:which|what)\s+((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must)\b/iu.exec(
       question,
-    )?.[1] ?? OF_NOUN.exec(question)?.[1];
-  return noun ? analyzeQuery(noun.replace(ROW_MODIFIER, ' ')) : [];
+    )?.[1];
+  const noun = kind ?? OF_NOUN.exec(question)?.[1];
+  return { terms: noun ? analyzeQuery(noun.replace(ROW_MODIFIER, ' ')) : [], attribute: !kind && noun !== undefined };
 }
 
 /** Words that pick a row or compute over rows ("the first date", "the total apps"): no sentence states them. */
 const ROW_MODIFIER =
-  /\b(?:first|last|second|third|next|previous|total|combined|overall|average|mean|highest|lowest|largest|smallest|most|least|current)\b/giu;
+  /\b(?:first|last|second|third|next|previous|combined|overall|highest|lowest|largest|smallest|most|least|current)\b/giu;
 
 /** "What is the termination fee of CT-2023-0077?": the noun phrase asked about something ("termination fee"). */
 const OF_NOUN =
@@ -170,6 +176,7 @@ export function questionView(question: string): QuestionView {
             ),
           ),
         ];
+  const noun = askedNoun(asked);
   const attribute = terms.filter((term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term));
   return {
     question: asked,
@@ -183,6 +190,7 @@ export function questionView(question: string): QuestionView {
     counted: countedNoun(asked),
     ...(unitOf(asked) ? { unit: unitOf(asked) as string } : {}),
     expansions: module.expansions?.(asked) ?? new Map(),
-    noun: askedNoun(asked).filter((term) => attribute.includes(term)),
+    noun: noun.terms.filter((term) => attribute.includes(term)),
+    attributeNoun: noun.attribute,
   };
 }

@@ -133,9 +133,14 @@ export function valueTies(
       return Math.abs(from - to) + OTHER_CLAUSE * (clauses > 0 ? 2 * clauses : -clauses);
     };
     const credit = (term: string): number => positions.get(term)?.credit ?? around(term);
-    // The asked noun ("activation function") is stated with the value, one word aside in a long one ("on-time delivery rate").
+    // The asked noun ("activation function") is stated with the value, one word aside in a long one ("on-time delivery
+    // rate"); a table row's terse column label states an asked attribute with one of its words ("Average" for "the
+    // average score of").
     const nounMissing = view.noun.filter((term) => credit(term) === 0).length;
-    const noun = nounMissing <= (view.noun.length >= 3 ? 1 : 0);
+    const noun =
+      view.attributeNoun && isTableRow(sentence.text)
+        ? nounMissing < Math.max(1, view.noun.length)
+        : nounMissing <= (view.noun.length >= 3 ? 1 : 0);
     const attribute = attributeTotal
       ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * credit(term), 0) / attributeTotal
       : 1;
