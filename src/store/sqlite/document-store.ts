@@ -142,7 +142,7 @@ export function sqliteDocumentStore(
       const bounds = resolveTableQueryLimits(limits);
       const allowed = (await documents.listTables(principal)).map((table) => table.sqlName.toLowerCase());
       const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
-      const reply = await tableQueries.run({ sql: guarded.sql, allowed, limits: bounds });
+      const reply = await tableQueries.run({ principal: principal.id, sql: guarded.sql, allowed, limits: bounds });
       if (reply.ok) {
         checkResultBytes(reply.columns, reply.rows, bounds);
         return { columns: reply.columns, rows: reply.rows, truncated: reply.truncated };

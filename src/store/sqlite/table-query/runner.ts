@@ -4,12 +4,15 @@ import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { QueryRejectedError, QueryTooLargeError, StoreError, type QueryBound } from '../../../errors/index.ts';
 import type { ResolvedTableQueryLimits } from '../../table-query-limits.ts';
+import { FairQueue } from '../../fair-queue.ts';
 import { FrameReader, frame } from './frames.ts';
 
 /** Where the child reads the database: the store's file, or an image of an in-memory store. */
 export type QuerySource = { path: string } | { image: Uint8Array };
 
 export interface TableQueryRequest {
+  /** Whose query it is: queries are served one principal after another (FairQueue), not first come first served. */
+  principal: string;
   sql: string;
   /** Lowercase SQL names of the tables the statement may read. */
   allowed: readonly string[];
@@ -48,10 +51,13 @@ interface Live {
   dataLimit: number;
 }
 
-const timeoutError = (timeoutMs: number) =>
+/** Table queries one principal may have waiting or running at once. */
+const MAX_PENDING_PER_PRINCIPAL = 4;
+
+const queryTimeout = (timeoutMs: number) =>
   new QueryRejectedError(
     'query_timeout',
-    `The query ran longer than ${timeoutMs} ms (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS) and was stopped.`,
+    `The query took longer than ${timeoutMs} ms, its wait for its turn included (tables.timeoutMs, EVIDENT_TABLE_TIMEOUT_MS), and was stopped.`,
     {
       hint: 'Aggregate over fewer rows, avoid cross joins and unbounded recursive CTEs, or raise the time limit.',
     },
@@ -59,22 +65,37 @@ const timeoutError = (timeoutMs: number) =>
 
 /**
  * Runs table queries one at a time in a child process with its own read-only connection, started on first use
- * and kept for the next query. The child works within a data-segment limit (Linux), counts what it returns and
+ * and kept for the next query, one principal's after another's (FairQueue), each principal with a few waiting at most. The child works within a data-segment limit (Linux), counts what it returns and
  * stops at the result's byte bounds; the parent stops reading a reply at its byte cap and counts the rows again.
  * A query past its time limit — measured from sending it until its reply is read — gets the child killed
  * (SIGKILL: the only way to stop SQLite inside a synchronous step) and the next query starts a fresh one.
  */
 export class TableQueryRunner {
   private live: Live | undefined;
-  private tail: Promise<unknown> = Promise.resolve();
   private nextId = 0;
+  private readonly queue = new FairQueue(
+    MAX_PENDING_PER_PRINCIPAL,
+    (pending) =>
+      new QueryRejectedError(
+        'query_rejected',
+        `${pending} of your table queries are already waiting or running; this one was not queued.`,
+        { hint: 'Send the next query when one of them has answered.' },
+      ),
+  );
 
   constructor(private readonly source: () => QuerySource) {}
 
+  /**
+   * Runs a query in its principal's turn. Its time limit counts the wait: a query that waited past it is refused
+   * without running, and one that runs gets what is left.
+   */
   run(request: TableQueryRequest): Promise<TableQueryReply> {
-    const result = this.tail.then(() => this.runNow(request));
-    this.tail = result.catch(() => undefined);
-    return result;
+    const { limits } = request;
+    return this.queue.run(request.principal, (waitedMs) => {
+      const left = limits.timeoutMs - waitedMs;
+      if (left <= 0) return Promise.reject(queryTimeout(limits.timeoutMs));
+      return this.runNow({ ...request, limits: { ...limits, timeoutMs: left } }, limits.timeoutMs);
+    });
   }
 
   /**
@@ -168,8 +189,10 @@ export class TableQueryRunner {
     return this.live ?? (this.live = this.start(dataLimit));
   }
 
-  private async runNow(request: TableQueryRequest): Promise<TableQueryReply> {
+  /** Runs a query now, within `limits.timeoutMs` (what is left of `stated`, the limit its errors name). */
+  private async runNow(request: TableQueryRequest, stated: number): Promise<TableQueryReply> {
     const { limits } = request;
+    const timeoutError = () => queryTimeout(stated);
     const source = this.source();
     const live = this.childFor(limits, 'image' in source ? source.image.byteLength : 0);
     const child = live.process;
@@ -196,7 +219,7 @@ export class TableQueryRunner {
         live.reader.onMessage = (message) => {
           if (!('id' in message) || message.id !== id) return;
           // The loop may have been busy elsewhere while the reply arrived: the limit covers the whole exchange.
-          if (performance.now() - started > limits.timeoutMs) return fail(timeoutError(limits.timeoutMs));
+          if (performance.now() - started > limits.timeoutMs) return fail(timeoutError());
           done();
           const { id: _, ...rest } = message;
           resolve(rest);
@@ -208,7 +231,7 @@ export class TableQueryRunner {
             return fail(new QueryTooLargeError('memory', limits.maxMemoryBytes));
           fail(new StoreError('The table query process ended unexpectedly.', { hint: 'Run the query again.' }));
         };
-        const timer = setTimeout(() => fail(timeoutError(limits.timeoutMs)), limits.timeoutMs);
+        const timer = setTimeout(() => fail(timeoutError()), limits.timeoutMs);
         child.once('exit', onExit);
         child.stdin.write(
           frame({
@@ -225,7 +248,7 @@ export class TableQueryRunner {
       });
       if (reply.ok || reply.reason === 'not_allowed' || reply.reason === 'not_select' || reply.reason === 'sql_error')
         return reply;
-      if (reply.reason === 'timeout') throw timeoutError(limits.timeoutMs);
+      if (reply.reason === 'timeout') throw timeoutError();
       const limit = { result: limits.maxResultBytes, value: limits.maxValueBytes, memory: limits.maxMemoryBytes }[
         reply.bound
       ];

@@ -135,3 +135,44 @@ describe('SQLite table queries', () => {
     },
   );
 });
+
+describe('SQLite table queries shared by many principals', () => {
+  // A query that keeps SQLite busy until its time limit stops it: an unbounded recursive count.
+  const slow = (table: string) =>
+    `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c, ${table}`;
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+  it("serves one principal's query between another's slow ones, refuses a fifth waiting one, and counts the wait in the limit", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'evident-table-fair-'));
+    const { store, table } = await memoryStoreWithTable(join(dir, 'store.db'));
+    const member: Principal = { id: 'mallory', groups: [], roles: ['member'] };
+    try {
+      const slowLimits = { maxRows: 5, timeoutMs: 400 };
+      // Three slow queries of one member (each stopped at 400 ms) and a quick one of theirs with a 100 ms limit queue
+      // up; a fifth is refused at once.
+      const queued = Array.from({ length: 3 }, () => failureOf(store.queryTables(slow(table), member, slowLimits)));
+      const quick = failureOf(
+        store.queryTables(`SELECT count(*) FROM ${table}`, member, { maxRows: 5, timeoutMs: 100 }),
+      );
+      expect(await failureOf(store.queryTables(slow(table), member, slowLimits))).toMatchObject({
+        code: 'query_rejected',
+      });
+      // The admin's count runs after at most one of them, not after all four.
+      const started = performance.now();
+      expect(
+        (await store.queryTables(`SELECT count(*) FROM ${table}`, ADMIN, { maxRows: 5, timeoutMs: 5000 })).rows,
+      ).toEqual([[3]]);
+      expect(performance.now() - started).toBeLessThan(2 * 400 + 300);
+      for (const failure of await Promise.all(queued)) expect(failure).toMatchObject({ code: 'query_timeout' });
+      // The quick one waited behind its owner's slow ones past its limit: stopped without running, the wait counted.
+      expect(await quick).toMatchObject({ code: 'query_timeout' });
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
