@@ -34,6 +34,15 @@ afterAll(async () => {
 });
 
 describe('evident ask', () => {
+  it('bounds the question and the query as HTTP does, naming the setting', async () => {
+    const asked = await cli('ask', `What is ${'very '.repeat(1_000)}important?`, '--as', 'alice');
+    expect(asked.code).not.toBe(0);
+    expect(asked.stderr).toMatch(/input_too_large|limits\.maxQuestionChars/);
+    const searched = await cli('search', 'fee '.repeat(2_000));
+    expect(searched.code).not.toBe(0);
+    expect(searched.stderr).toMatch(/limits\.maxQuery/);
+  });
+
   it('prints the answer with numbered citations', async () => {
     const run = await cli('ask', 'What is the termination fee of CT-2024-0193?', '--as', 'alice');
     expect(run.code, run.stderr).toBe(0);

@@ -11,9 +11,20 @@ export interface CliIo {
   isTty: boolean;
 }
 
+/**
+ * Escape sequences (CSI, OSC, and the rest: `ESC [ 2 J`, `ESC ] 0 ; title BEL`) and the C0 and C1 control characters
+ * but tab and line feed: text the CLI prints comes from documents and models, and must not clear the screen, retitle
+ * the terminal, rewrite a line with a carriage return, or hide itself.
+ */
+const TERMINAL_CONTROL =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
+
+/** `text` as a terminal may show it: every control sequence and control character but tab and line feed removed. */
+export const terminalSafe = (text: string): string => text.replace(TERMINAL_CONTROL, '');
+
 export const processIo = (): CliIo => ({
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: (text) => process.stdout.write(terminalSafe(text)),
+  err: (text) => process.stderr.write(terminalSafe(text)),
   isTty: Boolean(process.stderr.isTTY),
 });
 

@@ -55,6 +55,9 @@ export function registerAskCommand(program: Command, io: CliIo, setExit: (code: 
         command.optsWithGlobals<GlobalOptions>(),
         flags.llm ? { llm: flags.llm } : {},
         async (evident) => {
+          // The same bound as over HTTP and MCP (limits.maxQuestionChars).
+          const { assertQuestionWithin } = await import('../../server/request-limits.ts');
+          assertQuestionWithin(question, evident.config.limits);
           await evident.assertEmbedderMatches();
           const principal = await principalFromFlags(evident, flags);
           // Routing a question reads the tables' values through the table-query process (SQLite): started now, it

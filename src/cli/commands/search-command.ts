@@ -31,6 +31,9 @@ export function registerSearchCommand(program: Command, io: CliIo): void {
     .option('--explain', 'print per-channel ranks and scores')
     .action(async (query: string, flags: SearchFlags, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+        // The same bounds as over HTTP and MCP (limits.maxQueryChars, maxQueryTerms).
+        const { assertQueryWithin } = await import('../../server/request-limits.ts');
+        assertQueryWithin(query, evident.config.limits);
         await evident.assertEmbedderMatches();
         const principal = await principalFromFlags(evident, flags);
         const topK = intFlag('--top-k', flags.topK);

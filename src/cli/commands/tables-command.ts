@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { principalFromFlags, withEvident, type GlobalOptions, type PrincipalFlags } from '../context.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
-import { auditedTableQuery } from '../../audit/audited-reads.ts';
 
 /** A cell as the terminal shows it: NULL for a missing value, a byte count for bytes. */
 function cellText(value: unknown): string {
@@ -26,10 +25,12 @@ export function registerTablesCommand(program: Command, io: CliIo): void {
     .option('--json', 'print {columns, rows, truncated} as JSON')
     .action(async (sql: string, flags: PrincipalFlags & { json?: boolean }, command: Command) => {
       // The SQL guard and the table tool load with this command only, not with every CLI start.
-      const [{ DEFAULT_TABLE_QUERY_LIMITS, tableQueryInputSchema }, { MAX_TABLE_QUERY_CHARS }] = await Promise.all([
-        import('../../agent/core/tools/table-query.ts'),
-        import('../../store/sql-guard.ts'),
-      ]);
+      const [{ DEFAULT_TABLE_QUERY_LIMITS, tableQueryInputSchema }, { MAX_TABLE_QUERY_CHARS }, { auditedTableQuery }] =
+        await Promise.all([
+          import('../../agent/core/tools/table-query.ts'),
+          import('../../store/sql-guard.ts'),
+          import('../../audit/audited-reads.ts'),
+        ]);
       const input = tableQueryInputSchema.safeParse({ sql });
       if (!input.success) {
         throw new ValidationError(
