@@ -10,7 +10,8 @@ export function docsRoutes(): Hono {
     .get('/openapi.json', (c) => c.json(document))
     .get('/docs', (c) => {
       // The page needs nothing from elsewhere; the policy makes sure it never loads or runs anything either.
-      c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+      c.header('X-Frame-Options', 'DENY');
       return c.html(html);
     });
 }

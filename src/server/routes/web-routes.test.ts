@@ -37,6 +37,9 @@ describe('webRoutes', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(response.headers.get('cache-control')).toBe('no-cache');
+    // No other site may frame it (clickjacking).
+    expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(await response.text()).toContain('<div id="root">');
   });
 

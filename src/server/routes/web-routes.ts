@@ -25,17 +25,29 @@ export function webRoutes(distDir: string = WEB_DIST): Hono {
   let serveDist: MiddlewareHandler | undefined;
   return new Hono().get('*', async (c, next) => {
     if (!existsSync(join(distDir, 'index.html'))) {
-      if (c.req.path === '/') return c.html(NOT_BUILT_PAGE, 503);
+      if (c.req.path === '/') return unframeable(c.html(NOT_BUILT_PAGE, 503));
       return next();
     }
     serveDist ??= serveStatic({ root: distDir });
     const found = await serveDist(c, next);
     // No Response when no file matched and the request went on to the next handler (the app's JSON 404).
-    if (found instanceof Response)
+    if (found instanceof Response) {
       found.headers.set(
         'Cache-Control',
         c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
+      unframeable(found);
+    }
     return found;
   });
+}
+
+/**
+ * No other site may frame the UI (clickjacking: a page that overlays it to make a signed-in user click Approve):
+ * `frame-ancestors 'none'` for browsers that read CSP, `X-Frame-Options: DENY` for the rest.
+ */
+export function unframeable(response: Response): Response {
+  response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");
+  response.headers.set('X-Frame-Options', 'DENY');
+  return response;
 }
