@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRobots } from './robots.ts';
+import { matches, parseRobots } from './robots.ts';
 import { parseSitemap } from './sitemap.ts';
 
 describe('parseRobots', () => {
@@ -33,6 +33,38 @@ describe('parseRobots', () => {
     expect(parseRobots('User-agent: *\nDisallow: /admin\n')('/about')).toBe(true);
     expect(parseRobots('')('/anything')).toBe(true);
     expect(parseRobots('User-agent: *\nDisallow:\n')('/anything')).toBe(true);
+  });
+});
+
+describe('robots.txt rules an attacker writes', () => {
+  // The reading RFC 9309 gives a rule, as a regular expression (exponential on some rules, fine on short ones).
+  const byRegex = (pattern: string, path: string): boolean => {
+    const anchored = pattern.endsWith('$');
+    const body = (anchored ? pattern.slice(0, -1) : pattern)
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    return new RegExp(`^${body}${anchored ? '$' : ''}`).test(path);
+  };
+
+  it('matches as the regular-expression reading does, on many random short rules and paths', () => {
+    let seed = 26;
+    const next = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296;
+    const pick = (alphabet: string, length: number) =>
+      Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    for (let i = 0; i < 3_000; i++) {
+      const pattern = `/${pick('ab*', 1 + Math.floor(next() * 6))}${next() < 0.3 ? '$' : ''}`;
+      const path = `/${pick('ab', Math.floor(next() * 8))}`;
+      expect(matches(pattern, path), `${pattern} ${path}`).toBe(byRegex(pattern, path));
+    }
+  });
+
+  it('checks a long path against thousands of many-star rules in bounded time', () => {
+    const rules = Array.from({ length: 5_000 }, (_, i) => `Disallow: /${'a*'.repeat(40)}b${i}`).join('\n');
+    const allowed = parseRobots(`User-agent: *\n${rules}\nAllow: /${'x'.repeat(5_000)}`);
+    const started = performance.now();
+    expect(allowed(`/${'a'.repeat(2_000)}`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
