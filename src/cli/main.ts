@@ -64,7 +64,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerForkCommand(program, io, setExit);
   registerGraphCommand(program, io);
   registerKeysCommand(program, io);
-  registerAuditCommand(program, io);
+  registerAuditCommand(program, io, setExit);
   registerServeCommand(program, io);
   registerMcpCommand(program, io);
   return program;

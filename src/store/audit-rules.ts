@@ -1,9 +1,12 @@
 import { MAX_ID_CHARS } from '../domain/identifier.ts';
+import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors/index.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_SURFACES,
   MAX_AUDIT_PAGE,
+  type AuditChainReport,
+  type AuditEntry,
   type AuditEntryWrite,
   type AuditQuery,
 } from './ports/audit-log.ts';
@@ -121,4 +124,74 @@ function isoTime(field: string, text: string): string {
     });
   }
   return new Date(ms).toISOString();
+}
+
+/** One entry as its chain value covers it: every field but the id, in a fixed order. */
+const chainedFields = (entry: AuditEntry): unknown[] => [
+  entry.at,
+  entry.actor,
+  entry.action,
+  entry.surface ?? null,
+  entry.question ?? null,
+  entry.questionSha256 ?? null,
+  entry.runId ?? null,
+  entry.threadId ?? null,
+  entry.returnedDocIds ?? null,
+  entry.citedDocIds ?? null,
+  entry.withheld ?? null,
+  entry.decision ?? null,
+  entry.target ?? null,
+  entry.outcome ?? null,
+];
+
+/** An entry's chain value: SHA-256 of the previous entry's value and of the entry's fields. */
+export const auditChain = (previous: string, entry: AuditEntry): string =>
+  createHash('sha256')
+    .update(previous)
+    .update('\n')
+    .update(JSON.stringify(chainedFields(entry)))
+    .digest('hex');
+
+/** Pages of the log in id order, after an id, with each entry's stored chain value (null before the chain began). */
+export type AuditChainPages = (
+  afterId: number,
+  limit: number,
+) => Promise<{ entry: AuditEntry; chain: string | null }[]>;
+
+const VERIFY_PAGE = 1_000;
+
+/**
+ * Walks the log in id order: entries written before the chain began (no value) may only come first; from the first
+ * chained entry on, each value must follow from the one before.
+ */
+export async function verifyAuditChain(pages: AuditChainPages): Promise<AuditChainReport> {
+  let entries = 0;
+  let previous = '';
+  let chained = false;
+  let afterId = 0;
+  for (let page = await pages(afterId, VERIFY_PAGE); page.length > 0; page = await pages(afterId, VERIFY_PAGE)) {
+    for (const { entry, chain } of page) {
+      entries++;
+      afterId = entry.id;
+      if (chain === null) {
+        if (chained) return { entries, head: previous, broken: { id: entry.id, reason: 'it has no chain value' } };
+        continue;
+      }
+      const expected = auditChain(previous, entry);
+      if (chain !== expected)
+        return {
+          entries,
+          head: previous,
+          broken: {
+            id: entry.id,
+            reason: chained
+              ? 'its chain value does not follow from the entry before it (it or one before it was changed or removed)'
+              : 'its chain value does not follow from its own fields',
+          },
+        };
+      chained = true;
+      previous = chain;
+    }
+  }
+  return { entries, head: previous };
 }

@@ -112,3 +112,35 @@ describe('evident audit', () => {
     }
   });
 });
+
+describe('evident audit verify', () => {
+  it('finds the log intact, then the entry a connection that dropped the triggers changed, and one it removed', async () => {
+    await ok('search', 'expense report');
+    await ok('search', 'webhook retries');
+    await ok('search', 'termination fee');
+    const intact = JSON.parse((await ok('audit', 'verify', '--json')).stdout) as {
+      entries: number;
+      head: string;
+      broken?: unknown;
+    };
+    expect(intact.broken).toBeUndefined();
+    expect(intact.head).toMatch(/^[0-9a-f]{64}$/);
+    const ids = (await page('--action', 'search', '--limit', '3')).entries.map((entry: EntryJson) => entry.id);
+    const [last, middle, first] = ids as [number, number, number];
+
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(db);
+    raw.exec('DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete;');
+    // Removed in place: the entry after it no longer follows.
+    raw.prepare('DELETE FROM audit_log WHERE id = ?').run(middle);
+    const removed = await cli('audit', 'verify');
+    expect(removed.code).toBe(1);
+    expect(removed.stdout).toContain(`audit log broken at entry ${last}: its chain value does not follow`);
+    // Changed in place: the entry itself no longer follows.
+    raw.prepare("UPDATE audit_log SET outcome = 'nothing happened' WHERE id = ?").run(first);
+    raw.close();
+    const changed = await cli('audit', 'verify');
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain(`audit log broken at entry ${first}:`);
+  });
+});

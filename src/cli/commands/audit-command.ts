@@ -17,8 +17,8 @@ interface AuditFlags {
 }
 
 /** `evident audit`: the store's audit log, newest first, with the filters and paging of `GET /v1/audit`. */
-export function registerAuditCommand(program: Command, io: CliIo): void {
-  program
+export function registerAuditCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const audit = program
     .command('audit')
     .description('Read the audit log (searches, asks, approvals, admin actions), newest first')
     .option('--actor <principal>', 'only this principal (a user, evident:admin-key, evident:local)')
@@ -55,6 +55,26 @@ export function registerAuditCommand(program: Command, io: CliIo): void {
           io.err(
             `more: evident audit --cursor ${page.nextCursor}${flags.limit ? ` --limit ${flags.limit}` : ''} (with the same filters)\n`,
           );
+      });
+    });
+  audit
+    .command('verify')
+    .description(
+      "Check the audit log's hash chain: an entry changed or removed in place breaks it (exit 1); keep the printed head elsewhere to anchor the log's end",
+    )
+    .option('--json', 'print {entries, head, broken} as JSON')
+    .action(async (_flags: unknown, command: Command) => {
+      // `--json` may be read by `audit` itself, which has one too.
+      const options = command.optsWithGlobals<GlobalOptions & { json?: boolean }>();
+      await withEvident(options, {}, async (evident) => {
+        const report = await evident.store.verifyAudit();
+        if (report.broken) setExit(1);
+        if (options.json) return io.out(`${JSON.stringify(report, null, 2)}\n`);
+        io.out(
+          report.broken
+            ? `audit log broken at entry ${report.broken.id}: ${report.broken.reason} (${report.entries} entries read)\n`
+            : `audit log intact: ${report.entries} entries, head ${report.head || '(empty)'}\n`,
+        );
       });
     });
 }

@@ -83,4 +83,20 @@ export interface AuditLog {
   appendAudit(entry: AuditEntryWrite): Promise<AuditEntry>;
   /** The entries matching the filters, newest first, at most `query.limit`. */
   listAudit(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Walks the whole log in order and checks its hash chain (`audit-rules.ts`): where it breaks, if it does. */
+  verifyAudit(): Promise<AuditChainReport>;
+}
+
+/**
+ * What `verifyAudit` found. Each entry's `chain` is the SHA-256 of the previous entry's and of the entry itself, so an
+ * entry changed or removed in place (by a connection that dropped the triggers) breaks the chain from there on. Entries
+ * removed from the end, or the whole log replaced with a new chain, are not detectable from the log alone: compare
+ * `head` with one kept elsewhere.
+ */
+export interface AuditChainReport {
+  entries: number;
+  /** The chain value of the last entry ('' for an empty log): kept elsewhere, it anchors the log's end. */
+  head: string;
+  /** The first entry whose chain does not follow, and why; absent when the whole log follows. */
+  broken?: { id: number; reason: string };
 }

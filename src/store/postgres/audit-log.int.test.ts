@@ -45,4 +45,25 @@ describeWithPostgres('postgres audit log: append-only in the database', (url) =>
     expect(rows).toEqual([{ id: String(entry.id), actor: 'alice', withheld: 1 }]);
     expect(await store.listAudit({ limit: 10 })).toEqual([entry]);
   });
+
+  it('chains appends made at once from many clients in order, and shows an entry changed past the trigger', async () => {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.appendAudit({
+          actor: `user${i}`,
+          action: 'search',
+          questionSha256: 'c'.repeat(64),
+          returnedDocIds: ['a.md'],
+        }),
+      ),
+    );
+    const intact = await store.verifyAudit();
+    expect(intact.broken).toBeUndefined();
+    expect(intact.entries).toBeGreaterThanOrEqual(20);
+    const [target] = await store.listAudit({ limit: 1, actor: 'user7' });
+    await client.query('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change');
+    await client.query("UPDATE audit_log SET actor = 'mallory' WHERE id = $1", [target?.id]);
+    await client.query('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change');
+    expect((await store.verifyAudit()).broken).toMatchObject({ id: target?.id });
+  });
 });

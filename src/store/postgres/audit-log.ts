@@ -1,4 +1,10 @@
-import { AUDIT_COLUMNS, normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
+import {
+  AUDIT_COLUMNS,
+  auditChain,
+  normalizeAuditQuery,
+  validateAuditEntry,
+  verifyAuditChain,
+} from '../audit-rules.ts';
 import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
 import type { PostgresPool } from './pool.ts';
 
@@ -25,33 +31,77 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
   return {
     async appendAudit(entry) {
       validateAuditEntry(entry);
-      const row = await pool.withClient(
-        'append to the audit log',
-        async (c) =>
-          (
-            await c.query<AuditRow>(
-              `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
-               cited_doc_ids, withheld, decision, target, outcome)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${AUDIT_COLUMNS}`,
-              [
-                entry.actor,
-                entry.action,
-                entry.surface ?? null,
-                entry.question ?? null,
-                entry.questionSha256 ?? null,
-                entry.runId ?? null,
-                entry.threadId ?? null,
-                entry.returnedDocIds ?? null,
-                entry.citedDocIds ?? null,
-                entry.withheld ?? null,
-                entry.decision ?? null,
-                entry.target ?? null,
-                entry.outcome ?? null,
-              ],
-            )
-          ).rows[0] as AuditRow,
-      );
+      // Times kept to the millisecond, as the column's default would, so the chain value covers what is read back.
+      const at = new Date(Math.floor(Date.now()));
+      const values = [
+        entry.actor,
+        entry.action,
+        entry.surface ?? null,
+        entry.question ?? null,
+        entry.questionSha256 ?? null,
+        entry.runId ?? null,
+        entry.threadId ?? null,
+        entry.returnedDocIds ?? null,
+        entry.citedDocIds ?? null,
+        entry.withheld ?? null,
+        entry.decision ?? null,
+        entry.target ?? null,
+        entry.outcome ?? null,
+      ] as const;
+      // One append at a time across every process on the store (a transaction-scoped advisory lock): each reads the
+      // chain's last value and appends after it.
+      const row = await pool.transaction('append to the audit log', async (c) => {
+        await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${pool.names.schema}.audit_chain`]);
+        const last = (
+          await c.query<{ chain: string }>(
+            'SELECT chain FROM audit_log WHERE chain IS NOT NULL ORDER BY id DESC LIMIT 1',
+          )
+        ).rows[0];
+        const [actor, action, surface, question, questionSha256, runId, threadId, returned, cited, withheld] = values;
+        const pending = toAuditEntry({
+          id: '0',
+          at,
+          actor,
+          action,
+          surface,
+          question,
+          question_sha256: questionSha256,
+          run_id: runId,
+          thread_id: threadId,
+          returned_doc_ids: returned as string[] | null,
+          cited_doc_ids: cited as string[] | null,
+          withheld,
+          decision: values[10],
+          target: values[11],
+          outcome: values[12],
+        });
+        const chain = auditChain(last?.chain ?? '', pending);
+        return (
+          await c.query<AuditRow>(
+            `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
+               cited_doc_ids, withheld, decision, target, outcome, at, chain)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${AUDIT_COLUMNS}`,
+            [...values, at, chain],
+          )
+        ).rows[0] as AuditRow;
+      });
       return toAuditEntry(row);
+    },
+
+    async verifyAudit() {
+      return verifyAuditChain(async (afterId, limit) => {
+        const rows = await pool.withClient(
+          'verify the audit log',
+          async (c) =>
+            (
+              await c.query<AuditRow & { chain: string | null }>(
+                `SELECT ${AUDIT_COLUMNS}, chain FROM audit_log WHERE id > $1 ORDER BY id LIMIT $2`,
+                [afterId, limit],
+              )
+            ).rows,
+        );
+        return rows.map((row) => ({ entry: toAuditEntry(row), chain: row.chain }));
+      });
     },
 
     async listAudit(query) {

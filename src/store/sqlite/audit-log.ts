@@ -1,4 +1,10 @@
-import { AUDIT_COLUMNS, normalizeAuditQuery, validateAuditEntry } from '../audit-rules.ts';
+import {
+  AUDIT_COLUMNS,
+  auditChain,
+  normalizeAuditQuery,
+  validateAuditEntry,
+  verifyAuditChain,
+} from '../audit-rules.ts';
 import type { AuditAction, AuditDecision, AuditEntry, AuditLog, AuditSurface } from '../ports/audit-log.ts';
 import type { SqliteConnection } from './connection.ts';
 
@@ -20,39 +26,59 @@ interface AuditRow {
   outcome: string | null;
 }
 
-/** The append-only audit log on SQLite: inserts and reads only; the table's triggers refuse UPDATE and DELETE. */
+/** The append-only audit log on SQLite: inserts and reads only; the table's triggers refuse UPDATE and DELETE, and each entry's chain value (audit-rules.ts) shows a change made past them. */
 export function sqliteAuditLog(conn: SqliteConnection): AuditLog {
   return {
     async appendAudit(entry) {
       conn.assertWritable();
       validateAuditEntry(entry);
-      return conn.guard('append to the audit log', () => {
-        const row = conn
-          .stmt(
-            `INSERT INTO audit_log (at, actor, action, surface, question, question_sha256, run_id, thread_id,
-               returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome)
-             VALUES (@at, @actor, @action, @surface, @question, @questionSha256, @runId, @threadId,
-               @returned, @cited, @withheld, @decision, @target, @outcome)
-             RETURNING ${AUDIT_COLUMNS}`,
-          )
-          .get({
-            at: new Date().toISOString(),
-            actor: entry.actor,
-            action: entry.action,
-            surface: entry.surface ?? null,
-            question: entry.question ?? null,
-            questionSha256: entry.questionSha256 ?? null,
-            runId: entry.runId ?? null,
-            threadId: entry.threadId ?? null,
-            returned: entry.returnedDocIds ? JSON.stringify(entry.returnedDocIds) : null,
-            cited: entry.citedDocIds ? JSON.stringify(entry.citedDocIds) : null,
-            withheld: entry.withheld ?? null,
-            decision: entry.decision ?? null,
-            target: entry.target ?? null,
-            outcome: entry.outcome ?? null,
-          }) as AuditRow;
-        return toAuditEntry(row);
-      });
+      const fields: Omit<AuditRow, 'id'> = {
+        at: new Date().toISOString(),
+        actor: entry.actor,
+        action: entry.action,
+        surface: entry.surface ?? null,
+        question: entry.question ?? null,
+        question_sha256: entry.questionSha256 ?? null,
+        run_id: entry.runId ?? null,
+        thread_id: entry.threadId ?? null,
+        returned_doc_ids: entry.returnedDocIds ? JSON.stringify(entry.returnedDocIds) : null,
+        cited_doc_ids: entry.citedDocIds ? JSON.stringify(entry.citedDocIds) : null,
+        withheld: entry.withheld ?? null,
+        decision: entry.decision ?? null,
+        target: entry.target ?? null,
+        outcome: entry.outcome ?? null,
+      };
+      // The chain's last value is read and the entry appended after it under the write lock: appends chain in order.
+      return conn.guard('append to the audit log', () =>
+        conn.immediate(() => {
+          const last = conn
+            .stmt('SELECT chain FROM audit_log WHERE chain IS NOT NULL ORDER BY id DESC LIMIT 1')
+            .get() as { chain: string } | undefined;
+          const chain = auditChain(last?.chain ?? '', toAuditEntry({ id: 0, ...fields }));
+          const row = conn
+            .stmt(
+              `INSERT INTO audit_log (at, actor, action, surface, question, question_sha256, run_id, thread_id,
+                 returned_doc_ids, cited_doc_ids, withheld, decision, target, outcome, chain)
+               VALUES (@at, @actor, @action, @surface, @question, @question_sha256, @run_id, @thread_id,
+                 @returned_doc_ids, @cited_doc_ids, @withheld, @decision, @target, @outcome, @chain)
+               RETURNING ${AUDIT_COLUMNS}`,
+            )
+            .get({ ...fields, chain }) as AuditRow;
+          return toAuditEntry(row);
+        }),
+      );
+    },
+
+    async verifyAudit() {
+      return verifyAuditChain(async (afterId, limit) =>
+        conn.guard('verify the audit log', () =>
+          (
+            conn
+              .stmt(`SELECT ${AUDIT_COLUMNS}, chain FROM audit_log WHERE id > ? ORDER BY id LIMIT ?`)
+              .all(afterId, limit) as (AuditRow & { chain: string | null })[]
+          ).map((row) => ({ entry: toAuditEntry(row), chain: row.chain })),
+        ),
+      );
     },
 
     async listAudit(query) {

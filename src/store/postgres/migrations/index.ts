@@ -9,6 +9,7 @@ import { postingsLengths } from './008-postings-lengths.ts';
 import { auditLogSchema } from './009-audit-log.ts';
 import { documentFilesSchema } from './010-document-files.ts';
 import { tableRoles } from './011-table-roles.ts';
+import { auditChain } from './012-audit-chain.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -26,4 +27,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   auditLogSchema,
   documentFilesSchema,
   tableRoles,
+  auditChain,
 ];

@@ -9,6 +9,7 @@ import { runCancel } from './008-run-cancel.ts';
 import { runLease } from './009-run-lease.ts';
 import { auditLog } from './010-audit-log.ts';
 import { documentFiles } from './011-document-files.ts';
+import { auditChain } from './012-audit-chain.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runLease,
   auditLog,
   documentFiles,
+  auditChain,
 ];
