@@ -126,6 +126,27 @@ describe('the HTTP API over the sample corpus', () => {
     expect(bobs).not.toContain('contracts/ct-2024-0193.md');
   });
 
+  it('pages the document listing by doc_id with a bound, and refuses a limit past it', async () => {
+    const all = ((await send('GET', '/v1/documents', { key: aliceKey })).body.documents as { doc_id: string }[]).map(
+      (d) => d.doc_id,
+    );
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `?limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+      const page = (await send('GET', `/v1/documents${query}`, { key: aliceKey })).body as {
+        documents: { doc_id: string }[];
+        next_cursor: string | null;
+      };
+      expect(page.documents.length).toBeLessThanOrEqual(2);
+      paged.push(...page.documents.map((d) => d.doc_id));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(paged).toEqual(all);
+    for (const query of ['?limit=0', '?limit=1001', '?limit=many', `?cursor=${'x'.repeat(600)}`])
+      expect((await send('GET', `/v1/documents${query}`, { key: aliceKey })).status, query).toBe(400);
+  });
+
   it('validates search input with 400 and a JSON error', async () => {
     for (const body of [
       {},

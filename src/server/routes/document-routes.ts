@@ -10,6 +10,7 @@ import { readUploadForm } from './upload-form.ts';
 import { ingestUpload } from './upload-ingest.ts';
 import { streamUpload, wantsEventStream } from './upload-stream.ts';
 import { uploadHttpStatus } from './upload-summary.ts';
+import { documentPage } from '../document-listing.ts';
 
 export interface DocumentRoutesOptions {
   /** Logs failures of a streamed upload, which reach no error handler once the stream started. */
@@ -28,9 +29,13 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
   // failed record fails the response (a change already made stands).
   const audit = evident.audit;
   return new Hono<ServerEnv>()
-    .get('/documents', async (c) =>
-      c.json({ documents: (await evident.store.listDocuments(c.get('principal'))).map(toDocumentJson) }),
-    )
+    .get('/documents', async (c) => {
+      const page = await documentPage(evident.store, c.get('principal'), {
+        limit: c.req.query('limit'),
+        cursor: c.req.query('cursor'),
+      });
+      return c.json({ documents: page.documents.map(toDocumentJson), next_cursor: page.nextCursor });
+    })
     .post(
       '/documents',
       requireAdmin('upload documents'),

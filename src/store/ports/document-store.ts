@@ -96,7 +96,8 @@ export interface DocumentStore {
   putDocuments(writes: readonly DocumentWrite[]): Promise<void>;
   /** Metadata only, regardless of principal: for ingestion's change detection and for admins. */
   getDocument(docId: string): Promise<DocumentRecord | undefined>;
-  listDocuments(principal: Principal): Promise<DocumentRecord[]>;
+  /** The documents the principal may read, by doc_id; `page` bounds a listing (after a doc_id, at most `limit`). */
+  listDocuments(principal: Principal, page?: DocumentPage): Promise<DocumentRecord[]>;
   /** Removes a document with its chunks, vectors, chapters, tables, summaries and quotes. False when there was none. */
   deleteDocument(docId: string): Promise<boolean>;
   listChapters(docId: string, principal: Principal): Promise<Chapter[]>;
@@ -161,4 +162,10 @@ export interface DocumentStore {
   /** Embedding cache keyed by (embedder id, content hash). */
   cachedEmbeddings(embedderId: string, contentHashes: readonly string[]): Promise<Map<string, Float32Array>>;
   cacheEmbeddings(embedderId: string, entries: ReadonlyMap<string, Float32Array>): Promise<void>;
+}
+
+/** One page of a document listing: doc_ids after `after` (in code-point order), at most `limit`. */
+export interface DocumentPage {
+  after?: string;
+  limit: number;
 }

@@ -5,6 +5,7 @@ import type { DocumentExtras, QuoteHit, SummaryHit } from '../document-extras.ts
 import type {
   ChunkWithSource,
   DocumentExtrasInfo,
+  DocumentPage,
   DocumentStore,
   DocumentWrite,
   EmbedderInfo,
@@ -78,15 +79,26 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       return row ? toDocumentRecord(row) : undefined;
     },
 
-    async listDocuments(principal: Principal): Promise<DocumentRecord[]> {
+    async listDocuments(principal: Principal, page?: DocumentPage): Promise<DocumentRecord[]> {
       const acl = aclFilter('d', principalAclKeys(principal), 1);
+      const params: unknown[] = [...acl.params];
+      let bounds = '';
+      if (page?.after !== undefined) {
+        params.push(page.after);
+        bounds += ` AND d.doc_id COLLATE "C" > $${params.length}`;
+      }
+      let limit = '';
+      if (page) {
+        params.push(page.limit);
+        limit = ` LIMIT $${params.length}`;
+      }
       const rows = await pool.withClient(
         'list documents',
         async (c) =>
           (
             await c.query<DocumentRow>(
-              `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C"`,
-              acl.params,
+              `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE ${acl.sql}${bounds} ORDER BY d.doc_id COLLATE "C"${limit}`,
+              params,
             )
           ).rows,
       );

@@ -84,11 +84,17 @@ export function sqliteDocumentStore(
       return row ? toDocumentRecord(row) : undefined;
     },
 
-    async listDocuments(principal) {
+    async listDocuments(principal, page) {
       const keys = principalAclKeys(principal);
+      const after = page?.after !== undefined ? ' AND d.doc_id > @after' : '';
+      const limit = page ? ' LIMIT @limit' : '';
       const rows = stmt(
-        `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE 1 = 1${aclCondition('d.pk', keys)} ORDER BY d.doc_id`,
-      ).all(aclParams(keys)) as DocumentRow[];
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE 1 = 1${aclCondition('d.pk', keys)}${after} ORDER BY d.doc_id${limit}`,
+      ).all({
+        ...aclParams(keys),
+        ...(page?.after !== undefined ? { after: page.after } : {}),
+        ...(page ? { limit: page.limit } : {}),
+      }) as DocumentRow[];
       return rows.map(toDocumentRecord);
     },
 

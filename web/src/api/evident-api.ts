@@ -28,8 +28,20 @@ export class EvidentApi {
     return this.json<Me>('GET', '/v1/me');
   }
 
+  /** Every document the key may read, page after page (the server lists at most 1,000 at a time). */
   async documents(): Promise<DocumentSummary[]> {
-    return (await this.json<{ documents: DocumentSummary[] }>('GET', '/v1/documents')).documents;
+    const all: DocumentSummary[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `?limit=1000${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+      const page: { documents: DocumentSummary[]; next_cursor: string | null } = await this.json(
+        'GET',
+        `/v1/documents${query}`,
+      );
+      all.push(...page.documents);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    return all;
   }
 
   async deleteDocument(docId: string): Promise<void> {

@@ -4,8 +4,14 @@ import { uploadProgressJson, uploadSummaryJson } from '../../schemas/upload-json
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { jsonSchemaOf } from '../json-schema.ts';
 import { operation, pathGroup, pathParam } from '../operation.ts';
+import { DOCUMENT_PAGE_DEFAULT, DOCUMENT_PAGE_MAX } from '../../document-listing.ts';
 
-export const documentListJson = z.object({ documents: z.array(documentJson) }).strict();
+export const documentListJson = z
+  .object({
+    documents: z.array(documentJson),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last one.'),
+  })
+  .strict();
 
 const uploadForm = {
   type: 'object',
@@ -46,8 +52,24 @@ export const documentPaths = pathGroup(
         id: 'listDocuments',
         summary: 'List the documents the key may see',
         description:
-          "Filtered by the key's principal inside the store; each with its ACL, chunk count and update time.",
+          "Filtered by the key's principal inside the store; each with its ACL, chunk count and update time. Pages of `limit` documents (200 unless asked, at most 1,000) by doc_id; `next_cursor` is the next page's `cursor`.",
         access: 'key',
+        params: [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: `Documents per page (default ${DOCUMENT_PAGE_DEFAULT}, at most ${DOCUMENT_PAGE_MAX}).`,
+            schema: { type: 'integer' },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            required: false,
+            description: 'The `next_cursor` of the previous page.',
+            schema: { type: 'string' },
+          },
+        ],
         responses: { 200: { description: 'The documents.', json: documentListJson } },
       }),
       post: operation({

@@ -5,6 +5,7 @@ import type { McpContext } from './mcp-context.ts';
 import { resourceNotFound } from './resource-not-found.ts';
 import { DOCUMENT_URI_TEMPLATE, documentUri, idFromVariable } from './resource-uri.ts';
 import { auditedDocumentRead } from '../../../audit/audited-reads.ts';
+import { DOCUMENT_PAGE_MAX } from '../../document-listing.ts';
 
 /** A document reads as its chunks' text up to this many characters; the rest is named, not sent (read its chunks). */
 export const MAX_DOCUMENT_RESOURCE_CHARS = 200_000;
@@ -58,7 +59,8 @@ export function registerDocumentResource(server: McpServer, context: McpContext)
     'document',
     new ResourceTemplate(DOCUMENT_URI_TEMPLATE, {
       list: async () => ({
-        resources: (await store.listDocuments(context.principal)).map((doc) => ({
+        // At most a page of the largest size: an MCP client lists, then reads or searches; list_documents pages on.
+        resources: (await store.listDocuments(context.principal, { limit: DOCUMENT_PAGE_MAX })).map((doc) => ({
           uri: documentUri(doc.docId),
           name: doc.docId,
           title: doc.title,

@@ -2,11 +2,15 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Logger } from '../../../logging/logger.ts';
 import { documentJson, toDocumentJson } from '../../schemas/document-json.ts';
+import { documentPage } from '../../document-listing.ts';
 import type { McpContext } from './mcp-context.ts';
 import { documentUri } from './resource-uri.ts';
 import { guarded, toolResult } from './tool-result.ts';
 
-const listDocumentsOutput = z.object({ documents: z.array(documentJson.extend({ uri: z.string() })) });
+const listDocumentsOutput = z.object({
+  documents: z.array(documentJson.extend({ uri: z.string() })),
+  next_cursor: z.string().nullable(),
+});
 
 /** `list_documents`: the documents the caller may read (the store filters by ACL), as `GET /v1/documents` lists them. */
 export function registerListDocumentsTool(server: McpServer, context: McpContext, logger: Logger): void {
@@ -16,12 +20,16 @@ export function registerListDocumentsTool(server: McpServer, context: McpContext
       title: 'List the documents you may read',
       description:
         'Lists the ingested documents you may read: doc_id, title, type, pages, chunks, ACL, and the evident://documents/{doc_id} resource that reads one.',
+      inputSchema: {
+        cursor: z.string().max(512).optional().describe('The next_cursor of the previous page (pages of 200).'),
+      },
       outputSchema: listDocumentsOutput.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () =>
+    (args) =>
       guarded(logger, 'list_documents', async () => {
-        const documents = (await context.evident.store.listDocuments(context.principal)).map((doc) => ({
+        const page = await documentPage(context.evident.store, context.principal, { cursor: args.cursor });
+        const documents = page.documents.map((doc) => ({
           ...toDocumentJson(doc),
           uri: documentUri(doc.docId),
         }));
@@ -33,7 +41,10 @@ export function registerListDocumentsTool(server: McpServer, context: McpContext
               )
               .join('\n')
           : 'No documents you may read.';
-        return toolResult(text, { documents });
+        const more = page.nextCursor
+          ? `\n… more: call list_documents with cursor ${JSON.stringify(page.nextCursor)}`
+          : '';
+        return toolResult(`${text}${more}`, { documents, next_cursor: page.nextCursor });
       }),
   );
 }
