@@ -58,6 +58,7 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       validateWrite(write);
       const keywords = write.keywordText.map(keywordDocument);
       await pool.transaction('write a document', (c) => insertDocuments(c, pool.names, [write], [keywords]));
+      await recordAclChange(pool);
     },
 
     async putDocuments(writes: readonly DocumentWrite[]): Promise<void> {
@@ -67,6 +68,7 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       await pool.transaction(`write ${writes.length} documents`, (c) =>
         insertDocuments(c, pool.names, writes, keywords),
       );
+      await recordAclChange(pool);
     },
 
     async getDocument(docId: string): Promise<DocumentRecord | undefined> {
@@ -106,15 +108,19 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     },
 
     async deleteDocument(docId: string): Promise<boolean> {
-      return pool.transaction('delete a document', async (c) => {
-        await lockDocument(c, pool.names.schema, docId);
-        const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [docId])).rows[0];
-        if (!existing) return false;
-        const stats = new KeywordStatsDelta();
-        await removeDocumentRows(c, pool.names, Number(existing.pk), stats);
-        await stats.apply(c);
-        return true;
-      });
+      return afterAclChange(
+        pool,
+        pool.transaction('delete a document', async (c) => {
+          await lockDocument(c, pool.names.schema, docId);
+          const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [docId]))
+            .rows[0];
+          if (!existing) return false;
+          const stats = new KeywordStatsDelta();
+          await removeDocumentRows(c, pool.names, Number(existing.pk), stats);
+          await stats.apply(c);
+          return true;
+        }),
+      );
     },
 
     async listChapters(docId: string, principal: Principal): Promise<Chapter[]> {
@@ -225,15 +231,18 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
 
     async updateDocumentAcl(docId: string, contentHash: string, acl: readonly string[]): Promise<boolean> {
       validateAcl(docId, acl);
-      return pool.transaction('update a document ACL', async (c) => {
-        await lockDocument(c, pool.names.schema, docId);
-        const updated = await c.query('UPDATE documents SET acl = $3 WHERE doc_id = $1 AND content_hash = $2', [
-          docId,
-          contentHash,
-          [...new Set(acl)],
-        ]);
-        return (updated.rowCount ?? 0) > 0;
-      });
+      return afterAclChange(
+        pool,
+        pool.transaction('update a document ACL', async (c) => {
+          await lockDocument(c, pool.names.schema, docId);
+          const updated = await c.query('UPDATE documents SET acl = $3 WHERE doc_id = $1 AND content_hash = $2', [
+            docId,
+            contentHash,
+            [...new Set(acl)],
+          ]);
+          return (updated.rowCount ?? 0) > 0;
+        }),
+      );
     },
 
     async putDocumentExtras(docId: string, contentHash: string, documentExtras: DocumentExtras): Promise<boolean> {
@@ -365,4 +374,22 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     },
   };
   return documents;
+}
+
+/**
+ * Records on the primary where its WAL stood after a change to who may read what (a version, an ACL, a deletion), for
+ * every process's standby reads of documents to wait for (read-replicas.ts): a standby within the lag bound may not
+ * show a document by an ACL the primary no longer holds. After the commit, so the position covers its commit record.
+ */
+async function recordAclChange(pool: PostgresPool): Promise<void> {
+  await pool.withClient('record an ACL change', (c) =>
+    c.query('UPDATE acl_epoch SET position = greatest(position, pg_current_wal_insert_lsn())'),
+  );
+}
+
+/** `write`'s result, once it is recorded as an ACL change (when it changed anything). */
+async function afterAclChange<T>(pool: PostgresPool, write: Promise<T>): Promise<T> {
+  const result = await write;
+  if (result) await recordAclChange(pool);
+  return result;
 }

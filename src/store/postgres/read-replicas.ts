@@ -125,8 +125,9 @@ export class ReadReplicas {
   }
 
   /** A pool for the adapters' reads in `scope`: it runs each call on a fit standby, else on the primary. */
-  reader(scope: string): PostgresPool {
+  reader(scope: string, options: { aclBound?: boolean } = {}): PostgresPool {
     const primary = this.primary;
+    const read = <T>(use: (pool: PostgresPool) => Promise<T>) => this.read(scope, use, options.aclBound ?? false);
     return {
       target: primary.target,
       names: primary.names,
@@ -134,10 +135,10 @@ export class ReadReplicas {
       // The router owns the standbys' pools and closes them with the store.
       close: async () => undefined,
       assertOpen: () => primary.assertOpen(),
-      withClient: (what, fn) => this.read(scope, (pool) => pool.withClient(what, fn)),
-      transaction: (what, fn) => this.read(scope, (pool) => pool.transaction(what, fn)),
+      withClient: (what, fn) => read((pool) => pool.withClient(what, fn)),
+      transaction: (what, fn) => read((pool) => pool.transaction(what, fn)),
       // A caller-managed client cannot be re-run elsewhere: only the connection itself falls back.
-      connect: () => this.read(scope, (pool) => pool.connect()),
+      connect: () => read((pool) => pool.connect()),
     };
   }
 
@@ -245,9 +246,21 @@ export class ReadReplicas {
     replica.reason = reason;
   }
 
-  /** Runs `use` on a fit standby, falling back to the primary when none is fit or the chosen one fails under it. */
-  private async read<T>(scope: string, use: (pool: PostgresPool) => Promise<T>): Promise<T> {
-    const replica = await this.choose(this.positions.required(scope));
+  /**
+   * Runs `use` on a fit standby, falling back to the primary when none is fit or the chosen one fails under it. A read
+   * bound by ACLs (`aclBound`: documents, chunks, tables) also needs the standby to have replayed the last change of who
+   * may read what, made by any process (`acl_epoch`, read on the primary each time): within the lag bound or not, a
+   * standby never shows a document by an ACL the primary no longer holds.
+   */
+  private async read<T>(scope: string, use: (pool: PostgresPool) => Promise<T>, aclBound = false): Promise<T> {
+    let required = this.positions.required(scope);
+    if (aclBound && this.replicas.some((replica) => replica.state === 'up')) {
+      const epoch = await this.primary.withClient('read the last ACL change', (c) =>
+        walPosition(c, 'SELECT position::text FROM acl_epoch'),
+      );
+      if (epoch !== undefined && (required === undefined || epoch > required)) required = epoch;
+    }
+    const replica = await this.choose(required);
     if (!replica) return use(this.primary);
     try {
       const result = await use(replica.pool);

@@ -39,7 +39,7 @@ export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
  */
 export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): PostgresAdapters {
   const primary = primaryAdapters(pool);
-  const documents = postgresDocumentStore(replicas.reader(DOCUMENTS));
+  const documents = postgresDocumentStore(replicas.reader(DOCUMENTS, { aclBound: true }));
   const memories = (user: string) => postgresMemoryStore(replicas.reader(memoriesOf(user)));
   const runsOf = (scope: string) => postgresRunLog(replicas.reader(scope));
   const after = async <T>(write: Promise<T>, scopes: (result: T) => readonly string[]): Promise<T> => {

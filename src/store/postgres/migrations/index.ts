@@ -10,6 +10,7 @@ import { auditLogSchema } from './009-audit-log.ts';
 import { documentFilesSchema } from './010-document-files.ts';
 import { tableRoles } from './011-table-roles.ts';
 import { auditChain } from './012-audit-chain.ts';
+import { aclEpoch } from './013-acl-epoch.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -28,4 +29,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   documentFilesSchema,
   tableRoles,
   auditChain,
+  aclEpoch,
 ];
