@@ -160,6 +160,14 @@ describe("a stored state read with today's permissions", () => {
     expect(forBob.tool_calls.map((call) => call.arguments.sql)).toEqual(['SELECT count(*) FROM tbl_orders']);
     expect(forBob.history_summary).toBe(WITHHELD_TEXT);
     expect(forBob.history_summary_sources).toEqual([PUBLIC]);
+    // controllable's tasks rewritten from an answer that rests on the contract go too.
+    const replanned = {
+      plan: ['Compare the $48,000 fee with the cap'],
+      curr_task: 'Compare the $48,000 fee',
+      plan_sources: [SECRET],
+    };
+    const redacted = await new ReaderRedaction(sample.evident.store, BOB).apply(replanned);
+    expect(redacted).toMatchObject({ plan: [WITHHELD_TEXT], curr_task: WITHHELD_TEXT, plan_sources: [] });
     expect(await new ReaderRedaction(sample.evident.store, ALICE).apply(state)).toEqual(state);
   });
 

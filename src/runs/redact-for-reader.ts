@@ -17,10 +17,12 @@ const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /** Lists of bare chunk ids (a step event's hits, a turn's sources, what a running summary was folded from). */
-const ID_LISTS = new Set(['chunk_ids', 'evidence_ids', 'sources', 'history_summary_sources']);
-/** Text fields written from the chunks an id list beside them names: withheld when one of those is. */
+const ID_LISTS = new Set(['chunk_ids', 'evidence_ids', 'sources', 'history_summary_sources', 'plan_sources']);
+/** Text fields (or lists of texts) written from the chunks an id list beside them names: withheld when one of those is. */
 const GOVERNED_TEXT: readonly (readonly [text: string, sources: string])[] = [
   ['history_summary', 'history_summary_sources'],
+  ['plan', 'plan_sources'],
+  ['curr_task', 'plan_sources'],
 ];
 /** Lists of the documents a result rests on (a table query's rows): an item naming one the reader may not read goes whole. */
 const DOC_LISTS = new Set(['doc_ids']);
@@ -162,8 +164,12 @@ export class ReaderRedaction {
       }
     }
     for (const [text, sources] of GOVERNED_TEXT) {
-      if (typeof out[text] === 'string' && out[text] !== '' && strings(value[sources]).some(this.hidden)) {
+      if (!strings(value[sources]).some(this.hidden)) continue;
+      if (typeof out[text] === 'string' && out[text] !== '' && out[text] !== WITHHELD_TEXT) {
         out[text] = WITHHELD_TEXT;
+        this.withheld += 1;
+      } else if (Array.isArray(out[text]) && (out[text] as unknown[]).length > 0) {
+        out[text] = [WITHHELD_TEXT];
         this.withheld += 1;
       }
     }

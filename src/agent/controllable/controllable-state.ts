@@ -55,6 +55,8 @@ export const ControllableState = Annotation.Root({
   mapping: value<Record<string, string>>(() => ({})),
   /** Tasks still to do, de-anonymized; the first is the next. */
   plan: value<string[]>(() => []),
+  /** The chunks the tasks done rested on when the plan was last rewritten from them (replan): its tasks may quote them. */
+  plan_sources: value<string[]>(() => []),
   past_steps: value<PastStep[]>(() => []),
   curr_task: value<string>(() => ''),
   query_to_retrieve_or_answer: value<string>(() => ''),

@@ -57,6 +57,8 @@ export const replan: ControllableNode = async (state, deps) => {
     update: {
       past_steps: pastSteps,
       plan: done ? [] : decided.value.plan,
+      // The new tasks are written from the answers so far ("the fee of $48,000 …"): they rest on those answers' chunks.
+      plan_sources: [...new Set(pastSteps.flatMap((past) => past.sources))],
       plan_done: done,
       replan_count: count,
       errors: decided.errors,

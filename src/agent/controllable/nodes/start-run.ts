@@ -7,6 +7,7 @@ export const startRun: ControllableNode = async (state, deps) => ({
     anonymized_question: '',
     mapping: {},
     plan: [],
+    plan_sources: [],
     past_steps: [],
     curr_task: '',
     query_to_retrieve_or_answer: '',
