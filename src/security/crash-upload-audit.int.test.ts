@@ -1,19 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../config/index.ts';
 import { LOCAL_OPERATOR } from '../domain/index.ts';
 import { createEvident } from '../evident.ts';
 import { seededRandom } from '../testing/seeded-random.ts';
+import { startServeProcess } from '../testing/serve-process.ts';
 
 /**
  * Issue 26 (8): `evident serve` killed with SIGKILL while it stores uploads. Whatever the kill caught, every uploaded
  * document the store holds afterwards has its audit entry (an upload is recorded as received before it is stored),
  * and the log's hash chain is intact.
  */
-const CLI = resolve(import.meta.dirname, '../../bin/evident.js');
 const ADMIN_KEY = 'crash-upload-admin-key-0123456789';
 const KILLS = 6;
 const random = seededRandom(Number(process.env.EVIDENT_CRASH_SEED ?? 20_261_205));
@@ -25,21 +25,7 @@ function serve(): Promise<{ url: string; child: ChildProcess }> {
   const env: NodeJS.ProcessEnv = { ...process.env, EVIDENT_ADMIN_KEY: ADMIN_KEY };
   delete env.EVIDENT_DATABASE_URL;
   delete env.EVIDENT_LLM;
-  const child = spawn(process.execPath, [CLI, '--db', db, 'serve', '--port', '0'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((done, fail) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) done({ url, child });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) => fail(new Error(`serve exited (${code ?? signal}): ${output}`)));
-  });
+  return startServeProcess(['--db', db], env);
 }
 
 it(`keeps an audit entry for every upload the store holds after ${KILLS} kills mid-upload`, async () => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
@@ -11,6 +10,7 @@ import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postg
 import { SAMPLE_CORPUS, openSampleCorpusStore, type SampleCorpusStore } from '../testing/sample-corpus-store.ts';
 import { scriptedRagAnswer } from '../testing/scripted-rag-model.ts';
 import { seededRandom } from '../testing/seeded-random.ts';
+import { startServeProcess } from '../testing/serve-process.ts';
 import { readSse, type SseEvent } from '../testing/sse-reader.ts';
 
 /**
@@ -22,7 +22,6 @@ import { readSse, type SseEvent } from '../testing/sse-reader.ts';
  * replays a failing one). The first restart is a cold start (recovery at start-up, two servers racing for the
  * orphans); a later kill is recovered by a server that was already up, in its periodic sweep.
  */
-const CLI = resolve(import.meta.dirname, '../../bin/evident.js');
 const HEARTBEAT_MS = 250;
 /** Short for a test, yet a few heartbeats: a server starved of CPU by its neighbours must not lose its runs. */
 const LEASE_MS = 3_000;
@@ -63,23 +62,7 @@ function serve(storeFlags: readonly string[]): Promise<Server> {
   };
   delete env.EVIDENT_DB;
   delete env.EVIDENT_DATABASE_URL;
-  const child = spawn(process.execPath, [CLI, ...storeFlags, 'serve', '--port', '0'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((done, fail) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) done({ url, child });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code, signal) =>
-      fail(new Error(`evident serve exited (${code ?? signal}) before listening: ${output}`)),
-    );
-  });
+  return startServeProcess(storeFlags, env);
 }
 
 const exited = (child: ChildProcess) =>

@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { withSchema } from '../store/postgres/drop-store.ts';
 import { openPostgresStore } from '../store/postgres/store.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../testing/postgres-test-database.ts';
-
-const CLI = resolve(import.meta.dirname, '../../bin/evident.js');
+import { startServeProcess } from '../testing/serve-process.ts';
 
 interface StreamPart {
   event: string;
@@ -14,22 +12,12 @@ interface StreamPart {
 }
 
 /** `evident serve` in a process of its own on a free port; resolves with its URL once it listens. */
-function serve(databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, '--database-url', databaseUrl, 'serve', '--port', '0'], {
-    env: { ...process.env, EVIDENT_ADMIN_KEY: 'multi-server-admin-key-0123456789' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function serve(databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
+  const { url, child } = await startServeProcess(['--database-url', databaseUrl], {
+    ...process.env,
+    EVIDENT_ADMIN_KEY: 'multi-server-admin-key-0123456789',
   });
-  return new Promise((done, fail) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) done({ url, process: child });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`evident serve exited with ${code}: ${output}`)));
-  });
+  return { url, process: child };
 }
 
 // Two server processes on one Postgres store: a run started on one is streamed, joined and approved through the
