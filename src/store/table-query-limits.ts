@@ -1,5 +1,6 @@
 import { TABLE_QUERY_DEFAULTS } from '../config/tables-schema.ts';
-import { QueryTooLargeError, ValidationError } from '../errors/index.ts';
+import { QueryRejectedError, QueryTooLargeError, ValidationError } from '../errors/index.ts';
+import { FairQueue } from './fair-queue.ts';
 import type { TableQueryLimits } from './ports/document-store.ts';
 
 /** Every bound of a table query, the byte bounds defaulted from the config's documented defaults. */
@@ -97,3 +98,22 @@ export function checkResultBytes(
   budget.columns(columns);
   for (const row of rows) budget.row(row);
 }
+
+/** Table queries one principal may have waiting or running at once. */
+export const MAX_PENDING_TABLE_QUERIES = 4;
+
+/**
+ * The line table queries wait in, fair between principals (FairQueue): `workers` run at once (SQLite's one child; a
+ * share of PostgreSQL's pool), one per principal, at most four waiting or running per principal.
+ */
+export const tableQueryQueue = (workers: number): FairQueue =>
+  new FairQueue({
+    workers,
+    maxPending: MAX_PENDING_TABLE_QUERIES,
+    refuse: (pending) =>
+      new QueryRejectedError(
+        'query_rejected',
+        `${pending} of your table queries are already waiting or running; this one was not queued.`,
+        { hint: 'Send the next query when one of them has answered.' },
+      ),
+  });

@@ -13,7 +13,7 @@ import type {
   TableQueryResult,
 } from '../ports/document-store.ts';
 import { guardTableQuery } from '../sql-guard.ts';
-import { resolveTableQueryLimits } from '../table-query-limits.ts';
+import { resolveTableQueryLimits, tableQueryQueue } from '../table-query-limits.ts';
 import {
   validateAcl,
   validateExtras,
@@ -48,7 +48,11 @@ import { runTableQuery } from './table-query.ts';
 import { keywordSearch, vectorSearch } from './search.ts';
 
 /** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
+/** Table queries running at once per store: a share of the pool, one per principal (the rest wait their turn). */
+const TABLE_QUERY_WORKERS = 4;
+
 export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
+  const tableQueries = tableQueryQueue(TABLE_QUERY_WORKERS);
   const documents: DocumentStore = {
     sqlDialect: 'postgresql',
     // pgvector's HNSW insertion is most of a write's time, and two server processes insert in parallel.
@@ -206,10 +210,16 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     async queryTables(sql: string, principal: Principal, limits: TableQueryLimits): Promise<TableQueryResult> {
       pool.assertOpen();
       const bounds = resolveTableQueryLimits(limits);
-      const sqlNames = (await documents.listTables(principal)).map((table) => table.sqlName);
-      const allowed = sqlNames.map((name) => name.toLowerCase());
-      const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
-      return runTableQuery(() => pool.connect(), pool.names, guarded, { sqlNames, all: isAdmin(principal) }, bounds);
+      const asked = performance.now();
+      // Admitted in the principal's line first (a fifth waiting query is refused at once), then the tables it may read
+      // are read at its turn, the moment of use.
+      return tableQueries.run(principal.id, async () => {
+        const sqlNames = (await documents.listTables(principal)).map((table) => table.sqlName);
+        const allowed = sqlNames.map((name) => name.toLowerCase());
+        const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });
+        const readable = { sqlNames, all: isAdmin(principal) };
+        return runTableQuery(() => pool.connect(), pool.names, guarded, readable, bounds, asked);
+      });
     },
 
     async getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]> {

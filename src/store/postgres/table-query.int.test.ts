@@ -126,4 +126,24 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
       expect((await store.queryTables(sql, MEMBER, LIMITS)).columns.length, sql).toBeGreaterThan(0);
     }
   });
+
+  it("runs one principal's queries one at a time beside others', refuses a fifth waiting one, and counts the wait", async () => {
+    const slow = `SELECT count(*) FROM ${visible}, generate_series(1, 100000) a, generate_series(1, 100000) b`;
+    const failureOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    const limits = { maxRows: 5, timeoutMs: 400 };
+    const queued = Array.from({ length: 3 }, () => failureOf(store.queryTables(slow, MEMBER, limits)));
+    const quick = failureOf(
+      store.queryTables(`SELECT count(*) FROM ${visible}`, MEMBER, { maxRows: 5, timeoutMs: 100 }),
+    );
+    expect(await failureOf(store.queryTables(slow, MEMBER, limits))).toMatchObject({ code: 'query_rejected' });
+    const started = performance.now();
+    expect((await store.queryTables(`SELECT count(*) FROM ${visible}`, ADMIN, LIMITS)).rows).toEqual([[2]]);
+    expect(performance.now() - started).toBeLessThan(400);
+    for (const failure of await Promise.all(queued)) expect(failure).toMatchObject({ code: 'query_timeout' });
+    expect(await quick).toMatchObject({ code: 'query_timeout' });
+  });
 });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { QueryRejectedError, QueryTooLargeError, StoreError, type QueryBound } from '../../../errors/index.ts';
 import type { ResolvedTableQueryLimits } from '../../table-query-limits.ts';
-import { FairQueue } from '../../fair-queue.ts';
+import { tableQueryQueue } from '../../table-query-limits.ts';
 import { FrameReader, frame } from './frames.ts';
 
 /** Where the child reads the database: the store's file, or an image of an in-memory store. */
@@ -51,9 +51,6 @@ interface Live {
   dataLimit: number;
 }
 
-/** Table queries one principal may have waiting or running at once. */
-const MAX_PENDING_PER_PRINCIPAL = 4;
-
 const queryTimeout = (timeoutMs: number) =>
   new QueryRejectedError(
     'query_timeout',
@@ -73,15 +70,8 @@ const queryTimeout = (timeoutMs: number) =>
 export class TableQueryRunner {
   private live: Live | undefined;
   private nextId = 0;
-  private readonly queue = new FairQueue(
-    MAX_PENDING_PER_PRINCIPAL,
-    (pending) =>
-      new QueryRejectedError(
-        'query_rejected',
-        `${pending} of your table queries are already waiting or running; this one was not queued.`,
-        { hint: 'Send the next query when one of them has answered.' },
-      ),
-  );
+  /** One child, one query at a time. */
+  private readonly queue = tableQueryQueue(1);
 
   constructor(private readonly source: () => QuerySource) {}
 
