@@ -5,7 +5,7 @@ import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/po
 import { ADMIN, ALICE, BOB, documentWrite, unitVector } from '../../testing/store-conformance/fixtures.ts';
 import { openPostgresStore } from './store.ts';
 
-/** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9), no document files (10). */
+/** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9, 12), no document files (10), no ACL epoch (13). */
 const SCHEMA_7 = `
   CREATE TABLE keyword_postings_v7 AS SELECT corpus, term, pk, tf FROM keyword_postings;
   DROP TABLE keyword_postings;
@@ -19,6 +19,7 @@ const SCHEMA_7 = `
   DROP TABLE audit_log;
   DROP FUNCTION audit_log_append_only();
   DROP TABLE document_files;
+  DROP TABLE acl_epoch;
   DELETE FROM schema_migrations WHERE version >= 8;`;
 
 describeWithPostgres('postgres schema upgrade', (url) => {
