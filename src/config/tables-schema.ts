@@ -42,6 +42,15 @@ export const tablesSchema = z
       .max(256 * MiB)
       .default(256 * 1024)
       .describe('Bytes of any single value; over it: `query_too_large`.'),
+    maxQueuedPerUser: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(32)
+      .describe(
+        "Table queries one principal may have waiting or running at once (queries are served one principal after another); past it a query is refused at once (`query_rejected`). Twice `runs.maxConcurrentPerUser`'s default: a user's runs never meet it, a request that sends hundreds does.",
+      ),
     maxMemoryBytes: z
       .number()
       .int()

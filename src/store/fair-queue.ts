@@ -2,8 +2,8 @@
  * Workers shared by many principals, served fairly: each principal's jobs wait in their own line, one of them runs at
  * a time, and a free worker takes the next job of the principal served longest ago, so one principal's backlog delays
  * another's job by at most one job of theirs, not by the whole backlog. A principal may have at most `maxPending` jobs
- * waiting or running; a job past that is refused at once (`refuse`), so one request that sends many (an MCP batch)
- * cannot fill the line.
+ * waiting or running (the caller's bound); a job past that is refused at once (`refuse`), so one request that sends
+ * many (an MCP batch) cannot fill the line.
  */
 export class FairQueue {
   private readonly lines = new Map<string, (() => Promise<void>)[]>();
@@ -14,12 +14,15 @@ export class FairQueue {
   private readonly served = new Map<string, number>();
   private turn = 0;
 
-  constructor(private readonly options: { workers: number; maxPending: number; refuse: (pending: number) => Error }) {}
+  constructor(private readonly options: { workers: number; refuse: (pending: number) => Error }) {}
 
-  /** Runs `job` when its turn comes; `waitedMs` is how long it waited in line (its time limit counts that too). */
-  run<T>(key: string, job: (waitedMs: number) => Promise<T>): Promise<T> {
+  /**
+   * Runs `job` when its turn comes, or refuses it at once when `key` already has `maxPending` waiting or running;
+   * `waitedMs` is how long it waited in line (its time limit counts that too).
+   */
+  run<T>(key: string, maxPending: number, job: (waitedMs: number) => Promise<T>): Promise<T> {
     const pending = this.pending.get(key) ?? 0;
-    if (pending >= this.options.maxPending) return Promise.reject(this.options.refuse(pending));
+    if (pending >= maxPending) return Promise.reject(this.options.refuse(pending));
     this.pending.set(key, pending + 1);
     const queued = performance.now();
     return new Promise<T>((resolve, reject) => {

@@ -14,6 +14,7 @@ export function resolveTableQueryLimits(limits: TableQueryLimits): ResolvedTable
     maxResultBytes: limits.maxResultBytes ?? TABLE_QUERY_DEFAULTS.maxResultBytes,
     maxValueBytes: limits.maxValueBytes ?? TABLE_QUERY_DEFAULTS.maxValueBytes,
     maxMemoryBytes: limits.maxMemoryBytes ?? TABLE_QUERY_DEFAULTS.maxMemoryBytes,
+    maxQueuedPerUser: limits.maxQueuedPerUser ?? TABLE_QUERY_DEFAULTS.maxQueuedPerUser,
   };
   const bytes = [resolved.maxResultBytes, resolved.maxValueBytes, resolved.maxMemoryBytes];
   if (
@@ -99,17 +100,13 @@ export function checkResultBytes(
   for (const row of rows) budget.row(row);
 }
 
-/** Table queries one principal may have waiting or running at once. */
-export const MAX_PENDING_TABLE_QUERIES = 4;
-
 /**
  * The line table queries wait in, fair between principals (FairQueue): `workers` run at once (SQLite's one child; a
- * share of PostgreSQL's pool), one per principal, at most four waiting or running per principal.
+ * share of PostgreSQL's pool), one per principal, at most `tables.maxQueuedPerUser` waiting or running per principal.
  */
 export const tableQueryQueue = (workers: number): FairQueue =>
   new FairQueue({
     workers,
-    maxPending: MAX_PENDING_TABLE_QUERIES,
     refuse: (pending) =>
       new QueryRejectedError(
         'query_rejected',

@@ -62,6 +62,8 @@ export interface TableQueryLimits {
   maxValueBytes?: number;
   /** Working memory of the query where the backend can bound it (see `tables.maxMemoryBytes`). */
   maxMemoryBytes?: number;
+  /** Queries the principal may have waiting or running; this one past it is refused. Default: `tables.maxQueuedPerUser`'s. */
+  maxQueuedPerUser?: number;
 }
 
 export interface TableQueryResult {

@@ -213,7 +213,7 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       const asked = performance.now();
       // Admitted in the principal's line first (a fifth waiting query is refused at once), then the tables it may read
       // are read at its turn, the moment of use.
-      return tableQueries.run(principal.id, async () => {
+      return tableQueries.run(principal.id, bounds.maxQueuedPerUser, async () => {
         const sqlNames = (await documents.listTables(principal)).map((table) => table.sqlName);
         const allowed = sqlNames.map((name) => name.toLowerCase());
         const guarded = guardTableQuery(sql, { allowedTables: allowed, dialect: documents.sqlDialect });

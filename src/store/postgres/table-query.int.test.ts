@@ -134,7 +134,7 @@ describeWithPostgres('postgres table queries: the walls around the ingested tabl
         () => undefined,
         (error: unknown) => error,
       );
-    const limits = { maxRows: 5, timeoutMs: 400 };
+    const limits = { maxRows: 5, timeoutMs: 400, maxQueuedPerUser: 4 };
     const queued = Array.from({ length: 3 }, () => failureOf(store.queryTables(slow, MEMBER, limits)));
     const quick = failureOf(
       store.queryTables(`SELECT count(*) FROM ${visible}`, MEMBER, { maxRows: 5, timeoutMs: 100 }),

@@ -81,7 +81,7 @@ export class TableQueryRunner {
    */
   run(request: TableQueryRequest): Promise<TableQueryReply> {
     const { limits } = request;
-    return this.queue.run(request.principal, (waitedMs) => {
+    return this.queue.run(request.principal, limits.maxQueuedPerUser, (waitedMs) => {
       const left = limits.timeoutMs - waitedMs;
       if (left <= 0) return Promise.reject(queryTimeout(limits.timeoutMs));
       return this.runNow({ ...request, limits: { ...limits, timeoutMs: left } }, limits.timeoutMs);

@@ -151,12 +151,12 @@ describe('SQLite table queries shared by many principals', () => {
     const { store, table } = await memoryStoreWithTable(join(dir, 'store.db'));
     const member: Principal = { id: 'mallory', groups: [], roles: ['member'] };
     try {
-      const slowLimits = { maxRows: 5, timeoutMs: 400 };
+      const slowLimits = { maxRows: 5, timeoutMs: 400, maxQueuedPerUser: 4 };
       // Three slow queries of one member (each stopped at 400 ms) and a quick one of theirs with a 100 ms limit queue
       // up; a fifth is refused at once.
       const queued = Array.from({ length: 3 }, () => failureOf(store.queryTables(slow(table), member, slowLimits)));
       const quick = failureOf(
-        store.queryTables(`SELECT count(*) FROM ${table}`, member, { maxRows: 5, timeoutMs: 100 }),
+        store.queryTables(`SELECT count(*) FROM ${table}`, member, { ...slowLimits, timeoutMs: 100 }),
       );
       expect(await failureOf(store.queryTables(slow(table), member, slowLimits))).toMatchObject({
         code: 'query_rejected',
