@@ -6,9 +6,9 @@ import { startApiTestServer, type ApiTestServer } from '../testing/api-test-serv
 
 /**
  * When the audit log cannot be written (here: the database itself refuses inserts into it), a search fails closed with
- * an opaque error and no result; an approval is refused before its action runs; a run, whose answer is already stored
- * and streamed, is not failed but the failure is logged as an error; an admin change stands and its response says the
- * request failed.
+ * an opaque error and no result; an approval is refused before its action runs; a run's answer is withheld from a
+ * client waiting for its end (a stream has it already) and the failure is logged as an error; an admin change stands and
+ * its response says the request failed.
  */
 let api: ApiTestServer;
 let db: Database.Database;
@@ -52,13 +52,15 @@ describe('when the audit log cannot be written', () => {
     }
   });
 
-  it('answers a run and logs the audit failure as an error naming the run', async () => {
+  it("withholds a waited-for run's answer it could not record, and logs the failure as an error naming the run", async () => {
     const wait = await api.request('POST', '/runs/wait', {
       key: api.keys.alice,
       json: { assistant_id: 'rag', input: { question: 'How many days do I have to submit an expense report?' } },
     });
-    expect(wait.status).toBe(200);
-    const runId = /\/runs\/([^/]+)$/.exec(wait.headers.get('content-location') ?? '')?.[1];
+    expect(wait.status).toBe(500);
+    expect(wait.text).not.toMatch(/expense|days/i);
+    const runs = await api.evident.store.listThreads('alice');
+    const runId = (await api.evident.store.listRuns(runs[0]?.threadId as string, 'alice'))[0]?.runId;
     for (let attempt = 0; attempt < 100 && !errors.some((e) => e.fields?.run_id === runId); attempt++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(errors.find((e) => e.fields?.run_id === runId)).toMatchObject({
@@ -75,7 +77,8 @@ describe('when the audit log cannot be written', () => {
       key: api.keys.alice,
       json: { assistant_id: 'rag', input: { question: 'Remember that I prefer answers in bullet points' } },
     });
-    expect(asked.status).toBe(200);
+    // The run waits for approval; its end could not be recorded either, so the waiting client gets an error.
+    expect(asked.status).toBe(500);
     const decided = await api.request('POST', `/threads/${thread.thread_id}/runs/wait`, {
       key: api.keys.alice,
       json: { assistant_id: 'rag', command: { resume: { decision: 'approve' } } },

@@ -18,10 +18,15 @@ export interface AskedRun {
 /**
  * The run engine's side of the audit log: who asked each run started here and through what, the approval recorded
  * before its run is stored (a failed write refuses the decision), each ask as its run ends (a failed write cannot
- * take back what was streamed: it is logged as an error).
+ * take back what was streamed: it is logged as an error, and a client waiting for the end gets an error instead of the
+ * answer).
  */
+const MAX_UNRECORDED = 10_000;
+
 export class RunAuditTrail {
   private readonly asked = new Map<string, AskedRun>();
+  /** Runs ended here whose record could not be written (the latest MAX_UNRECORDED). */
+  private readonly unrecorded = new Set<string>();
 
   constructor(
     private readonly audit: RunAudit | undefined,
@@ -68,7 +73,15 @@ export class RunAuditTrail {
       await write();
     } catch (error) {
       this.logger.error('audit record failed', { what, run_id: runId, error: String(error) });
+      this.unrecorded.add(runId);
+      if (this.unrecorded.size > MAX_UNRECORDED)
+        this.unrecorded.delete(this.unrecorded.values().next().value as string);
     }
+  }
+
+  /** Whether the record of this run's end could not be written (a waiting client then gets an error, not the answer). */
+  isUnrecorded(runId: string): boolean {
+    return this.unrecorded.has(runId);
   }
 }
 

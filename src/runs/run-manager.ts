@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
-import { NotFoundError, RunFailedError, ThreadBusyError, type RunFailure } from '../errors/index.ts';
+import { NotFoundError, RunFailedError, StoreError, ThreadBusyError, type RunFailure } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import type {
   DocumentStore,
@@ -275,7 +275,18 @@ export class RunManager {
   /** Resolves with the run's record once it has ended. */
   async wait(runId: string, signal: AbortSignal): Promise<RunRecord | undefined> {
     const active = this.active.get(runId);
-    if (active) return active.done;
+    if (active) {
+      const ended = await active.done;
+      // A client waiting for the end (runs/wait, the CLI) gets the answer only once the audit log has its record.
+      if (this.trail.isUnrecorded(runId))
+        throw new StoreError(
+          'The run ended but its audit record could not be written, so its answer is not returned.',
+          {
+            hint: "Check the store's audit log; the run's outcome is stored and its thread takes the next question.",
+          },
+        );
+      return ended;
+    }
     for await (const _batch of this.feed.stored(runId, 0, signal)) {
       // Reading to the end is the wait; the events themselves are not needed.
     }
