@@ -91,6 +91,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_TABLE_MAX_RESULT_BYTES'], path: ['tables', 'maxResultBytes'], parse: num },
   { names: ['EVIDENT_TABLE_MAX_VALUE_BYTES'], path: ['tables', 'maxValueBytes'], parse: num },
   { names: ['EVIDENT_TABLE_MAX_MEMORY_BYTES'], path: ['tables', 'maxMemoryBytes'], parse: num },
+  { names: ['EVIDENT_TABLE_MAX_QUEUED_PER_USER'], path: ['tables', 'maxQueuedPerUser'], parse: num },
   ...limitEnvVars,
   ...agentEnvVars,
   { names: ['EVIDENT_TRACE_QUESTIONS'], path: ['tracing', 'recordQuestions'], parse: flag },

@@ -11,6 +11,7 @@ describe('table query limits', () => {
       maxResultBytes: 1_048_576,
       maxValueBytes: 262_144,
       maxMemoryBytes: 536_870_912,
+      maxQueuedPerUser: 32,
     });
     const { maxRows, timeoutMs, ...bytes } = config.tables;
     expect(resolveTableQueryLimits({ maxRows, timeoutMs })).toEqual({ maxRows, timeoutMs, ...bytes });
@@ -18,8 +19,14 @@ describe('table query limits', () => {
       EVIDENT_TABLE_MAX_RESULT_BYTES: '4096',
       EVIDENT_TABLE_MAX_VALUE_BYTES: '1024',
       EVIDENT_TABLE_TIMEOUT_MS: '250',
+      EVIDENT_TABLE_MAX_QUEUED_PER_USER: '3',
     };
-    expect(loadConfig({ env }).tables).toMatchObject({ maxResultBytes: 4096, maxValueBytes: 1024, timeoutMs: 250 });
+    expect(loadConfig({ env }).tables).toMatchObject({
+      maxResultBytes: 4096,
+      maxValueBytes: 1024,
+      timeoutMs: 250,
+      maxQueuedPerUser: 3,
+    });
     expect(() => loadConfig({ env: { EVIDENT_TABLE_MAX_VALUE_BYTES: '2000000' } })).toThrow(/maxValueBytes/);
     expect(() => loadConfig({ env: { EVIDENT_TABLE_MAX_MEMORY_BYTES: '1000' } })).toThrow(
       /EVIDENT_TABLE_MAX_MEMORY_BYTES|maxMemoryBytes/,
