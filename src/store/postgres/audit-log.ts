@@ -57,24 +57,8 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
             'SELECT chain FROM audit_log WHERE chain IS NOT NULL ORDER BY id DESC LIMIT 1',
           )
         ).rows[0];
-        const [actor, action, surface, question, questionSha256, runId, threadId, returned, cited, withheld] = values;
-        const pending = toAuditEntry({
-          id: '0',
-          at,
-          actor,
-          action,
-          surface,
-          question,
-          question_sha256: questionSha256,
-          run_id: runId,
-          thread_id: threadId,
-          returned_doc_ids: returned as string[] | null,
-          cited_doc_ids: cited as string[] | null,
-          withheld,
-          decision: values[10],
-          target: values[11],
-          outcome: values[12],
-        });
+        // The entry as it will read back (audit-rules.ts hashes every field but the id).
+        const pending: AuditEntry = { ...entry, id: 0, at: at.toISOString() };
         const chain = auditChain(last?.chain ?? '', pending);
         return (
           await c.query<AuditRow>(

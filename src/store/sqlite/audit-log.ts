@@ -54,7 +54,7 @@ export function sqliteAuditLog(conn: SqliteConnection): AuditLog {
           const last = conn
             .stmt('SELECT chain FROM audit_log WHERE chain IS NOT NULL ORDER BY id DESC LIMIT 1')
             .get() as { chain: string } | undefined;
-          const chain = auditChain(last?.chain ?? '', toAuditEntry({ id: 0, ...fields }));
+          const chain = auditChain(last?.chain ?? '', { ...entry, id: 0, at: fields.at });
           const row = conn
             .stmt(
               `INSERT INTO audit_log (at, actor, action, surface, question, question_sha256, run_id, thread_id,
