@@ -278,4 +278,15 @@ describe('the evidence gate', () => {
     });
     expect(decision.verdict).toBe('refuse');
   });
+
+  it('holds the Latin acronyms of a Chinese question to the evidence: a population growth rate is no GDP growth', () => {
+    const census = chunk('z#3', '2022年，重庆全市人口出生率为5.98‰，自然增长率为-2.11‰。');
+    const decision = gateAnswer({
+      question: '2022年重庆的GDP增长率',
+      answer: answer('-2.11‰', [cite(census, census.text)]),
+      evidence: [census],
+    });
+    expect(decision.verdict).toBe('refuse');
+    expect(decision.answer.missing_information[0]).toContain('GDP');
+  });
 });

@@ -83,6 +83,7 @@ function writtenEntities(question: string, entities: readonly string[]): string[
 
 /** Runs of capitalised words inside a sentence ("… tell Northwind Logistics that …"): names the language module may miss. */
 const CAPITALISED = /(?<=[^.?!\s]\s+)\p{Lu}[\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)+/gu;
+const LATIN_ACRONYM = /(?<![\p{Script=Latin}\d])\p{Lu}[\p{Lu}\d]+(?![\p{Script=Latin}\d])/gu;
 /** Lower-case code names ("order.shipped", "event_id"): named exactly, as identifiers are. */
 const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
 
@@ -159,7 +160,8 @@ export function questionView(question: string): QuestionView {
     ]),
   ];
   const contextEntities = context ? module.focus(context).entities : [];
-  const named = module.code === 'en' ? capitalisedNames(asked, focus.entities) : [];
+  // In a Chinese question a run of Latin capitals (GDP, CPI, APEC, C919) names something, as an identifier does.
+  const named = module.code === 'en' ? capitalisedNames(asked, focus.entities) : (asked.match(LATIN_ACRONYM) ?? []);
   const entities = writtenEntities(question, [...focus.entities, ...named, ...contextEntities, ...identifiers]).filter(
     (entity, index, all) =>
       !all.some((other, at) => at !== index && other.length > entity.length && other.includes(entity)),
