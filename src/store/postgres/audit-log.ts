@@ -31,8 +31,9 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
   return {
     async appendAudit(entry) {
       validateAuditEntry(entry);
-      // Times kept to the millisecond, as the column's default would, so the chain value covers what is read back.
-      const at = new Date(Math.floor(Date.now()));
+      // The time is set here (a JS Date, to the millisecond, as the column's default would be), so the chain value
+      // covers the time that is read back.
+      const at = new Date();
       const values = [
         entry.actor,
         entry.action,
