@@ -33,14 +33,57 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('finds the GLUE results (Table 1, page 6) with its header and numeric score columns, and only real tables', async () => {
+  it('finds all eight of the paper’s tables, each where it is, and nothing else (the author block is no table)', async () => {
     const tables = await evident.store.listTables(ALICE);
-    // Precision over the whole paper: every table found is one of the paper's (Tables 1, 4 and 6); none is prose.
+    // Precision and recall over the whole paper: tables beside prose, beside each other and in the appendix.
     expect(tables.map((table) => table.title)).toEqual([
       'bert / page 6 / Table 1',
+      'bert / page 7 / Table 2',
+      'bert / page 7 / Table 3',
       'bert / page 7 / Table 4',
+      'bert / page 8 / Table 5',
       'bert / page 9 / Table 6',
+      'bert / page 9 / Table 7',
+      'bert / page 16 / Table 8',
     ]);
+  });
+
+  it('reads a table beside another, its section rows as a column, and a header set as one run of text', async () => {
+    const tables = await evident.store.listTables(ALICE);
+    const squad = tables.find((table) => table.title === 'bert / page 7 / Table 2')!;
+    expect(squad.columns.map((column) => column.name)).toEqual([
+      'Section',
+      'System',
+      'Dev EM',
+      'Dev F1',
+      'Test EM',
+      'Test F1',
+    ]);
+    const ours = await evident.store.queryTables(
+      `SELECT "System", "Test F1" FROM ${squad.sqlName} WHERE "Section" = 'Ours' AND "Test F1" IS NOT NULL`,
+      ALICE,
+      LIMITS,
+    );
+    expect(ours.rows).toEqual([
+      ['BERT LARGE (Sgl.+TriviaQA)', 91.8],
+      ['BERT LARGE (Ens.+TriviaQA)', 93.2],
+    ]);
+    const ablation = tables.find((table) => table.title === 'bert / page 8 / Table 5')!;
+    expect(ablation.columns.map((column) => column.name)).toEqual([
+      'Tasks',
+      'MNLI-m (Acc)',
+      'QNLI (Acc)',
+      'MRPC (Acc)',
+      'SST-2 (Acc)',
+      'SQuAD (F1)',
+    ]);
+    const masking = tables.find((table) => table.title === 'bert / page 16 / Table 8')!;
+    expect(masking.rowCount).toBe(6);
+    const ner = await evident.store.queryTables(`SELECT * FROM ${masking.sqlName} LIMIT 1`, ALICE, LIMITS);
+    expect(ner.rows).toEqual([[80, 10, 10, 84.2, 95.4, 94.9]]);
+  });
+
+  it('reads the GLUE results (Table 1, page 6) with its header and numeric score columns', async () => {
     expect(glue.columns.map((column) => `${column.name}:${column.type}`)).toEqual([
       'System:text',
       'MNLI-(m/mm):text',

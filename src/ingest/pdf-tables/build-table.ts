@@ -11,6 +11,8 @@ export interface PdfTable {
 
 const hasNumber = (row: GridRow): boolean =>
   row.cells.some((cell, index) => index > 0 && parseCellNumber(cell) !== undefined);
+/** A row with a label and nothing else: under a header it names the section of rows after it (`Published`, `Ours`). */
+const labelOnly = (row: GridRow): boolean => !isEmptyCell(row.cells[0] ?? '') && row.cells.slice(1).every(isEmptyCell);
 
 /**
  * How many leading rows are header: the first, then (when the body has numbers) rows without any — a header set on
@@ -24,6 +26,7 @@ export function headerRowCount(rows: readonly GridRow[]): number {
     count < rows.length - 2 &&
     bodyHasNumbers &&
     !hasNumber(rows[count]!) &&
+    !labelOnly(rows[count]!) &&
     rows.slice(count + 1).some(hasNumber)
   )
     count += 1;
@@ -76,6 +79,23 @@ function boundNames(names: string[]): void {
   });
 }
 
+/**
+ * Section rows (a label alone over the rows after it) → a `Section` column before the others, so each row says which
+ * group it is in (`Published` / `Ours`) and SQL can filter by it.
+ */
+function withSectionColumn(body: readonly GridRow[], names: readonly string[]): { body: GridRow[]; names: string[] } {
+  let name = 'Section';
+  for (let k = 2; names.some((taken) => taken.toLowerCase() === name.toLowerCase()); k += 1) name = `Section_${k}`;
+  let section = '';
+  const rows: GridRow[] = [];
+  body.forEach((row, r) => {
+    const next = body[r + 1];
+    if (labelOnly(row) && next && !labelOnly(next)) section = row.cells[0]!;
+    else rows.push({ page: row.page, cells: [section, ...row.cells] });
+  });
+  return { body: rows, names: [name, ...names] };
+}
+
 /** `Table 1` from a caption, or undefined. */
 export function captionLabel(caption: string | undefined): string | undefined {
   const match = caption ? /^Table\s+(\d{1,3}|[IVXL]{1,6})/i.exec(caption) : null;
@@ -98,13 +118,16 @@ export function buildPdfTable(found: FoundTable, stem: string, ordinal: number):
       .join(' ');
     if ((text === '' && index > 0) || parseCellNumber(text) !== undefined) return undefined;
   }
-  const names = headerNames(found.rows.slice(0, headerCount), width);
+  let names = headerNames(found.rows.slice(0, headerCount), width);
   // The note row stays out of the names (they are typed in SQL) and is said in the table's description.
   const note = isHeaderNote(found.rows, headerCount) ? found.rows[headerCount] : undefined;
   // A row of footnote marks only (`†`) is no row of data.
-  const body = found.rows
+  let body = found.rows
     .slice(headerCount + (note ? 1 : 0))
     .filter((row) => row.cells.some((cell) => /[\p{L}\p{N}]/u.test(cell)));
+  if (body.some((row, r) => labelOnly(row) && body[r + 1] && !labelOnly(body[r + 1]!))) {
+    ({ body, names } = withSectionColumn(body, names));
+  }
   const label = captionLabel(found.caption) ?? `table ${ordinal}`;
   const title = `${stem} / page ${found.page} / ${label}`;
   const types: ColumnType[] = [];

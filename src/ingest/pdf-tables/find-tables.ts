@@ -1,4 +1,5 @@
-import type { ColumnSpan, FoundTable, GridRow, PageTextItem, RowCell, TextRow } from './page-text.ts';
+import type { ColumnSpan, FoundTable, GridRow, PageTextItem, RowCell, TableBox, TextRow } from './page-text.ts';
+import { columnRows, pageGutter } from './page-gutter.ts';
 import { textRows } from './text-rows.ts';
 
 /** `Table 3:` / `Table IV.` opening a line: a caption, never a row. */
@@ -21,17 +22,44 @@ const isProse = (text: string): boolean =>
 
 /**
  * The tables of one page: runs of close rows of short cells whose full-width rows line up in at least three
- * columns. Conservative by design; a two-column page of prose, a list or a caption never qualifies.
+ * columns. Conservative by design; a two-column page of prose, a list or a caption never qualifies. On a two-column
+ * page each column is read on its own as well (a table beside prose or beside another table), and a table found
+ * across the whole page stands only when it reaches over the gutter.
  */
 export function findPageTables(items: readonly PageTextItem[], page: number): FoundTable[] {
   const rows = textRows(items);
+  const gutter = pageGutter(rows);
+  if (gutter === undefined) return tablesOfRows(rows, page, true);
+  const left = tablesOfRows(columnRows(rows, gutter, 'left'), page, true);
+  // A table atop the right column still comes after the left column's text in reading order.
+  const right = tablesOfRows(columnRows(rows, gutter, 'right'), page, false);
+  const wide = tablesOfRows(rows, page, true).filter(
+    (table) => table.columns[0]!.x1 < gutter && table.columns.at(-1)!.x0 > gutter && !twoCaptioned(table, left, right),
+  );
+  const inColumns = [...left, ...right].filter((table) => !wide.some((other) => overlaps(table.box, other.box)));
+  return [...wide.sort((a, b) => b.box.y1 - a.box.y1), ...inColumns];
+}
+
+/** Two tables side by side, each captioned in its own column, are read as one across the page: they are two. */
+function twoCaptioned(wide: FoundTable, left: readonly FoundTable[], right: readonly FoundTable[]): boolean {
+  const captionIn = (side: readonly FoundTable[]) =>
+    side.find((table) => table.caption !== undefined && overlaps(table.box, wide.box))?.caption;
+  const a = captionIn(left);
+  const b = captionIn(right);
+  return a !== undefined && b !== undefined && a !== b;
+}
+
+const overlaps = (a: TableBox, b: TableBox): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+function tablesOfRows(rows: readonly TextRow[], page: number, mayOpenPage: boolean): FoundTable[] {
   const found: FoundTable[] = [];
   let run: TextRow[] = [];
   const close = (): void => {
     const table = tableOf(run, page);
     if (table) {
       const caption = captionNear(rows, table);
-      const atTop = !rows.some((row) => row.y > table.box.y1 && !row.cells.some((cell) => CAPTION.test(cell.text)));
+      const atTop =
+        mayOpenPage && !rows.some((row) => row.y > table.box.y1 && !row.cells.some((cell) => CAPTION.test(cell.text)));
       found.push({ ...table, ...(caption ? { caption } : {}), ...(atTop ? { atTop } : {}) });
     }
     run = [];
@@ -65,25 +93,49 @@ function overlapsRun(run: readonly TextRow[], x0: number, x1: number): boolean {
   return x0 < right && x1 > left;
 }
 
-/** The caption nearest above or below the table (within four lines, overlapping it across), with the words after it on its line. */
+/** A caption goes on over lines this close (in font sizes); a paragraph or the table after it is further away. */
+const CAPTION_LINE_GAP = 1.7;
+const MAX_CAPTION_LINES = 8;
+
+/**
+ * The caption nearest above or below the table (within four lines, overlapping it across): its line's words, then
+ * the lines under it that go on at line spacing (one run of text each, outside the table), hyphenation mended.
+ */
 function captionNear(rows: readonly TextRow[], table: FoundTable): string | undefined {
-  let best: { text: string; distance: number } | undefined;
-  for (const row of rows) {
+  let best: { row: number; index: number; distance: number } | undefined;
+  rows.forEach((row, r) => {
     const index = row.cells.findIndex((cell) => CAPTION.test(cell.text));
     const cell = row.cells[index];
-    if (!cell) continue;
+    if (!cell) return;
     const distance = row.y > table.box.y1 ? row.y - table.box.y1 : table.box.y0 - row.y;
-    if (distance < 0 || distance > row.size * 4 || cell.x0 > table.box.x1 || cell.x1 < table.box.x0) continue;
-    let text = cell.text;
-    let end = cell.x1;
-    for (const next of row.cells.slice(index + 1)) {
-      if (next.x0 - end > row.size * 3) break;
-      text = `${text} ${next.text}`;
-      end = next.x1;
-    }
-    if (!best || distance < best.distance) best = { text, distance };
+    if (distance < 0 || distance > row.size * 4 || cell.x0 > table.box.x1 || cell.x1 < table.box.x0) return;
+    if (!best || distance < best.distance) best = { row: r, index, distance };
+  });
+  if (!best) return undefined;
+  const { row: at, index } = best;
+  const first = rows[at]!;
+  const lines = [first.cells[index]!.text];
+  let end = first.cells[index]!.x1;
+  for (const next of first.cells.slice(index + 1)) {
+    if (next.x0 - end > first.size * 3) break;
+    lines[0] = `${lines[0]} ${next.text}`;
+    end = next.x1;
   }
-  return best?.text;
+  const x0 = first.cells[index]!.x0;
+  for (let r = at + 1, previous = first; r < rows.length && lines.length < MAX_CAPTION_LINES; r += 1) {
+    const row = rows[r]!;
+    const line = row.cells.find((cell) => cell.x0 < end && cell.x1 > x0);
+    const inTable = row.y >= table.box.y0 && row.y <= table.box.y1;
+    // Captions are set in their own size: the text after it in another size is a paragraph.
+    const sameSize = line !== undefined && Math.abs(line.size - first.cells[index]!.size) <= 0.5;
+    const near = previous.y - row.y <= previous.size * CAPTION_LINE_GAP;
+    // After a full stop, a line opening with a number is a footnote (`8 BERT and OpenAI GPT are …`).
+    const footnote = line !== undefined && /[.)]$/.test(lines.at(-1)!) && /^\d{1,2}\s\p{Lu}/u.test(line.text);
+    if (!line || inTable || !sameSize || !near || footnote || CAPTION.test(line.text)) break;
+    lines.push(line.text);
+    previous = row;
+  }
+  return lines.reduce((text, line) => (/\p{L}-$/u.test(text) ? `${text.slice(0, -1)}${line}` : `${text} ${line}`));
 }
 
 /** Within this tolerance most full rows of a column share a left edge, a right edge or a centre. */
@@ -105,6 +157,12 @@ function overlapping(spans: readonly ColumnSpan[], x0: number, x1: number, slack
   const hits: number[] = [];
   for (let index = low; index < spans.length && spans[index]!.x0 - slack < x1; index += 1) hits.push(index);
   return hits;
+}
+
+/** The two adjacent columns whose gap holds [x0, x1] wholly, or none. */
+function between(spans: readonly ColumnSpan[], cell: RowCell): number[] {
+  const index = spans.findIndex((span, i) => i > 0 && spans[i - 1]!.x1 <= cell.x0 && cell.x1 <= span.x0);
+  return index > 0 ? [index - 1, index] : [];
 }
 
 /** Whether each item of a cell across columns lies within one column, so the cell is several cells set tight. */
@@ -133,7 +191,8 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
   const columns: ColumnSpan[] = [];
   for (let index = 0; index < width; index += 1) {
     const cells = full.map((row) => row.cells[index]!);
-    const tolerance = size * 0.6;
+    // Row labels may be indented under a group (`+ BiLSTM` under `No NSP`): the first column's left edges may step in.
+    const tolerance = size * (index === 0 ? 1.5 : 0.6);
     const lined =
       aligned(
         cells.map((cell) => cell.x0),
@@ -173,6 +232,7 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
   // Every cell of every row must fall in (or across) the columns; a row that does not ends the table at an edge.
   const placed: { grid: GridRow; spanning: boolean; row: TextRow }[] = [];
   let seenFull = false;
+  let labelNamed = false;
   for (const row of rows) {
     const cells = Array.from({ length: width }, () => '');
     let spanning = false;
@@ -182,7 +242,10 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
       // Wholly left or right of the table: text of the page's other column.
       if (cell.x0 > columns.at(-1)!.x1 + size || cell.x1 < columns[0]!.x0 - size) continue;
       inside += 1;
-      const hits = overlapping(columns, cell.x0, cell.x1, size * 0.3);
+      let hits = overlapping(columns, cell.x0, cell.x1, size * 0.3);
+      // A header centred over the gap between two columns (`NER` over its fine-tune and feature-based columns)
+      // names both.
+      if (hits.length === 0 && !seenFull) hits = between(columns, cell);
       if (hits.length === 0) {
         fits = false;
         break;
@@ -197,7 +260,9 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
       }
       if (hits.length > 1) spanning = true;
       // Above the first full row a cell across columns is a group header: each column it covers is named by it.
-      const targets = hits.length > 1 && !seenFull ? hits : hits.slice(0, 1);
+      // One that starts in the label column once that column has its name is a section's name (`Published`): a label.
+      const group = hits.length > 1 && !seenFull && (hits[0]! > 0 || !labelNamed);
+      const targets = group ? hits : hits.slice(0, 1);
       for (const target of targets) cells[target] = cells[target] ? `${cells[target]} ${cell.text}` : cell.text;
     }
     if (inside === 0) continue;
@@ -206,6 +271,7 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
       break;
     }
     placed.push({ grid: { page, cells }, spanning, row });
+    if (cells[0] !== '') labelNamed = true;
     if (row.cells.length === width) seenFull = true;
   }
   if (placed.length === 0) return undefined;

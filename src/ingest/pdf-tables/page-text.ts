@@ -12,6 +12,8 @@ export interface RowCell {
   text: string;
   x0: number;
   x1: number;
+  /** The largest font size in it. */
+  size: number;
   /** The items it was made of: a header set tight across several columns is split back along them. */
   parts: { text: string; x0: number; x1: number }[];
 }

@@ -223,6 +223,100 @@ describe('PDF tables from the text layer', () => {
     ]);
   });
 
+  it('reads each column of a two-column page: tables side by side, a table beside prose, captions over lines', async () => {
+    const prose = [
+      'The results show that the larger model',
+      'wins on every task we measured, and',
+      'the smaller one is close behind it on',
+      'most of them; both beat the baseline.',
+      'We also tried two further settings.',
+      'Neither changed the ranking above.',
+      'Short lines end paragraphs here.',
+      'the best one.',
+      'The appendix lists every run we did',
+      'with its seed and its learning rate,',
+      'so that each result can be checked.',
+      'Training took two days on one host.',
+    ];
+    const doc = await load([
+      [
+        // An author block: names set in a row across the page are not a table's header.
+        ...['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra'].map((text, index) => ({
+          text,
+          x: 72 + index * 120,
+          y: 760,
+        })),
+        ...pdfTableLines(
+          [
+            ['Model', 'Dev', 'Test'],
+            ['Small', '81.2', '80.4'],
+            ['Base', '84.6', '83.9'],
+            ['Large', '86.7', '85.9'],
+          ],
+          { columns: [72, 170, 230], top: 700 },
+        ),
+        { text: 'Table 1: Scores on the dev and test', x: 72, y: 630, size: 10 },
+        { text: 'sets, averaged over five seeds.', x: 72, y: 618, size: 10 },
+        ...pdfTableLines(
+          [
+            ['Setting', 'Steps', 'Loss'],
+            ['Warm', '1000', '2.31'],
+            ['Cold', '2000', '2.05'],
+            ['Mixed', '4000', '1.87'],
+          ],
+          { columns: [320, 420, 480], top: 700 },
+        ),
+        { text: 'Table 2: Training settings.', x: 320, y: 630, size: 10 },
+        ...prose.map((text, index) => ({ text, x: 72, y: 590 - index * 13 })),
+        // The right column's table sits beside prose whose short last line would be a fourth cell of its rows.
+        ...pdfTableLines(
+          [
+            ['Task', 'Before', 'After'],
+            ['NER', '91.0', '92.8'],
+            ['QA', '88.5', '90.9'],
+            ['NLI', '84.1', '86.7'],
+          ],
+          { columns: [320, 420, 480], top: 590 },
+        ),
+        { text: 'Table 3: Before and after tuning.', x: 320, y: 520, size: 10 },
+        ...prose.map((text, index) => ({ text, x: 320, y: 490 - index * 13 })),
+      ],
+    ]);
+    expect(doc.tables?.map((table) => [table.title, table.columns.map((column) => column.name), table.rows])).toEqual([
+      [
+        'report / page 1 / Table 1',
+        ['Model', 'Dev', 'Test'],
+        [
+          ['Small', 81.2, 80.4],
+          ['Base', 84.6, 83.9],
+          ['Large', 86.7, 85.9],
+        ],
+      ],
+      [
+        'report / page 1 / Table 2',
+        ['Setting', 'Steps', 'Loss'],
+        [
+          ['Warm', 1000, 2.31],
+          ['Cold', 2000, 2.05],
+          ['Mixed', 4000, 1.87],
+        ],
+      ],
+      [
+        'report / page 1 / Table 3',
+        ['Task', 'Before', 'After'],
+        [
+          ['NER', 91, 92.8],
+          ['QA', 88.5, 90.9],
+          ['NLI', 84.1, 86.7],
+        ],
+      ],
+    ]);
+    // The caption's second line belongs to it: the table's first text block says it whole.
+    expect(doc.blocks.map((block) => block.text)).toContain(
+      'Table 1: Scores on the dev and test sets, averaged over five seeds. (page 1)',
+    );
+  });
+
   it('finds no table in two-column prose, a bulleted list, a numbered list or a key-value list', async () => {
     const left = [
       'Retrieval augmented generation grounds',

@@ -3,6 +3,8 @@ import type { PageTextItem, RowCell, TextRow } from './page-text.ts';
 /** A gap this many font sizes wide separates cells; word spaces (even justified ones) stay below it. */
 const CELL_GAP = 0.8;
 const NUMBER_GAP = 0.3;
+/** How far below its row's baseline a subscript may sit, in the row's font size. */
+const SUBSCRIPT_DROP = 0.7;
 /** A figure, a dash for "none", or a short figure with a unit. */
 const NUMERIC = /^(?:[-–—]|[+\-−]?[$€£¥]?\d[\d.,/]*(?:%|[a-zA-Z]{1,3})?)$/;
 
@@ -22,7 +24,9 @@ export function textRows(items: readonly PageTextItem[]): TextRow[] {
     group = [];
   };
   for (const item of visible) {
-    if (group.length > 0 && top - item.y > Math.max(size, item.fontSize) * 0.5) finish();
+    // A subscript (smaller, set below the baseline: `BERT` + `BASE`) belongs to its row, further down than a word would.
+    const reach = item.fontSize < size * 0.8 ? SUBSCRIPT_DROP : 0.5;
+    if (group.length > 0 && top - item.y > Math.max(size, item.fontSize) * reach) finish();
     if (group.length === 0) {
       top = item.y;
       size = item.fontSize;
@@ -40,6 +44,7 @@ function splitRow(items: PageTextItem[], y: number, size: number): TextRow {
   let cell: RowCell | undefined;
   let lastSize = 0;
   let lastStr = '';
+  let lastY = y;
   for (const item of items) {
     const text = item.str.replace(/\s+/g, ' ').trim();
     const x1 = item.x + Math.max(item.width, 0);
@@ -48,23 +53,27 @@ function splitRow(items: PageTextItem[], y: number, size: number): TextRow {
     const between = NUMERIC.test(text) && NUMERIC.test(lastStr.trim()) ? NUMBER_GAP : CELL_GAP;
     // Measured in the neighbours' own size: prose in a larger font on the same baseline must not widen the gap.
     if (!cell || gap > Math.max(item.fontSize, lastSize) * between) {
-      cell = { text, x0: item.x, x1, parts: [{ text, x0: item.x, x1 }] };
+      cell = { text, x0: item.x, x1, size: item.fontSize, parts: [{ text, x0: item.x, x1 }] };
       cells.push(cell);
     } else {
-      // A visible gap or a change of size (a subscript) is a word break.
+      // A visible gap or a subscript (a change of size and baseline) is a word break; small capitals (a change of
+      // size on the baseline: `M` + `ASK`) are not.
       const space =
         gap > item.fontSize * 0.2 ||
-        Math.abs(item.fontSize - lastSize) > 0.5 ||
+        (Math.abs(item.fontSize - lastSize) > 0.5 && Math.abs(item.y - lastY) > item.fontSize * 0.1) ||
         /\s$/.test(lastStr) ||
         /^\s/.test(item.str)
           ? ' '
           : '';
-      cell.text = `${cell.text}${space}${text}`;
+      const joiner = /^[)\].,;:]/.test(text) ? '' : space;
+      cell.text = `${cell.text}${joiner}${text}`;
       cell.x1 = Math.max(cell.x1, x1);
+      cell.size = Math.max(cell.size, item.fontSize);
       cell.parts.push({ text, x0: item.x, x1 });
     }
     lastSize = item.fontSize;
     lastStr = item.str;
+    lastY = item.y;
   }
   return { y, size, cells };
 }
