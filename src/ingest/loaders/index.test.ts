@@ -11,10 +11,16 @@ describe('loaderFor', () => {
     expect(loaderFor('server.log')?.type).toBe('text');
     expect(loaderFor('orders.csv')?.type).toBe('csv');
     expect(loaderFor('book.xlsx')?.type).toBe('xlsx');
+    expect(loaderFor('deck.PPTX')?.type).toBe('pptx');
+    expect(loaderFor('memo.odt')?.type).toBe('odt');
+    expect(loaderFor('sheet.ods')?.type).toBe('ods');
+    expect(loaderFor('slides.odp')?.type).toBe('odp');
+    for (const image of ['scan.png', 'photo.JPG', 'photo.jpeg', 'fax.tif', 'fax.TIFF'])
+      expect(loaderFor(image)?.type).toBe('image');
   });
 
   it('returns undefined for unsupported or missing extensions', () => {
-    expect(loaderFor('image.png')).toBeUndefined();
+    expect(loaderFor('drawing.svg')).toBeUndefined();
     expect(loaderFor('Makefile')).toBeUndefined();
     expect(loaderFor('archive.tar.gz')).toBeUndefined();
   });

@@ -23,6 +23,7 @@ const docxLoader = lazyLoader('docx', async () => (await import('./docx-loader.t
 const textLoader = lazyLoader('text', async () => (await import('./text-loader.ts')).textLoader);
 const csvLoader = lazyLoader('csv', async () => (await import('./csv-loader.ts')).csvLoader);
 const xlsxLoader = lazyLoader('xlsx', async () => (await import('./xlsx-loader.ts')).xlsxLoader);
+const imageLoader = lazyLoader('image', async () => (await import('./image-loader.ts')).imageLoader);
 
 const BY_EXTENSION: Readonly<Record<string, Loader>> = {
   '.pdf': pdfLoader,
@@ -38,6 +39,11 @@ const BY_EXTENSION: Readonly<Record<string, Loader>> = {
   '.csv': csvLoader,
   '.tsv': csvLoader,
   '.xlsx': xlsxLoader,
+  '.png': imageLoader,
+  '.jpg': imageLoader,
+  '.jpeg': imageLoader,
+  '.tif': imageLoader,
+  '.tiff': imageLoader,
 };
 
 /** Extensions Evident can ingest, with their dot, lower case. */

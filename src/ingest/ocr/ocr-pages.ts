@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import type { OcrConfig } from '../../config/ocr-schema.ts';
 import type { Block } from '../../domain/index.ts';
 import { IngestError, IngestLimitError } from '../../errors/index.ts';
-import { detectOcrTools } from './ocr-tools.ts';
+import { requireOcrTools } from './ocr-availability.ts';
 import { ocrTextBlocks } from './ocr-text-blocks.ts';
 import { pagesHave } from './page-list.ts';
 import { runTool, type ToolFailure } from './run-tool.ts';
+import { MAX_PAGE_TEXT_BYTES, runTesseract } from './tesseract.ts';
 import type { ScannedPage } from './scanned-pages.ts';
-
-/** Bytes of text tesseract may print for one page (a dense page is ≈ 10 KB). */
-const MAX_PAGE_TEXT_BYTES = 1024 * 1024;
 
 export interface OcrRequest {
   /** The PDF as it was read. */
@@ -23,9 +21,6 @@ export interface OcrRequest {
   /** Where the tools are looked up (`PATH`); the process's environment by default. */
   env?: NodeJS.ProcessEnv;
 }
-
-const install = (packages: readonly string[]): string => `apt-get install ${packages.join(' ')}`;
-const languagePackage = (language: string): string => `tesseract-ocr-${language.replace(/_/g, '-')}`;
 
 /**
  * Reads the scanned pages of a PDF with `pdftoppm` and `tesseract`, one page at a time (each a bounded child process,
@@ -45,30 +40,17 @@ export async function ocrPages(request: OcrRequest): Promise<Map<number, Block[]
   }
   const env = request.env ?? process.env;
   const numbers = pages.map((page) => page.page);
-  const tools = await detectOcrTools(env);
-  const missing = [...(tools.tesseract ? [] : ['tesseract-ocr']), ...(tools.pdftoppm ? [] : ['poppler-utils'])];
-  if (missing.length > 0) {
-    const packages = [...missing, ...(tools.tesseract ? [] : config.languages.map(languagePackage))];
-    throw new IngestError(
-      'ocr_unavailable',
-      `In ${name}, ${pagesHave(numbers)} no text; install ${missing.join(' and ')} to read ${numbers.length === 1 ? 'it' : 'them'}.`,
-      {
-        hint: `Install the OCR tools (Debian: \`${install(packages)}\`) and ingest it again, or set ingest.ocr.enabled: false to ingest its text pages only.`,
-        details: { pages: numbers, missing },
-      },
-    );
-  }
-  const absent = config.languages.filter((language) => !tools.languages.has(language));
-  if (absent.length > 0) {
-    throw new IngestError(
-      'ocr_unavailable',
-      `In ${name}, ${pagesHave(numbers)} no text, and the OCR language${absent.length === 1 ? '' : 's'} ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not installed.`,
-      {
-        hint: `Install it (Debian: \`${install(absent.map(languagePackage))}\`), or change ingest.ocr.languages (installed: ${[...tools.languages].join(', ') || 'none'}).`,
-        details: { pages: numbers, languages: absent },
-      },
-    );
-  }
+  await requireOcrTools(
+    {
+      subject: `In ${name}, ${pagesHave(numbers)} no text`,
+      them: numbers.length === 1 ? 'it' : 'them',
+      orElse: 'set ingest.ocr.enabled: false to ingest its text pages only',
+      details: { pages: numbers },
+    },
+    ['tesseract', 'pdftoppm'],
+    config,
+    env,
+  );
   // A private directory (mode 0700) that only this call uses, removed whatever happens.
   const dir = await mkdtemp(join(tmpdir(), 'evident-ocr-'));
   try {
@@ -104,11 +86,7 @@ async function ocrPage(
   if (!rendered.ok) throw toolError(rendered.failure, 'pdftoppm', page.page, request);
   const image = `${prefix}.png`;
   try {
-    // One thread per page: documents on other workers keep their share of the cores.
-    const ocr = await runTool('tesseract', [image, 'stdout', '-l', config.languages.join('+'), '--psm', '3'], {
-      ...run,
-      env: { ...env, OMP_THREAD_LIMIT: '1' },
-    });
+    const ocr = await runTesseract(image, config, env, dir);
     if (!ocr.ok) throw toolError(ocr.failure, 'tesseract', page.page, request);
     return ocr.stdout;
   } finally {
