@@ -34,8 +34,8 @@ export function pageGutter(rows: readonly TextRow[]): number | undefined {
       const start = Math.max(from, Math.floor(cell.x0) + 1, last + 1);
       const end = Math.min(to, Math.ceil(cell.x1) - 1);
       if (start > end) continue;
-      delta[start - from] += 1;
-      delta[end - from + 1] -= 1;
+      delta[start - from]! += 1;
+      delta[end - from + 1]! -= 1;
       last = end;
     }
   }
