@@ -24,6 +24,10 @@ const textLoader = lazyLoader('text', async () => (await import('./text-loader.t
 const csvLoader = lazyLoader('csv', async () => (await import('./csv-loader.ts')).csvLoader);
 const xlsxLoader = lazyLoader('xlsx', async () => (await import('./xlsx-loader.ts')).xlsxLoader);
 const imageLoader = lazyLoader('image', async () => (await import('./image-loader.ts')).imageLoader);
+const pptxLoader = lazyLoader('pptx', async () => (await import('./pptx-loader.ts')).pptxLoader);
+const odtLoader = lazyLoader('odt', async () => (await import('./odt-loader.ts')).odtLoader);
+const odsLoader = lazyLoader('ods', async () => (await import('./ods-loader.ts')).odsLoader);
+const odpLoader = lazyLoader('odp', async () => (await import('./odp-loader.ts')).odpLoader);
 
 const BY_EXTENSION: Readonly<Record<string, Loader>> = {
   '.pdf': pdfLoader,
@@ -44,6 +48,10 @@ const BY_EXTENSION: Readonly<Record<string, Loader>> = {
   '.jpeg': imageLoader,
   '.tif': imageLoader,
   '.tiff': imageLoader,
+  '.pptx': pptxLoader,
+  '.odt': odtLoader,
+  '.ods': odsLoader,
+  '.odp': odpLoader,
 };
 
 /** Extensions Evident can ingest, with their dot, lower case. */
