@@ -7,7 +7,9 @@ import { ERROR_CODES, IngestError, type ErrorCode } from '../../errors/index.ts'
 import { createEvident, type Evident } from '../../evident.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { buildDocx } from '../../testing/docx-builder.ts';
+import { buildOdf, odfTable } from '../../testing/odf-builder.ts';
 import { buildPdf } from '../../testing/pdf-builder.ts';
+import { buildPptx } from '../../testing/pptx-builder.ts';
 import { seededRandom } from '../../testing/seeded-random.ts';
 import { buildXlsx } from '../../testing/xlsx-builder.ts';
 import { loaderFor } from './index.ts';
@@ -42,6 +44,41 @@ const SEEDS: Record<string, Buffer> = {
         '<row r="3"><c r="A3" t="inlineStr"><is><t>A-2</t></is></c><c r="B3"><v>99</v></c></row>',
     },
   ]),
+  'doc.pptx': buildPptx([
+    { title: 'Quarterly review', body: ['Revenue grew 12%.'], notes: ['Mention the renewal.'] },
+    {
+      title: 'Sales',
+      body: [
+        {
+          table: [
+            ['Region', 'Q1'],
+            ['North', '1250'],
+          ],
+        },
+      ],
+    },
+  ]),
+  'doc.odt': buildOdf(
+    'text',
+    `<text:h text:outline-level="1">Policy</text:h><text:p>Visitors park in <text:span>bay P7</text:span>.</text:p>${odfTable(
+      'Bays',
+      [
+        ['Bay', 'Use'],
+        ['P7', 'Visitors'],
+      ],
+    )}`,
+  ),
+  'doc.ods': buildOdf(
+    'spreadsheet',
+    '<table:table table:name="Orders"><table:table-row><table:table-cell office:value-type="string"><text:p>id</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row table:number-rows-repeated="2"><table:table-cell office:value-type="float" office:value="12.5"><text:p>12.5</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row table:number-rows-repeated="1048573"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table>',
+  ),
+  'doc.odp': buildOdf(
+    'presentation',
+    '<draw:page draw:name="a"><draw:frame presentation:class="title"><draw:text-box><text:p>Kickoff</text:p></draw:text-box></draw:frame>' +
+      '<presentation:notes><draw:frame presentation:class="notes"><draw:text-box><text:p>Phase two is not funded.</text:p></draw:text-box></draw:frame></presentation:notes></draw:page>',
+  ),
   'doc.html': Buffer.from(
     '<!doctype html><html><head><title>Policy</title></head><body><nav>menu</nav><main><h1>Parking</h1><p>Visitors park in bay P7.</p>' +
       '<table><tr><th>Bay</th><th>Use</th></tr><tr><td>P7</td><td>Visitors</td></tr></table><article><p>Note &amp; more.</p></article></main></body></html>',
