@@ -1,4 +1,5 @@
 import type { AgentRunResult } from '../domain/run-result.ts';
+import { pageLabel } from '../domain/page-label.ts';
 import { json, type CliIo } from './io.ts';
 
 /** The `--json` shape: the answer contract plus the run's trace. */
@@ -31,7 +32,9 @@ export function human(run: AgentRunResult): string {
     lines.push('', 'Sources:');
     // The chunk id starts with the doc_id, so it alone says which document and which passage.
     run.answer.citations.forEach((citation, i) =>
-      lines.push(`[${i + 1}] ${citation.chunk_id}${citation.page ? `, p. ${citation.page}` : ''}: "${citation.quote}"`),
+      lines.push(
+        `[${i + 1}] ${citation.chunk_id}${citation.page ? `, ${pageLabel(citation.doc_id, citation.page)}` : ''}: "${citation.quote}"`,
+      ),
     );
   }
   for (const call of run.tool_calls)

@@ -1,6 +1,7 @@
 import type { EvidentApi } from '../api/evident-api.ts';
 import type { Citation, Evidence } from '../api/wire-types.ts';
 import { HighlightedText } from './highlighted-text.tsx';
+import { pageNoun } from './page-label.ts';
 import { PdfPageView } from './pdf-page-view.tsx';
 
 /** A citation the user opened, with the evidence of the answer it belongs to (a fresh answer's or an earlier one's). */
@@ -58,7 +59,7 @@ export function CitationPanel({
         )}
         {page !== undefined && (
           <>
-            <dt>Page</dt>
+            <dt>{pageNoun(citation.doc_id)}</dt>
             <dd>{page}</dd>
           </>
         )}

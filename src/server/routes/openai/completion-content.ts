@@ -1,9 +1,10 @@
 import type { PendingAction } from '../../../domain/approval.ts';
 import type { Answer, Citation } from '../../../domain/answer.ts';
+import { pageLabel } from '../../../domain/page-label.ts';
 import type { CompletionOutcome } from './completion-parts.ts';
 
 const citationLine = (citation: Citation, index: number) =>
-  `[${index + 1}] ${citation.doc_id}${citation.page ? ` (p. ${citation.page})` : ''}: "${citation.quote}"`;
+  `[${index + 1}] ${citation.doc_id}${citation.page ? ` (${pageLabel(citation.doc_id, citation.page)})` : ''}: "${citation.quote}"`;
 
 /** The numbered citations under the answer text (the answer's `[n]` markers point at them); empty without any. */
 export function sourcesBlock(answer: Answer | undefined): string {

@@ -1,0 +1,12 @@
+/**
+ * Documents whose `page` numbers slides (PPTX, ODP decks). The same rule as `src/domain/page-label.ts`, kept here
+ * because the web UI imports only types from the server's side.
+ */
+const SLIDE_DECK = /\.(pptx|odp)$/i;
+
+/** A citation's place as its reader knows it: `slide 3` in a slide deck, `p. 3` in any other document. */
+export const pageLabel = (docId: string, page: number): string =>
+  SLIDE_DECK.test(docId) ? `slide ${page}` : `p. ${page}`;
+
+/** The name of the fact in the citation panel: `Slide` or `Page`. */
+export const pageNoun = (docId: string): string => (SLIDE_DECK.test(docId) ? 'Slide' : 'Page');
