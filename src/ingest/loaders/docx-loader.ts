@@ -3,6 +3,7 @@ import mammoth from 'mammoth';
 import type { LoadedDocument } from '../../domain/index.ts';
 import { IngestError } from '../../errors/index.ts';
 import { INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '../limits.ts';
+import { DocxPictures } from './docx-pictures.ts';
 import { htmlToDocument } from './html-blocks.ts';
 import type { Loader } from './loader.ts';
 import { scanXml } from './xml-scan.ts';
@@ -10,11 +11,12 @@ import { readZipParts } from './zip-parts.ts';
 
 const XML_PART = /\.(xml|rels)$/i;
 
-// Images carry no text; not reading them keeps mammoth from inflating and base64-encoding every picture.
+// With OCR off, pictures give no text; not reading them keeps mammoth from inflating and base64-encoding each one.
 const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
 
 /**
- * DOCX: converted to HTML by mammoth (Word heading styles → h1–h6, tables → <table>), then read as HTML. mammoth
+ * DOCX: converted to HTML by mammoth (Word heading styles → h1–h6, tables → <table>), then read as HTML; a picture
+ * that stands alone in its paragraph (a scanned page) is read by OCR in its place (`docx-pictures.ts`). mammoth
  * holds the whole document tree at ≈ 2 KB per XML element, so the zip and its XML are measured first (expansion,
  * elements, nesting, text) and a file over a bound fails before mammoth sees it.
  */
@@ -56,11 +58,13 @@ export const docxLoader: Loader = {
     }
     parts.clear();
     let html: string;
+    const pictures = limits.ocr.enabled ? new DocxPictures(name, limits) : undefined;
     try {
-      html = (await mammoth.convertToHtml({ buffer: bytes }, { convertImage: noImages })).value;
+      html = (await mammoth.convertToHtml({ buffer: bytes }, { convertImage: pictures?.convertImage ?? noImages }))
+        .value;
     } catch (cause) {
       throw corrupt(undefined, cause);
     }
-    return htmlToDocument(html, name, limits);
+    return htmlToDocument(pictures ? await pictures.readInto(html) : html, name, limits);
   },
 };
