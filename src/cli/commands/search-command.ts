@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { auditedSearch } from '../../audit/audited-search.ts';
 import type { SearchResult } from '../../domain/index.ts';
+import { pageLabel } from '../../domain/page-label.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { SearchOptions } from '../../retrieval/hybrid-search.ts';
 import { scoreViewFor, searchResultJson, type ScoreView } from '../../retrieval/search-result-json.ts';
@@ -78,7 +79,10 @@ function parseChannels(list: string): ('bm25' | 'vector')[] {
 }
 
 function humanResult(result: SearchResult): string {
-  const where = [result.chunk.headingPath.join(' › '), result.chunk.page ? `p. ${result.chunk.page}` : '']
+  const where = [
+    result.chunk.headingPath.join(' › '),
+    result.chunk.page ? pageLabel(result.chunk.docId, result.chunk.page) : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const snippet = result.chunk.text.replace(/\s+/g, ' ').slice(0, 240);

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { auditedSearch } from '../../../audit/audited-search.ts';
+import { pageLabel } from '../../../domain/page-label.ts';
 import type { Logger } from '../../../logging/logger.ts';
 import { scoreViewFor, searchResultJson, type SearchResultJson } from '../../../retrieval/search-result-json.ts';
 import { assertQueryWithin } from '../../request-limits.ts';
@@ -46,7 +47,7 @@ const searchOutput = z.object({
 });
 
 const resultLine = (result: SearchResultJson) =>
-  `[${result.rank}] ${result.chunk_id}${result.page ? ` (p. ${result.page})` : ''}${result.heading ? ` — ${result.heading}` : ''}\n${result.text}`;
+  `[${result.rank}] ${result.chunk_id}${result.page ? ` (${pageLabel(result.doc_id, result.page)})` : ''}${result.heading ? ` — ${result.heading}` : ''}\n${result.text}`;
 
 export function registerSearchTool(server: McpServer, context: McpContext, logger: Logger): void {
   server.registerTool(

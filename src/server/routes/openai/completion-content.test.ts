@@ -8,8 +8,8 @@ describe('sourcesBlock', () => {
       answerable: true,
       confidence: 0.9,
       citations: [
-        { chunk_id: 'review.pptx#1', doc_id: 'review.pptx', page: 2, quote: 'Revenue grew 12%' },
-        { chunk_id: 'report.pdf#4', doc_id: 'report.pdf', page: 5, quote: 'grew 12%' },
+        { chunk_id: 'review.pptx#1', doc_id: 'review.pptx', source: 'review.pptx', page: 2, quote: 'Revenue grew 12%' },
+        { chunk_id: 'report.pdf#4', doc_id: 'report.pdf', source: 'report.pdf', page: 5, quote: 'grew 12%' },
       ],
       missing_information: [],
     });
