@@ -13,11 +13,19 @@ import { parseArgs } from 'node:util';
 import { IngestError } from '../../src/errors/index.ts';
 import { loaderFor } from '../../src/ingest/loaders/index.ts';
 import { buildDocxFromBody } from '../../src/testing/docx-builder.ts';
+import { buildOdf } from '../../src/testing/odf-builder.ts';
+import { buildPptx } from '../../src/testing/pptx-builder.ts';
 import { buildXlsx, numberRows } from '../../src/testing/xlsx-builder.ts';
 import { writeZip } from '../../src/testing/zip-writer.ts';
 import { describeEnvironment } from '../environment.ts';
 
 const TEXT_RUN = '<w:p><w:r><w:t>Clause text of a long contract.</w:t></w:r></w:p>';
+const SLIDE_TEXT = '<a:p><a:r><a:t>Point made on a slide of a long deck.</a:t></a:r></a:p>';
+const shapeOf = (paragraphs: string) =>
+  `<p:sp><p:nvSpPr><p:cNvPr id="2" name="B"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody>${paragraphs}</p:txBody></p:sp>`;
+const odsRow = (cells: string, attrs = '') => `<table:table-row${attrs}>${cells}</table:table-row>`;
+const ODS_CELL =
+  '<table:table-cell office:value-type="float" office:value="1250.5"><text:p>1,250.50</text:p></table:table-cell>';
 
 /** Each case: the file name (its extension picks the loader) and how to build its bytes. */
 const CASES: Record<string, { file: string; build: () => Buffer }> = {
@@ -50,6 +58,43 @@ const CASES: Record<string, { file: string; build: () => Buffer }> = {
     file: 'lying.docx',
     build: () =>
       writeZip([{ path: 'word/document.xml', data: Buffer.alloc(300 * 1024 * 1024, 0x20), declaredSize: 100 }]),
+  },
+  'pptx 1,000,000 empty paragraphs': {
+    file: 'empty.pptx',
+    build: () => buildPptx([{ shapesXml: shapeOf('<a:p/>'.repeat(1_000_000)) }]),
+  },
+  'pptx 160,000 text paragraphs on 400 slides (at limit)': {
+    file: 'text-limit.pptx',
+    build: () => buildPptx(Array.from({ length: 400 }, () => ({ shapesXml: shapeOf(SLIDE_TEXT.repeat(400)) }))),
+  },
+  'ods row of data repeated 1,000,000,000 times': {
+    file: 'repeated.ods',
+    build: () =>
+      buildOdf(
+        'spreadsheet',
+        `<table:table table:name="S">${odsRow(ODS_CELL, ' table:number-rows-repeated="1000000000"')}</table:table>`,
+      ),
+  },
+  'ods 95,000 rows of 2 cells (at limit)': {
+    file: 'rows-limit.ods',
+    build: () =>
+      buildOdf(
+        'spreadsheet',
+        `<table:table table:name="S">${odsRow(ODS_CELL + ODS_CELL).repeat(95_000)}</table:table>`,
+      ),
+  },
+  'ods 160,000 rows of one cell repeated 6 times': {
+    file: 'repeats.ods',
+    build: () =>
+      buildOdf(
+        'spreadsheet',
+        `<table:table table:name="S">${odsRow(ODS_CELL.replace('<table:table-cell', '<table:table-cell table:number-columns-repeated="6"'), ' table:number-rows-repeated="1"').repeat(160_000)}</table:table>`,
+      ),
+  },
+  'odt 160,000 text paragraphs (at limit)': {
+    file: 'text-limit.odt',
+    build: () =>
+      buildOdf('text', '<text:p>Clause text of <text:span>a long</text:span> contract.</text:p>'.repeat(160_000)),
   },
   'html 200,000 nested <div>': { file: 'deep.html', build: () => Buffer.from(`${'<div>'.repeat(200_000)}x`) },
   'markdown heading + 200,000 blanks': {

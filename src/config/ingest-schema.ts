@@ -26,16 +26,21 @@ export const ingestSchema = z
       .positive()
       .default(256 * MiB)
       .describe(
-        "Bytes a DOCX/XLSX expands to (every zip entry, as declared and as actually inflated), and a PDF's compressed streams inflate to (counted before the PDF is read).",
+        "Bytes an office file (DOCX, XLSX, PPTX, ODT, ODS, ODP) expands to (every zip entry, as declared and as actually inflated), and a PDF's compressed streams inflate to (counted before the PDF is read).",
       ),
-    maxArchiveEntries: z.number().int().positive().default(10_000).describe('Entries in a DOCX/XLSX zip.'),
+    maxArchiveEntries: z
+      .number()
+      .int()
+      .positive()
+      .default(10_000)
+      .describe('Entries in the zip of an office file (DOCX, XLSX, PPTX, ODT, ODS, ODP).'),
     maxXmlElements: z
       .number()
       .int()
       .positive()
       .default(500_000)
       .describe(
-        "XML elements in a DOCX/XLSX's parts, counted before they are parsed: the parsers' time and memory grow with them. mammoth holds the whole tree (≈ 3 KB per element): a DOCX at the default measured 26 s and 1.5 GB peak, a million empty paragraphs (10 KB zipped) would be 35 s and 2.1 GB. An XLSX cell is 2–3 elements.",
+        "XML elements in an office file's parts (DOCX, XLSX, PPTX, OpenDocument), counted before they are parsed: the parsers' time and memory grow with them. mammoth holds the whole tree (≈ 3 KB per element): a DOCX at the default measured 26 s and 1.5 GB peak, a million empty paragraphs (10 KB zipped) would be 35 s and 2.1 GB. An XLSX cell is 2–3 elements.",
       ),
     maxNestingDepth: z
       .number()
@@ -43,7 +48,7 @@ export const ingestSchema = z
       .min(16)
       .max(10_000)
       .default(512)
-      .describe("Nesting of HTML elements and of a DOCX/XLSX's XML (browsers keep 512 levels)."),
+      .describe("Nesting of HTML elements and of an office file's XML (browsers keep 512 levels)."),
     maxDocumentSeconds: z
       .number()
       .positive()
@@ -64,7 +69,9 @@ export const ingestSchema = z
       .int()
       .positive()
       .default(1_000_000)
-      .describe("Cells of the tables of one CSV/XLSX (all sheets; an XLSX sheet's declared range counts in full)."),
+      .describe(
+        "Cells of the tables of one file: CSV, XLSX and ODS sheets, tables on slides and in documents (an XLSX sheet's declared range counts in full, and so does an ODS row or cell of data repeated by `number-rows-repeated` / `number-columns-repeated`).",
+      ),
     maxTableColumns: z
       .number()
       .int()
