@@ -19,7 +19,7 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
   program
     .command('ingest')
     .description(
-      'Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx); doc_id = path relative to the folder; an http(s) URL is fetched as a web page',
+      'Ingest files and folders (pdf, md, html, docx, txt, csv, xlsx, pptx, odt, ods, odp); doc_id = path relative to the folder; an http(s) URL is fetched as a web page',
     )
     .argument('<paths...>', 'files, folders or web page URLs')
     .option(

@@ -112,7 +112,7 @@ export const documentPaths = pathGroup(
         id: 'getDocumentFile',
         summary: 'The original file of a document',
         description:
-          "The bytes of the ingested version, for a key that may read the document (the web UI opens a cited PDF at its page). An upload's original is kept in the store with its version; any other file is served only from the server's document roots (`documentRoots`, `EVIDENT_DOCUMENT_ROOTS`; a file synced with `evident sync` from the root it was synced from) and only while it hashes to the indexed version. PDF is served as `application/pdf`, Markdown, text, CSV and HTML as `text/plain` (never rendered), DOCX and XLSX as downloads; every response is sandboxed (`Content-Security-Policy: sandbox`), with the content hash as `ETag`.",
+          "The bytes of the ingested version, for a key that may read the document (the web UI opens a cited PDF at its page). An upload's original is kept in the store with its version; any other file is served only from the server's document roots (`documentRoots`, `EVIDENT_DOCUMENT_ROOTS`; a file synced with `evident sync` from the root it was synced from) and only while it hashes to the indexed version. PDF is served as `application/pdf`, Markdown, text, CSV and HTML as `text/plain` (never rendered), DOCX, XLSX, PPTX and OpenDocument (ODT, ODS, ODP) as downloads; every response is sandboxed (`Content-Security-Policy: sandbox`), with the content hash as `ETag`.",
         access: 'key',
         params: [pathParam('docId', 'The doc_id, a path such as `reports/q3.pdf` (slashes allowed).')],
         responses: {
