@@ -15,6 +15,19 @@ export interface TableData {
   rows: (string | number | boolean | null)[][];
 }
 
+/**
+ * Fields a file states about itself beyond its title (an e-mail's From, Date, Message-ID, thread key), kept with the
+ * document as short text values; snake_case keys, as on every JSON surface.
+ */
+export type DocumentMetadata = Record<string, string>;
+
+/** A file carried inside another (an e-mail's attachment): ingested as a document of its own, under the carrier's ACL. */
+export interface LoadedAttachment {
+  /** The name it is known by inside its carrier, unique there (`report.pdf`, `message 3/report.pdf`). */
+  name: string;
+  bytes: Uint8Array;
+}
+
 /** What a loader returns: reading-order blocks plus metadata it found in the file itself. */
 export interface LoadedDocument {
   title?: string;
@@ -23,8 +36,13 @@ export interface LoadedDocument {
   acl?: string[];
   blocks: Block[];
   tables?: TableData[];
-  /** Pages for paginated formats (PDF). */
+  /** Pages for paginated formats (PDF); messages for a mailbox. */
   pageCount?: number;
+  metadata?: DocumentMetadata;
+  /** Files inside this one to ingest as their own documents. */
+  attachments?: LoadedAttachment[];
+  /** Files inside this one that are not ingested, each with why (an unsupported type, nested too deep). */
+  skippedAttachments?: { name: string; reason: string }[];
 }
 
 /** A top-level section of a document (the unit later issues summarise). */
@@ -62,6 +80,12 @@ export interface DocumentRecord {
   acl: string[];
   tags: string[];
   pageCount?: number;
+  metadata?: DocumentMetadata;
+  /**
+   * The doc_id of the file this document was found inside (an e-mail's attachment: the message's). It has that
+   * document's ACL, and is replaced and deleted with it.
+   */
+  parent?: string;
   chunkCount: number;
   ingestedAt: string;
 }

@@ -6,7 +6,7 @@ import type { DocumentStore, DocumentWrite } from '../store/ports/document-store
 import { buildDocumentExtras } from './extras/build-extras.ts';
 import type { ChapterSummarizer } from './extras/chapter-summarizer.ts';
 import type { IngestOutcome } from './ingest-progress.ts';
-import { describeFailure, type DocumentResult, type FailureInfo } from './process-document.ts';
+import { describeFailure, type DocumentResult, type FailureInfo, type VersionResult } from './process-document.ts';
 
 export interface BatchBounds {
   documents: number;
@@ -26,7 +26,8 @@ export interface BatchWriterDeps {
 
 interface Entry {
   outcome: IngestOutcome;
-  write?: DocumentWrite;
+  /** The document's version, then those of the documents found inside it: written in one transaction. */
+  writes: DocumentWrite[];
   extras?: { contentHash: string; extras: DocumentExtras };
 }
 
@@ -67,9 +68,11 @@ export class BatchWriter {
     const entry = await this.finish(item, result);
     if (this.entries.length === 0) this.startedAt = performance.now();
     this.entries.push(entry);
-    if (entry.write) for (const chunk of entry.write.chunks) this.bytes += chunk.text.length;
-    // An upload's original travels in the same transaction: it counts towards the batch's size.
-    this.bytes += entry.write?.original?.byteLength ?? 0;
+    for (const write of entry.writes) {
+      for (const chunk of write.chunks) this.bytes += chunk.text.length;
+      // An upload's original travels in the same transaction: it counts towards the batch's size.
+      this.bytes += write.original?.byteLength ?? 0;
+    }
     const { bounds } = this.deps;
     if (this.entries.length >= bounds.documents || this.bytes >= bounds.bytes || this.dueIn() === 0) await this.flush();
   }
@@ -104,16 +107,21 @@ export class BatchWriter {
   /** Writes one batch; never fails (a document that cannot be written gets a failed outcome). */
   private async write(entries: Entry[]): Promise<Entry[]> {
     const { store } = this.deps;
-    const writing = entries.filter((entry) => entry.write);
+    const writing = entries.filter((entry) => entry.writes.length > 0);
+    // A document with the documents found inside it is one write, alone or in a batch.
+    const writeOne = (entry: Entry) =>
+      entry.writes.length === 1
+        ? store.putDocument(entry.writes[0] as DocumentWrite)
+        : store.putDocuments(entry.writes);
     if (writing.length > 1) {
       try {
-        await store.putDocuments(writing.map((entry) => entry.write as DocumentWrite));
+        await store.putDocuments(writing.flatMap((entry) => entry.writes));
       } catch {
         // Which document failed is not known: each is written alone, and only the bad one fails.
-        for (const entry of writing) await this.apply(entry, () => store.putDocument(entry.write as DocumentWrite));
+        for (const entry of writing) await this.apply(entry, () => writeOne(entry));
       }
     } else {
-      for (const entry of writing) await this.apply(entry, () => store.putDocument(entry.write as DocumentWrite));
+      for (const entry of writing) await this.apply(entry, () => writeOne(entry));
     }
     for (const entry of entries) {
       const { extras } = entry;
@@ -139,28 +147,30 @@ export class BatchWriter {
         case 'failed':
           return {
             outcome: this.failed({ ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 }, result.failure),
+            writes: [],
           };
         case 'unchanged':
-          return { outcome: { ...result.base, status: 'unchanged', chunks: result.chunks } };
+          return { outcome: { ...result.base, status: 'unchanged', chunks: result.chunks }, writes: [] };
         case 'extras': {
           const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
           return {
             outcome: { ...result.base, status: 'unchanged', chunks: result.chunks },
+            writes: [],
             extras: { contentHash: result.contentHash, extras },
           };
         }
         case 'write': {
-          const extras = result.extras ?? (await buildDocumentExtras(result.version!, summarizer, logger));
-          const vectors =
-            result.vectors ??
-            (await embedWithCache({ store, embedder }, result.searchTexts ?? [], result.write.keywordText));
+          const writes: DocumentWrite[] = [];
+          for (const version of [result, ...(result.attachments ?? [])]) writes.push(await this.complete(version));
+          const attachments = writes.slice(1).map((write) => write.document.docId);
           return {
             outcome: {
               ...result.base,
               status: result.replaces ? 'updated' : 'added',
-              chunks: result.write.chunks.length,
+              chunks: writes.reduce((sum, write) => sum + write.chunks.length, 0),
+              ...(attachments.length > 0 ? { attachments } : {}),
             },
-            write: { ...result.write, vectors, embedder: { id: embedder.id, dimension: embedder.dimension }, extras },
+            writes,
           };
         }
       }
@@ -170,8 +180,19 @@ export class BatchWriter {
           { ...item, status: 'failed', chunks: 0, pages: 0, tables: 0 },
           describeFailure(item.docId, error),
         ),
+        writes: [],
       };
     }
+  }
+
+  /** A version's write with its extras and vectors, made here when they were not made where it was read. */
+  private async complete(version: VersionResult): Promise<DocumentWrite> {
+    const { embedder, summarizer, logger, store } = this.deps;
+    const extras = version.extras ?? (await buildDocumentExtras(version.version!, summarizer, logger));
+    const vectors =
+      version.vectors ??
+      (await embedWithCache({ store, embedder }, version.searchTexts ?? [], version.write.keywordText));
+    return { ...version.write, vectors, embedder: { id: embedder.id, dimension: embedder.dimension }, extras };
   }
 
   /** A failed outcome, logged in full when it is not the user's file's fault. */

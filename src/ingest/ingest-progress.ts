@@ -18,6 +18,8 @@ export interface IngestOutcome {
   chunks: number;
   pages: number;
   tables: number;
+  /** The doc_ids of the documents found inside this file and written with it (an e-mail's attachments). */
+  attachments?: string[];
   /** Set when status is `failed`: a stable code and a message that says what to do (ending with `hint`, when there is one). */
   error?: { code: string; message: string; hint?: string };
 }

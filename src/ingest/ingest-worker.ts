@@ -49,10 +49,10 @@ if (port) {
       ...(embedder ? { embedder } : {}),
     });
     // Vectors move rather than copy; one vector stands for every identical chunk text, so each buffer goes once.
-    const transfer =
-      result.status === 'write' && result.vectors
-        ? [...new Set(result.vectors.map((vector) => vector.buffer as ArrayBuffer))]
-        : [];
+    const versions = result.status === 'write' ? [result, ...(result.attachments ?? [])] : [];
+    const transfer = [
+      ...new Set(versions.flatMap((version) => (version.vectors ?? []).map((vector) => vector.buffer as ArrayBuffer))),
+    ];
     port.postMessage({ id, result: { result, logs } satisfies WorkerAnswer }, transfer);
   });
   port.postMessage({ ready: true });

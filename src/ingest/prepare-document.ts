@@ -5,7 +5,7 @@ import { IngestError, isEvidentError } from '../errors/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { DiscoveredFile } from './discover.ts';
 import type { IngestLimits } from './limits.ts';
-import { loaderFor, SUPPORTED_EXTENSIONS } from './loaders/index.ts';
+import { loaderFor, SUPPORTED_EXTENSIONS, type Loader } from './loaders/index.ts';
 import { readFileOnce } from './read-file-once.ts';
 import { resolveAcl } from './resolve-acl.ts';
 
@@ -18,10 +18,25 @@ export interface TextRecord {
   acl?: string[];
 }
 
-/** What one ingested item is: a file to read and parse, or a text record; `path` names it in the ingest summary. */
+/** A file found inside an ingested one (an e-mail's attachment), read as a document of its own. */
+export interface AttachmentItem {
+  /** Its name inside its carrier; its loader is chosen by it. */
+  name: string;
+  bytes: Uint8Array;
+  /** The doc_id of the file ingested (the outermost carrier): it is replaced and deleted with that document. */
+  root: string;
+  /** Its carrier's source and ACL: an attachment is never visible to more principals than its message. */
+  source: string;
+  acl: string[];
+  /** 1 for an attachment of the file ingested, 2 for one of a message attached to it, … */
+  depth: number;
+}
+
+/** What one ingested item is: a file to read and parse, a text record, or a file found inside another; `path` names it in the ingest summary. */
 export type SourceItem =
   | { kind: 'file'; file: DiscoveredFile; path: string; docId: string }
-  | { kind: 'record'; record: TextRecord; path: string; docId: string };
+  | { kind: 'record'; record: TextRecord; path: string; docId: string }
+  | { kind: 'attachment'; attachment: AttachmentItem; path: string; docId: string };
 
 /** One document read, parsed and hashed, ready to be compared with the stored version and chunked. */
 export interface Prepared {
@@ -38,6 +53,8 @@ export interface Prepared {
   fallbackTitle: string;
   /** The bytes read, when the file is to be kept with its version (`DiscoveredFile.keepOriginal`). */
   original?: Uint8Array;
+  /** The doc_id of the document it was found inside, for an attachment. */
+  parent?: string;
 }
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -63,6 +80,7 @@ export async function prepareItem(
       fallbackTitle: record.docId,
     };
   }
+  if (item.kind === 'attachment') return prepareAttachment(item, limits, logger);
   const { file } = item;
   const loader = loaderFor(file.path);
   if (!loader) {
@@ -76,18 +94,7 @@ export async function prepareItem(
   }
   // Read once: these bytes are the ones parsed, hashed and counted, whatever happens to the file meanwhile.
   const bytes = await readFileOnce(file.path, file.docId, limits.maxFileBytes);
-  let loaded: LoadedDocument;
-  try {
-    loaded = await loader.load(bytes, file.path, limits);
-  } catch (error) {
-    if (isEvidentError(error)) throw error;
-    // A loader bug, not the user's file: logged in full, reported typed.
-    logger.error('loader failed', { path: file.path, error: String(error) });
-    throw new IngestError('file_corrupt', `${file.docId} could not be read as a ${loader.type} file.`, {
-      cause: error,
-      hint: 'Save it again in the program that made it; if it still fails, report it with the server log.',
-    });
-  }
+  const loaded = await loadWith(loader, bytes, file.path, file.docId, limits, logger);
   return {
     docId: file.docId,
     path: file.path,
@@ -107,4 +114,50 @@ export async function prepareItem(
     // An exact-size copy: the read buffer may be a slice of a larger one, which a worker's answer would clone whole.
     ...(file.keepOriginal ? { original: new Uint8Array(bytes) } : {}),
   };
+}
+
+/** An attachment: parsed by the loader its name implies, with its carrier's ACL and a source beneath the carrier's. */
+async function prepareAttachment(
+  item: Extract<SourceItem, { kind: 'attachment' }>,
+  limits: IngestLimits,
+  logger: Logger,
+): Promise<Prepared> {
+  const { attachment } = item;
+  const loader = loaderFor(attachment.name);
+  if (!loader)
+    throw new IngestError('file_unsupported', `${item.docId}: unsupported file type "${extname(attachment.name)}".`);
+  const bytes = Buffer.from(attachment.bytes.buffer, attachment.bytes.byteOffset, attachment.bytes.byteLength);
+  return {
+    docId: item.docId,
+    path: item.path,
+    source: `${attachment.source}/${attachment.name}`,
+    type: loader.type,
+    bytes: bytes.length,
+    contentHash: sha256(bytes),
+    acl: attachment.acl,
+    loaded: await loadWith(loader, bytes, item.path, item.docId, limits, logger),
+    fallbackTitle: basename(attachment.name, extname(attachment.name)),
+    parent: attachment.root,
+  };
+}
+
+/** Runs `loader`; an error that is not typed is a loader bug, not the user's file: logged in full, reported typed. */
+async function loadWith(
+  loader: Loader,
+  bytes: Buffer,
+  path: string,
+  docId: string,
+  limits: IngestLimits,
+  logger: Logger,
+): Promise<LoadedDocument> {
+  try {
+    return await loader.load(bytes, path, limits);
+  } catch (error) {
+    if (isEvidentError(error)) throw error;
+    logger.error('loader failed', { path, error: String(error) });
+    throw new IngestError('file_corrupt', `${docId} could not be read as a ${loader.type} file.`, {
+      cause: error,
+      hint: 'Save it again in the program that made it; if it still fails, report it with the server log.',
+    });
+  }
 }

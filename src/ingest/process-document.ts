@@ -10,7 +10,9 @@ import { chunkDocument, type ChunkOptions } from './chunking.ts';
 import { buildDocumentExtras, type ChunkedVersion } from './extras/build-extras.ts';
 import { extractiveSummarizer } from './extras/chapter-summarizer.ts';
 import { limitExceeded, type IngestLimits } from './limits.ts';
-import { prepareItem, type SourceItem } from './prepare-document.ts';
+import { attachmentVersions, withAttachmentMetadata } from './attachment-documents.ts';
+import { AttachmentBudget } from './loaders/mail/attachments.ts';
+import { prepareItem, type Prepared, type SourceItem } from './prepare-document.ts';
 
 /** The stored version of a document, as change detection needs it (looked up by the thread that writes). */
 export interface StoredVersion {
@@ -68,18 +70,24 @@ export type DocumentResult =
       extras?: DocumentExtras;
       version?: ChunkedVersion;
     }
-  | {
-      status: 'write';
+  | (VersionResult & {
       base: OutcomeBase;
       replaces: boolean;
-      write: VersionWrite;
-      /** Parallel to the chunks: what each chunk is embedded from, when the caller embeds (no `vectors`). */
-      searchTexts?: string[];
-      vectors?: Float32Array[];
-      extras?: DocumentExtras;
-      version?: ChunkedVersion;
-    }
+      /** The documents found inside this one (an e-mail's attachments, nested ones flattened), written after it in its transaction. */
+      attachments?: VersionResult[];
+    })
   | { status: 'failed'; failure: FailureInfo };
+
+/** A version to write, with what the writing thread still has to make of it. */
+export interface VersionResult {
+  status: 'write';
+  write: VersionWrite;
+  /** Parallel to the chunks: what each chunk is embedded from, when the caller embeds (no `vectors`). */
+  searchTexts?: string[];
+  vectors?: Float32Array[];
+  extras?: DocumentExtras;
+  version?: ChunkedVersion;
+}
 
 export interface ProcessDeps {
   chunk: ChunkOptions;
@@ -114,8 +122,19 @@ export async function processDocument(task: DocumentTask, deps: ProcessDeps): Pr
 }
 
 async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentResult> {
+  const doc = await prepareItem(task.item, task.acl, deps.limits, deps.logger);
+  const budget = new AttachmentBudget(doc.docId, deps.limits);
+  return versionOf(doc, task, deps, budget);
+}
+
+/** The version of a prepared document and of the documents found inside it, which share `budget`. */
+async function versionOf(
+  doc: Prepared,
+  task: DocumentTask,
+  deps: ProcessDeps,
+  budget: AttachmentBudget,
+): Promise<DocumentResult> {
   const { limits, logger } = deps;
-  const doc = await prepareItem(task.item, task.acl, limits, logger);
   const { loaded, docId } = doc;
   const base = { path: doc.path, docId, pages: loaded.pageCount ?? 0, tables: loaded.tables?.length ?? 0 };
   const { previous } = task;
@@ -148,6 +167,21 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
       hint: 'An empty document has nothing to search; a scanned PDF is read through OCR unless ingest.ocr.enabled is false.',
     });
   }
+  const depth = task.item.kind === 'attachment' ? task.item.attachment.depth : 0;
+  const attachments = await attachmentVersions(doc, depth, budget, async (item, shared) => {
+    const inner = await prepareItem(item, undefined, limits, logger);
+    const result = await versionOf(inner, { ...task, item, previous: undefined, force: true }, deps, shared);
+    if (result.status !== 'write') throw new Error(`${item.docId}: an attachment made no new version`);
+    const { attachments: nested = [], base: _base, replaces: _replaces, ...write } = result;
+    return { write, nested };
+  });
+  if (attachments.skipped.length > 0)
+    logger.info('ingest: attachments skipped', { docId, skipped: attachments.skipped });
+  const metadata = withAttachmentMetadata(
+    loaded,
+    attachments.written.map((written) => written.write.document.docId),
+    attachments.skipped,
+  );
   const title = loaded.title?.trim() || doc.fallbackTitle;
   const version: ChunkedVersion = { docId, title, text, chapters, chunks };
   const extras = task.extras ? await buildDocumentExtras(version, extractiveSummarizer, logger) : undefined;
@@ -171,6 +205,8 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
       acl: doc.acl,
       tags: loaded.tags ?? [],
       ...(loaded.pageCount === undefined ? {} : { pageCount: loaded.pageCount }),
+      ...(metadata ? { metadata } : {}),
+      ...(doc.parent === undefined ? {} : { parent: doc.parent }),
     },
     chunks,
     keywordText,
@@ -187,6 +223,7 @@ async function process(task: DocumentTask, deps: ProcessDeps): Promise<DocumentR
     write,
     ...(vectors ? { vectors } : { searchTexts }),
     ...made,
+    ...(attachments.written.length > 0 ? { attachments: attachments.written } : {}),
   };
 }
 

@@ -59,9 +59,13 @@ const MAX_LIST_PAGES = 100_000;
  */
 export async function syncSource(connector: Connector, deps: SyncDeps, options: SyncOptions = {}): Promise<SyncReport> {
   const { store } = deps;
-  const all = (await store.listDocuments(LOCAL_OPERATOR)).map(
-    (doc): StoredDocument => ({ docId: doc.docId, source: doc.source, contentHash: doc.contentHash, acl: doc.acl }),
-  );
+  // A document found inside another (an e-mail's attachment) is no item of any source: it is written, given its
+  // ACL and deleted with the document that carries it, so a sync never plans it on its own.
+  const all = (await store.listDocuments(LOCAL_OPERATOR))
+    .filter((doc) => doc.parent === undefined)
+    .map(
+      (doc): StoredDocument => ({ docId: doc.docId, source: doc.source, contentHash: doc.contentHash, acl: doc.acl }),
+    );
   const stored = new Map(all.map((doc) => [doc.docId, doc]));
   const items: ConnectorItem[] = [];
   let cursor: string | undefined;

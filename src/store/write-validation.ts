@@ -80,8 +80,27 @@ export function validateWrites(writes: readonly DocumentWrite[]): void {
         hint: 'Write the versions one after another, or keep only the last.',
       });
     }
+    checkChild(write, writes, seen);
     seen.add(write.document.docId);
   }
+}
+
+/**
+ * A document found inside another one of the batch (an attachment of a message) comes after it, which would remove
+ * it as part of its previous version otherwise, and has exactly its ACL: never a wider one.
+ */
+function checkChild(write: DocumentWrite, writes: readonly DocumentWrite[], before: ReadonlySet<string>): void {
+  const { parent, docId, acl } = write.document;
+  if (parent === undefined) return;
+  const carrier = writes.find((other) => other.document.docId === parent);
+  if (!carrier) return;
+  if (!before.has(parent))
+    throw new ValidationError(`Document ${docId} comes before ${parent}, the document it was found inside.`, {
+      hint: 'Write a document before the documents found inside it.',
+    });
+  const same = (a: readonly string[]) => [...new Set(a)].sort().join('\n');
+  if (same(acl) !== same(carrier.document.acl))
+    throw new ValidationError(`Document ${docId} has another ACL than ${parent}, the document it was found inside.`);
 }
 
 /** Every vector of a reindex has the new embedder's dimension. */

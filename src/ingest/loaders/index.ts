@@ -23,6 +23,9 @@ const docxLoader = lazyLoader('docx', async () => (await import('./docx-loader.t
 const textLoader = lazyLoader('text', async () => (await import('./text-loader.ts')).textLoader);
 const csvLoader = lazyLoader('csv', async () => (await import('./csv-loader.ts')).csvLoader);
 const xlsxLoader = lazyLoader('xlsx', async () => (await import('./xlsx-loader.ts')).xlsxLoader);
+const emlLoader = lazyLoader('email', async () => (await import('./mail/eml-loader.ts')).emlLoader);
+const mboxLoader = lazyLoader('mbox', async () => (await import('./mail/mbox-loader.ts')).mboxLoader);
+const msgLoader = lazyLoader('email', async () => (await import('./mail/msg-loader.ts')).msgLoader);
 const imageLoader = lazyLoader('image', async () => (await import('./image-loader.ts')).imageLoader);
 const pptxLoader = lazyLoader('pptx', async () => (await import('./pptx-loader.ts')).pptxLoader);
 const odtLoader = lazyLoader('odt', async () => (await import('./odt-loader.ts')).odtLoader);
@@ -52,6 +55,9 @@ const BY_EXTENSION: Readonly<Record<string, Loader>> = {
   '.odt': odtLoader,
   '.ods': odsLoader,
   '.odp': odpLoader,
+  '.eml': emlLoader,
+  '.mbox': mboxLoader,
+  '.msg': msgLoader,
 };
 
 /** Extensions Evident can ingest, with their dot, lower case. */

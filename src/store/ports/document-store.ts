@@ -88,19 +88,26 @@ export interface DocumentStore {
    */
   readonly concurrentDocumentWrites: number;
 
-  /** Writes a document version, replacing any previous version of the same doc_id, atomically. Refuses vectors of another embedder. */
+  /**
+   * Writes a document version, replacing any previous version of the same doc_id and the documents found inside it
+   * (those whose `parent` it is), atomically. Refuses vectors of another embedder.
+   */
   putDocument(write: DocumentWrite): Promise<void>;
   /**
    * Writes several document versions in ONE transaction (ingestion's batches): all of them or none, each replacing
    * its previous version as `putDocument` would. Doc_ids must be distinct within a batch; a write that fails
-   * validation or storage fails the whole batch, leaving what is stored untouched.
+   * validation or storage fails the whole batch, leaving what is stored untouched. A document found inside another
+   * of the batch (`document.parent`) comes after it and has its ACL, so a message and its attachments are one write.
    */
   putDocuments(writes: readonly DocumentWrite[]): Promise<void>;
   /** Metadata only, regardless of principal: for ingestion's change detection and for admins. */
   getDocument(docId: string): Promise<DocumentRecord | undefined>;
   /** The documents the principal may read, by doc_id; `page` bounds a listing (after a doc_id, at most `limit`). */
   listDocuments(principal: Principal, page?: DocumentPage): Promise<DocumentRecord[]>;
-  /** Removes a document with its chunks, vectors, chapters, tables, summaries and quotes. False when there was none. */
+  /**
+   * Removes a document with its chunks, vectors, chapters, tables, summaries and quotes, and the documents found
+   * inside it (its attachments), atomically. False when there was none.
+   */
   deleteDocument(docId: string): Promise<boolean>;
   listChapters(docId: string, principal: Principal): Promise<Chapter[]>;
   /**
@@ -139,8 +146,9 @@ export interface DocumentStore {
   putDocumentExtras(docId: string, contentHash: string, extras: DocumentExtras): Promise<boolean>;
   /**
    * Replaces the ACL of the stored version of `docId` whose content hash is `contentHash`, atomically, leaving its
-   * chunks, vectors and extras as they are (a sync that sees only a sidecar or front-matter change). False, writing
-   * nothing, when no such version is stored (it changed meanwhile: the caller re-ingests it instead).
+   * chunks, vectors and extras as they are (a sync that sees only a sidecar or front-matter change); the documents
+   * found inside it get the same ACL in the same transaction. False, writing nothing, when no such version is stored
+   * (it changed meanwhile: the caller re-ingests it instead).
    */
   updateDocumentAcl(docId: string, contentHash: string, acl: readonly string[]): Promise<boolean>;
   /** Metadata only, regardless of principal (ingestion's check): undefined when the version has no extras. */

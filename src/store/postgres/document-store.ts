@@ -28,6 +28,7 @@ import {
   insertDocuments,
   lockDocument,
   readEmbedder,
+  removeChildren,
   removeDocumentRows,
 } from './document-writes.ts';
 import { keywordDocument } from './keyword-index.ts';
@@ -121,6 +122,7 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
           if (!existing) return false;
           const stats = new KeywordStatsDelta();
           await removeDocumentRows(c, pool.names, Number(existing.pk), stats);
+          await removeChildren(c, pool.names, docId, stats);
           await stats.apply(c);
           return true;
         }),
@@ -245,12 +247,16 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         pool,
         pool.transaction('update a document ACL', async (c) => {
           await lockDocument(c, pool.names.schema, docId);
+          const entries = [...new Set(acl)];
           const updated = await c.query('UPDATE documents SET acl = $3 WHERE doc_id = $1 AND content_hash = $2', [
             docId,
             contentHash,
-            [...new Set(acl)],
+            entries,
           ]);
-          return (updated.rowCount ?? 0) > 0;
+          if ((updated.rowCount ?? 0) === 0) return false;
+          // The documents found inside it (its attachments) have its ACL, never a wider one.
+          await c.query('UPDATE documents SET acl = $2 WHERE parent_doc_id = $1', [docId, entries]);
+          return true;
         }),
       );
     },

@@ -49,13 +49,16 @@ async function insertOne(
   const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId]))
     .rows[0];
   if (existing) await removeDocumentRows(c, names, Number(existing.pk), stats);
+  // The documents found inside the previous version go with it; the new version's come after it in the same batch.
+  await removeChildren(c, names, document.docId, stats);
 
   const acl = [...new Set(document.acl)];
   const docPk = Number(
     (
       await c.query<{ pk: number }>(
-        `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, acl, ingested_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING pk`,
+        `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, acl, ingested_at,
+           metadata, parent_doc_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING pk`,
         [
           document.docId,
           document.source,
@@ -68,6 +71,8 @@ async function insertOne(
           write.chunks.length,
           acl,
           new Date(),
+          document.metadata ? JSON.stringify(document.metadata) : null,
+          document.parent ?? null,
         ],
       )
     ).rows[0]?.pk,
@@ -149,6 +154,20 @@ async function lockTableNames(c: PoolClient, schema: string): Promise<void> {
 }
 
 /** Deletes a document and everything hanging off it (vectors, chunks, chapters, extras, the original file by cascade; tables by name). */
+/**
+ * Removes the documents found inside `docId` (its attachments). They are written and deleted only with it, so the
+ * lock on `docId` the caller holds covers them.
+ */
+export async function removeChildren(
+  c: PoolClient,
+  names: SchemaNames,
+  docId: string,
+  stats: KeywordStatsDelta,
+): Promise<void> {
+  const children = await c.query<{ pk: number }>('SELECT pk FROM documents WHERE parent_doc_id = $1', [docId]);
+  for (const child of children.rows) await removeDocumentRows(c, names, Number(child.pk), stats);
+}
+
 export async function removeDocumentRows(
   c: PoolClient,
   names: SchemaNames,

@@ -16,10 +16,12 @@ export interface DocumentRow {
   chunk_count: number;
   acl: string[];
   ingested_at: Date;
+  metadata: Record<string, string> | null;
+  parent_doc_id: string | null;
 }
 
 export const DOCUMENT_COLUMNS =
-  'd.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count, d.chunk_count, d.acl, d.ingested_at';
+  'd.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count, d.chunk_count, d.acl, d.ingested_at, d.metadata, d.parent_doc_id';
 
 export const toDocumentRecord = (row: DocumentRow): DocumentRecord => ({
   docId: row.doc_id,
@@ -31,6 +33,8 @@ export const toDocumentRecord = (row: DocumentRow): DocumentRecord => ({
   acl: row.acl,
   tags: row.tags,
   ...(row.page_count === null ? {} : { pageCount: row.page_count }),
+  ...(row.metadata === null ? {} : { metadata: row.metadata }),
+  ...(row.parent_doc_id === null ? {} : { parent: row.parent_doc_id }),
   chunkCount: row.chunk_count,
   ingestedAt: row.ingested_at.toISOString(),
 });

@@ -17,6 +17,7 @@ import {
   createVectorTable,
   insertDocument,
   readEmbedder,
+  removeChildren,
   removeDocumentRows,
 } from './document-writes.ts';
 import {
@@ -37,7 +38,7 @@ import type { VectorCache, VectorDelta } from './vectors/vector-cache.ts';
 import { blobToVector, vectorToBlob } from './vectors/vector-codec.ts';
 
 const DOCUMENT_COLUMNS = `d.doc_id, d.source, d.title, d.type, d.content_hash, d.bytes, d.tags, d.page_count,
-  d.chunk_count, d.ingested_at,
+  d.chunk_count, d.ingested_at, d.metadata, d.parent_doc_id,
   (SELECT json_group_array(entry) FROM (SELECT entry FROM document_acl WHERE doc_pk = d.pk ORDER BY position)) AS acl`;
 
 /** What the SQLite documents adapter works with besides the connection. */
@@ -107,6 +108,7 @@ export function sqliteDocumentStore(
         const existing = stmt('SELECT pk FROM documents WHERE doc_id = ?').get(docId) as { pk: number } | undefined;
         if (!existing) return;
         delta.removed.push(...removeDocumentRows(conn, existing.pk));
+        removeChildren(conn, docId, delta);
         deleted = true;
       });
       return deleted;
@@ -188,9 +190,13 @@ export function sqliteDocumentStore(
           | { pk: number }
           | undefined;
         if (!row) return;
-        stmt('DELETE FROM document_acl WHERE doc_pk = ?').run(row.pk);
+        // The documents found inside it (its attachments) have its ACL, never a wider one.
+        const children = stmt('SELECT pk FROM documents WHERE parent_doc_id = ?').all(docId) as { pk: number }[];
         const insertAcl = stmt('INSERT OR IGNORE INTO document_acl (doc_pk, entry, position) VALUES (?, ?, ?)');
-        acl.forEach((entry, position) => insertAcl.run(row.pk, entry, position));
+        for (const { pk } of [row, ...children]) {
+          stmt('DELETE FROM document_acl WHERE doc_pk = ?').run(pk);
+          acl.forEach((entry, position) => insertAcl.run(pk, entry, position));
+        }
         written = true;
       });
       return written;

@@ -41,13 +41,17 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
     | { pk: number }
     | undefined;
   if (existing) delta.removed.push(...removeDocumentRows(conn, existing.pk));
+  // The documents found inside the previous version go with it; the new version's come after it in the same batch.
+  removeChildren(conn, write.document.docId, delta);
 
   const { document } = write;
   const docPk = Number(
     conn
       .stmt(
-        `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, ingested_at)
-       VALUES (@docId, @source, @title, @type, @contentHash, @bytes, @tags, @pageCount, @chunkCount, @ingestedAt)`,
+        `INSERT INTO documents (doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, ingested_at,
+           metadata, parent_doc_id)
+       VALUES (@docId, @source, @title, @type, @contentHash, @bytes, @tags, @pageCount, @chunkCount, @ingestedAt,
+           @metadata, @parent)`,
       )
       .run({
         docId: document.docId,
@@ -60,6 +64,8 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
         pageCount: document.pageCount ?? null,
         chunkCount: write.chunks.length,
         ingestedAt: new Date().toISOString(),
+        metadata: document.metadata ? JSON.stringify(document.metadata) : null,
+        parent: document.parent ?? null,
       }).lastInsertRowid,
   );
   const insertAcl = conn.stmt('INSERT OR IGNORE INTO document_acl (doc_pk, entry, position) VALUES (?, ?, ?)');
@@ -132,6 +138,12 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
 }
 
 /** Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. */
+/** Removes the documents found inside `docId` (its attachments), recording their vectors in `delta`. */
+export function removeChildren(conn: SqliteConnection, docId: string, delta: VectorDelta): void {
+  const children = conn.stmt('SELECT pk FROM documents WHERE parent_doc_id = ?').all(docId) as { pk: number }[];
+  for (const child of children) delta.removed.push(...removeDocumentRows(conn, child.pk));
+}
+
 export function removeDocumentRows(conn: SqliteConnection, docPk: number): number[] {
   const chunkPks = (conn.stmt('SELECT pk FROM chunks WHERE doc_pk = ?').all(docPk) as { pk: number }[]).map(
     (row) => row.pk,

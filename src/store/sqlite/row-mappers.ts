@@ -15,6 +15,9 @@ export interface DocumentRow {
   page_count: number | null;
   chunk_count: number;
   ingested_at: string;
+  /** JSON object of text values, or null when the document states none. */
+  metadata: string | null;
+  parent_doc_id: string | null;
   /** JSON array of ACL entries in their original order. */
   acl: string;
 }
@@ -29,6 +32,8 @@ export const toDocumentRecord = (row: DocumentRow): DocumentRecord => ({
   acl: parseStrings(row.acl),
   tags: parseStrings(row.tags),
   ...(row.page_count === null ? {} : { pageCount: row.page_count }),
+  ...(row.metadata === null ? {} : { metadata: JSON.parse(row.metadata) as Record<string, string> }),
+  ...(row.parent_doc_id === null ? {} : { parent: row.parent_doc_id }),
   chunkCount: row.chunk_count,
   ingestedAt: row.ingested_at,
 });

@@ -11,6 +11,7 @@ import { documentFilesSchema } from './010-document-files.ts';
 import { tableRoles } from './011-table-roles.ts';
 import { auditChain } from './012-audit-chain.ts';
 import { aclEpoch } from './013-acl-epoch.ts';
+import { documentParent } from './014-document-parent.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -30,4 +31,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   tableRoles,
   auditChain,
   aclEpoch,
+  documentParent,
 ];

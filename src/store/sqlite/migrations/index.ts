@@ -10,6 +10,7 @@ import { runLease } from './009-run-lease.ts';
 import { auditLog } from './010-audit-log.ts';
 import { documentFiles } from './011-document-files.ts';
 import { auditChain } from './012-audit-chain.ts';
+import { documentParent } from './013-document-parent.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditLog,
   documentFiles,
   auditChain,
+  documentParent,
 ];
