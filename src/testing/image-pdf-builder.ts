@@ -1,5 +1,9 @@
-/** A page of a test PDF: an 8-bit grayscale or RGB PNG drawn over the whole page (a scan, with no text layer), or ASCII lines of text. */
-export type ImagePdfPage = { png: Buffer; dpi: number } | { text: readonly string[] };
+/**
+ * A page of a test PDF: an 8-bit grayscale or RGB PNG drawn over the whole page (a scan, with no text layer but the
+ * `stamp` line set over its foot, as a scanner or a Bates numbering tool adds one), or ASCII lines of text (with a
+ * `logo`, a PNG drawn one inch square in the top right corner).
+ */
+export type ImagePdfPage = { png: Buffer; dpi: number; stamp?: string } | { text: readonly string[]; logo?: Buffer };
 
 interface Png {
   width: number;
@@ -64,25 +68,28 @@ export function buildImagePdf(pages: readonly ImagePdfPage[]): Buffer {
     let height = 792;
     let resources: string;
     let content: string;
-    if ('png' in page) {
-      const png = readPng(page.png);
-      width = (png.width * 72) / page.dpi;
-      height = (png.height * 72) / page.dpi;
-      const imageId = add(
+    const fontResource = `/Font << /F1 ${fontId} 0 R >>`;
+    const imageObject = (png: Png): number =>
+      add(
         stream(
           `/Type /XObject /Subtype /Image /Width ${png.width} /Height ${png.height} /ColorSpace /Device${png.colors === 1 ? 'Gray' : 'RGB'} /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors ${png.colors} /BitsPerComponent 8 /Columns ${png.width} >>`,
           png.data,
         ),
       );
-      resources = `<< /XObject << /Im0 ${imageId} 0 R >> >>`;
+    const textLine = (line: string, size: number, x: number, y: number): string =>
+      `BT /F1 ${size} Tf ${x} ${y} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
+    if ('png' in page) {
+      const png = readPng(page.png);
+      width = (png.width * 72) / page.dpi;
+      height = (png.height * 72) / page.dpi;
+      resources = `<< /XObject << /Im0 ${imageObject(png)} 0 R >> ${fontResource} >>`;
       content = `q ${width.toFixed(2)} 0 0 ${height.toFixed(2)} 0 0 cm /Im0 Do Q`;
+      if (page.stamp) content += `\n${textLine(page.stamp, 8, 36, 18)}`;
     } else {
-      resources = `<< /Font << /F1 ${fontId} 0 R >> >>`;
-      content = page.text
-        .map(
-          (line, index) => `BT /F1 12 Tf 72 ${720 - index * 16} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`,
-        )
-        .join('\n');
+      const logo = page.logo ? `/XObject << /Im0 ${imageObject(readPng(page.logo))} 0 R >> ` : '';
+      resources = `<< ${logo}${fontResource} >>`;
+      content = page.text.map((line, index) => textLine(line, 12, 72, 720 - index * 16)).join('\n');
+      if (page.logo) content += '\nq 72 0 0 72 468 700 cm /Im0 Do Q';
     }
     const contentId = add(stream('', Buffer.from(content, 'latin1')));
     pageIds.push(

@@ -325,9 +325,10 @@ export const pdfLoader: Loader = {
       let scans = new Map<number, Block[]>();
       try {
         pages = await readPages(pdf, path, limits, found);
-        // Pages without a text layer that show an image are scans, read through OCR.
-        const textless = pages.flatMap((lines, index) => (lines.length === 0 ? [index + 1] : []));
-        scans = await readScans(pdf, bytes, basename(path), textless, limits.ocr);
+        // Pages without a text layer that show an image, or with a stamp's worth of text over a page-sized image,
+        // are scans, read through OCR.
+        const pageChars = pages.map((lines) => lines.reduce((chars, line) => chars + line.text.length, 0));
+        scans = await readScans(pdf, bytes, basename(path), pageChars, limits.ocr);
         const meta = await pdf.getMetadata().catch(() => undefined);
         const info = meta?.info as { Title?: unknown } | undefined;
         metaTitle = typeof info?.Title === 'string' ? info.Title.trim() : '';

@@ -52,3 +52,13 @@ export async function requireOcrTools(
     );
   }
 }
+
+/** Whether `tools` and every language of `ingest.ocr.languages` are on this machine: OCR that is a bonus, not a need. */
+export async function ocrToolsReady(
+  tools: readonly (keyof typeof PACKAGES)[],
+  config: OcrConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
+  const found = await detectOcrTools(env);
+  return tools.every((tool) => found[tool]) && config.languages.every((language) => found.languages.has(language));
+}

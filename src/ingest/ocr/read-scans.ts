@@ -1,19 +1,36 @@
 import type { getDocumentProxy } from 'unpdf';
 import type { OcrConfig } from '../../config/ocr-schema.ts';
 import type { Block } from '../../domain/index.ts';
+import { ocrToolsReady } from './ocr-availability.ts';
 import { ocrPages } from './ocr-pages.ts';
 import { scannedPages } from './scanned-pages.ts';
 
 type DocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
 
-/** The PDF loader's hook: the blocks of its scanned pages (of `textless`, 1-based), by page; none when OCR is off. */
+/**
+ * A page with fewer characters than this may be a scan with a line set over it (a scanner's stamp, a page number):
+ * two short lines. Only such pages have their images measured, so a document of text pages pays nothing.
+ */
+const SPARSE_PAGE_CHARS = 160;
+
+/**
+ * The PDF loader's hook: the blocks of its scanned pages, by page (1-based), given each page's characters of text;
+ * none when OCR is off. A page without text that shows an image is a scan; so is a page with a little text whose
+ * images cover most of it, read where the tools are installed (without them its text layer stands, as it did before
+ * such pages were read, and the file does not fail for it).
+ */
 export async function readScans(
   pdf: DocumentProxy,
   bytes: Buffer,
   name: string,
-  textless: readonly number[],
+  pageChars: readonly number[],
   config: OcrConfig,
 ): Promise<Map<number, Block[]>> {
-  if (!config.enabled || textless.length === 0) return new Map();
-  return ocrPages({ bytes, name, pages: await scannedPages(pdf, textless), config });
+  const textless = pageChars.flatMap((chars, index) => (chars === 0 ? [index + 1] : []));
+  const sparse = pageChars.flatMap((chars, index) => (chars > 0 && chars < SPARSE_PAGE_CHARS ? [index + 1] : []));
+  if (!config.enabled || (textless.length === 0 && sparse.length === 0)) return new Map();
+  let pages = await scannedPages(pdf, textless, sparse);
+  if (pages.some((page) => page.hasText) && !(await ocrToolsReady(['tesseract', 'pdftoppm'], config, process.env)))
+    pages = pages.filter((page) => !page.hasText);
+  return ocrPages({ bytes, name, pages, config });
 }

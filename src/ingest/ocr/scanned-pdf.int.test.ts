@@ -250,6 +250,57 @@ describeWith(ocrTools(), 'scanned PDFs through OCR', () => {
   }, 60_000);
 });
 
+describeWith(ocrTools(), 'scans with a line of text set over them', () => {
+  const STAMP = 'Scanned 2026-12-05 14:02, page 2 of 2';
+  let dir: string;
+  beforeAll(async () => {
+    dir = join(root, 'stamped');
+    await mkdir(dir);
+    const page2 = await scan(buildPdf([ENGLISH_2.map((text) => ({ text, size: 14 }))]), 'stamped-2');
+    await writeFile(join(dir, 'stamped.pdf'), buildImagePdf([{ text: TYPED }, { png: page2, dpi: DPI, stamp: STAMP }]));
+    // A short cover page with a small picture (a logo) is text, not a scan.
+    const logo = await scan(buildPdf([[{ text: 'Port', size: 40 }]]), 'logo');
+    await writeFile(
+      join(dir, 'cover.pdf'),
+      buildImagePdf([{ text: ['Annual report of the port council'], logo }, { text: ENGLISH_3 }]),
+    );
+  }, 60_000);
+
+  it('reads a scan whose text layer is only a stamp, in place of the stamp; a short page with a logo keeps its text', async () => {
+    const { evident, summary } = await ingest(dir, { workers: 0, ocr: { dpi: DPI } }, 'stamped');
+    try {
+      expect(outcome(summary, 'stamped.pdf')).toMatchObject({ status: 'added', pages: 2 });
+      const dredging = await evident.search.search('dredging schedule October tide', reader, { channels: ['bm25'] });
+      expect(dredging.results[0]?.chunk).toMatchObject({ docId: 'stamped.pdf', page: 2 });
+      expect(dredging.results[0]?.chunk.text).toContain('The dredging schedule moves to October');
+      const cover = await evident.search.search('annual report port council', reader, { channels: ['bm25'] });
+      expect(cover.results[0]?.chunk).toMatchObject({ docId: 'cover.pdf', page: 1 });
+      expect(cover.results[0]?.chunk.text).toContain('Annual report of the port council');
+    } finally {
+      await evident.close();
+    }
+  }, 120_000);
+
+  it('without the tools, such a page keeps its stamp and the file does not fail for it', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = join(root, 'empty-bin');
+    try {
+      const { evident, summary } = await ingest(dir, { workers: 0 }, 'stamped-no-tools');
+      try {
+        expect(outcome(summary, 'stamped.pdf')).toMatchObject({ status: 'added', pages: 2 });
+        const stamp = await evident.search.search('scanned page 2 of 2', reader, { channels: ['bm25'] });
+        expect(stamp.results[0]?.chunk.text).toContain(STAMP);
+        const dredging = await evident.search.search('dredging schedule', reader, { channels: ['bm25'] });
+        expect(dredging.results).toEqual([]);
+      } finally {
+        await evident.close();
+      }
+    } finally {
+      process.env.PATH = path;
+    }
+  }, 60_000);
+});
+
 describeWith(ocrTools(), 'scanned Chinese PDFs through OCR', () => {
   describeWith(chromiumBrowser(), 'printed by Chromium', (chromium) => {
     describeWith(chineseFont(), 'with a Chinese font', () => {
