@@ -26,6 +26,10 @@ export interface MailSpec {
 
 const CRLF = '\r\n';
 
+let boundaries = 0;
+/** A boundary no other part of a test message uses: a message forwarded inside another has its own. */
+const nextBoundary = (kind: string) => `${kind}-boundary-${(boundaries += 1)}`;
+
 /** base64 in lines of 76, as MIME writes it. */
 const base64Lines = (bytes: Uint8Array) =>
   (
@@ -72,7 +76,7 @@ export function buildEml(spec: MailSpec): Buffer {
   const body = bodyPart(spec);
   const attachments = spec.attachments ?? [];
   if (attachments.length === 0) return Buffer.from([...headers, body].join(CRLF));
-  const boundary = 'mixed-boundary-0f3a';
+  const boundary = nextBoundary('mixed');
   const parts = [
     body,
     ...attachments.map((part) =>
@@ -103,7 +107,7 @@ function bodyPart(spec: MailSpec): string {
   const text = spec.text === undefined ? undefined : textPart(spec.text);
   const html = spec.html === undefined ? undefined : htmlPart(spec.html);
   if (text && html) {
-    const boundary = 'alt-boundary-77c1';
+    const boundary = nextBoundary('alt');
     return [
       `Content-Type: multipart/alternative; boundary="${boundary}"`,
       '',
