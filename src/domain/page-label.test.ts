@@ -8,4 +8,9 @@ describe('pageLabel', () => {
     expect(pageLabel('paper.pdf', 7)).toBe('p. 7');
     expect(pageLabel('notes.pptx.md', 2)).toBe('p. 2');
   });
+
+  it('names the message of a mailbox, and not of a file attached to one', () => {
+    expect(pageLabel('mail/Team.MBOX', 4)).toBe('message 4');
+    expect(pageLabel('team.mbox/message 2/report.pdf', 1)).toBe('p. 1');
+  });
 });

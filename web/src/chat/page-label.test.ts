@@ -8,4 +8,10 @@ describe('pageLabel (web)', () => {
     expect(pageLabel('paper.pdf', 7)).toBe('p. 7');
     expect(pageNoun('paper.pdf')).toBe('Page');
   });
+
+  it('names the message of a mailbox, and not of a file attached to one', () => {
+    expect(pageLabel('mail/Team.MBOX', 4)).toBe('message 4');
+    expect(pageNoun('team.mbox')).toBe('Message');
+    expect(pageLabel('team.mbox/message 2/report.pdf', 1)).toBe('p. 1');
+  });
 });
