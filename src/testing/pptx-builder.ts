@@ -9,6 +9,23 @@ export interface PptxSlide {
   shapesXml?: string;
   /** The slide's file number (`ppt/slides/slide<n>.xml`); by default its position. */
   file?: number;
+  /** A chart on the slide, after its body: the inside of the chart part's `<c:chart>` (title, plot area). */
+  chartXml?: string;
+}
+
+const C = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+
+/** A chart's series as PowerPoint caches it: name, categories and values (`c:ser` inside a chart type element). */
+export function pptxChartSeries(name: string, categories: readonly string[], values: readonly number[]): string {
+  const cache = (tag: 'strCache' | 'numCache', items: readonly (string | number)[]) =>
+    `<c:${tag}><c:ptCount val="${items.length}"/>${items
+      .map((item, index) => `<c:pt idx="${index}"><c:v>${escapeXml(String(item))}</c:v></c:pt>`)
+      .join('')}</c:${tag}>`;
+  return (
+    `<c:ser><c:idx val="0"/><c:order val="0"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f>${cache('strCache', [name])}</c:strRef></c:tx>` +
+    `<c:cat><c:strRef><c:f>Sheet1!$A$2:$A$9</c:f>${cache('strCache', categories)}</c:strRef></c:cat>` +
+    `<c:val><c:numRef><c:f>Sheet1!$B$2:$B$9</c:f>${cache('numCache', values)}</c:numRef></c:val></c:ser>`
+  );
 }
 
 const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
@@ -54,6 +71,13 @@ function slideShapes(slide: PptxSlide): string {
     id += 1;
     shapes.push(typeof item === 'string' ? pptxShape(id, [item], 'body') : pptxTable(id, item.table));
   }
+  if (slide.chartXml !== undefined) {
+    shapes.push(
+      `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="50" name="Chart 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>` +
+        `<p:xfrm><a:off x="0" y="0"/><a:ext cx="6096000" cy="4064000"/></p:xfrm><a:graphic><a:graphicData uri="${C}">` +
+        `<c:chart xmlns:c="${C}" r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>`,
+    );
+  }
   // The slide number placeholder PowerPoint adds to every slide: chrome, not content.
   shapes.push(
     `<p:sp><p:nvSpPr><p:cNvPr id="99" name="Slide Number"/><p:cNvSpPr/><p:nvPr><p:ph type="sldNum"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:fld type="slidenum"><a:t>‹#›</a:t></a:fld></a:p></p:txBody></p:sp>`,
@@ -71,7 +95,8 @@ const rels = (items: readonly { id: string; type: string; target: string }[]) =>
 
 /**
  * Builds a real, minimal .pptx (PresentationML in a zip) as PowerPoint lays it out: the slide list in
- * `ppt/presentation.xml` with its relationships, one part per slide, a notes page per slide with notes. Slides are
+ * `ppt/presentation.xml` with its relationships, one part per slide, a notes page per slide with notes, a chart part
+ * per slide with a chart. Slides are
  * listed in the order given; `file` numbers let a test store them under names in another order. `extra` entries
  * are appended as they are.
  */
@@ -104,22 +129,27 @@ export function buildPptx(slides: readonly PptxSlide[], extra: readonly ZipEntry
       path: `ppt/slides/slide${n}.xml`,
       data: `${HEAD}<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}">${spTree(slideShapes(slide))}</p:sld>`,
     });
+    const slideRels = [
+      ...(slide.notes ? [{ id: 'rId2', type: 'notesSlide', target: `../notesSlides/notesSlide${n}.xml` }] : []),
+      ...(slide.chartXml !== undefined ? [{ id: 'rId3', type: 'chart', target: `../charts/chart${n}.xml` }] : []),
+    ];
+    if (slideRels.length > 0) entries.push({ path: `ppt/slides/_rels/slide${n}.xml.rels`, data: rels(slideRels) });
+    if (slide.chartXml !== undefined) {
+      entries.push({
+        path: `ppt/charts/chart${n}.xml`,
+        data: `${HEAD}<c:chartSpace xmlns:c="${C}" xmlns:a="${A}" xmlns:r="${R}"><c:chart>${slide.chartXml}</c:chart></c:chartSpace>`,
+      });
+    }
     if (!slide.notes) return;
-    entries.push(
-      {
-        path: `ppt/slides/_rels/slide${n}.xml.rels`,
-        data: rels([{ id: 'rId2', type: 'notesSlide', target: `../notesSlides/notesSlide${n}.xml` }]),
-      },
-      {
-        path: `ppt/notesSlides/notesSlide${n}.xml`,
-        data:
-          `${HEAD}<p:notes xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}">` +
-          spTree(
-            `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Slide Image"/><p:cNvSpPr/><p:nvPr><p:ph type="sldImg"/></p:nvPr></p:nvSpPr><p:spPr/></p:sp>${pptxShape(3, slide.notes, 'body')}`,
-          ) +
-          '</p:notes>',
-      },
-    );
+    entries.push({
+      path: `ppt/notesSlides/notesSlide${n}.xml`,
+      data:
+        `${HEAD}<p:notes xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}">` +
+        spTree(
+          `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Slide Image"/><p:cNvSpPr/><p:nvPr><p:ph type="sldImg"/></p:nvPr></p:nvSpPr><p:spPr/></p:sp>${pptxShape(3, slide.notes, 'body')}`,
+        ) +
+        '</p:notes>',
+    });
   });
   return writeZip([...entries, ...extra]);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IngestLimitError } from '../../errors/index.ts';
-import { buildPptx, pptxShape } from '../../testing/pptx-builder.ts';
+import { buildPptx, pptxChartSeries, pptxShape } from '../../testing/pptx-builder.ts';
 import { writeZip } from '../../testing/zip-writer.ts';
 import { INGEST_DEFAULTS, type IngestLimits } from '../limits.ts';
 import { pptxLoader } from './pptx-loader.ts';
@@ -90,6 +90,26 @@ describe('pptxLoader', () => {
     expect(doc.tables?.map((table) => table.title)).toEqual(['arch / slide 3 / table 1', 'arch / slide 3 / table 2']);
   });
 
+  it('reads a chart as its title and a table of its cached data: a row per category, a column per series', async () => {
+    const chart =
+      '<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>Revenue by month</a:t></a:r></a:p></c:rich></c:tx></c:title>' +
+      `<c:plotArea><c:barChart><c:barDir val="col"/>${pptxChartSeries('2023', ['Jan', 'Feb', 'Mar'], [10, 12.5, 9])}${pptxChartSeries('2024', ['Jan', 'Feb', 'Mar'], [11, 14, 10])}</c:barChart></c:plotArea>`;
+    const doc = await pptxLoader.load(buildPptx([{ title: 'Trend', chartXml: chart }]), '/kb/trend.pptx');
+    expect(doc.blocks).toEqual([
+      { kind: 'heading', level: 1, text: 'Trend', page: 1 },
+      { kind: 'text', text: 'Chart: Revenue by month', page: 1 },
+      { kind: 'heading', level: 2, text: 'trend / slide 1 — columns: Category, 2023, 2024', page: 1 },
+      { kind: 'row', text: 'Category: Jan | 2023: 10 | 2024: 11', table: 'trend / slide 1', page: 1 },
+      { kind: 'row', text: 'Category: Feb | 2023: 12.5 | 2024: 14', table: 'trend / slide 1', page: 1 },
+      { kind: 'row', text: 'Category: Mar | 2023: 9 | 2024: 10', table: 'trend / slide 1', page: 1 },
+    ]);
+    expect(doc.tables?.[0]?.columns).toEqual([
+      { name: 'Category', type: 'text' },
+      { name: '2023', type: 'real' },
+      { name: '2024', type: 'integer' },
+    ]);
+  });
+
   it('refuses what is not a presentation as file_corrupt, saying how to fix it', async () => {
     const cases: [string, Buffer, RegExp][] = [
       ['text', Buffer.from('not a zip at all'), /not a readable \.pptx presentation \(it is not a zip archive\)/],
@@ -161,6 +181,15 @@ describe('PPTX bombs', () => {
       'ingest.maxNestingDepth',
       /deep\.pptx nests elements more than 512 levels deep/,
     );
+  });
+
+  it('builds a chart from the points it holds, whatever count or index they claim', async () => {
+    const claims =
+      '<c:plotArea><c:lineChart><c:ser><c:tx><c:v>Load</c:v></c:tx><c:cat><c:strLit><c:ptCount val="1000000000"/>' +
+      '<c:pt idx="999999999"><c:v>late</c:v></c:pt></c:strLit></c:cat><c:val><c:numLit><c:ptCount val="1000000000"/>' +
+      '<c:pt idx="999999999"><c:v>7</c:v></c:pt></c:numLit></c:val></c:ser></c:lineChart></c:plotArea>';
+    const doc = await pptxLoader.load(buildPptx([{ chartXml: claims }]), '/in/claims.pptx');
+    expect(doc.tables?.[0]?.rows).toEqual([['late', 7]]);
   });
 
   it('counts table cells and text against ingest.maxTableCells and ingest.maxDocumentChars', async () => {

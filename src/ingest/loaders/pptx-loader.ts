@@ -72,7 +72,11 @@ export const pptxLoader: Loader = {
       const part = rels.get(id)?.target;
       const tree: XmlElement | undefined = part ? pkg.tree(part) : undefined;
       if (!part || !tree) throw corrupt(`slide ${slides.length + 1} (${id || 'no id'}) has no slide part`);
-      const { title, parts } = readShapes(tree, doc);
+      const slideRels = relationships(pkg, part);
+      const { title, parts } = readShapes(tree, doc, (rid) => {
+        const target = slideRels.get(rid)?.target;
+        return target ? pkg.tree(target) : undefined;
+      });
       slides.push({ ...(title ? { title } : {}), body: parts, notes: notesOf(pkg, part, doc) });
     }
     addSlides(doc, fileStem(path), slides);

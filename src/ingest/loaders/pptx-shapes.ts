@@ -1,4 +1,5 @@
 import type { BoundedDocument } from './bounded-document.ts';
+import { chartParts } from './pptx-chart.ts';
 import type { SlidePart } from './slide-blocks.ts';
 import { attr, childNamed, childrenNamed, findElement, type XmlElement } from './xml-tree.ts';
 
@@ -62,10 +63,14 @@ export interface ShapeText {
 
 /**
  * Reads a slide's (or notes page's) shapes in document order — the order PowerPoint draws and reads them aloud —
- * into its title (the first title placeholder) and its paragraphs and tables. Groups are read through; charts,
- * diagrams and pictures hold no text in the slide's own part and are passed over.
+ * into its title (the first title placeholder) and its paragraphs, tables and charts (`part` finds a chart's own
+ * part by its relationship id). Groups are read through; SmartArt diagrams and pictures are passed over.
  */
-export function readShapes(tree: XmlElement, doc: BoundedDocument): ShapeText {
+export function readShapes(
+  tree: XmlElement,
+  doc: BoundedDocument,
+  part: (relationshipId: string) => XmlElement | undefined = () => undefined,
+): ShapeText {
   const out: ShapeText = { parts: [] };
   const visit = (container: XmlElement): void => {
     for (const shape of container.children) {
@@ -87,7 +92,10 @@ export function readShapes(tree: XmlElement, doc: BoundedDocument): ShapeText {
         for (const text of paragraphs) out.parts.push({ kind: 'text', text });
       } else if (shape.name === 'graphicFrame') {
         const table = findElement(shape, 'tbl');
+        const chart = table ? undefined : findElement(shape, 'chart');
+        const chartPart = chart ? part(attr(chart, 'id', true) ?? '') : undefined;
         if (table) out.parts.push({ kind: 'table', grid: tableGrid(table, doc) });
+        else if (chartPart) out.parts.push(...chartParts(chartPart, doc));
       }
     }
   };
