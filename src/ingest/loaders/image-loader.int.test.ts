@@ -53,10 +53,13 @@ async function render(lines: readonly string[], name: string, format: '-png' | '
 
 async function ingest(dir: string, ingestConfig: ConfigInput['ingest'], name: string) {
   const db = join(root, `${name}.db`);
+  const logs: string[] = [];
+  const logger = { debug: (message: string) => void logs.push(message), info() {}, warn() {}, error() {} };
   const evident = await createEvident(
     loadConfig({ env: {}, cwd: root, flags: { db, ingest: ingestConfig, chunk: { size: 200, overlap: 0 } } }),
+    { logger },
   );
-  return { evident, summary: await evident.ingestor.ingest([dir]) };
+  return { evident, logs, summary: await evident.ingestor.ingest([dir]) };
 }
 
 const outcome = (summary: IngestSummary, docId: string) => summary.outcomes.find((o) => o.docId === docId);
@@ -89,9 +92,10 @@ describeWith(ocrTools(), 'image files through OCR', () => {
     await writeFile(join(docs, 'cut.png'), (await render(RECEIPT, 'cut', '-png')).subarray(0, 3000));
   }, 60_000);
 
-  it('reads PNG, JPEG and every page of a TIFF: searchable by their words, a TIFF page cited with its number', async () => {
-    const { evident, summary } = await ingest(docs, { workers: 0 }, 'images');
+  it('reads PNG, JPEG and every page of a TIFF on worker threads: searchable by their words, a TIFF page cited with its number', async () => {
+    const { evident, summary, logs } = await ingest(docs, { workers: 2, workerMinDocuments: 1 }, 'images');
     try {
+      expect(logs).toContain('ingest: documents are processed on worker threads');
       expect(outcome(summary, 'receipt.png')).toMatchObject({ status: 'added', pages: 1 });
       expect(outcome(summary, 'lighthouse.JPG')).toMatchObject({ status: 'added', pages: 1 });
       expect(outcome(summary, 'fax.tiff')).toMatchObject({ status: 'added', pages: 3 });
