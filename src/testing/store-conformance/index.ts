@@ -6,6 +6,7 @@ import { describeDocumentAccess } from './document-access.spec.ts';
 import { describeDocumentAcl } from './document-acl.spec.ts';
 import { describeDocumentExtras } from './document-extras.spec.ts';
 import { describeDocumentFiles } from './document-files.spec.ts';
+import { describeDocumentParent } from './document-parent.spec.ts';
 import { describeDocuments } from './documents.spec.ts';
 import { describeEmbedder } from './embedder.spec.ts';
 import { describeKeywordSearch } from './keyword-search.spec.ts';
@@ -38,6 +39,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeDocumentAcl(suite);
     describeDocumentExtras(suite);
     describeDocumentFiles(suite);
+    describeDocumentParent(suite);
     describeKeywordSearch(suite);
     describeVectorSearch(suite);
     describeEmbedder(suite);
