@@ -52,8 +52,9 @@ function lineRenderer(io: CliIo): ProgressRenderer {
       } else {
         const pages = last.pages ? `, ${last.pages} pages` : '';
         const tables = last.tables ? `, ${last.tables} tables` : '';
+        const attachments = last.attachments?.length ? `, ${last.attachments.length} attachments` : '';
         io.err(
-          `${at} ${last.status} ${last.docId} (${last.chunks} chunks${pages}${tables}) ${rate(progress)} chunks/s\n`,
+          `${at} ${last.status} ${last.docId} (${last.chunks} chunks${pages}${tables}${attachments}) ${rate(progress)} chunks/s\n`,
         );
       }
     },

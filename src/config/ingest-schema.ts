@@ -26,14 +26,16 @@ export const ingestSchema = z
       .positive()
       .default(256 * MiB)
       .describe(
-        "Bytes an office file (DOCX, XLSX, PPTX, ODT, ODS, ODP) expands to (every zip entry, as declared and as actually inflated), and a PDF's compressed streams inflate to (counted before the PDF is read).",
+        "Bytes an office file (DOCX, XLSX, PPTX, ODT, ODS, ODP) expands to (every zip entry, as declared and as actually inflated), a PDF's compressed streams inflate to (counted before the PDF is read), and the attachments of an e-mail file decode to (.eml, .mbox, .msg, nested messages' included).",
       ),
     maxArchiveEntries: z
       .number()
       .int()
       .positive()
       .default(10_000)
-      .describe('Entries in the zip of an office file (DOCX, XLSX, PPTX, ODT, ODS, ODP).'),
+      .describe(
+        "Entries in the zip of an office file (DOCX, XLSX, PPTX, ODT, ODS, ODP); messages in an .mbox; attachments of an e-mail file, nested messages' included.",
+      ),
     maxXmlElements: z
       .number()
       .int()
