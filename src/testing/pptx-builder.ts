@@ -11,6 +11,8 @@ export interface PptxSlide {
   file?: number;
   /** A chart on the slide, after its body: the inside of the chart part's `<c:chart>` (title, plot area). */
   chartXml?: string;
+  /** Pictures on the slide, after its body (PNG bytes, stored as `ppt/media/`). */
+  pictures?: Buffer[];
 }
 
 const C = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
@@ -71,6 +73,13 @@ function slideShapes(slide: PptxSlide): string {
     id += 1;
     shapes.push(typeof item === 'string' ? pptxShape(id, [item], 'body') : pptxTable(id, item.table));
   }
+  (slide.pictures ?? []).forEach((_, index) => {
+    shapes.push(
+      `<p:pic><p:nvPicPr><p:cNvPr id="${60 + index}" name="Picture ${index + 1}"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr>` +
+        `<p:blipFill><a:blip r:embed="rId${10 + index}"/><a:stretch><a:fillRect/></a:stretch></p:blipFill>` +
+        '<p:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="6096000" cy="4064000"/></a:xfrm></p:spPr></p:pic>',
+    );
+  });
   if (slide.chartXml !== undefined) {
     shapes.push(
       `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="50" name="Chart 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>` +
@@ -96,7 +105,7 @@ const rels = (items: readonly { id: string; type: string; target: string }[]) =>
 /**
  * Builds a real, minimal .pptx (PresentationML in a zip) as PowerPoint lays it out: the slide list in
  * `ppt/presentation.xml` with its relationships, one part per slide, a notes page per slide with notes, a chart part
- * per slide with a chart. Slides are
+ * per slide with a chart, its pictures under `ppt/media/`. Slides are
  * listed in the order given; `file` numbers let a test store them under names in another order. `extra` entries
  * are appended as they are.
  */
@@ -132,7 +141,15 @@ export function buildPptx(slides: readonly PptxSlide[], extra: readonly ZipEntry
     const slideRels = [
       ...(slide.notes ? [{ id: 'rId2', type: 'notesSlide', target: `../notesSlides/notesSlide${n}.xml` }] : []),
       ...(slide.chartXml !== undefined ? [{ id: 'rId3', type: 'chart', target: `../charts/chart${n}.xml` }] : []),
+      ...(slide.pictures ?? []).map((_, index) => ({
+        id: `rId${10 + index}`,
+        type: 'image',
+        target: `../media/image${n}-${index + 1}.png`,
+      })),
     ];
+    (slide.pictures ?? []).forEach((picture, index) => {
+      entries.push({ path: `ppt/media/image${n}-${index + 1}.png`, data: picture, method: 'store' });
+    });
     if (slideRels.length > 0) entries.push({ path: `ppt/slides/_rels/slide${n}.xml.rels`, data: rels(slideRels) });
     if (slide.chartXml !== undefined) {
       entries.push({

@@ -47,7 +47,13 @@ export interface OpenDocument {
  * `office:body/office:<kind>`. A file whose `mimetype` names another kind (an .ods renamed .odt) is refused with
  * what it is, since reading a spreadsheet as text would store nothing useful and say nothing.
  */
-export function openOpenDocument(bytes: Buffer, path: string, limits: IngestLimits, format: OdfFormat): OpenDocument {
+export function openOpenDocument(
+  bytes: Buffer,
+  path: string,
+  limits: IngestLimits,
+  format: OdfFormat,
+  options: { pictures?: boolean } = {},
+): OpenDocument {
   const name = basename(path);
   const corrupt = (why?: string, cause?: unknown) =>
     new IngestError(
@@ -59,7 +65,7 @@ export function openOpenDocument(bytes: Buffer, path: string, limits: IngestLimi
         details: { path },
       },
     );
-  const pkg = OfficePackage.open(bytes, path, limits, corrupt);
+  const pkg = OfficePackage.open(bytes, path, limits, corrupt, options);
   const mimetype = pkg.text('mimetype');
   // Templates (`…text-template`) hold the same content as the documents made from them.
   if (mimetype !== undefined && !mimetype.startsWith(format.mimetype)) {

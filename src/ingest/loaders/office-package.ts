@@ -4,8 +4,11 @@ import { parseXml, type XmlElement } from './xml-tree.ts';
 import { scanXml } from './xml-scan.ts';
 import { type Corrupt, readZipParts } from './zip-parts.ts';
 
+const XML = /\.(xml|rels)$/i;
 // `mimetype` is OpenDocument's first entry: the type the file says it is, in plain ASCII.
-const KEPT = (entry: string): boolean => /\.(xml|rels)$/i.test(entry) || entry === 'mimetype';
+const KEPT = (entry: string): boolean => XML.test(entry) || entry === 'mimetype';
+/** Pictures OCR can read (`ppt/media/image1.png`, `Pictures/….jpg`), kept only when asked for. */
+const PICTURE = /\.(png|jpe?g|tiff?)$/i;
 
 /** The XML parts of a zip-based office file (PPTX, ODT, ODS, ODP), measured and ready to be parsed one at a time. */
 export class OfficePackage {
@@ -17,18 +20,31 @@ export class OfficePackage {
   /**
    * Opens `bytes` as a zip within the bounds: expansion and entry count (`readZipParts`), then one `scanXml` pass
    * over every XML part with one element budget for the file, so nothing is parsed into a tree before the whole file
-   * is known to fit `ingest.maxXmlElements` and `ingest.maxNestingDepth`.
+   * is known to fit `ingest.maxXmlElements` and `ingest.maxNestingDepth`. `pictures` keeps the PNG, JPEG and TIFF
+   * entries too (for OCR; they are within `ingest.maxExpandedBytes` like the rest).
    */
-  static open(bytes: Buffer, path: string, limits: IngestLimits, corrupt: Corrupt): OfficePackage {
+  static open(
+    bytes: Buffer,
+    path: string,
+    limits: IngestLimits,
+    corrupt: Corrupt,
+    options: { pictures?: boolean } = {},
+  ): OfficePackage {
     if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) throw corrupt('it is not a zip archive');
-    const parts = readZipParts(bytes, path, limits, KEPT, corrupt);
+    const keep = options.pictures ? (entry: string) => KEPT(entry) || PICTURE.test(entry) : KEPT;
+    const parts = readZipParts(bytes, path, limits, keep, corrupt);
     const budget = { elements: 0 };
-    for (const xml of parts.values()) scanXml(xml, basename(path), limits, budget);
+    for (const [entry, xml] of parts) if (XML.test(entry)) scanXml(xml, basename(path), limits, budget);
     return new OfficePackage(parts, corrupt);
   }
 
   has(name: string): boolean {
     return this.parts.has(name);
+  }
+
+  /** A picture's bytes (kept when the package was opened with `pictures`), or undefined. */
+  picture(name: string): Buffer | undefined {
+    return PICTURE.test(name) ? this.parts.get(name) : undefined;
   }
 
   /** A part as text (the OpenDocument `mimetype`), or undefined. */

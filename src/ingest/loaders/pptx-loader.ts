@@ -8,6 +8,7 @@ import type { Loader } from './loader.ts';
 import { OfficePackage } from './office-package.ts';
 import { readShapes } from './pptx-shapes.ts';
 import { addSlides, type Slide } from './slide-blocks.ts';
+import { readSlidePictures } from './slide-pictures.ts';
 import { attr, childrenNamed, findElement, findElements, type XmlElement } from './xml-tree.ts';
 
 /** The relationships of a part (`ppt/_rels/presentation.xml.rels`): id → { type, part path inside the zip }. */
@@ -48,7 +49,8 @@ function notesOf(pkg: OfficePackage, slidePart: string, doc: BoundedDocument): s
 /**
  * PPTX: the slides in the order of the presentation's slide list (`p:sldIdLst`, the order the deck is shown in — not
  * the order of the file names, which is the order slides were made), each with its title, text, tables and speaker
- * notes (`ppt/notesSlides`). See `addSlides` for the blocks; `pageCount` is the number of slides.
+ * notes (`ppt/notesSlides`); a slide of pictures alone has them read by OCR (`readSlidePictures`). See `addSlides`
+ * for the blocks; `pageCount` is the number of slides.
  */
 export const pptxLoader: Loader = {
   type: 'pptx',
@@ -60,7 +62,7 @@ export const pptxLoader: Loader = {
         hint: 'Open it in a presentation program and save it again as .pptx (PowerPoint 2007 or later).',
         details: { path },
       });
-    const pkg = OfficePackage.open(bytes, path, limits, corrupt);
+    const pkg = OfficePackage.open(bytes, path, limits, corrupt, { pictures: limits.ocr.enabled });
     const main = presentationPart(pkg);
     const presentation = pkg.required(main);
     const list = findElement(presentation, 'sldIdLst');
@@ -73,13 +75,16 @@ export const pptxLoader: Loader = {
       const tree: XmlElement | undefined = part ? pkg.tree(part) : undefined;
       if (!part || !tree) throw corrupt(`slide ${slides.length + 1} (${id || 'no id'}) has no slide part`);
       const slideRels = relationships(pkg, part);
-      const { title, parts } = readShapes(tree, doc, (rid) => {
-        const target = slideRels.get(rid)?.target;
-        return target ? pkg.tree(target) : undefined;
+      const { title, parts } = readShapes(tree, doc, {
+        chart: (rid) => {
+          const target = slideRels.get(rid)?.target;
+          return target ? pkg.tree(target) : undefined;
+        },
+        picture: (rid) => slideRels.get(rid)?.target,
       });
       slides.push({ ...(title ? { title } : {}), body: parts, notes: notesOf(pkg, part, doc) });
     }
-    addSlides(doc, fileStem(path), slides);
+    addSlides(doc, fileStem(path), await readSlidePictures(slides, (entry) => pkg.picture(entry), name, limits));
     return doc.result({ title: slides.find((slide) => slide.title)?.title, pageCount: slides.length });
   },
 };

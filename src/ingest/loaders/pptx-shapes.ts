@@ -55,6 +55,14 @@ function tableGrid(table: XmlElement, doc: BoundedDocument): string[][] {
   return grid;
 }
 
+/** The parts a slide links to by relationship id: a chart's part (parsed), a picture's zip entry. */
+export interface SlideLinks {
+  chart(relationshipId: string): XmlElement | undefined;
+  picture(relationshipId: string): string | undefined;
+}
+
+const NO_LINKS: SlideLinks = { chart: () => undefined, picture: () => undefined };
+
 /** What a slide's shape tree (`p:spTree`) says, in the order it is drawn. */
 export interface ShapeText {
   title?: string;
@@ -63,14 +71,10 @@ export interface ShapeText {
 
 /**
  * Reads a slide's (or notes page's) shapes in document order — the order PowerPoint draws and reads them aloud —
- * into its title (the first title placeholder) and its paragraphs, tables and charts (`part` finds a chart's own
- * part by its relationship id). Groups are read through; SmartArt diagrams and pictures are passed over.
+ * into its title (the first title placeholder) and its paragraphs, tables, charts and pictures (found through
+ * `links`). Groups are read through; SmartArt diagrams are passed over.
  */
-export function readShapes(
-  tree: XmlElement,
-  doc: BoundedDocument,
-  part: (relationshipId: string) => XmlElement | undefined = () => undefined,
-): ShapeText {
+export function readShapes(tree: XmlElement, doc: BoundedDocument, links: SlideLinks = NO_LINKS): ShapeText {
   const out: ShapeText = { parts: [] };
   const visit = (container: XmlElement): void => {
     for (const shape of container.children) {
@@ -90,10 +94,14 @@ export function readShapes(
           continue;
         }
         for (const text of paragraphs) out.parts.push({ kind: 'text', text });
+      } else if (shape.name === 'pic') {
+        const blip = findElement(shape, 'blip');
+        const entry = blip ? links.picture(attr(blip, 'embed', true) ?? '') : undefined;
+        if (entry) out.parts.push({ kind: 'picture', entry });
       } else if (shape.name === 'graphicFrame') {
         const table = findElement(shape, 'tbl');
         const chart = table ? undefined : findElement(shape, 'chart');
-        const chartPart = chart ? part(attr(chart, 'id', true) ?? '') : undefined;
+        const chartPart = chart ? links.chart(attr(chart, 'id', true) ?? '') : undefined;
         if (table) out.parts.push({ kind: 'table', grid: tableGrid(table, doc) });
         else if (chartPart) out.parts.push(...chartParts(chartPart, doc));
       }

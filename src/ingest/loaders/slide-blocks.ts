@@ -1,7 +1,13 @@
 import type { BoundedDocument } from './bounded-document.ts';
 
-/** What a slide holds in reading order: paragraphs of its shapes and its tables (as grids of cell text). */
-export type SlidePart = { kind: 'text'; text: string } | { kind: 'table'; grid: string[][] };
+/**
+ * What a slide holds in reading order: paragraphs of its shapes, its tables (as grids of cell text), and its
+ * pictures (the zip entry of each), which `readSlidePictures` reads by OCR or drops before the slide becomes blocks.
+ */
+export type SlidePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'table'; grid: string[][] }
+  | { kind: 'picture'; entry: string };
 
 /** One slide of a deck (PPTX or ODP), in presentation order. */
 export interface Slide {
@@ -24,11 +30,13 @@ export function addSlides(doc: BoundedDocument, stem: string, slides: readonly S
   slides.forEach((slide, index) => {
     const page = index + 1;
     const notes = slide.notes.filter((note) => note.trim() !== '');
-    if (!slide.title && slide.body.length === 0 && notes.length === 0) return;
+    const content = slide.body.some((part) => part.kind !== 'picture');
+    if (!slide.title && !content && notes.length === 0) return;
     doc.push({ kind: 'heading', level: 1, text: slide.title || `Slide ${page}`, page });
     const tables = slide.body.filter((part) => part.kind === 'table').length;
     let table = 0;
     for (const part of slide.body) {
+      if (part.kind === 'picture') continue; // not read: it had text beside it, or OCR is off
       if (part.kind === 'text') {
         doc.push({ kind: 'text', text: part.text, page });
         continue;
