@@ -1,4 +1,4 @@
-import type { FrameSize, UnreadableImage } from './image-header.ts';
+import type { FrameSize, UnreadableImage } from './image-types.ts';
 
 const WIDTH = 256;
 const HEIGHT = 257;
