@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * OCR of PDF pages that have no text layer (scans), of image files (PNG, JPEG, TIFF) and of the pictures a DOCX shows
- * as paragraphs of their own: a PDF page is rendered with poppler's `pdftoppm`, and every image is read by
- * `tesseract`, both run as child processes when they are installed. Every run is bounded in time, pixels and output.
+ * OCR of PDF pages that have no text layer (scans), of image files (PNG, JPEG, TIFF) and of the pictures a DOCX or a
+ * slide without text shows, as paragraphs of their own: a PDF page is rendered with poppler's `pdftoppm`, and every
+ * image is read by `tesseract`, both run as child processes when they are installed. Every run is bounded in time, pixels and output.
  */
 export const ocrSchema = z
   .object({
@@ -11,7 +11,7 @@ export const ocrSchema = z
       .boolean()
       .default(true)
       .describe(
-        'false: pages without text and the pictures in DOCX files are skipped (a document of scans alone then fails as empty), and image files fail with ocr_unavailable.',
+        'false: pages without text and the pictures in DOCX files and on slides are skipped (a document of scans alone then fails as empty), and image files fail with ocr_unavailable.',
       ),
     languages: z
       .array(z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a tesseract language name such as eng or chi_sim'))
@@ -38,7 +38,7 @@ export const ocrSchema = z
       .max(1_000_000_000)
       .default(50_000_000)
       .describe(
-        "Pixels of one image (a TIFF's page, a picture in a DOCX) read by OCR, as its header declares them before it is decoded: a larger image fails the file alone (a 48-megapixel photo and A3 at 400 dpi fit).",
+        "Pixels of one image (a TIFF's page, a picture in a DOCX or on a slide) read by OCR, as its header declares them before it is decoded: a larger image fails the file alone (a 48-megapixel photo and A3 at 400 dpi fit).",
       ),
     timeoutMs: z
       .number()
@@ -54,7 +54,7 @@ export const ocrSchema = z
       .max(100_000)
       .default(500)
       .describe(
-        "Pages of one document that may go through OCR (a PDF's scanned pages, a TIFF's pages, a DOCX's pictures); a document with more fails alone.",
+        "Pages of one document that may go through OCR (a PDF's scanned pages, a TIFF's pages, a DOCX's or a deck's pictures); a document with more fails alone.",
       ),
   })
   .strict()
