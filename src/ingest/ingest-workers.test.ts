@@ -6,6 +6,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ConfigInput } from '../config/index.ts';
 import { createEvident } from '../evident.ts';
+import { buildEml } from '../testing/mail-builder.ts';
 import type { IngestProgress } from './ingest-progress.ts';
 
 /**
@@ -42,6 +43,25 @@ beforeAll(async () => {
   await writeFile(join(docs, 'manifest.txt.acl.json'), JSON.stringify({ acl: ['group:finance'] }));
   await writeFile(join(docs, 'empty.md'), '   \n');
   await writeFile(join(docs, 'bad.xlsx'), 'not a zip file');
+  // A message whose attachments are documents of their own, made on the worker and written with the message.
+  await writeFile(
+    join(docs, 'berth-mail.eml'),
+    buildEml({
+      from: 'harbour@example.org',
+      subject: 'Berth plan',
+      messageId: '<berth@example.org>',
+      text: 'The berth plan is attached.',
+      attachments: [
+        {
+          name: 'plan.txt',
+          contentType: 'text/plain',
+          bytes: Buffer.from('Berth 4 takes the tanker at dawn. '.repeat(40)),
+        },
+        { name: 'tide.csv', contentType: 'text/csv', bytes: Buffer.from('hour,metres\n6,2.1\n12,0.4\n') },
+      ],
+    }),
+  );
+  await writeFile(join(docs, 'berth-mail.eml.acl.json'), JSON.stringify({ acl: ['group:harbour'] }));
 });
 
 afterAll(async () => {
@@ -55,7 +75,8 @@ function dump(path: string): unknown {
   try {
     const all = (sql: string) => db.prepare(sql).all();
     return {
-      documents: all(`SELECT doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count,
+      documents:
+        all(`SELECT doc_id, source, title, type, content_hash, bytes, tags, page_count, chunk_count, metadata, parent_doc_id,
         (SELECT json_group_array(entry) FROM (SELECT entry FROM document_acl WHERE doc_pk = d.pk ORDER BY position)) AS acl
         FROM documents d ORDER BY doc_id`),
       chunks:
@@ -133,5 +154,14 @@ describe('ingestion on worker threads with batched writes', () => {
     expect(pooled.fromRecords.outcomes.at(-1)).toMatchObject({ docId: 'records/r2', status: 'unchanged' });
     expect(pooled.progress.map((p) => p.filesDone)).toEqual(pooled.first.outcomes.map((_, i) => i + 1));
     expect((pooled.rows as { chunks: unknown[] }).chunks.length).toBeGreaterThan(40);
+    expect(byDoc['berth-mail.eml']?.attachments).toEqual(['berth-mail.eml/plan.txt', 'berth-mail.eml/tide.csv']);
+    const documents = (pooled.rows as { documents: { doc_id: string; parent_doc_id: string | null; acl: string }[] })
+      .documents;
+    expect(
+      documents.filter((doc) => doc.parent_doc_id === 'berth-mail.eml').map((doc) => [doc.doc_id, doc.acl]),
+    ).toEqual([
+      ['berth-mail.eml/plan.txt', '["group:harbour"]'],
+      ['berth-mail.eml/tide.csv', '["group:harbour"]'],
+    ]);
   }, 120_000);
 });
