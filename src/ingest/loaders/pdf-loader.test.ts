@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { getDocumentProxy } from 'unpdf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Block, LoadedDocument } from '../../domain/index.ts';
 import { IngestError } from '../../errors/index.ts';
@@ -93,6 +94,35 @@ describe('pdfLoader on generated PDFs', () => {
       { kind: 'heading', level: 1, text: '2 Termination', page: 2 },
       { kind: 'text', text: 'Either party may terminate with 90 days notice.', page: 2 },
     ]);
+  });
+
+  it('writes superscripts and subscripts readably: 10^19, d_k; a word set small stays a word', async () => {
+    // Each script starts where its base ends, as a typesetter sets it: the base's width is measured by pdf.js itself.
+    const widthOf = async (text: string, size: number): Promise<number> => {
+      const probe = await getDocumentProxy(new Uint8Array(buildPdf([[{ text, size, y: 700 }]])));
+      const item = (await (await probe.getPage(1)).getTextContent()).items[0] as { width: number };
+      return item.width;
+    };
+    const line = async (y: number, [base, script, rest]: string[], shift: number) => {
+      const scriptX = 72 + (await widthOf(base!, 11));
+      const restX = scriptX + (await widthOf(script!, 7));
+      return [
+        { text: base!, y },
+        { text: script!, size: 7, x: scriptX, y: y + shift },
+        { text: rest!, x: restX + 2.75, y },
+      ];
+    };
+    const pdf = buildPdf([
+      [
+        ...(await line(700, ['Training took 2.3 · 10', '19', 'FLOPs in all.'], 4)),
+        ...(await line(680, ['Scores are scaled by d', 'k', 'before the softmax.'], -3)),
+        ...(await line(660, ['The BERT', 'LARGE', 'model is large.'], -3)),
+      ],
+    ]);
+    const text = (await pdfLoader.load(pdf, '/docs/scripts.pdf')).blocks.map((block) => block.text).join(' ');
+    expect(text).toContain('2.3 · 10^19 FLOPs');
+    expect(text).toContain('scaled by d_k before');
+    expect(text).not.toContain('BERT_LARGE');
   });
 
   it('returns zero blocks for a PDF without text', async () => {

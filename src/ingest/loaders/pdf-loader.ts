@@ -6,6 +6,7 @@ import { formatBytes, INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '
 import { inflatesBeyond } from './pdf-streams.ts';
 import { readScans } from '../ocr/index.ts';
 import type { Loader } from './loader.ts';
+import { scriptMark } from './pdf-scripts.ts';
 import { findPageTables, insideTable, pdfTables, withTableBlocks, type FoundTable } from '../pdf-tables/index.ts';
 import { fileStem } from './decode-text.ts';
 
@@ -70,7 +71,19 @@ function pageLines(items: readonly PositionedItem[]): PdfTextLine[] {
     let previousEnd: number | undefined;
     const charsByFont = new Map<string, number>();
     const charsBySize = new Map<number, number>();
+    let base: PositionedItem | undefined;
+    let lastMark: string | undefined;
     for (const part of parts) {
+      const mark = base ? scriptMark(text, base, part) : undefined;
+      if (mark) {
+        // `10` + `1` + `9` raised: one exponent.
+        text += `${mark === lastMark ? '' : mark}${part.str.trim()}`;
+        lastMark = mark;
+        previousEnd = part.x + part.width;
+        continue;
+      }
+      lastMark = undefined;
+      if (!base || part.fontSize >= base.fontSize * 0.85) base = part;
       // Items without an explicit space but with a visible gap are separate words.
       if (
         previousEnd !== undefined &&
