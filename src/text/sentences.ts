@@ -35,8 +35,15 @@ export function headedSentences(text: string): HeadedSentence[] {
   return out;
 }
 
+/**
+ * A full stop, question or exclamation mark and a space end a sentence, unless the stop ends an abbreviation ("et al.
+ * (2016)", "e.g. the", "Fig. 3") or a lower-case word goes on; a CJK stop ends one with no space.
+ */
+const SENTENCE_END =
+  /(?<=[.!?])(?<!\b(?:al|e\.g|i\.e|vs|cf|Fig|Figs|Eq|Eqs|Sec|Ch|No|Nos|Dr|Mr|Mrs|Ms|Prof|St|approx|resp)\.)\s+(?!\p{Ll})|(?<=[。！？])/u;
+
 function pushSentences(block: string, heading: string, out: HeadedSentence[]): void {
-  for (const sentence of block.split(/(?<=[.!?])\s+|(?<=[。！？])/u)) {
+  for (const sentence of block.split(SENTENCE_END)) {
     const clean = sentence.replace(/\s+/g, ' ').trim();
     if (clean.length >= (CJK.test(clean) ? MIN_CJK_SENTENCE : MIN_SENTENCE)) out.push({ text: clean, heading });
   }

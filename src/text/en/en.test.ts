@@ -59,6 +59,11 @@ describe('English language module', () => {
       'a major feature is degraded',
     ]);
     expect(en.spans('Pricing is discussed with your account manager.', 'amount')).toEqual([]);
+    // A date answers "how long" only as a deadline.
+    expect(en.spans('The offer is open until 30 April 2025.', 'duration').map((s) => s.text)).toEqual([
+      '30 April 2025',
+    ]);
+    expect(en.spans('Top Leaderboard Systems (Dec 10th, 2018)', 'duration')).toEqual([]);
     const span = en.spans(sentence, 'amount')[0];
     expect(span && sentence.slice(span.start, span.end)).toBe('$48,000');
   });

@@ -74,6 +74,9 @@ function spansOf(sentence: string, items: readonly string[], type: AnswerType): 
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** The words a deadline's date follows ("until 30 April", "no later than 1 May"). */
+const DEADLINE = /\b(?:until|till|by|before|through|no later than|ending|ends?)\s+(?:the\s+)?$/i;
+
 /** "X is Y", "X means Y", "X refers to Y": the Y. */
 const DEFINING = /\b(?:is|are|means|mean|refers to|stands for|is defined as|describes)\s+(.{3,})$/i;
 const POLARITY = /\b(?:no|not|never|none|cannot|can't|won't|doesn't|don't|isn't|aren't|only|must|may|always|yes)\b/gi;
@@ -89,8 +92,11 @@ export function englishSpans(sentence: string, type: AnswerType): AnswerSpan[] {
       return regexSpans(sentence, type);
     case 'duration': {
       const spans = regexSpans(sentence, 'duration');
-      // A deadline may be stated as a date ("until 30 April") rather than a length.
-      return spans.length > 0 ? spans : regexSpans(sentence, 'date').map((span) => ({ ...span, type }));
+      // A deadline may be stated as a date ("until 30 April") rather than a length; a date alone is no length.
+      if (spans.length > 0) return spans;
+      return regexSpans(sentence, 'date')
+        .filter((span) => DEADLINE.test(sentence.slice(0, span.start)))
+        .map((span) => ({ ...span, type }));
     }
     case 'person':
       return spansOf(sentence, namedThings(sentence).people, type);

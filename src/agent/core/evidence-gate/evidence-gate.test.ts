@@ -289,4 +289,57 @@ describe('the evidence gate', () => {
     expect(decision.verdict).toBe('refuse');
     expect(decision.answer.missing_information[0]).toContain('GDP');
   });
+
+  it('refuses a value computed from a column the question does not ask for, and passes one from a column it names', () => {
+    const question = 'What is the maximum sequence length BERT is pre-trained with?';
+    const glue = answer('The most frequent MNLI-(m/mm) where System = BERT BASE is 84.6/83.4. [1]', [
+      cite(scores, 'System: BERT BASE'),
+    ]);
+    const computed = { evidence: [scores], computed: true, computedFrom: ['MNLI-(m/mm)'] };
+    expect(gateAnswer({ question, answer: glue, ...computed }).verdict).toBe('refuse');
+    const average = answer('The average Average of BERT BASE is 79.6. [1]', [cite(scores, 'System: BERT BASE')]);
+    expect(
+      gateAnswer({
+        question: 'What is the average score of BERT BASE?',
+        answer: average,
+        ...computed,
+        computedFrom: ['Average'],
+      }).verdict,
+    ).toBe('answer');
+  });
+
+  it('does not take a date for a length of time, nor a value from a sentence about another named thing', () => {
+    const leaderboard = chunk(
+      'bert.pdf#30',
+      'Section: Top Leaderboard Systems (Dec 10th, 2018) | System: Human | Test EM: 82.3 | Test F1: 91.2',
+    );
+    const howLong = gateAnswer({
+      question: 'How long did pre-training of BERT-LARGE take?',
+      answer: answer('Dec 10th, 2018. [1]', [cite(leaderboard, 'Top Leaderboard Systems')]),
+      evidence: [leaderboard],
+    });
+    expect(howLong.verdict).toBe('refuse');
+    // The chunk names BERTLARGE, but the sentence with the sizes is about another paper's model.
+    const sizes = chunk(
+      'bert.pdf#42',
+      'By contrast, BERTBASE contains 110M parameters and BERTLARGE contains 340M parameters. Peters et al. (2018b) presented mixed results on increasing the bi-LM size from two to four layers and Melamud et al. (2016) mentioned in passing that increasing hidden dimension size from 200 to 600 helped.',
+    );
+    const hidden = gateAnswer({
+      question: 'What is the hidden size of BERT-LARGE?',
+      answer: answer('600. [1]', [cite(sizes, 'Melamud et al. (2016) mentioned in passing')]),
+      evidence: [sizes],
+    });
+    expect(hidden.verdict).toBe('refuse');
+    // A sentence that opens with a pronoun refers back, and a reference in parentheses is no subject.
+    const vocabulary = chunk(
+      'bert.pdf#12',
+      'BERT is simple. We use WordPiece embeddings (Wu et al., 2016) with a 30,000 token vocabulary.',
+    );
+    const size = gateAnswer({
+      question: "How large is BERT's WordPiece vocabulary?",
+      answer: answer('30,000. [1]', [cite(vocabulary, 'We use WordPiece embeddings')]),
+      evidence: [vocabulary],
+    });
+    expect(size.verdict).toBe('answer');
+  });
 });

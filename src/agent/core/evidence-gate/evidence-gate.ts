@@ -7,6 +7,7 @@ import { memoryToSave } from '../memory/remember-intent.ts';
 import { informationNeed } from '../../offline-qa/information-need.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { headedSentences } from '../../../text/sentences.ts';
+import { analyzeQuery } from '../../../text/analyzer.ts';
 import { answerHead, closingLabel, listedValues } from './answer-head.ts';
 import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
@@ -47,6 +48,8 @@ export interface GateInput {
   evidence: readonly Evidence[];
   /** The answer's value was computed by SQL over the cited rows. */
   computed?: boolean;
+  /** The columns the computation read its value from (none for a count of rows). */
+  computedFrom?: readonly string[];
   /** The run computed a value by SQL (a table answer the table route already gated), whatever the answer cites. */
   tableValue?: boolean;
   /** The run proposed a side effect (save_memory): an uncited answer that reports on it states no document fact. */
@@ -164,6 +167,11 @@ export function gateAnswer(input: GateInput): GateDecision {
       return refuse(view, `the rows found do not name ${absent.join(', ')}`, `rows lack ${absent.join(', ')}`);
     if (listed.length > 1 && view.type !== 'list' && (input.needs?.length ?? 1) <= 1)
       return refuse(view, `the rows give several values (${listed.join('; ')})`, 'several computed values');
+    // The value comes from a column the question names: a "maximum sequence length" is no GLUE score column.
+    const from = input.computedFrom ?? [];
+    const asked = new Set([...view.terms, ...analyzeQuery(question)]);
+    if (from.length > 0 && !from.some((column) => analyzeQuery(column).some((term) => asked.has(term))))
+      return refuse(view, `the rows found give ${from.join(', ')}, which it does not ask`, 'column not asked');
     return {
       verdict: 'answer',
       answer: { ...answer, confidence: Math.min(answer.confidence, 0.85) },

@@ -50,6 +50,20 @@ export function computedByTable(calls: readonly ToolCallRecord[], cited: readonl
 }
 
 /**
+ * The columns the select list of the run's last successful `table_query` reads (`SELECT "MNLI-(m/mm)" AS result …`
+ * reads MNLI-(m/mm); `COUNT(*)` reads none): what a computed value is a value of.
+ */
+export function selectedColumns(calls: readonly ToolCallRecord[]): string[] {
+  const last = [...calls].reverse().find((call) => call.name === 'table_query' && call.ok);
+  const select = /^\s*SELECT\s+(?:DISTINCT\s+)?([\s\S]*?)\s+FROM\s/i.exec(String(last?.arguments.sql ?? ''))?.[1];
+  if (!select) return [];
+  const columns: string[] = [];
+  for (const match of select.matchAll(/(\bAS\s+)?"((?:[^"]|"")+)"/gi))
+    if (!match[1]) columns.push(match[2]!.replaceAll('""', '"'));
+  return columns;
+}
+
+/**
  * Why the evidence gate refuses a table's answer where the table route made it (rag, controllable and react alike), or
  * `undefined` when it passes: a refused table answer sends the run to the documents' text instead of ending it.
  */
@@ -65,6 +79,7 @@ export function tableAnswerRefused(
     answer,
     evidence,
     computed: computedByTable(calls),
+    computedFrom: selectedColumns(calls),
     ...(thresholds ? { thresholds } : {}),
   });
   return gated.verdict === 'refuse' ? gated.reason : undefined;

@@ -11,7 +11,7 @@ import {
 } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
-import { asksMoney, asksShare } from './measured-type.ts';
+import { asksMoney, asksShare, measuredType } from './measured-type.ts';
 import type { AnswerType } from '../../../text/language.ts';
 
 /** How strongly a cited sentence ties one value to the question. */
@@ -248,7 +248,10 @@ export function unnamedBy(view: QuestionView, evidence: readonly Evidence[]): Un
   const text = evidence.map(chunkText).join('\n');
   const unnamed = view.entities.filter((entity) => !names(text, entity));
   const idsByChunk = new Map<string, string[]>();
+  // A value the question measures (a number, a date, an amount, a length): names beside it are what it is about.
+  const naming = !NAME_TYPES.has(measuredType(view)) && view.entities.length > 0;
   return (tie) => {
+    if (naming && aboutAnother(view, tie)) return view.entities.filter((entity) => !names(tie.sentence.text, entity));
     const chunk = tie.sentence.chunk;
     let ids = idsByChunk.get(chunk.chunk_id);
     if (!ids) {
@@ -258,6 +261,34 @@ export function unnamedBy(view: QuestionView, evidence: readonly Evidence[]): Un
     }
     return [...unnamed, ...ids];
   };
+}
+
+/** Questions that ask for a name: the names in a sentence are its candidate answers, not what it is about. */
+const NAME_TYPES = new Set<AnswerType>(['person', 'organization', 'place', 'list', 'definition', 'any']);
+
+/** How far into a sentence its subject starts, in characters: "Peters et al. (2018b) presented …". */
+const SUBJECT_REACH = 12;
+
+/**
+ * A sentence that names none of the question's names and opens with another one ("Peters et al. (2018b) … and
+ * Melamud et al. (2016) mentioned … hidden size from 200 to 600" for BERT-LARGE's hidden size) speaks of that other
+ * thing, though its chunk names the asked one elsewhere. One that opens with a pronoun ("It obtains …", "We use …")
+ * refers back, and names in parentheses are references, not subjects.
+ */
+function aboutAnother(view: QuestionView, tie: ValueTie): boolean {
+  const text = tie.sentence.text;
+  if (view.entities.some((entity) => names(text, entity))) return false;
+  const open = text.replace(/\([^()]*\)/gu, ' ').replace(/^[^\p{L}\p{N}]+/u, '');
+  return view.module.entities(open).some((other) => {
+    const at = open.indexOf(other);
+    return (
+      at >= 0 &&
+      at <= SUBJECT_REACH &&
+      !other.includes(tie.value) &&
+      !tie.value.includes(other) &&
+      !view.entities.some((entity) => names(other, entity) || names(entity, other))
+    );
+  });
 }
 
 /** The number a value leads with, without grouping ("2,500M words" → "2500"); '' for none. */

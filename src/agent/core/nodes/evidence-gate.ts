@@ -3,7 +3,7 @@ import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunStatus } from '../../../domain/run-state.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
 import { gateAnswer, type GateThresholds } from '../evidence-gate/evidence-gate.ts';
-import { computedByTable } from '../evidence-gate/table-fit.ts';
+import { computedByTable, selectedColumns } from '../evidence-gate/table-fit.ts';
 
 /** What the gate reads of a run: the question, its needs, what it found and answered, and its tool calls. */
 export interface GatedRun {
@@ -43,6 +43,7 @@ export async function evidenceGate(
       state.tool_calls,
       state.evidence.filter((item) => answer.citations.some((citation) => citation.chunk_id === item.chunk_id)),
     ),
+    computedFrom: selectedColumns(state.tool_calls),
     needs: needsOf(state),
     tableValue: computedByTable(state.tool_calls),
     sideEffect: state.tool_calls.some((call) => call.name === 'save_memory'),

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { headedSentences } from './sentences.ts';
+
+describe('headedSentences', () => {
+  it('ends a sentence at a stop and a space, not at an abbreviation or before a lower-case word', () => {
+    const text =
+      'Peters et al. (2018b) presented mixed results, e.g. for two layers. See Fig. 3 for the curve. We mask 15% of ' +
+      'tokens. It works well enough.';
+    expect(headedSentences(text).map((sentence) => sentence.text)).toEqual([
+      'Peters et al. (2018b) presented mixed results, e.g. for two layers.',
+      'See Fig. 3 for the curve.',
+      'We mask 15% of tokens.',
+      'It works well enough.',
+    ]);
+  });
+
+  it('ends a Chinese sentence at its full stop without a space', () => {
+    expect(headedSentences('金晨主演了这部剧。它于2022年播出。').map((sentence) => sentence.text)).toEqual([
+      '金晨主演了这部剧。',
+      '它于2022年播出。',
+    ]);
+  });
+});
