@@ -87,7 +87,10 @@ export function chromiumBrowser(): Requirement<string> {
   };
 }
 
-/** The tools that OCR scanned PDFs: poppler's `pdftoppm` and `tesseract` with the English and Simplified Chinese packs. */
+/**
+ * The tools that OCR scanned PDFs, image files and DOCX pictures: poppler's `pdftoppm` (which also renders the tests'
+ * images of text) and `tesseract` (which decodes PNG, JPEG and TIFF itself) with the English and Simplified Chinese packs.
+ */
 export function ocrTools(): Requirement<undefined> {
   const has = (command: string, args: string[]): string | undefined => {
     try {
