@@ -56,7 +56,7 @@ export const ingestSchema = z
       .positive()
       .default(300)
       .describe(
-        'Seconds one PDF may take to read, checked after each page (its streams are bounded by maxExpandedBytes before): a file past it fails alone with file_limit_exceeded. The 15-page BERT paper reads in about 2 s.',
+        'Seconds one PDF may take to read, checked after each page (its streams are bounded by maxExpandedBytes before), and one image file or the pictures of one DOCX may take in OCR, checked before each page or picture: a file past it fails alone with file_limit_exceeded. The 15-page BERT paper reads in about 2 s; OCR takes 0.3–3 s a page.',
       ),
     maxDeleteShare: z
       .number()

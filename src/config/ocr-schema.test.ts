@@ -12,6 +12,7 @@ describe('ingest.ocr', () => {
       languages: ['eng'],
       dpi: 300,
       maxPagePixels: 25_000_000,
+      maxImagePixels: 50_000_000,
       timeoutMs: 120_000,
       maxPages: 500,
     });
@@ -34,6 +35,7 @@ describe('ingest.ocr', () => {
       { dpi: 5000 },
       { timeoutMs: 0 },
       { maxPages: 0 },
+      { maxImagePixels: 2_000_000_000 },
       { colour: true },
     ]) {
       expect(() => load(ocr), JSON.stringify(ocr)).toThrow(ConfigError);
