@@ -6,7 +6,7 @@ import { loadConfig } from '../../../config/index.ts';
 import { LOCAL_OPERATOR } from '../../../domain/index.ts';
 import { IngestError, IngestLimitError } from '../../../errors/index.ts';
 import { createEvident, type Evident } from '../../../evident.ts';
-import { buildEml, type MailPart } from '../../../testing/mail-builder.ts';
+import { buildEml, buildMsg, type MailPart } from '../../../testing/mail-builder.ts';
 import { MAX_ATTACHMENT_DEPTH } from '../../attachment-documents.ts';
 import { INGEST_DEFAULTS, type IngestLimits } from '../../limits.ts';
 import { emlLoader } from './eml-loader.ts';
@@ -46,6 +46,26 @@ describe('e-mail loader bounds and typed errors', () => {
     const error = await failure(mboxLoader.load(mbox, '/in/box.mbox', limits({ maxArchiveEntries: 10 })));
     expect(IngestLimitError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/box\.mbox holds more than 10 messages/);
+  });
+
+  it('fails a .msg whose sector chain points back at itself, before msgreader follows it', async () => {
+    const msg = Buffer.from(buildMsg({ subject: 'Loop', body: 'x' }));
+    // The FAT entry of the directory's first sector names that sector again: msgreader would walk it forever.
+    const sector = msg.readUInt32LE(0x30);
+    const fat = msg.readUInt32LE(0x4c);
+    msg.writeUInt32LE(sector, (fat + 1) * 512 + 4 * sector);
+    const error = await failure(msgLoader.load(msg, '/in/loop.msg'));
+    expect(IngestError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /loop\.msg is not a readable Outlook message \(\.msg\): its directory chain loops/,
+    );
+  });
+
+  it('fails a .msg whose streams add up past ingest.maxExpandedBytes', async () => {
+    const msg = Buffer.from(buildMsg({ subject: 'Big', body: 'y'.repeat(6000) }));
+    const error = await failure(msgLoader.load(msg, '/in/big.msg', limits({ maxExpandedBytes: 4096 })));
+    expect(IngestLimitError.isInstance(error), String(error)).toBe(true);
+    expect((error as IngestLimitError).details).toMatchObject({ setting: 'ingest.maxExpandedBytes' });
   });
 
   it.each([

@@ -4,6 +4,7 @@ import type { LoadedDocument } from '../../../domain/index.ts';
 import { IngestError } from '../../../errors/index.ts';
 import { INGEST_DEFAULTS, type IngestLimits } from '../../limits.ts';
 import type { Loader } from '../loader.ts';
+import { checkCompoundFile } from './cfb-check.ts';
 import { messageDocument } from './eml-loader.ts';
 import { messageIds, type MailAttachment, type MailMessage } from './mail-message.ts';
 
@@ -24,7 +25,7 @@ export const msgLoader: Loader = {
     const name = basename(path);
     let message: MailMessage;
     try {
-      message = readMsg(bytes, limits);
+      message = readMsg(bytes, name, limits);
     } catch (cause) {
       if (IngestError.isInstance(cause)) throw cause;
       throw new IngestError('file_corrupt', `${name} is not a readable Outlook message (.msg).`, {
@@ -37,7 +38,8 @@ export const msgLoader: Loader = {
   },
 };
 
-function readMsg(bytes: Buffer, limits: IngestLimits): MailMessage {
+function readMsg(bytes: Buffer, name: string, limits: IngestLimits): MailMessage {
+  checkCompoundFile(bytes, name, limits);
   // Its own ArrayBuffer: the read buffer may be a slice of a larger one, which msgreader would read from its start.
   const reader = new MsgReader(new Uint8Array(bytes).buffer);
   const fields = reader.getFileData();
