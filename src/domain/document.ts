@@ -13,6 +13,8 @@ export interface TableData {
   title: string;
   columns: { name: string; type: ColumnType }[];
   rows: (string | number | boolean | null)[][];
+  /** What the document says the table is: a PDF table's caption ("Table 3: Variations on the Transformer …"). */
+  description?: string;
 }
 
 /**
@@ -97,4 +99,6 @@ export interface TableRecord {
   sqlName: string;
   columns: { name: string; type: ColumnType }[];
   rowCount: number;
+  /** The table's caption, when its document gives one. */
+  description?: string;
 }

@@ -39,6 +39,7 @@ function focusTerms(question: string): string[] {
 function tableTerms(table: TableSchema): Set<string> {
   const text = [
     table.title,
+    table.description ?? '',
     ...table.columns.map((column) => column.name),
     ...Object.values(table.values ?? {}).flat(),
   ].join('\n');

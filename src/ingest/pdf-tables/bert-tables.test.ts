@@ -97,6 +97,10 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
       'Average:real',
     ]);
     expect(glue.rowCount).toBe(5);
+    // The caption is the table's description, whole: its three lines and the footnote it runs on into.
+    expect(glue.description).toMatch(/^Table 1: GLUE Test results, scored by the evaluation server/);
+    expect(glue.description).toContain('We exclude entries that use BERT as one of their components.');
+    expect(glue.sqlName).toBe('tbl_bert_pdf_p6_t1');
   });
 
   it('answers a score from SQL under the document’s ACL, and tells nobody else the table exists', async () => {
@@ -164,8 +168,8 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
     ]);
     const agent = await openAgent(evident, 'rag', { chat: { id: 'recording:test', model } });
     try {
-      // The row names BERT LARGE and its Average; the table keeps no caption yet, so a "GLUE" the question named would be
-      // a name the cited evidence does not state, and the evidence gate would send the run to the text instead.
+      // The row names BERT LARGE and its Average; the caption is in the prompt, not in the cited row, so a "GLUE" the
+      // question named would be a name the cited evidence does not state, and the gate would send the run to the text.
       const run = await agent.ask({ question: 'What is the average score of BERT LARGE?', principal: ALICE });
       expect(run.status).toBe('answered');
       expect(run.answer?.answer).toContain('82.1');
@@ -173,6 +177,7 @@ describeWith(BERT, 'PDF tables of the BERT paper', (path) => {
         expect.objectContaining({ page: 6, quote: expect.stringContaining('System: BERT LARGE') }),
       ]);
       expect(model.prompts[2]).toContain(glue.sqlName);
+      expect(model.prompts[2]).toContain('caption: Table 1: GLUE Test results');
     } finally {
       await agent.close();
     }

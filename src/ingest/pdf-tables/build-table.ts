@@ -149,6 +149,7 @@ export function buildPdfTable(found: FoundTable, stem: string, ordinal: number):
     title,
     columns: names.map((name, index) => ({ name, type: types[index]! })),
     rows: body.map((_, r) => names.map((__, c) => columnValues[c]![r] ?? null)),
+    ...(found.caption ? { description: found.caption } : {}),
   };
   const noted = note
     ? `; under the header: ${names.flatMap((name, index) => (isEmptyCell(note.cells[index] ?? '') ? [] : [`${name} ${note.cells[index]}`])).join(', ')}`

@@ -41,6 +41,7 @@ describe('PDF tables from the text layer', () => {
     expect(doc.tables).toEqual([
       {
         title: 'report / page 1 / Table 1',
+        description: 'Table 1: Sales by region',
         columns: [
           { name: 'Region', type: 'text' },
           { name: 'Units', type: 'integer' },

@@ -193,8 +193,9 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
               sql_name: string;
               columns: TableRecord['columns'];
               row_count: number;
+              description: string | null;
             }>(
-              `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count
+              `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count, t.description
              FROM doc_tables t JOIN documents d ON d.pk = t.doc_pk WHERE ${acl.sql} ORDER BY d.doc_id COLLATE "C", t.ordinal`,
               acl.params,
             )
@@ -206,6 +207,7 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         sqlName: row.sql_name,
         columns: row.columns,
         rowCount: row.row_count,
+        ...(row.description ? { description: row.description } : {}),
       }));
     },
 

@@ -129,8 +129,16 @@ async function insertOne(
   for (const [ordinal, table] of write.tables.entries()) {
     const created = await createIngestedTable(c, names, document.docId, table);
     await c.query(
-      'INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count) VALUES ($1, $2, $3, $4, $5, $6)',
-      [docPk, ordinal, table.title, created.sqlName, JSON.stringify(created.columns), created.rowCount],
+      'INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count, description) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [
+        docPk,
+        ordinal,
+        table.title,
+        created.sqlName,
+        JSON.stringify(created.columns),
+        created.rowCount,
+        table.description ?? null,
+      ],
     );
   }
   if (write.extras) await extras.insertExtras(c, docPk, write.extras, stats);

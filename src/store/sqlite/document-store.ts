@@ -138,7 +138,7 @@ export function sqliteDocumentStore(
     async listTables(principal) {
       const keys = principalAclKeys(principal);
       const rows = stmt(
-        `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count
+        `SELECT d.doc_id, t.title, t.sql_name, t.columns, t.row_count, t.description
          FROM doc_tables t JOIN documents d ON d.pk = t.doc_pk
          WHERE 1 = 1${aclCondition('d.pk', keys)} ORDER BY d.doc_id, t.ordinal`,
       ).all(aclParams(keys)) as TableRow[];

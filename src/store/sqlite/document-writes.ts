@@ -114,8 +114,8 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
   }
 
   const registerTable = conn.stmt(
-    `INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count)
-     VALUES (@docPk, @ordinal, @title, @sqlName, @columns, @rowCount)`,
+    `INSERT INTO doc_tables (doc_pk, ordinal, title, sql_name, columns, row_count, description)
+     VALUES (@docPk, @ordinal, @title, @sqlName, @columns, @rowCount, @description)`,
   );
   write.tables.forEach((table, ordinal) => {
     const created = createIngestedTable(conn.db, document.docId, table);
@@ -126,6 +126,7 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
       sqlName: created.sqlName,
       columns: JSON.stringify(created.columns),
       rowCount: created.rowCount,
+      description: table.description ?? null,
     });
   });
   if (write.extras) extras.insertExtras(stmt(conn), docPk, write.extras);

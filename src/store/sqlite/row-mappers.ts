@@ -89,6 +89,7 @@ export interface TableRow {
   sql_name: string;
   columns: string;
   row_count: number;
+  description: string | null;
 }
 
 export const toTableRecord = (row: TableRow): TableRecord => ({
@@ -97,6 +98,7 @@ export const toTableRecord = (row: TableRow): TableRecord => ({
   sqlName: row.sql_name,
   columns: JSON.parse(row.columns) as { name: string; type: ColumnType }[],
   rowCount: row.row_count,
+  ...(row.description ? { description: row.description } : {}),
 });
 
 export interface UserRow {

@@ -52,6 +52,22 @@ export function describeTables(suite: ConformanceSuite): void {
       expect((await store.stats()).tables).toBe(0);
     });
 
+    it('keeps a table’s caption as its description, and none where the document gives none', async () => {
+      const caption = 'Table 3: Variations on the Transformer architecture. Unlisted values are identical.';
+      await store.putDocument(
+        documentWrite({
+          docId: 'papers/attention.pdf',
+          chunks: [{ text: 'variations', vector: unitVector(random(13)) }],
+          tables: [{ ...ordersTable('attention / page 9 / Table 3'), description: caption }, ordersTable('plain')],
+        }),
+      );
+      const tables = await store.listTables(ADMIN);
+      expect(tables.map((table) => [table.sqlName, table.description])).toEqual([
+        ['tbl_papers_attention_pdf_p9_t3', caption],
+        ['tbl_papers_attention_pdf_plain', undefined],
+      ]);
+    });
+
     it('makes duplicate or empty column names usable', async () => {
       await store.putDocument(
         documentWrite({

@@ -69,15 +69,25 @@ export function namedTablesDocs(sql: string, tables: readonly TableRecord[]): st
   return [...new Set(named.map((table) => table.docId))];
 }
 
-/** The schemas a model needs to write SQL: table names, what they came from, typed columns. */
+/** Captions reach a prompt whole up to this length; a longer one is cut at a word. */
+const MAX_DESCRIPTION_CHARS = 300;
+
+/** The schemas a model needs to write SQL: table names, what they came from, typed columns, the caption. */
 export const describeTables = (tables: readonly TableRecord[]): string =>
   tables
     .map(
       (table) =>
         `${table.sqlName} (${table.rowCount} rows, from ${table.docId}): ` +
-        table.columns.map((column) => `"${column.name.replaceAll('"', '""')}" ${column.type}`).join(', '),
+        table.columns.map((column) => `"${column.name.replaceAll('"', '""')}" ${column.type}`).join(', ') +
+        (table.description ? `\n  caption: ${clip(table.description)}` : ''),
     )
     .join('\n');
+
+function clip(text: string): string {
+  if (text.length <= MAX_DESCRIPTION_CHARS) return text;
+  const cut = text.lastIndexOf(' ', MAX_DESCRIPTION_CHARS);
+  return `${text.slice(0, cut > 0 ? cut : MAX_DESCRIPTION_CHARS)} …`;
+}
 
 /** The `table_query` tool: one read-only SELECT over the ingested tables the principal may see. */
 export function createTableQueryTool(deps: {

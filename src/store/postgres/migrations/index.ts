@@ -12,6 +12,7 @@ import { tableRoles } from './011-table-roles.ts';
 import { auditChain } from './012-audit-chain.ts';
 import { aclEpoch } from './013-acl-epoch.ts';
 import { documentParent } from './014-document-parent.ts';
+import { tableDescription } from './015-table-description.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -32,4 +33,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   auditChain,
   aclEpoch,
   documentParent,
+  tableDescription,
 ];

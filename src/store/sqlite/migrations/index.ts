@@ -11,6 +11,7 @@ import { auditLog } from './010-audit-log.ts';
 import { documentFiles } from './011-document-files.ts';
 import { auditChain } from './012-audit-chain.ts';
 import { documentParent } from './013-document-parent.ts';
+import { tableDescription } from './014-table-description.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   documentFiles,
   auditChain,
   documentParent,
+  tableDescription,
 ];
