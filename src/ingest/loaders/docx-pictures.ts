@@ -100,13 +100,14 @@ export class DocxPictures {
       // A picture tesseract cannot decode shows nothing in Word either: the document's text is still read.
       unreadable: 'skip',
     });
-    indexes.forEach((index, order) => {
-      const text = read[order]?.[0] ?? '';
+    // tesseract's paragraphs, mended as a scan's are; a DOCX has no pages, so the blocks' page is not kept.
+    for (const [order, index] of indexes.entries()) {
+      const paragraphs = ocrTextBlocks(read[order]?.[0] ?? '', 1);
       texts.set(
         index,
-        ocrTextBlocks(text, 1).map((block) => block.text),
+        paragraphs.map((block) => block.text),
       );
-    });
+    }
     return texts;
   }
 }
