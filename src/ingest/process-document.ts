@@ -167,26 +167,18 @@ async function versionOf(
       hint: 'An empty document has nothing to search; a scanned PDF is read through OCR unless ingest.ocr.enabled is false.',
     });
   }
-  const depth = task.item.kind === 'attachment' ? task.item.attachment.depth : 0;
-  const attachments = await attachmentVersions(doc, depth, budget, async (item, shared) => {
-    const inner = await prepareItem(item, undefined, limits, logger);
-    const result = await versionOf(inner, { ...task, item, previous: undefined, force: true }, deps, shared);
-    if (result.status !== 'write') throw new Error(`${item.docId}: an attachment made no new version`);
-    const { attachments: nested = [], base: _base, replaces: _replaces, ...write } = result;
-    return { write, nested };
-  });
-  if (attachments.skipped.length > 0)
-    logger.info('ingest: attachments skipped', { docId, skipped: attachments.skipped });
-  const metadata = withAttachmentMetadata(
-    loaded,
-    attachments.written.map((written) => written.write.document.docId),
-    attachments.skipped,
-  );
   const title = loaded.title?.trim() || doc.fallbackTitle;
   const version: ChunkedVersion = { docId, title, text, chapters, chunks };
   const extras = task.extras ? await buildDocumentExtras(version, extractiveSummarizer, logger) : undefined;
   const made = extras ? { extras } : { version };
   if (unchanged) return { status: 'extras', base, chunks: previous.chunkCount, contentHash: doc.contentHash, ...made };
+
+  const attachments = await attachmentsOf(doc, task, deps, budget);
+  const metadata = withAttachmentMetadata(
+    loaded,
+    attachments.written.map((written) => written.write.document.docId),
+    attachments.skipped,
+  );
 
   const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
   const keywordText = searchTexts.map(analyzeForIndex);
@@ -225,6 +217,22 @@ async function versionOf(
     ...made,
     ...(attachments.written.length > 0 ? { attachments: attachments.written } : {}),
   };
+}
+
+/** The versions of the documents found inside `doc` (nested ones flattened), made as `doc`'s is, and those skipped. */
+async function attachmentsOf(doc: Prepared, task: DocumentTask, deps: ProcessDeps, budget: AttachmentBudget) {
+  const { limits, logger } = deps;
+  const depth = task.item.kind === 'attachment' ? task.item.attachment.depth : 0;
+  const attachments = await attachmentVersions(doc, depth, budget, async (item, shared) => {
+    const inner = await prepareItem(item, undefined, limits, logger);
+    const result = await versionOf(inner, { ...task, item, previous: undefined, force: true }, deps, shared);
+    if (result.status !== 'write') throw new Error(`${item.docId}: an attachment made no new version`);
+    const { attachments: nested = [], base: _base, replaces: _replaces, ...write } = result;
+    return { write, nested };
+  });
+  if (attachments.skipped.length > 0)
+    logger.info('ingest: attachments skipped', { docId: doc.docId, skipped: attachments.skipped });
+  return attachments;
 }
 
 const sameEntries = (a: readonly string[], b: readonly string[]) =>
