@@ -56,6 +56,7 @@ export async function attachmentVersions<W>(
         source: doc.source,
         acl: doc.acl,
         depth: depth + 1,
+        keepOriginal: doc.original !== undefined,
       },
       path: `${doc.path}/${attachment.name}`,
       docId,

@@ -30,6 +30,8 @@ export interface AttachmentItem {
   acl: string[];
   /** 1 for an attachment of the file ingested, 2 for one of a message attached to it, … */
   depth: number;
+  /** Keep its bytes with its version, as its carrier's are kept (an upload): a cited page of an attached PDF can be shown. */
+  keepOriginal: boolean;
 }
 
 /** What one ingested item is: a file to read and parse, a text record, or a file found inside another; `path` names it in the ingest summary. */
@@ -138,6 +140,7 @@ async function prepareAttachment(
     loaded: await loadWith(loader, bytes, item.path, item.docId, limits, logger),
     fallbackTitle: basename(attachment.name, extname(attachment.name)),
     parent: attachment.root,
+    ...(attachment.keepOriginal ? { original: new Uint8Array(bytes) } : {}),
   };
 }
 

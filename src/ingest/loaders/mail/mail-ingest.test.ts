@@ -93,6 +93,20 @@ describe('e-mail through the ingestor', () => {
     expect(await found('Alice Archer', outsider)).toEqual([]);
   });
 
+  it("keeps an uploaded message's attachment file with it, for its readers only", async () => {
+    const path = join(docs, 'upload.eml');
+    await writeFile(path, contractMail());
+    const summary = await evident.ingestor.ingestFiles([{ path, docId: 'inbox/upload.eml', keepOriginal: true }], {
+      acl: ['group:legal'],
+    });
+    expect(summary.outcomes[0]).toMatchObject({ status: 'added', attachments: ['inbox/upload.eml/contract.pdf'] });
+    const attachment = await evident.store.getDocument('inbox/upload.eml/contract.pdf');
+    const read = (principal: Principal) =>
+      evident.store.readDocumentFile(attachment!.docId, attachment!.contentHash, principal, 1024 * 1024);
+    expect(Buffer.from((await read(legal)) ?? [])).toEqual(contractPdf);
+    expect(await read(outsider)).toBeUndefined();
+  });
+
   it('replaces and deletes the attachments with their message, leaving no orphan', async () => {
     const path = join(docs, 'contract.eml');
     await writeFile(path, contractMail());
