@@ -252,9 +252,13 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
       }
       if (hits.length > 1 && splitsAlong(cell, columns, size)) {
         // Words set tight across several columns (`#H #A`): each goes to its own column.
+        let previous = -1;
         for (const part of cell.parts) {
           const target = overlapping(columns, part.x0, part.x1, size * 0.3)[0]!;
-          cells[target] = cells[target] ? `${cells[target]} ${part.text}` : part.text;
+          // Within a column the parts join as they were set (small capitals `M` + `ASK` with no space).
+          const space = target !== previous || part.spaced ? ' ' : '';
+          cells[target] = cells[target] ? `${cells[target]}${space}${part.text}` : part.text;
+          previous = target;
         }
         continue;
       }

@@ -15,7 +15,7 @@ export interface RowCell {
   /** The largest font size in it. */
   size: number;
   /** The items it was made of: a header set tight across several columns is split back along them. */
-  parts: { text: string; x0: number; x1: number }[];
+  parts: { text: string; x0: number; x1: number; spaced?: boolean }[];
 }
 
 /** Items sharing a baseline, split into cells at wide gaps. */

@@ -69,7 +69,7 @@ function splitRow(items: PageTextItem[], y: number, size: number): TextRow {
       cell.text = `${cell.text}${joiner}${text}`;
       cell.x1 = Math.max(cell.x1, x1);
       cell.size = Math.max(cell.size, item.fontSize);
-      cell.parts.push({ text, x0: item.x, x1 });
+      cell.parts.push({ text, x0: item.x, x1, ...(joiner ? { spaced: true } : {}) });
     }
     lastSize = item.fontSize;
     lastStr = item.str;
