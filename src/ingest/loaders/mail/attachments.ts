@@ -64,7 +64,7 @@ export interface SortedAttachments {
 /**
  * Names a message's attachments (uniquely, safely; `prefix` places them: `message 3/` inside a mailbox) and counts
  * every one towards `budget`: the parser decoded them all. Whether a loader reads one is the ingestor's question;
- * an empty one is skipped here.
+ * an empty one, and a picture the HTML body shows in place (a logo, a signature), are skipped here.
  */
 export function sortAttachments(
   parts: readonly MailAttachment[],
@@ -77,6 +77,7 @@ export function sortAttachments(
     budget.take(part.bytes.byteLength);
     const name = uniqueName(prefix + attachmentName(part, i + 1), taken);
     if (part.bytes.byteLength === 0) into.skipped.push({ name, reason: 'empty' });
+    else if (part.inline) into.skipped.push({ name, reason: 'a picture shown in the message body' });
     else into.attachments.push({ name, bytes: part.bytes });
   }
 }

@@ -38,7 +38,7 @@ export function messageDocument(message: MailMessage, name: string, limits: Inge
   };
 }
 
-export function notAMessage(name: string, path: string, cause?: unknown): IngestError {
+function notAMessage(name: string, path: string, cause?: unknown): IngestError {
   return new IngestError('file_corrupt', `${name} is not a readable e-mail message (no message headers).`, {
     ...(cause === undefined ? {} : { cause }),
     hint: 'Save the message again from the mail program as .eml (RFC 822); a mailbox of many messages is .mbox.',

@@ -22,6 +22,8 @@ export interface MailAttachment {
   name: string | undefined;
   contentType: string;
   bytes: Uint8Array;
+  /** A picture the HTML body shows in place (`cid:`, in multipart/related): a logo or signature, part of the body. */
+  inline?: boolean;
 }
 
 /** A parsed message: headers, its body as text or HTML, and its attachments. */

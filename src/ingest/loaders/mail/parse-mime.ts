@@ -36,6 +36,7 @@ export async function parseMime(bytes: Uint8Array): Promise<MailMessage | undefi
       name: attachment.filename,
       contentType: attachment.contentType,
       bytes: attachment.content,
+      ...(attachment.related ? { inline: true } : {}),
     })),
   };
 }
