@@ -34,7 +34,9 @@ export function registerDocsCommand(program: Command, io: CliIo): void {
     });
   docs
     .command('rm')
-    .description('Remove a document with its chunks, vectors and tables, and the documents found inside it (an e-mail'"'"'s attachments)')
+    .description(
+      "Remove a document with its chunks, vectors and tables, and the documents found inside it (an e-mail's attachments)",
+    )
     .argument('<doc_id>', 'as shown by `evident docs list`')
     .action(async (docId: string, _flags: unknown, command: Command) => {
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
