@@ -2,8 +2,19 @@
 export type Block =
   | { kind: 'heading'; text: string; level: number; page?: number }
   | { kind: 'text'; text: string; page?: number }
-  /** One table row rendered as text; never split across chunks. */
-  | { kind: 'row'; text: string; page?: number; table?: string };
+  /** One table row rendered as text; never split across chunks. `cells`: where its cells are printed on its page. */
+  | { kind: 'row'; text: string; page?: number; table?: string; cells?: CellBox[] };
+
+/** A box on a PDF page in points, origin at the bottom left as PDF has it: `[x0, y0, x1, y1]`. */
+export type CellBox = [number, number, number, number];
+
+/** A table row inside a chunk and where its cells are printed, so a citation of the row can mark them on the page. */
+export interface RowRegion {
+  page: number;
+  /** The row's text as the chunk holds it. */
+  text: string;
+  cells: CellBox[];
+}
 
 export type ColumnType = 'integer' | 'real' | 'text' | 'boolean';
 
@@ -68,6 +79,8 @@ export interface Chunk {
   page?: number;
   startOffset: number;
   endOffset: number;
+  /** The table rows it holds whose cells have known places (PDF tables). */
+  regions?: RowRegion[];
 }
 
 /** A document as stored. */

@@ -1,4 +1,4 @@
-import type { Block, Chapter, Chunk } from '../domain/index.ts';
+import type { Block, Chapter, Chunk, RowRegion } from '../domain/index.ts';
 import { layoutBlocks, type PlacedBlock } from './sections.ts';
 
 /** Sizes in characters; the defaults come from config (`chunk.size` 1200, `chunk.overlap` 150). */
@@ -196,6 +196,25 @@ function chapterSpans(blocks: readonly PlacedBlock[], topLevel: number | undefin
  * block or an ASCII token such as `CT-2024-0193`, `/v2/orders/{id}` or `1,250.50`. Whole trailing sentences up to
  * `overlap` characters are repeated at the start of the next chunk, except at a heading.
  */
+/** The table rows within [start, end) whose cells have places on their page (rows are never split across chunks). */
+function rowRegions(blocks: readonly PlacedBlock[], start: number, end: number): RowRegion[] {
+  const regions: RowRegion[] = [];
+  // Binary search for the first block ending after `start`: a long table's rows cost log(blocks) per chunk.
+  let low = 0;
+  let high = blocks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (blocks[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low; index < blocks.length && blocks[index]!.start < end; index += 1) {
+    const { block } = blocks[index]!;
+    if (block.kind === 'row' && block.cells && block.page !== undefined)
+      regions.push({ page: block.page, text: block.text, cells: block.cells });
+  }
+  return regions;
+}
+
 export function chunkDocument(docId: string, blocks: Block[], options: ChunkOptions): ChunkedDocument {
   const size = Math.max(1, Math.floor(options.size));
   const overlap = Math.max(0, Math.min(Math.floor(options.overlap), Math.floor(size / 2)));
@@ -225,6 +244,7 @@ export function chunkDocument(docId: string, blocks: Block[], options: ChunkOpti
       const { at, kind } = finder.chooseEnd(start, last.end, size, previousEnd);
       const placed = blockAt(layout.blocks, start);
       const page = placed?.block.page;
+      const regions = rowRegions(layout.blocks, start, at);
       chunks.push({
         id: `${docId}#${chunks.length}`,
         docId,
@@ -234,6 +254,7 @@ export function chunkDocument(docId: string, blocks: Block[], options: ChunkOpti
         ...(page === undefined ? {} : { page }),
         startOffset: start,
         endOffset: at,
+        ...(regions.length > 0 ? { regions } : {}),
       });
       if (at >= last.end) break;
       previousEnd = at;

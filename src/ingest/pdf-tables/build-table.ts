@@ -1,4 +1,4 @@
-import type { Block, ColumnType, TableData } from '../../domain/index.ts';
+import type { Block, CellBox, ColumnType, TableData } from '../../domain/index.ts';
 import { isEmptyCell, numericColumn, parseCellNumber } from './cell-values.ts';
 import type { FoundTable, GridRow } from './page-text.ts';
 
@@ -91,10 +91,13 @@ function withSectionColumn(body: readonly GridRow[], names: readonly string[]): 
   body.forEach((row, r) => {
     const next = body[r + 1];
     if (labelOnly(row) && next && !labelOnly(next)) section = row.cells[0]!;
-    else rows.push({ page: row.page, cells: [section, ...row.cells] });
+    else rows.push({ page: row.page, cells: [section, ...row.cells], boxes: [undefined, ...(row.boxes ?? [])] });
   });
   return { body: rows, names: [name, ...names] };
 }
+
+/** A tenth of a point is finer than any mark on a screen. */
+const roundBox = (box: CellBox): CellBox => box.map((value) => Math.round(value * 10) / 10) as CellBox;
 
 /** `Table 1` from a caption, or undefined. */
 export function captionLabel(caption: string | undefined): string | undefined {
@@ -163,7 +166,11 @@ export function buildPdfTable(found: FoundTable, stem: string, ordinal: number):
     const text = names
       .flatMap((name, c) => (values[c] === null || values[c] === undefined ? [] : [`${name}: ${String(values[c])}`]))
       .join(' | ');
-    if (text) blocks.push({ kind: 'row', text, page: body[r]!.page, table: title });
+    const cells = (body[r]!.boxes ?? []).filter(
+      (box, c): box is CellBox => box !== undefined && values[c] !== null && values[c] !== undefined,
+    );
+    const placed = cells.length > 0 ? { cells: cells.map(roundBox) } : {};
+    if (text) blocks.push({ kind: 'row', text, page: body[r]!.page, table: title, ...placed });
   });
   return { table, blocks };
 }

@@ -1,3 +1,4 @@
+import type { CellBox } from '../../domain/index.ts';
 import type { ColumnSpan, FoundTable, GridRow, PageTextItem, RowCell, TableBox, TextRow } from './page-text.ts';
 import { columnRows, pageGutter } from './page-gutter.ts';
 import { textRows } from './text-rows.ts';
@@ -235,6 +236,13 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
   let labelNamed = false;
   for (const row of rows) {
     const cells = Array.from({ length: width }, () => '');
+    const boxes: (CellBox | undefined)[] = Array.from({ length: width }, () => undefined);
+    // The ink of a cell's words: from a descender's depth under the baseline to a capital's height above it.
+    const ink = (target: number, x0: number, x1: number): void => {
+      const box = boxes[target];
+      const [y0, y1] = [row.y - row.size * 0.25, row.y + row.size * 0.8];
+      boxes[target] = box ? [Math.min(box[0], x0), y0, Math.max(box[2], x1), y1] : [x0, y0, x1, y1];
+    };
     let spanning = false;
     let fits = true;
     let inside = 0;
@@ -258,6 +266,7 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
           // Within a column the parts join as they were set (small capitals `M` + `ASK` with no space).
           const space = target !== previous || part.spaced ? ' ' : '';
           cells[target] = cells[target] ? `${cells[target]}${space}${part.text}` : part.text;
+          ink(target, part.x0, part.x1);
           previous = target;
         }
         continue;
@@ -267,14 +276,17 @@ function tableOf(candidate: readonly TextRow[], page: number): FoundTable | unde
       // One that starts in the label column once that column has its name is a section's name (`Published`): a label.
       const group = hits.length > 1 && !seenFull && (hits[0]! > 0 || !labelNamed);
       const targets = group ? hits : hits.slice(0, 1);
-      for (const target of targets) cells[target] = cells[target] ? `${cells[target]} ${cell.text}` : cell.text;
+      for (const target of targets) {
+        cells[target] = cells[target] ? `${cells[target]} ${cell.text}` : cell.text;
+        ink(target, cell.x0, cell.x1);
+      }
     }
     if (inside === 0) continue;
     if (!fits) {
       if (placed.length === 0) continue;
       break;
     }
-    placed.push({ grid: { page, cells }, spanning, row });
+    placed.push({ grid: { page, cells, boxes }, spanning, row });
     if (cells[0] !== '') labelNamed = true;
     if (row.cells.length === width) seenFull = true;
   }

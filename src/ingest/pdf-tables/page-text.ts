@@ -1,3 +1,5 @@
+import type { CellBox } from '../../domain/index.ts';
+
 /** A run of text as pdf.js places it on a page (PDF user space: y grows upwards, x and y of its baseline start). */
 export interface PageTextItem {
   str: string;
@@ -36,6 +38,8 @@ export interface ColumnSpan {
 export interface GridRow {
   page: number;
   cells: string[];
+  /** Where each cell's words are printed on the page (undefined for an empty or composed cell). */
+  boxes?: (CellBox | undefined)[];
 }
 
 /** A table found on a page (or joined across pages) before its header and types are decided. */

@@ -54,11 +54,33 @@ describe('PDF tables from the text layer', () => {
         ],
       },
     ]);
+    const row = (text: string) => ({
+      kind: 'row',
+      text,
+      page: 1,
+      table: 'report / page 1 / Table 1',
+      cells: expect.any(Array),
+    });
     expect(rows(doc)).toEqual([
-      { kind: 'row', text: 'Region: North | Units: 120 | Revenue: 4.5', page: 1, table: 'report / page 1 / Table 1' },
-      { kind: 'row', text: 'Region: South | Units: 80 | Revenue: 3.25', page: 1, table: 'report / page 1 / Table 1' },
-      { kind: 'row', text: 'Region: East | Units: 95 | Revenue: 2', page: 1, table: 'report / page 1 / Table 1' },
+      row('Region: North | Units: 120 | Revenue: 4.5'),
+      row('Region: South | Units: 80 | Revenue: 3.25'),
+      row('Region: East | Units: 95 | Revenue: 2'),
     ]);
+    // Each cell's box starts at its column's left edge and spans its row's baseline: where its ink is.
+    const cells = rows(doc).map((block) => block.cells ?? []);
+    expect(cells.map((boxes) => boxes.map(([x0]) => x0))).toEqual([
+      [72, 200, 300],
+      [72, 200, 300],
+      [72, 200, 300],
+    ]);
+    const baselines = [656, 642, 628];
+    cells.forEach((boxes, r) => {
+      for (const [, y0, x1, y1] of boxes) {
+        expect(y0).toBeLessThan(baselines[r]!);
+        expect(y1).toBeGreaterThan(baselines[r]! + 5);
+        expect(x1).toBeGreaterThan(72);
+      }
+    });
     const text = prose(doc);
     // The line `table_query` cites for an answer over all rows, and the caption for retrieval.
     expect(text).toContain('report / page 1 / Table 1 — columns: Region, Units, Revenue');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiTestServer, type ApiTestServer } from '../../testing/api-test-server.ts';
-import { buildPdf } from '../../testing/pdf-builder.ts';
+import { buildPdf, pdfTableLines } from '../../testing/pdf-builder.ts';
 import { errorBodyJson } from '../openapi/error-schema.ts';
 
 let api: ApiTestServer;
@@ -11,6 +11,20 @@ let root: string;
 const PDF = buildPdf([
   [{ text: 'Quarterly report, page one.' }],
   [{ text: 'Revenue grew by 12 percent in the third quarter.' }],
+]);
+const TABLE_PDF = buildPdf([
+  [
+    { text: 'Table 1: Fees by contract', x: 72, y: 720 },
+    ...pdfTableLines(
+      [
+        ['Contract', 'Fee', 'Term'],
+        ['CT-1', '9000', '12'],
+        ['CT-2', '48000', '24'],
+        ['CT-3', '1200', '6'],
+      ],
+      { columns: [72, 220, 320], top: 700 },
+    ),
+  ],
 ]);
 const PAGE = '<script>alert(1)</script><p>Welcome page, readable by everyone.</p>';
 
@@ -22,6 +36,7 @@ beforeAll(async () => {
   await mkdir(join(root, 'reports'));
   await writeFile(join(root, 'reports', 'q3.pdf'), PDF);
   await writeFile(join(root, 'welcome.html'), PAGE);
+  await writeFile(join(root, 'reports', 'fees.pdf'), TABLE_PDF);
   api = await startApiTestServer({ corpus: false, env: { EVIDENT_DOCUMENT_ROOTS: root } });
   expect(
     (
@@ -33,6 +48,13 @@ beforeAll(async () => {
   expect(
     (await api.evident.ingestor.ingestFiles([{ path: join(root, 'welcome.html'), docId: 'welcome.html' }], { acl: [] }))
       .failed,
+  ).toBe(0);
+  expect(
+    (
+      await api.evident.ingestor.ingestFiles([{ path: join(root, 'reports', 'fees.pdf'), docId: 'reports/fees.pdf' }], {
+        acl: ['group:legal'],
+      })
+    ).failed,
   ).toBe(0);
 });
 
@@ -125,5 +147,41 @@ describe('GET /v1/documents/{doc_id}/file', () => {
     expect(error.code).toBe('document_file_unavailable');
     expect(error.message).toBe('The original file of "records/memo" is not kept by this server.');
     expect(error.hint).toContain('EVIDENT_DOCUMENT_ROOTS');
+  });
+});
+
+describe('GET /v1/chunks/{chunk_id}', () => {
+  it('gives a reader a chunk with the printed place of each cell of its table rows; others get not found', async () => {
+    const chunks = await api.evident.store.getChunks(['reports/fees.pdf#0', 'reports/fees.pdf#1'], {
+      id: 'admin',
+      groups: [],
+      roles: ['admin'],
+    });
+    const rowChunk = chunks.find((chunk) => chunk.text.includes('Contract: CT-2'));
+    expect(rowChunk).toBeDefined();
+    const path = `/v1/chunks/${encodeURIComponent(rowChunk!.id)}`;
+    const response = await api.request('GET', path, { key: api.keys.alice });
+    expect(response.status).toBe(200);
+    const body = response.json as {
+      chunk_id: string;
+      page: number;
+      regions: { page: number; text: string; cells: number[][] }[];
+    };
+    expect(body.chunk_id).toBe(rowChunk!.id);
+    const row = body.regions.find((region) => region.text.startsWith('Contract: CT-2'));
+    expect(row).toMatchObject({ page: 1, text: 'Contract: CT-2 | Fee: 48000 | Term: 24' });
+    // One box per cell, left to right at the columns' left edges, on the row's baseline band.
+    expect(row!.cells.map(([x0]) => Math.round(x0!))).toEqual([72, 220, 320]);
+    for (const [x0, y0, x1, y1] of row!.cells) {
+      expect(x1! - x0!).toBeGreaterThan(5);
+      expect(y1! - y0!).toBeGreaterThan(5);
+      expect(y0).toBeLessThan(700);
+    }
+    const denied = await api.request('GET', path, { key: api.keys.bob });
+    const missing = await api.request('GET', `/v1/chunks/${encodeURIComponent('reports/none.pdf#0')}`, {
+      key: api.keys.bob,
+    });
+    expect(denied.status).toBe(404);
+    expect(denied.text).toBe(missing.text.replace('reports/none.pdf#0', rowChunk!.id));
   });
 });

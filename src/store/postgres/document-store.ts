@@ -234,7 +234,7 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         async (c) =>
           (
             await c.query<ChunkRow>(
-              `SELECT ${CHUNK_COLUMNS} FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n)
+              `SELECT ${CHUNK_COLUMNS}, c.regions FROM unnest($1::text[]) WITH ORDINALITY AS j(id, n)
              JOIN chunks c ON c.id = j.id JOIN documents d ON d.pk = c.doc_pk WHERE ${acl.sql} ORDER BY j.n`,
               [[...new Set(chunkIds)], ...acl.params],
             )

@@ -79,10 +79,10 @@ async function insertOne(
   );
   if (write.chunks.length > 0) {
     const inserted = await c.query<{ pk: number; id: string }>(
-      `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset, keyword, keyword_length)
-       SELECT id, $1, ordinal, text, array(SELECT json_array_elements_text(heading)), page, s, e, k::tsvector, l
-       FROM unnest($2::text[], $3::int[], $4::text[], $5::json[], $6::int[], $7::int[], $8::int[], $9::text[], $10::int[])
-         AS u(id, ordinal, text, heading, page, s, e, k, l)
+      `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset, keyword, keyword_length, regions)
+       SELECT id, $1, ordinal, text, array(SELECT json_array_elements_text(heading)), page, s, e, k::tsvector, l, r
+       FROM unnest($2::text[], $3::int[], $4::text[], $5::json[], $6::int[], $7::int[], $8::int[], $9::text[], $10::int[], $11::jsonb[])
+         AS u(id, ordinal, text, heading, page, s, e, k, l, r)
        RETURNING pk, id`,
       [
         docPk,
@@ -95,6 +95,7 @@ async function insertOne(
         write.chunks.map((chunk) => chunk.endOffset),
         keywords.map((k) => k.tsvector),
         keywords.map((k) => k.length),
+        write.chunks.map((chunk) => (chunk.regions ? JSON.stringify(chunk.regions) : null)),
       ],
     );
     const pkOf = new Map(inserted.rows.map((row) => [row.id, Number(row.pk)]));

@@ -1,5 +1,5 @@
 import pgvector from 'pgvector';
-import type { DocumentRecord, Role } from '../../domain/index.ts';
+import type { DocumentRecord, Role, RowRegion } from '../../domain/index.ts';
 import type { ChunkWithSource, UserRecord } from '../store.ts';
 
 /** Rows as the Postgres store selects them, and what they map to. */
@@ -50,6 +50,8 @@ export interface ChunkRow {
   end_offset: number;
   source: string;
   doc_title: string;
+  /** Read where a chunk is opened (getChunks), not by searches. */
+  regions?: RowRegion[] | null;
 }
 
 export const CHUNK_COLUMNS =
@@ -64,6 +66,7 @@ export const toChunkWithSource = (row: ChunkRow): ChunkWithSource => ({
   ...(row.page === null ? {} : { page: row.page }),
   startOffset: row.start_offset,
   endOffset: row.end_offset,
+  ...(row.regions ? { regions: row.regions } : {}),
   source: row.source,
   title: row.doc_title,
 });

@@ -153,11 +153,12 @@ describeWithPostgres('postgres table queries: the server enforces who reads whic
     await client.query(`REVOKE USAGE ON SCHEMA "${olderNames.tables}" FROM "${older}_usage"`);
     await client.query(`DROP ROLE "${older}_usage"`);
     // What schema 10 had: none of the later steps (11 the table roles, 12 the audit chain, 13 the ACL epoch, 14 the
-    // documents' metadata and parent, 15 the tables' descriptions).
+    // documents' metadata and parent, 15 the tables' descriptions, 16 the chunks' row regions).
     await client.query(`ALTER TABLE "${older}".audit_log DROP COLUMN chain`);
     await client.query(`DROP TABLE "${older}".acl_epoch`);
     await client.query(`ALTER TABLE "${older}".documents DROP COLUMN metadata, DROP COLUMN parent_doc_id`);
     await client.query(`ALTER TABLE "${older}".doc_tables DROP COLUMN description`);
+    await client.query(`ALTER TABLE "${older}".chunks DROP COLUMN regions`);
     await client.query(`DELETE FROM "${older}".schema_migrations WHERE version >= 11`);
     await client.end();
     const after = await openPostgresStore(url, { schema: older });

@@ -72,8 +72,8 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
   document.acl.forEach((entry, position) => insertAcl.run(docPk, entry, position));
 
   const insertChunk = conn.stmt(
-    `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset)
-     VALUES (@id, @docPk, @ordinal, @text, @headingPath, @page, @startOffset, @endOffset)`,
+    `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset, regions)
+     VALUES (@id, @docPk, @ordinal, @text, @headingPath, @page, @startOffset, @endOffset, @regions)`,
   );
   const insertFts = conn.stmt('INSERT INTO chunk_fts (rowid, keyword_text) VALUES (?, ?)');
   const insertVector = conn.stmt('INSERT INTO chunk_vectors (rowid, embedding) VALUES (?, ?)');
@@ -88,6 +88,7 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
         page: chunk.page ?? null,
         startOffset: chunk.startOffset,
         endOffset: chunk.endOffset,
+        regions: chunk.regions ? JSON.stringify(chunk.regions) : null,
       }).lastInsertRowid,
     );
     insertFts.run(chunkPk, write.keywordText[i] as string);

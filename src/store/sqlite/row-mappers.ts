@@ -1,4 +1,4 @@
-import type { Chapter, Chunk, ColumnType, DocumentRecord, Role, TableRecord } from '../../domain/index.ts';
+import type { Chapter, Chunk, ColumnType, DocumentRecord, Role, RowRegion, TableRecord } from '../../domain/index.ts';
 import type { ChunkWithSource, UserRecord } from '../store.ts';
 
 /** JSON columns are written only by this store, so their shape is known; this keeps the casts in one place. */
@@ -49,6 +49,8 @@ export interface ChunkRow {
   end_offset: number;
   source: string;
   doc_title: string;
+  /** Read where a chunk is opened (getChunks), not by searches. */
+  regions?: string | null;
 }
 
 export const toChunkWithSource = (row: ChunkRow): ChunkWithSource => {
@@ -61,6 +63,7 @@ export const toChunkWithSource = (row: ChunkRow): ChunkWithSource => {
     ...(row.page === null ? {} : { page: row.page }),
     startOffset: row.start_offset,
     endOffset: row.end_offset,
+    ...(row.regions ? { regions: JSON.parse(row.regions) as RowRegion[] } : {}),
   };
   return { ...chunk, source: row.source, title: row.doc_title };
 };

@@ -68,6 +68,35 @@ export function describeTables(suite: ConformanceSuite): void {
       ]);
     });
 
+    it('keeps where a chunk’s table rows are printed, and gives them to a reader of the chunk only', async () => {
+      const write = documentWrite({
+        docId: 'papers/fees.pdf',
+        acl: ['group:legal'],
+        chunks: [
+          { text: 'Contract: CT-1 | Fee: 9000', vector: unitVector(random(14)) },
+          { text: 'prose', vector: unitVector(random(15)) },
+        ],
+      });
+      const regions = [
+        {
+          page: 1,
+          text: 'Contract: CT-1 | Fee: 9000',
+          cells: [
+            [72, 653.3, 98.9, 664.8],
+            [220, 653.3, 241.5, 664.8],
+          ] as [number, number, number, number][],
+        },
+      ];
+      write.chunks[0] = { ...write.chunks[0]!, regions };
+      await store.putDocument(write);
+      const [row, prose] = await store.getChunks(['papers/fees.pdf#0', 'papers/fees.pdf#1'], ADMIN);
+      expect(row?.regions).toEqual(regions);
+      expect(prose?.regions).toBeUndefined();
+      expect(await store.getChunks(['papers/fees.pdf#0'], { id: 'eve', groups: ['sales'], roles: ['member'] })).toEqual(
+        [],
+      );
+    });
+
     it('makes duplicate or empty column names usable', async () => {
       await store.putDocument(
         documentWrite({

@@ -44,6 +44,26 @@ const eventStream = {
   },
 };
 
+const chunkJson = z
+  .object({
+    chunk_id: z.string(),
+    doc_id: z.string(),
+    title: z.string(),
+    heading_path: z.array(z.string()),
+    page: z.number().int().optional(),
+    text: z.string(),
+    regions: z.array(
+      z
+        .object({
+          page: z.number().int(),
+          text: z.string(),
+          cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
 export const documentPaths = pathGroup(
   { name: 'Documents', description: 'The documents the key may see; uploads and deletion are for admins.' },
   {
@@ -128,6 +148,23 @@ export const documentPaths = pathGroup(
           404: {
             description:
               'No such document, or one the key may not read (the same answer: `not_found`); or a readable one whose file the server does not keep or that changed since it was ingested (`document_file_unavailable`, with a hint).',
+            json: ERROR_SCHEMA_REF,
+          },
+        },
+      }),
+    },
+    '/v1/chunks/{chunkId}': {
+      get: operation({
+        id: 'getChunk',
+        summary: 'One chunk, as a citation points at it',
+        description:
+          "A chunk of a document the key may read: its text, heading path, page and `regions`, the table rows it holds with where each row's cells are printed on its page (`cells`: boxes `[x0, y0, x1, y1]` in PDF points, origin at the page's bottom left). The web UI marks a cited row's cells on the PDF page. Audited as a read of the document.",
+        access: 'key',
+        params: [pathParam('chunkId', 'The chunk_id of a citation, `<doc_id>#<n>` (`#` sent as `%23`).')],
+        responses: {
+          200: { description: 'The chunk.', json: chunkJson },
+          404: {
+            description: 'No such chunk, or one of a document the key may not read (`not_found`).',
             json: ERROR_SCHEMA_REF,
           },
         },

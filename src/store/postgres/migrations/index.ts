@@ -13,6 +13,7 @@ import { auditChain } from './012-audit-chain.ts';
 import { aclEpoch } from './013-acl-epoch.ts';
 import { documentParent } from './014-document-parent.ts';
 import { tableDescription } from './015-table-description.ts';
+import { chunkRegions } from './016-chunk-regions.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -34,4 +35,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   aclEpoch,
   documentParent,
   tableDescription,
+  chunkRegions,
 ];

@@ -12,6 +12,7 @@ import { documentFiles } from './011-document-files.ts';
 import { auditChain } from './012-audit-chain.ts';
 import { documentParent } from './013-document-parent.ts';
 import { tableDescription } from './014-table-description.ts';
+import { chunkRegions } from './015-chunk-regions.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditChain,
   documentParent,
   tableDescription,
+  chunkRegions,
 ];
