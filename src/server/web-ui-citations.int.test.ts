@@ -8,7 +8,7 @@ import { buildWeb } from '../../scripts/ensure-web-build.ts';
 import { openAgentRuntime, type AgentRuntime } from '../agent/agent-runtime.ts';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
-import { buildPdf } from '../testing/pdf-builder.ts';
+import { buildPdf, pdfTableLines } from '../testing/pdf-builder.ts';
 import { chromiumBrowser, describeWith } from '../testing/requirements.ts';
 import { createApp } from './create-app.ts';
 import { startServer, type RunningServer } from './start-server.ts';
@@ -61,6 +61,23 @@ const BULLETIN = buildPdf([
   [
     { text: 'Lubrication', size: 14, bold: true },
     { text: 'The Orion gearbox oil must be changed every two thousand operating hours.', gapBefore: 8 },
+  ],
+]);
+/** A data sheet whose table of pump models becomes a SQL table: a citation of its row marks the row's cells. */
+const SPECS = buildPdf([
+  [
+    { text: 'Pump Data Sheet', size: 18, bold: true },
+    { text: 'Flows are in litres per minute, heads in metres.', gapBefore: 8 },
+    { text: 'Table 1: Rated performance by model', x: 72, y: 660 },
+    ...pdfTableLines(
+      [
+        ['Model', 'Flow', 'Head'],
+        ['Zephyr 100', '120', '30'],
+        ['Zephyr 300', '340', '45'],
+        ['Zephyr 500', '610', '60'],
+      ],
+      { columns: [72, 220, 320], top: 640 },
+    ),
   ],
 ]);
 const NOTES =
@@ -142,6 +159,7 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     await writeFile(join(docs, 'reports', 'zephyr-field-report.pdf'), REPORT);
     await writeFile(join(docs, 'notes', 'zephyr-wiring.md'), NOTES);
     await writeFile(join(docs, 'reports', 'impeller-maintenance.pdf'), MAINTENANCE);
+    await writeFile(join(docs, 'reports', 'pump-specs.pdf'), SPECS);
     evident = await createEvident(
       loadConfig({ flags: { db: join(dir, 'store.db') }, env: { EVIDENT_DOCUMENT_ROOTS: docs }, cwd: dir }),
     );
@@ -267,6 +285,59 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     const uploadedPage = await shownPdfPage(page.getByTestId('citation-panel'));
     expect(uploadedPage.label).toBe('Page 2 of 2');
     expect(squeeze(uploadedPage.text)).toContain(squeeze('two thousand operating hours'));
+    await context.close();
+  });
+
+  it('marks the cells of a cited table row over their ink on the PDF page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await page.getByLabel('API key').fill(aliceKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await ask(page, 'What is the Flow of the Zephyr 300?');
+    const answer = page.getByTestId('answer');
+    await expect.poll(() => answer.textContent()).toContain('340');
+    const row = answer.locator('.sources li').filter({ hasText: 'reports/pump-specs.pdf' }).first();
+    expect(await row.locator('.quote').textContent()).toContain('Model: Zephyr 300');
+    await row.getByRole('button').click();
+    const panel = page.getByTestId('citation-panel');
+    const sheet = panel.locator('.pdf-sheet');
+    await sheet.waitFor();
+    expect(await panel.getByTestId('pdf-page-label').textContent()).toBe(
+      "Page 1 of 1 — the cited row's 3 cells are marked",
+    );
+    // Each mark lies over its cell's printed words: ink under it, and blank paper a mark's height above (the row before
+    // is a line away, not under the mark).
+    const inked = await sheet.evaluate((element) => {
+      const canvas = element.querySelector('canvas') as unknown as BrowserCanvas;
+      const origin = canvas.getBoundingClientRect();
+      const ratio = canvas.width / origin.width;
+      const context2d = canvas.getContext('2d');
+      const darkShare = (left: number, top: number, width: number, height: number): number => {
+        const { data } = context2d.getImageData(
+          Math.round((left - origin.left) * ratio),
+          Math.round((top - origin.top) * ratio),
+          Math.max(1, Math.round(width * ratio)),
+          Math.max(1, Math.round(height * ratio)),
+        );
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128 && (data[i + 3] ?? 0) > 128) dark += 1;
+        return dark / (data.length / 4);
+      };
+      return [...element.querySelectorAll('.cell-mark')].map((mark) => {
+        const box = mark.getBoundingClientRect();
+        return {
+          on: darkShare(box.left, box.top, box.width, box.height),
+          gap: darkShare(box.left, box.top - box.height * 0.45, box.width, box.height * 0.4),
+        };
+      });
+    });
+    expect(inked).toHaveLength(3);
+    for (const { on, gap } of inked) {
+      expect(on).toBeGreaterThan(0.05);
+      expect(gap).toBeLessThan(on / 4);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'citation-pdf-table-row.png') });
     await context.close();
   });
 });

@@ -5,6 +5,7 @@ import type { Evident } from '../../evident.ts';
 import { documentFileReader } from '../document-files/document-file-reader.ts';
 import { documentFileHeaders } from '../document-files/document-file-headers.ts';
 import type { ServerEnv } from '../server-env.ts';
+import { chunkToJson } from '../schemas/chunk-json.ts';
 
 /**
  * `GET /v1/chunks/{chunk_id}`: one chunk as a citation points at it, with where its table rows are printed (the web
@@ -31,15 +32,7 @@ export function documentFileRoutes(evident: Evident, extraRoots: readonly string
         if (!found) throw new NotFoundError('chunk', chunkId);
         return found;
       });
-      return c.json({
-        chunk_id: chunk.id,
-        doc_id: chunk.docId,
-        title: chunk.title,
-        heading_path: chunk.headingPath,
-        ...(chunk.page === undefined ? {} : { page: chunk.page }),
-        text: chunk.text,
-        regions: chunk.regions ?? [],
-      });
+      return c.json(chunkToJson(chunk));
     })
     .get('/documents/:docId{.+}/file', async (c) => {
       const docId = c.req.param('docId');

@@ -1,6 +1,6 @@
 import { ApiError, apiErrorOfResponse, apiErrorOfStreamEvent } from './api-error.ts';
 import { readSse } from './sse-reader.ts';
-import type { DocumentSummary, Me, UploadProgress, UploadSummary } from './wire-types.ts';
+import type { ChunkView, DocumentSummary, Me, UploadProgress, UploadSummary } from './wire-types.ts';
 
 export interface UploadRequest {
   files: File[];
@@ -58,6 +58,11 @@ export class EvidentApi {
     return response.arrayBuffer();
   }
 
+  /** A chunk a citation points at, with its table rows' cell boxes (`GET /v1/chunks/{chunk_id}`); ApiError 404 for others. */
+  chunk(chunkId: string, signal?: AbortSignal): Promise<ChunkView> {
+    return this.json<ChunkView>('GET', `/v1/chunks/${encodeURIComponent(chunkId)}`, signal);
+  }
+
   /** Uploads files and follows the ingestion's SSE progress; resolves with the summary of the `result` event. */
   async upload(request: UploadRequest, listener: UploadListener): Promise<UploadSummary> {
     const form = new FormData();
@@ -88,10 +93,11 @@ export class EvidentApi {
     return { authorization: `Bearer ${this.apiKey}` };
   }
 
-  private async json<T>(method: string, path: string): Promise<T> {
+  private async json<T>(method: string, path: string, signal?: AbortSignal): Promise<T> {
     const response = await fetch(this.baseUrl + path, {
       method,
       headers: { ...this.authHeaders(), accept: 'application/json' },
+      ...(signal ? { signal } : {}),
     });
     if (!response.ok) throw await apiErrorOfResponse(response);
     return (await response.json()) as T;

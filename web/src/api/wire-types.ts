@@ -11,6 +11,7 @@ import type { ToolCallRecord } from '../../../src/domain/step.ts';
 import type { ChannelHits, StepEvent } from '../../../src/domain/step-event.ts';
 import type { Answer, Citation } from '../../../src/domain/answer.ts';
 import type { ChatMessage as ServerChatMessage } from '../../../src/domain/chat-message.ts';
+import type { ChunkJson } from '../../../src/server/schemas/chunk-json.ts';
 import type { DocumentJson } from '../../../src/server/schemas/document-json.ts';
 import type { MeJson } from '../../../src/server/schemas/me-json.ts';
 import type {
@@ -23,6 +24,9 @@ export type { Answer, ApprovalDecision, ChannelHits, Citation, Evidence, Pending
 
 export type Me = MeJson;
 export type DocumentSummary = DocumentJson;
+/** A cited chunk with where its table rows' cells are printed (`GET /v1/chunks/{chunk_id}`). */
+export type ChunkView = ChunkJson;
+export type RowRegion = ChunkJson['regions'][number];
 export type UploadProgress = UploadProgressJson;
 export type UploadedDocument = UploadedDocumentJson;
 export type UploadSummary = UploadSummaryJson;

@@ -73,6 +73,7 @@ export function CitationPanel({
           key={`${citation.chunk_id}:${citation.quote}`}
           api={api}
           docId={citation.doc_id}
+          chunkId={citation.chunk_id}
           page={page}
           quote={citation.quote}
         />

@@ -3,6 +3,7 @@ import { toApiError, type ApiError } from '../api/api-error.ts';
 import type { EvidentApi } from '../api/evident-api.ts';
 import { ErrorNotice } from '../common/error-notice.tsx';
 import { renderPdfPage, type RenderedPdfPage } from '../documents/render-pdf-page.ts';
+import { citedRegion } from './cited-region.ts';
 
 /** The PDF page is drawn at the panel's width (this one before the panel is laid out). */
 const FALLBACK_WIDTH = 540;
@@ -20,11 +21,13 @@ type ViewState =
 export function PdfPageView({
   api,
   docId,
+  chunkId,
   page,
   quote,
 }: {
   api: EvidentApi;
   docId: string;
+  chunkId: string;
   page: number;
   quote: string;
 }) {
@@ -36,8 +39,13 @@ export function PdfPageView({
     setView({ phase: 'loading' });
     void (async () => {
       try {
-        const data = await api.documentFile(docId, controller.signal);
+        // The chunk says where its table rows are printed; without it (an older server) only the quote is marked.
+        const [data, chunk] = await Promise.all([
+          api.documentFile(docId, controller.signal),
+          api.chunk(chunkId, controller.signal).catch(() => undefined),
+        ]);
         if (!host.current || controller.signal.aborted) return;
+        const row = chunk ? citedRegion(chunk.regions, quote) : undefined;
         const shown = await renderPdfPage(
           host.current,
           data,
@@ -45,16 +53,17 @@ export function PdfPageView({
           quote,
           host.current.clientWidth || FALLBACK_WIDTH,
           controller.signal,
+          row,
         );
         if (controller.signal.aborted) return;
         setView({ phase: 'shown', shown });
-        host.current.querySelector('mark')?.scrollIntoView({ block: 'center' });
+        host.current.querySelector('mark, .cell-mark')?.scrollIntoView({ block: 'center' });
       } catch (failure) {
         if (!controller.signal.aborted) setView({ phase: 'failed', error: toApiError(failure) });
       }
     })();
     return () => controller.abort();
-  }, [api, docId, page, quote]);
+  }, [api, docId, chunkId, page, quote]);
 
   return (
     <figure className="pdf-view" data-testid="pdf-view" aria-busy={view.phase === 'loading'}>
@@ -62,7 +71,9 @@ export function PdfPageView({
         {view.phase === 'shown' ? (
           <span data-testid="pdf-page-label">
             Page {view.shown.page} of {view.shown.pages}
-            {view.shown.marks === 0 && " — the quote was not found in this page's text layer"}
+            {view.shown.cellMarks > 0
+              ? ` — the cited row's ${view.shown.cellMarks} cells are marked`
+              : view.shown.marks === 0 && " — the quote was not found in this page's text layer"}
           </span>
         ) : view.phase === 'loading' ? (
           'Opening the PDF…'

@@ -14,7 +14,7 @@ const UNIFIED: Record<string, string> = {
   '\u2014': '-',
 };
 const unify = (char: string): string => UNIFIED[char] ?? char;
-const squeeze = (text: string): string =>
+export const squeeze = (text: string): string =>
   [...text]
     .filter((char) => !/\s/.test(char))
     .map(unify)

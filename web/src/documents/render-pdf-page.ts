@@ -1,10 +1,15 @@
+import type { RowRegion } from '../api/wire-types.ts';
 import { quoteSpans, type QuoteSpan } from '../chat/quote-spans.ts';
 
-/** What was drawn: the page shown (the cited one, kept within the document), how many there are, and the quote's marks. */
+/**
+ * What was drawn: the page shown (the cited one, kept within the document), how many there are, the quote's marks
+ * in the text layer and the cited table row's cells marked over their ink.
+ */
 export interface RenderedPdfPage {
   page: number;
   pages: number;
   marks: number;
+  cellMarks: number;
 }
 
 /** pdf.js is 1.6 MB: loaded the first time a PDF is opened, not with the UI. Its worker code runs in the page. */
@@ -24,6 +29,29 @@ function markQuote(divs: readonly HTMLElement[], spans: readonly QuoteSpan[]): n
     marks += 1;
   }
   return marks;
+}
+
+type PageViewport = { convertToViewportRectangle(rect: number[]): number[] };
+
+/**
+ * One box per cell of the cited row, placed over the canvas where the cell is printed: a table row the loader composed
+ * (`System: BERT LARGE | Dev: 86.6`) is no text of the page, so its quote cannot be found in the text layer.
+ */
+function markCells(sheet: HTMLElement, viewport: PageViewport, region: RowRegion): number {
+  const layer = document.createElement('div');
+  layer.className = 'cell-marks';
+  for (const box of region.cells) {
+    const [xa = 0, ya = 0, xb = 0, yb = 0] = viewport.convertToViewportRectangle(box);
+    const mark = document.createElement('div');
+    mark.className = 'cell-mark';
+    mark.style.left = `${Math.min(xa, xb)}px`;
+    mark.style.top = `${Math.min(ya, yb)}px`;
+    mark.style.width = `${Math.abs(xb - xa)}px`;
+    mark.style.height = `${Math.abs(yb - ya)}px`;
+    layer.append(mark);
+  }
+  sheet.append(layer);
+  return region.cells.length;
 }
 
 type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof loadPdfjs>>['getDocument']>['promise']>;
@@ -51,12 +79,15 @@ export async function renderPdfPage(
   quote: string,
   width: number,
   signal: AbortSignal,
+  row?: RowRegion,
 ): Promise<RenderedPdfPage> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({ data: new Uint8Array(data), isEvalSupported: false });
   const document_ = await task.promise;
   try {
-    const number = await pageWithQuote(document_, Math.min(Math.max(1, Math.trunc(page)), document_.numPages), quote);
+    const within = (value: number) => Math.min(Math.max(1, Math.trunc(value)), document_.numPages);
+    // A cited table row is on the page its cells are printed on; a quote of text may be on the page after the chunk's.
+    const number = row ? within(row.page) : await pageWithQuote(document_, within(page), quote);
     const pdfPage = await document_.getPage(number);
     const scale = width / pdfPage.getViewport({ scale: 1 }).width;
     const viewport = pdfPage.getViewport({ scale });
@@ -79,17 +110,18 @@ export async function renderPdfPage(
 
     await pdfPage.render({ canvas, viewport, ...(ratio !== 1 ? { transform: [ratio, 0, 0, ratio, 0, 0] } : {}) })
       .promise;
-    if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0 };
+    if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0, cellMarks: 0 };
     const textLayer = new pdfjs.TextLayer({
       textContentSource: await pdfPage.getTextContent(),
       container: layer,
       viewport,
     });
     await textLayer.render();
-    if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0 };
+    if (signal.aborted) return { page: number, pages: document_.numPages, marks: 0, cellMarks: 0 };
     const marks = markQuote(textLayer.textDivs, quoteSpans(textLayer.textContentItemsStr, quote));
+    const cellMarks = row ? markCells(sheet, viewport, row) : 0;
     host.replaceChildren(sheet);
-    return { page: number, pages: document_.numPages, marks };
+    return { page: number, pages: document_.numPages, marks, cellMarks };
   } finally {
     await task.destroy();
   }

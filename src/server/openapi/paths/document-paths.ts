@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chunkJson } from '../../schemas/chunk-json.ts';
 import { documentJson } from '../../schemas/document-json.ts';
 import { uploadProgressJson, uploadSummaryJson } from '../../schemas/upload-json.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
@@ -43,26 +44,6 @@ const eventStream = {
     description: `Server-sent events: \`progress\` after each file (data: ${JSON.stringify(jsonSchemaOf(uploadProgressJson, 'output'))}), then \`result\` (data: the JSON summary), then \`end\`. A failure after the stream started is an \`error\` event with the error body, then \`end\`.`,
   },
 };
-
-const chunkJson = z
-  .object({
-    chunk_id: z.string(),
-    doc_id: z.string(),
-    title: z.string(),
-    heading_path: z.array(z.string()),
-    page: z.number().int().optional(),
-    text: z.string(),
-    regions: z.array(
-      z
-        .object({
-          page: z.number().int(),
-          text: z.string(),
-          cells: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
-        })
-        .strict(),
-    ),
-  })
-  .strict();
 
 export const documentPaths = pathGroup(
   { name: 'Documents', description: 'The documents the key may see; uploads and deletion are for admins.' },
