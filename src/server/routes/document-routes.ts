@@ -33,6 +33,7 @@ export function documentRoutes(evident: Evident, options: DocumentRoutesOptions 
       const page = await documentPage(evident.store, c.get('principal'), {
         limit: c.req.query('limit'),
         cursor: c.req.query('cursor'),
+        thread: c.req.query('thread'),
       });
       return c.json({ documents: page.documents.map(toDocumentJson), next_cursor: page.nextCursor });
     })

@@ -178,4 +178,9 @@ export interface DocumentStore {
 export interface DocumentPage {
   after?: string;
   limit: number;
+  /**
+   * Only documents whose metadata holds each of these values (`{ thread: 'root@example.org' }`: the messages of one
+   * thread). Keys are snake_case words (`validateMetadataFilter`).
+   */
+  metadata?: Readonly<Record<string, string>>;
 }

@@ -2,6 +2,7 @@ import type { ChannelHit, Chapter, DocumentRecord, Principal, TableRecord } from
 import { isAdmin, principalAclKeys } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { DocumentExtras, QuoteHit, SummaryHit } from '../document-extras.ts';
+import { validateMetadataFilter } from '../metadata-filter.ts';
 import type {
   ChunkWithSource,
   DocumentExtrasInfo,
@@ -93,6 +94,11 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       if (page?.after !== undefined) {
         params.push(page.after);
         bounds += ` AND d.doc_id COLLATE "C" > $${params.length}`;
+      }
+      // Keys and values are parameters: the key names a field of the jsonb object.
+      for (const [key, value] of validateMetadataFilter(page?.metadata)) {
+        params.push(key, value);
+        bounds += ` AND d.metadata ->> $${params.length - 1} = $${params.length}`;
       }
       let limit = '';
       if (page) {

@@ -1,6 +1,7 @@
 import { principalAclKeys } from '../../domain/index.ts';
 import { QueryRejectedError, ValidationError } from '../../errors/index.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
+import { validateMetadataFilter } from '../metadata-filter.ts';
 import { guardTableQuery, notOneSelectError, tableNotAllowedError } from '../sql-guard.ts';
 import { checkResultBytes, resolveTableQueryLimits } from '../table-query-limits.ts';
 import {
@@ -89,12 +90,21 @@ export function sqliteDocumentStore(
       const keys = principalAclKeys(principal);
       const after = page?.after !== undefined ? ' AND d.doc_id > @after' : '';
       const limit = page ? ' LIMIT @limit' : '';
+      // A validated key is a snake_case word, so it can stand in the JSON path; its value is a parameter.
+      const metadata = validateMetadataFilter(page?.metadata);
+      const where = metadata.map((_, i) => ` AND json_extract(d.metadata, @metaPath${i}) = @metaValue${i}`).join('');
       const rows = stmt(
-        `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE 1 = 1${aclCondition('d.pk', keys)}${after} ORDER BY d.doc_id${limit}`,
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE 1 = 1${aclCondition('d.pk', keys)}${after}${where} ORDER BY d.doc_id${limit}`,
       ).all({
         ...aclParams(keys),
         ...(page?.after !== undefined ? { after: page.after } : {}),
         ...(page ? { limit: page.limit } : {}),
+        ...Object.fromEntries(
+          metadata.flatMap(([key, value], i) => [
+            [`metaPath${i}`, `$.${key}`],
+            [`metaValue${i}`, value],
+          ]),
+        ),
       }) as DocumentRow[];
       return rows.map(toDocumentRecord);
     },

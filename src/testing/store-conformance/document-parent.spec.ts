@@ -71,6 +71,35 @@ export function describeDocumentParent(suite: ConformanceSuite): void {
       expect(ids(await store.keywordSearch(['walrus'], ALICE, 5))).toEqual(['mail.eml/a.pdf#0']);
     });
 
+    it('lists the documents whose metadata holds given values, for the principal only', async () => {
+      const mail = (docId: string, thread: string, acl: string[]): DocumentWrite => {
+        const write = documentWrite({ docId, acl, chunks: [{ text: `${docId} body`, vector: vector() }] });
+        return { ...write, document: { ...write.document, metadata: { thread, from: 'alice@x.org' } } };
+      };
+      await store.putDocuments([
+        mail('a.eml', 'root@x.org', []),
+        mail('b.eml', 'root@x.org', ['group:legal']),
+        mail('c.eml', 'other@x.org', []),
+        documentWrite({ docId: 'plain.md', chunks: [{ text: 'no metadata', vector: vector() }] }),
+      ]);
+      const listed = async (principal: typeof ADMIN, metadata: Record<string, string>, after?: string) =>
+        (await store.listDocuments(principal, { limit: 10, metadata, ...(after ? { after } : {}) })).map(
+          (doc) => doc.docId,
+        );
+      expect(await listed(ADMIN, { thread: 'root@x.org' })).toEqual(['a.eml', 'b.eml']);
+      expect(await listed(ALICE, { thread: 'root@x.org' })).toEqual(['a.eml', 'b.eml']);
+      expect(await listed(BOB, { thread: 'root@x.org' })).toEqual(['a.eml']);
+      expect(await listed(ADMIN, { thread: 'root@x.org', from: 'alice@x.org' }, 'a.eml')).toEqual(['b.eml']);
+      expect(await listed(ADMIN, { thread: 'root@x.org', from: 'bob@x.org' })).toEqual([]);
+      expect(await listed(ADMIN, {})).toEqual(['a.eml', 'b.eml', 'c.eml', 'plain.md']);
+      // A key is a snake_case word, never a JSON path or SQL of its own.
+      await expectRejects(store.listDocuments(ADMIN, { limit: 10, metadata: { '$.thread': 'x' } }), 'invalid_input');
+      await expectRejects(
+        store.listDocuments(ADMIN, { limit: 10, metadata: { "thread') OR 1=1 --": 'x' } }),
+        'invalid_input',
+      );
+    });
+
     it('refuses a batch with an attachment before its message or with another ACL, writing nothing', async () => {
       await expectRejects(store.putDocuments([attachment('a.pdf', 'walrus', []), message([])]), 'invalid_input');
       await expectRejects(

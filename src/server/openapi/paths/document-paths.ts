@@ -70,6 +70,14 @@ export const documentPaths = pathGroup(
             description: 'The `next_cursor` of the previous page.',
             schema: { type: 'string' },
           },
+          {
+            name: 'thread',
+            in: 'query',
+            required: false,
+            description:
+              "Only the e-mails of this thread: documents whose `metadata.thread` is it (the id of the message that started the thread, as a message's metadata shows it).",
+            schema: { type: 'string' },
+          },
         ],
         responses: { 200: { description: 'The documents.', json: documentListJson } },
       }),

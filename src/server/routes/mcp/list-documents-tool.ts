@@ -22,13 +22,21 @@ export function registerListDocumentsTool(server: McpServer, context: McpContext
         'Lists the ingested documents you may read: doc_id, title, type, pages, chunks, ACL, and the evident://documents/{doc_id} resource that reads one.',
       inputSchema: {
         cursor: z.string().max(512).optional().describe('The next_cursor of the previous page (pages of 200).'),
+        thread: z
+          .string()
+          .max(512)
+          .optional()
+          .describe("Only the e-mails of this thread (a message's metadata.thread)."),
       },
       outputSchema: listDocumentsOutput.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(logger, 'list_documents', async () => {
-        const page = await documentPage(context.evident.store, context.principal, { cursor: args.cursor });
+        const page = await documentPage(context.evident.store, context.principal, {
+          cursor: args.cursor,
+          thread: args.thread,
+        });
         const documents = page.documents.map((doc) => ({
           ...toDocumentJson(doc),
           uri: documentUri(doc.docId),
