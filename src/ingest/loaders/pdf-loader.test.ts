@@ -125,6 +125,43 @@ describe('pdfLoader on generated PDFs', () => {
     expect(text).not.toContain('BERT_LARGE');
   });
 
+  it('reads a two-column page column by column, though its lines are written across both columns in turn', async () => {
+    const left = [
+      'The left column starts the report and',
+      'goes on to say that every pump was',
+      'inspected twice during the quarter, and',
+      'that the inspections found no leaks in',
+      'any of the sealed housings at the plant.',
+      'The second visit took place in June and',
+      'the third one was cancelled for a strike',
+      'that closed the site for a full week.',
+      'All findings are listed in the annex.',
+    ];
+    const right = [
+      'The right column turns to the costs and',
+      'reports that spare parts cost less than',
+      'the budget allowed, by about a tenth, so',
+      'the team ordered seals for next year in',
+      'advance at the old price from the maker.',
+      'Labour costs rose with the new contract',
+      'signed in May for the whole service team',
+      'and are expected to stay at that level.',
+      'The board approved the plan in July.',
+    ];
+    // Written line by line across the page: left line, right line, left line …
+    const lines = left.flatMap((text, index) => [
+      { text, x: 72, y: 700 - index * 13 },
+      { text: right[index]!, x: 320, y: 700 - index * 13 },
+    ]);
+    const pdf = buildPdf([
+      [{ text: 'Quarterly pump report for the whole plant and its service team', x: 72, y: 740 }, ...lines],
+    ]);
+    const text = (await pdfLoader.load(pdf, '/docs/columns.pdf')).blocks.map((block) => block.text).join('\n');
+    expect(text).toContain(left.join(' '));
+    expect(text).toContain(right.join(' '));
+    expect(text.indexOf(left[0]!)).toBeLessThan(text.indexOf(right[0]!));
+  });
+
   it('returns zero blocks for a PDF without text', async () => {
     const doc = await pdfLoader.load(buildPdf([[], []]), '/docs/scan.pdf');
     expect(doc.blocks).toEqual([]);

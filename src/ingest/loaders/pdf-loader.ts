@@ -6,7 +6,8 @@ import { formatBytes, INGEST_DEFAULTS, limitExceeded, type IngestLimits } from '
 import { inflatesBeyond } from './pdf-streams.ts';
 import { readScans } from '../ocr/index.ts';
 import type { Loader } from './loader.ts';
-import { scriptMark } from './pdf-scripts.ts';
+import { readingOrder } from './pdf-reading-order.ts';
+import { mendLigatures, scriptMark } from './pdf-scripts.ts';
 import { findPageTables, insideTable, pdfTables, withTableBlocks, type FoundTable } from '../pdf-tables/index.ts';
 import { fileStem } from './decode-text.ts';
 
@@ -276,9 +277,10 @@ async function readPages(
     for (const item of content.items) {
       if (!('str' in item)) continue;
       chars += item.str.length;
+      const str = mendLigatures(item.str);
       const [a = 0, b = 0, , d = 0, x = 0, y = 0] = item.transform as number[];
       items.push({
-        str: item.str,
+        str,
         x,
         y,
         width: item.width,
@@ -287,7 +289,7 @@ async function readPages(
         rotated: Math.abs(b) > 1e-3,
       });
     }
-    pages.push(pageLines(items));
+    pages.push(pageLines(readingOrder(items)));
     found.push(findPageTables(items, number));
     page.cleanup();
     if (chars > limits.maxDocumentChars) {

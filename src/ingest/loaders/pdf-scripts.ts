@@ -33,3 +33,7 @@ export function scriptMark(text: string, base: PlacedRun, run: PlacedRun): '^' |
   if (shift < -base.fontSize * SCRIPT_SHIFT) return /[\p{L}\p{N})]/u.test(before) ? '_' : undefined;
   return undefined;
 }
+
+/** Typographic ligatures (ﬁ, ﬂ, ﬀ, ﬃ, ﬄ, ﬅ, ﬆ) a PDF may carry as one character: written out, so "ﬁnd" is found. */
+export const mendLigatures = (text: string): string =>
+  text.replace(/[\uFB00-\uFB06]/gu, (ligature) => ligature.normalize('NFKC'));

@@ -6,6 +6,8 @@ const MIDDLE = [0.3, 0.7] as const;
 const MAX_CROSSING = 0.25;
 /** Both columns hold at least this many rows of text. */
 const MIN_ROWS_EACH_SIDE = 8;
+/** And at least this share of the page's rows each. */
+const MIN_SHARE_EACH_SIDE = 0.3;
 /** The empty band is at least this many points wide. */
 const MIN_WIDTH = 4;
 
@@ -15,7 +17,7 @@ const MIN_WIDTH = 4;
  * points (a difference array), so a page of many items costs no more than reading them.
  */
 export function pageGutter(rows: readonly TextRow[]): number | undefined {
-  if (rows.length < MIN_ROWS_EACH_SIDE * 2) return undefined;
+  if (rows.length < MIN_ROWS_EACH_SIDE) return undefined;
   let left = Infinity;
   let right = -Infinity;
   for (const row of rows)
@@ -61,7 +63,9 @@ export function pageGutter(rows: readonly TextRow[]): number | undefined {
     if (row.cells.some((cell) => cell.x1 <= gutter)) leftRows += 1;
     if (row.cells.some((cell) => cell.x0 >= gutter)) rightRows += 1;
   }
-  return leftRows >= MIN_ROWS_EACH_SIDE && rightRows >= MIN_ROWS_EACH_SIDE ? gutter : undefined;
+  // Each column holds a fair share of the page's lines: notes set to the right of a listing are no second column.
+  const least = Math.max(MIN_ROWS_EACH_SIDE, rows.length * MIN_SHARE_EACH_SIDE);
+  return leftRows >= least && rightRows >= least ? gutter : undefined;
 }
 
 /** One column's rows of a two-column page: the cells on its side, and cells across the gutter (which end its runs). */
