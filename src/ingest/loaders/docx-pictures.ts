@@ -35,7 +35,7 @@ export class DocxPictures {
   ) {}
 
   /** mammoth's image converter: a picture that may hold text becomes `<img src="evident-ocr:N" />`. */
-  readonly convertImage = mammoth.images.imgElement(async (image) => {
+  readonly convertImage: ReturnType<typeof mammoth.images.imgElement> = mammoth.images.imgElement(async (image) => {
     if (!PICTURE_TYPES.has(image.contentType)) return { src: '' };
     const bytes = await image.readAsBuffer();
     const header = readImageHeader(bytes, 1);
