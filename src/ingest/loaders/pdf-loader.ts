@@ -8,6 +8,7 @@ import { readScans } from '../ocr/index.ts';
 import type { Loader } from './loader.ts';
 import { readingOrder } from './pdf-reading-order.ts';
 import { mendLigatures, scriptMark } from './pdf-scripts.ts';
+import { pageLayout } from '../pdf-tables/page-gutter.ts';
 import { findPageTables, insideTable, pdfTables, withTableBlocks, type FoundTable } from '../pdf-tables/index.ts';
 import { fileStem } from './decode-text.ts';
 
@@ -149,14 +150,16 @@ function hyphenatedWords(lines: readonly PdfTextLine[]): Set<string> {
 
 /** Joins a line to the paragraph before it, undoing end-of-line hyphenation (`representa-` + `tion`). */
 function joinLine(paragraph: string, line: string, keepHyphen: Set<string>): string {
-  const split = /(\p{L}+)-$/u.exec(paragraph);
+  // Only the paragraph's last word matters: matching the whole paragraph at every join grows with its square.
+  const lastWord = paragraph.slice(paragraph.lastIndexOf(' ') + 1);
+  const split = /(\p{L}+)-$/u.exec(lastWord);
   const next = /^(\p{Ll}+)/u.exec(line);
   if (split?.[1] && next?.[1]) {
     const hyphenated = `${split[1]}-${next[1]}`.toLowerCase();
     return keepHyphen.has(hyphenated) ? paragraph + line : paragraph.slice(0, -1) + line;
   }
   // A URL broken at a slash continues on the next line without a space.
-  if (/https?:\/\/\S*\/$/.test(paragraph) && /^[\w.~%-]/.test(line)) return paragraph + line;
+  if (/https?:\/\/\S*\/$/.test(lastWord) && /^[\w.~%-]/.test(line)) return paragraph + line;
   return `${paragraph} ${line}`;
 }
 
@@ -289,8 +292,9 @@ async function readPages(
         rotated: Math.abs(b) > 1e-3,
       });
     }
-    pages.push(pageLines(readingOrder(items)));
-    found.push(findPageTables(items, number));
+    const layout = pageLayout(items);
+    pages.push(pageLines(readingOrder(items, layout.gutter)));
+    found.push(findPageTables(items, number, layout));
     page.cleanup();
     if (chars > limits.maxDocumentChars) {
       throw limitExceeded(

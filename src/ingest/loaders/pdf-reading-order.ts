@@ -1,6 +1,3 @@
-import { pageGutter } from '../pdf-tables/page-gutter.ts';
-import { textRows } from '../pdf-tables/text-rows.ts';
-
 /** A run of text as pdf.js places it (baseline start, advance width, size). */
 interface PlacedItem {
   str: string;
@@ -19,8 +16,7 @@ interface PlacedItem {
  * columns (left line, right line, left line …) would otherwise read as sentences spliced from both. A one-column
  * page is returned as it is.
  */
-export function readingOrder<T extends PlacedItem>(items: readonly T[]): readonly T[] {
-  const gutter = pageGutter(textRows(items));
+export function readingOrder<T extends PlacedItem>(items: readonly T[], gutter: number | undefined): readonly T[] {
   if (gutter === undefined) return items;
   const crosses = (item: T) =>
     !item.rotated && item.str.trim() !== '' && item.x < gutter && item.x + item.width > gutter;

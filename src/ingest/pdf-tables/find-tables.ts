@@ -1,7 +1,6 @@
 import type { CellBox } from '../../domain/index.ts';
 import type { ColumnSpan, FoundTable, GridRow, PageTextItem, RowCell, TableBox, TextRow } from './page-text.ts';
-import { columnRows, pageGutter } from './page-gutter.ts';
-import { textRows } from './text-rows.ts';
+import { columnRows, pageLayout, type PageLayout } from './page-gutter.ts';
 
 /** `Table 3:` / `Table IV.` opening a line: a caption, never a row. */
 const CAPTION = /^Table\s+(\d{1,3}|[IVXL]{1,6})\s*[:.]/i;
@@ -27,9 +26,12 @@ const isProse = (text: string): boolean =>
  * page each column is read on its own as well (a table beside prose or beside another table), and a table found
  * across the whole page stands only when it reaches over the gutter.
  */
-export function findPageTables(items: readonly PageTextItem[], page: number): FoundTable[] {
-  const rows = textRows(items);
-  const gutter = pageGutter(rows);
+export function findPageTables(
+  items: readonly PageTextItem[],
+  page: number,
+  layout: PageLayout = pageLayout(items),
+): FoundTable[] {
+  const { rows, gutter } = layout;
   if (gutter === undefined) return tablesOfRows(rows, page, true);
   const left = tablesOfRows(columnRows(rows, gutter, 'left'), page, true);
   // A table atop the right column still comes after the left column's text in reading order.

@@ -1,4 +1,5 @@
-import type { TextRow } from './page-text.ts';
+import type { PageTextItem, TextRow } from './page-text.ts';
+import { textRows } from './text-rows.ts';
 
 /** The gutter is looked for in the middle of the text's extent: a narrow margin note is no second column. */
 const MIDDLE = [0.3, 0.7] as const;
@@ -66,6 +67,17 @@ export function pageGutter(rows: readonly TextRow[]): number | undefined {
   // Each column holds a fair share of the page's lines: notes set to the right of a listing are no second column.
   const least = Math.max(MIN_ROWS_EACH_SIDE, rows.length * MIN_SHARE_EACH_SIDE);
   return leftRows >= least && rightRows >= least ? gutter : undefined;
+}
+
+/** A page's rows of text and its gutter (undefined on a one-column page): read once, used by text and tables alike. */
+export interface PageLayout {
+  rows: TextRow[];
+  gutter: number | undefined;
+}
+
+export function pageLayout(items: readonly PageTextItem[]): PageLayout {
+  const rows = textRows(items);
+  return { rows, gutter: pageGutter(rows) };
 }
 
 /** One column's rows of a two-column page: the cells on its side, and cells across the gutter (which end its runs). */
