@@ -14,6 +14,8 @@ import { IngestError } from '../../src/errors/index.ts';
 import { loaderFor } from '../../src/ingest/loaders/index.ts';
 import { buildDocxFromBody } from '../../src/testing/docx-builder.ts';
 import { buildOdf } from '../../src/testing/odf-builder.ts';
+import { pngHeaderOnly } from '../../src/testing/png-header.ts';
+import { buildTiff } from '../../src/testing/tiff-builder.ts';
 import { buildPptx } from '../../src/testing/pptx-builder.ts';
 import { buildXlsx, numberRows } from '../../src/testing/xlsx-builder.ts';
 import { writeZip } from '../../src/testing/zip-writer.ts';
@@ -95,6 +97,11 @@ const CASES: Record<string, { file: string; build: () => Buffer }> = {
     file: 'text-limit.odt',
     build: () =>
       buildOdf('text', '<text:p>Clause text of <text:span>a long</text:span> contract.</text:p>'.repeat(160_000)),
+  },
+  'png declares 100,000 × 100,000 pixels': { file: 'bomb.png', build: () => pngHeaderOnly(100_000, 100_000) },
+  'tiff of 501 pages': {
+    file: 'pages.tif',
+    build: () => buildTiff(Array.from({ length: 501 }, () => ({ width: 8, height: 8, pixels: Buffer.alloc(64, 255) }))),
   },
   'html 200,000 nested <div>': { file: 'deep.html', build: () => Buffer.from(`${'<div>'.repeat(200_000)}x`) },
   'markdown heading + 200,000 blanks': {
