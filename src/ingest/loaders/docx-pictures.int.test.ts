@@ -10,6 +10,7 @@ import { buildDocx } from '../../testing/docx-builder.ts';
 import { buildPdf } from '../../testing/pdf-builder.ts';
 import { pngHeaderOnly } from '../../testing/png-header.ts';
 import { describeWith, ocrTools } from '../../testing/requirements.ts';
+import { buildTiff, readPgm } from '../../testing/tiff-builder.ts';
 import type { IngestSummary } from '../ingest-progress.ts';
 import { INGEST_DEFAULTS } from '../limits.ts';
 import { docxLoader } from './docx-loader.ts';
@@ -101,6 +102,24 @@ describeWith(ocrTools(), 'pictures in DOCX files through OCR', () => {
       await evident.close();
     }
   }, 120_000);
+
+  it("reads a TIFF picture's first page only, as Word shows it", async () => {
+    const pages = await Promise.all(
+      [['The first page of the scanned lease is shown.'], ['A second page Word never shows.']].map(async (lines, n) => {
+        const pdf = join(root, `tiff-${n}.pdf`);
+        await writeFile(pdf, buildPdf([lines.map((text) => ({ text, size: 14 }))]));
+        execFileSync('pdftoppm', ['-r', '150', '-gray', '-singlefile', pdf, join(root, `tiff-${n}`)], {
+          timeout: 30_000,
+        });
+        return readPgm(await readFile(join(root, `tiff-${n}.pgm`)));
+      }),
+    );
+    // The builder stores every picture as a .png part; the loader tells a TIFF by its bytes.
+    const docx = buildDocx(['A lease in two pages.', { picture: buildTiff(pages) }]);
+    const text = (await docxLoader.load(docx, '/kb/tiff.docx')).blocks.map((block) => block.text).join(' ');
+    expect(text).toContain('The first page of the scanned lease is shown.');
+    expect(text).not.toContain('second page');
+  }, 60_000);
 
   it('without tesseract, a DOCX with a picture to read fails saying so; one with only small pictures does not need it', async () => {
     const path = process.env.PATH;

@@ -51,7 +51,9 @@ export async function ocrImages(request: ImagesOcrRequest): Promise<string[][]> 
       const path = join(dir, `image-${index}.${image.header.format}`);
       await writeFile(path, image.bytes, { mode: 0o600 });
       const frames: string[] = [];
-      const multiPage = image.header.frames.length > 1;
+      // A TIFF is always read one named page at a time: unnamed, tesseract reads every page of the file, including
+      // pages the header check was not asked to admit (a DOCX shows a TIFF's first page only).
+      const paged = image.header.format === 'tiff';
       for (let frame = 0; frame < image.header.frames.length; frame += 1) {
         if (performance.now() > deadline)
           throw limitExceeded(
@@ -60,7 +62,7 @@ export async function ocrImages(request: ImagesOcrRequest): Promise<string[][]> 
             `took more than ${limits.maxDocumentSeconds} s to read, by ${image.label(frame)}`,
             limits,
           );
-        const ocr = await runTesseract(path, limits.ocr, env, dir, multiPage ? frame : undefined);
+        const ocr = await runTesseract(path, limits.ocr, env, dir, paged ? frame : undefined);
         if (ocr.ok) frames.push(ocr.stdout);
         else if (ocr.failure.kind === 'failed' && request.unreadable === 'skip') frames.push('');
         else throw imageToolError(ocr.failure, image.label(frame), request);
