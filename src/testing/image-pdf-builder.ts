@@ -1,9 +1,12 @@
 /**
  * A page of a test PDF: an 8-bit grayscale or RGB PNG drawn over the whole page (a scan, with no text layer but the
- * `stamp` line set over its foot, as a scanner or a Bates numbering tool adds one), or ASCII lines of text (with a
+ * `stamp` line set over its foot, as a scanner or a Bates numbering tool adds one; `hiddenStamp`: in invisible
+ * text, which a renderer does not draw and so OCR cannot read), or ASCII lines of text (with a
  * `logo`, a PNG drawn one inch square in the top right corner).
  */
-export type ImagePdfPage = { png: Buffer; dpi: number; stamp?: string } | { text: readonly string[]; logo?: Buffer };
+export type ImagePdfPage =
+  | { png: Buffer; dpi: number; stamp?: string; hiddenStamp?: boolean }
+  | { text: readonly string[]; logo?: Buffer };
 
 interface Png {
   width: number;
@@ -76,15 +79,15 @@ export function buildImagePdf(pages: readonly ImagePdfPage[]): Buffer {
           png.data,
         ),
       );
-    const textLine = (line: string, size: number, x: number, y: number): string =>
-      `BT /F1 ${size} Tf ${x} ${y} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
+    const textLine = (line: string, size: number, x: number, y: number, hidden = false): string =>
+      `BT ${hidden ? '3 Tr ' : ''}/F1 ${size} Tf ${x} ${y} Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
     if ('png' in page) {
       const png = readPng(page.png);
       width = (png.width * 72) / page.dpi;
       height = (png.height * 72) / page.dpi;
       resources = `<< /XObject << /Im0 ${imageObject(png)} 0 R >> ${fontResource} >>`;
       content = `q ${width.toFixed(2)} 0 0 ${height.toFixed(2)} 0 0 cm /Im0 Do Q`;
-      if (page.stamp) content += `\n${textLine(page.stamp, 8, 36, 18)}`;
+      if (page.stamp) content += `\n${textLine(page.stamp, 8, 36, 18, page.hiddenStamp)}`;
     } else {
       const logo = page.logo ? `/XObject << /Im0 ${imageObject(readPng(page.logo))} 0 R >> ` : '';
       resources = `<< ${logo}${fontResource} >>`;

@@ -258,6 +258,13 @@ describeWith(ocrTools(), 'scans with a line of text set over them', () => {
     await mkdir(dir);
     const page2 = await scan(buildPdf([ENGLISH_2.map((text) => ({ text, size: 14 }))]), 'stamped-2');
     await writeFile(join(dir, 'stamped.pdf'), buildImagePdf([{ text: TYPED }, { png: page2, dpi: DPI, stamp: STAMP }]));
+    // A title over a page-sized picture that holds no text (a slide's background): OCR reads nothing of the title,
+    // which is set in invisible text here so that it cannot, and the title as typed must stay.
+    const background = await scan(buildPdf([[]]), 'background');
+    await writeFile(
+      join(dir, 'slide.pdf'),
+      buildImagePdf([{ png: background, dpi: DPI, stamp: 'Harbour dues for the winter season', hiddenStamp: true }]),
+    );
     // A short cover page with a small picture (a logo) is text, not a scan.
     const logo = await scan(buildPdf([[{ text: 'Port', size: 40 }]]), 'logo');
     await writeFile(
@@ -273,6 +280,9 @@ describeWith(ocrTools(), 'scans with a line of text set over them', () => {
       const dredging = await evident.search.search('dredging schedule October tide', reader, { channels: ['bm25'] });
       expect(dredging.results[0]?.chunk).toMatchObject({ docId: 'stamped.pdf', page: 2 });
       expect(dredging.results[0]?.chunk.text).toContain('The dredging schedule moves to October');
+      expect(outcome(summary, 'slide.pdf')).toMatchObject({ status: 'added', pages: 1 });
+      const dues = await evident.search.search('harbour dues winter season', reader, { channels: ['bm25'] });
+      expect(dues.results[0]?.chunk).toMatchObject({ docId: 'slide.pdf', text: 'Harbour dues for the winter season' });
       const cover = await evident.search.search('annual report port council', reader, { channels: ['bm25'] });
       expect(cover.results[0]?.chunk).toMatchObject({ docId: 'cover.pdf', page: 1 });
       expect(cover.results[0]?.chunk.text).toContain('Annual report of the port council');
