@@ -158,6 +158,19 @@ describeWith(ocrTools(), 'image files through OCR', () => {
     expect(await ocrTempDirs()).toEqual([]);
   }, 60_000);
 
+  it('stops between pages past ingest.maxDocumentSeconds: file_limit_exceeded naming the page it stopped at', async () => {
+    // Each page is one tesseract run of well over 75 ms here, so 0.15 s runs out after page 1 or 2, never before page 1.
+    const { evident, summary } = await ingest(docs, { workers: 0, maxDocumentSeconds: 0.15 }, 'deadline');
+    await evident.close();
+    expect(outcome(summary, 'fax.tiff')?.error).toMatchObject({
+      code: 'file_limit_exceeded',
+      message: expect.stringMatching(
+        /^fax\.tiff took more than 0\.15 s to read, by page [23], over the ingest\.maxDocumentSeconds limit/,
+      ),
+    });
+    expect(outcome(summary, 'receipt.png')).toMatchObject({ status: 'added' });
+  }, 60_000);
+
   it('without tesseract on PATH or with OCR off, an image fails saying how to enable OCR; a bomb is still refused first', async () => {
     const path = process.env.PATH;
     process.env.PATH = join(root, 'empty-bin');
