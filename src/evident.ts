@@ -7,6 +7,8 @@ import { Ingestor } from './ingest/ingestor.ts';
 import { silentLogger, type Logger } from './logging/logger.ts';
 import type { ChatModel } from './models/chat/chat-model.ts';
 import { createChatModel } from './models/chat/create-chat-model.ts';
+import { createVisionModel } from './models/chat/create-vision-model.ts';
+import { FIGURE_DESCRIPTION_TOKENS, modelFigureDescriber } from './ingest/figures/model-figure-describer.ts';
 import { createEmbedder } from './models/create-embedder.ts';
 import { createReranker } from './models/create-reranker.ts';
 import type { Embedder } from './models/embedder.ts';
@@ -51,6 +53,8 @@ export interface CreateEvidentOptions {
   store?: Store;
   /** Use this chat model instead of the configured one (tests: a recording or scripted model). */
   chat?: ChatModel;
+  /** Use this vision model, which describes PDF figures, instead of the configured `vision` (tests: a recording model). */
+  vision?: ChatModel;
   /** Runtime settings beyond the config (tests: a faster poll). */
   agents?: Omit<AgentRuntimeOptions, 'chat' | 'logger'>;
   /** Where `OTEL_EXPORTER_OTLP_ENDPOINT` and the other OpenTelemetry variables are read (default `process.env`). */
@@ -87,6 +91,18 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
     }
     return options.chat;
   };
+  // The vision model describes figures during ingestion: built here when configured, closed with the rest.
+  let visionHandle: Awaited<ReturnType<typeof createVisionModel>>;
+  try {
+    visionHandle = options.vision
+      ? undefined
+      : await createVisionModel(config, { maxTokens: FIGURE_DESCRIPTION_TOKENS });
+  } catch (error) {
+    await store.close();
+    await tracing.close();
+    throw error;
+  }
+  const vision = options.vision ?? visionHandle;
   try {
     const embedder = await createEmbedder(config);
     const reranker = await createReranker(config, chatModel);
@@ -99,7 +115,13 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
     const retrieval = resolveRetrievalSettings(config, embedder);
     const search = new HybridSearch({ store, embedder, ...(reranker ? { reranker } : {}), defaults: retrieval });
     let runtime: Promise<AgentRuntime> | undefined;
-    const ingestor = new Ingestor({ store, embedder, config, logger });
+    const ingestor = new Ingestor({
+      store,
+      embedder,
+      config,
+      logger,
+      ...(vision ? { figures: modelFigureDescriber(vision) } : {}),
+    });
     const audit = new AuditRecorder({ store, config: config.audit, askTopK: retrieval.topK });
     const evident: Evident = {
       config,
@@ -133,6 +155,7 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
         await ingestor.close();
         await reranker?.close?.();
         await (await built.settled())?.close();
+        await visionHandle?.close();
         await store.close();
         untrace?.();
         // Last: the spans of everything above are sent before the process may exit.
@@ -142,6 +165,7 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
     return evident;
   } catch (error) {
     await (await built.settled())?.close();
+    await visionHandle?.close();
     await store.close();
     untrace?.();
     await tracing.close();

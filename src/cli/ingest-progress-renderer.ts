@@ -53,8 +53,11 @@ function lineRenderer(io: CliIo): ProgressRenderer {
         const pages = last.pages ? `, ${last.pages} pages` : '';
         const tables = last.tables ? `, ${last.tables} tables` : '';
         const attachments = last.attachments?.length ? `, ${last.attachments.length} attachments` : '';
+        const figures = last.figures
+          ? `, ${last.figures.described} of ${last.figures.described + last.figures.notDescribed} figures described`
+          : '';
         io.err(
-          `${at} ${last.status} ${last.docId} (${last.chunks} chunks${pages}${tables}${attachments}) ${rate(progress)} chunks/s\n`,
+          `${at} ${last.status} ${last.docId} (${last.chunks} chunks${pages}${tables}${attachments}${figures}) ${rate(progress)} chunks/s\n`,
         );
       }
     },

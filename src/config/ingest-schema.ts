@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { figuresSchema } from './figures-schema.ts';
 import { ocrSchema } from './ocr-schema.ts';
 
 const KiB = 1024;
@@ -139,6 +140,8 @@ export const ingestSchema = z
       ),
     /** OCR of PDF pages without a text layer (see `ocr-schema.ts`). */
     ocr: ocrSchema,
+    /** Figures described by the vision model (see `figures-schema.ts`). */
+    figures: figuresSchema,
   })
   .strict()
   .prefault({});

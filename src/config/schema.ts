@@ -87,6 +87,16 @@ export const configSchema = z
         'Base URL for the chat model when it differs from `openaiBaseUrl` / `ollamaUrl` (a local vLLM, LM Studio…).',
       ),
     llmApiKey: z.string().optional().describe('API key for the chat model when it differs from `openaiApiKey`.'),
+    vision: providerSpec
+      .optional()
+      .describe(
+        'A model that reads images, `openai:<model>` or `ollama:<model>`: each captioned figure of a PDF is sent to it with its page, and its description is stored as a passage of that page, labelled with the model. Unset: figures are not described, only counted.',
+      ),
+    visionBaseUrl: z
+      .url()
+      .optional()
+      .describe('Base URL for the vision model when it differs from `openaiBaseUrl` / `ollamaUrl`.'),
+    visionApiKey: z.string().optional().describe('API key for the vision model when it differs from `openaiApiKey`.'),
     chunk: z
       .object({
         size: z.number().int().min(200).max(20_000).default(1200).describe('Target chunk size in characters.'),

@@ -41,6 +41,16 @@ export interface LoadedAttachment {
   bytes: Uint8Array;
 }
 
+/** A figure a document captions (`Figure 3: Attention weights …`): where it is, to be shown to a vision model. */
+export interface FigureCaption {
+  /** 1-based page the caption is printed on. */
+  page: number;
+  /** `Figure 3`, as the caption names it. */
+  label: string;
+  /** The caption's text as printed, label included. */
+  caption: string;
+}
+
 /** What a loader returns: reading-order blocks plus metadata it found in the file itself. */
 export interface LoadedDocument {
   title?: string;
@@ -56,6 +66,8 @@ export interface LoadedDocument {
   attachments?: LoadedAttachment[];
   /** Files inside this one that are not ingested, each with why (an unsupported type, nested too deep). */
   skippedAttachments?: { name: string; reason: string }[];
+  /** The captioned figures, in page order (PDF). */
+  figures?: FigureCaption[];
 }
 
 /** A top-level section of a document (the unit later issues summarise). */

@@ -18,6 +18,8 @@ export interface IngestOutcome {
   chunks: number;
   pages: number;
   tables: number;
+  /** Its captioned figures: how many the vision model described, how many it did not (none offline). */
+  figures?: { described: number; notDescribed: number };
   /** The doc_ids of the documents found inside this file and written with it (an e-mail's attachments). */
   attachments?: string[];
   /** Set when status is `failed`: a stable code and a message that says what to do (ending with `hint`, when there is one). */
@@ -32,11 +34,23 @@ export interface IngestSummary {
   failed: number;
   chunks: number;
   pages: number;
+  /** Present when some document captions figures: those described by the vision model and those not. */
+  figures?: { described: number; notDescribed: number };
   elapsedMs: number;
 }
 
 export function summarize(outcomes: IngestOutcome[], elapsedMs: number): IngestSummary {
   const count = (status: IngestStatus) => outcomes.filter((o) => o.status === status).length;
+  const figured = outcomes.flatMap((o) => (o.figures ? [o.figures] : []));
+  const figures =
+    figured.length === 0
+      ? {}
+      : {
+          figures: {
+            described: figured.reduce((sum, f) => sum + f.described, 0),
+            notDescribed: figured.reduce((sum, f) => sum + f.notDescribed, 0),
+          },
+        };
   return {
     outcomes,
     added: count('added'),
@@ -45,6 +59,7 @@ export function summarize(outcomes: IngestOutcome[], elapsedMs: number): IngestS
     failed: count('failed'),
     chunks: outcomes.reduce((sum, o) => sum + o.chunks, 0),
     pages: outcomes.reduce((sum, o) => sum + o.pages, 0),
+    ...figures,
     elapsedMs,
   };
 }

@@ -21,6 +21,7 @@ import {
   type StoredVersion,
 } from './process-document.ts';
 import { WorkerPool, WorkerStartError } from './worker-pool.ts';
+import type { FigureDescriber } from './figures/figure-describer.ts';
 
 export type { TextRecord } from './prepare-document.ts';
 
@@ -43,6 +44,8 @@ export interface IngestorDeps {
   embedder: Embedder;
   config: Pick<EvidentConfig, 'chunk' | 'ingest'>;
   logger: Logger;
+  /** Describes PDF figures (the configured vision model); absent offline, where figures are only counted. */
+  figures?: FigureDescriber;
 }
 
 /** Where the worker threads start (beside this module; absent inside a single-file bundle, which then stays on one thread). */
@@ -249,8 +252,14 @@ export class Ingestor {
   }
 
   private inThread(task: DocumentTask): Promise<DocumentResult> {
-    const { config, embedder, logger } = this.deps;
-    return processDocument(task, { chunk: config.chunk, limits: config.ingest, logger, embedder });
+    const { config, embedder, logger, figures } = this.deps;
+    return processDocument(task, {
+      chunk: config.chunk,
+      limits: config.ingest,
+      logger,
+      embedder,
+      ...(figures ? { figures } : {}),
+    });
   }
 
   private async inPool(pool: WorkerPool<DocumentTask, WorkerAnswer>, task: DocumentTask): Promise<DocumentResult> {
@@ -280,6 +289,9 @@ export class Ingestor {
   private poolFor(documents: number): WorkerPool<DocumentTask, WorkerAnswer> | undefined {
     const { config, embedder } = this.deps;
     const size = config.ingest.workers ?? availableParallelism();
+    // A figure's description is part of the text chunked, and the vision model is called from this thread: with one,
+    // documents are read here. The model's seconds per figure outweigh what parallel parsing would save.
+    if (this.deps.figures) return undefined;
     if (size === 0 || !WorkerPool.entryExists(WORKER_ENTRY)) return undefined;
     if (this.pool?.usable && this.pool.running) return this.pool;
     if (documents < config.ingest.workerMinDocuments) return undefined;

@@ -57,6 +57,8 @@ export interface Prepared {
   original?: Uint8Array;
   /** The doc_id of the document it was found inside, for an attachment. */
   parent?: string;
+  /** The bytes read, when the document captions figures: their pages are rendered from them. */
+  figureSource?: Buffer;
 }
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -115,6 +117,7 @@ export async function prepareItem(
     fallbackTitle: basename(file.path, extname(file.path)),
     // An exact-size copy: the read buffer may be a slice of a larger one, which a worker's answer would clone whole.
     ...(file.keepOriginal ? { original: new Uint8Array(bytes) } : {}),
+    ...(loaded.figures?.length ? { figureSource: bytes } : {}),
   };
 }
 
@@ -129,6 +132,7 @@ async function prepareAttachment(
   if (!loader)
     throw new IngestError('file_unsupported', `${item.docId}: unsupported file type "${extname(attachment.name)}".`);
   const bytes = Buffer.from(attachment.bytes.buffer, attachment.bytes.byteOffset, attachment.bytes.byteLength);
+  const loaded = await loadWith(loader, bytes, item.path, item.docId, limits, logger);
   return {
     docId: item.docId,
     path: item.path,
@@ -137,10 +141,11 @@ async function prepareAttachment(
     bytes: bytes.length,
     contentHash: sha256(bytes),
     acl: attachment.acl,
-    loaded: await loadWith(loader, bytes, item.path, item.docId, limits, logger),
+    loaded,
     fallbackTitle: basename(attachment.name, extname(attachment.name)),
     parent: attachment.root,
     ...(attachment.keepOriginal ? { original: new Uint8Array(bytes) } : {}),
+    ...(loaded.figures?.length ? { figureSource: bytes } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ import { limitExceeded, type IngestLimits } from './limits.ts';
 import { attachmentVersions, withAttachmentMetadata } from './attachment-documents.ts';
 import { AttachmentBudget } from './loaders/mail/attachments.ts';
 import { prepareItem, type Prepared, type SourceItem } from './prepare-document.ts';
+import { describeFigures } from './figures/describe-figures.ts';
+import type { FigureCounts, FigureDescriber } from './figures/figure-describer.ts';
 
 /** The stored version of a document, as change detection needs it (looked up by the thread that writes). */
 export interface StoredVersion {
@@ -44,6 +46,8 @@ export interface OutcomeBase {
   docId: string;
   pages: number;
   tables: number;
+  /** Its captioned figures: how many got a description from the vision model, how many did not. */
+  figures?: FigureCounts;
 }
 
 /** A failure as it crosses a thread: what `IngestOutcome.error` shows, and whether it is logged as unexpected. */
@@ -94,6 +98,8 @@ export interface ProcessDeps {
   limits: IngestLimits;
   /** Present when the task may embed. */
   embedder?: Embedder;
+  /** Describes captioned figures (a vision model); absent offline and on worker threads, where they are only counted. */
+  figures?: FigureDescriber;
   logger: Logger;
 }
 
@@ -148,8 +154,10 @@ async function versionOf(
     (doc.original === undefined || previous.hasOriginal);
   if (unchanged && previous.hasExtras) return { status: 'unchanged', base, chunks: previous.chunkCount };
 
+  // An unchanged version only gets its extras: its stored chunks stay, so its figures are not read again.
+  const blocks = unchanged ? loaded.blocks : await withFigures(doc, deps, base);
   let chars = 0;
-  for (const block of loaded.blocks) chars += block.text.length;
+  for (const block of blocks) chars += block.text.length;
   if (chars > limits.maxDocumentChars) {
     throw limitExceeded(
       'maxDocumentChars',
@@ -158,7 +166,7 @@ async function versionOf(
       limits,
     );
   }
-  const { text, chunks, chapters } = chunkDocument(docId, loaded.blocks, deps.chunk);
+  const { text, chunks, chapters } = chunkDocument(docId, blocks, deps.chunk);
   if (chunks.length > limits.maxDocumentChunks) {
     throw limitExceeded('maxDocumentChunks', docId, `makes ${chunks.length.toLocaleString('en-US')} chunks`, limits);
   }
@@ -217,6 +225,24 @@ async function versionOf(
     ...made,
     ...(attachments.written.length > 0 ? { attachments: attachments.written } : {}),
   };
+}
+
+/** The document's blocks with its figures' descriptions (when a vision model reads them); `base` gets their counts. */
+async function withFigures(doc: Prepared, deps: ProcessDeps, base: OutcomeBase) {
+  const figures = doc.loaded.figures ?? [];
+  if (figures.length === 0 || !doc.figureSource) return doc.loaded.blocks;
+  const { blocks, counts } = await describeFigures({
+    docId: doc.docId,
+    docTitle: doc.loaded.title?.trim() || doc.fallbackTitle,
+    pdf: doc.figureSource,
+    figures,
+    blocks: doc.loaded.blocks,
+    describer: deps.figures,
+    config: deps.limits.figures,
+    logger: deps.logger,
+  });
+  base.figures = counts;
+  return blocks;
 }
 
 /** The versions of the documents found inside `doc` (nested ones flattened), made as `doc`'s is, and those skipped. */

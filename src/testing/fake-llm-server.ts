@@ -1,10 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A part of an OpenAI message's content: text, or an image (`image_url.url`, e.g. a `data:image/png;base64,…` URL). */
+export type WirePart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 export interface WireMessage {
   role: string;
-  content: string;
+  /** Text, or (OpenAI, a message with an image) a list of parts. */
+  content: string | WirePart[];
+  /** Ollama: a message's images, base64. */
+  images?: string[];
 }
+/** A message's text: its content, or the text of its parts. */
+export const wireText = (message: WireMessage): string =>
+  typeof message.content === 'string'
+    ? message.content
+    : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+
 export interface Received {
   path: string;
   auth: string | undefined;

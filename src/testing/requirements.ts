@@ -114,6 +114,22 @@ export function ocrTools(): Requirement<undefined> {
   };
 }
 
+/** Poppler's `pdftoppm` alone: what renders a PDF's pages (a figure's page for the vision model). */
+export function pdfRenderer(): Requirement<undefined> {
+  let found = true;
+  try {
+    execFileSync('pdftoppm', ['-v'], { stdio: 'ignore', timeout: 15_000 });
+  } catch {
+    found = false;
+  }
+  return {
+    kind: 'pdftoppm',
+    value: undefined,
+    missing: found ? undefined : 'pdftoppm not installed',
+    hint: 'apt-get install --no-install-recommends poppler-utils',
+  };
+}
+
 /** A font that covers Simplified Chinese, for test pages Chromium renders. */
 export function chineseFont(): Requirement<undefined> {
   let fonts = '';

@@ -1,4 +1,4 @@
-import type { Received } from './fake-llm-server.ts';
+import { wireText, type Received } from './fake-llm-server.ts';
 
 /**
  * A well-behaved chat model for the `rag` agent, as a `FakeLlmServer.respond`: it answers each structured step by
@@ -8,7 +8,8 @@ import type { Received } from './fake-llm-server.ts';
  */
 export function scriptedRagAnswer(body: Received['body']): string | undefined {
   const format = body.response_format as { json_schema?: { name?: string } } | undefined;
-  const prompt = body.messages.find((message) => message.role === 'user')?.content ?? '';
+  const user = body.messages.find((message) => message.role === 'user');
+  const prompt = user ? wireText(user) : '';
   switch (format?.json_schema?.name) {
     case 'standalone_question':
       return JSON.stringify({ standalone_question: /Last question: (.+)$/m.exec(prompt)?.[1] ?? prompt });

@@ -85,9 +85,13 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
           io.out(wireJson(summary));
         } else {
           const seconds = summary.elapsedMs / 1000;
+          // Figures not described are said, so a reader knows what the index lacks (EVIDENT_VISION describes them).
+          const figures = summary.figures
+            ? `, ${summary.figures.described} figures described, ${summary.figures.notDescribed} not described`
+            : '';
           io.out(
             `${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed; ` +
-              `${summary.chunks} chunks, ${summary.pages} pages in ${seconds.toFixed(1)} s → ${evident.store.location}\n`,
+              `${summary.chunks} chunks, ${summary.pages} pages${figures} in ${seconds.toFixed(1)} s → ${evident.store.location}\n`,
           );
           // The line renderer already reported each failure as it happened; the bar did not.
           const failures = io.isTty ? summary.outcomes.filter((o) => o.status === 'failed') : [];

@@ -11,6 +11,7 @@ import { mendLigatures, scriptMark } from './pdf-scripts.ts';
 import { pageLayout } from '../pdf-tables/page-gutter.ts';
 import { findPageTables, insideTable, pdfTables, withTableBlocks, type FoundTable } from '../pdf-tables/index.ts';
 import { fileStem } from './decode-text.ts';
+import { figureCaptions } from './pdf-figures.ts';
 
 /** A text line as laid out on a page (PDF user space: y grows upwards). */
 interface PdfTextLine {
@@ -367,10 +368,13 @@ export const pdfLoader: Loader = {
       const firstPageHeadings = blocks.filter((block) => block.page === 1 && block.kind === 'heading');
       const title = metaTitle || firstPageHeadings[0]?.text;
       const tables = detected.tables.length > 0 ? { tables: detected.tables } : {};
+      // Captioned figures are reported, not described here: a vision model may read them during ingestion.
+      const figures = figureCaptions(blocks);
       return {
         blocks: withTableBlocks(blocks, detected),
         pageCount: pdf.numPages,
         ...tables,
+        ...(figures.length > 0 ? { figures } : {}),
         ...(title ? { title } : {}),
       };
     } finally {
