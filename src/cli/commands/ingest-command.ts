@@ -87,7 +87,7 @@ export function registerIngestCommand(program: Command, io: CliIo, setExit: (cod
           const seconds = summary.elapsedMs / 1000;
           // Figures not described are said, so a reader knows what the index lacks (EVIDENT_VISION describes them).
           const figures = summary.figures
-            ? `, ${summary.figures.described} figures described, ${summary.figures.notDescribed} not described`
+            ? `, figures: ${summary.figures.described} described, ${summary.figures.notDescribed} not described`
             : '';
           io.out(
             `${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed; ` +
