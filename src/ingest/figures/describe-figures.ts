@@ -61,9 +61,11 @@ export async function describeFigures(input: FiguresToDescribe): Promise<{ block
   try {
     const pdfPath = join(dir, 'in.pdf');
     await writeFile(pdfPath, input.pdf, { mode: 0o600 });
+    // Figures that share a page share its rendering.
+    const pages = new Map<number, Promise<Buffer>>();
     for (const figure of chosen) {
       try {
-        const text = await describeOne(figure, { ...input, describer, pdfPath, dir, env });
+        const text = await describeOne(figure, { ...input, describer, pdfPath, dir, env, pages });
         descriptions.set(figure, `${figure.label} (described by ${describer.id}): ${text}`);
       } catch (error) {
         logger.warn('figures: a figure was not described', {
@@ -86,18 +88,29 @@ export async function describeFigures(input: FiguresToDescribe): Promise<{ block
 /** One figure's description within `ingest.figures.timeoutMs` (its page's rendering and the model's answer). */
 async function describeOne(
   figure: FigureCaption,
-  at: FiguresToDescribe & { describer: FigureDescriber; pdfPath: string; dir: string; env: NodeJS.ProcessEnv },
+  at: FiguresToDescribe & {
+    describer: FigureDescriber;
+    pdfPath: string;
+    dir: string;
+    env: NodeJS.ProcessEnv;
+    pages: Map<number, Promise<Buffer>>;
+  },
 ): Promise<string> {
   const { config } = at;
   const deadline = performance.now() + config.timeoutMs;
-  const png = await renderFigurePage({
-    pdfPath: at.pdfPath,
-    dir: at.dir,
-    page: figure.page,
-    side: config.imageSide,
-    timeoutMs: config.timeoutMs,
-    env: at.env,
-  });
+  let rendering = at.pages.get(figure.page);
+  if (!rendering) {
+    rendering = renderFigurePage({
+      pdfPath: at.pdfPath,
+      dir: at.dir,
+      page: figure.page,
+      side: config.imageSide,
+      timeoutMs: config.timeoutMs,
+      env: at.env,
+    });
+    at.pages.set(figure.page, rendering);
+  }
+  const png = await rendering;
   const remaining = Math.max(1, Math.round(deadline - performance.now()));
   const signal = AbortSignal.timeout(remaining);
   // The model's client may not stop at once when the signal aborts: the bound holds either way.

@@ -104,6 +104,42 @@ describeWith(pdfRenderer(), 'figures with a vision model', () => {
     expect(chunks.some((chunk) => chunk.text.includes('described by'))).toBe(false);
   });
 
+  it('two figures of one page: each is described after its own caption, from the same picture of the page', async () => {
+    const second = 'Fig. 2. Berths by depth.';
+    const seen: { label: string; png: Buffer }[] = [];
+    const { blocks, counts } = await describeFigures({
+      docId: 'harbour.pdf',
+      docTitle: 'Harbour report',
+      pdf: REPORT,
+      figures: [
+        { page: 2, label: 'Figure 1', caption: CAPTION },
+        { page: 2, label: 'Figure 2', caption: second },
+      ],
+      blocks: [
+        { kind: 'text', text: CAPTION, page: 2 },
+        { kind: 'text', text: second, page: 2 },
+      ],
+      describer: {
+        id: 'openai:v',
+        describe: async (figure) => {
+          seen.push({ label: figure.label, png: figure.png });
+          return `the picture of ${figure.label}`;
+        },
+      },
+      config: INGEST_DEFAULTS.figures,
+      logger: silentLogger,
+    });
+    expect(counts).toEqual({ described: 2, notDescribed: 0 });
+    expect(blocks.map((block) => block.text)).toEqual([
+      CAPTION,
+      'Figure 1 (described by openai:v): the picture of Figure 1',
+      second,
+      'Figure 2 (described by openai:v): the picture of Figure 2',
+    ]);
+    expect(seen.map((call) => call.label)).toEqual(['Figure 1', 'Figure 2']);
+    expect(seen[1]?.png.equals(seen[0]!.png)).toBe(true);
+  });
+
   it('a model that does not answer within ingest.figures.timeoutMs is given up on', async () => {
     const figures = [{ page: 2, label: 'Figure 1', caption: CAPTION }];
     const { counts } = await describeFigures({
