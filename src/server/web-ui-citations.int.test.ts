@@ -108,6 +108,38 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.getByLabel('Question').press('Enter');
 }
 
+/**
+ * For each element `selector` finds on the sheet, the share of dark (glyph) pixels the canvas has under it (`on`) and in
+ * a band 40% of its height just above it (`above`): a mark over printed words has ink under it, and the line before is
+ * not under it.
+ */
+function inkUnder(sheet: Locator, selector: string): Promise<{ on: number; above: number }[]> {
+  return sheet.evaluate((element, marks) => {
+    const canvas = element.querySelector('canvas') as unknown as BrowserCanvas;
+    const origin = canvas.getBoundingClientRect();
+    const ratio = canvas.width / origin.width;
+    const context = canvas.getContext('2d');
+    const darkShare = (left: number, top: number, width: number, height: number): number => {
+      const { data } = context.getImageData(
+        Math.round((left - origin.left) * ratio),
+        Math.round((top - origin.top) * ratio),
+        Math.max(1, Math.round(width * ratio)),
+        Math.max(1, Math.round(height * ratio)),
+      );
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128 && (data[i + 3] ?? 0) > 128) dark += 1;
+      return dark / (data.length / 4);
+    };
+    return [...element.querySelectorAll(marks)].map((mark) => {
+      const box = mark.getBoundingClientRect();
+      return {
+        on: darkShare(box.left, box.top, box.width, box.height),
+        above: darkShare(box.left, box.top - box.height * 0.45, box.width, box.height * 0.4),
+      };
+    });
+  }, selector);
+}
+
 /** The cited page as the panel shows it, once drawn: its number, the quote's marks (text and boxes) and the canvas box. */
 async function shownPdfPage(panel: Locator) {
   const sheet = panel.locator('.pdf-sheet');
@@ -124,26 +156,7 @@ async function shownPdfPage(panel: Locator) {
       }),
     ),
     // Dark (glyph) pixels the canvas has under each mark: a highlight that lies over the drawn words, not beside them.
-    inked: await sheet.evaluate((element) => {
-      const canvas = element.querySelector('canvas') as unknown as BrowserCanvas;
-      const origin = canvas.getBoundingClientRect();
-      const ratio = canvas.width / origin.width;
-      const context = canvas.getContext('2d');
-      return [...element.querySelectorAll('mark.quote-mark')].map((mark) => {
-        const box = mark.getBoundingClientRect();
-        const x = Math.round((box.left - origin.left) * ratio);
-        const y = Math.round((box.top - origin.top) * ratio);
-        const { data } = context.getImageData(
-          x,
-          y,
-          Math.max(1, Math.round(box.width * ratio)),
-          Math.max(1, Math.round(box.height * ratio)),
-        );
-        let dark = 0;
-        for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128 && (data[i + 3] ?? 0) > 128) dark += 1;
-        return dark / (data.length / 4);
-      });
-    }),
+    inked: (await inkUnder(sheet, 'mark.quote-mark')).map((share) => share.on),
     canvas: (await sheet.locator('canvas').boundingBox())!,
   };
 }
@@ -308,34 +321,11 @@ describeWith(chromiumBrowser(), 'citations in the web UI (Chromium)', (executabl
     );
     // Each mark lies over its cell's printed words: ink under it, and blank paper a mark's height above (the row before
     // is a line away, not under the mark).
-    const inked = await sheet.evaluate((element) => {
-      const canvas = element.querySelector('canvas') as unknown as BrowserCanvas;
-      const origin = canvas.getBoundingClientRect();
-      const ratio = canvas.width / origin.width;
-      const context2d = canvas.getContext('2d');
-      const darkShare = (left: number, top: number, width: number, height: number): number => {
-        const { data } = context2d.getImageData(
-          Math.round((left - origin.left) * ratio),
-          Math.round((top - origin.top) * ratio),
-          Math.max(1, Math.round(width * ratio)),
-          Math.max(1, Math.round(height * ratio)),
-        );
-        let dark = 0;
-        for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128 && (data[i + 3] ?? 0) > 128) dark += 1;
-        return dark / (data.length / 4);
-      };
-      return [...element.querySelectorAll('.cell-mark')].map((mark) => {
-        const box = mark.getBoundingClientRect();
-        return {
-          on: darkShare(box.left, box.top, box.width, box.height),
-          gap: darkShare(box.left, box.top - box.height * 0.45, box.width, box.height * 0.4),
-        };
-      });
-    });
+    const inked = await inkUnder(sheet, '.cell-mark');
     expect(inked).toHaveLength(3);
-    for (const { on, gap } of inked) {
+    for (const { on, above } of inked) {
       expect(on).toBeGreaterThan(0.05);
-      expect(gap).toBeLessThan(on / 4);
+      expect(above).toBeLessThan(on / 4);
     }
     await page.screenshot({ path: join(SCREENSHOTS, 'citation-pdf-table-row.png') });
     await context.close();

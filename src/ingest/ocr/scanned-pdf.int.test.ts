@@ -280,7 +280,10 @@ describeWith(ocrTools(), 'scans with a line of text set over them', () => {
       const dredging = await evident.search.search('dredging schedule October tide', reader, { channels: ['bm25'] });
       expect(dredging.results[0]?.chunk).toMatchObject({ docId: 'stamped.pdf', page: 2 });
       expect(dredging.results[0]?.chunk.text).toContain('The dredging schedule moves to October');
-      expect(outcome(summary, 'slide.pdf')).toMatchObject({ status: 'added', pages: 1 });
+      expect(outcome(summary, 'slide.pdf'), JSON.stringify(outcome(summary, 'slide.pdf')?.error)).toMatchObject({
+        status: 'added',
+        pages: 1,
+      });
       const dues = await evident.search.search('harbour dues winter season', reader, { channels: ['bm25'] });
       expect(dues.results[0]?.chunk).toMatchObject({ docId: 'slide.pdf', text: 'Harbour dues for the winter season' });
       const cover = await evident.search.search('annual report port council', reader, { channels: ['bm25'] });
