@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { buildPdf } from '../../testing/pdf-builder.ts';
+import { itWith, sharedDataset } from '../../testing/requirements.ts';
 import { figureCaptions } from './pdf-figures.ts';
 import { pdfLoader } from './pdf-loader.ts';
 
@@ -43,4 +45,20 @@ describe('figure captions in a PDF', () => {
     const loaded = await pdfLoader.load(buildPdf([[{ text: 'No pictures here.' }]]), 'plain.pdf');
     expect(loaded.figures).toBeUndefined();
   });
+
+  itWith(
+    sharedDataset('pdfs/bert-1810.04805.pdf'),
+    'finds the five figures of the BERT paper on their pages',
+    async (path) => {
+      const loaded = await pdfLoader.load(await readFile(path), 'bert.pdf');
+      expect(loaded.figures?.map((figure) => [figure.label, figure.page])).toEqual([
+        ['Figure 1', 3],
+        ['Figure 2', 5],
+        ['Figure 3', 13],
+        ['Figure 4', 15],
+        ['Figure 5', 16],
+      ]);
+      expect(loaded.figures?.[1]?.caption).toMatch(/^Figure 2: BERT input representation\./);
+    },
+  );
 });
