@@ -266,6 +266,7 @@ export function unnamedBy(view: QuestionView, evidence: readonly Evidence[]): Un
 /** Questions that ask for a name: the names in a sentence are its candidate answers, not what it is about. */
 const NAME_TYPES = new Set<AnswerType>(['person', 'organization', 'place', 'list', 'definition', 'any']);
 
+const HAN = /\p{Script=Han}/u;
 /** How far into a sentence its subject starts, in characters: "Peters et al. (2018b) presented …". */
 const SUBJECT_REACH = 12;
 
@@ -277,7 +278,8 @@ const SUBJECT_REACH = 12;
  */
 function aboutAnother(view: QuestionView, tie: ValueTie): boolean {
   const text = tie.sentence.text;
-  if (view.entities.some((entity) => names(text, entity))) return false;
+  // Chinese sentences open with their topic as often as their subject, and the dictionary tags role nouns as names.
+  if (HAN.test(text) || view.entities.some((entity) => names(text, entity))) return false;
   const open = text.replace(/\([^()]*\)/gu, ' ').replace(/^[^\p{L}\p{N}]+/u, '');
   return view.module.entities(open).some((other) => {
     const at = open.indexOf(other);
