@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { buildPdf } from '../../testing/pdf-builder.ts';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiTestServer, type ApiResponse, type ApiTestServer } from '../../testing/api-test-server.ts';
@@ -95,6 +96,21 @@ describe('POST /v1/documents (upload)', () => {
       source: 'upload:contracts/2099/ct-2099-0001.md',
     });
     expect(Date.parse(listed?.updated_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("says how many of a PDF's captioned figures were described: none offline, each counted", async () => {
+    const pdf = buildPdf([
+      [
+        { text: 'Pump curves', size: 16, bold: true },
+        { text: 'The curve below shows flow against head for each pump model.', gapBefore: 8 },
+        { text: 'Figure 1: Flow against head for the Zephyr pumps.', gapBefore: 120 },
+      ],
+    ]);
+    const response = await upload(form([['pump-curves.pdf', new Uint8Array(pdf)]], { folder: 'figures' }));
+    expect(response.status, response.text).toBe(201);
+    expect(uploadSummaryJson.parse(response.json).documents).toEqual([
+      { doc_id: 'figures/pump-curves.pdf', status: 'ingested', chunks: 1, figures: { described: 0, not_described: 1 } },
+    ]);
   });
 
   it('keeps a member outside the ACL from finding or listing an uploaded document', async () => {

@@ -16,6 +16,9 @@ export function toUploadSummaryJson(summary: IngestSummary): UploadSummaryJson {
     doc_id: outcome.docId,
     status: toUploadStatus(outcome.status),
     chunks: outcome.chunks,
+    ...(outcome.figures
+      ? { figures: { described: outcome.figures.described, not_described: outcome.figures.notDescribed } }
+      : {}),
     ...(outcome.error ? { error: errorJson(outcome.error) } : {}),
   }));
   const count = (status: UploadStatus) => documents.filter((d) => d.status === status).length;

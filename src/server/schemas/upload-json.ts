@@ -9,6 +9,11 @@ export const uploadedDocumentJson = z
     doc_id: z.string(),
     status: uploadStatus,
     chunks: z.number().int().nonnegative(),
+    figures: z
+      .object({ described: z.number().int().nonnegative(), not_described: z.number().int().nonnegative() })
+      .strict()
+      .optional()
+      .describe('Present when the file captions figures: how many the vision model described, how many it did not.'),
     error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).strict().optional(),
   })
   .strict();

@@ -12,6 +12,13 @@ export function UploadResult({ summary }: { summary: UploadSummary }) {
           <li key={document.doc_id} className={document.error ? 'failed' : undefined}>
             <code>{document.doc_id}</code> {document.status}
             {document.chunks > 0 && <span className="muted"> ({document.chunks} chunks)</span>}
+            {document.figures && (
+              <span className="muted">
+                {' '}
+                — {document.figures.described} of {document.figures.described + document.figures.not_described} figures
+                described
+              </span>
+            )}
             {document.error && (
               <span className="upload-error">
                 {' '}
