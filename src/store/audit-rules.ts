@@ -126,9 +126,11 @@ function isoTime(field: string, text: string): string {
   return new Date(ms).toISOString();
 }
 
-/** One entry as its chain value covers it: every field but the id, in a fixed order. */
-const chainedFields = (entry: AuditEntry): unknown[] => [
-  entry.at,
+/**
+ * An entry's written fields but its time, in a fixed order: the columns `actor … outcome` of the audit log, as
+ * PostgreSQL's insert binds them and as the chain value covers them (after the time).
+ */
+export const auditFields = (entry: Omit<AuditEntry, 'id' | 'at'>): unknown[] => [
   entry.actor,
   entry.action,
   entry.surface ?? null,
@@ -143,6 +145,9 @@ const chainedFields = (entry: AuditEntry): unknown[] => [
   entry.target ?? null,
   entry.outcome ?? null,
 ];
+
+/** One entry as its chain value covers it: every field but the id, in a fixed order. */
+const chainedFields = (entry: AuditEntry): unknown[] => [entry.at, ...auditFields(entry)];
 
 /** An entry's chain value: SHA-256 of the previous entry's value and of the entry's fields. */
 export const auditChain = (previous: string, entry: AuditEntry): string =>

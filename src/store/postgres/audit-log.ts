@@ -1,6 +1,7 @@
 import {
   AUDIT_COLUMNS,
   auditChain,
+  auditFields,
   normalizeAuditQuery,
   validateAuditEntry,
   verifyAuditChain,
@@ -34,21 +35,6 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
       // The time is set here (a JS Date, to the millisecond, as the column's default would be), so the chain value
       // covers the time that is read back.
       const at = new Date();
-      const values = [
-        entry.actor,
-        entry.action,
-        entry.surface ?? null,
-        entry.question ?? null,
-        entry.questionSha256 ?? null,
-        entry.runId ?? null,
-        entry.threadId ?? null,
-        entry.returnedDocIds ?? null,
-        entry.citedDocIds ?? null,
-        entry.withheld ?? null,
-        entry.decision ?? null,
-        entry.target ?? null,
-        entry.outcome ?? null,
-      ] as const;
       // One append at a time across every process on the store (a transaction-scoped advisory lock): each reads the
       // chain's last value and appends after it.
       const row = await pool.transaction('append to the audit log', async (c) => {
@@ -66,7 +52,7 @@ export function postgresAuditLog(pool: PostgresPool): AuditLog {
             `INSERT INTO audit_log (actor, action, surface, question, question_sha256, run_id, thread_id, returned_doc_ids,
                cited_doc_ids, withheld, decision, target, outcome, at, chain)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING ${AUDIT_COLUMNS}`,
-            [...values, at, chain],
+            [...auditFields(entry), at, chain],
           )
         ).rows[0] as AuditRow;
       });
