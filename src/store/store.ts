@@ -1,6 +1,7 @@
 import type { AuditLog } from './ports/audit-log.ts';
 import type { CheckpointStore } from './ports/checkpoint-store.ts';
 import type { DocumentStore, EmbedderInfo } from './ports/document-store.ts';
+import type { FeedbackStore } from './ports/feedback-store.ts';
 import type { MemoryStore } from './ports/memory-store.ts';
 import type { PrincipalStore } from './ports/principal-store.ts';
 import type { RunLog } from './ports/run-log.ts';
@@ -36,6 +37,19 @@ export type {
   TableQueryLimits,
   TableQueryResult,
 } from './ports/document-store.ts';
+export {
+  FEEDBACK_BOUNDS,
+  FEEDBACK_RATINGS,
+  FEEDBACK_REASONS,
+  MAX_FEEDBACK_PAGE,
+  type FeedbackCounts,
+  type FeedbackQuery,
+  type FeedbackRating,
+  type FeedbackReason,
+  type FeedbackRecord,
+  type FeedbackStore,
+  type FeedbackWrite,
+} from './ports/feedback-store.ts';
 export type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from './ports/memory-store.ts';
 export type { PrincipalStore, UserRecord } from './ports/principal-store.ts';
 export {
@@ -65,7 +79,14 @@ export interface StoreStats {
  * Code that needs one concern takes that port alone (a `RunLog`, a `MemoryStore`, …). Backends: `sqlite/`
  * (embedded default) and `postgres/`; both pass `testing/store-conformance/`.
  */
-export interface Store extends DocumentStore, PrincipalStore, MemoryStore, RunLog, CheckpointStore, AuditLog {
+export interface Store
+  extends DocumentStore,
+    PrincipalStore,
+    MemoryStore,
+    RunLog,
+    CheckpointStore,
+    AuditLog,
+    FeedbackStore {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;

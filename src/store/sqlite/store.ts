@@ -3,6 +3,7 @@ import { readEmbedder } from './document-writes.ts';
 import { sqliteAuditLog } from './audit-log.ts';
 import { SqliteConnection, type SqliteStoreOptions } from './connection.ts';
 import { sqliteDocumentStore } from './document-store.ts';
+import { sqliteFeedbackStore } from './feedback-store.ts';
 import { sqliteMemoryStore } from './memory-store.ts';
 import { sqlitePrincipalStore } from './principal-store.ts';
 import { sqliteRunLog } from './run-log.ts';
@@ -42,6 +43,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteMemoryStore(conn),
     ...sqliteRunLog(conn),
     ...sqliteAuditLog(conn),
+    ...sqliteFeedbackStore(conn),
     prepareTableQueries() {
       if (conn.isOpen && conn.location !== ':memory:') tableQueries.prewarm(resolveTableQueryLimits(DEFAULT_BOUNDS));
     },

@@ -9,6 +9,7 @@ import { describeDocumentFiles } from './document-files.spec.ts';
 import { describeDocumentParent } from './document-parent.spec.ts';
 import { describeDocuments } from './documents.spec.ts';
 import { describeEmbedder } from './embedder.spec.ts';
+import { describeFeedbackStore } from './feedback-store.spec.ts';
 import { describeKeywordSearch } from './keyword-search.spec.ts';
 import { describeMemoryStore } from './memory-store.spec.ts';
 import { describePrincipalStore } from './principal-store.spec.ts';
@@ -54,6 +55,8 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeCheckpointStore(suite);
     // AuditLog
     describeAuditLog(suite);
+    // FeedbackStore
+    describeFeedbackStore(suite);
     // Store
     describePersistence(suite);
   });

@@ -14,6 +14,7 @@ import { aclEpoch } from './013-acl-epoch.ts';
 import { documentParent } from './014-document-parent.ts';
 import { tableDescription } from './015-table-description.ts';
 import { chunkRegions } from './016-chunk-regions.ts';
+import { feedbackSchema } from './017-feedback.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -36,4 +37,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   documentParent,
   tableDescription,
   chunkRegions,
+  feedbackSchema,
 ];

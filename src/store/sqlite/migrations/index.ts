@@ -13,6 +13,7 @@ import { auditChain } from './012-audit-chain.ts';
 import { documentParent } from './013-document-parent.ts';
 import { tableDescription } from './014-table-description.ts';
 import { chunkRegions } from './015-chunk-regions.ts';
+import { feedback } from './016-feedback.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   documentParent,
   tableDescription,
   chunkRegions,
+  feedback,
 ];
