@@ -16,6 +16,9 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'thread_forbidden'
+  | 'assistant_read_only'
+  // Assistants: a create that names a taken id.
+  | 'assistant_exists'
   // Threads and runs: the request is fine, but the thread or run is not in a state that allows it now.
   | 'thread_exists'
   | 'thread_busy'
@@ -84,6 +87,8 @@ const KNOWN: Record<ErrorCode, true> = {
   unauthorized: true,
   forbidden: true,
   thread_forbidden: true,
+  assistant_read_only: true,
+  assistant_exists: true,
   thread_exists: true,
   thread_busy: true,
   too_many_runs: true,

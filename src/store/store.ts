@@ -1,3 +1,4 @@
+import type { AssistantStore } from './ports/assistant-store.ts';
 import type { AuditLog } from './ports/audit-log.ts';
 import type { CheckpointStore } from './ports/checkpoint-store.ts';
 import type { DocumentStore, EmbedderInfo } from './ports/document-store.ts';
@@ -7,6 +8,20 @@ import type { PrincipalStore } from './ports/principal-store.ts';
 import type { RunLog } from './ports/run-log.ts';
 
 export type { ApiKeyRecord } from './api-key.ts';
+export {
+  ASSISTANT_SORT_FIELDS,
+  MAX_ASSISTANT_PAGE,
+  MAX_ASSISTANT_VERSIONS,
+  mayReadAssistant,
+  type AssistantFilter,
+  type AssistantQuery,
+  type AssistantReader,
+  type AssistantRecord,
+  type AssistantSortField,
+  type AssistantStore,
+  type AssistantVersionRecord,
+  type AssistantWrite,
+} from './ports/assistant-store.ts';
 export {
   AUDIT_ACTIONS,
   AUDIT_SURFACES,
@@ -86,7 +101,8 @@ export interface Store
     RunLog,
     CheckpointStore,
     AuditLog,
-    FeedbackStore {
+    FeedbackStore,
+    AssistantStore {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;

@@ -1,9 +1,11 @@
+import type { AssistantStore } from '../ports/assistant-store.ts';
 import type { AuditLog } from '../ports/audit-log.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { FeedbackStore } from '../ports/feedback-store.ts';
 import type { MemoryStore } from '../ports/memory-store.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { RunLog } from '../ports/run-log.ts';
+import { postgresAssistantStore } from './assistant-store.ts';
 import { postgresAuditLog } from './audit-log.ts';
 import { postgresDocumentStore } from './document-store.ts';
 import { postgresFeedbackStore } from './feedback-store.ts';
@@ -13,7 +15,7 @@ import { postgresPrincipalStore } from './principal-store.ts';
 import { postgresRunLog } from './run-log.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
-export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore;
+export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore & AssistantStore;
 
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
@@ -31,6 +33,8 @@ export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
   ...postgresAuditLog(pool),
   // Feedback stays on the primary: a rater reads back their own rating at once, and an admin's list is small.
   ...postgresFeedbackStore(pool),
+  // Assistants stay on the primary: who may read and run one is decided at the moment of use.
+  ...postgresAssistantStore(pool),
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { Store, StoreStats } from '../store.ts';
 import { readEmbedder } from './document-writes.ts';
+import { sqliteAssistantStore } from './assistant-store.ts';
 import { sqliteAuditLog } from './audit-log.ts';
 import { SqliteConnection, type SqliteStoreOptions } from './connection.ts';
 import { sqliteDocumentStore } from './document-store.ts';
@@ -44,6 +45,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteRunLog(conn),
     ...sqliteAuditLog(conn),
     ...sqliteFeedbackStore(conn),
+    ...sqliteAssistantStore(conn),
     prepareTableQueries() {
       if (conn.isOpen && conn.location !== ':memory:') tableQueries.prewarm(resolveTableQueryLimits(DEFAULT_BOUNDS));
     },

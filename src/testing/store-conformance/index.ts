@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeAssistantStore } from './assistant-store.spec.ts';
 import { describeAuditLog } from './audit-log.spec.ts';
 import { describeBatchWrites } from './batch-writes.spec.ts';
 import { describeCheckpointStore } from './checkpoint-store.spec.ts';
@@ -53,6 +54,8 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeRunLog(suite);
     describeRunLogLeases(suite);
     describeCheckpointStore(suite);
+    // AssistantStore
+    describeAssistantStore(suite);
     // AuditLog
     describeAuditLog(suite);
     // FeedbackStore

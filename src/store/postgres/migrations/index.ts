@@ -15,6 +15,7 @@ import { documentParent } from './014-document-parent.ts';
 import { tableDescription } from './015-table-description.ts';
 import { chunkRegions } from './016-chunk-regions.ts';
 import { feedbackSchema } from './017-feedback.ts';
+import { assistants } from './018-assistants.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -38,4 +39,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   tableDescription,
   chunkRegions,
   feedbackSchema,
+  assistants,
 ];

@@ -14,6 +14,7 @@ import { documentParent } from './013-document-parent.ts';
 import { tableDescription } from './014-table-description.ts';
 import { chunkRegions } from './015-chunk-regions.ts';
 import { feedback } from './016-feedback.ts';
+import { assistants } from './017-assistants.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   tableDescription,
   chunkRegions,
   feedback,
+  assistants,
 ];
