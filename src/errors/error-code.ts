@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'thread_agent_mismatch'
   | 'no_pending_approval'
   | 'run_not_running'
+  | 'run_not_finished'
   | 'run_event_conflict'
   | 'run_lease_lost'
   | 'run_orphaned'
@@ -96,6 +97,7 @@ const KNOWN: Record<ErrorCode, true> = {
   thread_agent_mismatch: true,
   no_pending_approval: true,
   run_not_running: true,
+  run_not_finished: true,
   run_event_conflict: true,
   run_lease_lost: true,
   run_orphaned: true,

@@ -26,6 +26,7 @@ export { RunEventConflictError } from './run-event-conflict-error.ts';
 export { RunFailedError, type RunFailure } from './run-failed-error.ts';
 export { RunLeaseLostError } from './run-lease-lost-error.ts';
 export { RunNotRunningError } from './run-not-running-error.ts';
+export { RunNotFinishedError } from './run-not-finished-error.ts';
 export { RunOrphanedError } from './run-orphaned-error.ts';
 export { ServerUnreachableError } from './server-unreachable-error.ts';
 export { SourceError } from './source-error.ts';

@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../logging/logger.ts';
 import { authenticate } from './auth.ts';
 import { errorResponse } from './error-response.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
+import { feedbackRoutes } from './routes/feedback-routes.ts';
 import { docsRoutes } from './routes/docs-routes.ts';
 import { documentFileRoutes } from './routes/document-file-routes.ts';
 import { documentRoutes } from './routes/document-routes.ts';
@@ -74,6 +75,8 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', memoryRoutes(evident));
   app.route('/v1', userRoutes(evident));
   app.route('/v1', auditRoutes(evident));
+  // Ratings of runs' answers: the rated answer is read from the run's events, so they need the run engine.
+  if (deps.agents) app.route('/v1', feedbackRoutes(evident, deps.agents.runs));
   app.route('/', webRoutes());
   app.notFound((c) => {
     const { status, body } = errorResponse(new RouteNotFoundError(c.req.method, c.req.path));

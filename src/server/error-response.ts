@@ -23,6 +23,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   thread_agent_mismatch: 409,
   no_pending_approval: 409,
   run_not_running: 409,
+  run_not_finished: 409,
   payload_too_large: 413,
   too_many_runs: 429,
 };

@@ -3,6 +3,7 @@ import { jsonSchemaOf } from './json-schema.ts';
 import type { OpenApiDocument, PathGroup } from './openapi-types.ts';
 import { auditPaths } from './paths/audit-paths.ts';
 import { documentPaths } from './paths/document-paths.ts';
+import { feedbackPaths } from './paths/feedback-paths.ts';
 import { langgraphAssistantPaths } from './paths/langgraph-assistant-paths.ts';
 import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
 import { langgraphThreadPaths } from './paths/langgraph-thread-paths.ts';
@@ -28,6 +29,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   mcpPaths,
   userPaths,
   auditPaths,
+  feedbackPaths,
 ];
 
 /** The OpenAPI 3.1 document of the whole HTTP API, assembled from the route groups' own descriptions. */

@@ -12,6 +12,9 @@ export const AUDIT_ACTIONS = [
   // Content read outside a search or an ask: SQL over ingested tables, a document's file or resource.
   'table.query',
   'document.read',
+  // A user rated a run's answer (outcome: up or down), or withdrew their rating.
+  'feedback.rate',
+  'feedback.withdraw',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
