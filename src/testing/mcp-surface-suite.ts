@@ -77,13 +77,14 @@ const UUID = /^[0-9a-f-]{36}$/;
  * connected the clients, so HTTP and stdio are held to the same tests.
  */
 export function mcpSurfaceSuite(clients: () => McpSuiteClients): void {
-  it('lists the five tools (no approve tool), the two resource templates and the cited_answer prompt', async () => {
+  it('lists the six tools (no approve tool), the two resource templates and the cited_answer prompt', async () => {
     const { bob } = clients();
     const tools = (await bob.listTools()).tools;
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'ask',
       'list_documents',
       'list_tables',
+      'rate_answer',
       'search',
       'table_query',
     ]);
@@ -150,6 +151,42 @@ export function mcpSurfaceSuite(clients: () => McpSuiteClients): void {
     const foreign = await callTool(alice, 'ask', { question: 'And then?', thread_id: first.thread_id });
     expect(foreign.isError).toBe(true);
     expect(textOf(foreign)).toContain('(not_found)');
+  });
+
+  it("rates an answer of the caller's own run, replacing a previous rating; another user's run is not found", async () => {
+    const { alice, bob } = clients();
+    const asked = await toolJson<AskJson>(bob, 'ask', {
+      question: 'How many days of paid annual leave does every employee receive?',
+    });
+    type RatedJson = {
+      feedback: { run_id: string; rater: string; rating: string; correction: string | null; answer: string | null };
+    };
+    const down = await toolJson<RatedJson>(bob, 'rate_answer', {
+      run_id: asked.run_id,
+      rating: 'down',
+      reason: 'incomplete',
+      correction: '25 days, plus public holidays.',
+    });
+    expect(down.feedback).toMatchObject({
+      run_id: asked.run_id,
+      rater: 'bob',
+      rating: 'down',
+      correction: '25 days, plus public holidays.',
+      answer: asked.answer,
+    });
+    const up = await toolJson<RatedJson>(bob, 'rate_answer', { run_id: asked.run_id, rating: 'up' });
+    expect(up.feedback).toMatchObject({ rating: 'up', correction: null });
+    // Alice may not read bob's run: the same answer as for a run that does not exist.
+    const foreign = await callTool(alice, 'rate_answer', { run_id: asked.run_id, rating: 'down' });
+    const missing = await callTool(alice, 'rate_answer', { run_id: 'no-such-run', rating: 'down' });
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign).replace(asked.run_id, '<id>')).toBe(textOf(missing).replace('no-such-run', '<id>'));
+    const tooLong = await callTool(bob, 'rate_answer', {
+      run_id: asked.run_id,
+      rating: 'down',
+      correction: 'x'.repeat(4_001),
+    });
+    expect(tooLong.isError).toBe(true);
   });
 
   it('refuses when the evidence is not enough: answerable false and what is missing', async () => {
