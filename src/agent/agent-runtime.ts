@@ -63,6 +63,7 @@ export async function openAgentRuntime(
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
       limits: options.limits ?? services.config.runs,
       audit: services.audit,
+      detailStreamMaxBytes: services.config.runs.detailStreamMaxBytes,
     });
   } catch (error) {
     await checkpointer.close();

@@ -90,6 +90,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_RUN_LEASE_MS'], path: ['runs', 'leaseMs'], parse: num },
   { names: ['EVIDENT_RUNS_MAX_CONCURRENT'], path: ['runs', 'maxConcurrent'], parse: num },
   { names: ['EVIDENT_RUNS_MAX_CONCURRENT_PER_USER'], path: ['runs', 'maxConcurrentPerUser'], parse: num },
+  { names: ['EVIDENT_RUN_DETAIL_STREAM_MAX_BYTES'], path: ['runs', 'detailStreamMaxBytes'], parse: num },
   { names: ['EVIDENT_TABLE_MAX_ROWS'], path: ['tables', 'maxRows'], parse: num },
   { names: ['EVIDENT_TABLE_TIMEOUT_MS'], path: ['tables', 'timeoutMs'], parse: num },
   { names: ['EVIDENT_TABLE_MAX_RESULT_BYTES'], path: ['tables', 'maxResultBytes'], parse: num },

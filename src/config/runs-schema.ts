@@ -40,6 +40,15 @@ export const runsSchema = z
       .max(10_000)
       .default(16)
       .describe("Runs of one user (a thread's owner) one process executes at once."),
+    detailStreamMaxBytes: z
+      .number()
+      .int()
+      .min(4_096)
+      .max(1_073_741_824)
+      .default(8 * 1024 * 1024)
+      .describe(
+        'Bytes of JSON one run execution may store of the detail stream modes (`events`, `debug`, `checkpoints`, `tasks`, recorded only when the run was created asking for them); past it each mode ends with a `truncated` notice and the rest of it is not recorded.',
+      ),
   })
   .prefault({})
   .refine((runs) => runs.leaseMs >= 3 * runs.heartbeatMs, {

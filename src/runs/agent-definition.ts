@@ -7,6 +7,8 @@ import type { AgentTrace } from './run-trace.ts';
 /** What a compiled, checkpointed LangGraph graph offers the run runtime (structural, so every agent's graph fits). */
 export interface AgentGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  /** LangChain's callback events (v2) of an execution, for the `events` stream mode; a graph without it cannot record them. */
+  streamEvents?(input: unknown, options: Record<string, unknown> & { version: 'v2' }): AsyncIterable<unknown>;
   getState(config: { configurable: Record<string, unknown> }): Promise<StateSnapshot>;
   getStateHistory(
     config: { configurable: Record<string, unknown> },

@@ -33,7 +33,7 @@ const firstChunkOf = (docId: string): string => `${docId}#0`;
  * Every chunk id a stored value refers to: `chunk_id` fields, id lists, a turn's `sources`, and ids named in text (a
  * token that only looks like one is looked up too, and withheld when it names nothing the reader may read).
  */
-function chunkIdsIn(value: unknown, into: Set<string>): Set<string> {
+export function chunkIdsIn(value: unknown, into: Set<string>): Set<string> {
   if (typeof value === 'string') {
     for (const match of value.matchAll(CHUNK_MENTION)) into.add(match[1] as string);
   } else if (Array.isArray(value)) {

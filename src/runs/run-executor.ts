@@ -8,17 +8,22 @@ import { SPAN_STATUS_ERROR } from '../telemetry/in-span.ts';
 import { inRunSpan } from '../telemetry/run-span.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
+import { detailChunkJson } from './detail-stream-json.ts';
+import { DEFAULT_DETAIL_STREAM_MAX_BYTES, DetailStreamBudget } from './detail-stream-budget.ts';
+import { detailModesOf, isDetailStreamMode, recordedModesOf, type DetailStreamMode } from './detail-stream-modes.ts';
+import { graphChunks } from './graph-stream-source.ts';
 import type { RunEventWriter } from './run-event-writer.ts';
 import { leaseStopOf, type LeaseStop } from './run-lease.ts';
 import { messageTupleJson } from './stream-json.ts';
 import { valuesToStore } from './values-delta.ts';
 
 /**
- * Every mode is recorded, whatever the starting client asked for: a later join may ask for other modes. `messages`
- * only for an agent whose steps can stream them (one with a chat model): offline there are none to record.
+ * These modes are recorded for every run, whatever the starting client asked for: a later join may ask for other
+ * modes. `messages` only for an agent whose steps can stream them (one with a chat model): offline there are none to
+ * record. The detail modes (`events`, `debug`, `checkpoints`, `tasks`) only when the run's creator asked for them.
  */
 export const RECORDED_STREAM_MODES = ['values', 'updates', 'custom', 'messages'] as const;
-const recordedModesOf = (agent: AgentDefinition): string[] =>
+const baseModesOf = (agent: AgentDefinition): string[] =>
   agent.streamsMessages === false
     ? RECORDED_STREAM_MODES.filter((mode) => mode !== 'messages')
     : [...RECORDED_STREAM_MODES];
@@ -41,6 +46,13 @@ export interface ExecuteRunInput {
   afterSeq?: number;
   /** An orphan that cannot be resumed: the run ends failed with this error, the graph untouched. */
   failWith?: Error;
+  /**
+   * The detail stream modes (`events`, `debug`, `checkpoints`, `tasks`) the run's creator asked for, recorded beside
+   * the base modes; a recovered run (no list given) records what its first `metadata` event says it records.
+   */
+  detailModes?: readonly DetailStreamMode[];
+  /** What the detail modes may store per execution, in bytes of JSON (`runs.detailStreamMaxBytes`). */
+  detailMaxBytes?: number;
   /** Aborting with a plain reason cancels the run; with a `LeaseStop` the run is left to another process, unrecorded. */
   signal: AbortSignal;
   /**
@@ -102,7 +114,19 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
   let error: string | undefined;
   let finalState: Record<string, unknown> | undefined;
   try {
-    const metadata = { run_id: runId, thread_id: threadId, assistant_id: agent.name, attempt: run.attempt };
+    // The detail modes this run records: what its creator asked for, or (a recovered run) what its log says it records.
+    const asked =
+      execution.detailModes ??
+      (seq > 0 ? detailModesOf(recordedModesOf((await store.listRunEvents(runId, 0, 1))[0]?.data)) : []);
+    const detail = asked.filter((mode) => mode !== 'events' || agent.graph.streamEvents !== undefined);
+    const metadata = {
+      run_id: runId,
+      thread_id: threadId,
+      assistant_id: agent.name,
+      attempt: run.attempt,
+      // Which modes a join or a replay can ask for.
+      stream_modes: [...baseModesOf(agent), ...detail],
+    };
     const fromCheckpoint =
       seq > 0
         ? {}
@@ -117,18 +141,31 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     await events.appendNow({ runId, seq, event: 'metadata', data: { ...metadata, ...fromCheckpoint } });
     if (failWith) throw failWith;
     let values: Record<string, unknown> = {};
-    const stream = await agent.graph.stream(input, {
-      streamMode: recordedModesOf(agent),
-      // Each step's checkpoint is stored before the next step starts: a step a crash interrupts is the only work
-      // lost, and a step waits for the checkpointer's (batched) write, which lets other runs and requests go between.
-      durability: 'sync',
-      configurable: { thread_id: threadId, run_id: runId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
-      signal,
-    });
+    const budget = new DetailStreamBudget(execution.detailMaxBytes ?? DEFAULT_DETAIL_STREAM_MAX_BYTES, runId);
+    let step: number | null = null;
+    const stream = graphChunks(
+      agent.graph,
+      input,
+      {
+        streamMode: [...baseModesOf(agent), ...detail.filter((mode) => mode !== 'events')],
+        // Each step's checkpoint is stored before the next step starts: a step a crash interrupts is the only work
+        // lost, and a step waits for the checkpointer's (batched) write, which lets other runs and requests go between.
+        durability: 'sync',
+        configurable: { thread_id: threadId, run_id: runId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+        signal,
+      },
+      detail.includes('events') ? { runId } : undefined,
+    );
     let stored: Record<string, unknown> | undefined;
     for await (const part of stream) {
-      const [mode, chunk] = part as [string, unknown];
-      if (mode === 'values') {
+      const [mode, chunk] = part;
+      if (isDetailStreamMode(mode)) {
+        const data = detailChunkJson(mode, chunk, (state) => agent.view(state));
+        if (mode === 'debug' && typeof data.step === 'number') step = data.step;
+        const admitted = budget.admit(mode, JSON.stringify(data), step);
+        if (admitted.kind === 'store') void emit(mode, data);
+        else if (admitted.kind === 'cut') void emit(mode, admitted.notice);
+      } else if (mode === 'values') {
         const chunkValues = chunk as Record<string, unknown>;
         // An interrupt arrives as a values chunk of its own; clients get it merged into the last state, as invoke returns it.
         values = INTERRUPT in chunkValues ? { ...values, [INTERRUPT]: chunkValues[INTERRUPT] } : chunkValues;

@@ -22,4 +22,9 @@ export interface RunRequest {
   createThread?: boolean;
   /** The front end that asked (`langgraph`, `openai`, `cli`, `mcp`), for the audit log. */
   surface?: AuditSurface;
+  /**
+   * The stream modes the client asked for: the detail ones among them (`events`, `debug`, `checkpoints`, `tasks`)
+   * are recorded for this run; the others are recorded for every run.
+   */
+  streamModes?: readonly string[];
 }

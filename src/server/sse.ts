@@ -3,9 +3,24 @@ import { streamSSE } from 'hono/streaming';
 import type { RunManager } from '../runs/run-manager.ts';
 import type { Principal } from '../domain/index.ts';
 import type { RunEventRecord } from '../store/store.ts';
+import { publicErrorOf } from '../errors/public-error.ts';
+import { recordedModesOf, streamModeNotRecorded, unrecordedModes } from '../runs/detail-stream-modes.ts';
 
-/** The stream modes a client may ask for; `messages-tuple` is the SDK's name for the `messages` events. */
-export const STREAM_MODES = ['values', 'updates', 'custom', 'messages', 'messages-tuple'] as const;
+/**
+ * The stream modes a client may ask for; `messages-tuple` is the SDK's name for the `messages` events. The last four
+ * (the detail modes) are recorded only for a run whose creator asked for them.
+ */
+export const STREAM_MODES = [
+  'values',
+  'updates',
+  'custom',
+  'messages',
+  'messages-tuple',
+  'events',
+  'debug',
+  'checkpoints',
+  'tasks',
+] as const;
 export type StreamMode = (typeof STREAM_MODES)[number];
 
 /** Events every stream carries whatever the modes: they frame the run. */
@@ -41,6 +56,8 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
     });
     // A run's values repeat the fields a step left alone as the same objects: their JSON is written once per stream.
     const fieldJson = new WeakMap<object, string>();
+    // The run's modes are checked against what it records once (at its first `metadata`, for a stream from the start).
+    let checked = options.afterSeq > 0;
     const heartbeat = setInterval(
       () => void stream.write(': heartbeat\n\n').catch(() => undefined),
       options.heartbeatMs,
@@ -55,6 +72,19 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
       )) {
         let text = '';
         for (const event of batch) {
+          if (event.event === 'metadata' && !checked) {
+            checked = true;
+            // A run that had not started when the stream was asked for: its first event says what it records.
+            const missing = unrecordedModes(options.modes, recordedModesOf(event.data));
+            if (missing.length > 0) {
+              const refusal = publicErrorOf(streamModeNotRecorded(options.runId, missing, recordedModesOf(event.data)));
+              await stream.write(
+                `event: error\ndata: ${JSON.stringify({ error: refusal.code, message: refusal.message, hint: refusal.hint })}\n\n`,
+              );
+              ended = true;
+              return;
+            }
+          }
           if (event.event === 'end') ended = true;
           if (wanted(event, modes)) text += sseMessage(event, fieldJson);
         }

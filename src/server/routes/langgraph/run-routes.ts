@@ -11,6 +11,7 @@ import type { ServerEnv } from '../../server-env.ts';
 import { lastEventId, STREAM_MODES, streamRunEvents, type StreamMode } from '../../sse.ts';
 import { runJson, threadStateJson } from './api-json.ts';
 import { runActionOf, runBodySchema, streamModesOf, type RunBody } from './run-body.ts';
+import { joinModesOf } from './join-modes.ts';
 
 export interface RunRouteOptions {
   /** Interval of the SSE comment lines that keep an idle stream open. */
@@ -35,6 +36,7 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
       action: runActionOf(body, requestLimits(c)),
       createThread: threadId === undefined || body.if_not_exists === 'create',
       surface: 'langgraph',
+      streamModes: streamModesOf(body),
     });
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
     const path = `/threads/${run.threadId}/runs/${run.runId}`;
@@ -128,8 +130,8 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
         });
       const query = parsed.data;
       const cancelOnDisconnect = query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
-      // A join without modes gets every mode the run recorded.
-      const modes = streamModesOf({ stream_mode: query.stream_mode ?? ['values', 'updates', 'custom', 'messages'] });
+      // A join without modes gets every mode the run recorded; one asking for a mode it did not record is refused.
+      const modes = await joinModesOf(store, run.runId, query.stream_mode);
       return stream(c, run, modes, cancelOnDisconnect, lastEventId(c));
     })
     .get('/threads/:threadId/runs/:runId/join', async (c) => {
