@@ -42,3 +42,6 @@ export const termSet = (text: string): Set<string> => new Set(contentTerms(text)
 
 /** Sentences of a passage, each with the markdown heading it sits under. */
 export const sentences = headedSentences;
+
+/** Text matched literally inside a regular expression. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');

@@ -136,4 +136,3 @@ export function nearlySame(a: string, b: string): boolean {
   return (previous[b.length] as number) <= allowed;
 }
 
-export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
