@@ -164,6 +164,40 @@ describe('the honest model', () => {
     );
   });
 
+  it('cites the sentence about what the question asks, from a gold document first, not the first holding the value', () => {
+    const hidden = 'What is the hidden size of BERT-LARGE?';
+    const model = honestModel(new Map([[hidden, { answerable: true, answers: ['1024'], docs: ['bert.md'] }]]));
+    const evidence = [
+      '[chunk_id: t] [doc_id: transformer.md]',
+      'The big Transformer is (L=6, H=1024, A=16).',
+      '',
+      '[chunk_id: b] [doc_id: bert.md]',
+      'Its base uses H=1024 too. We denote the hidden size as H: BERT-LARGE has H=1024.',
+    ].join('\n');
+    expect(ask(model, 'answer', `Evidence:\n${evidence}\n\nQuestion: ${hidden}`).citations).toEqual([
+      expect.objectContaining({ chunk_id: 'b', quote: 'We denote the hidden size as H: BERT-LARGE has H=1024.' }),
+    ]);
+  });
+
+  it("cites each hop of a multi-hop answer: the gold passage naming what the value's sentence does not", () => {
+    const currency = 'What currency predated the Euro in the country Signmark is from?';
+    const model = honestModel(
+      new Map([[currency, { answerable: true, answers: ['markka'], docs: ['signmark.md', 'finland.md'] }]]),
+    );
+    const evidence = [
+      '[chunk_id: f] [doc_id: finland.md]',
+      'The markka was the currency of Finland before the euro.',
+      '',
+      '[chunk_id: s] [doc_id: signmark.md]',
+      'Signmark is a rapper. Signmark was born in Finland.',
+      '',
+      '[chunk_id: o] [doc_id: other.md]',
+      'Signmark toured Europe.',
+    ].join('\n');
+    const { citations } = ask(model, 'answer', `Evidence:\n${evidence}\n\nQuestion: ${currency}`);
+    expect(citations.map((c: { chunk_id: string }) => c.chunk_id)).toEqual(['f', 's']);
+  });
+
   it('refuses an unanswerable question, and one whose gold no passage shown states', () => {
     const model = honestModel(gold);
     const refused = ask(model, 'answer', `Evidence:\n${EVIDENCE}\n\nQuestion: ${HOTEL_BUDGET}`);
