@@ -63,7 +63,6 @@ export async function openAgentRuntime(
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
       limits: options.limits ?? services.config.runs,
       audit: services.audit,
-      detailStreamMaxBytes: services.config.runs.detailStreamMaxBytes,
     });
   } catch (error) {
     await checkpointer.close();

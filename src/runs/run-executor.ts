@@ -10,7 +10,7 @@ import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import { detailChunkJson } from './detail-stream-json.ts';
 import { DEFAULT_DETAIL_STREAM_MAX_BYTES, DetailStreamBudget } from './detail-stream-budget.ts';
-import { detailModesOf, isDetailStreamMode, recordedModesOf, type DetailStreamMode } from './detail-stream-modes.ts';
+import { detailModesOf, isDetailStreamMode, recordedModesOf } from './detail-stream-modes.ts';
 import { graphChunks } from './graph-stream-source.ts';
 import type { RunEventWriter } from './run-event-writer.ts';
 import { leaseStopOf, type LeaseStop } from './run-lease.ts';
@@ -47,12 +47,12 @@ export interface ExecuteRunInput {
   /** An orphan that cannot be resumed: the run ends failed with this error, the graph untouched. */
   failWith?: Error;
   /**
-   * The detail stream modes (`events`, `debug`, `checkpoints`, `tasks`) the run's creator asked for, recorded beside
-   * the base modes; a recovered run (no list given) records what its first `metadata` event says it records.
+   * The stream modes the run's creator asked for: the detail ones (`events`, `debug`, `checkpoints`, `tasks`) are
+   * recorded beside the base modes; a recovered run (no list given) records what its first `metadata` event says.
    */
-  detailModes?: readonly DetailStreamMode[];
+  streamModes?: readonly string[] | undefined;
   /** What the detail modes may store per execution, in bytes of JSON (`runs.detailStreamMaxBytes`). */
-  detailMaxBytes?: number;
+  detailMaxBytes?: number | undefined;
   /** Aborting with a plain reason cancels the run; with a `LeaseStop` the run is left to another process, unrecorded. */
   signal: AbortSignal;
   /**
@@ -115,9 +115,11 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
   let finalState: Record<string, unknown> | undefined;
   try {
     // The detail modes this run records: what its creator asked for, or (a recovered run) what its log says it records.
-    const asked =
-      execution.detailModes ??
-      (seq > 0 ? detailModesOf(recordedModesOf((await store.listRunEvents(runId, 0, 1))[0]?.data)) : []);
+    const asked = execution.streamModes
+      ? detailModesOf(execution.streamModes)
+      : seq > 0
+        ? detailModesOf(recordedModesOf((await store.listRunEvents(runId, 0, 1))[0]?.data))
+        : [];
     const detail = asked.filter((mode) => mode !== 'events' || agent.graph.streamEvents !== undefined);
     const metadata = {
       run_id: runId,

@@ -25,12 +25,10 @@ import { DEFAULT_RUN_LEASE_SETTINGS, RunLeases, type RunLeaseSettings } from './
 import { RunRecovery, type RecoveredRun } from './run-recovery.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
 import { RunStreamRedaction } from './run-stream-redaction.ts';
-import { detailModesOf, type DetailStreamMode } from './detail-stream-modes.ts';
 import { RunAdmission, type RunLimits } from './run-admission.ts';
 import { runInputFor } from './run-input.ts';
 import { RunEventWriter } from './run-event-writer.ts';
 import { RunEventFeed } from './run-event-feed.ts';
-import { ValuesReplay } from './values-delta.ts';
 import type { RunRequest } from './run-request.ts';
 import type { RunAudit } from './run-audit.ts';
 import { RunAuditTrail, type FinalState } from './run-audit-trail.ts';
@@ -56,8 +54,6 @@ export interface RunManagerDeps {
   recover?: boolean;
   /** Records asks (each run's end) and approvals in the audit log. */
   audit?: RunAudit;
-  /** What one run execution may store of the detail stream modes, in bytes of JSON (config `runs.detailStreamMaxBytes`). */
-  detailStreamMaxBytes?: number;
 }
 
 interface ActiveRun {
@@ -76,8 +72,8 @@ interface Recovery {
 
 /** Where a launched execution starts: a checkpoint (time travel), the head its start read, or a recovered log. */
 interface LaunchFrom {
-  /** The detail stream modes the run's creator asked for (a recovered run reads them from its log). */
-  detailModes?: readonly DetailStreamMode[];
+  /** The stream modes the run's creator asked for (the detail ones are recorded; a recovered run reads its log). */
+  streamModes?: readonly string[] | undefined;
   checkpointId?: string;
   headCheckpointId?: string | null;
   recovery?: Recovery;
@@ -104,7 +100,6 @@ export class RunManager {
   private readonly feed: RunEventFeed;
   private readonly writer: RunEventWriter;
   private readonly trail: RunAuditTrail;
-  private readonly detailStreamMaxBytes: number | undefined;
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
@@ -112,7 +107,6 @@ export class RunManager {
     this.policy = deps.policy ?? DEFAULT_APPROVAL_POLICY;
     this.logger = deps.logger ?? silentLogger;
     this.pollMs = deps.pollMs ?? 250;
-    this.detailStreamMaxBytes = deps.detailStreamMaxBytes;
     this.trail = new RunAuditTrail(deps.audit, this.logger);
     this.admission = new RunAdmission(deps.limits);
     this.leases = new RunLeases(this.store, deps.leases ?? DEFAULT_RUN_LEASE_SETTINGS, this.logger);
@@ -179,7 +173,7 @@ export class RunManager {
       });
       this.trail.started(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
       this.launch(agent, run, input, {
-        detailModes: detailModesOf(request.streamModes),
+        streamModes: request.streamModes,
         ...(checkpointId ? { checkpointId } : {}),
         ...(headCheckpointId !== undefined ? { headCheckpointId } : {}),
       });
@@ -267,19 +261,10 @@ export class RunManager {
     signal: AbortSignal,
     reader: Principal,
   ): AsyncGenerator<RunEventRecord[]> {
-    // What the run stored, as the reader may see it today (documents they lost, or that were deleted, are withheld).
-    const redaction = new RunStreamRedaction(this.store, reader);
-    // `values` are stored as deltas: read from the run's first event to rebuild them whole, yield what follows `afterSeq`.
-    const replay = new ValuesReplay();
+    // What the run stored, read from its first event (`values` are stored as deltas), as the reader may see it today.
+    const reading = new RunStreamRedaction(this.store, reader);
     for await (const stored of this.feed.stored(runId, 0, signal)) {
-      const batch: RunEventRecord[] = [];
-      for (const event of stored) {
-        const data = event.event === 'values' ? replay.next(event.data) : event.data;
-        // Every event is read (a detail mode's redaction depends on what the run's log named before it).
-        const shown = event.seq > afterSeq;
-        const redacted = await redaction.next(event.event, event.data, data, shown);
-        if (shown) batch.push({ ...event, data: redacted });
-      }
+      const batch = await reading.batch(stored, afterSeq);
       if (batch.length > 0) yield batch;
     }
   }
@@ -376,7 +361,7 @@ export class RunManager {
   }
 
   private launch(agent: AgentDefinition, run: RunRecord, input: unknown, from: LaunchFrom): void {
-    const { checkpointId, headCheckpointId, recovery, detailModes } = from;
+    const { checkpointId, headCheckpointId, recovery, streamModes } = from;
     const controller = new AbortController();
     this.feed.open(run.runId, recovery?.afterSeq ?? 0);
     // The heartbeat: while the run executes here, its lease is renewed; once another process holds it, this one stops.
@@ -414,8 +399,8 @@ export class RunManager {
           ...(headCheckpointId !== undefined ? { fromCheckpointId: headCheckpointId } : {}),
           ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
           ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
-          ...(detailModes ? { detailModes } : {}),
-          ...(this.detailStreamMaxBytes ? { detailMaxBytes: this.detailStreamMaxBytes } : {}),
+          streamModes,
+          detailMaxBytes: this.leases.settings.detailStreamMaxBytes,
           signal: controller.signal,
           // The end is stored: the thread is free for the next run at once (a client may start it as soon as it reads
           // the end), and the run's own last state is kept for its audit record.

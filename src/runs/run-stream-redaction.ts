@@ -1,7 +1,8 @@
 import type { Principal } from '../domain/index.ts';
-import type { DocumentStore } from '../store/store.ts';
+import type { DocumentStore, RunEventRecord } from '../store/store.ts';
 import { detailModesOf, isDetailStreamMode, recordedModesOf, type DetailStreamMode } from './detail-stream-modes.ts';
 import { chunkIdsIn, ReaderRedaction, WITHHELD_TEXT } from './redact-for-reader.ts';
+import { ValuesReplay } from './values-delta.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -15,9 +16,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * text), these are withheld whole from the detail events that follow: an `events` event keeps its name, ids, tags
  * and metadata and loses its `data`; `tasks`, `debug` and `checkpoints` lose their `error` texts. The chunk ids are
  * collected from the events before the replay point too, so a replay from any `Last-Event-ID` withholds the same.
+ * `values` are stored as deltas: read from the run's first event, they are rebuilt whole.
  */
 export class RunStreamRedaction {
   private readonly base: ReaderRedaction;
+  private readonly replay = new ValuesReplay();
   /** Whether the run records a detail mode (decided by its first `metadata` event); the ids are only collected then. */
   private detail: boolean | undefined;
   private readonly verdicts = new Map<string, boolean>();
@@ -29,6 +32,18 @@ export class RunStreamRedaction {
     private readonly reader: Principal,
   ) {
     this.base = new ReaderRedaction(store, reader);
+  }
+
+  /** One committed batch of the run's log (read in order from its first): its events after `afterSeq`, for the reader. */
+  async batch(stored: readonly RunEventRecord[], afterSeq: number): Promise<RunEventRecord[]> {
+    const out: RunEventRecord[] = [];
+    for (const event of stored) {
+      const data = event.event === 'values' ? this.replay.next(event.data) : event.data;
+      const shown = event.seq > afterSeq;
+      const redacted = await this.next(event.event, event.data, data, shown);
+      if (shown) out.push({ ...event, data: redacted });
+    }
+    return out;
   }
 
   /**

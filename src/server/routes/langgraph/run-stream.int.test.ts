@@ -216,7 +216,7 @@ describe('run streams', () => {
         400,
         /last message must be a non-empty user message/,
       ],
-      [{ assistant_id: 'rag', input: { question: 'x' }, stream_mode: 'debug' }, 400, /stream_mode/],
+      [{ assistant_id: 'rag', input: { question: 'x' }, stream_mode: 'everything' }, 400, /stream_mode/],
       [
         { assistant_id: 'rag', input: { question: 'x' }, interrupt_before: ['generate'] },
         400,
