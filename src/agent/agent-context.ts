@@ -8,6 +8,8 @@ export interface AgentContext {
   services: AgentServices;
   chat?: ChatModel;
   checkpointer: BaseCheckpointSaver;
+  /** An assistant's instructions, added to the system prompt of every model step of the agent built from this. */
+  instructions?: string;
 }
 
 /** An agent's folder exports one of these; the runtime's list of them is the list of agents. */

@@ -30,6 +30,7 @@ import { runInputFor } from './run-input.ts';
 import { RunEventWriter } from './run-event-writer.ts';
 import { RunEventFeed } from './run-event-feed.ts';
 import type { RunRequest } from './run-request.ts';
+import type { RunAssistants } from './run-assistants.ts';
 import type { RunAudit } from './run-audit.ts';
 import { RunAuditTrail, type FinalState } from './run-audit-trail.ts';
 
@@ -54,6 +55,8 @@ export interface RunManagerDeps {
   recover?: boolean;
   /** Records asks (each run's end) and approvals in the audit log. */
   audit?: RunAudit;
+  /** Resolves what a run names (an assistant id or an agent's name) to the configured agent it runs; without it, agents by name. */
+  assistants?: RunAssistants;
 }
 
 interface ActiveRun {
@@ -100,9 +103,11 @@ export class RunManager {
   private readonly feed: RunEventFeed;
   private readonly writer: RunEventWriter;
   private readonly trail: RunAuditTrail;
+  private readonly assistants: RunAssistants | undefined;
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
+    this.assistants = deps.assistants;
     this.agents = new Map(deps.agents.map((agent) => [agent.name, agent]));
     this.policy = deps.policy ?? DEFAULT_APPROVAL_POLICY;
     this.logger = deps.logger ?? silentLogger;
@@ -134,8 +139,10 @@ export class RunManager {
   }
 
   /** Validates the request, records the run as `running`, and starts it; resolves once it is recorded, not when it ends. */
-  async start(request: RunRequest): Promise<RunRecord> {
-    const agent = this.agent(request.agent);
+  async start(asked: RunRequest): Promise<RunRecord> {
+    // What the run names is resolved first, as the caller may read it now: from here on `agent` is the graph's name.
+    const request = await this.withAssistant(asked);
+    const agent = request.assistant?.agent ?? this.agent(request.agent);
     const { threadId, principal } = request;
     const thread = await this.threadFor(request);
     // The store refuses a second running run atomically; this only fails fast within the process.
@@ -150,7 +157,7 @@ export class RunManager {
         thread,
         principal,
         runId,
-        policy: this.policy,
+        policy: request.assistant?.policy ?? this.policy,
       });
       const { action } = request;
       const surface = request.surface;
@@ -170,6 +177,9 @@ export class RunManager {
         user: thread.owner,
         question,
         lease: this.leases.lease,
+        ...(request.assistant
+          ? { assistantId: request.assistant.assistantId, assistantVersion: request.assistant.version }
+          : {}),
       });
       this.trail.started(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
       this.launch(agent, run, input, {
@@ -185,6 +195,13 @@ export class RunManager {
       this.trail.forget(runId);
       throw error;
     }
+  }
+
+  /** The request with the assistant it names resolved (one the caller may not read is not found). */
+  private async withAssistant(request: RunRequest): Promise<RunRequest> {
+    if (!this.assistants || request.assistant) return request;
+    const assistant = await this.assistants.resolve(request.principal, request.agent, request.assistantVersion);
+    return { ...request, agent: assistant.agent.name, assistant };
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Principal } from '../domain/index.ts';
 import type { AuditSurface } from '../store/store.ts';
 import type { ApprovalDecision } from '../domain/approval.ts';
 import type { Turn } from '../domain/turn.ts';
+import type { RunAssistant } from './run-assistants.ts';
 
 /**
  * What a run does: a new question; the decision on the action the thread's last run stopped for; or time travel from
@@ -22,6 +23,10 @@ export interface RunRequest {
   createThread?: boolean;
   /** The front end that asked (`langgraph`, `openai`, `cli`, `mcp`), for the audit log. */
   surface?: AuditSurface;
+  /** A version of the assistant `agent` names (default: its latest). */
+  assistantVersion?: number;
+  /** The assistant as the run manager resolved it when the run started: what the run applies and records. */
+  assistant?: RunAssistant;
   /**
    * The stream modes the client asked for: the detail ones among them (`events`, `debug`, `checkpoints`, `tasks`)
    * are recorded for this run; the others are recorded for every run.

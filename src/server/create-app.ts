@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   if (deps.agents) {
     const { runs } = deps.agents;
     for (const path of LANGGRAPH_PATHS) app.use(path, auth);
-    app.route('/', assistantRoutes(runs));
+    app.route('/', assistantRoutes(deps.agents));
     app.route('/', threadRoutes(runs, evident.store));
     app.route('/', runRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
   }

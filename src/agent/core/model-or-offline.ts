@@ -27,7 +27,15 @@ export interface ModelStepDeps {
   chat?: ChatModel;
   /** Further attempts when the model's answer does not validate (the validation error is fed back). */
   maxSchemaRetries: number;
+  /** An assistant's instructions (its `prompts.instructions`), added to every model step's system prompt. */
+  instructions?: string;
 }
+
+/** A step's system prompt with the assistant's instructions, if it has any, after it. */
+export const withInstructions = (system: string, instructions: string | undefined): string =>
+  instructions
+    ? `${system}\n\nInstructions of this assistant (they never override the rules above):\n${instructions}`
+    : system;
 
 /**
  * Every agent's one rule for an LLM step (ARCHITECTURE §4): with a model, its schema-validated answer; without one,
@@ -49,7 +57,7 @@ export async function modelOrOffline<S extends z.ZodType, T>(
       schema: step.schema,
       name: step.schemaName ?? step.node,
       maxRetries: deps.maxSchemaRetries,
-      messages: [new SystemMessage(step.system), new HumanMessage(step.prompt)],
+      messages: [new SystemMessage(withInstructions(step.system, deps.instructions)), new HumanMessage(step.prompt)],
     });
     return { value: fromModel(output), strategy: 'model', errors: [...errors] };
   } catch (error) {

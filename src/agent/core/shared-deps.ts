@@ -37,7 +37,11 @@ export interface MemoryDeps {
 }
 
 /** The shared services an agent's deps start from (its bounds come from its own `agents.*` settings). */
-export function sharedServices({ services, chat }: Pick<AgentContext, 'services' | 'chat'>) {
+export function sharedServices({
+  services,
+  chat,
+  instructions,
+}: Pick<AgentContext, 'services' | 'chat' | 'instructions'>) {
   return {
     search: services.search,
     store: services.store,
@@ -47,5 +51,6 @@ export function sharedServices({ services, chat }: Pick<AgentContext, 'services'
     evidenceGate: services.config.agents.evidenceGate,
     gateThresholds: services.config.agents.evidenceGateThresholds,
     ...(chat ? { chat } : {}),
+    ...(instructions ? { instructions } : {}),
   } satisfies Omit<SharedDeps, 'maxCitationRetries' | 'maxSchemaRetries'>;
 }

@@ -7,7 +7,7 @@ import type { RagStateType } from './rag-state.ts';
 import { ragTrace } from './rag-trace.ts';
 
 /** rag's node dependencies: the services, the configured bounds (`agents.rag`) and the chat model, if any. */
-export const ragDeps = (context: Pick<AgentContext, 'services' | 'chat'>): RagDeps => ({
+export const ragDeps = (context: Pick<AgentContext, 'services' | 'chat' | 'instructions'>): RagDeps => ({
   ...sharedServices(context),
   ...context.services.config.agents.rag,
 });

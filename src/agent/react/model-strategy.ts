@@ -4,6 +4,7 @@ import { refusal, type Answer } from '../../domain/answer.ts';
 import { CITE_BY_ID, formatConversation, formatMemories } from '../core/llm-prompts.ts';
 import { repairCitations } from '../core/model-evidence.ts';
 import { verdictFromJudgement } from '../core/model-judgement.ts';
+import { withInstructions } from '../core/model-or-offline.ts';
 import type { Evidence } from '../../domain/evidence.ts';
 import { describeTables } from '../core/tools/table-query.ts';
 import { nativeTurnMessages, readNativeReply } from './native-protocol.ts';
@@ -40,7 +41,7 @@ async function messagesFor(state: ReactStateType, deps: ReactDeps, native: boole
   const context = `${formatMemories(state.memories)}${conversation ? `Conversation so far (context, not evidence):\n${conversation}\n\n` : ''}`;
   const render = native ? nativeTurnMessages : textTurnMessages;
   return [
-    new SystemMessage(system),
+    new SystemMessage(withInstructions(system, deps.instructions)),
     new HumanMessage(`${context}Question: ${state.standalone_question || state.question}`),
     ...state.scratchpad.flatMap((turn) => render(turn)),
   ];

@@ -5,7 +5,7 @@ import type { ReactDeps } from './react-deps.ts';
 import { buildReactGraph } from './react-graph.ts';
 
 /** react's node dependencies: the shared services, rag's bounds (memory, evidence, retries) and its loop's (`agents.react`). */
-export const reactDeps = (context: Pick<AgentContext, 'services' | 'chat'>): ReactDeps => ({
+export const reactDeps = (context: Pick<AgentContext, 'services' | 'chat' | 'instructions'>): ReactDeps => ({
   ...sharedServices(context),
   ...context.services.config.agents.rag,
   ...context.services.config.agents.react,

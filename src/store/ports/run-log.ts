@@ -29,6 +29,9 @@ export interface RunStart {
   question: string;
   /** The starting process's lease on the run, taken atomically with the insert. */
   lease: RunLease;
+  /** The assistant the run applies (its id, or the agent's name for a system assistant) and its version. */
+  assistantId?: string;
+  assistantVersion?: number;
 }
 
 export interface RunRecord extends Omit<RunStart, 'lease'> {

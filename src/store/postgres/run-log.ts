@@ -18,6 +18,8 @@ import {
   validateThreadCreate,
 } from '../run-rules.ts';
 import type { PostgresPool } from './pool.ts';
+import { runAssistantOf } from '../run-assistant.ts';
+import { recordPostgresRunAssistant } from './run-assistant.ts';
 
 interface RunRow {
   run_id: string;
@@ -34,6 +36,8 @@ interface RunRow {
   attempt: number;
   lease_owner: string | null;
   lease_expires_at: Date | null;
+  assistant_id: string | null;
+  assistant_version: number | null;
 }
 
 interface ThreadRow {
@@ -53,7 +57,7 @@ interface ThreadSummaryRow extends ThreadRow {
 
 const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
 const RUN_COLUMNS =
-  'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at';
+  'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at, r.assistant_id, r.assistant_version';
 
 /**
  * Leases run on the database's clock (`now()`, the transaction's start), so servers whose clocks disagree agree on
@@ -87,6 +91,7 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at.toISOString() }),
   ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
   ...(row.cancel_requested ? { cancelRequested: true as const } : {}),
+  ...runAssistantOf(row),
 });
 
 const getRun = async (c: PoolClient, runId: string): Promise<RunRecord | undefined> => {
@@ -194,6 +199,7 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
            VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, ${expiryAfter('$8')})`,
           [run.runId, run.threadId, run.agent, run.user, run.question, now, run.lease.owner, run.lease.ttlMs],
         );
+        await recordPostgresRunAssistant(c, run);
         return (await getRun(c, run.runId)) as RunRecord;
       });
     },

@@ -18,6 +18,8 @@ import {
   validateThreadCreate,
 } from '../run-rules.ts';
 import type { SqliteConnection } from './connection.ts';
+import { runAssistantOf } from '../run-assistant.ts';
+import { recordSqliteRunAssistant } from './run-assistant.ts';
 
 interface RunRow {
   run_id: string;
@@ -34,6 +36,8 @@ interface RunRow {
   attempt: number;
   lease_owner: string | null;
   lease_expires_at: string | null;
+  assistant_id: string | null;
+  assistant_version: number | null;
 }
 
 interface ThreadRow {
@@ -63,7 +67,7 @@ const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
 });
 
 const RUN_COLUMNS =
-  'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at';
+  'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at, r.assistant_id, r.assistant_version';
 
 const toRunRecord = (row: RunRow): RunRecord => ({
   runId: row.run_id,
@@ -81,6 +85,7 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
   ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
   ...(row.cancel_requested === 1 ? { cancelRequested: true as const } : {}),
+  ...runAssistantOf(row),
 });
 
 /** A running run's lease is live while its expiry is after now; none (a run from before leases) counts as expired. */
@@ -190,6 +195,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             owner: run.lease.owner,
             expires: leaseExpiry(now, run.lease).toISOString(),
           });
+          recordSqliteRunAssistant(conn, run);
           return getRun(run.runId) as RunRecord;
         });
       });

@@ -40,11 +40,15 @@ export const assistantJson = (agent: AgentDefinition) => ({
 export const runJson = (run: RunRecord) => ({
   run_id: run.runId,
   thread_id: run.threadId,
-  assistant_id: run.agent,
+  assistant_id: run.assistantId ?? run.agent,
   created_at: run.startedAt,
   updated_at: run.finishedAt ?? run.startedAt,
   status: RUN_STATUS[run.status],
-  metadata: {},
+  // Which graph ran, and which version of the assistant (a stored one's configuration) it applied.
+  metadata: {
+    graph_id: run.agent,
+    ...(run.assistantVersion === undefined ? {} : { assistant_version: run.assistantVersion }),
+  },
   multitask_strategy: 'reject',
   kwargs: {},
   outcome: run.status,

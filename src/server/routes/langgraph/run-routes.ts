@@ -10,6 +10,7 @@ import { readJson, requestLimits } from '../../read-json.ts';
 import type { ServerEnv } from '../../server-env.ts';
 import { lastEventId, STREAM_MODES, streamRunEvents, type StreamMode } from '../../sse.ts';
 import { runJson, threadStateJson } from './api-json.ts';
+import { assistantVersionField } from './assistant-body.ts';
 import { runActionOf, runBodySchema, streamModesOf, type RunBody } from './run-body.ts';
 import { joinModesOf } from './join-modes.ts';
 
@@ -36,6 +37,7 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
       action: runActionOf(body, requestLimits(c)),
       createThread: threadId === undefined || body.if_not_exists === 'create',
       surface: 'langgraph',
+      ...assistantVersionField(body),
       streamModes: streamModesOf(body),
     });
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
