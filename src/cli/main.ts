@@ -8,6 +8,7 @@ import { registerForkCommand } from './commands/fork-command.ts';
 import { registerThreadsCommand } from './commands/threads-command.ts';
 import { registerDocsCommand } from './commands/docs-command.ts';
 import { registerEvalCommand } from './commands/eval-command.ts';
+import { registerFeedbackCommand } from './commands/feedback-command.ts';
 import { registerGraphCommand } from './commands/graph-command.ts';
 import { registerIngestCommand } from './commands/ingest-command.ts';
 import { registerMemoriesCommand } from './commands/memories-command.ts';
@@ -65,6 +66,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerGraphCommand(program, io);
   registerKeysCommand(program, io);
   registerAuditCommand(program, io, setExit);
+  registerFeedbackCommand(program, io);
   registerServeCommand(program, io);
   registerMcpCommand(program, io);
   return program;

@@ -14,6 +14,7 @@ export const feedbackRecordJson = (record: FeedbackRecord): FeedbackJson => ({
   comment: record.comment ?? null,
   correction: record.correction ?? null,
   question: record.question,
+  run_status: record.runStatus,
   answer: record.answer,
   created_at: record.createdAt,
   updated_at: record.updatedAt,

@@ -3,6 +3,7 @@ import type { BeirReport } from '../../eval/beir/run-beir.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { intFlag, withEvident, type GlobalOptions } from '../context.ts';
 import { registerEvalConvertCommand } from './eval-convert-command.ts';
+import { registerEvalFromFeedbackCommand } from './eval-from-feedback-command.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
 interface RunFlags {
@@ -58,6 +59,7 @@ async function evalModules() {
 export function registerEvalCommand(program: Command, io: CliIo): void {
   const evalCommand = program.command('eval').description('Evaluate retrieval and agents');
   registerEvalConvertCommand(evalCommand, io);
+  registerEvalFromFeedbackCommand(evalCommand, io);
   evalCommand
     .command('run')
     .description(
@@ -88,9 +90,13 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
       const users = await readUsers(flags.users);
       assertCorpusFolder(flags.corpus);
       const progress = createProgressReporter(io.err, { ingestEvery: 50 });
+      const { feedbackSummaryOf, readDeploymentFeedback } = await import('./eval-feedback-counts.ts');
       await withScratchStore(global, 'evident-eval-', async (scratch) => {
+        // The store the eval ran in is the user's when they named it (--db, or a database URL with ?schema=).
+        const ownStore =
+          scratch.db === global.db && scratch.databaseUrl === (global.databaseUrl ?? process.env.EVIDENT_DATABASE_URL);
         const report = await withEvident(scratch, flags.llm ? { llm: flags.llm } : {}, async (evident) => {
-          return await runEval(evident, {
+          const result = await runEval(evident, {
             cases,
             casesFile,
             corpus: flags.corpus,
@@ -111,14 +117,27 @@ export function registerEvalCommand(program: Command, io: CliIo): void {
               );
             },
           });
+          if (ownStore)
+            result.feedback = feedbackSummaryOf(evident.store.location, await evident.store.countFeedback());
+          return result;
         });
+        // Otherwise the ratings are in the deployment's store (the one `evident feedback` reads), if it has one.
+        if (!ownStore) {
+          const feedback = await readDeploymentFeedback(global);
+          if (feedback) report.feedback = feedback;
+        }
         if (flags.report) {
           await writeReport(flags.report, renderEvalHtml(report));
           io.err(`report written to ${flags.report}\n`);
         }
         io.out(
           flags.json
-            ? wireJson({ summary: report.summary, cases: report.cases, meta: report.meta })
+            ? wireJson({
+                summary: report.summary,
+                cases: report.cases,
+                meta: report.meta,
+                ...(report.feedback ? { feedback: report.feedback } : {}),
+              })
             : renderEvalReport(report),
         );
       });

@@ -16,6 +16,11 @@ export const expectationSchema = z
      * contained, and an entry that is a list names alternatives of which one suffices (`[["B站", "哔哩哔哩"], "2009"]`).
      */
     answer_contains: z.array(z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
+    /**
+     * Answers the final answer must not be (compared as `answer_contains` compares, whole): an answer users reported
+     * wrong must not come back (`evident eval from-feedback` writes it from a thumbs-down without a correction).
+     */
+    answer_differs_from: z.array(z.string().min(1)).optional(),
     /** Docs the citations should name (citation recall). */
     cite_docs: z.array(z.string().min(1)).optional(),
     tools: z
@@ -32,6 +37,23 @@ export const expectationSchema = z
   })
   .strict();
 
+/** The rating a case was made from (`evident eval from-feedback`): which run, who rated it how, and what they said. */
+export const feedbackSourceSchema = z
+  .object({
+    kind: z.literal('feedback'),
+    run_id: z.string().min(1),
+    agent: z.string().min(1),
+    rater: z.string().min(1),
+    rating: z.enum(['up', 'down']),
+    reason: z.string().optional(),
+    comment: z.string().optional(),
+    correction: z.string().optional(),
+    /** The answer that was rated. */
+    answer: z.string().optional(),
+    rated_at: z.string(),
+  })
+  .strict();
+
 /** One evaluation case (one JSON object per line of a cases file). */
 export const evalCaseSchema = z
   .object({
@@ -44,6 +66,8 @@ export const evalCaseSchema = z
     /** Free-form labels (`exact-id`, `follow-up`, `unanswerable`, `permission`, `table`, `zh`, …) for slicing reports. */
     tags: z.array(z.string()).default([]),
     expect: expectationSchema.default({}),
+    /** Where the case came from, when it was made from a user's rating (not scored; shown to whoever edits the case). */
+    source: feedbackSourceSchema.optional(),
   })
   .strict();
 

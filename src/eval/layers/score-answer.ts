@@ -1,4 +1,4 @@
-import { containsNormalized } from './normalize-answer-text.ts';
+import { containsNormalized, normalizeAnswerText } from './normalize-answer-text.ts';
 import { notExpected, passOrFail, type LayerResult } from './layer-result.ts';
 import { quoteList } from './score-rewrite.ts';
 
@@ -34,4 +34,25 @@ export function scoreAnswer(
     missing.length ? `missing ${quoteList(missing.map(entryLabel))}` : `contains all ${expected.length}`,
     { containment },
   );
+}
+
+/**
+ * The answer layer with `answer_differs_from` too: the final answer must not be (normalised, whole) one that was
+ * reported wrong, and must contain what `answer_contains` expects. Without `differsFrom` it is `scoreAnswer`.
+ */
+export function scoreAnswerExpectations(
+  expected: readonly AnswerEntry[] | undefined,
+  differsFrom: readonly string[] | undefined,
+  answerText: string | null,
+  status = 'answered',
+): LayerResult {
+  const contains = scoreAnswer(expected, answerText, status);
+  if (!differsFrom?.length) return contains;
+  if (answerText === null && status === 'interrupted') return { status: 'n/a', detail: 'waiting for an approval' };
+  if (answerText === null) return passOrFail(false, 'no answer text');
+  const given = normalizeAnswerText(answerText);
+  if (differsFrom.some((reported) => normalizeAnswerText(reported) === given))
+    return passOrFail(false, 'gave an answer reported wrong again', contains.metrics);
+  if (contains.status === 'n/a') return passOrFail(true, 'differs from the answer reported wrong');
+  return { ...contains, detail: `${contains.detail}; differs from the answer reported wrong` };
 }

@@ -3,6 +3,7 @@ import type { EvalReport } from '../run/run-eval.ts';
 import type { CaseResult } from '../run/score-case.ts';
 import { escapeHtml } from '../../format/escape-html.ts';
 import { ANSWER_METRIC_HEADERS, answerMetricRows } from './render-eval-table.ts';
+import { feedbackHtml } from './feedback-summary.ts';
 import { selectiveSection } from './selective-html.ts';
 import { svgBarChart } from './svg-bar-chart.ts';
 import { htmlPage, REPORT_STYLE } from './write-report.ts';
@@ -159,6 +160,7 @@ export function renderEvalHtml(report: EvalReport): string {
     `<h2>Summary</h2>${summaryTable(report)}` +
     answerTable(report) +
     selectiveSection(report) +
+    feedbackHtml(report.feedback) +
     `<h2>Charts</h2>${charts(report)}` +
     `<h2>Failing cases (${report.cases.filter((r) => !r.passed).length})</h2>${failingTable(report)}`;
   return htmlPage(escapeHtml(title), REPORT_STYLE, body);

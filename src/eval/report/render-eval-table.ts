@@ -1,3 +1,4 @@
+import { feedbackText } from './feedback-summary.ts';
 import { formatTable } from '../../format/format-table.ts';
 import { LAYERS } from '../layers/layer-result.ts';
 import type { EvalReport } from '../run/run-eval.ts';
@@ -152,5 +153,5 @@ export function renderEvalReport(report: EvalReport): string {
     ? '\nSelective answering (coverage: answered of the graded; risk: wrong of the answered; right: the gold as the one value given):\n' +
       selectiveTable
     : '';
-  return `${head}${passTable}\n${metricTable}${answerTable ? `\nAnswers (rejection rate: refused of the unanswerable; accuracy: gold contained of the answerable, refusals wrong):\n${answerTable}` : ''}${selective}${failTable}`;
+  return `${head}${passTable}\n${metricTable}${answerTable ? `\nAnswers (rejection rate: refused of the unanswerable; accuracy: gold contained of the answerable, refusals wrong):\n${answerTable}` : ''}${selective}${feedbackText(report.feedback)}${failTable}`;
 }

@@ -13,6 +13,7 @@ import { pendingActionsOf } from '../../runs/policy/authorize-decision.ts';
 import { agentTraceOf, withPendingActions } from './agent-trace-of.ts';
 import { scoreCase, type CaseResult } from './score-case.ts';
 import { summarizeResults, type AgentSummary } from './summarize-results.ts';
+import type { FeedbackSummary } from '../report/feedback-summary.ts';
 
 /** What `evident eval run --json` prints. */
 export interface EvalReport {
@@ -28,6 +29,8 @@ export interface EvalReport {
   };
   summary: Record<string, AgentSummary>;
   cases: CaseResult[];
+  /** How users rated each agent's answers in the deployment's store; absent when it has no store to read. */
+  feedback?: FeedbackSummary;
 }
 
 export type EvalProgress =

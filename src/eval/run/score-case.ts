@@ -3,7 +3,7 @@ import type { Citation } from '../../domain/answer.ts';
 import type { EvalCase } from '../cases/eval-case.ts';
 import { firstFailure, type LayerName, type LayerResult } from '../layers/layer-result.ts';
 import { answeredOf, refusedOf, scoreAnswerability } from '../layers/score-answerability.ts';
-import { scoreAnswer } from '../layers/score-answer.ts';
+import { scoreAnswerExpectations } from '../layers/score-answer.ts';
 import { scoreCitations } from '../layers/score-citations.ts';
 import { scoreRerank, scoreRetrieval } from '../layers/score-retrieval.ts';
 import { scoreRewrite } from '../layers/score-rewrite.ts';
@@ -62,7 +62,12 @@ export function scoreCase(evalCase: EvalCase, agent: string, trace: AgentTrace, 
     answerability: scoreAnswerability(expect.answerable, answeredOf(answer, trace.status), trace.status),
     citations: scoreCitations(expect.cite_docs, answer?.citations ?? null, trace.evidence),
     schema: schema.result,
-    answer: scoreAnswer(expect.answer_contains, answer?.answer ?? looseText(trace.answer), trace.status),
+    answer: scoreAnswerExpectations(
+      expect.answer_contains,
+      expect.answer_differs_from,
+      answer?.answer ?? looseText(trace.answer),
+      trace.status,
+    ),
     tools: scoreTools(expect.tools, trace.tool_calls),
   };
   const first = firstFailure(layers);

@@ -41,6 +41,7 @@ export const feedbackJson = z
     comment: z.string().nullable(),
     correction: z.string().nullable(),
     question: z.string(),
+    run_status: z.string().describe('How the rated run ended: `answered` or `refused`.'),
     answer: z
       .string()
       .nullable()

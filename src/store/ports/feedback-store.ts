@@ -1,4 +1,5 @@
 import type { FeedbackRating, FeedbackReason } from '../../domain/feedback.ts';
+import type { RunRecordStatus } from './run-log.ts';
 
 export {
   FEEDBACK_BOUNDS,
@@ -34,6 +35,8 @@ export interface FeedbackRecord extends FeedbackWrite {
   /** Who asked the rated question (the run's user; the rater unless an admin rated someone's run). */
   user: string;
   question: string;
+  /** How the rated run ended (`answered` or `refused` when it was rated). */
+  runStatus: RunRecordStatus;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../errors/index.ts';
 import { normalizeFeedbackQuery, validateFeedbackWrite } from '../feedback-rules.ts';
 import type { FeedbackReason, FeedbackRating, FeedbackRecord, FeedbackStore } from '../ports/feedback-store.ts';
+import type { RunRecordStatus } from '../ports/run-log.ts';
 import type { SqliteConnection } from './connection.ts';
 
 interface FeedbackRow {
@@ -18,10 +19,11 @@ interface FeedbackRow {
   agent: string;
   user: string;
   question: string;
+  status: string;
 }
 
 const SELECT = `SELECT f.id, f.run_id, f.rater, f.rating, f.reason, f.comment, f.correction, f.answer, f.created_at,
-  f.updated_at, r.thread_id, r.agent, r.user, r.question FROM feedback f JOIN runs r ON r.run_id = f.run_id`;
+  f.updated_at, r.thread_id, r.agent, r.user, r.question, r.status FROM feedback f JOIN runs r ON r.run_id = f.run_id`;
 
 /** Ratings of runs' answers on SQLite: one row per (run, rater), upserted; the run's fields come from its row. */
 export function sqliteFeedbackStore(conn: SqliteConnection): FeedbackStore {
@@ -128,6 +130,7 @@ function toFeedbackRecord(row: FeedbackRow): FeedbackRecord {
     agent: row.agent,
     user: row.user,
     question: row.question,
+    runStatus: row.status as RunRecordStatus,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

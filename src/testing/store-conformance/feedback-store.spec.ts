@@ -46,6 +46,7 @@ export function describeFeedbackStore(suite: ConformanceSuite): void {
         agent: 'rag',
         user: 'alice',
         question: 'question of r1',
+        runStatus: 'answered',
       });
       expect(stored.id).toBeGreaterThan(0);
       expect(stored.createdAt).toBe(stored.updatedAt);
