@@ -27,6 +27,10 @@ export type LeakSurface = (typeof LEAK_SURFACES)[number];
 
 export const FUZZ_AGENTS = ['rag', 'react', 'controllable'] as const;
 const STREAM_MODES = ['values', 'updates', 'custom', 'messages', 'messages-tuple'] as const;
+/** The detail modes (full states, every chain's input and output): every third query asks for a rotating pair. */
+const DETAIL_MODES = ['events', 'debug', 'checkpoints', 'tasks'] as const;
+const detailModesFor = (index: number): string[] =>
+  index % 3 === 0 ? [DETAIL_MODES[index % 4] as string, DETAIL_MODES[(index + 1) % 4] as string] : [];
 
 /** How often each surface is drawn: runs cost ~50× a search, so searches carry the volume and runs the depth. */
 export const DEFAULT_SURFACE_WEIGHTS: Record<LeakSurface, number> = {
@@ -146,7 +150,8 @@ export function fuzzQueries(
       source: doc.docId,
       query,
       agent: pick(FUZZ_AGENTS),
-      modes: modes.length ? modes : ['values'],
+      // Chosen by the query's number, not the seeded generator, so the queries are those the seed always made.
+      modes: [...(modes.length ? modes : ['values']), ...detailModesFor(index)],
       stream: random() < 0.5,
     });
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runBodySchema } from '../../routes/langgraph/run-body.ts';
+import { STREAM_MODES } from '../../sse.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { operation, pathGroup, type OperationSpec } from '../operation.ts';
 import type { ParameterObject } from '../openapi-types.ts';
@@ -32,7 +33,7 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
         id: `streamRun${idSuffix}`,
         summary: `Start a run ${where} and stream its events`,
         description:
-          '`stream_mode` picks the modes (default `values`); `on_disconnect: cancel` cancels the run when the client goes away.',
+          '`stream_mode` picks the modes (default `values`); `on_disconnect: cancel` cancels the run when the client goes away. The detail modes (`events`, `debug`, `checkpoints`, `tasks`) are recorded only for a run whose creating request (this one, or `POST …/runs`) asks for them, and are bounded per run (`runs.detailStreamMaxBytes`).',
         responses: {
           200: { description: "The run's events.", content: runEventStream },
           403: refused,
@@ -105,8 +106,9 @@ export const langgraphRunPaths = pathGroup(
             name: 'stream_mode',
             in: 'query',
             required: false,
-            description: 'Modes to stream (repeatable); default every recorded mode.',
-            schema: { type: 'string' },
+            description:
+              "Modes to stream (repeatable); default every mode the run recorded (its first `metadata` event's `stream_modes`).",
+            schema: { type: 'string', enum: [...STREAM_MODES] },
           },
           {
             name: 'cancel_on_disconnect',
@@ -125,7 +127,11 @@ export const langgraphRunPaths = pathGroup(
         ],
         responses: {
           200: { description: "The run's events.", content: runEventStream },
-          400: { description: 'Unknown stream mode.', json: ERROR_SCHEMA_REF },
+          400: {
+            description:
+              'Unknown stream mode, or a detail mode (`events`, `debug`, `checkpoints`, `tasks`) the run was created without (`invalid_input`, naming the modes it recorded).',
+            json: ERROR_SCHEMA_REF,
+          },
           404: notReadable,
         },
       }),

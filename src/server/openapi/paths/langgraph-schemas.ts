@@ -74,7 +74,7 @@ export const runEventStream: Record<string, MediaTypeObject> = {
   'text/event-stream': {
     schema: {
       type: 'string',
-      description: `Server-sent events named by mode (${STREAM_MODES.join(', ')}), framed by \`metadata\` (first), \`error\` and \`end\` (last). Each event's \`id\` is its sequence number: reconnect with \`Last-Event-ID\` to resume. Comment lines are heartbeats.`,
+      description: `Server-sent events named by mode (${STREAM_MODES.join(', ')}), framed by \`metadata\` (first, its \`stream_modes\` naming what the run records), \`error\` and \`end\` (last). \`messages-tuple\` streams the \`messages\` events. Each event's \`id\` is its sequence number: reconnect with \`Last-Event-ID\` to resume. Comment lines are heartbeats.`,
     },
   },
 };
