@@ -7,7 +7,9 @@ import type { MediaTypeObject } from '../openapi-types.ts';
 const metadata = z.record(z.string(), z.unknown());
 
 export const assistantJson = z.looseObject({
-  assistant_id: z.string().describe("The agent's name (`rag`, …)."),
+  assistant_id: z
+    .string()
+    .describe("A stored assistant's UUID, or a built-in agent's name (`rag`, …) for its system assistant."),
   graph_id: z.string(),
   name: z.string(),
   description: z.string().nullable().optional(),
