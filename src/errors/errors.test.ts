@@ -226,7 +226,7 @@ const CASES: Case[] = [
     code: 'thread_busy',
     category: 'user',
     message: 'Thread t1 has a run in progress.',
-    hint: 'Join or cancel the running run first, or ask on another thread.',
+    hint: 'Join or cancel the running run first, or send multitask_strategy "enqueue" (run after it), "interrupt" (stop it) or "rollback" (stop and delete it).',
   },
   {
     type: ThreadInterruptedError,

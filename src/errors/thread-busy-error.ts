@@ -10,7 +10,7 @@ export class ThreadBusyError extends EvidentError {
   constructor(threadId: string) {
     super('thread_busy', `Thread ${threadId} has a run in progress.`, {
       category: 'user',
-      hint: 'Join or cancel the running run first, or ask on another thread.',
+      hint: 'Join or cancel the running run first, or send multitask_strategy "enqueue" (run after it), "interrupt" (stop it) or "rollback" (stop and delete it).',
     });
   }
 

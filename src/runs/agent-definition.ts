@@ -48,6 +48,11 @@ export interface AgentDefinition {
   /** Deletes the thread's checkpoints (the thread itself is the store's). */
   forgetThread(threadId: string): Promise<void>;
   /**
+   * A rollback: deletes the thread's checkpoints after `after` (all when null), so its state is what it was at that
+   * checkpoint. Absent where the checkpointer cannot: a rollback is then refused before anything is stopped.
+   */
+  forgetCheckpointsAfter?(threadId: string, after: string | null): Promise<void>;
+  /**
    * What a finished run did, layer by layer, for evaluation. Optional: without it the evaluation reads the fields
    * every agent's state shares (`standalone_question`, `evidence`, `answer`, `tool_calls`, `status`, `errors`).
    */

@@ -1,5 +1,5 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { RunRecordStatus } from '../store/store.ts';
+import { deletesRunCheckpoints, type RunCheckpointDeletion, type RunRecordStatus } from '../store/store.ts';
 import type { ChatMessage } from '../domain/chat-message.ts';
 import type { Turn } from '../domain/turn.ts';
 import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
@@ -87,5 +87,12 @@ export function defineAgent(spec: AgentSpec): AgentDefinition {
       const saver = spec.graph.checkpointer;
       if (saver && typeof saver === 'object') await (saver as BaseCheckpointSaver).deleteThread(threadId);
     },
+    ...(deletesRunCheckpoints(spec.graph.checkpointer)
+      ? {
+          forgetCheckpointsAfter: async (threadId: string, after: string | null) => {
+            await (spec.graph.checkpointer as RunCheckpointDeletion).deleteCheckpointsAfter(threadId, after);
+          },
+        }
+      : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '../domain/index.ts';
-import type { AuditSurface } from '../store/store.ts';
+import type { AuditSurface, MultitaskStrategy } from '../store/store.ts';
 import type { ApprovalDecision } from '../domain/approval.ts';
 import type { Turn } from '../domain/turn.ts';
 import type { RunAssistant } from './run-assistants.ts';
@@ -27,6 +27,8 @@ export interface RunRequest {
   assistantVersion?: number;
   /** The assistant as the run manager resolved it when the run started: what the run applies and records. */
   assistant?: RunAssistant;
+  /** What the run does on a busy thread (LangGraph's double-texting): `reject` (the default), `enqueue`, `interrupt`, `rollback`. */
+  multitaskStrategy?: MultitaskStrategy;
   /**
    * The stream modes the client asked for: the detail ones among them (`events`, `debug`, `checkpoints`, `tasks`)
    * are recorded for this run; the others are recorded for every run.

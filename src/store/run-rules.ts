@@ -62,7 +62,7 @@ export interface ThreadForRun {
  * join someone else's thread); it is bound to this agent or to none (each agent checkpoints its own state shape,
  * so one thread cannot hold two); no run of it is still going (so two processes cannot run one thread at once).
  */
-export function checkRunStart(run: RunStart, thread: ThreadForRun): void {
+export function checkRunStart(run: Pick<RunStart, 'threadId' | 'user' | 'agent'>, thread: ThreadForRun): void {
   if (thread.owner !== run.user) throw new ThreadForbiddenError(run.threadId, run.user);
   if (thread.agent && thread.agent !== run.agent)
     throw new ThreadAgentMismatchError(run.threadId, thread.agent, run.agent);

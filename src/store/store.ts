@@ -42,7 +42,12 @@ export type {
   SummaryHit,
   SummaryMethod,
 } from './document-extras.ts';
-export type { Checkpointer, CheckpointStore } from './ports/checkpoint-store.ts';
+export {
+  deletesRunCheckpoints,
+  type Checkpointer,
+  type CheckpointStore,
+  type RunCheckpointDeletion,
+} from './ports/checkpoint-store.ts';
 export type {
   ChunkWithSource,
   DocumentExtrasInfo,
@@ -69,6 +74,10 @@ export type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from './ports/
 export type { PrincipalStore, UserRecord } from './ports/principal-store.ts';
 export {
   isRunFinished,
+  MULTITASK_STRATEGIES,
+  type ClaimedRun,
+  type MultitaskStrategy,
+  type RunEnqueue,
   type RunEventRecord,
   type RunLease,
   type RunLog,

@@ -18,3 +18,17 @@ export interface CheckpointStore {
    */
   openCheckpointer(): Promise<Checkpointer>;
 }
+
+/**
+ * A saver that deletes the checkpoints a thread took after a given one (a rollback: a run's own checkpoints are the
+ * ones its thread took after the head the run started from, as no other run executes on the thread meanwhile), in
+ * every namespace, with their pending writes. Checkpoint ids are time-ordered (uuid6), as the savers' own "latest"
+ * reads assume. Resolves with how many checkpoints went.
+ */
+export interface RunCheckpointDeletion {
+  /** `after` null: every checkpoint of the thread (the run started on a thread with none). */
+  deleteCheckpointsAfter(threadId: string, after: string | null): Promise<number>;
+}
+
+export const deletesRunCheckpoints = (saver: unknown): saver is RunCheckpointDeletion =>
+  typeof (saver as Partial<RunCheckpointDeletion> | null)?.deleteCheckpointsAfter === 'function';

@@ -1,10 +1,10 @@
 /**
- * A run's state in the store: `running` until finished; `interrupted` when it waits for an approval; `cancelled`
- * when a client stopped it.
+ * A run's state in the store: `pending` while queued behind its thread's runs; `running` until finished;
+ * `interrupted` when it waits for an approval; `cancelled` when a client (or a newer run) stopped it.
  */
-export type RunRecordStatus = 'running' | 'answered' | 'refused' | 'failed' | 'interrupted' | 'cancelled';
+export type RunRecordStatus = 'pending' | 'running' | 'answered' | 'refused' | 'failed' | 'interrupted' | 'cancelled';
 
-export const isRunFinished = (status: RunRecordStatus): boolean => status !== 'running';
+export const isRunFinished = (status: RunRecordStatus): boolean => status !== 'running' && status !== 'pending';
 
 /**
  * A process's hold on a running run (ARCHITECTURE §6): the process executing a run renews its lease on a timer; a
@@ -32,10 +32,14 @@ export interface RunStart {
   /** The assistant the run applies (its id, or the agent's name for a system assistant) and its version. */
   assistantId?: string;
   assistantVersion?: number;
+  /** What the run asked of a busy thread (`reject` unless given). */
+  multitaskStrategy?: MultitaskStrategy;
 }
 
-export interface RunRecord extends Omit<RunStart, 'lease'> {
+export interface RunRecord extends Omit<RunStart, 'lease' | 'multitaskStrategy'> {
   status: RunRecordStatus;
+  /** What the run asked of a busy thread; the adapters always say (`reject` for a run from before double-texting). */
+  multitaskStrategy?: MultitaskStrategy;
   /** 1 for the first execution; one more each time a process claims the run after its process died. */
   attempt: number;
   /** Who holds the run's lease and until when; absent once no process holds it (a run failed as orphaned). */
@@ -101,7 +105,7 @@ export interface RunEventRecord {
  * lets several processes sharing one store stream, resume and cancel each other's runs. The rules it enforces
  * (ownership, agent binding, one running run per thread) are written once, in `run-rules.ts`.
  */
-export interface RunLog {
+export interface RunLog extends RunQueueLog {
   /**
    * Records a run as `running`; a new thread is created owned by `run.user`. A thread owned by another user is
    * refused with `ThreadForbiddenError`, so a run can never join someone else's thread. A thread with a run still
@@ -156,4 +160,52 @@ export interface RunLog {
    * running, holds a live lease, or does not exist.
    */
   claimOrphanedRun(runId: string, lease: RunLease): Promise<RunRecord | undefined>;
+}
+
+/**
+ * What a thread does with a run asked for while it is busy (LangGraph's `multitask_strategy`): `reject` refuses it;
+ * `enqueue` records it `pending` behind the thread's runs; `interrupt` stops the running run (its checkpoints kept)
+ * and starts the new one; `rollback` stops it and deletes it with its checkpoints, then starts the new one.
+ */
+export const MULTITASK_STRATEGIES = ['reject', 'enqueue', 'interrupt', 'rollback'] as const;
+export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
+
+/** What enqueueing a run records: a run start without a lease, and the request it starts with once its turn comes. */
+export interface RunEnqueue extends Omit<RunStart, 'lease' | 'multitaskStrategy'> {
+  /** The run engine's request (JSON), read back when the run is claimed. */
+  request: unknown;
+}
+
+/** A queued run a process took: its record (now `running`, under the claimer's lease) and its stored request. */
+export interface ClaimedRun {
+  run: RunRecord;
+  request: unknown;
+}
+
+/**
+ * The run queue of the run log (double-texting): runs `pending` on a busy thread, started first in, first out, by
+ * whichever process sharing the store sees the thread free. A pending run holds no lease; it starts only once no run
+ * of its thread is `running` (an orphan is first resumed or ended by recovery) and no earlier run of it is pending.
+ */
+export interface RunQueueLog {
+  /**
+   * Records the run as `pending` behind the thread's running (under a live lease) or pending runs, atomically with
+   * that check. Undefined, recording nothing, when the thread does not exist or has no such run: the caller starts
+   * the run at once (`startRun`). The thread must be the user's and bound to this agent or to none, as for a start.
+   */
+  enqueueRun(run: RunEnqueue): Promise<RunRecord | undefined>;
+  /** Pending runs whose turn it is (first pending of their thread, no run of it running), oldest first, at most `limit` (100). */
+  listStartableRuns(limit?: number): Promise<RunRecord[]>;
+  /**
+   * Starts a pending run whose turn it is, atomically: it becomes `running` under `lease`. Of several processes
+   * claiming one run, one gets it; undefined for the others, and for a run that is not pending or not first in line.
+   */
+  claimPendingRun(runId: string, lease: RunLease): Promise<ClaimedRun | undefined>;
+  /**
+   * Ends a pending run `cancelled` (with its `error` and `end` events, so its readers stop). Undefined when the run
+   * is not pending (it started, ended, or does not exist).
+   */
+  cancelPendingRun(runId: string): Promise<RunRecord | undefined>;
+  /** Deletes a run that is not running, with its events (a rollback). False when it is running or does not exist. */
+  deleteRun(runId: string): Promise<boolean>;
 }

@@ -60,6 +60,34 @@ export class LazyPostgresSaver extends PostgresSaver {
     return super.deleteThread(threadId);
   }
 
+  /**
+   * A rollback: the thread's checkpoints after `after` (all when null) and their writes, in one transaction. Their
+   * blobs stay: a blob is keyed by channel and version and may be shared with the checkpoints that remain.
+   */
+  async deleteCheckpointsAfter(threadId: string, after: string | null): Promise<number> {
+    await this.setup();
+    const table = (name: string) => `"${this.schema.replaceAll('"', '""')}".${name}`;
+    const client = await this.ownPool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`DELETE FROM ${table('checkpoint_writes')} WHERE thread_id = $1 AND checkpoint_id > $2`, [
+        threadId,
+        after ?? '',
+      ]);
+      const deleted = await client.query(
+        `DELETE FROM ${table('checkpoints')} WHERE thread_id = $1 AND checkpoint_id > $2`,
+        [threadId, after ?? ''],
+      );
+      await client.query('COMMIT');
+      return deleted.rowCount ?? 0;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   private async setUpOnce(): Promise<void> {
     const client = await this.ownPool.connect();
     const lock = `evident-checkpoints:${this.schema}`;

@@ -96,6 +96,14 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     startRun: (run) => after(primary.startRun(run), runScopes),
     finishRun: (runId, outcome) => after(primary.finishRun(runId, outcome), runScopes),
     claimOrphanedRun: (runId, lease) => after(primary.claimOrphanedRun(runId, lease), runScopes),
+    enqueueRun: (run) => after(primary.enqueueRun(run), runScopes),
+    claimPendingRun: (runId, lease) =>
+      after(primary.claimPendingRun(runId, lease), (claimed) => runScopes(claimed?.run)),
+    cancelPendingRun: (runId) => after(primary.cancelPendingRun(runId), runScopes),
+    deleteRun: async (runId) => {
+      const run = await primary.getRun(runId);
+      return after(primary.deleteRun(runId), (deleted) => (deleted ? runScopes(run) : []));
+    },
     createThread: (created) =>
       after(primary.createThread(created), (record) => [thread(record.threadId), threadsOf(record.owner)]),
     deleteThread: (threadId, owner) =>

@@ -1,5 +1,13 @@
 import type { PoolClient } from 'pg';
-import type { RunEventRecord, RunLog, RunRecord, RunRecordStatus, ThreadRecord } from '../ports/run-log.ts';
+import type {
+  MultitaskStrategy,
+  RunEventRecord,
+  RunLog,
+  RunRecord,
+  RunRecordStatus,
+  ThreadRecord,
+} from '../ports/run-log.ts';
+import { DEFAULT_STARTABLE_LIMIT, cancelledPending, validateRunEnqueue } from '../run-queue-rules.ts';
 import {
   DEFAULT_ORPHAN_LIMIT,
   DEFAULT_RUN_EVENT_LIMIT,
@@ -38,6 +46,7 @@ interface RunRow {
   lease_expires_at: Date | null;
   assistant_id: string | null;
   assistant_version: number | null;
+  multitask_strategy: MultitaskStrategy;
 }
 
 interface ThreadRow {
@@ -57,7 +66,7 @@ interface ThreadSummaryRow extends ThreadRow {
 
 const THREAD_COLUMNS = 't.thread_id, t.agent, t.owner, t.metadata, t.created_at, t.updated_at';
 const RUN_COLUMNS =
-  'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at, r.assistant_id, r.assistant_version';
+  'r.run_id, r.thread_id, r.agent, r.user_name, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at, r.assistant_id, r.assistant_version, r.multitask_strategy';
 
 /**
  * Leases run on the database's clock (`now()`, the transaction's start), so servers whose clocks disagree agree on
@@ -65,6 +74,14 @@ const RUN_COLUMNS =
  */
 const EXPIRED_LEASE = `r.status = 'running' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= now())`;
 const expiryAfter = (param: string) => `now() + ${param} * interval '1 millisecond'`;
+/** A pending run whose turn it is: no run of its thread running (an orphan goes to recovery first), none queued before it. */
+const STARTABLE = `r.status = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.status = 'running')
+  AND NOT EXISTS (SELECT 1 FROM runs e WHERE e.thread_id = r.thread_id AND e.status = 'pending' AND e.seq < r.seq)`;
+
+/** Whether the thread has a queued run (a start is then refused, as on a running one). */
+const hasPending = async (c: PoolClient, threadId: string): Promise<boolean> =>
+  (await c.query("SELECT 1 FROM runs WHERE thread_id = $1 AND status = 'pending' LIMIT 1", [threadId])).rows.length > 0;
 
 const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
   threadId: row.thread_id,
@@ -82,6 +99,7 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   user: row.user_name,
   question: row.question,
   status: row.status,
+  multitaskStrategy: row.multitask_strategy,
   attempt: row.attempt,
   ...(row.lease_owner === null || row.lease_expires_at === null
     ? {}
@@ -179,7 +197,10 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
            WHERE r.thread_id = $1 AND r.status = 'running' ORDER BY r.seq FOR UPDATE`,
           [run.threadId],
         );
-        checkRunStart(run, { ...thread, hasLiveRun: running.rows.some((r) => r.live) });
+        checkRunStart(run, {
+          ...thread,
+          hasLiveRun: running.rows.some((r) => r.live) || (await hasPending(c, run.threadId)),
+        });
         // The thread's orphans (locked above, so no claim can take one now) end as a new run takes their thread.
         for (const orphan of running.rows) {
           const { outcome, events } = supersededOrphan(orphan.run_id, await lastSeq(c, orphan.run_id));
@@ -195,9 +216,19 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           run.agent,
         ]);
         await c.query(
-          `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at, lease_owner, lease_expires_at)
-           VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, ${expiryAfter('$8')})`,
-          [run.runId, run.threadId, run.agent, run.user, run.question, now, run.lease.owner, run.lease.ttlMs],
+          `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at, lease_owner, lease_expires_at, multitask_strategy)
+           VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, ${expiryAfter('$8')}, $9)`,
+          [
+            run.runId,
+            run.threadId,
+            run.agent,
+            run.user,
+            run.question,
+            now,
+            run.lease.owner,
+            run.lease.ttlMs,
+            run.multitaskStrategy ?? 'reject',
+          ],
         );
         await recordPostgresRunAssistant(c, run);
         return (await getRun(c, run.runId)) as RunRecord;
@@ -359,6 +390,91 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
         );
         const row = claimed.rows[0];
         return row ? toRunRecord(row) : undefined;
+      });
+    },
+    async enqueueRun(run) {
+      return pool.transaction('queue a run', async (c) => {
+        validateRunEnqueue(run);
+        const now = new Date();
+        // The thread row is locked: a start, a claim or another enqueue on this thread waits here, then sees this run.
+        const thread = (
+          await c.query<{ owner: string; agent: string }>(
+            'SELECT owner, agent FROM threads WHERE thread_id = $1 FOR UPDATE',
+            [run.threadId],
+          )
+        ).rows[0];
+        if (!thread) return undefined;
+        const live = await c.query(
+          "SELECT 1 FROM runs WHERE thread_id = $1 AND status = 'running' AND lease_expires_at > now() LIMIT 1",
+          [run.threadId],
+        );
+        if (live.rows.length === 0 && !(await hasPending(c, run.threadId))) return undefined;
+        checkRunStart(run, { ...thread, hasLiveRun: false });
+        await c.query(
+          `INSERT INTO runs (run_id, thread_id, agent, user_name, question, status, started_at, multitask_strategy, queued_request)
+           VALUES ($1, $2, $3, $4, $5, 'pending', $6, 'enqueue', $7)`,
+          [run.runId, run.threadId, run.agent, run.user, run.question, now, JSON.stringify(run.request)],
+        );
+        await recordPostgresRunAssistant(c, run);
+        await c.query('UPDATE threads SET updated_at = $2 WHERE thread_id = $1', [run.threadId, now]);
+        return getRun(c, run.runId);
+      });
+    },
+
+    async listStartableRuns(limit = DEFAULT_STARTABLE_LIMIT) {
+      return pool.withClient('list queued runs', async (c) => {
+        const result = await c.query<RunRow>(
+          `SELECT ${RUN_COLUMNS} FROM runs r WHERE ${STARTABLE} ORDER BY r.seq LIMIT $1`,
+          [limit],
+        );
+        return result.rows.map(toRunRecord);
+      });
+    },
+
+    async claimPendingRun(runId, lease) {
+      validateLease(lease, { release: false });
+      return pool.transaction('start a queued run', async (c) => {
+        const threadId = (await c.query<{ thread_id: string }>('SELECT thread_id FROM runs WHERE run_id = $1', [runId]))
+          .rows[0]?.thread_id;
+        if (threadId === undefined) return undefined;
+        // Locked as a start locks it: a start and a claim on one thread never both see it free.
+        await c.query('SELECT 1 FROM threads WHERE thread_id = $1 FOR UPDATE', [threadId]);
+        const claimed = await c.query<{ queued_request: unknown }>(
+          `UPDATE runs r SET status = 'running', lease_owner = $2, lease_expires_at = ${expiryAfter('$3')}
+           WHERE r.run_id = $1 AND ${STARTABLE} RETURNING r.queued_request`,
+          [runId, lease.owner, lease.ttlMs],
+        );
+        const row = claimed.rows[0];
+        if (!row) return undefined;
+        await c.query('UPDATE threads SET updated_at = now() WHERE thread_id = $1', [threadId]);
+        return { run: (await getRun(c, runId)) as RunRecord, request: row.queued_request };
+      });
+    },
+
+    async cancelPendingRun(runId) {
+      return pool.transaction('cancel a queued run', async (c) => {
+        const row = (await c.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.run_id = $1 FOR UPDATE`, [runId]))
+          .rows[0];
+        if (row?.status !== 'pending') return undefined;
+        const finished = new Date();
+        const { status, error, events } = cancelledPending(runId);
+        await c.query('UPDATE runs SET status = $2, error = $3, finished_at = $4, duration_ms = $5 WHERE run_id = $1', [
+          runId,
+          status,
+          error,
+          finished,
+          runDuration(row.started_at, finished),
+        ]);
+        await insertEvents(c, events, finished);
+        return getRun(c, runId);
+      });
+    },
+
+    async deleteRun(runId) {
+      return pool.withClient('delete a run', async (c) => {
+        // Its events go with it (ON DELETE CASCADE).
+        const deleted = await c.query("DELETE FROM runs WHERE run_id = $1 AND status <> 'running'", [runId]);
+        return (deleted.rowCount ?? 0) > 0;
       });
     },
   };

@@ -154,6 +154,18 @@ export class BatchedSqliteSaver extends SqliteSaver {
     await super.deleteThread(threadId);
   }
 
+  /** A rollback: the thread's checkpoints after `after` (all when null) and their writes, in one transaction. */
+  async deleteCheckpointsAfter(threadId: string, after: string | null): Promise<number> {
+    this.flush();
+    this.setup();
+    const bound = after ?? '';
+    return this.db.transaction(() => {
+      this.statement('DELETE FROM writes WHERE thread_id = ? AND checkpoint_id > ?').run(threadId, bound);
+      return this.statement('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id > ?').run(threadId, bound)
+        .changes;
+    })();
+  }
+
   /** Writes what is queued now, in one transaction (before a read, and before the connection closes). */
   flush(): void {
     const batch = this.queue;

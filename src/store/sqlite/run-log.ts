@@ -1,4 +1,12 @@
-import type { RunEventRecord, RunLog, RunRecord, RunRecordStatus, ThreadRecord } from '../ports/run-log.ts';
+import type {
+  MultitaskStrategy,
+  RunEventRecord,
+  RunLog,
+  RunRecord,
+  RunRecordStatus,
+  ThreadRecord,
+} from '../ports/run-log.ts';
+import { DEFAULT_STARTABLE_LIMIT, cancelledPending, validateRunEnqueue } from '../run-queue-rules.ts';
 import {
   DEFAULT_ORPHAN_LIMIT,
   DEFAULT_RUN_EVENT_LIMIT,
@@ -38,6 +46,7 @@ interface RunRow {
   lease_expires_at: string | null;
   assistant_id: string | null;
   assistant_version: number | null;
+  multitask_strategy: MultitaskStrategy;
 }
 
 interface ThreadRow {
@@ -67,7 +76,7 @@ const toThreadRecord = (row: ThreadRow): ThreadRecord => ({
 });
 
 const RUN_COLUMNS =
-  'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at, r.assistant_id, r.assistant_version';
+  'r.run_id, r.thread_id, r.agent, r.user, r.question, r.status, r.error, r.started_at, r.finished_at, r.duration_ms, r.cancel_requested, r.attempt, r.lease_owner, r.lease_expires_at, r.assistant_id, r.assistant_version, r.multitask_strategy';
 
 const toRunRecord = (row: RunRow): RunRecord => ({
   runId: row.run_id,
@@ -76,6 +85,7 @@ const toRunRecord = (row: RunRow): RunRecord => ({
   user: row.user,
   question: row.question,
   status: row.status,
+  multitaskStrategy: row.multitask_strategy,
   attempt: row.attempt,
   ...(row.lease_owner === null || row.lease_expires_at === null
     ? {}
@@ -91,6 +101,12 @@ const toRunRecord = (row: RunRow): RunRecord => ({
 /** A running run's lease is live while its expiry is after now; none (a run from before leases) counts as expired. */
 const LIVE_LEASE = `r.status = 'running' AND r.lease_expires_at > ?`;
 const EXPIRED_LEASE = `r.status = 'running' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= ?)`;
+/** A thread is busy while a run of it is running under a live lease or queued. */
+const BUSY_RUN = `(${LIVE_LEASE} OR r.status = 'pending')`;
+/** A pending run whose turn it is: no run of its thread running (an orphan goes to recovery first), none queued before it. */
+const STARTABLE = `r.status = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.status = 'running')
+  AND NOT EXISTS (SELECT 1 FROM runs e WHERE e.thread_id = r.thread_id AND e.status = 'pending' AND e.rowid < r.rowid)`;
 
 /**
  * The run log on SQLite (tables `threads`, `runs`, `run_events`). Every read names the owner in its WHERE clause, so
@@ -162,7 +178,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             | undefined;
           if (thread) {
             const live =
-              stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${LIVE_LEASE}`).get(
+              stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${BUSY_RUN}`).get(
                 run.threadId,
                 now.toISOString(),
               ) !== undefined;
@@ -183,8 +199,8 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             );
           }
           stmt(
-            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at, lease_owner, lease_expires_at)
-             VALUES (@runId, @threadId, @agent, @user, @question, 'running', @now, @owner, @expires)`,
+            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at, lease_owner, lease_expires_at, multitask_strategy)
+             VALUES (@runId, @threadId, @agent, @user, @question, 'running', @now, @owner, @expires, @strategy)`,
           ).run({
             runId: run.runId,
             threadId: run.threadId,
@@ -194,6 +210,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             now: now.toISOString(),
             owner: run.lease.owner,
             expires: leaseExpiry(now, run.lease).toISOString(),
+            strategy: run.multitaskStrategy ?? 'reject',
           });
           recordSqliteRunAssistant(conn, run);
           return getRun(run.runId) as RunRecord;
@@ -366,6 +383,105 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
         ).run(lease.owner, leaseExpiry(now, lease).toISOString(), runId, now.toISOString());
         return claimed.changes > 0 ? getRun(runId) : undefined;
       });
+    },
+    async enqueueRun(run) {
+      conn.assertWritable();
+      return conn.guard('queue a run', () => {
+        validateRunEnqueue(run);
+        const now = new Date();
+        return conn.immediate(() => {
+          const thread = stmt('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as
+            | { owner: string; agent: string }
+            | undefined;
+          if (!thread) return undefined;
+          const busy =
+            stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${BUSY_RUN}`).get(run.threadId, now.toISOString()) !==
+            undefined;
+          if (!busy) return undefined;
+          checkRunStart(run, { ...thread, hasLiveRun: false });
+          stmt(
+            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at, multitask_strategy, queued_request)
+             VALUES (?, ?, ?, ?, ?, 'pending', ?, 'enqueue', ?)`,
+          ).run(
+            run.runId,
+            run.threadId,
+            run.agent,
+            run.user,
+            run.question,
+            now.toISOString(),
+            JSON.stringify(run.request),
+          );
+          recordSqliteRunAssistant(conn, run);
+          stmt('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(now.toISOString(), run.threadId);
+          return getRun(run.runId);
+        });
+      });
+    },
+
+    async listStartableRuns(limit = DEFAULT_STARTABLE_LIMIT) {
+      conn.assertOpen();
+      return conn.guard('list queued runs', () =>
+        (
+          stmt(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${STARTABLE} ORDER BY r.rowid LIMIT ?`).all(limit) as RunRow[]
+        ).map(toRunRecord),
+      );
+    },
+
+    async claimPendingRun(runId, lease) {
+      conn.assertWritable();
+      validateLease(lease, { release: false });
+      return conn.guard('start a queued run', () =>
+        conn.immediate(() => {
+          const now = new Date();
+          const claimed = stmt(
+            `UPDATE runs AS r SET status = 'running', lease_owner = ?, lease_expires_at = ? WHERE r.run_id = ? AND ${STARTABLE}`,
+          ).run(lease.owner, leaseExpiry(now, lease).toISOString(), runId);
+          if (claimed.changes === 0) return undefined;
+          const row = stmt('SELECT queued_request FROM runs WHERE run_id = ?').get(runId) as {
+            queued_request: string | null;
+          };
+          stmt('UPDATE threads SET updated_at = ? WHERE thread_id = (SELECT thread_id FROM runs WHERE run_id = ?)').run(
+            now.toISOString(),
+            runId,
+          );
+          return {
+            run: getRun(runId) as RunRecord,
+            request: row.queued_request === null ? null : (JSON.parse(row.queued_request) as unknown),
+          };
+        }),
+      );
+    },
+
+    async cancelPendingRun(runId) {
+      conn.assertWritable();
+      return conn.guard('cancel a queued run', () =>
+        conn.immediate(() => {
+          const run = getRun(runId);
+          if (run?.status !== 'pending') return undefined;
+          const finished = new Date();
+          const { status, error, events } = cancelledPending(runId);
+          stmt('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?').run(
+            status,
+            error,
+            finished.toISOString(),
+            runDuration(new Date(run.startedAt), finished),
+            runId,
+          );
+          insertEvents(events, finished.toISOString());
+          return getRun(runId);
+        }),
+      );
+    },
+
+    async deleteRun(runId) {
+      conn.assertWritable();
+      return conn.guard('delete a run', () =>
+        conn.immediate(() => {
+          const deleted = stmt("DELETE FROM runs WHERE run_id = ? AND status <> 'running'").run(runId).changes > 0;
+          if (deleted) stmt('DELETE FROM run_events WHERE run_id = ?').run(runId);
+          return deleted;
+        }),
+      );
     },
   };
 }

@@ -16,6 +16,7 @@ import { describeMemoryStore } from './memory-store.spec.ts';
 import { describePrincipalStore } from './principal-store.spec.ts';
 import { describeRunLog } from './run-log.spec.ts';
 import { describeRunLogLeases } from './run-log-lease.spec.ts';
+import { describeRunQueue } from './run-queue.spec.ts';
 import { describePersistence } from './store.spec.ts';
 import { ConformanceSuite, type OpenStore } from './suite.ts';
 import { describeTableQueries } from './table-queries.spec.ts';
@@ -53,6 +54,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeMemoryStore(suite);
     describeRunLog(suite);
     describeRunLogLeases(suite);
+    describeRunQueue(suite);
     describeCheckpointStore(suite);
     // AssistantStore
     describeAssistantStore(suite);

@@ -3,7 +3,8 @@ import type { AgentDefinition } from '../../../runs/agent-definition.ts';
 import type { RunRecord, RunRecordStatus, ThreadRecord, ThreadSummary } from '../../../store/store.ts';
 
 /** LangGraph's run statuses; Evident's own outcome (answered, refused, …) travels beside it as `outcome`. */
-const RUN_STATUS: Record<RunRecordStatus, 'running' | 'success' | 'error' | 'interrupted'> = {
+const RUN_STATUS: Record<RunRecordStatus, 'pending' | 'running' | 'success' | 'error' | 'interrupted'> = {
+  pending: 'pending',
   running: 'running',
   answered: 'success',
   refused: 'success',
@@ -14,6 +15,7 @@ const RUN_STATUS: Record<RunRecordStatus, 'running' | 'success' | 'error' | 'int
 
 /** LangGraph's thread statuses, from the status of the thread's latest run. */
 const THREAD_STATUS: Record<RunRecordStatus, 'idle' | 'busy' | 'interrupted' | 'error'> = {
+  pending: 'busy',
   running: 'busy',
   answered: 'idle',
   refused: 'idle',
@@ -49,7 +51,7 @@ export const runJson = (run: RunRecord) => ({
     graph_id: run.agent,
     ...(run.assistantVersion === undefined ? {} : { assistant_version: run.assistantVersion }),
   },
-  multitask_strategy: 'reject',
+  multitask_strategy: run.multitaskStrategy ?? 'reject',
   kwargs: {},
   outcome: run.status,
   question: run.question,

@@ -6,6 +6,7 @@ import type { LimitsConfig } from '../../../config/index.ts';
 import { ValidationError } from '../../../errors/index.ts';
 import { assertMessagesWithin, assertMetadataWithin, assertQuestionWithin } from '../../request-limits.ts';
 import { STREAM_MODES, type StreamMode } from '../../sse.ts';
+import { MULTITASK_STRATEGIES } from '../../../store/store.ts';
 
 /** A chat message as LangGraph clients send it: `role` (OpenAI style) or `type` (LangChain style); text or text parts. */
 export const chatMessageSchema = z.looseObject({
@@ -35,11 +36,13 @@ export const runBodySchema = z.looseObject({
   /** Time travel: run from this checkpoint of the thread (`GET /threads/<id>/history` lists them). */
   checkpoint_id: z.string().min(1).max(200).nullish(),
   checkpoint: z.looseObject({ checkpoint_id: z.string().min(1).max(200) }).nullish(),
+  /** Double-texting: what the run does when the thread is busy (LangGraph's default is `reject`). */
+  multitask_strategy: z.enum(MULTITASK_STRATEGIES).nullish(),
 });
 export type RunBody = z.infer<typeof runBodySchema>;
 
 /** Features of the LangGraph API this server does not offer: refused by name rather than silently ignored. */
-const UNSUPPORTED = ['interrupt_before', 'interrupt_after', 'webhook', 'after_seconds'] as const;
+const UNSUPPORTED = ['interrupt_before', 'interrupt_after', 'after_seconds'] as const;
 
 const textOf = (content: ChatMessageInput['content']) =>
   typeof content === 'string'

@@ -38,6 +38,7 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
       createThread: threadId === undefined || body.if_not_exists === 'create',
       surface: 'langgraph',
       ...assistantVersionField(body),
+      ...(body.multitask_strategy ? { multitaskStrategy: body.multitask_strategy } : {}),
       streamModes: streamModesOf(body),
     });
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.

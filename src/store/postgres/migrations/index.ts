@@ -16,6 +16,7 @@ import { tableDescription } from './015-table-description.ts';
 import { chunkRegions } from './016-chunk-regions.ts';
 import { feedbackSchema } from './017-feedback.ts';
 import { assistants } from './018-assistants.ts';
+import { runQueue } from './019-run-queue.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -40,4 +41,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   chunkRegions,
   feedbackSchema,
   assistants,
+  runQueue,
 ];

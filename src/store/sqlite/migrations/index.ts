@@ -15,6 +15,7 @@ import { tableDescription } from './014-table-description.ts';
 import { chunkRegions } from './015-chunk-regions.ts';
 import { feedback } from './016-feedback.ts';
 import { assistants } from './017-assistants.ts';
+import { runQueue } from './018-run-queue.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   chunkRegions,
   feedback,
   assistants,
+  runQueue,
 ];
