@@ -36,6 +36,8 @@ export class FakeLlmServer {
   respond: ((body: Received['body']) => string | undefined) | undefined;
   delayMs = 0;
   pieceDelayMs = 0;
+  /** While set, every answer waits for it to settle: a test holds the runs that call the model until it lets go. */
+  gate: Promise<void> | undefined;
   private server: Server | undefined;
   url = '';
 
@@ -54,6 +56,7 @@ export class FakeLlmServer {
     this.received.push({ path: req.url ?? '', auth: req.headers.authorization, body });
     const reply = this.replies.shift() ?? this.respond?.(body);
     await pause(this.delayMs);
+    await this.gate;
     if (reply === undefined) {
       res.statusCode = 500;
       res.end(JSON.stringify({ error: { message: 'script exhausted' } }));
