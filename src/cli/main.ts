@@ -4,6 +4,7 @@ import { registerApproveCommand } from './commands/approve-command.ts';
 import { registerAuditCommand } from './commands/audit-command.ts';
 import { registerAskCommand } from './commands/ask-command.ts';
 import { registerChatCommand } from './commands/chat-command.ts';
+import { registerCronsCommand } from './commands/crons-command.ts';
 import { registerForkCommand } from './commands/fork-command.ts';
 import { registerThreadsCommand } from './commands/threads-command.ts';
 import { registerDocsCommand } from './commands/docs-command.ts';
@@ -62,6 +63,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerMemoriesCommand(program, io);
   registerChatCommand(program, io, setExit);
   registerThreadsCommand(program, io);
+  registerCronsCommand(program, io);
   registerForkCommand(program, io, setExit);
   registerGraphCommand(program, io);
   registerKeysCommand(program, io);

@@ -7,6 +7,7 @@ export {
 } from './schema.ts';
 export { loadConfig, CONFIG_FILE, type LoadConfigOptions } from './load-config.ts';
 export { agentsSchema, type AgentsConfig } from './agents-schema.ts';
+export { cronsSchema, type CronsConfig } from './crons-schema.ts';
 export { tablesSchema, TABLE_QUERY_DEFAULTS, type TablesConfig } from './tables-schema.ts';
 export { ingestSchema, INGEST_DEFAULTS, type IngestConfig } from './ingest-schema.ts';
 export { limitsSchema, limitSetting, LIMITS_DEFAULTS, type LimitName, type LimitsConfig } from './limits-schema.ts';

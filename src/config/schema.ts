@@ -6,6 +6,7 @@ import { ingestSchema } from './ingest-schema.ts';
 import { runsSchema } from './runs-schema.ts';
 import { tracingSchema } from './tracing-schema.ts';
 import { auditSchema } from './audit-schema.ts';
+import { cronsSchema } from './crons-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -161,6 +162,8 @@ export const configSchema = z
       })
       .prefault({}),
     runs: runsSchema,
+    /** Scheduled runs: the scheduler, its poll interval and the bounds of crons; see `crons-schema.ts`. */
+    crons: cronsSchema,
     /** How the audit log records questions (`hash` or `text`); see `audit-schema.ts`. */
     audit: auditSchema,
     /** What one HTTP request may carry (body bytes and depth, query, question, messages, metadata); see `limits-schema.ts`. */

@@ -18,6 +18,9 @@ import { webRoutes } from './routes/web-routes.ts';
 import type { ServerEnv } from './server-env.ts';
 import { assistantRoutes } from './routes/langgraph/assistant-routes.ts';
 import { runRoutes } from './routes/langgraph/run-routes.ts';
+import { cronRoutes } from './routes/langgraph/cron-routes.ts';
+import { cronHistoryRoutes } from './routes/cron-history-routes.ts';
+import { cronServiceOf } from './cron-scheduling.ts';
 import { threadRoutes } from './routes/langgraph/thread-routes.ts';
 import type { AgentRuntime } from '../agent/agent-runtime.ts';
 import { chatCompletionsRoutes } from './routes/chat-completions-routes.ts';
@@ -67,6 +70,10 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
     app.route('/', assistantRoutes(deps.agents));
     app.route('/', threadRoutes(runs, evident.store));
     app.route('/', runRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
+    // Scheduled runs: the cron routes (LangGraph's) and each cron's tick history (Evident's).
+    const crons = cronServiceOf(evident, deps.agents);
+    app.route('/', cronRoutes(crons));
+    app.route('/v1', cronHistoryRoutes(crons));
   }
   app.route('/v1', meRoutes());
   app.route('/v1', searchRoutes(evident));

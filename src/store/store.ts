@@ -1,6 +1,7 @@
 import type { AssistantStore } from './ports/assistant-store.ts';
 import type { AuditLog } from './ports/audit-log.ts';
 import type { CheckpointStore } from './ports/checkpoint-store.ts';
+import type { CronStore } from './ports/cron-store.ts';
 import type { DocumentStore, EmbedderInfo } from './ports/document-store.ts';
 import type { FeedbackStore } from './ports/feedback-store.ts';
 import type { MemoryStore } from './ports/memory-store.ts';
@@ -48,6 +49,19 @@ export {
   type CheckpointStore,
   type RunCheckpointDeletion,
 } from './ports/checkpoint-store.ts';
+export {
+  CRON_SORT_FIELDS,
+  type CronCreate,
+  type CronPatch,
+  type CronQuery,
+  type CronRecord,
+  type CronSortField,
+  type CronStore,
+  type CronThreadPolicy,
+  type CronTickOutcome,
+  type CronTickRecord,
+  type CronTickStatus,
+} from './ports/cron-store.ts';
 export type {
   ChunkWithSource,
   DocumentExtrasInfo,
@@ -111,7 +125,8 @@ export interface Store
     CheckpointStore,
     AuditLog,
     FeedbackStore,
-    AssistantStore {
+    AssistantStore,
+    CronStore {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;

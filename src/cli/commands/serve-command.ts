@@ -30,10 +30,11 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       const port = flags.port === '0' ? 0 : (intFlag('--port', flags.port) ?? 8787);
       const global = command.optsWithGlobals<GlobalOptions>();
       // The HTTP server loads with this command only, not with every CLI start.
-      const [{ createApp }, { startServer }, { watchWhileServing }] = await Promise.all([
+      const [{ createApp }, { startServer }, { watchWhileServing }, { startCronScheduler }] = await Promise.all([
         import('../../server/create-app.ts'),
         import('../../server/start-server.ts'),
         import('./serve-watch.ts'),
+        import('../../server/cron-scheduling.ts'),
       ]);
       await withEvident(global, {}, async (evident) => {
         await evident.assertEmbedderMatches();
@@ -54,9 +55,12 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         const shutdown = nextShutdownSignal();
         io.out(`Evident listening on ${server.url}\n`);
         const watcher = flags.watch.length > 0 ? watchWhileServing(evident, flags.watch, logger, io) : undefined;
+        // Every server process schedules crons; the store lets exactly one of them run each tick.
+        const scheduler = startCronScheduler(evident, agents.runs, logger);
         const signal = await shutdown;
         io.err(`${signal}: shutting down\n`);
         await watcher?.stop();
+        await scheduler?.stop();
         // Runs still executing end `cancelled` (recorded) before the store closes.
         await agents.close();
         await server.close();

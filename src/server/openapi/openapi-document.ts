@@ -6,6 +6,7 @@ import { documentPaths } from './paths/document-paths.ts';
 import { feedbackPaths } from './paths/feedback-paths.ts';
 import { langgraphAssistantPaths } from './paths/langgraph-assistant-paths.ts';
 import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
+import { cronPaths } from './paths/cron-paths.ts';
 import { langgraphThreadPaths } from './paths/langgraph-thread-paths.ts';
 import { memoryPaths } from './paths/memory-paths.ts';
 import { mcpPaths } from './paths/mcp-paths.ts';
@@ -25,6 +26,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   langgraphAssistantPaths,
   langgraphThreadPaths,
   langgraphRunPaths,
+  cronPaths,
   openAiPaths,
   mcpPaths,
   userPaths,

@@ -22,7 +22,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * The front end an action came through, where it is known (a run recovered by another process has none): the HTTP
  * API, the LangGraph API, the OpenAI-compatible route, the CLI, MCP, and the in-process framework adapters.
  */
-export const AUDIT_SURFACES = ['http', 'langgraph', 'openai', 'cli', 'mcp', 'langchain', 'ai-sdk'] as const;
+export const AUDIT_SURFACES = ['http', 'langgraph', 'openai', 'cli', 'mcp', 'langchain', 'ai-sdk', 'cron'] as const;
 export type AuditSurface = (typeof AUDIT_SURFACES)[number];
 
 export type AuditDecision = 'approve' | 'edit' | 'reject';

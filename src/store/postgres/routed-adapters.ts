@@ -1,5 +1,6 @@
 import type { AssistantStore } from '../ports/assistant-store.ts';
 import type { AuditLog } from '../ports/audit-log.ts';
+import type { CronStore } from '../ports/cron-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { FeedbackStore } from '../ports/feedback-store.ts';
 import type { MemoryStore } from '../ports/memory-store.ts';
@@ -7,6 +8,7 @@ import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { RunLog } from '../ports/run-log.ts';
 import { postgresAssistantStore } from './assistant-store.ts';
 import { postgresAuditLog } from './audit-log.ts';
+import { postgresCronStore } from './cron-store.ts';
 import { postgresDocumentStore } from './document-store.ts';
 import { postgresFeedbackStore } from './feedback-store.ts';
 import { postgresMemoryStore } from './memory-store.ts';
@@ -15,7 +17,7 @@ import { postgresPrincipalStore } from './principal-store.ts';
 import { postgresRunLog } from './run-log.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
-export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore & AssistantStore;
+export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore & AssistantStore & CronStore;
 
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
@@ -35,6 +37,8 @@ export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
   ...postgresFeedbackStore(pool),
   // Assistants stay on the primary: who may read and run one is decided at the moment of use.
   ...postgresAssistantStore(pool),
+  // Crons stay on the primary: schedulers claim ticks by compare-and-set, and owners read back their own changes.
+  ...postgresCronStore(pool),
 });
 
 /**

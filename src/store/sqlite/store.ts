@@ -2,6 +2,7 @@ import type { Store, StoreStats } from '../store.ts';
 import { readEmbedder } from './document-writes.ts';
 import { sqliteAssistantStore } from './assistant-store.ts';
 import { sqliteAuditLog } from './audit-log.ts';
+import { sqliteCronStore } from './cron-store.ts';
 import { SqliteConnection, type SqliteStoreOptions } from './connection.ts';
 import { sqliteDocumentStore } from './document-store.ts';
 import { sqliteFeedbackStore } from './feedback-store.ts';
@@ -46,6 +47,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteAuditLog(conn),
     ...sqliteFeedbackStore(conn),
     ...sqliteAssistantStore(conn),
+    ...sqliteCronStore(conn),
     prepareTableQueries() {
       if (conn.isOpen && conn.location !== ':memory:') tableQueries.prewarm(resolveTableQueryLimits(DEFAULT_BOUNDS));
     },

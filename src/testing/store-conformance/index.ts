@@ -3,6 +3,7 @@ import { describeAssistantStore } from './assistant-store.spec.ts';
 import { describeAuditLog } from './audit-log.spec.ts';
 import { describeBatchWrites } from './batch-writes.spec.ts';
 import { describeCheckpointStore } from './checkpoint-store.spec.ts';
+import { describeCronStore } from './cron-store.spec.ts';
 import { describeDocumentAccess } from './document-access.spec.ts';
 import { describeDocumentAcl } from './document-acl.spec.ts';
 import { describeDocumentExtras } from './document-extras.spec.ts';
@@ -56,6 +57,8 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeRunLogLeases(suite);
     describeRunQueue(suite);
     describeCheckpointStore(suite);
+    // CronStore
+    describeCronStore(suite);
     // AssistantStore
     describeAssistantStore(suite);
     // AuditLog

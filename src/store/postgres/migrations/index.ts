@@ -17,6 +17,7 @@ import { chunkRegions } from './016-chunk-regions.ts';
 import { feedbackSchema } from './017-feedback.ts';
 import { assistants } from './018-assistants.ts';
 import { runQueue } from './019-run-queue.ts';
+import { cronsSchema } from './020-crons.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -42,4 +43,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   feedbackSchema,
   assistants,
   runQueue,
+  cronsSchema,
 ];

@@ -16,6 +16,7 @@ import { chunkRegions } from './015-chunk-regions.ts';
 import { feedback } from './016-feedback.ts';
 import { assistants } from './017-assistants.ts';
 import { runQueue } from './018-run-queue.ts';
+import { crons } from './019-crons.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   feedback,
   assistants,
   runQueue,
+  crons,
 ];
