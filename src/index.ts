@@ -118,6 +118,13 @@ export type { AgentDefinition, AgentGraph } from './runs/agent-definition.ts';
 export type { RunAction, RunRequest } from './runs/run-request.ts';
 export type { RunManager } from './runs/run-manager.ts';
 export type { ApprovalPolicy, Approver } from './runs/policy/approval-policy.ts';
+// Run webhooks: what a receiver checks a delivery with (the `X-Evident-Signature` header, HMAC-SHA256).
+export {
+  verifyWebhookSignature,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  type VerifyWebhookSignatureInput,
+} from './runs/webhooks/webhook-signature.ts';
 
 // The HTTP API as a Hono app to mount, or a server to start.
 export { createApp, type AppDeps } from './server/create-app.ts';

@@ -34,7 +34,7 @@ export interface AgentRuntime {
  */
 export interface AgentRuntimeServices extends AgentServices {
   readonly store: AgentStore & RunManagerDeps['store'] & CheckpointStore & AssistantStore;
-  readonly config: AgentServices['config'] & Pick<EvidentConfig, 'approvals' | 'runs'>;
+  readonly config: AgentServices['config'] & Pick<EvidentConfig, 'approvals' | 'runs'> & Partial<Pick<EvidentConfig, 'webhooks'>>;
   readonly audit: RunAudit;
 }
 
@@ -80,6 +80,7 @@ export async function openAgentRuntime(
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
       limits: options.limits ?? services.config.runs,
       audit: services.audit,
+      ...(services.config.webhooks ? { webhooks: services.config.webhooks } : {}),
     });
   } catch (error) {
     await checkpointer.close();

@@ -7,6 +7,7 @@ import { runsSchema } from './runs-schema.ts';
 import { tracingSchema } from './tracing-schema.ts';
 import { auditSchema } from './audit-schema.ts';
 import { cronsSchema } from './crons-schema.ts';
+import { webhooksSchema } from './webhooks-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -164,6 +165,8 @@ export const configSchema = z
     runs: runsSchema,
     /** Scheduled runs: the scheduler, its poll interval and the bounds of crons; see `crons-schema.ts`. */
     crons: cronsSchema,
+    /** Run webhooks: the signing secret, the hosts they may go to, retries and bounds; see `webhooks-schema.ts`. */
+    webhooks: webhooksSchema,
     /** How the audit log records questions (`hash` or `text`); see `audit-schema.ts`. */
     audit: auditSchema,
     /** What one HTTP request may carry (body bytes and depth, query, question, messages, metadata); see `limits-schema.ts`. */

@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'run_lease_lost'
   | 'run_orphaned'
   | 'run_failed'
+  // Webhooks: the deployment has no webhooks.secret, so a run that names a webhook is refused.
+  | 'webhooks_disabled'
   | 'cancelled'
   // Ingest: one file's reason; the rest of the batch goes on.
   | IngestErrorCode
@@ -102,6 +104,7 @@ const KNOWN: Record<ErrorCode, true> = {
   run_lease_lost: true,
   run_orphaned: true,
   run_failed: true,
+  webhooks_disabled: true,
   cancelled: true,
   file_empty: true,
   file_too_large: true,

@@ -40,4 +40,5 @@ export { ThreadInterruptedError } from './thread-interrupted-error.ts';
 export { TooManyRunsError } from './too-many-runs-error.ts';
 export { UnauthorizedError } from './unauthorized-error.ts';
 export { UnknownAgentError } from './unknown-agent-error.ts';
+export { WebhooksDisabledError } from './webhooks-disabled-error.ts';
 export { ValidationError } from './validation-error.ts';

@@ -1,8 +1,11 @@
 import type { AssistantSettings } from '../config/assistant-settings-schema.ts';
 import type { Principal } from '../domain/index.ts';
+import { NotFoundError } from '../errors/index.ts';
+import type { PrincipalStore, RunRecord } from '../store/store.ts';
 import type { AgentDefinition } from './agent-definition.ts';
 import { narrowedPolicy } from './assistant-input.ts';
 import type { AssistantService } from './assistant-service.ts';
+import { currentPrincipal } from './current-principal.ts';
 import type { ApprovalPolicy } from './policy/approval-policy.ts';
 
 /** The assistant a run applies, resolved when it starts: its agent (configured), approval policy, id and version. */
@@ -72,3 +75,18 @@ export class AssistantRunResolver implements RunAssistants {
     return built;
   }
 }
+
+/**
+ * The agent a recovered run continues with: configured as the assistant version the run recorded, resolved for the
+ * run's owner as they are now. An assistant they may no longer read (or deleted) fails the run (`not_found`), never
+ * continues it with another configuration.
+ */
+export const recoveredAgentOf =
+  (assistants: RunAssistants, store: Pick<PrincipalStore, 'getUser'>) =>
+  async (run: RunRecord, agent: AgentDefinition): Promise<AgentDefinition> => {
+    if (run.assistantId === undefined || run.assistantId === run.agent) return agent;
+    const owner = await currentPrincipal(store, { id: run.user, groups: [], roles: ['member'] });
+    const resolved = await assistants.resolve(owner, run.assistantId, run.assistantVersion);
+    if (resolved.agent.name !== agent.name) throw new NotFoundError('assistant', run.assistantId);
+    return resolved.agent;
+  };

@@ -34,7 +34,7 @@ import { runInputFor } from './run-input.ts';
 import { RunEventWriter } from './run-event-writer.ts';
 import { RunEventFeed } from './run-event-feed.ts';
 import type { RunRequest } from './run-request.ts';
-import type { RunAssistants } from './run-assistants.ts';
+import { recoveredAgentOf, type RunAssistants } from './run-assistants.ts';
 import type { RunAudit } from './run-audit.ts';
 import { RunAuditTrail, type FinalState } from './run-audit-trail.ts';
 
@@ -133,6 +133,7 @@ export class RunManager {
       logger: this.logger,
       execute: (recovered) => this.relaunch(recovered),
       executing: (runId) => this.active.has(runId),
+      ...(this.assistants ? { configured: recoveredAgentOf(this.assistants, this.store) } : {}),
     });
     if (deps.recover ?? true) this.recovery.start();
     this.queue = new RunQueue({

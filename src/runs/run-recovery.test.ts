@@ -157,6 +157,45 @@ describe('recovering the runs of a process that stopped', () => {
     expect(['answered', 'refused']).toContain((await ended(store, next.runId)).status);
   });
 
+  it('continues an orphan only with its assistant as its owner may read it now, and fails it when that assistant is gone', async () => {
+    const { store } = sample.evident;
+    const live = await runtime(LIVE);
+    const first = await live.runs.start(ask('What is the termination fee of CT-2024-0193?'));
+    expect((await ended(store, first.runId)).status).toBe('answered');
+    const assistant = await store.createAssistant({
+      assistantId: randomUUID(),
+      owner: 'alice',
+      graphId: 'rag',
+      name: 'kept',
+      description: null,
+      config: { configurable: { agent: { maxEvidence: 1 } } },
+      context: {},
+      metadata: {},
+      acl: [],
+    });
+    if (!assistant) throw new Error('not created');
+    const orphanOf = async (assistantId: string) =>
+      store.startRun({
+        runId: randomUUID(),
+        threadId: first.threadId,
+        agent: 'rag',
+        user: 'alice',
+        question: 'Who signed it?',
+        lease: { owner: 'gone', ttlMs: 1 },
+        assistantId,
+        assistantVersion: 1,
+      });
+    // Readable: recovered as any orphan is (it died before a checkpoint of its own, so it ends run_orphaned).
+    const kept = await orphanOf(assistant.assistantId);
+    expect(await ended(store, kept.runId)).toMatchObject({ status: 'failed', assistantId: assistant.assistantId });
+    expect((await store.listRunEvents(kept.runId, 0))[1]?.data).toMatchObject({ error: 'run_orphaned' });
+    // Deleted meanwhile: the run fails as not found, never continues with the server's configuration.
+    await store.deleteAssistant(assistant.assistantId);
+    const gone = await orphanOf(assistant.assistantId);
+    expect(await ended(store, gone.runId)).toMatchObject({ status: 'failed', attempt: 2 });
+    expect((await store.listRunEvents(gone.runId, 0))[1]?.data).toMatchObject({ error: 'not_found' });
+  });
+
   it('runs an approved save_memory once when its decision run died after the write, and never orphans a run waiting for a decision', async () => {
     const { store } = sample.evident;
     const live = await runtime(LIVE);

@@ -56,6 +56,8 @@ export interface RunRecoveryDeps {
   execute(recovered: RecoveredRun): void;
   /** Whether this process is executing the run: its lease lapsed only because a heartbeat came late. */
   executing(runId: string): boolean;
+  /** The agent a claimed run continues with (configured as its assistant version); a refusal fails the run. */
+  configured?(run: RunRecord, agent: AgentDefinition): Promise<AgentDefinition>;
 }
 
 /**
@@ -91,6 +93,19 @@ export class RunRecovery {
     await this.sweeping;
   }
 
+  /** The run's configured agent, or why it may not continue (its assistant is gone or no longer readable). */
+  private async configured(
+    run: RunRecord,
+    agent: AgentDefinition,
+  ): Promise<{ agent: AgentDefinition } | { refused: Error }> {
+    if (!this.deps.configured) return { agent };
+    try {
+      return { agent: await this.deps.configured(run, agent) };
+    } catch (error) {
+      return { refused: error instanceof Error ? error : new Error(String(error)) };
+    }
+  }
+
   private async recoverAll(): Promise<void> {
     const { store, agents, leases, logger } = this.deps;
     try {
@@ -103,10 +118,17 @@ export class RunRecovery {
         if (!run) continue;
         // Read after the claim: the process that lost the run can no longer append, so this is its log's end.
         const afterSeq = await store.lastRunEventSeq(run.runId);
-        const plan = await recoveryPlanFor(store, agent, run).catch((error: unknown): RecoveryPlan => {
-          logger.warn('orphaned run: its checkpoint could not be read', { run_id: run.runId, error: String(error) });
-          return { kind: 'fail', error: new RunOrphanedError(run.runId) };
-        });
+        const configured = await this.configured(run, agent);
+        const plan =
+          'refused' in configured
+            ? { kind: 'fail' as const, error: configured.refused }
+            : await recoveryPlanFor(store, configured.agent, run).catch((error: unknown): RecoveryPlan => {
+                logger.warn('orphaned run: its checkpoint could not be read', {
+                  run_id: run.runId,
+                  error: String(error),
+                });
+                return { kind: 'fail', error: new RunOrphanedError(run.runId) };
+              });
         logger.warn('recovering an orphaned run', {
           run_id: run.runId,
           thread_id: run.threadId,
@@ -114,7 +136,7 @@ export class RunRecovery {
           plan: plan.kind,
           after_seq: afterSeq,
         });
-        this.deps.execute({ agent, run, plan, afterSeq });
+        this.deps.execute({ agent: 'agent' in configured ? configured.agent : agent, run, plan, afterSeq });
       }
     } catch (error) {
       // The store briefly unreachable: the next beat sweeps again.

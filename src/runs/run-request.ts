@@ -34,4 +34,6 @@ export interface RunRequest {
    * are recorded for this run; the others are recorded for every run.
    */
   streamModes?: readonly string[];
+  /** A URL the run's end is POSTed to, signed (LangGraph's `webhook`); checked by `RunWebhooks.admit` before the run starts. */
+  webhook?: string;
 }

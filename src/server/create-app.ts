@@ -15,6 +15,7 @@ import { memoryRoutes } from './routes/memory-routes.ts';
 import { searchRoutes } from './routes/search-routes.ts';
 import { userRoutes } from './routes/user-routes.ts';
 import { webRoutes } from './routes/web-routes.ts';
+import { webhookRoutes } from './routes/webhook-routes.ts';
 import type { ServerEnv } from './server-env.ts';
 import { assistantRoutes } from './routes/langgraph/assistant-routes.ts';
 import { runRoutes } from './routes/langgraph/run-routes.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', memoryRoutes(evident));
   app.route('/v1', userRoutes(evident));
   app.route('/v1', auditRoutes(evident));
+  app.route('/v1', webhookRoutes(evident.store));
   // Ratings of runs' answers: the rated answer is read from the run's events, so they need the run engine.
   if (deps.agents) app.route('/v1', feedbackRoutes(evident, deps.agents.runs));
   app.route('/', webRoutes());

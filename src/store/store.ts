@@ -7,6 +7,15 @@ import type { FeedbackStore } from './ports/feedback-store.ts';
 import type { MemoryStore } from './ports/memory-store.ts';
 import type { PrincipalStore } from './ports/principal-store.ts';
 import type { RunLog } from './ports/run-log.ts';
+export type {
+  RunWebhookLog,
+  RunWebhookRecord,
+  RunWebhookWrite,
+  WebhookAttemptOutcome,
+  WebhookClaim,
+  WebhookDeliveryState,
+} from './ports/run-webhook-log.ts';
+import type { RunWebhookLog } from './ports/run-webhook-log.ts';
 
 export type { ApiKeyRecord } from './api-key.ts';
 export {
@@ -126,7 +135,8 @@ export interface Store
     AuditLog,
     FeedbackStore,
     AssistantStore,
-    CronStore {
+    CronStore,
+    RunWebhookLog {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;

@@ -15,6 +15,7 @@ import { mePaths } from './paths/me-paths.ts';
 import { searchPaths } from './paths/search-paths.ts';
 import { systemPaths } from './paths/system-paths.ts';
 import { userPaths } from './paths/user-paths.ts';
+import { webhookPaths } from './paths/webhook-paths.ts';
 
 /** Every route group's description, in the order the docs page shows them. A new route module adds its group here. */
 export const PATH_GROUPS: readonly PathGroup[] = [
@@ -32,6 +33,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   userPaths,
   auditPaths,
   feedbackPaths,
+  webhookPaths,
 ];
 
 /** The OpenAPI 3.1 document of the whole HTTP API, assembled from the route groups' own descriptions. */

@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   // A user rated a run's answer (outcome: up or down), or withdrew their rating.
   'feedback.rate',
   'feedback.withdraw',
+  // A run's webhook was delivered or given up on (outcome: delivered or failed; target: the receiver's host).
+  'webhook.delivery',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,3 +1,5 @@
+import type { RunWebhookWrite } from './run-webhook-log.ts';
+
 /**
  * A run's state in the store: `pending` while queued behind its thread's runs; `running` until finished;
  * `interrupted` when it waits for an approval; `cancelled` when a client (or a newer run) stopped it.
@@ -34,9 +36,11 @@ export interface RunStart {
   assistantVersion?: number;
   /** What the run asked of a busy thread (`reject` unless given). */
   multitaskStrategy?: MultitaskStrategy;
+  /** The webhook the run names, recorded with it (`run_webhooks`), delivered once it has ended. */
+  webhook?: RunWebhookWrite;
 }
 
-export interface RunRecord extends Omit<RunStart, 'lease' | 'multitaskStrategy'> {
+export interface RunRecord extends Omit<RunStart, 'lease' | 'multitaskStrategy' | 'webhook'> {
   status: RunRecordStatus;
   /** What the run asked of a busy thread; the adapters always say (`reject` for a run from before double-texting). */
   multitaskStrategy?: MultitaskStrategy;

@@ -6,6 +6,7 @@ import type { FeedbackStore } from '../ports/feedback-store.ts';
 import type { MemoryStore } from '../ports/memory-store.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { RunLog } from '../ports/run-log.ts';
+import type { RunWebhookLog } from '../ports/run-webhook-log.ts';
 import { postgresAssistantStore } from './assistant-store.ts';
 import { postgresAuditLog } from './audit-log.ts';
 import { postgresCronStore } from './cron-store.ts';
@@ -15,9 +16,10 @@ import { postgresMemoryStore } from './memory-store.ts';
 import type { PostgresPool } from './pool.ts';
 import { postgresPrincipalStore } from './principal-store.ts';
 import { postgresRunLog } from './run-log.ts';
+import { postgresRunWebhookLog } from './run-webhook-log.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
-export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore & AssistantStore & CronStore;
+export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore & AssistantStore & CronStore & RunWebhookLog;
 
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
@@ -32,6 +34,8 @@ export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
   ...postgresPrincipalStore(pool),
   ...postgresMemoryStore(pool),
   ...postgresRunLog(pool),
+  // Webhooks stay on the primary: attempts are claimed by compare-and-set, and their state is read back at once.
+  ...postgresRunWebhookLog(pool),
   ...postgresAuditLog(pool),
   // Feedback stays on the primary: a rater reads back their own rating at once, and an admin's list is small.
   ...postgresFeedbackStore(pool),

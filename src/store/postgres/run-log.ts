@@ -28,6 +28,7 @@ import {
 import type { PostgresPool } from './pool.ts';
 import { runAssistantOf } from '../run-assistant.ts';
 import { recordPostgresRunAssistant } from './run-assistant.ts';
+import { insertPostgresRunWebhook } from './run-webhook-log.ts';
 
 interface RunRow {
   run_id: string;
@@ -230,6 +231,7 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
             run.multitaskStrategy ?? 'reject',
           ],
         );
+        await insertPostgresRunWebhook(c, run);
         await recordPostgresRunAssistant(c, run);
         return (await getRun(c, run.runId)) as RunRecord;
       });
@@ -416,6 +418,7 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
           [run.runId, run.threadId, run.agent, run.user, run.question, now, JSON.stringify(run.request)],
         );
         await recordPostgresRunAssistant(c, run);
+        await insertPostgresRunWebhook(c, run);
         await c.query('UPDATE threads SET updated_at = $2 WHERE thread_id = $1', [run.threadId, now]);
         return getRun(c, run.runId);
       });

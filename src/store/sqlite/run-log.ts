@@ -28,6 +28,7 @@ import {
 import type { SqliteConnection } from './connection.ts';
 import { runAssistantOf } from '../run-assistant.ts';
 import { recordSqliteRunAssistant } from './run-assistant.ts';
+import { insertSqliteRunWebhook } from './run-webhook-log.ts';
 
 interface RunRow {
   run_id: string;
@@ -212,6 +213,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             expires: leaseExpiry(now, run.lease).toISOString(),
             strategy: run.multitaskStrategy ?? 'reject',
           });
+          insertSqliteRunWebhook(conn, run, now.toISOString());
           recordSqliteRunAssistant(conn, run);
           return getRun(run.runId) as RunRecord;
         });
@@ -412,6 +414,7 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
             JSON.stringify(run.request),
           );
           recordSqliteRunAssistant(conn, run);
+          insertSqliteRunWebhook(conn, run, now.toISOString());
           stmt('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(now.toISOString(), run.threadId);
           return getRun(run.runId);
         });

@@ -9,6 +9,7 @@ import { sqliteFeedbackStore } from './feedback-store.ts';
 import { sqliteMemoryStore } from './memory-store.ts';
 import { sqlitePrincipalStore } from './principal-store.ts';
 import { sqliteRunLog } from './run-log.ts';
+import { sqliteRunWebhookLog } from './run-webhook-log.ts';
 import { TableQueryRunner } from './table-query/runner.ts';
 import { resolveTableQueryLimits } from '../table-query-limits.ts';
 import { TermStats } from './term-stats.ts';
@@ -44,6 +45,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqlitePrincipalStore(conn),
     ...sqliteMemoryStore(conn),
     ...sqliteRunLog(conn),
+    ...sqliteRunWebhookLog(conn),
     ...sqliteAuditLog(conn),
     ...sqliteFeedbackStore(conn),
     ...sqliteAssistantStore(conn),

@@ -17,6 +17,7 @@ import { describeMemoryStore } from './memory-store.spec.ts';
 import { describePrincipalStore } from './principal-store.spec.ts';
 import { describeRunLog } from './run-log.spec.ts';
 import { describeRunLogLeases } from './run-log-lease.spec.ts';
+import { describeRunWebhooks } from './run-webhooks.spec.ts';
 import { describeRunQueue } from './run-queue.spec.ts';
 import { describePersistence } from './store.spec.ts';
 import { ConformanceSuite, type OpenStore } from './suite.ts';
@@ -55,6 +56,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeMemoryStore(suite);
     describeRunLog(suite);
     describeRunLogLeases(suite);
+    describeRunWebhooks(suite);
     describeRunQueue(suite);
     describeCheckpointStore(suite);
     // CronStore

@@ -36,6 +36,8 @@ export const runBodySchema = z.looseObject({
   /** Time travel: run from this checkpoint of the thread (`GET /threads/<id>/history` lists them). */
   checkpoint_id: z.string().min(1).max(200).nullish(),
   checkpoint: z.looseObject({ checkpoint_id: z.string().min(1).max(200) }).nullish(),
+  /** A URL the run's end is POSTed to, signed; checked against the `webhooks` settings before the run starts. */
+  webhook: z.string().max(4096, 'a webhook URL has at most 2048 characters').nullish(),
   /** Double-texting: what the run does when the thread is busy (LangGraph's default is `reject`). */
   multitask_strategy: z.enum(MULTITASK_STRATEGIES).nullish(),
 });

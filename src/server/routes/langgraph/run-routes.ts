@@ -40,6 +40,7 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
       ...assistantVersionField(body),
       ...(body.multitask_strategy ? { multitaskStrategy: body.multitask_strategy } : {}),
       streamModes: streamModesOf(body),
+      ...(body.webhook ? { webhook: body.webhook } : {}),
     });
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
     const path = `/threads/${run.threadId}/runs/${run.runId}`;

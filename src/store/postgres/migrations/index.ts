@@ -18,6 +18,7 @@ import { feedbackSchema } from './017-feedback.ts';
 import { assistants } from './018-assistants.ts';
 import { runQueue } from './019-run-queue.ts';
 import { cronsSchema } from './020-crons.ts';
+import { runWebhooks } from './021-run-webhooks.ts';
 import type { PostgresMigration } from './migration.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
@@ -44,4 +45,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   assistants,
   runQueue,
   cronsSchema,
+  runWebhooks,
 ];

@@ -17,6 +17,7 @@ import { feedback } from './016-feedback.ts';
 import { assistants } from './017-assistants.ts';
 import { runQueue } from './018-run-queue.ts';
 import { crons } from './019-crons.ts';
+import { runWebhooks } from './020-run-webhooks.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   assistants,
   runQueue,
   crons,
+  runWebhooks,
 ];
