@@ -28,6 +28,9 @@ import { RunQueue } from './run-queue.ts';
 import { currentPrincipal } from './current-principal.ts';
 import { assertMayRunOn, parseQueuedRequest, queuedQuestion, queuedRequestOf, stopInflight } from './double-texting.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
+import { RunWebhooks, type RunWebhookStore } from './webhooks/run-webhooks.ts';
+import type { WebhooksConfig } from '../config/webhooks-schema.ts';
+import type { RunWebhookWrite } from '../store/ports/run-webhook-log.ts';
 import { RunStreamRedaction } from './run-stream-redaction.ts';
 import { RunAdmission, type RunLimits } from './run-admission.ts';
 import { runInputFor } from './run-input.ts';
@@ -42,7 +45,7 @@ import { RunAuditTrail, type FinalState } from './run-audit-trail.ts';
  * What the run engine uses of the store: the run log (threads, runs, events, leases), the chunks a stored state
  * cites (to withhold what a reader may not see) and a user's current groups (permissions at the moment of use).
  */
-export type RunStore = RunLog & Pick<DocumentStore, 'getChunks'> & Pick<PrincipalStore, 'getUser'>;
+export type RunStore = RunLog & Pick<DocumentStore, 'getChunks'> & Pick<PrincipalStore, 'getUser'> & RunWebhookStore;
 
 export interface RunManagerDeps {
   store: RunStore;
@@ -61,6 +64,8 @@ export interface RunManagerDeps {
   audit?: RunAudit;
   /** Resolves what a run names (an assistant id or an agent's name) to the configured agent it runs; without it, agents by name. */
   assistants?: RunAssistants;
+  /** Run webhooks (config `webhooks`): without a secret, a run that names one is refused. */
+  webhooks?: WebhooksConfig;
 }
 
 interface ActiveRun {
@@ -109,6 +114,7 @@ export class RunManager {
   private readonly writer: RunEventWriter;
   private readonly trail: RunAuditTrail;
   private readonly assistants: RunAssistants | undefined;
+  private readonly webhooks: RunWebhooks;
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
@@ -136,6 +142,14 @@ export class RunManager {
       ...(this.assistants ? { configured: recoveredAgentOf(this.assistants, this.store) } : {}),
     });
     if (deps.recover ?? true) this.recovery.start();
+    this.webhooks = new RunWebhooks({
+      store: this.store,
+      config: deps.webhooks,
+      owner: this.leases.owner,
+      sweepMs: this.leases.settings.heartbeatMs,
+      logger: this.logger,
+    });
+    if (deps.recover ?? true) this.webhooks.start();
     this.queue = new RunQueue({
       store: this.store,
       agents: this.agents,
@@ -163,8 +177,10 @@ export class RunManager {
   async start(asked: RunRequest): Promise<RunRecord> {
     // What the run names is resolved first, as the caller may read it now: from here on `agent` is the graph's name.
     const request = await this.withAssistant(asked);
+    // A webhook is checked before anything else happens (a refused one interrupts no running run).
+    const webhook = await this.webhooks.admitRequest(request);
     const strategy = request.multitaskStrategy ?? 'reject';
-    if (strategy === 'reject') return this.startNow(request);
+    if (strategy === 'reject') return this.startNow(request, webhook);
     const agent = this.agent(request.agent);
     // A second round only when another run took the thread between the strategy's step and the start.
     for (let round = 0; ; round += 1) {
@@ -182,6 +198,7 @@ export class RunManager {
             ...(request.assistant
               ? { assistantId: request.assistant.assistantId, assistantVersion: request.assistant.version }
               : {}),
+            ...webhook,
           });
           if (queued) return queued;
         } else {
@@ -191,14 +208,14 @@ export class RunManager {
         }
       }
       try {
-        return await this.startNow(request);
+        return await this.startNow(request, webhook);
       } catch (error) {
         if (!ThreadBusyError.isInstance(error) || round >= 2) throw error;
       }
     }
   }
 
-  private async startNow(request: RunRequest): Promise<RunRecord> {
+  private async startNow(request: RunRequest, webhook: { webhook?: RunWebhookWrite } = {}): Promise<RunRecord> {
     const agent = request.assistant?.agent ?? this.agent(request.agent);
     const { threadId, principal } = request;
     const thread = await this.threadFor(request);
@@ -238,6 +255,7 @@ export class RunManager {
           ? { assistantId: request.assistant.assistantId, assistantVersion: request.assistant.version }
           : {}),
         multitaskStrategy: request.multitaskStrategy ?? 'reject',
+        ...webhook,
       });
       this.trail.started(runId, { principal, kind: request.action.kind, ...(surface ? { surface } : {}) });
       this.launch(agent, run, input, {
@@ -314,6 +332,7 @@ export class RunManager {
     // A queued run ends before it starts (its readers read its end); its thread's next queued run may go.
     if (await this.store.cancelPendingRun(runId)) {
       this.feed.wake(runId);
+      this.webhooks.runEnded(runId);
       void this.queue.poke();
       return true;
     }
@@ -418,6 +437,7 @@ export class RunManager {
     const running = [...this.active.values()];
     for (const run of running) run.controller.abort(run.recovered ? 'handover' : undefined);
     await Promise.allSettled(running.map((run) => run.done));
+    await this.webhooks.close();
   }
 
   private async threadFor(request: RunRequest): Promise<ThreadRecord> {
@@ -563,6 +583,8 @@ export class RunManager {
       })
       .then(async (ended) => {
         endExecution();
+        // Its webhook goes now (claimed in the store: a run this process left to another is not ended, and claims none).
+        this.webhooks.runEnded(run.runId);
         // The audit record comes after, while the run is still `active`, so closing the manager waits for it.
         await this.trail.runEnded(ended, final);
         return ended;
