@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'thread_forbidden'
+  | 'namespace_forbidden'
   | 'assistant_read_only'
   // Assistants: a create that names a taken id.
   | 'assistant_exists'
@@ -90,6 +91,7 @@ const KNOWN: Record<ErrorCode, true> = {
   unauthorized: true,
   forbidden: true,
   thread_forbidden: true,
+  namespace_forbidden: true,
   assistant_read_only: true,
   assistant_exists: true,
   thread_exists: true,

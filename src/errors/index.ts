@@ -12,6 +12,7 @@ export { ForbiddenError } from './forbidden-error.ts';
 export { IngestError } from './ingest-error.ts';
 export { IngestLimitError, type IngestLimit } from './ingest-limit-error.ts';
 export { ModelNotFoundError } from './model-not-found-error.ts';
+export { NamespaceForbiddenError } from './namespace-forbidden-error.ts';
 export { NoPendingApprovalError } from './no-pending-approval-error.ts';
 export { NotFoundError } from './not-found-error.ts';
 export { InputTooLargeError, type InputBound } from './input-too-large-error.ts';

@@ -12,6 +12,8 @@ import { documentRoutes } from './routes/document-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
 import { meRoutes } from './routes/me-routes.ts';
 import { memoryRoutes } from './routes/memory-routes.ts';
+import { storeAclRoutes } from './routes/store-acl-routes.ts';
+import { storeRoutes } from './routes/langgraph/store-routes.ts';
 import { searchRoutes } from './routes/search-routes.ts';
 import { userRoutes } from './routes/user-routes.ts';
 import { webRoutes } from './routes/web-routes.ts';
@@ -81,6 +83,10 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/v1', documentRoutes(evident, { logger }));
   app.route('/v1', documentFileRoutes(evident, deps.documentRoots));
   app.route('/v1', memoryRoutes(evident));
+  app.route('/v1', storeAclRoutes(evident));
+  // LangGraph's Store API at the root, as the SDK calls it; it needs no agents (the memory store is the store's).
+  app.use('/store/*', auth);
+  app.route('/', storeRoutes(evident));
   app.route('/v1', userRoutes(evident));
   app.route('/v1', auditRoutes(evident));
   app.route('/v1', webhookRoutes(evident.store));

@@ -10,6 +10,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   unauthorized: 401,
   forbidden: 403,
   thread_forbidden: 403,
+  namespace_forbidden: 403,
   assistant_read_only: 403,
   assistant_exists: 409,
   not_found: 404,

@@ -93,7 +93,20 @@ export {
   type FeedbackStore,
   type FeedbackWrite,
 } from './ports/feedback-store.ts';
-export type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from './ports/memory-store.ts';
+export type {
+  ItemDeleteOutcome,
+  ItemSearch,
+  ItemWrite,
+  MemoryHit,
+  MemoryQuery,
+  MemoryRecord,
+  MemoryStore,
+  MemoryWrite,
+  NamespaceAcl,
+  NamespaceListing,
+  StoreItem,
+  StoreItemHit,
+} from './ports/memory-store.ts';
 export type { PrincipalStore, UserRecord } from './ports/principal-store.ts';
 export {
   isRunFinished,

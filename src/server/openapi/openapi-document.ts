@@ -9,6 +9,7 @@ import { langgraphRunPaths } from './paths/langgraph-run-paths.ts';
 import { cronPaths } from './paths/cron-paths.ts';
 import { langgraphThreadPaths } from './paths/langgraph-thread-paths.ts';
 import { memoryPaths } from './paths/memory-paths.ts';
+import { storePaths } from './paths/store-paths.ts';
 import { mcpPaths } from './paths/mcp-paths.ts';
 import { openAiPaths } from './paths/openai-paths.ts';
 import { mePaths } from './paths/me-paths.ts';
@@ -24,6 +25,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   searchPaths,
   documentPaths,
   memoryPaths,
+  storePaths,
   langgraphAssistantPaths,
   langgraphThreadPaths,
   langgraphRunPaths,

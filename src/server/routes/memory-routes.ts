@@ -5,13 +5,17 @@ import type { Evident } from '../../evident.ts';
 import type { MemoryRecord } from '../../store/store.ts';
 import type { ServerEnv } from '../server-env.ts';
 
-/** A long-term memory as its owner sees it. */
+/** A long-term memory as its owner sees it: an item of their own Store API namespace that has searchable text. */
 export const memoryJson = z
   .object({
     id: z.string(),
     text: z.string(),
     source: z.string().nullable().describe('Where it came from, e.g. `thread:<id>`.'),
     created_at: z.string(),
+    namespace: z
+      .array(z.string())
+      .describe('The Store API namespace the memory is an item of (`["users", <you>, …]`).'),
+    key: z.string().describe('Its key there.'),
   })
   .strict();
 
@@ -20,6 +24,8 @@ const toMemoryJson = (memory: MemoryRecord): z.infer<typeof memoryJson> => ({
   text: memory.text,
   source: memory.source ?? null,
   created_at: memory.createdAt,
+  namespace: memory.namespace,
+  key: memory.key,
 });
 
 /**

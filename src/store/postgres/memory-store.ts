@@ -1,93 +1,415 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import pgvector from 'pgvector';
-import type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from '../ports/memory-store.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { NamespaceForbiddenError } from '../../errors/index.ts';
+import {
+  checkListing,
+  checkNamespace,
+  checkSearch,
+  checkSharedRoot,
+  expiryOf,
+  itemAccessOf,
+  joinNamespace,
+  literalHead,
+  MAX_LISTED_NAMESPACES,
+  MAX_SEARCH_CANDIDATES,
+  memoriesNamespace,
+  normalizeNamespaceAcl,
+  pageNamespaces,
+  parseStoredValue,
+  personalSpaceId,
+  spaceOf,
+  splitNamespace,
+  validateItemWrite,
+  type ItemAccess,
+} from '../item-rules.ts';
+import {
+  memoryOf,
+  memoryValue,
+  pageSearch,
+  pagesInSql,
+  rankMemories,
+  toStoreItem,
+  type ItemRow,
+} from '../item-search.ts';
+import type {
+  ItemDeleteOutcome,
+  ItemSearch,
+  ItemWrite,
+  MemoryRecord,
+  MemoryStore,
+  MemoryWrite,
+  NamespaceAcl,
+  NamespaceListing,
+  StoreItem,
+} from '../ports/memory-store.ts';
 import { validateMemory } from '../write-validation.ts';
 import type { PostgresPool } from './pool.ts';
 
-interface MemoryRow {
+interface Row {
   id: string;
-  user_name: string;
-  text: string;
-  source: string | null;
+  namespace: string;
+  key: string;
+  value: string;
+  text: string | null;
+  vector: string | null;
   created_at: Date;
+  updated_at: Date;
 }
 
-const COLUMNS = 'id, user_name, text, source, created_at';
+const COLUMNS = 'i.id, i.namespace, i.key, i.value, i.text, i.vector::text AS vector, i.created_at, i.updated_at';
 
-const toRecord = (row: MemoryRow): MemoryRecord => ({
+const toRow = (row: Row): ItemRow => ({
   id: row.id,
-  user: row.user_name,
+  namespace: splitNamespace(row.namespace),
+  key: row.key,
+  value: parseStoredValue(row.value),
   text: row.text,
-  ...(row.source === null ? {} : { source: row.source }),
+  vector: row.vector === null ? undefined : Float32Array.from(pgvector.fromSql(row.vector) as number[]),
   createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
 });
 
-/** Long-term memories on Postgres; every statement filters on the user. */
+/** Numbered bind parameters, added as a statement is written. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const live = (p: Params, now: Date) => `(i.expires_at IS NULL OR i.expires_at > ${p.add(now)})`;
+
+/**
+ * What the principal may read (`write`: may write) among items `i`: their own namespace, and shared namespaces they
+ * own or whose ACL names them (an admin: every shared namespace). Never another user's own namespace.
+ */
+function accessCondition(p: Params, access: ItemAccess, write: boolean): string {
+  const personal = p.add(access.personal);
+  if (access.keys === undefined) return `(i.space = ${personal} OR NOT i.personal)`;
+  const keys = p.add(access.keys);
+  const granted = write
+    ? `s.write_acl && ${keys}::text[]`
+    : `(s.read_acl && ${keys}::text[] OR s.write_acl && ${keys}::text[])`;
+  return `(i.space = ${personal} OR (NOT i.personal AND EXISTS (
+    SELECT 1 FROM store_namespaces s WHERE s.space = i.space AND (s.owner = ${p.add(access.user)} OR ${granted}))))`;
+}
+
+/** Items under a namespace prefix (labels joined): the prefix itself or anything below it. */
+const under = (p: Params, prefix: readonly string[]) => {
+  const joined = p.add(joinNamespace(prefix));
+  return `(i.namespace = ${joined} OR left(i.namespace, length(${joined}) + 1) = ${joined} || chr(31))`;
+};
+
+/** Long-term memories and Store API items on Postgres; every read filters on the principal's access inside the SQL. */
 export function postgresMemoryStore(pool: PostgresPool): MemoryStore {
   return {
-    addMemory: (memory) => pool.withClient('save a memory', (c) => memories.add(c, memory)),
-    searchMemories: (user, vector, limit) =>
-      pool.withClient('search memories', (c) => memories.search(c, user, vector, limit)),
-    listMemories: (user) => pool.withClient('list memories', (c) => memories.list(c, user)),
-    deleteMemory: (user, id) => pool.withClient('delete a memory', (c) => memories.delete(c, user, id)),
+    addMemory: (memory) => pool.transaction('save a memory', (c) => addMemory(c, memory)),
+    searchMemories: (user, query, limit) =>
+      pool.withClient('search memories', async (c) =>
+        rankMemories(await indexedOf(c, user, MAX_SEARCH_CANDIDATES), user, query, limit),
+      ),
+    listMemories: (user) =>
+      pool.withClient('list memories', async (c) =>
+        (await indexedOf(c, user, undefined)).reverse().map((row) => memoryOf(row as ItemRow & { text: string }, user)),
+      ),
+    deleteMemory: (user, id) =>
+      pool.withClient(
+        'delete a memory',
+        async (c) =>
+          ((
+            await c.query('DELETE FROM store_items WHERE space = $1 AND id = $2 AND text IS NOT NULL', [
+              personalSpaceId(user),
+              id,
+            ])
+          ).rowCount ?? 0) > 0,
+      ),
+
+    async putItem(principal, item) {
+      const value = validateItemWrite(item);
+      return pool.transaction('put a store item', (c) => putItem(c, principal, item, value));
+    },
+    async getItem(principal, namespace, key, options) {
+      checkNamespace(namespace);
+      return pool.withClient('read a store item', (c) => getItem(c, principal, namespace, key, options?.refreshTtl));
+    },
+    async deleteItem(principal, namespace, key) {
+      checkNamespace(namespace);
+      return pool.withClient('delete a store item', (c) => deleteItem(c, principal, namespace, key));
+    },
+    async searchItems(principal, search) {
+      checkSearch(search);
+      return pool.withClient('search store items', (c) => searchItems(c, principal, search));
+    },
+    async listNamespaces(principal, listing) {
+      checkListing(listing);
+      return pool.withClient('list store namespaces', (c) => listNamespaces(c, principal, listing));
+    },
+    async getNamespaceAcl(principal, root) {
+      checkSharedRoot(root);
+      return pool.withClient('read a namespace ACL', (c) => readAcl(c, principal, root));
+    },
+    async setNamespaceAcl(principal, root, acl) {
+      checkSharedRoot(root);
+      const entries = normalizeNamespaceAcl(acl);
+      return pool.transaction('change a namespace ACL', (c) => setAcl(c, principal, root, entries));
+    },
+    sweepExpiredItems: (limit) =>
+      limit <= 0
+        ? Promise.resolve(0)
+        : pool.withClient(
+            'sweep expired store items',
+            async (c) =>
+              (
+                await c.query(
+                  `DELETE FROM store_items WHERE pk IN (SELECT pk FROM store_items
+                   WHERE expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2)`,
+                  [new Date(), Math.floor(limit)],
+                )
+              ).rowCount ?? 0,
+          ),
   };
 }
 
-const memories = {
-  /** Inserts unless the user has a memory with the same idempotency key; a concurrent twin insert loses to the unique key. */
-  async add(client: PoolClient, memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
-    validateMemory(memory);
-    const row: MemoryRow = {
-      id: randomUUID(),
-      user_name: memory.user,
-      text: memory.text.trim(),
-      source: memory.source ?? null,
-      created_at: new Date(),
-    };
-    const inserted = await client.query<MemoryRow>(
-      `INSERT INTO memories (id, user_name, text, vector, source, idempotency_key, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_name, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
-      [
-        row.id,
-        row.user_name,
-        row.text,
-        pgvector.toSql(Array.from(memory.vector)),
-        row.source,
-        memory.idempotencyKey ?? null,
-        row.created_at,
-      ],
-    );
-    if (inserted.rows[0]) return { memory: toRecord(inserted.rows[0]), created: true };
-    const existing = await client.query<MemoryRow>(
-      `SELECT ${COLUMNS} FROM memories WHERE user_name = $1 AND idempotency_key = $2`,
-      [memory.user, memory.idempotencyKey],
-    );
-    return { memory: toRecord(existing.rows[0] as MemoryRow), created: false };
-  },
+/** The indexed, unexpired items of the user's own namespace, newest first (at most `limit`). */
+async function indexedOf(c: PoolClient, user: string, limit: number | undefined): Promise<ItemRow[]> {
+  const p = new Params();
+  const sql = `SELECT ${COLUMNS} FROM store_items i WHERE i.space = ${p.add(personalSpaceId(user))}
+    AND i.text IS NOT NULL AND ${live(p, new Date())} ORDER BY i.pk DESC${limit === undefined ? '' : ` LIMIT ${p.add(limit)}`}`;
+  return (await c.query<Row>(sql, p.values)).rows.map(toRow);
+}
 
-  /** Cosine similarity in SQL over this user's memories of the query's dimension (others stay listed, never matched). */
-  async search(client: PoolClient, user: string, vector: Float32Array, limit: number): Promise<MemoryHit[]> {
-    if (limit <= 0) return [];
-    const result = await client.query<MemoryRow & { score: number }>(
-      `SELECT ${COLUMNS}, CASE WHEN s.distance = 'NaN' THEN 0 ELSE 1 - s.distance END AS score
-       FROM memories m CROSS JOIN LATERAL (SELECT m.vector <=> $2::vector AS distance) s
-       WHERE m.user_name = $1 AND vector_dims(m.vector) = $3
-       ORDER BY score DESC, m.pk LIMIT $4`,
-      [user, pgvector.toSql(Array.from(vector)), vector.length, Math.floor(limit)],
-    );
-    return result.rows.map((row) => ({ ...toRecord(row), score: Number(row.score) }));
-  },
+/** Inserts unless the user has a memory with the same idempotency key; a concurrent twin insert loses to the unique key. */
+async function addMemory(c: PoolClient, memory: MemoryWrite): Promise<{ memory: MemoryRecord; created: boolean }> {
+  validateMemory(memory);
+  const space = personalSpaceId(memory.user);
+  const id = randomUUID();
+  const text = memory.text.trim();
+  const namespace = memoriesNamespace(memory.user);
+  const inserted = await c.query<Row>(
+    `INSERT INTO store_items AS i (id, space, personal, namespace, key, value, text, vector, idempotency_key, created_at, updated_at)
+     VALUES ($1, $2, true, $3, $1, $4, $5, $6, $7, $8, $8)
+     ON CONFLICT (space, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+    [
+      id,
+      space,
+      joinNamespace(namespace),
+      JSON.stringify(memoryValue(text, memory.source)),
+      text,
+      pgvector.toSql(Array.from(memory.vector)),
+      memory.idempotencyKey ?? null,
+      new Date(),
+    ],
+  );
+  const created = inserted.rows[0];
+  if (created) return { memory: memoryOf(toRow(created) as ItemRow & { text: string }, memory.user), created: true };
+  const existing = await c.query<Row>(
+    `SELECT ${COLUMNS} FROM store_items i WHERE i.space = $1 AND i.idempotency_key = $2`,
+    [space, memory.idempotencyKey],
+  );
+  return {
+    memory: memoryOf(toRow(existing.rows[0] as Row) as ItemRow & { text: string }, memory.user),
+    created: false,
+  };
+}
 
-  async list(client: PoolClient, user: string): Promise<MemoryRecord[]> {
-    return (
-      await client.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE user_name = $1 ORDER BY pk`, [user])
-    ).rows.map(toRecord);
-  },
+interface NamespaceRow {
+  owner: string;
+  read_acl: string[];
+  write_acl: string[];
+  created_at: Date;
+  updated_at: Date;
+}
 
-  async delete(client: PoolClient, user: string, id: string): Promise<boolean> {
-    return (
-      ((await client.query('DELETE FROM memories WHERE user_name = $1 AND id = $2', [user, id])).rowCount ?? 0) > 0
+const mayWrite = (access: ItemAccess, row: NamespaceRow) =>
+  access.keys === undefined || row.owner === access.user || row.write_acl.some((entry) => access.keys?.includes(entry));
+
+const mayRead = (access: ItemAccess, row: NamespaceRow) =>
+  mayWrite(access, row) || row.read_acl.some((entry) => access.keys?.includes(entry));
+
+/** Checks the right to write the item's namespace (creating a new shared one, owned by the writer), then upserts. */
+async function putItem(
+  c: PoolClient,
+  principal: Principal,
+  item: ItemWrite,
+  value: string,
+): Promise<{ created: boolean }> {
+  const space = spaceOf(item.namespace);
+  const access = itemAccessOf(principal);
+  const now = new Date();
+  if (space.kind === 'personal') {
+    if (space.id !== access.personal) throw new NamespaceForbiddenError(item.namespace, principal.id);
+  } else {
+    await c.query(
+      `INSERT INTO store_namespaces (space, owner, created_at, updated_at) VALUES ($1, $2, $3, $3)
+       ON CONFLICT (space) DO NOTHING`,
+      [space.id, principal.id, now],
     );
-  },
-};
+    // Locked until the item is written: an ACL change cannot slip between the check and the write.
+    const row = (await c.query<NamespaceRow>('SELECT * FROM store_namespaces WHERE space = $1 FOR SHARE', [space.id]))
+      .rows[0] as NamespaceRow;
+    if (!mayWrite(access, row)) throw new NamespaceForbiddenError(item.namespace, principal.id);
+  }
+  const namespace = joinNamespace(item.namespace);
+  // An expired item under the same key is gone: the put creates a new one.
+  await c.query('DELETE FROM store_items WHERE namespace = $1 AND key = $2 AND expires_at <= $3', [
+    namespace,
+    item.key,
+    now,
+  ]);
+  const result = await c.query<{ created: boolean }>(
+    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, ttl_minutes, expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, vector = excluded.vector,
+       ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at, updated_at = excluded.updated_at
+     RETURNING (xmax = 0) AS created`,
+    [
+      randomUUID(),
+      space.id,
+      space.kind === 'personal',
+      namespace,
+      item.key,
+      value,
+      item.text ?? null,
+      item.vector ? pgvector.toSql(Array.from(item.vector)) : null,
+      item.ttlMinutes ?? null,
+      expiryOf(now, item.ttlMinutes),
+      now,
+    ],
+  );
+  return { created: result.rows[0]?.created === true };
+}
+
+async function refresh(c: PoolClient, ids: readonly string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await c.query(
+    `UPDATE store_items SET expires_at = $1::timestamptz + ttl_minutes * interval '1 minute'
+     WHERE ttl_minutes IS NOT NULL AND id = ANY($2::text[])`,
+    [now, [...ids]],
+  );
+}
+
+async function getItem(
+  c: PoolClient,
+  principal: Principal,
+  namespace: readonly string[],
+  key: string,
+  refreshTtl: boolean | undefined,
+): Promise<StoreItem | undefined> {
+  const access = itemAccessOf(principal);
+  const now = new Date();
+  const p = new Params();
+  const sql = `SELECT ${COLUMNS}, i.ttl_minutes FROM store_items i
+    WHERE i.namespace = ${p.add(joinNamespace(namespace))} AND i.key = ${p.add(key)} AND ${live(p, now)}
+      AND ${accessCondition(p, access, false)}`;
+  const row = (await c.query<Row & { ttl_minutes: number | null }>(sql, p.values)).rows[0];
+  if (!row) return undefined;
+  if (refreshTtl && row.ttl_minutes !== null) await refresh(c, [row.id], now);
+  return toStoreItem(toRow(row));
+}
+
+async function deleteItem(
+  c: PoolClient,
+  principal: Principal,
+  namespace: readonly string[],
+  key: string,
+): Promise<ItemDeleteOutcome> {
+  const access = itemAccessOf(principal);
+  const d = new Params();
+  const target = (p: Params) => `i.namespace = ${p.add(joinNamespace(namespace))} AND i.key = ${p.add(key)}`;
+  const deleted = await c.query(
+    `DELETE FROM store_items i WHERE ${target(d)} AND ${live(d, new Date())} AND ${accessCondition(d, access, true)}`,
+    d.values,
+  );
+  if ((deleted.rowCount ?? 0) > 0) return 'deleted';
+  const s = new Params();
+  const visible = await c.query(
+    `SELECT 1 FROM store_items i WHERE ${target(s)} AND ${live(s, new Date())} AND ${accessCondition(s, access, false)}`,
+    s.values,
+  );
+  return visible.rows.length > 0 ? 'read_only' : 'absent';
+}
+
+async function searchItems(c: PoolClient, principal: Principal, search: ItemSearch) {
+  const access = itemAccessOf(principal);
+  const now = new Date();
+  const head = literalHead(search.namespacePrefix);
+  const inSql = pagesInSql(search);
+  const p = new Params();
+  const sql = `SELECT ${COLUMNS} FROM store_items i
+    WHERE ${live(p, now)} AND ${accessCondition(p, access, false)}${head.length > 0 ? ` AND ${under(p, head)}` : ''}
+      ${search.query ? 'AND i.text IS NOT NULL' : ''}
+    ORDER BY i.updated_at DESC, i.pk DESC
+    LIMIT ${p.add(inSql ? search.limit : MAX_SEARCH_CANDIDATES)} OFFSET ${p.add(inSql ? search.offset : 0)}`;
+  const candidates = (await c.query<Row>(sql, p.values)).rows.map(toRow);
+  const page = inSql ? candidates.map(toStoreItem) : pageSearch(candidates, search);
+  if (search.refreshTtl) {
+    const ids = new Set(page.map((item) => `${joinNamespace(item.namespace)}\u0000${item.key}`));
+    await refresh(
+      c,
+      candidates.filter((row) => ids.has(`${joinNamespace(row.namespace)}\u0000${row.key}`)).map((row) => row.id),
+      now,
+    );
+  }
+  return page;
+}
+
+async function listNamespaces(c: PoolClient, principal: Principal, listing: NamespaceListing): Promise<string[][]> {
+  const access = itemAccessOf(principal);
+  const head = literalHead(listing.prefix ?? []);
+  const p = new Params();
+  const sql = `SELECT DISTINCT i.namespace COLLATE "C" AS namespace FROM store_items i
+    WHERE ${live(p, new Date())} AND ${accessCondition(p, access, false)}${head.length > 0 ? ` AND ${under(p, head)}` : ''}
+    ORDER BY 1 LIMIT ${MAX_LISTED_NAMESPACES}`;
+  const rows = (await c.query<{ namespace: string }>(sql, p.values)).rows;
+  return pageNamespaces(
+    rows.map((row) => splitNamespace(row.namespace)),
+    listing,
+  );
+}
+
+const toAcl = (root: string, row: NamespaceRow): NamespaceAcl => ({
+  root,
+  owner: row.owner,
+  read: [...row.read_acl].sort(),
+  write: [...row.write_acl].sort(),
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+/** Readers (owner, ACL entries, admins) see the ACL; anyone else gets what an absent namespace gets. */
+async function readAcl(c: PoolClient, principal: Principal, root: string): Promise<NamespaceAcl | undefined> {
+  const row = (await c.query<NamespaceRow>('SELECT * FROM store_namespaces WHERE space = $1', [root])).rows[0];
+  if (!row || !mayRead(itemAccessOf(principal), row)) return undefined;
+  return toAcl(root, row);
+}
+
+async function setAcl(
+  c: PoolClient,
+  principal: Principal,
+  root: string,
+  acl: { read: string[]; write: string[] },
+): Promise<NamespaceAcl> {
+  const access = itemAccessOf(principal);
+  const now = new Date();
+  await c.query(
+    `INSERT INTO store_namespaces (space, owner, created_at, updated_at) VALUES ($1, $2, $3, $3)
+     ON CONFLICT (space) DO NOTHING`,
+    [root, principal.id, now],
+  );
+  const row = (await c.query<NamespaceRow>('SELECT * FROM store_namespaces WHERE space = $1 FOR UPDATE', [root]))
+    .rows[0] as NamespaceRow;
+  if (access.keys !== undefined && row.owner !== access.user)
+    throw new NamespaceForbiddenError([root], principal.id, 'change the ACL of');
+  // A writer reads too: an entry in both lists is one write entry.
+  const read = acl.read.filter((entry) => !acl.write.includes(entry));
+  const updated = (
+    await c.query<NamespaceRow>(
+      'UPDATE store_namespaces SET read_acl = $2, write_acl = $3, updated_at = $4 WHERE space = $1 RETURNING *',
+      [root, read, acl.write, now],
+    )
+  ).rows[0] as NamespaceRow;
+  return toAcl(root, updated);
+}

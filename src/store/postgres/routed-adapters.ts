@@ -1,4 +1,5 @@
 import type { AssistantStore } from '../ports/assistant-store.ts';
+import { USERS_ROOT } from '../item-rules.ts';
 import type { AuditLog } from '../ports/audit-log.ts';
 import type { CronStore } from '../ports/cron-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
@@ -24,6 +25,8 @@ export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & Ru
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
 const memoriesOf = (user: string) => `memories:${user}`;
+const personalScope = (namespace: readonly string[]) =>
+  namespace[0] === USERS_ROOT && namespace[1] !== undefined ? [memoriesOf(namespace[1])] : [];
 const thread = (threadId: string) => `thread:${threadId}`;
 const threadsOf = (user: string) => `threads:${user}`;
 const AUDIT = 'audit';
@@ -92,11 +95,18 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
       after(primary.putDocumentExtras(docId, hash, extras), (written) => (written ? [DOCUMENTS] : [])),
     replaceVectors: (embedder, vectors) => after(primary.replaceVectors(embedder, vectors), () => [DOCUMENTS]),
 
-    searchMemories: (user, vector, limit) => memories(user).searchMemories(user, vector, limit),
+    searchMemories: (user, query, limit) => memories(user).searchMemories(user, query, limit),
     listMemories: (user) => memories(user).listMemories(user),
     addMemory: (memory) =>
       after(primary.addMemory(memory), ({ created }) => (created ? [memoriesOf(memory.user)] : [])),
     deleteMemory: (user, id) => after(primary.deleteMemory(user, id), (deleted) => (deleted ? [memoriesOf(user)] : [])),
+    // Store API items read and write on the primary (a shared namespace's ACL is read as it is now); an item of a
+    // user's own namespace is one of their memories, so its writes mark that user's memories as written.
+    putItem: (principal, item) => after(primary.putItem(principal, item), () => personalScope(item.namespace)),
+    deleteItem: (principal, namespace, key) =>
+      after(primary.deleteItem(principal, namespace, key), (outcome) =>
+        outcome === 'deleted' ? personalScope(namespace) : [],
+      ),
 
     // A thread's history and a user's thread list; the writes that change what they show record their scopes.
     listRuns: (threadId, user) => runsOf(thread(threadId)).listRuns(threadId, user),

@@ -1,49 +1,214 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { MemoryHit, MemoryRecord, MemoryStore, MemoryWrite } from '../ports/memory-store.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { NamespaceForbiddenError } from '../../errors/index.ts';
+import {
+  checkListing,
+  checkNamespace,
+  checkSearch,
+  checkSharedRoot,
+  expiryOf,
+  itemAccessOf,
+  joinNamespace,
+  literalHead,
+  MAX_LISTED_NAMESPACES,
+  MAX_SEARCH_CANDIDATES,
+  memoriesNamespace,
+  normalizeNamespaceAcl,
+  pageNamespaces,
+  parseStoredValue,
+  personalSpaceId,
+  spaceOf,
+  splitNamespace,
+  validateItemWrite,
+  type ItemAccess,
+} from '../item-rules.ts';
+import {
+  memoryOf,
+  memoryValue,
+  pageSearch,
+  pagesInSql,
+  rankMemories,
+  toStoreItem,
+  type ItemRow,
+} from '../item-search.ts';
+import type {
+  ItemDeleteOutcome,
+  ItemSearch,
+  ItemWrite,
+  MemoryRecord,
+  MemoryStore,
+  MemoryWrite,
+  NamespaceListing,
+} from '../ports/memory-store.ts';
 import { validateMemory } from '../write-validation.ts';
+import { mayWriteShared, readAcl, setAcl } from './namespace-acl.ts';
 import type { SqliteConnection } from './connection.ts';
 import { blobToVector, vectorToBlob } from './vectors/vector-codec.ts';
 
 type Stmt = (sql: string) => Database.Statement;
 
-interface MemoryRow {
+interface Row {
   id: string;
-  user_name: string;
-  text: string;
-  source: string | null;
+  namespace: string;
+  key: string;
+  value: string;
+  text: string | null;
+  vector: Buffer | null;
   created_at: string;
+  updated_at: string;
 }
 
-const COLUMNS = 'id, user_name, text, source, created_at';
+const COLUMNS = 'i.id, i.namespace, i.key, i.value, i.text, i.vector, i.created_at, i.updated_at';
 
-const toRecord = (row: MemoryRow): MemoryRecord => ({
+const toRow = (row: Row): ItemRow => ({
   id: row.id,
-  user: row.user_name,
+  namespace: splitNamespace(row.namespace),
+  key: row.key,
+  value: parseStoredValue(row.value),
   text: row.text,
-  ...(row.source === null ? {} : { source: row.source }),
+  vector: row.vector ? blobToVector(row.vector) : undefined,
   createdAt: row.created_at,
+  updatedAt: row.updated_at,
 });
 
-/** Long-term memories on SQLite; every statement filters on the user. */
+const LIVE = '(i.expires_at IS NULL OR i.expires_at > @now)';
+
+/** ACL entries matched against the principal's keys (a JSON array): `document_acl`'s probe style. */
+const aclMatch = (space: string, writeOnly: boolean) =>
+  `EXISTS (SELECT 1 FROM store_namespace_acl a WHERE a.space = ${space}${writeOnly ? ' AND a.can_write = 1' : ''}
+           AND a.entry IN (SELECT value FROM json_each(@keys)))`;
+
+/**
+ * What the principal may read (`write`: may write) among items `i`: their own namespace, and shared namespaces they
+ * own or whose ACL names them (an admin: every shared namespace). Never another user's own namespace.
+ */
+function accessCondition(access: ItemAccess, write: boolean): string {
+  if (access.keys === undefined) return '(i.space = @personal OR i.personal = 0)';
+  return `(i.space = @personal OR (i.personal = 0 AND EXISTS (
+    SELECT 1 FROM store_namespaces s WHERE s.space = i.space AND (s.owner = @user OR ${aclMatch('s.space', write)}))))`;
+}
+
+const accessParams = (access: ItemAccess) => ({
+  personal: access.personal,
+  user: access.user,
+  ...(access.keys === undefined ? {} : { keys: JSON.stringify(access.keys) }),
+});
+
+/** Items under a namespace prefix (labels joined): the prefix itself or anything below it. */
+const UNDER = '(i.namespace = @prefix OR substr(i.namespace, 1, length(@prefix) + 1) = @prefix || char(31))';
+
+/** Long-term memories and Store API items on SQLite; every read filters on the principal's access inside the SQL. */
 export function sqliteMemoryStore(conn: SqliteConnection): MemoryStore {
   const stmt: Stmt = (sql) => conn.stmt(sql);
+  const nowIso = () => new Date().toISOString();
   return {
     async addMemory(memory) {
       conn.assertWritable();
       return conn.guard('save a memory', () => conn.immediate(() => addMemory(stmt, memory)));
     },
-    async searchMemories(user, vector, limit) {
-      return conn.guard('search memories', () => searchMemories(stmt, user, vector, limit));
+    async searchMemories(user, query, limit) {
+      return conn.guard('search memories', () =>
+        rankMemories(indexedOf(stmt, user, nowIso(), MAX_SEARCH_CANDIDATES), user, query, limit),
+      );
     },
     async listMemories(user) {
-      return conn.guard('list memories', () => listMemories(stmt, user));
+      return conn.guard('list memories', () =>
+        indexedOf(stmt, user, nowIso(), undefined)
+          .reverse()
+          .map((row) => memoryOf(row as ItemRow & { text: string }, user)),
+      );
     },
     async deleteMemory(user, id) {
       conn.assertWritable();
-      return conn.guard('delete a memory', () => deleteMemory(stmt, user, id));
+      return conn.guard(
+        'delete a memory',
+        () =>
+          stmt('DELETE FROM store_items WHERE space = ? AND id = ? AND text IS NOT NULL').run(personalSpaceId(user), id)
+            .changes > 0,
+      );
+    },
+
+    async putItem(principal, item) {
+      conn.assertWritable();
+      const value = validateItemWrite(item);
+      return conn.guard('put a store item', () => conn.immediate(() => putItem(stmt, principal, item, value)));
+    },
+    async getItem(principal, namespace, key, options) {
+      checkNamespace(namespace);
+      return conn.guard('read a store item', () => {
+        const access = itemAccessOf(principal);
+        const now = new Date();
+        const row = stmt(
+          `SELECT ${COLUMNS}, i.ttl_minutes FROM store_items i
+           WHERE i.namespace = @namespace AND i.key = @key AND ${LIVE} AND ${accessCondition(access, false)}`,
+        ).get({ namespace: joinNamespace(namespace), key, now: now.toISOString(), ...accessParams(access) }) as
+          | (Row & { ttl_minutes: number | null })
+          | undefined;
+        if (!row) return undefined;
+        if (options?.refreshTtl && row.ttl_minutes !== null) refresh(stmt, [row.id], now);
+        return toStoreItem(toRow(row));
+      });
+    },
+    async deleteItem(principal, namespace, key) {
+      conn.assertWritable();
+      checkNamespace(namespace);
+      return conn.guard('delete a store item', () =>
+        conn.immediate((): ItemDeleteOutcome => {
+          const access = itemAccessOf(principal);
+          const params = { namespace: joinNamespace(namespace), key, now: nowIso(), ...accessParams(access) };
+          const where = 'i.namespace = @namespace AND i.key = @key';
+          const deleted = stmt(
+            `DELETE FROM store_items AS i WHERE ${where} AND ${LIVE} AND ${accessCondition(access, true)}`,
+          ).run(params).changes;
+          if (deleted > 0) return 'deleted';
+          const visible = stmt(
+            `SELECT 1 FROM store_items i WHERE ${where} AND ${LIVE} AND ${accessCondition(access, false)}`,
+          ).get(params);
+          return visible ? 'read_only' : 'absent';
+        }),
+      );
+    },
+    async searchItems(principal, search) {
+      checkSearch(search);
+      return conn.guard('search store items', () => searchItems(stmt, principal, search));
+    },
+    async listNamespaces(principal, listing) {
+      checkListing(listing);
+      return conn.guard('list store namespaces', () => listNamespaces(stmt, principal, listing));
+    },
+    async getNamespaceAcl(principal, root) {
+      checkSharedRoot(root);
+      return conn.guard('read a namespace ACL', () => readAcl(stmt, principal, root));
+    },
+    async setNamespaceAcl(principal, root, acl) {
+      conn.assertWritable();
+      checkSharedRoot(root);
+      const entries = normalizeNamespaceAcl(acl);
+      return conn.guard('change a namespace ACL', () => conn.immediate(() => setAcl(stmt, principal, root, entries)));
+    },
+    async sweepExpiredItems(limit) {
+      if (limit <= 0) return 0;
+      conn.assertWritable();
+      return conn.guard(
+        'sweep expired store items',
+        () =>
+          stmt(
+            `DELETE FROM store_items WHERE pk IN (SELECT pk FROM store_items
+             WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?)`,
+          ).run(nowIso(), Math.floor(limit)).changes,
+      );
     },
   };
+}
+
+/** The indexed, unexpired items of the user's own namespace, newest first (at most `limit`). */
+function indexedOf(stmt: Stmt, user: string, now: string, limit: number | undefined): ItemRow[] {
+  const rows = stmt(
+    `SELECT ${COLUMNS} FROM store_items i WHERE i.space = ? AND i.text IS NOT NULL AND ${LIVE.replaceAll('@now', '?')}
+     ORDER BY i.pk DESC LIMIT ?`,
+  ).all(personalSpaceId(user), now, limit ?? -1) as Row[];
+  return rows.map(toRow);
 }
 
 /**
@@ -52,54 +217,150 @@ export function sqliteMemoryStore(conn: SqliteConnection): MemoryStore {
  */
 function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryRecord; created: boolean } {
   validateMemory(memory);
+  const space = personalSpaceId(memory.user);
   if (memory.idempotencyKey !== undefined) {
-    const existing = stmt(`SELECT ${COLUMNS} FROM memories WHERE user_name = ? AND idempotency_key = ?`).get(
-      memory.user,
-      memory.idempotencyKey,
-    ) as MemoryRow | undefined;
-    if (existing) return { memory: toRecord(existing), created: false };
+    const existing = stmt(
+      `SELECT ${COLUMNS} FROM store_items i WHERE i.space = ? AND i.idempotency_key = ? AND i.text IS NOT NULL`,
+    ).get(space, memory.idempotencyKey) as Row | undefined;
+    if (existing)
+      return { memory: memoryOf(toRow(existing) as ItemRow & { text: string }, memory.user), created: false };
   }
-  const row: MemoryRow = {
-    id: randomUUID(),
-    user_name: memory.user,
-    text: memory.text.trim(),
-    source: memory.source ?? null,
-    created_at: new Date().toISOString(),
-  };
+  const id = randomUUID();
+  const text = memory.text.trim();
+  const now = new Date().toISOString();
+  const namespace = memoriesNamespace(memory.user);
   stmt(
-    `INSERT INTO memories (id, user_name, text, vector, source, idempotency_key, created_at)
-     VALUES (@id, @user_name, @text, @vector, @source, @key, @created_at)`,
-  ).run({ ...row, vector: vectorToBlob(memory.vector), key: memory.idempotencyKey ?? null });
-  return { memory: toRecord(row), created: true };
+    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, idempotency_key, created_at, updated_at)
+     VALUES (@id, @space, 1, @namespace, @id, @value, @text, @vector, @key, @now, @now)`,
+  ).run({
+    id,
+    space,
+    namespace: joinNamespace(namespace),
+    value: JSON.stringify(memoryValue(text, memory.source)),
+    text,
+    vector: vectorToBlob(memory.vector),
+    key: memory.idempotencyKey ?? null,
+    now,
+  });
+  return {
+    memory: {
+      id,
+      user: memory.user,
+      text,
+      ...(memory.source === undefined ? {} : { source: memory.source }),
+      createdAt: now,
+      namespace,
+      key: id,
+    },
+    created: true,
+  };
 }
 
-function searchMemories(stmt: Stmt, user: string, vector: Float32Array, limit: number): MemoryHit[] {
-  if (limit <= 0) return [];
-  const rows = stmt(`SELECT ${COLUMNS}, vector FROM memories WHERE user_name = ? ORDER BY pk`).all(
-    user,
-  ) as (MemoryRow & {
-    vector: Buffer;
-  })[];
-  const queryNorm = Math.sqrt(dot(vector, vector));
-  const hits: MemoryHit[] = [];
-  for (const row of rows) {
-    const stored = blobToVector(row.vector);
-    // A memory embedded by another embedder is not comparable; it stays listed, just never matched.
-    if (stored.length !== vector.length) continue;
-    const norms = queryNorm * Math.sqrt(dot(stored, stored));
-    hits.push({ ...toRecord(row), score: norms > 0 ? dot(vector, stored) / norms : 0 });
+/** Checks the right to write the item's namespace (creating a new shared one, owned by the writer), then upserts. */
+function putItem(stmt: Stmt, principal: Principal, item: ItemWrite, value: string): { created: boolean } {
+  const space = spaceOf(item.namespace);
+  const access = itemAccessOf(principal);
+  const now = new Date();
+  const iso = now.toISOString();
+  if (space.kind === 'personal') {
+    if (space.id !== access.personal) throw new NamespaceForbiddenError(item.namespace, principal.id);
+  } else {
+    const owner = stmt('SELECT owner FROM store_namespaces WHERE space = ?').get(space.id) as
+      | { owner: string }
+      | undefined;
+    if (!owner) {
+      stmt('INSERT INTO store_namespaces (space, owner, created_at, updated_at) VALUES (?, ?, ?, ?)').run(
+        space.id,
+        principal.id,
+        iso,
+        iso,
+      );
+    } else if (!mayWriteShared(stmt, access, space.id, owner.owner)) {
+      throw new NamespaceForbiddenError(item.namespace, principal.id);
+    }
   }
-  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  const namespace = joinNamespace(item.namespace);
+  // An expired item under the same key is gone: the put creates a new one.
+  stmt('DELETE FROM store_items WHERE namespace = ? AND key = ? AND expires_at IS NOT NULL AND expires_at <= ?').run(
+    namespace,
+    item.key,
+    iso,
+  );
+  const existed = stmt('SELECT 1 FROM store_items WHERE namespace = ? AND key = ?').get(namespace, item.key);
+  const expires = expiryOf(now, item.ttlMinutes);
+  stmt(
+    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, ttl_minutes, expires_at, created_at, updated_at)
+     VALUES (@id, @space, @personal, @namespace, @key, @value, @text, @vector, @ttl, @expires, @now, @now)
+     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, vector = excluded.vector,
+       ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+  ).run({
+    id: randomUUID(),
+    space: space.id,
+    personal: space.kind === 'personal' ? 1 : 0,
+    namespace,
+    key: item.key,
+    value,
+    text: item.text ?? null,
+    vector: item.vector ? vectorToBlob(item.vector) : null,
+    ttl: item.ttlMinutes ?? null,
+    expires: expires ? expires.toISOString() : null,
+    now: iso,
+  });
+  return { created: !existed };
 }
 
-const listMemories = (stmt: Stmt, user: string): MemoryRecord[] =>
-  (stmt(`SELECT ${COLUMNS} FROM memories WHERE user_name = ? ORDER BY pk`).all(user) as MemoryRow[]).map(toRecord);
+function refresh(stmt: Stmt, ids: readonly string[], now: Date): void {
+  if (ids.length === 0) return;
+  stmt(
+    `UPDATE store_items SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', @now, '+' || (ttl_minutes * 60) || ' seconds')
+     WHERE ttl_minutes IS NOT NULL AND id IN (SELECT value FROM json_each(@ids))`,
+  ).run({ now: now.toISOString(), ids: JSON.stringify(ids) });
+}
 
-const deleteMemory = (stmt: Stmt, user: string, id: string): boolean =>
-  stmt('DELETE FROM memories WHERE user_name = ? AND id = ?').run(user, id).changes > 0;
+function searchItems(stmt: Stmt, principal: Principal, search: ItemSearch) {
+  const access = itemAccessOf(principal);
+  const now = new Date();
+  const head = literalHead(search.namespacePrefix);
+  const inSql = pagesInSql(search);
+  const rows = stmt(
+    `SELECT ${COLUMNS} FROM store_items i
+     WHERE ${LIVE} AND ${accessCondition(access, false)}${head.length > 0 ? ` AND ${UNDER}` : ''}
+       ${search.query ? 'AND i.text IS NOT NULL' : ''}
+     ORDER BY i.updated_at DESC, i.pk DESC LIMIT @limit OFFSET @offset`,
+  ).all({
+    now: now.toISOString(),
+    ...accessParams(access),
+    ...(head.length > 0 ? { prefix: joinNamespace(head) } : {}),
+    limit: inSql ? search.limit : MAX_SEARCH_CANDIDATES,
+    offset: inSql ? search.offset : 0,
+  }) as Row[];
+  const candidates = rows.map(toRow);
+  const page = inSql ? candidates.map(toStoreItem) : pageSearch(candidates, search);
+  if (search.refreshTtl) {
+    const ids = new Set(page.map((item) => `${joinNamespace(item.namespace)}\u0000${item.key}`));
+    refresh(
+      stmt,
+      candidates.filter((row) => ids.has(`${joinNamespace(row.namespace)}\u0000${row.key}`)).map((row) => row.id),
+      now,
+    );
+  }
+  return page;
+}
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let d = 0; d < a.length; d++) sum += (a[d] as number) * (b[d] as number);
-  return sum;
+function listNamespaces(stmt: Stmt, principal: Principal, listing: NamespaceListing): string[][] {
+  const access = itemAccessOf(principal);
+  const head = literalHead(listing.prefix ?? []);
+  const rows = stmt(
+    `SELECT DISTINCT i.namespace FROM store_items i
+     WHERE ${LIVE} AND ${accessCondition(access, false)}${head.length > 0 ? ` AND ${UNDER}` : ''}
+     ORDER BY i.namespace LIMIT ${MAX_LISTED_NAMESPACES}`,
+  ).all({
+    now: new Date().toISOString(),
+    ...accessParams(access),
+    ...(head.length > 0 ? { prefix: joinNamespace(head) } : {}),
+  }) as { namespace: string }[];
+  return pageNamespaces(
+    rows.map((row) => splitNamespace(row.namespace)),
+    listing,
+  );
 }

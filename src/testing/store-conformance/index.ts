@@ -14,6 +14,7 @@ import { describeEmbedder } from './embedder.spec.ts';
 import { describeFeedbackStore } from './feedback-store.spec.ts';
 import { describeKeywordSearch } from './keyword-search.spec.ts';
 import { describeMemoryStore } from './memory-store.spec.ts';
+import { describeStoreItems } from './store-items.spec.ts';
 import { describePrincipalStore } from './principal-store.spec.ts';
 import { describeRunLog } from './run-log.spec.ts';
 import { describeRunLogLeases } from './run-log-lease.spec.ts';
@@ -54,6 +55,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     // PrincipalStore, MemoryStore, RunLog, CheckpointStore
     describePrincipalStore(suite);
     describeMemoryStore(suite);
+    describeStoreItems(suite);
     describeRunLog(suite);
     describeRunLogLeases(suite);
     describeRunWebhooks(suite);

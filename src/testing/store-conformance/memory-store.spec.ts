@@ -4,6 +4,9 @@ import { seededRandom as random } from '../seeded-random.ts';
 import { cosine, expectRejects, unitVector } from './fixtures.ts';
 import type { ConformanceSuite } from './suite.ts';
 
+/** A recall by the vector channel alone (no query words). */
+const byVector = (vector: Float32Array) => ({ text: '', vector });
+
 /** Long-term memories, scoped to one user inside every query (the memory port). */
 export function describeMemoryStore(suite: ConformanceSuite): void {
   describe('memories', () => {
@@ -29,22 +32,33 @@ export function describeMemoryStore(suite: ConformanceSuite): void {
       // bob's memory is the closest of all to the query, yet never reaches alice.
       const bobs = await store.addMemory({ user: 'bob', text: 'Bob secret project codename', vector: close });
 
-      const hits = await store.searchMemories('alice', close, 5);
-      expect(hits.map((hit) => hit.text)).toEqual(['Alice prefers invoices in EUR', 'Alice is on leave in May']);
+      const hits = await store.searchMemories('alice', byVector(close), 5);
+      // A memory neither channel finds (here: a vector pointing away, no query words) is no hit.
+      const farFound = cosine(close, far) > 0;
+      expect(hits.map((hit) => hit.text)).toEqual([
+        'Alice prefers invoices in EUR',
+        ...(farFound ? ['Alice is on leave in May'] : []),
+      ]);
       expect(hits[0]?.score).toBeCloseTo(1, 5);
-      expect(hits[1]?.score).toBeCloseTo(cosine(close, far), 5);
-      expect((await store.searchMemories('alice', close, 1)).map((hit) => hit.id)).toEqual([first.memory.id]);
-      expect(await store.searchMemories('alice', close, 0)).toEqual([]);
+      if (farFound) expect(hits[1]?.score).toBeCloseTo(cosine(close, far), 5);
+      // Its words find it: both channels count (each memory scores 1 here, by one channel each).
+      const both = await store.searchMemories('alice', { text: 'leave in May', vector: close }, 5);
+      expect(both.map((hit) => hit.text).sort()).toEqual(['Alice is on leave in May', 'Alice prefers invoices in EUR']);
+      for (const hit of both) expect(hit.score).toBeCloseTo(1, 5);
+      expect((await store.searchMemories('alice', byVector(close), 1)).map((hit) => hit.id)).toEqual([first.memory.id]);
+      expect(await store.searchMemories('alice', byVector(close), 0)).toEqual([]);
       expect((await store.listMemories('alice')).map((memory) => memory.text)).toEqual([
         'Alice prefers invoices in EUR',
         'Alice is on leave in May',
       ]);
       expect((await store.listMemories('bob')).map((memory) => memory.id)).toEqual([bobs.memory.id]);
       expect(await store.listMemories('carol')).toEqual([]);
-      expect(await store.searchMemories('carol', close, 5)).toEqual([]);
-      // A memory embedded with another dimension is listed but never matched.
+      expect(await store.searchMemories('carol', byVector(close), 5)).toEqual([]);
+      // A memory embedded with another dimension is listed but never matched by its vector.
       await store.addMemory({ user: 'alice', text: 'old embedder', vector: new Float32Array([1, 0]) });
-      expect((await store.searchMemories('alice', close, 5)).map((hit) => hit.text)).not.toContain('old embedder');
+      expect((await store.searchMemories('alice', byVector(close), 5)).map((hit) => hit.text)).not.toContain(
+        'old embedder',
+      );
 
       // Deleting needs the owner: alice cannot delete bob's memory, even knowing its id.
       expect(await store.deleteMemory('alice', bobs.memory.id)).toBe(false);

@@ -25,12 +25,14 @@ export interface LoadMemoryDeps extends MemoryDeps, ModelStepDeps {
   store: Pick<MemoryStore, 'searchMemories'>;
 }
 
-/** The asking user's memories nearest to the question, above the similarity floor. Only ever that user's. */
+/** The asking user's memories most relevant to the question, above the relevance floor. Only ever that user's. */
 async function relevantMemories(question: string, user: string, deps: LoadMemoryDeps): Promise<MemoryContext[]> {
   if (!question.trim() || deps.memoryLimit <= 0) return [];
   const [vector] = await deps.embedder.embed([question], 'query');
   if (!vector) return [];
-  const hits = await deps.store.searchMemories(user, vector, deps.memoryLimit);
+  // Ranked as the Store API ranks a query (keyword + vector, store/item-ranking.ts): an item the user put through the
+  // Store API under their own namespace is recalled like a memory an agent saved.
+  const hits = await deps.store.searchMemories(user, { text: question, vector }, deps.memoryLimit);
   return hits
     .filter((hit) => hit.score >= deps.memoryFloor)
     .map((hit) => ({ id: hit.id, text: hit.text, score: Math.round(hit.score * 1000) / 1000 }));

@@ -20,6 +20,7 @@ import { runQueue } from './019-run-queue.ts';
 import { cronsSchema } from './020-crons.ts';
 import { runWebhooks } from './021-run-webhooks.ts';
 import type { PostgresMigration } from './migration.ts';
+import { storeItems } from './022-store-items.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -46,4 +47,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   runQueue,
   cronsSchema,
   runWebhooks,
+  storeItems,
 ];

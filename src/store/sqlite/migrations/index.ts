@@ -19,6 +19,7 @@ import { runQueue } from './018-run-queue.ts';
 import { crons } from './019-crons.ts';
 import { runWebhooks } from './020-run-webhooks.ts';
 import type { Migration } from './migration.ts';
+import { storeItems } from './021-store-items.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runQueue,
   crons,
   runWebhooks,
+  storeItems,
 ];
