@@ -1,6 +1,14 @@
 import { ApiError, apiErrorOfResponse, apiErrorOfStreamEvent } from './api-error.ts';
 import { readSse } from './sse-reader.ts';
-import type { ChunkView, DocumentSummary, Me, UploadProgress, UploadSummary } from './wire-types.ts';
+import type {
+  ChunkView,
+  DocumentSummary,
+  Feedback,
+  Me,
+  RateBody,
+  UploadProgress,
+  UploadSummary,
+} from './wire-types.ts';
 
 export interface UploadRequest {
   files: File[];
@@ -61,6 +69,27 @@ export class EvidentApi {
   /** A chunk a citation points at, with its table rows' cell boxes (`GET /v1/chunks/{chunk_id}`); ApiError 404 for others. */
   chunk(chunkId: string, signal?: AbortSignal): Promise<ChunkView> {
     return this.json<ChunkView>('GET', `/v1/chunks/${encodeURIComponent(chunkId)}`, signal);
+  }
+
+  /** The key's own rating of a run's answer, or null (`GET /v1/runs/{run_id}/feedback`). */
+  async myFeedback(runId: string, signal?: AbortSignal): Promise<Feedback | null> {
+    const body = await this.json<{ feedback: Feedback | null }>(
+      'GET',
+      `/v1/runs/${encodeURIComponent(runId)}/feedback`,
+      signal,
+    );
+    return body.feedback;
+  }
+
+  /** Rates a run's answer, replacing the key's previous rating of it (`POST /v1/runs/{run_id}/feedback`). */
+  async rate(runId: string, rating: RateBody): Promise<Feedback> {
+    const response = await fetch(`${this.baseUrl}/v1/runs/${encodeURIComponent(runId)}/feedback`, {
+      method: 'POST',
+      headers: { ...this.authHeaders(), accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(rating),
+    });
+    if (!response.ok) throw await apiErrorOfResponse(response);
+    return ((await response.json()) as { feedback: Feedback }).feedback;
   }
 
   /** Uploads files and follows the ingestion's SSE progress; resolves with the summary of the `result` event. */

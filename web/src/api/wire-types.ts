@@ -14,6 +14,7 @@ import type { ChatMessage as ServerChatMessage } from '../../../src/domain/chat-
 import type { ChunkJson } from '../../../src/server/schemas/chunk-json.ts';
 import type { DocumentJson } from '../../../src/server/schemas/document-json.ts';
 import type { MeJson } from '../../../src/server/schemas/me-json.ts';
+import type { FeedbackJson, RateBodyJson } from '../../../src/server/schemas/feedback-json.ts';
 import type {
   UploadedDocumentJson,
   UploadProgressJson,
@@ -23,6 +24,9 @@ import type {
 export type { Answer, ApprovalDecision, ChannelHits, Citation, Evidence, PendingAction, StepEvent, ToolCallRecord };
 
 export type Me = MeJson;
+/** A rating of a run's answer (`/v1/runs/{run_id}/feedback`), and what rating one sends. */
+export type Feedback = FeedbackJson;
+export type RateBody = RateBodyJson;
 export type DocumentSummary = DocumentJson;
 /** A cited chunk with where its table rows' cells are printed (`GET /v1/chunks/{chunk_id}`). */
 export type ChunkView = ChunkJson;

@@ -36,7 +36,14 @@ export function ChatPage({
         onNew={chat.startNewThread}
       />
       <section className="chat-main">
-        <Conversation snapshot={chat.snapshot} run={chat.run} onOpenCitation={setOpened} onDecide={chat.decide} />
+        <Conversation
+          snapshot={chat.snapshot}
+          run={chat.run}
+          onOpenCitation={setOpened}
+          onDecide={chat.decide}
+          client={client}
+          api={api}
+        />
         {chat.run?.error && <ErrorNotice error={chat.run.error} />}
         {chat.error && <ErrorNotice error={chat.error} />}
         <QuestionForm onAsk={chat.ask} disabled={streaming || !assistantId} />
