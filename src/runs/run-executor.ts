@@ -124,7 +124,8 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     const metadata = {
       run_id: runId,
       thread_id: threadId,
-      assistant_id: agent.name,
+      assistant_id: run.assistantId ?? agent.name,
+      ...(run.assistantVersion === undefined ? {} : { assistant_version: run.assistantVersion }),
       attempt: run.attempt,
       // Which modes a join or a replay can ask for.
       stream_modes: [...baseModesOf(agent), ...detail],

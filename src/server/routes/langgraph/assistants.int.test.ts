@@ -124,6 +124,14 @@ describe('assistants through the LangGraph SDK', () => {
     expect((narrow.values.evidence as unknown[]).length).toBe(1);
     expect(narrow.run).toMatchObject({ assistant_id: id, metadata: { assistant_version: 1 } });
 
+    // The stream's first event names the assistant and version too.
+    const streamed = alice.runs.stream((await alice.threads.create()).thread_id, id, {
+      input: { messages: [{ role: 'user', content: QUESTION }] },
+    });
+    const parts: { event: string; data: unknown }[] = [];
+    for await (const part of streamed) parts.push(part as { event: string; data: unknown });
+    expect(parts[0]).toMatchObject({ event: 'metadata', data: { assistant_id: id, assistant_version: 1 } });
+
     // A run may name a version itself (Evident's assistant_version).
     const thread = await alice.threads.create();
     const pinned = await raw('POST', `/threads/${thread.thread_id}/runs/wait`, keys.alice, {
