@@ -47,7 +47,7 @@ export const runsSchema = z
       .max(1_073_741_824)
       .default(8 * 1024 * 1024)
       .describe(
-        'Bytes of JSON one run execution may store of the detail stream modes (`events`, `debug`, `checkpoints`, `tasks`, recorded only when the run was created asking for them); past it each mode ends with a `truncated` notice and the rest of it is not recorded.',
+        'Bytes of JSON one run execution may store of the detail stream modes (`events`, `debug`, `checkpoints`, `tasks`, `tools`, recorded only when the run was created asking for them); past it each mode ends with a `truncated` notice and the rest of it is not recorded.',
       ),
   })
   .prefault({})

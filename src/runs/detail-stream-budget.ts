@@ -36,7 +36,7 @@ export class DetailStreamBudget {
  * The notice that a mode was cut, shaped as that mode's own events are (so a client that reads only that mode reads
  * it), each with `truncated: true`: an `events` event `on_stream_truncated`, a `debug` chunk of type
  * `stream_truncated`, a `tasks` chunk with an `error`, a `checkpoints` chunk with empty values and the notice in its
- * metadata.
+ * metadata, a `tools` event `on_tool_error`.
  */
 export function truncationNotice(
   mode: DetailStreamMode,
@@ -64,5 +64,7 @@ export function truncationNotice(
       return { ...notice, id: 'stream_truncated', name: 'stream_truncated', interrupts: [], error: message };
     case 'checkpoints':
       return { ...notice, values: {}, next: [], config: null, metadata: { stream_truncated: notice }, tasks: [] };
+    case 'tools':
+      return { ...notice, event: 'on_tool_error', name: 'stream_truncated', error: message };
   }
 }

@@ -195,6 +195,22 @@ export function callbackEventJson(event: unknown): Plain {
   };
 }
 
+/**
+ * A `tools` chunk (a LangChain tool run inside a node): `{event: on_tool_start | on_tool_event | on_tool_end |
+ * on_tool_error, toolCallId, name, input | data | output | error}`, as LangGraph emits it, in plain JSON.
+ */
+export function toolEventJson(chunk: unknown): Plain {
+  const record = isRecord(chunk) ? chunk : {};
+  const out: Plain = {
+    event: typeof record.event === 'string' ? record.event : '',
+    name: typeof record.name === 'string' ? record.name : '',
+  };
+  if (typeof record.toolCallId === 'string') out.toolCallId = record.toolCallId;
+  for (const key of ['input', 'data', 'output'] as const) if (key in record) out[key] = plainJson(record[key]) ?? null;
+  if ('error' in record) out.error = errorText(record.error);
+  return out;
+}
+
 /** A detail mode's chunk as the run records it. */
 export function detailChunkJson(
   mode: DetailStreamMode,
@@ -210,5 +226,7 @@ export function detailChunkJson(
       return checkpointJson(chunk, view);
     case 'tasks':
       return taskJson(chunk);
+    case 'tools':
+      return toolEventJson(chunk);
   }
 }

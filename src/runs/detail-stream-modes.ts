@@ -1,11 +1,12 @@
 import { ValidationError } from '../errors/index.ts';
 
 /**
- * The stream modes that expose a run's inner workings (LangGraph's `events`, `debug`, `checkpoints`, `tasks`): full
- * states, every task's input and output, every callback of every chain. They cost time and storage, so a run records
- * them only when the client that created it asked for them; the other modes are recorded for every run.
+ * The stream modes that expose a run's inner workings (LangGraph's `events`, `debug`, `checkpoints`, `tasks`, `tools`):
+ * full states, every task's input and output, every callback of every chain, every LangChain tool's input and output.
+ * They cost time and storage, so a run records them only when the client that created it asked for them; the other
+ * modes are recorded for every run.
  */
-export const DETAIL_STREAM_MODES = ['events', 'debug', 'checkpoints', 'tasks'] as const;
+export const DETAIL_STREAM_MODES = ['events', 'debug', 'checkpoints', 'tasks', 'tools'] as const;
 export type DetailStreamMode = (typeof DETAIL_STREAM_MODES)[number];
 
 /** What every run records (`messages` only for an agent that can stream them). */

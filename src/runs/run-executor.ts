@@ -20,7 +20,7 @@ import { valuesToStore } from './values-delta.ts';
 /**
  * These modes are recorded for every run, whatever the starting client asked for: a later join may ask for other
  * modes. `messages` only for an agent whose steps can stream them (one with a chat model): offline there are none to
- * record. The detail modes (`events`, `debug`, `checkpoints`, `tasks`) only when the run's creator asked for them.
+ * record. The detail modes (`events`, `debug`, `checkpoints`, `tasks`, `tools`) only when the run's creator asked for them.
  */
 export const RECORDED_STREAM_MODES = ['values', 'updates', 'custom', 'messages'] as const;
 const baseModesOf = (agent: AgentDefinition): string[] =>
@@ -47,7 +47,7 @@ export interface ExecuteRunInput {
   /** An orphan that cannot be resumed: the run ends failed with this error, the graph untouched. */
   failWith?: Error;
   /**
-   * The stream modes the run's creator asked for: the detail ones (`events`, `debug`, `checkpoints`, `tasks`) are
+   * The stream modes the run's creator asked for: the detail ones (`events`, `debug`, `checkpoints`, `tasks`, `tools`) are
    * recorded beside the base modes; a recovered run (no list given) records what its first `metadata` event says.
    */
   streamModes?: readonly string[] | undefined;

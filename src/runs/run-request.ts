@@ -30,8 +30,8 @@ export interface RunRequest {
   /** What the run does on a busy thread (LangGraph's double-texting): `reject` (the default), `enqueue`, `interrupt`, `rollback`. */
   multitaskStrategy?: MultitaskStrategy;
   /**
-   * The stream modes the client asked for: the detail ones among them (`events`, `debug`, `checkpoints`, `tasks`)
-   * are recorded for this run; the others are recorded for every run.
+   * The stream modes the client asked for: the detail ones among them (`events`, `debug`, `checkpoints`, `tasks`,
+   * `tools`) are recorded for this run; the others are recorded for every run.
    */
   streamModes?: readonly string[];
   /** A URL the run's end is POSTed to, signed (LangGraph's `webhook`); checked by `RunWebhooks.admit` before the run starts. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../domain/index.ts';
 import { WITHHELD_TEXT } from './redact-for-reader.ts';
-import { RunStreamRedaction } from './run-stream-redaction.ts';
+import { RunStreamRedaction, withheldDetail } from './run-stream-redaction.ts';
 
 const reader: Principal = { id: 'alice', groups: ['sales'], roles: ['member'] };
 /** A store where the reader may read `open/*` chunks only; it counts its queries. */
@@ -89,5 +89,16 @@ describe('RunStreamRedaction', () => {
     ];
     await read(new RunStreamRedaction(store, reader), events);
     expect(store.queries).toBe(0);
+  });
+});
+
+describe('withheldDetail', () => {
+  it("keeps a tools event's name and ids, withholding its input, output and error", () => {
+    expect(
+      withheldDetail('tools', { event: 'on_tool_end', name: 'lookup', toolCallId: 'c1', output: 'the fee is 48,000' }),
+    ).toEqual({ event: 'on_tool_end', name: 'lookup', toolCallId: 'c1', output: WITHHELD_TEXT });
+    expect(
+      withheldDetail('debug', { type: 'task_result', payload: { id: 't', error: 'read 48,000', result: {} } }),
+    ).toEqual({ type: 'task_result', payload: { id: 't', error: WITHHELD_TEXT, result: {} } });
   });
 });

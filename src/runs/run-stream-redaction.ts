@@ -14,7 +14,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * naming its chunk), and a task's error may quote what it read. So once the run's log has named a chunk the reader
  * may not read (its evidence, hits and citations name every chunk the run retrieved, before any step uses its
  * text), these are withheld whole from the detail events that follow: an `events` event keeps its name, ids, tags
- * and metadata and loses its `data`; `tasks`, `debug` and `checkpoints` lose their `error` texts. The chunk ids are
+ * and metadata and loses its `data`; a `tools` event keeps its name and ids and loses its input, output and error;
+ * `tasks`, `debug` and `checkpoints` lose their `error` texts. The chunk ids are
  * collected from the events before the replay point too, so a replay from any `Last-Event-ID` withholds the same.
  * `values` are stored as deltas: read from the run's first event, they are rebuilt whole.
  */
@@ -82,6 +83,11 @@ export class RunStreamRedaction {
 export function withheldDetail(mode: DetailStreamMode, data: unknown): unknown {
   if (!isRecord(data)) return data;
   if (mode === 'events') return { ...data, data: { withheld: WITHHELD_TEXT } };
+  if (mode === 'tools') {
+    const out: Record<string, unknown> = { ...data };
+    for (const key of ['input', 'data', 'output', 'error']) if (key in out) out[key] = WITHHELD_TEXT;
+    return out;
+  }
   return withholdErrors(data);
 }
 

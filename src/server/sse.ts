@@ -7,7 +7,7 @@ import { publicErrorOf } from '../errors/public-error.ts';
 import { recordedModesOf, streamModeNotRecorded, unrecordedModes } from '../runs/detail-stream-modes.ts';
 
 /**
- * The stream modes a client may ask for; `messages-tuple` is the SDK's name for the `messages` events. The last four
+ * The stream modes a client may ask for; `messages-tuple` is the SDK's name for the `messages` events. The last five
  * (the detail modes) are recorded only for a run whose creator asked for them.
  */
 export const STREAM_MODES = [
@@ -20,6 +20,7 @@ export const STREAM_MODES = [
   'debug',
   'checkpoints',
   'tasks',
+  'tools',
 ] as const;
 export type StreamMode = (typeof STREAM_MODES)[number];
 
@@ -56,8 +57,9 @@ export function streamRunEvents(c: Context, runs: RunManager, options: RunStream
     });
     // A run's values repeat the fields a step left alone as the same objects: their JSON is written once per stream.
     const fieldJson = new WeakMap<object, string>();
-    // The run's modes are checked against what it records once (at its first `metadata`, for a stream from the start).
-    let checked = options.afterSeq > 0;
+    // The run's modes are checked against what it records once (at its first `metadata`, for a stream from the start);
+    // every mode at once is a join without modes of a run that had not started: whatever it records.
+    let checked = options.afterSeq > 0 || STREAM_MODES.every((mode) => modes.has(mode));
     const heartbeat = setInterval(
       () => void stream.write(': heartbeat\n\n').catch(() => undefined),
       options.heartbeatMs,

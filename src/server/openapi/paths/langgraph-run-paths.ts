@@ -33,7 +33,7 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
         id: `streamRun${idSuffix}`,
         summary: `Start a run ${where} and stream its events`,
         description:
-          '`stream_mode` picks the modes (default `values`); `on_disconnect: cancel` cancels the run when the client goes away. The detail modes (`events`, `debug`, `checkpoints`, `tasks`) are recorded only for a run whose creating request (this one, or `POST …/runs`) asks for them, and are bounded per run (`runs.detailStreamMaxBytes`).',
+          '`stream_mode` picks the modes (default `values`); `on_disconnect: cancel` cancels the run when the client goes away. The detail modes (`events`, `debug`, `checkpoints`, `tasks`, `tools`) are recorded only for a run whose creating request (this one, or `POST …/runs`) asks for them, and are bounded per run (`runs.detailStreamMaxBytes`).',
         responses: {
           200: { description: "The run's events.", content: runEventStream },
           403: refused,
@@ -129,7 +129,7 @@ export const langgraphRunPaths = pathGroup(
           200: { description: "The run's events.", content: runEventStream },
           400: {
             description:
-              'Unknown stream mode, or a detail mode (`events`, `debug`, `checkpoints`, `tasks`) the run was created without (`invalid_input`, naming the modes it recorded).',
+              'Unknown stream mode, or a detail mode (`events`, `debug`, `checkpoints`, `tasks`, `tools`) the run was created without (`invalid_input`, naming the modes it recorded).',
             json: ERROR_SCHEMA_REF,
           },
           404: notReadable,

@@ -248,6 +248,35 @@ describe('what a run records', () => {
     expect(of(later, 'events')).toEqual([]);
   }, 120_000);
 
+  it('checks a queued run when it starts: a join asking for a mode it will not record ends with the refusal', async () => {
+    const thread = await alice.threads.create();
+    const input = { messages: [{ role: 'user', content: QUESTION }] };
+    // A slow model keeps the first run busy while the second waits in the queue.
+    llm.delayMs = 300;
+    try {
+      const first = await alice.runs.create(thread.thread_id, 'rag', { input, streamMode: ['values'] });
+      const queued = await alice.runs.create(thread.thread_id, 'rag', {
+        input,
+        streamMode: ['tasks'],
+        multitaskStrategy: 'enqueue',
+      });
+      expect(queued.status).toBe('pending');
+      const [refused, everything] = await Promise.all([
+        collect(alice.runs.joinStream(thread.thread_id, queued.run_id, { streamMode: ['values', 'debug'] })),
+        collect(alice.runs.joinStream(thread.thread_id, queued.run_id)),
+      ]);
+      expect(refused.map((part) => part.event)).toEqual(['error']);
+      expect((refused[0]?.data as { message: string }).message).toMatch(/did not record the debug stream mode/);
+      // Joined without modes before it started, it streams what it records.
+      expect(everything[0]?.event).toBe('metadata');
+      expect(of(everything, 'tasks').length).toBeGreaterThan(0);
+      expect(everything.at(-1)?.event).toBe('end');
+      await alice.runs.join(thread.thread_id, first.run_id);
+    } finally {
+      llm.delayMs = 0;
+    }
+  }, 120_000);
+
   it('bounds the detail modes per run and says in each cut mode where it was cut; the other modes are whole', async () => {
     const run = await streamedRun(aliceOnB, ALL_MODES);
     expect(of(run.parts, 'error')).toEqual([]);
