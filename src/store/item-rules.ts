@@ -53,15 +53,21 @@ export const splitNamespace = (joined: string): string[] => joined.split(LABEL_S
 
 const shown = (text: string) => JSON.stringify(escapeUnsafe(text.length > 64 ? `${text.slice(0, 64)}…` : text));
 
+/**
+ * The user id of a user's own namespace (`["users", <id>, …]`) may hold a `.`, as user names may; every other label
+ * may not (the SDK joins labels with `.` in a get, where `users.<your id>.…` is read as yours: see the store routes).
+ */
+const isUserLabel = (labels: readonly unknown[], i: number): boolean => i === 1 && labels[0] === USERS_ROOT;
+
 /** Refuses a label that is empty, too long, holds a `.` (the SDK joins labels with it) or an unsafe character. */
-function checkLabel(label: unknown, what: string, wildcard: boolean): void {
+function checkLabel(label: unknown, what: string, wildcard: boolean, userId = false): void {
   if (typeof label !== 'string' || label.length === 0)
     throw new ValidationError(`${what} has an empty label.`, { hint: 'Every namespace label is a non-empty string.' });
   if (label.length > MAX_LABEL_CHARS)
     throw new ValidationError(`${what} has a label of ${label.length} characters; the limit is ${MAX_LABEL_CHARS}.`, {
       hint: 'Use shorter labels.',
     });
-  if (label.includes('.'))
+  if (label.includes('.') && !userId)
     throw new ValidationError(`${what} has the label ${shown(label)}, which holds a period.`, {
       hint: 'Namespace labels cannot contain periods: the client joins them with one.',
     });
@@ -84,7 +90,7 @@ export function checkNamespace(namespace: readonly unknown[], what = 'The namesp
     throw new ValidationError(`${what} has ${namespace.length} labels; the limit is ${MAX_NAMESPACE_DEPTH}.`, {
       hint: 'Use a shallower namespace.',
     });
-  for (const label of namespace) checkLabel(label, what, false);
+  namespace.forEach((label, i) => checkLabel(label, what, false, isUserLabel(namespace, i)));
   if (namespace[0] === USERS_ROOT && namespace.length < 2)
     throw new ValidationError(`${what} ["users"] names no user.`, { hint: 'Use ["users", "<your user id>", …].' });
 }
@@ -97,7 +103,7 @@ export function checkNamespacePattern(pattern: readonly unknown[], what: string)
     throw new ValidationError(`${what} has ${pattern.length} labels; the limit is ${MAX_NAMESPACE_DEPTH}.`, {
       hint: 'Use a shorter prefix or suffix.',
     });
-  for (const label of pattern) checkLabel(label, what, true);
+  pattern.forEach((label, i) => checkLabel(label, what, true, isUserLabel(pattern, i)));
 }
 
 /** Where permissions attach: a user's own namespace, or a shared namespace's root. */

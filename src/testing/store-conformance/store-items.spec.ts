@@ -313,6 +313,11 @@ export function describeStoreItems(suite: ConformanceSuite): void {
       await expectRejects(store.listNamespaces(ALICE, { limit: 1001, offset: 0 }), 'invalid_input');
       await expectRejects(store.listNamespaces(ALICE, { limit: 10, offset: 0, maxDepth: 0 }), 'invalid_input');
       expect(await store.searchItems(ALICE, search([]))).toEqual([]);
+      // A user id may hold a period (user names may); no other label may.
+      const ann: Principal = { id: 'ann.lee', groups: [], roles: ['member'] };
+      await store.putItem(ann, { namespace: ['users', 'ann.lee', 'prefs'], key: 'k', value: { v: 1 } });
+      expect((await store.getItem(ann, ['users', 'ann.lee', 'prefs'], 'k'))?.value).toEqual({ v: 1 });
+      await expectRejects(store.putItem(ann, { namespace: ['team.x'], key: 'k', value: {} }), 'invalid_input');
     });
 
     it('keeps items and namespace ACLs across close and reopen', async () => {

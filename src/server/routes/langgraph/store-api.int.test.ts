@@ -16,7 +16,7 @@ const ADMIN_KEY = 'store-api-admin-key-0123456789';
 let sample: SampleCorpusStore;
 let server: ChildProcess | undefined;
 let url: string;
-let keys: { alice: string; bob: string; carol: string };
+let keys: { alice: string; bob: string; carol: string; ann: string };
 let alice: Client;
 let bob: Client;
 let carol: Client;
@@ -27,11 +27,13 @@ beforeAll(async () => {
     { name: 'alice', groups: ['legal'] },
     { name: 'bob', groups: ['engineering'] },
     { name: 'carol', groups: ['legal'] },
+    { name: 'ann.lee', groups: [] },
   ]);
   keys = {
     alice: (await sample.evident.store.createApiKey('alice')).key,
     bob: (await sample.evident.store.createApiKey('bob')).key,
     carol: (await sample.evident.store.createApiKey('carol')).key,
+    ann: (await sample.evident.store.createApiKey('ann.lee')).key,
   };
   const env: NodeJS.ProcessEnv = { ...process.env, EVIDENT_ADMIN_KEY: ADMIN_KEY };
   delete env.EVIDENT_DB;
@@ -218,6 +220,21 @@ describe('the Store API with the LangGraph SDK', () => {
     expect(await alice.store.getItem(ns, 'brief', { refreshTtl: true })).toBeNull();
     expect((await alice.store.searchItems(ns)).items.map((i) => i.key)).toEqual(['lasting']);
     expect((await alice.store.getItem(ns, 'lasting', { refreshTtl: true }))?.value).toEqual({ v: 2 });
+  });
+
+  it('reads a dotted user id as one label of its own namespace in a GET (whose labels are joined with dots)', async () => {
+    const ns = ['users', 'ann.lee', 'prefs'];
+    expect((await raw('PUT', '/store/items', keys.ann, { namespace: ns, key: 'k', value: { v: 1 } })).status).toBe(204);
+    const read = await raw('GET', getPath(ns, 'k'), keys.ann);
+    expect(read.json).toMatchObject({ namespace: ns, key: 'k', value: { v: 1 } });
+    expect((await raw('POST', '/store/namespaces', keys.ann, {})).json).toEqual({ namespaces: [ns] });
+    // Anyone else reads the same text as four labels, or gets nothing: never ann's item.
+    expect((await raw('GET', getPath(ns, 'k'), keys.bob)).text).toBe('null');
+    expect((await raw('GET', getPath(ns, 'k'), ADMIN_KEY)).text).toBe('null');
+    expect(
+      (await raw('PUT', '/store/items', keys.bob, { namespace: ['users', 'ann', 'lee', 'prefs'], key: 'k', value: {} }))
+        .status,
+    ).toBe(403);
   });
 
   it('bounds namespaces, keys, values and pages', async () => {
