@@ -196,6 +196,11 @@ describe('assistants through the LangGraph SDK', () => {
     const listed = await bob.assistants.search({ limit: 3 });
     expect(listed.map((a) => a.assistant_id)).toEqual(['rag', 'react', 'controllable']);
     expect(listed[0]).toMatchObject({ graph_id: 'rag', version: 1, metadata: { created_by: 'system' } });
+    // select and pagination as the SDK reads them.
+    const paged = await bob.assistants.search({ limit: 2, select: ['assistant_id'], includePagination: true });
+    expect(paged.assistants).toEqual([{ assistant_id: 'rag' }, { assistant_id: 'react' }]);
+    expect(paged.next).toBe('2');
+    expect(await bob.assistants.count({ graphId: 'react' })).toBe(1);
     for (const name of ['rag', 'react', 'controllable']) {
       expect(await outcome(alice.assistants.update(name, { name: 'mine now' }))).toBe(403);
       expect(await outcome(admin.assistants.delete(name))).toBe(403);
