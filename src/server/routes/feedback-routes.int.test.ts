@@ -138,6 +138,21 @@ describe('POST /v1/runs/{run_id}/feedback', () => {
     }
   });
 
+  it('refuses to rate a run that waits for an approval: it has no answer yet (409 run_not_finished)', async () => {
+    const wait = await api.request('POST', '/runs/wait', {
+      key: api.keys.alice,
+      json: { assistant_id: 'rag', input: { question: 'Remember that I prefer answers in bullet points' } },
+    });
+    const runId = /\/runs\/([^/]+)$/.exec(wait.headers.get('content-location') ?? '')?.[1] as string;
+    expect((await api.evident.store.getRun(runId))?.status).toBe('interrupted');
+    const refused = await rate(runId, api.keys.alice, { rating: 'down' });
+    expect(refused.status).toBe(409);
+    expect((refused.json as { error: { code: string; hint: string } }).error).toMatchObject({
+      code: 'run_not_finished',
+    });
+    expect(await api.evident.store.getFeedback(runId, 'alice')).toBeUndefined();
+  });
+
   it('withdraws a rating', async () => {
     const run = await ask(api.keys.bob, 'What is the termination fee of CT-2024-0193?');
     expect((await rate(run.runId, api.keys.bob, { rating: 'up' })).status).toBe(200);
