@@ -123,6 +123,36 @@ describe('the evidence gate', () => {
     expect([offTopic.verdict, noAmount.verdict]).toEqual(['refuse', 'refuse']);
   });
 
+  it('takes a value written straight before a word of the asked noun as one of the kind asked, and no other', () => {
+    const training = chunk(
+      'bert.pdf#66',
+      'We use a dropout probability of 0.1 on all layers. We use a gelu activation (Hendrycks and Gimpel, 2016) rather than the standard relu, following OpenAI GPT.',
+    );
+    const ask = (value: string, quote: string) =>
+      gateAnswer({
+        question: 'Which activation function does BERT use?',
+        answer: answer(value, [cite(training, quote)]),
+        evidence: [training],
+      }).verdict;
+    expect(ask('gelu', 'We use a gelu activation')).toBe('answer');
+    // The relu is named in the sentence, but not as what is used; nor is a dropout an activation.
+    expect(ask('dropout', 'We use a dropout probability of 0.1 on all layers.')).toBe('refuse');
+  });
+
+  it('asks for the noun a which/what question names, not for a count it mentions later', () => {
+    const rows = chunk(
+      'deaths#1',
+      'Period: 2000-2005 | Deaths per year: 190 000\n\nPeriod: 2005-2010 | Deaths per year: 196 000',
+      'deaths.csv',
+    );
+    const decision = gateAnswer({
+      question: 'what period had the largest number of deaths?',
+      answer: answer('2005-2010', [cite(rows, 'Period: 2005-2010 | Deaths per year: 196 000')]),
+      evidence: [rows],
+    });
+    expect(decision.reason).not.toMatch(/no number in the answer/);
+  });
+
   it('lets a refusal and small talk through unchanged', () => {
     const hello = answer('Hello! Ask me a question about your documents.', []);
     expect(gateAnswer({ question: 'hello', answer: hello, evidence: [] }).verdict).toBe('pass');

@@ -8,6 +8,7 @@ import { informationNeed } from '../../offline-qa/information-need.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
+import { escapeRegExp } from '../../../text/text-heuristics.ts';
 import { answerHead, closingLabel, listedValues } from './answer-head.ts';
 import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
@@ -215,12 +216,30 @@ export function gateAnswer(input: GateInput): GateDecision {
   return verdict;
 }
 
+/**
+ * "Which activation function …?" answered "gelu" from "We use a gelu activation …": a short answer written straight
+ * before a word of the asked noun is named as one of the kind asked, though the sentence does not spell the whole noun.
+ */
+function writtenAsNoun(view: QuestionView, head: string, sentence: string): boolean {
+  const value = head.replace(/[.。!！]+$/u, '').trim();
+  if (!value || value.length > SHORT_HEAD || view.noun.length < 2) return false;
+  const after = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(value)}\\s+([\\p{L}-]+)`, 'giu');
+  return [...sentence.matchAll(after)].some((match) =>
+    analyzeQuery(match[1] ?? '').some((term) => view.noun.includes(term)),
+  );
+}
+
 /** An untyped question's verdict: a quoted sentence that states the asked attribute about the entities asked. */
 function untypedVerdict(reading: Reading, answer: Answer, sentences: readonly CitedSentence[]): GateDecision {
   const { view, weights, unnamed } = reading;
   const quoted = quotedSentences(answer, sentences);
   const ties = valueTies(view, quoted.length ? quoted : sentences, 'any', weights);
-  const tied = ties.filter(tiedTo(reading));
+  const head = answerHead(answer.answer);
+  const namedAsNoun = (tie: ValueTie): boolean =>
+    tie.attribute >= reading.thresholds.attribute &&
+    unnamed(tie).length === 0 &&
+    writtenAsNoun(view, head, tie.sentence.text);
+  const tied = ties.filter((tie) => tiedTo(reading)(tie) || namedAsNoun(tie));
   const top = best(tied);
   if (!top)
     return refuse(view, whyUntied(view, ties, sentences, unnamed), 'no cited sentence states the asked attribute');

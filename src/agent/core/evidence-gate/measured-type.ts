@@ -9,15 +9,42 @@ const MEASURES = new Set(
   ),
 );
 
+/** "What is the hidden size of …", "which was the only episode to …": the noun phrase a copula question asks for. */
+const COPULA_ASKED =
+  /^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(.+?)(?=\s+(?:of|in|for|on|to|that|which|who|does|do|did|when|with|by|from|at)\b|\s*[?.](?:\s|$)|$)/iu;
+/** "What batch size was used …", "what period had …": the noun phrase right after the question word. */
+const NOUN_ASKED =
+  /^\s*(?:what|which)\s+(.+?)(?=\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|of|in|for|on|to)\b|\s*[?.](?:\s|$)|$)/iu;
+
+/** The words of what a "what …"/"which …" question asks for (its asked noun phrase), or none for another question. */
+function askedPhrase(question: string): { terms: string[]; copula: boolean } {
+  const copula = COPULA_ASKED.exec(question)?.[1];
+  const phrase = copula ?? NOUN_ASKED.exec(question)?.[1];
+  return { terms: phrase ? analyzeQuery(phrase) : [], copula: copula !== undefined };
+}
+
+/** "the largest number of deaths": a count named inside the question, not what it asks for. */
+const COUNT_INSIDE = /\b(?:number|amount|count) of\b/iu;
+
 /**
- * The kind of value the question asks for, where the language module says `any` or `definition` but the asked
- * attribute is a measured quantity ("What is the hidden size of …", "What MultiNLI accuracy …"): a number.
+ * The kind of value the question asks for, where the language module says `any` or `definition` but the asked noun
+ * phrase is a measured quantity ("What is the hidden size of …", "What MultiNLI accuracy …"): a number. A count named
+ * later in the question does not make it one: "what period had the largest number of deaths" asks for a period.
  */
 export function measuredType(view: QuestionView): AnswerType {
-  if (view.type !== 'any' && view.type !== 'definition') return view.type;
   if (view.module.code !== 'en') return view.type;
-  const lead = /^\s*(?:what|which)\b/i.test(view.question);
-  return lead && view.attribute.some((term) => MEASURES.has(term)) ? 'number' : view.type;
+  const asked = askedPhrase(view.question);
+  const measured = asked.terms.some((term) => MEASURES.has(term));
+  if (
+    view.type === 'number' &&
+    !asked.copula &&
+    asked.terms.length > 0 &&
+    !measured &&
+    COUNT_INSIDE.test(view.question)
+  )
+    return 'any';
+  if (view.type !== 'any' && view.type !== 'definition') return view.type;
+  return measured ? 'number' : view.type;
 }
 
 /** A question about a price, fee or sum of money: a share (百分之十, 10%) does not answer it. */
