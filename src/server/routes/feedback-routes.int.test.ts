@@ -153,6 +153,21 @@ describe('POST /v1/runs/{run_id}/feedback', () => {
     expect(await api.evident.store.getFeedback(runId, 'alice')).toBeUndefined();
   });
 
+  it('rates the run of an OpenAI-compatible chat completion, named by its x-evident-run-id header', async () => {
+    const completion = await api.request('POST', '/v1/chat/completions', {
+      key: api.keys.bob,
+      json: { model: 'rag', messages: [{ role: 'user', content: 'How many days of paid annual leave are there?' }] },
+    });
+    expect(completion.status, completion.text).toBe(200);
+    const runId = completion.headers.get('x-evident-run-id') as string;
+    const rated = await rate(runId, api.keys.bob, { rating: 'up', reason: 'helpful' });
+    expect(rated.status, rated.text).toBe(200);
+    expect((rated.json as { feedback: FeedbackJson }).feedback).toMatchObject({ run_id: runId, rater: 'bob' });
+    expect((await api.request('DELETE', `/v1/runs/${runId}/feedback`, { key: api.keys.bob })).json).toEqual({
+      withdrawn: true,
+    });
+  });
+
   it('withdraws a rating', async () => {
     const run = await ask(api.keys.bob, 'What is the termination fee of CT-2024-0193?');
     expect((await rate(run.runId, api.keys.bob, { rating: 'up' })).status).toBe(200);
