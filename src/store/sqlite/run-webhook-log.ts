@@ -86,8 +86,17 @@ export function sqliteRunWebhookLog(conn: SqliteConnection): RunWebhookLog {
     async claimRunWebhooks(claim, options = {}) {
       conn.assertWritable();
       validateWebhookClaim(claim);
-      return conn.guard('claim run webhooks', () =>
-        conn.immediate(() => {
+      return conn.guard('claim run webhooks', () => {
+        // Most sweeps find nothing due: a read first, so they take no write lock on the file.
+        const due = conn
+          .stmt(
+            `SELECT 1 FROM run_webhooks w JOIN runs r ON r.run_id = w.run_id
+             WHERE w.state = 'pending' AND r.status NOT IN ('running', 'pending') AND w.next_attempt_at <= ?
+               AND (w.claim_expires_at IS NULL OR w.claim_expires_at <= ?) LIMIT 1`,
+          )
+          .get(new Date().toISOString(), new Date().toISOString());
+        if (!due) return [];
+        return conn.immediate(() => {
           const now = new Date();
           const at = now.toISOString();
           const rows = conn
@@ -109,8 +118,8 @@ export function sqliteRunWebhookLog(conn: SqliteConnection): RunWebhookLog {
               limit: webhookClaimLimit(options.limit),
             }) as WebhookRow[];
           return rows.map(toRecord).sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt));
-        }),
-      );
+        });
+      });
     },
 
     async recordWebhookAttempt(runId, owner, outcome) {

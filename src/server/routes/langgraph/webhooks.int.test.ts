@@ -290,6 +290,39 @@ describe('webhooks to a receiver on this machine (allowPrivateTargets)', () => {
     }
   });
 
+  it('sends the webhook of a queued run when it runs, and of a queued run cancelled before it started', async () => {
+    const hook = await receiver();
+    const thread = await alice.threads.create();
+    const input = { messages: [{ role: 'user', content: QUESTION }] };
+    const first = await alice.runs.create(thread.thread_id, 'rag', { input });
+    const queued = await alice.runs.create(thread.thread_id, 'rag', {
+      input,
+      multitaskStrategy: 'enqueue',
+      webhook: hook.url,
+    });
+    const cancelled = await alice.runs.create(thread.thread_id, 'rag', {
+      input,
+      multitaskStrategy: 'enqueue',
+      webhook: hook.url,
+    });
+    await alice.runs.cancel(thread.thread_id, cancelled.run_id).catch(() => undefined);
+    await alice.runs.join(thread.thread_id, first.run_id);
+    await alice.runs.join(thread.thread_id, queued.run_id);
+    await alice.runs.join(thread.thread_id, cancelled.run_id);
+    const deliveries = await hook.received(2);
+    const byRun = new Map(deliveries.map((d) => [(JSON.parse(d.body) as { run_id: string }).run_id, d]));
+    expect([...byRun.keys()].sort()).toEqual([queued.run_id, cancelled.run_id].sort());
+    for (const [runId, delivery] of byRun) {
+      expect(verified(delivery)).toBe(true);
+      // What the webhook says of the run is what the run API says of it.
+      const run = (await alice.runs.get(thread.thread_id, runId)) as unknown as { status: string; outcome: string };
+      expect(JSON.parse(delivery.body)).toMatchObject({ status: run.status, outcome: run.outcome });
+    }
+    expect(JSON.parse(byRun.get(queued.run_id)?.body ?? '{}')).toMatchObject({ outcome: 'answered' });
+    await new Promise((done) => setTimeout(done, 500));
+    expect(hook.deliveries).toHaveLength(2);
+  });
+
   it("shows a run's webhook to its readers only, and 404 for a run without one", async () => {
     const thread = await alice.threads.create();
     const values = await alice.runs.wait(thread.thread_id, 'rag', {
