@@ -111,9 +111,10 @@ export class CronScheduler {
       keepTicks: this.deps.config.historyLimit,
     });
     if (!claimed) return;
-    const outcome = await this.tick(cron.cronId).catch(
-      (error: unknown): CronTickOutcome => ({ status: 'failed', reason: reasonOf(error) }),
-    );
+    const outcome = await this.tick(cron.cronId).catch((error: unknown): CronTickOutcome => {
+      this.logger.warn('cron tick failed', { cron_id: cron.cronId, error: String(error) });
+      return { status: 'failed', reason: reasonOf(error) };
+    });
     await this.deps.store.settleCronTick(cron.cronId, tickAt.toISOString(), outcome);
   }
 
@@ -161,6 +162,11 @@ export class CronScheduler {
   }
 }
 
-/** A refusal as a tick's history keeps it: the error's code, then its message. */
+/**
+ * A refusal as a tick's history keeps it (its owner reads it): a user error's code and message; of anything else only
+ * its code, as a client would be told (the server's log has the rest).
+ */
 const reasonOf = (error: unknown): string =>
-  isEvidentError(error) ? `${error.code}: ${error.message}` : `internal: ${String(error)}`;
+  isEvidentError(error) && error.category === 'user'
+    ? `${error.code}: ${error.message}`
+    : `${isEvidentError(error) ? error.code : 'internal'}: the run could not be started; the server's log says why`;

@@ -124,7 +124,9 @@ export class CronService {
   async update(principal: Principal, cronId: string, change: CronChange): Promise<CronRecord> {
     const current = await this.store.getCron(cronId);
     if (!current || current.owner !== principal.id) throw notFound(cronId);
-    await this.assertMayRunCrons(principal);
+    // A user who may no longer run crons can still switch theirs off (or delete it), nothing else.
+    const onlyStops = Object.keys(change).every((key) => key === 'enabled') && change.enabled === false;
+    if (!onlyStops) await this.assertMayRunCrons(principal);
     const payload = change.payload ? { ...current.payload, ...change.payload } : current.payload;
     if (change.payload) {
       this.assertPayloadWithin(payload);

@@ -33,13 +33,16 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 /** A scheduler over the test's store whose clock the test sets: one poll runs what is due at that instant. */
-function schedulerAt(): { scheduler: CronScheduler; pollAt: (time: string) => Promise<void> } {
+function schedulerAt(
+  requestOf: ConstructorParameters<typeof CronScheduler>[0]['requestOf'] = (cron, principal, threadId) =>
+    cronRunRequest(cron, principal, threadId, api.evident.config.limits),
+): { scheduler: CronScheduler; pollAt: (time: string) => Promise<void> } {
   let now = new Date();
   const scheduler = new CronScheduler({
     store: api.evident.store,
     runs: runtime.runs,
     config: api.evident.config.crons,
-    requestOf: (cron, principal, threadId) => cronRunRequest(cron, principal, threadId, api.evident.config.limits),
+    requestOf,
     now: () => now,
   });
   return {
@@ -230,6 +233,11 @@ describe('crons through the LangGraph SDK', () => {
       expect(ticks.map((tick) => tick.status)).toEqual(['skipped', 'started']);
       expect(ticks[0]?.reason).toMatch(/^owner_not_allowed: only members of legal may run crons/);
       expect(ticks[0]?.run_id).toBeNull();
+      // No longer allowed crons, she may still switch hers off, but not change what or when it runs.
+      expect(await refusal(alice.crons.update(cron.cron_id, { schedule: '0 * * * *' }))).toMatch(
+        /^400 .*may not create crons/,
+      );
+      expect((await alice.crons.update(cron.cron_id, { enabled: false })).enabled).toBe(false);
       // Nothing ran: alice's threads hold the first tick's run only.
       const threads = await api.evident.store.listThreads('alice');
       expect(threads.filter((t) => t.lastQuestion.includes('termination fee'))).toHaveLength(1);
@@ -286,6 +294,26 @@ describe('crons through the LangGraph SDK', () => {
       expect(tick).toMatchObject({ status: 'skipped', threadId: thread.thread_id });
       expect(tick?.reason).toMatch(/^thread_interrupted: .*save_memory/);
       expect(await alice.runs.list(thread.thread_id)).toHaveLength(1);
+    } finally {
+      await scheduler.stop();
+      await alice.crons.delete(cron.cron_id);
+    }
+  });
+
+  it('records a tick that failed inside the server as failed, without the internal error in its history', async () => {
+    const cron = await alice.crons.create('rag', { schedule: '* * * * * *', input: question('x') });
+    const { scheduler, pollAt } = schedulerAt(() => {
+      throw new Error('connection to 10.0.0.7:5432 refused');
+    });
+    try {
+      await pollAt(cron.next_run_date as string);
+      const [tick] = await api.evident.store.listCronTicks(cron.cron_id, 1);
+      expect(tick).toMatchObject({ status: 'failed' });
+      expect(tick?.reason).toBe("internal: the run could not be started; the server's log says why");
+      // The cron goes on: the next tick is due as scheduled.
+      expect(Date.parse((await api.evident.store.getCron(cron.cron_id))?.nextRunAt ?? '')).toBeGreaterThan(
+        Date.parse(cron.next_run_date as string),
+      );
     } finally {
       await scheduler.stop();
       await alice.crons.delete(cron.cron_id);
