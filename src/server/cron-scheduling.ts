@@ -14,7 +14,7 @@ import { runActionOf, runBodySchema, streamModesOf } from './routes/langgraph/ru
 
 /**
  * The run request a tick makes: the cron's payload read as the run body a client would send (assistant version,
- * multitask strategy and stream modes pass through), as the cron's owner as the store has them at the tick.
+ * webhook, multitask strategy and stream modes pass through), as the cron's owner as the store has them at the tick.
  */
 export function cronRunRequest(
   cron: CronRecord,
@@ -33,6 +33,7 @@ export function cronRunRequest(
     ...assistantVersionField(body),
     ...(body.multitask_strategy ? { multitaskStrategy: body.multitask_strategy } : {}),
     streamModes: streamModesOf(body),
+    ...(body.webhook ? { webhook: body.webhook } : {}),
   };
 }
 
