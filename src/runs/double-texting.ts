@@ -100,9 +100,9 @@ export interface InflightStop {
 /**
  * `interrupt` and `rollback`: the thread's queued runs are cancelled first (so none starts in between), then its
  * running run is stopped and awaited (`cancelled`; LangGraph clients read `interrupted`). With `interrupt` its
- * checkpoints stay and the next run goes on from the thread's latest state; with `rollback` the run and its
- * checkpoints are deleted, and queued runs are deleted too, so the thread is as it was before them. A run that does
- * not stop in time leaves the thread busy (`thread_busy`).
+ * checkpoints stay and the next run goes on from the thread's latest state; with `rollback` the runs are deleted, the
+ * running one with the checkpoints its thread took since it started, so the thread is as it was before them. A run
+ * that does not stop in time leaves the thread busy (`thread_busy`).
  */
 export async function stopInflight(
   deps: InflightStop,
@@ -110,37 +110,68 @@ export async function stopInflight(
   strategy: 'interrupt' | 'rollback',
   principal: Principal,
 ): Promise<void> {
-  const { store, agent } = deps;
-  const forget = agent?.forgetCheckpointsAfter;
-  if (strategy === 'rollback' && !forget)
-    throw new ValidationError(
-      "This store's checkpointer cannot delete one run's checkpoints, so rollback is not offered.",
-      {
-        hint: 'Use multitask_strategy "interrupt" (the stopped run\'s checkpoints stay) or "enqueue".',
-      },
-    );
+  const { store } = deps;
   const inflight = (await store.listRuns(thread.threadId, thread.owner)).filter(
     (run) => run.status === 'pending' || run.status === 'running',
   );
-  const running: RunRecord[] = [];
-  // Queued runs first, newest last as they would have started: once none waits, stopping the running run starts none.
-  for (const run of inflight.filter((r) => r.status === 'pending')) {
-    if (await store.cancelPendingRun(run.runId)) {
-      if (strategy === 'rollback') await store.deleteRun(run.runId);
-    } else running.push(run);
-  }
-  running.push(...inflight.filter((r) => r.status === 'running'));
-  for (const run of running) {
-    await deps.cancel(thread.threadId, run.runId, principal);
-    const ended = await store.getRun(run.runId);
-    if (ended?.status === 'running' || ended?.status === 'pending') throw new ThreadBusyError(thread.threadId);
-    if (strategy === 'rollback' && ended && forget) {
-      const from = await startedFrom(store, run.runId);
-      // No first event: the run stopped before its graph started, so it took no checkpoint.
-      if (from !== undefined) await forget(thread.threadId, from);
-      await store.deleteRun(run.runId);
+  if (strategy === 'rollback' && inflight.length > 0) rollbackAvailable(deps);
+  // Queued runs first, in the order they would have started: once none waits, stopping the running one starts none.
+  const ordered = [
+    ...inflight.filter((r) => r.status === 'pending'),
+    ...inflight.filter((r) => r.status === 'running'),
+  ];
+  for (const run of ordered) {
+    if (strategy === 'rollback') await rollbackRun(deps, thread, run, principal);
+    else if (!(run.status === 'pending' && (await store.cancelPendingRun(run.runId)))) {
+      await deps.cancel(thread.threadId, run.runId, principal);
+      await stopped(store, thread, run.runId);
     }
   }
+}
+
+/**
+ * Rolls one run back (a rollback strategy, or LangGraph's cancel with `action=rollback`): a pending run is cancelled
+ * and deleted; a running one is stopped, then deleted with the checkpoints its thread took since it started. False
+ * when the run had already ended (a finished run is never rolled back: later runs rest on its checkpoints).
+ */
+export async function rollbackRun(
+  deps: InflightStop,
+  thread: ThreadRecord,
+  run: RunRecord,
+  principal: Principal,
+): Promise<boolean> {
+  const { store } = deps;
+  const forget = rollbackAvailable(deps);
+  if (run.status === 'pending' && (await store.cancelPendingRun(run.runId))) {
+    await store.deleteRun(run.runId);
+    return true;
+  }
+  if (!(await deps.cancel(thread.threadId, run.runId, principal))) return false;
+  await stopped(store, thread, run.runId);
+  const from = await startedFrom(store, run.runId);
+  // No first event: the run stopped before its graph started, so it took no checkpoint.
+  if (from !== undefined) await forget(thread.threadId, from);
+  await store.deleteRun(run.runId);
+  return true;
+}
+
+/** The thread agent's checkpoint deletion, or the refusal of a rollback where its checkpointer has none. */
+function rollbackAvailable(deps: InflightStop): NonNullable<AgentDefinition['forgetCheckpointsAfter']> {
+  const forget = deps.agent?.forgetCheckpointsAfter;
+  if (!forget)
+    throw new ValidationError(
+      "This store's checkpointer cannot delete a run's checkpoints, so rollback is not offered.",
+      {
+        hint: 'Use "interrupt" (the stopped run\'s checkpoints stay) or "enqueue".',
+      },
+    );
+  return forget;
+}
+
+/** A stopped run has ended; one still running (its process did not stop it in time) leaves the thread busy. */
+async function stopped(store: InflightStop['store'], thread: ThreadRecord, runId: string): Promise<void> {
+  const ended = await store.getRun(runId);
+  if (ended?.status === 'running' || ended?.status === 'pending') throw new ThreadBusyError(thread.threadId);
 }
 
 /**

@@ -19,6 +19,15 @@ export class RunAdmission {
 
   constructor(private readonly limits: RunLimits = DEFAULT_RUN_LIMITS) {}
 
+  /** A place for a run of `user`, or undefined over a limit (a queued run then waits for a later sweep). */
+  tryAdmit(user: string): (() => void) | undefined {
+    try {
+      return this.admit(user);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Takes a place for a run of `user`, or throws; the returned function gives it back (once). */
   admit(user: string): () => void {
     const mine = this.perUser.get(user) ?? 0;

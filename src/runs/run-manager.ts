@@ -5,7 +5,6 @@ import type { Principal } from '../domain/index.ts';
 import { NotFoundError, RunFailedError, StoreError, ThreadBusyError, type RunFailure } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import type {
-  ClaimedRun,
   DocumentStore,
   PrincipalStore,
   RunEventRecord,
@@ -24,9 +23,7 @@ import { ownThread, readableRun, readableThread, threadNotFound } from './run-ac
 import { executeRun } from './run-executor.ts';
 import { DEFAULT_RUN_LEASE_SETTINGS, RunLeases, type RunLeaseSettings } from './run-lease.ts';
 import { RunRecovery, type RecoveredRun } from './run-recovery.ts';
-import { RunQueue } from './run-queue.ts';
-import { currentPrincipal } from './current-principal.ts';
-import { assertMayRunOn, parseQueuedRequest, queuedQuestion, queuedRequestOf, stopInflight } from './double-texting.ts';
+import { MultitaskRuns } from './multitask-runs.ts';
 import { ReaderRedaction } from './redact-for-reader.ts';
 import { RunWebhooks, type RunWebhookStore } from './webhooks/run-webhooks.ts';
 import type { WebhooksConfig } from '../config/webhooks-schema.ts';
@@ -106,7 +103,7 @@ export class RunManager {
   private readonly pollMs: number;
   private readonly leases: RunLeases;
   private readonly recovery: RunRecovery;
-  private readonly queue: RunQueue;
+  private readonly multitask: MultitaskRuns;
   private readonly active = new Map<string, ActiveRun>();
   private readonly busyThreads = new Set<string>();
   private readonly admission: RunAdmission;
@@ -150,21 +147,23 @@ export class RunManager {
       logger: this.logger,
     });
     if (deps.recover ?? true) this.webhooks.start();
-    this.queue = new RunQueue({
+    this.multitask = new MultitaskRuns({
       store: this.store,
       agents: this.agents,
       leases: this.leases,
       logger: this.logger,
-      admit: (user) => {
-        try {
-          return this.admission.admit(user);
-        } catch {
-          return undefined;
-        }
+      policy: this.policy,
+      trail: this.trail,
+      agent: (name) => this.agent(name),
+      withAssistant: (request) => this.withAssistant(request),
+      cancel: (threadId, runId, principal) => this.cancel(threadId, runId, principal),
+      admit: (user) => this.admission.tryAdmit(user),
+      launch: (agent, run, input, { failWith, ...from }) => {
+        this.busyThreads.add(run.threadId);
+        this.launch(agent, run, input, failWith ? { recovery: { afterSeq: 0, failWith } } : from);
       },
-      execute: (claimed, release) => this.executeQueued(claimed, release),
+      execution: (runId) => this.active.get(runId)?.done,
     });
-    this.queue.start();
   }
 
   agent(name: string): AgentDefinition {
@@ -179,40 +178,7 @@ export class RunManager {
     const request = await this.withAssistant(asked);
     // A webhook is checked before anything else happens (a refused one interrupts no running run).
     const webhook = await this.webhooks.admitRequest(request);
-    const strategy = request.multitaskStrategy ?? 'reject';
-    if (strategy === 'reject') return this.startNow(request, webhook);
-    const agent = this.agent(request.agent);
-    // A second round only when another run took the thread between the strategy's step and the start.
-    for (let round = 0; ; round += 1) {
-      const thread = await this.store.getThread(request.threadId);
-      if (thread) {
-        assertMayRunOn(thread, request);
-        if (strategy === 'enqueue') {
-          const queued = await this.store.enqueueRun({
-            runId: randomUUID(),
-            threadId: thread.threadId,
-            agent: agent.name,
-            user: thread.owner,
-            question: queuedQuestion(request.action),
-            request: queuedRequestOf(request),
-            ...(request.assistant
-              ? { assistantId: request.assistant.assistantId, assistantVersion: request.assistant.version }
-              : {}),
-            ...webhook,
-          });
-          if (queued) return queued;
-        } else {
-          const threadAgent = thread.agent ? this.agents.get(thread.agent) : undefined;
-          const stop = { store: this.store, agent: threadAgent, cancel: this.cancel.bind(this) };
-          await stopInflight(stop, thread, strategy, request.principal);
-        }
-      }
-      try {
-        return await this.startNow(request, webhook);
-      } catch (error) {
-        if (!ThreadBusyError.isInstance(error) || round >= 2) throw error;
-      }
-    }
+    return this.multitask.start(request, () => this.startNow(request, webhook), webhook);
   }
 
   private async startNow(request: RunRequest, webhook: { webhook?: RunWebhookWrite } = {}): Promise<RunRecord> {
@@ -329,16 +295,23 @@ export class RunManager {
       await active.done;
       return true;
     }
-    // A queued run ends before it starts (its readers read its end); its thread's next queued run may go.
-    if (await this.store.cancelPendingRun(runId)) {
+    // A queued run ends before it starts (its readers read its end).
+    if (await this.multitask.cancelPending(runId)) {
       this.feed.wake(runId);
       this.webhooks.runEnded(runId);
-      void this.queue.poke();
       return true;
     }
     if (!(await this.store.requestRunCancel(runId))) return false;
     await this.wait(runId, AbortSignal.timeout(REMOTE_CANCEL_WAIT_MS));
     return true;
+  }
+
+  /**
+   * LangGraph's cancel with `action=rollback`: a running or pending run is stopped and deleted, with the checkpoints its
+   * thread took since it started (the thread's state is what it was before the run). False when it had already ended.
+   */
+  rollback(threadId: string, runId: string, principal: Principal): Promise<boolean> {
+    return this.multitask.rollback(threadId, runId, principal);
   }
 
   /** The run's events after `afterSeq`, live until its `end` event (or until `signal` aborts). */
@@ -433,7 +406,7 @@ export class RunManager {
    */
   async close(): Promise<void> {
     await this.recovery.stop();
-    await this.queue.stop();
+    await this.multitask.stop();
     const running = [...this.active.values()];
     for (const run of running) run.controller.abort(run.recovered ? 'handover' : undefined);
     await Promise.allSettled(running.map((run) => run.done));
@@ -452,67 +425,6 @@ export class RunManager {
         'Create it first (POST /threads), or pass if_not_exists: "create".',
       );
     return this.store.createThread({ threadId: request.threadId, owner: request.principal.id });
-  }
-
-  /**
-   * Executes a queued run this manager claimed: its request is prepared now, as a run started now is (the asker's
-   * access read again, a decision authorized against the thread as it is now); one that cannot start (the thread
-   * waits for a decision, the asker lost access) ends `failed` with the public error, so its readers see why.
-   */
-  private executeQueued({ run, request }: ClaimedRun, release: () => void): void {
-    this.busyThreads.add(run.threadId);
-    const started = this.prepareQueued(run, request).then(
-      ({ agent, streamModes, prepared: { input, checkpointId, headCheckpointId } }) =>
-        this.launch(agent, run, input, {
-          streamModes,
-          ...(checkpointId ? { checkpointId } : {}),
-          ...(headCheckpointId !== undefined ? { headCheckpointId } : {}),
-        }),
-      (error: unknown) =>
-        this.launch(this.agent(run.agent), run, null, {
-          recovery: { afterSeq: 0, failWith: error instanceof Error ? error : new Error(String(error)) },
-        }),
-    );
-    void started.then(() => {
-      const active = this.active.get(run.runId);
-      if (active) void active.done.finally(release);
-      else release();
-    });
-  }
-
-  private async prepareQueued(run: RunRecord, stored: unknown) {
-    const queued = parseQueuedRequest(stored);
-    const thread = await this.store.getThread(run.threadId);
-    if (!thread) throw threadNotFound(run.threadId);
-    const principal = await currentPrincipal(this.store, queued.principal);
-    const { action, surface } = queued;
-    // The assistant it names is resolved again, as the asker may read it now.
-    const request = await this.withAssistant({
-      agent: queued.assistant ?? run.agent,
-      threadId: run.threadId,
-      principal,
-      action,
-      ...(queued.assistantVersion ? { assistantVersion: queued.assistantVersion } : {}),
-    });
-    const agent = request.assistant?.agent ?? this.agent(run.agent);
-    const prepared = await runInputFor(action, {
-      store: this.store,
-      agent,
-      thread,
-      principal,
-      runId: run.runId,
-      policy: request.assistant?.policy ?? this.policy,
-    });
-    if (prepared.decided && action.kind === 'resume')
-      await this.trail.approvalDecided({
-        run: { runId: run.runId, threadId: run.threadId },
-        decider: principal,
-        decision: action.decision.decision,
-        action: prepared.decided,
-        ...(surface ? { surface } : {}),
-      });
-    this.trail.started(run.runId, { principal, kind: action.kind, ...(surface ? { surface } : {}) });
-    return { agent, prepared, streamModes: queued.streamModes };
   }
 
   /** Executes an orphan this manager claimed: resumed from its checkpoint, or ended failed. */
@@ -546,7 +458,7 @@ export class RunManager {
       this.busyThreads.delete(run.threadId);
       this.finished(run.runId);
       // The thread is free: a run queued behind this one starts now rather than at the next sweep.
-      void this.queue.poke();
+      this.multitask.poke();
     };
     // A run is its own recorded execution: started from inside a LangChain runnable (an application's LangGraph tool
     // node calling Evident in process), the caller's config in async context storage would make the run's graph a

@@ -6,7 +6,6 @@ import type {
   RunRecordStatus,
   ThreadRecord,
 } from '../ports/run-log.ts';
-import { DEFAULT_STARTABLE_LIMIT, cancelledPending, validateRunEnqueue } from '../run-queue-rules.ts';
 import {
   DEFAULT_ORPHAN_LIMIT,
   DEFAULT_RUN_EVENT_LIMIT,
@@ -26,6 +25,7 @@ import {
   validateThreadCreate,
 } from '../run-rules.ts';
 import type { SqliteConnection } from './connection.ts';
+import { sqliteRunQueueLog } from './run-queue-log.ts';
 import { runAssistantOf } from '../run-assistant.ts';
 import { recordSqliteRunAssistant } from './run-assistant.ts';
 import { insertSqliteRunWebhook } from './run-webhook-log.ts';
@@ -104,11 +104,6 @@ const LIVE_LEASE = `r.status = 'running' AND r.lease_expires_at > ?`;
 const EXPIRED_LEASE = `r.status = 'running' AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= ?)`;
 /** A thread is busy while a run of it is running under a live lease or queued. */
 const BUSY_RUN = `(${LIVE_LEASE} OR r.status = 'pending')`;
-/** A pending run whose turn it is: no run of its thread running (an orphan goes to recovery first), none queued before it. */
-const STARTABLE = `r.status = 'pending'
-  AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.status = 'running')
-  AND NOT EXISTS (SELECT 1 FROM runs e WHERE e.thread_id = r.thread_id AND e.status = 'pending' AND e.rowid < r.rowid)`;
-
 /**
  * The run log on SQLite (tables `threads`, `runs`, `run_events`). Every read names the owner in its WHERE clause, so
  * another user's threads are never read, not read and then dropped. Writes that read first run in an IMMEDIATE
@@ -127,6 +122,10 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       | undefined;
     return row ? toThreadRecord(row) : undefined;
   };
+  const selectRuns = (where: string, ...params: unknown[]): RunRecord[] =>
+    (stmt(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${where}`).all(...params) as RunRow[]).map(toRunRecord);
+  const isBusy = (threadId: string, now: Date): boolean =>
+    stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${BUSY_RUN}`).get(threadId, now.toISOString()) !== undefined;
   const lastSeq = (runId: string): number =>
     (stmt('SELECT coalesce(max(seq), 0) AS seq FROM run_events WHERE run_id = ?').get(runId) as { seq: number }).seq;
   const insertEvents = (events: readonly RunEventRecord[], now: string) => {
@@ -386,105 +385,6 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
         return claimed.changes > 0 ? getRun(runId) : undefined;
       });
     },
-    async enqueueRun(run) {
-      conn.assertWritable();
-      return conn.guard('queue a run', () => {
-        validateRunEnqueue(run);
-        const now = new Date();
-        return conn.immediate(() => {
-          const thread = stmt('SELECT owner, agent FROM threads WHERE thread_id = ?').get(run.threadId) as
-            | { owner: string; agent: string }
-            | undefined;
-          if (!thread) return undefined;
-          const busy =
-            stmt(`SELECT 1 FROM runs r WHERE r.thread_id = ? AND ${BUSY_RUN}`).get(run.threadId, now.toISOString()) !==
-            undefined;
-          if (!busy) return undefined;
-          checkRunStart(run, { ...thread, hasLiveRun: false });
-          stmt(
-            `INSERT INTO runs (run_id, thread_id, agent, user, question, status, started_at, multitask_strategy, queued_request)
-             VALUES (?, ?, ?, ?, ?, 'pending', ?, 'enqueue', ?)`,
-          ).run(
-            run.runId,
-            run.threadId,
-            run.agent,
-            run.user,
-            run.question,
-            now.toISOString(),
-            JSON.stringify(run.request),
-          );
-          recordSqliteRunAssistant(conn, run);
-          insertSqliteRunWebhook(conn, run, now.toISOString());
-          stmt('UPDATE threads SET updated_at = ? WHERE thread_id = ?').run(now.toISOString(), run.threadId);
-          return getRun(run.runId);
-        });
-      });
-    },
-
-    async listStartableRuns(limit = DEFAULT_STARTABLE_LIMIT) {
-      conn.assertOpen();
-      return conn.guard('list queued runs', () =>
-        (
-          stmt(`SELECT ${RUN_COLUMNS} FROM runs r WHERE ${STARTABLE} ORDER BY r.rowid LIMIT ?`).all(limit) as RunRow[]
-        ).map(toRunRecord),
-      );
-    },
-
-    async claimPendingRun(runId, lease) {
-      conn.assertWritable();
-      validateLease(lease, { release: false });
-      return conn.guard('start a queued run', () =>
-        conn.immediate(() => {
-          const now = new Date();
-          const claimed = stmt(
-            `UPDATE runs AS r SET status = 'running', lease_owner = ?, lease_expires_at = ? WHERE r.run_id = ? AND ${STARTABLE}`,
-          ).run(lease.owner, leaseExpiry(now, lease).toISOString(), runId);
-          if (claimed.changes === 0) return undefined;
-          const row = stmt('SELECT queued_request FROM runs WHERE run_id = ?').get(runId) as {
-            queued_request: string | null;
-          };
-          stmt('UPDATE threads SET updated_at = ? WHERE thread_id = (SELECT thread_id FROM runs WHERE run_id = ?)').run(
-            now.toISOString(),
-            runId,
-          );
-          return {
-            run: getRun(runId) as RunRecord,
-            request: row.queued_request === null ? null : (JSON.parse(row.queued_request) as unknown),
-          };
-        }),
-      );
-    },
-
-    async cancelPendingRun(runId) {
-      conn.assertWritable();
-      return conn.guard('cancel a queued run', () =>
-        conn.immediate(() => {
-          const run = getRun(runId);
-          if (run?.status !== 'pending') return undefined;
-          const finished = new Date();
-          const { status, error, events } = cancelledPending(runId);
-          stmt('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE run_id = ?').run(
-            status,
-            error,
-            finished.toISOString(),
-            runDuration(new Date(run.startedAt), finished),
-            runId,
-          );
-          insertEvents(events, finished.toISOString());
-          return getRun(runId);
-        }),
-      );
-    },
-
-    async deleteRun(runId) {
-      conn.assertWritable();
-      return conn.guard('delete a run', () =>
-        conn.immediate(() => {
-          const deleted = stmt("DELETE FROM runs WHERE run_id = ? AND status <> 'running'").run(runId).changes > 0;
-          if (deleted) stmt('DELETE FROM run_events WHERE run_id = ?').run(runId);
-          return deleted;
-        }),
-      );
-    },
+    ...sqliteRunQueueLog(conn, { getRun, insertEvents, selectRuns, isBusy }),
   };
 }

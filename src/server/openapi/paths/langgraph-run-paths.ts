@@ -16,6 +16,10 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
   const idSuffix = threadPrefix ? 'OnThread' : '';
   const common: Pick<OperationSpec, 'access' | 'params' | 'json'> = { access: 'key', params, json: runBodySchema };
   const refused = { description: "The thread is another user's, or bound to another agent.", json: ERROR_SCHEMA_REF };
+  const busy = {
+    description: 'The thread has a run in progress or queued and `multitask_strategy` is `reject` (the default).',
+    json: ERROR_SCHEMA_REF,
+  };
   return {
     [base]: {
       post: operation({
@@ -23,8 +27,13 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
         id: `createRun${idSuffix}`,
         summary: `Start a run ${where} in the background`,
         description:
-          'Ask a question (`input`) or answer a pending approval (`command.resume`). `Content-Location` names the run, `Location` its stream.',
-        responses: { 200: { description: 'The run, running.', json: runJson }, 403: refused, 404: notReadable },
+          'Ask a question (`input`) or answer a pending approval (`command.resume`). `Content-Location` names the run, `Location` its stream. On a busy thread `multitask_strategy` decides: `reject` (409), `enqueue` (the run is `pending` until the runs before it end, on whichever server), `interrupt` (the running run is stopped, its checkpoints kept) or `rollback` (it is stopped and deleted with its checkpoints).',
+        responses: {
+          200: { description: 'The run, running (or pending, queued with `enqueue`).', json: runJson },
+          403: refused,
+          404: notReadable,
+          409: busy,
+        },
       }),
     },
     [`${base}/stream`]: {
@@ -38,6 +47,7 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
           200: { description: "The run's events.", content: runEventStream },
           403: refused,
           404: notReadable,
+          409: busy,
         },
       }),
     },
@@ -46,7 +56,12 @@ function startOperations(threadPrefix: boolean): Record<string, { post: ReturnTy
         ...common,
         id: `waitRun${idSuffix}`,
         summary: `Run ${where} and wait for its final values`,
-        responses: { 200: { description: 'The final values.', json: runValuesJson }, 403: refused, 404: notReadable },
+        responses: {
+          200: { description: 'The final values.', json: runValuesJson },
+          403: refused,
+          404: notReadable,
+          409: busy,
+        },
       }),
     },
   };
@@ -148,12 +163,27 @@ export const langgraphRunPaths = pathGroup(
     '/threads/{threadId}/runs/{runId}/cancel': {
       post: operation({
         id: 'cancelRun',
-        summary: 'Cancel a running run',
+        summary: 'Cancel a running or pending run',
+        description:
+          "A pending (queued) run ends before it starts. `action=rollback` also deletes the run with the checkpoints its thread took since it started (LangGraph's cancel actions).",
         access: 'key',
-        params: [threadIdParam, runIdParam],
+        params: [
+          threadIdParam,
+          runIdParam,
+          {
+            name: 'action',
+            in: 'query',
+            required: false,
+            description:
+              '`interrupt` (the default): stop the run, keep its checkpoints; `rollback`: stop and delete it.',
+            schema: { type: 'string', enum: ['interrupt', 'rollback'] },
+          },
+        ],
         responses: {
           200: { description: 'The run, cancelled.', json: runJson },
-          400: { description: 'The run is not running (`run_not_running`).', json: ERROR_SCHEMA_REF },
+          204: { description: 'The run, rolled back: it is gone.' },
+          400: { description: 'An unknown `action` (`invalid_input`).', json: ERROR_SCHEMA_REF },
+          409: { description: 'The run is not running or pending (`run_not_running`).', json: ERROR_SCHEMA_REF },
           404: notReadable,
         },
       }),

@@ -54,9 +54,12 @@ export const runJson = z.looseObject({
   updated_at: z.string(),
   status: z.enum(['pending', 'running', 'success', 'error', 'interrupted', 'timeout']),
   metadata,
+  multitask_strategy: z.enum(['reject', 'enqueue', 'interrupt', 'rollback']),
   outcome: z
     .string()
-    .describe("Evident's own outcome: `answered`, `refused`, `failed`, `interrupted`, `cancelled`, or `running`."),
+    .describe(
+      "Evident's own outcome: `answered`, `refused`, `failed`, `interrupted`, `cancelled`, `running`, or `pending` (queued).",
+    ),
   question: z.string(),
   error: z.string().optional(),
   duration_ms: z.number().optional(),

@@ -264,6 +264,33 @@ describe('multitask_strategy', () => {
     );
   });
 
+  it('cancel with action=rollback deletes a running run with its checkpoints, and refuses a finished one', async () => {
+    const { threadId, first, open } = await busyThread('What is the termination fee of CT-2024-0193?');
+    const before = await history(threadId);
+    expect(before.length).toBeGreaterThan(0);
+    await expect(alice.runs.cancel(threadId, first.run_id, false, 'rollback')).resolves.toBeUndefined();
+    open();
+    await expect(alice.runs.get(threadId, first.run_id)).rejects.toThrow(/404|not found/i);
+    expect(await alice.runs.list(threadId)).toEqual([]);
+    expect(await history(threadId)).toEqual([]);
+
+    model.push(refusal);
+    const done = await alice.runs.create(threadId, 'rag', {
+      input: input('What is the liability cap of CT-2024-0193?'),
+    });
+    await alice.runs.join(threadId, done.run_id);
+    const refused = await api.request('POST', `/threads/${threadId}/runs/${done.run_id}/cancel?action=rollback`, {
+      key: api.keys.alice,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ error: { code: 'run_not_running' } });
+    const unknown = await api.request('POST', `/threads/${threadId}/runs/${done.run_id}/cancel?action=delete`, {
+      key: api.keys.alice,
+    });
+    expect(unknown.status).toBe(400);
+    expect((await alice.runs.get(threadId, done.run_id)).status).toBe('success');
+  });
+
   it("refuses bob every strategy on alice's busy thread as if it did not exist, and leaves her run alone", async () => {
     const { threadId, first, open } = await busyThread('What is the termination fee of CT-2024-0193?');
     for (const multitaskStrategy of ['enqueue', 'interrupt', 'rollback'] as const) {

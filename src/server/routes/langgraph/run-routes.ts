@@ -145,6 +145,17 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
     .post('/threads/:threadId/runs/:runId/cancel', async (c) => {
       const threadId = c.req.param('threadId');
       const runId = c.req.param('runId');
+      // LangGraph's actions: `interrupt` (the default) stops the run; `rollback` also deletes it with its checkpoints.
+      const action = c.req.query('action') ?? 'interrupt';
+      if (action !== 'interrupt' && action !== 'rollback')
+        throw new ValidationError(`Unknown cancel action ${JSON.stringify(action.slice(0, 32))}.`, {
+          hint: 'Use action=interrupt (the default) or action=rollback.',
+        });
+      if (action === 'rollback') {
+        if (await runs.rollback(threadId, runId, c.get('principal'))) return c.body(null, 204);
+        const run = await readableRun(store, threadId, runId, c.get('principal'));
+        throw new RunNotRunningError(runId, run.status);
+      }
       if (!(await runs.cancel(threadId, runId, c.get('principal')))) {
         const run = await readableRun(store, threadId, runId, c.get('principal'));
         throw new RunNotRunningError(runId, run.status);
