@@ -238,7 +238,8 @@ export class AssistantService {
   ): AssistantWrite {
     const config = validatedConfig(graphId, body.config ?? current?.config ?? {});
     const context = validatedContext(graphId, body.context ?? current?.context ?? {});
-    const metadata = body.metadata ?? current?.metadata ?? {};
+    // As LangGraph's update does: the metadata given is merged over the latest version's.
+    const metadata = { ...current?.metadata, ...body.metadata };
     assertJsonWithin({ config, context, metadata });
     const settings = settingsOf({ config, context });
     assertNarrowsPolicy(settings, this.deps.approvals, 'config');

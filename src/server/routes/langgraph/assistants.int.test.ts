@@ -158,6 +158,7 @@ describe('assistants through the LangGraph SDK', () => {
       graphId: 'rag',
       name: 'alice-private-assistant',
       config: { configurable: { prompts: { instructions: 'Answer tersely.' } } },
+      metadata: { purpose: 'drafts' },
     });
     const id = mine.assistant_id;
     expect(await outcome(bob.assistants.get(id))).toBe(404);
@@ -176,7 +177,9 @@ describe('assistants through the LangGraph SDK', () => {
     expect((await alice.assistants.get(id)).name).toBe('alice-private-assistant');
 
     // Shared with the legal group: carol reads and runs it, but only alice (or an admin) changes it.
-    await alice.assistants.update(id, { metadata: { acl: ['group:legal'] } });
+    const shared = await alice.assistants.update(id, { metadata: { acl: ['group:legal'] } });
+    // The metadata given is merged over the latest version's, as LangGraph does.
+    expect(shared.metadata).toEqual({ purpose: 'drafts', acl: ['group:legal'] });
     expect((await carol.assistants.get(id)).assistant_id).toBe(id);
     expect((await ask(carol, id)).run).toMatchObject({ assistant_id: id });
     expect(await outcome(carol.assistants.update(id, { name: 'carol was here' }))).toBe(403);
