@@ -5,6 +5,7 @@ import type { Evident } from '../evident.ts';
 import type { Logger } from '../logging/logger.ts';
 import { CronScheduler } from '../runs/crons/cron-scheduler.ts';
 import { CronService } from '../runs/crons/cron-service.ts';
+import { checkRequestedWebhook } from '../runs/webhooks/run-webhooks.ts';
 import type { RunManager } from '../runs/run-manager.ts';
 import type { RunRequest } from '../runs/run-request.ts';
 import type { CronRecord } from '../store/store.ts';
@@ -48,6 +49,8 @@ export function cronServiceOf(evident: Evident, agents: Pick<AgentRuntime, 'assi
     checkRun: async (assistantId, payload, principal) => {
       await agents.assistants.resolve(principal, assistantId);
       checkCronPayload(assistantId, payload, evident.config.limits);
+      // A webhook is checked when the cron is made (and again at every tick, as every run's is).
+      if (typeof payload.webhook === 'string') await checkRequestedWebhook(evident.config.webhooks, payload.webhook);
     },
   });
 }

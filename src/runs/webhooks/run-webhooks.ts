@@ -55,6 +55,19 @@ export function backoffMs(
   return retryAfter === undefined ? jittered : Math.min(config.maxBackoffMs, Math.max(jittered, retryAfter));
 }
 
+/**
+ * Checks a webhook URL as a run start would (`webhooks_disabled` without a secret; the SSRF guard with the host's
+ * resolved addresses), for what records one to use later (a cron's payload, checked again at every tick).
+ */
+export async function checkRequestedWebhook(
+  config: WebhooksConfig | undefined,
+  url: string,
+  resolve?: Resolver,
+): Promise<URL> {
+  if (!config?.secret) throw new WebhooksDisabledError();
+  return checkWebhookTarget(url, config, resolve);
+}
+
 /** Whether an answer is worth another attempt: no answer, a timeout, 408, 429 or a server error. */
 const retryable = (result: WebhookPostResult): boolean =>
   result.kind === 'network' ||
@@ -93,9 +106,7 @@ export class RunWebhooks {
    * ValidationError naming the setting that would allow a refused target.
    */
   async admit(url: string, requester: Principal): Promise<RunWebhookWrite> {
-    const config = this.enabled;
-    if (!config) throw new WebhooksDisabledError();
-    const checked = await checkWebhookTarget(url, config, this.deps.resolve);
+    const checked = await checkRequestedWebhook(this.deps.config, url, this.deps.resolve);
     return {
       url: checked.href,
       requester: { id: requester.id, groups: [...requester.groups], roles: [...requester.roles] },

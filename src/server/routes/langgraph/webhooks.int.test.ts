@@ -388,6 +388,22 @@ describe('webhooks toward forbidden targets (no private targets allowed)', () =>
     expect(await alice.runs.list(thread.thread_id)).toEqual([]);
     expect(hook.deliveries).toEqual([]);
   });
+
+  it('refuses a cron whose payload names a forbidden webhook when it is created', async () => {
+    const refused = await alice.crons
+      .create('rag', {
+        schedule: '0 9 * * 1',
+        input: { messages: [{ role: 'user', content: QUESTION }] },
+        webhook: 'http://169.254.169.254/latest/meta-data/',
+      })
+      .then(
+        () => 'created',
+        (error: Error) => error.message,
+      );
+    expect(refused).toMatch(/400/);
+    expect(refused).toMatch(/link-local/);
+    expect(await alice.crons.search({})).toEqual([]);
+  });
 });
 
 describe('webhooks without a secret', () => {
