@@ -16,7 +16,9 @@ const KEY_VALUE = /\b[A-Za-z]{1,12}(?:-[A-Za-z0-9]+)*-\d[A-Za-z0-9-]*\b|\d{4}-\d
 const CITATION_MARKER = /\[[^\]]*#\d+[^\]]*\]/g;
 
 export function keyValuesOf(text: string): string[] {
-  const found = [...text.replace(CITATION_MARKER, ' ').matchAll(KEY_VALUE)].map((match) => match[0].replace(/[.,]$/, ''));
+  const found = [...text.replace(CITATION_MARKER, ' ').matchAll(KEY_VALUE)].map((match) =>
+    match[0].replace(/[.,]$/, ''),
+  );
   // A lone one-digit number ("1 month") says little on its own; ids and amounts do.
   return [...new Set(found.filter((value) => value.length > 1))].slice(0, MAX_KEY_VALUES);
 }
