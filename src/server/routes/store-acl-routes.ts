@@ -54,6 +54,15 @@ export function storeAclRoutes(evident: Evident): Hono<ServerEnv> {
     })
     .put('/store/namespaces/:root/acl', async (c) => {
       const body = await readJson(c, namespaceAclSchema);
-      return c.json(toAclJson(await store.setNamespaceAcl(c.get('principal'), c.req.param('root'), body)));
+      const principal = c.get('principal');
+      const acl = await store.setNamespaceAcl(principal, c.req.param('root'), body);
+      await store.appendAudit({
+        actor: principal.id,
+        action: 'store.acl',
+        surface: 'http',
+        target: acl.root,
+        outcome: acl.createdAt === acl.updatedAt ? 'created' : 'changed',
+      });
+      return c.json(toAclJson(acl));
     });
 }

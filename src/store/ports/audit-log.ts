@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'feedback.withdraw',
   // A run's webhook was delivered or given up on (outcome: delivered or failed; target: the receiver's host).
   'webhook.delivery',
+  // The ACL of a shared Store API namespace was set (outcome: created or changed; target: the namespace's root).
+  'store.acl',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -209,6 +209,20 @@ describe('the Store API with the LangGraph SDK', () => {
     expect(await carol.store.getItem(ns, 'q2')).toBeNull();
     expect(await outcome(carol.store.putItem(ns, 'q3', { q: 'x' }))).toBe(403);
     expect((await alice.store.getItem(ns, 'q2'))?.value).toMatchObject({ question: 'Where are contracts kept?' });
+
+    // Every ACL change is audited (the refused ones changed nothing and are not).
+    const audit = await raw('GET', '/v1/audit?action=store.acl', ADMIN_KEY);
+    expect(
+      (audit.json?.entries as { actor: string; target: string; outcome: string }[]).map((e) => [
+        e.actor,
+        e.target,
+        e.outcome,
+      ]),
+    ).toEqual([
+      ['evident:admin-key', 'legal-team', 'changed'],
+      ['alice', 'legal-team', 'changed'],
+      ['alice', 'legal-team', 'changed'],
+    ]);
   });
 
   it('expires an item after its ttl (minutes, as the SDK sends it)', async () => {
