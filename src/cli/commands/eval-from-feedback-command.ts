@@ -44,7 +44,7 @@ export function registerEvalFromFeedbackCommand(evalCommand: Command, io: CliIo)
         throw new ValidationError(`--max ${max} is more than ${MAX_CASES} cases.`, {
           hint: 'Export in slices with --since and --until.',
         });
-      const [{ feedbackQueryOf }, { caseFromFeedback }, { writeReport }] = await Promise.all([
+      const [{ feedbackQueryOf }, { adHocGroups, caseFromFeedback }, { writeReport }] = await Promise.all([
         import('../../feedback/feedback-filters.ts'),
         import('../../eval/cases/from-feedback.ts'),
         import('../../eval/report/write-report.ts'),
@@ -63,7 +63,7 @@ export function registerEvalFromFeedbackCommand(evalCommand: Command, io: CliIo)
       await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
         const groupsOf = new Map<string, readonly string[] | undefined>();
         const groups = async (user: string) => {
-          if (!groupsOf.has(user)) groupsOf.set(user, (await evident.store.getUser(user))?.groups);
+          if (!groupsOf.has(user)) groupsOf.set(user, adHocGroups(user) ?? (await evident.store.getUser(user))?.groups);
           return groupsOf.get(user);
         };
         let beforeId: number | undefined;

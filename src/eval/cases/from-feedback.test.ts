@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedbackRecord } from '../../store/store.ts';
 import { scoreAnswerExpectations } from '../layers/score-answer.ts';
-import { caseFromFeedback, expectationsOf, keyValuesOf } from './from-feedback.ts';
+import { adHocGroups, caseFromFeedback, expectationsOf, keyValuesOf } from './from-feedback.ts';
 import { parseCases } from './read-cases.ts';
 
 const record = (over: Partial<FeedbackRecord>): FeedbackRecord => ({
@@ -71,6 +71,11 @@ describe('evaluation cases from feedback', () => {
     });
     const [parsed] = parseCases(JSON.stringify(made), 'cases.jsonl');
     expect(parsed?.evalCase).toEqual(made);
+  });
+
+  it("reads an ad-hoc principal's groups from its id, and none from a user's name", () => {
+    expect(adHocGroups('groups:engineering,legal')).toEqual(['engineering', 'legal']);
+    expect(adHocGroups('alice')).toBeUndefined();
   });
 
   it('fails the answer layer when the reported answer comes back, however it is spaced or cased', () => {

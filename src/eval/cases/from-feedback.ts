@@ -31,6 +31,10 @@ export function expectedContent(text: string): string[] {
   return trimmed && trimmed.length <= SHORT_ANSWER_CHARS ? [trimmed] : [];
 }
 
+/** The groups an ad-hoc principal's id names (`groups:legal,ops`, as `--groups` makes it); undefined for a user's name. */
+export const adHocGroups = (user: string): string[] | undefined =>
+  user.startsWith('groups:') ? user.slice('groups:'.length).split(',').filter(Boolean) : undefined;
+
 /** A case id from the run and rater: stable across exports, so re-exporting compares results case by case. */
 const caseId = (record: FeedbackRecord): string =>
   `feedback-${record.runId}-${record.rater}`.replace(/[^\w.:@-]+/g, '_').slice(0, 200);
