@@ -23,8 +23,9 @@ export class DetailStreamBudget {
 
   admit(mode: DetailStreamMode, json: string, step: number | null): Admission {
     if (this.cut.has(mode)) return { kind: 'drop' };
-    if (this.used + json.length <= this.maxBytes) {
-      this.used += json.length;
+    const bytes = Buffer.byteLength(json);
+    if (this.used + bytes <= this.maxBytes) {
+      this.used += bytes;
       return { kind: 'store' };
     }
     this.cut.add(mode);

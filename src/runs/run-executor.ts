@@ -11,6 +11,7 @@ import { checkpointIdOf } from './checkpoint-id.ts';
 import { detailChunkJson } from './detail-stream-json.ts';
 import { DEFAULT_DETAIL_STREAM_MAX_BYTES, DetailStreamBudget } from './detail-stream-budget.ts';
 import { detailModesOf, isDetailStreamMode, recordedModesOf } from './detail-stream-modes.ts';
+import { DetailWriteRedaction, runPrincipalOf, type DetailWriteStore } from './detail-write-redaction.ts';
 import { graphChunks } from './graph-stream-source.ts';
 import type { RunEventWriter } from './run-event-writer.ts';
 import { leaseStopOf, type LeaseStop } from './run-lease.ts';
@@ -29,7 +30,8 @@ const baseModesOf = (agent: AgentDefinition): string[] =>
     : [...RECORDED_STREAM_MODES];
 
 export interface ExecuteRunInput {
-  store: RunLog;
+  /** The run log, and (for the detail modes, written as the run's principal may read them) chunks and users. */
+  store: RunLog & DetailWriteStore;
   agent: AgentDefinition;
   run: RunRecord;
   /** The graph input, a `Command` resuming an interrupt, or null to replay from `checkpointId`. */
@@ -145,6 +147,18 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     if (failWith) throw failWith;
     let values: Record<string, unknown> = {};
     const budget = new DetailStreamBudget(execution.detailMaxBytes ?? DEFAULT_DETAIL_STREAM_MAX_BYTES, runId);
+    const writing =
+      detail.length > 0
+        ? await DetailWriteRedaction.open(
+            store,
+            runPrincipalOf(
+              input,
+              (await agent.graph.getState({ configurable: { thread_id: threadId } })).values,
+              run.user,
+            ),
+            metadata.stream_modes,
+          )
+        : undefined;
     let step: number | null = null;
     const stream = graphChunks(
       agent.graph,
@@ -163,8 +177,9 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
     for await (const part of stream) {
       const [mode, chunk] = part;
       if (isDetailStreamMode(mode)) {
-        const data = detailChunkJson(mode, chunk, (state) => agent.view(state));
-        if (mode === 'debug' && typeof data.step === 'number') step = data.step;
+        const json = detailChunkJson(mode, chunk, (state) => agent.view(state));
+        if (mode === 'debug' && typeof json.step === 'number') step = json.step;
+        const data = writing ? await writing.detail(mode, json) : json;
         const admitted = budget.admit(mode, JSON.stringify(data), step);
         if (admitted.kind === 'store') void emit(mode, data);
         else if (admitted.kind === 'cut') void emit(mode, admitted.notice);
@@ -173,10 +188,13 @@ async function executeTracedRun(execution: ExecuteRunInput, span: Span | undefin
         // An interrupt arrives as a values chunk of its own; clients get it merged into the last state, as invoke returns it.
         values = INTERRUPT in chunkValues ? { ...values, [INTERRUPT]: chunkValues[INTERRUPT] } : chunkValues;
         const view = agent.view(values);
+        writing?.seen('values', view);
         void emit('values', valuesToStore(stored, view));
         stored = view;
       } else {
-        void emit(mode, mode === 'messages' ? messageTupleJson(chunk) : chunk);
+        const data = mode === 'messages' ? messageTupleJson(chunk) : chunk;
+        writing?.seen(mode, data);
+        void emit(mode, data);
       }
     }
     await appended;
