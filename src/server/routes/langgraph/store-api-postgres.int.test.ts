@@ -42,7 +42,7 @@ describeWithPostgres('the Store API on two servers sharing PostgreSQL', (url) =>
   });
 
   const client = (server: number, apiKey: string) =>
-    new Client({ apiUrl: urls[server], apiKey, callerOptions: { maxRetries: 0 } });
+    new Client({ apiUrl: urls[server] as string, apiKey, callerOptions: { maxRetries: 0 } });
 
   it('serves one store through both, isolated per user', async () => {
     const [aliceOnFirst, aliceOnSecond, bobOnSecond] = [
