@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@langchain/langgraph-sdk';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSampleCorpusStore, type SampleCorpusStore } from '../../../testing/sample-corpus-store.ts';
 import { startServeProcess } from '../../../testing/serve-process.ts';
@@ -227,13 +228,26 @@ describe('the Store API with the LangGraph SDK', () => {
 
   it('expires an item after its ttl (minutes, as the SDK sends it)', async () => {
     const ns = ['users', 'alice', 'ttl'];
-    await alice.store.putItem(ns, 'brief', { v: 1 }, { ttl: 0.01 });
+    // 0.03 minutes: 1.8 s.
+    await alice.store.putItem(ns, 'brief', { v: 1 }, { ttl: 0.03 });
     await alice.store.putItem(ns, 'lasting', { v: 2 }, { ttl: 60 });
     expect(await alice.store.getItem(ns, 'brief')).not.toBeNull();
-    await sleep(900);
+    await sleep(2_000);
     expect(await alice.store.getItem(ns, 'brief', { refreshTtl: true })).toBeNull();
     expect((await alice.store.searchItems(ns)).items.map((i) => i.key)).toEqual(['lasting']);
     expect((await alice.store.getItem(ns, 'lasting', { refreshTtl: true }))?.value).toEqual({ v: 2 });
+    // The expired row is still in the file until a write sweeps it; the next put (anyone's) does.
+    const rows = () => {
+      const db = new Database(sample.db, { readonly: true });
+      try {
+        return (db.prepare("SELECT count(*) AS n FROM store_items WHERE key = 'brief'").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(rows()).toBe(1);
+    await bob.store.putItem(['users', 'bob'], 'sweeper', { v: 1 });
+    expect(rows()).toBe(0);
   });
 
   it('reads a dotted user id as one label of its own namespace in a GET (whose labels are joined with dots)', async () => {
