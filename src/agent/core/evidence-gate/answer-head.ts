@@ -1,3 +1,7 @@
+import { analyzeQuery } from '../../../text/analyzer.ts';
+import { escapeRegExp } from '../../../text/text-heuristics.ts';
+import type { QuestionView } from './question-view.ts';
+
 /**
  * The part of an answer that gives its value: the text before its first citation marker (or its first sentence),
  * without the labels Evident appends. "800M words, 2,500M words. For the pre-training corpus … [1]" → "800M words,
@@ -28,4 +32,20 @@ export function listedValues(head: string): string[] {
     .filter(Boolean);
   const short = parts.every((part) => part.split(/\s+/u).length <= 4);
   return parts.length > 1 && short ? parts : [head];
+}
+
+/** Short answers naming someone or something are their value ("王楚钦"), though the language module tags names only in a sentence. */
+export const SHORT_HEAD = 20;
+
+/**
+ * "Which activation function …?" answered "gelu" from "We use a gelu activation …": a short answer written straight
+ * before a word of the asked noun is named as one of the kind asked, though the sentence does not spell the whole noun.
+ */
+export function writtenAsNoun(view: QuestionView, head: string, sentence: string): boolean {
+  const value = head.replace(/[.。!！]+$/u, '').trim();
+  if (!value || value.length > SHORT_HEAD || view.noun.length < 2) return false;
+  const after = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(value)}\\s+([\\p{L}-]+)`, 'giu');
+  return [...sentence.matchAll(after)].some((match) =>
+    analyzeQuery(match[1] ?? '').some((term) => view.noun.includes(term)),
+  );
 }

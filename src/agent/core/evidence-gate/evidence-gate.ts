@@ -8,8 +8,7 @@ import { informationNeed } from '../../offline-qa/information-need.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
-import { escapeRegExp } from '../../../text/text-heuristics.ts';
-import { answerHead, closingLabel, listedValues } from './answer-head.ts';
+import { answerHead, closingLabel, listedValues, SHORT_HEAD, writtenAsNoun } from './answer-head.ts';
 import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import {
@@ -216,19 +215,6 @@ export function gateAnswer(input: GateInput): GateDecision {
   return verdict;
 }
 
-/**
- * "Which activation function …?" answered "gelu" from "We use a gelu activation …": a short answer written straight
- * before a word of the asked noun is named as one of the kind asked, though the sentence does not spell the whole noun.
- */
-function writtenAsNoun(view: QuestionView, head: string, sentence: string): boolean {
-  const value = head.replace(/[.。!！]+$/u, '').trim();
-  if (!value || value.length > SHORT_HEAD || view.noun.length < 2) return false;
-  const after = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escapeRegExp(value)}\\s+([\\p{L}-]+)`, 'giu');
-  return [...sentence.matchAll(after)].some((match) =>
-    analyzeQuery(match[1] ?? '').some((term) => view.noun.includes(term)),
-  );
-}
-
 /** An untyped question's verdict: a quoted sentence that states the asked attribute about the entities asked. */
 function untypedVerdict(reading: Reading, answer: Answer, sentences: readonly CitedSentence[]): GateDecision {
   const { view, weights, unnamed } = reading;
@@ -346,9 +332,6 @@ function typedVerdict(
     reason: `narrowed to ${top.value} (${top.sentence.chunk.chunk_id})`,
   };
 }
-
-/** Short answers naming someone or something are their value ("王楚钦"), though the language module tags names only in a sentence. */
-const SHORT_HEAD = 20;
 
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
   const spans = [...freshValues(view, head, type), ...(type === 'date' ? freshValues(view, head, 'duration') : [])];
