@@ -85,6 +85,14 @@ describe('one webhook attempt', () => {
     expect(received).toEqual([]);
   });
 
+  it('counts a resolver failure at send time as a network error (retried), not a refusal', async () => {
+    const failing: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND receiver.test'), { code: 'ENOTFOUND' });
+    };
+    const result = await postWebhook('http://receiver.test:9/', '{}', {}, options({ resolve: failing }));
+    expect(result).toEqual({ kind: 'network', error: 'The connection failed (ENOTFOUND).' });
+  });
+
   it('never follows a redirect', async () => {
     const target = await receiver();
     const { port } = await receiver((_, response) => {

@@ -20,16 +20,24 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 /** How long resolving a webhook's host may take. */
 const RESOLVE_TIMEOUT_MS = 5_000;
 
+/** The system resolver (getaddrinfo), bounded in time: a resolver that does not answer fails the check. */
 export const systemResolver: Resolver = async (hostname) => {
-  const found = await dnsLookup(hostname, {
-    all: true,
-    verbatim: true,
-    signal: AbortSignal.timeout(RESOLVE_TIMEOUT_MS),
-  } as {
-    all: true;
-    verbatim: boolean;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`Resolving ${hostname} took over ${RESOLVE_TIMEOUT_MS} ms.`), { code: 'ETIMEOUT' }),
+        ),
+      RESOLVE_TIMEOUT_MS,
+    );
   });
-  return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  try {
+    const found = await Promise.race([dnsLookup(hostname, { all: true, verbatim: true }), late]);
+    return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  } finally {
+    clearTimeout(timer);
+  }
 };
 
 const refused = (message: string, hint: string, setting?: string): ValidationError =>
@@ -169,8 +177,16 @@ export async function checkWebhookTarget(
  */
 export function guardedLookup(policy: WebhookTargetPolicy, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
-    resolveChecked(hostname.toLowerCase(), policy, resolve).then(
+    const host = hostname.toLowerCase();
+    // A resolver that fails is a network error (retried); an address the guard refuses is a refusal (never sent).
+    resolve(host).then(
       (addresses) => {
+        try {
+          for (const { address } of addresses) checkAddress(host, address, policy);
+        } catch (error) {
+          callback(error as NodeJS.ErrnoException, '', 4);
+          return;
+        }
         const family = typeof options === 'object' ? options.family : options;
         const wanted = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
         if (wanted.length === 0) {
