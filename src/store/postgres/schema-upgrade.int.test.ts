@@ -5,7 +5,7 @@ import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/po
 import { ADMIN, ALICE, BOB, documentWrite, unitVector } from '../../testing/store-conformance/fixtures.ts';
 import { openPostgresStore } from './store.ts';
 
-/** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9, 12), no document files (10), no ACL epoch (13), no document metadata or parent (14), no table descriptions (15), no chunk regions (16). */
+/** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9, 12), no document files (10), no ACL epoch (13), no document metadata or parent (14), no table descriptions (15), no chunk regions (16), no feedback (17). */
 const SCHEMA_7 = `
   CREATE TABLE keyword_postings_v7 AS SELECT corpus, term, pk, tf FROM keyword_postings;
   DROP TABLE keyword_postings;
@@ -23,6 +23,7 @@ const SCHEMA_7 = `
   ALTER TABLE documents DROP COLUMN metadata, DROP COLUMN parent_doc_id;
   ALTER TABLE doc_tables DROP COLUMN description;
   ALTER TABLE chunks DROP COLUMN regions;
+  DROP TABLE feedback;
   DELETE FROM schema_migrations WHERE version >= 8;`;
 
 describeWithPostgres('postgres schema upgrade', (url) => {
