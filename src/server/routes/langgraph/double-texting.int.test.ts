@@ -306,4 +306,36 @@ describe('multitask_strategy', () => {
     await alice.runs.join(threadId, first.run_id);
     expect((await alice.runs.get(threadId, first.run_id)).status).toBe('success');
   });
+
+  // Last in the file: the queued run may or may not call the model, so a reply may be left in the script.
+  it("starts a queued run with the asker's access as it is when the run starts, not as it was when it was queued", async () => {
+    const store = api.evident.store;
+    await store.upsertUser({ name: 'alice', groups: ['legal', 'treasury'] });
+    const question = 'How many MSFT shares does the treasury team hold?';
+    const thread = await alice.threads.create();
+    const open = heldReply();
+    const calls = model.calls.length;
+    const scripted = scriptedCalls();
+    const first = await alice.runs.create(thread.thread_id, 'rag', { input: input(question) });
+    await modelCalls(scripted + 1);
+    // While in treasury, her question reaches the treasury's notes.
+    expect(model.calls.slice(calls).some((call) => call.prompt.includes('MSFT 800 shares'))).toBe(true);
+    const queued = await alice.runs.create(thread.thread_id, 'rag', {
+      input: input(question),
+      multitaskStrategy: 'enqueue',
+    });
+    expect(queued.status).toBe('pending');
+
+    await store.upsertUser({ name: 'alice', groups: ['legal'] });
+    const afterRemoval = model.calls.length;
+    model.push(refusal);
+    open();
+    await alice.runs.join(thread.thread_id, queued.run_id);
+    expect((await alice.runs.get(thread.thread_id, first.run_id)).status).toBe('success');
+    expect((await alice.runs.get(thread.thread_id, queued.run_id)).status).toBe('success');
+    // The queued run read as she may read now: nothing of the treasury's notes reached its model or its evidence.
+    expect(model.calls.slice(afterRemoval).some((call) => call.prompt.includes('MSFT 800 shares'))).toBe(false);
+    const state = (await alice.threads.getState(thread.thread_id)).values as { evidence?: { doc_id: string }[] };
+    expect((state.evidence ?? []).map((item) => item.doc_id)).not.toContain('finance/market-notes.txt');
+  });
 });
