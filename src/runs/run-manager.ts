@@ -160,7 +160,8 @@ export class RunManager {
       admit: (user) => this.admission.tryAdmit(user),
       launch: (agent, run, input, { failWith, ...from }) => {
         this.busyThreads.add(run.threadId);
-        this.launch(agent, run, input, failWith ? { recovery: { afterSeq: 0, failWith } } : from);
+        // As a recovered run: nobody here asked for it, so closing this process hands it over rather than cancelling it.
+        this.launch(agent, run, input, { ...from, recovery: { afterSeq: 0, ...(failWith ? { failWith } : {}) } });
       },
       execution: (runId) => this.active.get(runId)?.done,
     });
