@@ -11,7 +11,8 @@ import { startApiTestServer, type ApiTestServer } from '../../../testing/api-tes
 /**
  * The `tools` stream mode, with the official SDK: an application's own agent whose node calls a LangChain tool (the
  * built-in agents dispatch their tools themselves and report them as `custom` step events) streams the tool's start
- * and end, recorded like every detail mode and replayed through join.
+ * and end, recorded like every detail mode and replayed through join; and the detail modes across an approval (the
+ * graph then runs through LangChain's event stream, and its interrupt and resume must work as they do without it).
  */
 const lookup = tool(async ({ query }: { query: string }) => `found: ${query}`, {
   name: 'lookup',
@@ -102,6 +103,43 @@ describe('the tools stream mode', () => {
     const runId = (parts[0]?.data as { run_id: string }).run_id;
     await expect(collect(alice.runs.joinStream(thread.thread_id, runId, { streamMode: ['tools'] }))).rejects.toThrow(
       /did not record the tools stream mode/,
+    );
+  });
+});
+
+describe('the detail modes across an approval', () => {
+  it('stream the interrupt of a side-effect tool and the resumed run that carries it out', async () => {
+    const thread = await alice.threads.create();
+    const first = await collect(
+      alice.runs.stream(thread.thread_id, 'rag', {
+        input: { messages: [{ role: 'user', content: 'Remember that I prefer answers in bullet points' }] },
+        streamMode: ['updates', 'events', 'tasks', 'checkpoints'],
+      }),
+    );
+    expect(first.filter((part) => part.event === 'error')).toEqual([]);
+    const interrupt = first.find((part) => part.event === 'updates' && '__interrupt__' in (part.data as object));
+    expect(interrupt).toBeDefined();
+    // The last checkpoint waits for the tool, which started and stopped for the decision.
+    const waiting = first.filter((part) => part.event === 'checkpoints').at(-1)?.data as { next: string[] };
+    expect(waiting.next).toEqual(['save_memory']);
+    const started = first.filter((part) => part.event === 'tasks' && 'input' in (part.data as object));
+    expect(started.map((part) => (part.data as { name: string }).name)).toContain('save_memory');
+    expect((await alice.threads.get(thread.thread_id)).status).toBe('interrupted');
+
+    const resumed = await collect(
+      alice.runs.stream(thread.thread_id, 'rag', {
+        command: { resume: { decision: 'approve' } },
+        streamMode: ['values', 'events', 'tasks'],
+      }),
+    );
+    expect(resumed.filter((part) => part.event === 'error')).toEqual([]);
+    const ran = resumed
+      .filter((part) => part.event === 'tasks' && 'result' in (part.data as object))
+      .map((part) => (part.data as { name: string }).name);
+    expect(ran).toContain('save_memory');
+    expect(resumed.at(-1)?.event).toBe('end');
+    expect((await api.evident.store.listMemories('alice')).map((memory) => memory.text)).toContain(
+      'I prefer answers in bullet points',
     );
   });
 });
