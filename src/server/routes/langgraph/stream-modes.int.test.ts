@@ -277,6 +277,27 @@ describe('what a run records', () => {
     }
   }, 120_000);
 
+  it('cancels a run that records events (the graph then runs through LangChain's event stream)', async () => {
+    const thread = await alice.threads.create();
+    llm.delayMs = 400;
+    try {
+      const run = await alice.runs.create(thread.thread_id, 'rag', {
+        input: { messages: [{ role: 'user', content: QUESTION }] },
+        streamMode: ['values', 'events'],
+      });
+      const parts: Part[] = [];
+      for await (const part of alice.runs.joinStream(thread.thread_id, run.run_id, { streamMode: ['events'] })) {
+        parts.push(part as Part);
+        if (part.event === 'events' && parts.length === 3) await alice.runs.cancel(thread.thread_id, run.run_id);
+      }
+      expect(parts.at(-2)).toMatchObject({ event: 'error', data: { error: 'cancelled' } });
+      expect(parts.at(-1)?.event).toBe('end');
+      expect((await alice.runs.get(thread.thread_id, run.run_id)).status).toBe('interrupted');
+    } finally {
+      llm.delayMs = 0;
+    }
+  }, 120_000);
+
   it('bounds the detail modes per run and says in each cut mode where it was cut; the other modes are whole', async () => {
     const run = await streamedRun(aliceOnB, ALL_MODES);
     expect(of(run.parts, 'error')).toEqual([]);
