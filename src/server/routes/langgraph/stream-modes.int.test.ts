@@ -277,7 +277,7 @@ describe('what a run records', () => {
     }
   }, 120_000);
 
-  it('cancels a run that records events (the graph then runs through LangChain's event stream)', async () => {
+  it("cancels a run that records events (the graph then runs through LangChain's event stream)", async () => {
     const thread = await alice.threads.create();
     llm.delayMs = 400;
     try {
