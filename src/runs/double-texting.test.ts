@@ -42,7 +42,7 @@ describe('double-texting rules', () => {
       action: ask,
       surface: 'langgraph',
       streamModes: ['values', 'events'],
-      assistant: { assistantId: 'my-assistant', version: 3 } as RunRequest['assistant'],
+      assistant: { assistantId: 'my-assistant', version: 3 } as NonNullable<RunRequest['assistant']>,
       multitaskStrategy: 'enqueue',
     };
     const stored = JSON.parse(JSON.stringify(queuedRequestOf(request))) as unknown;
