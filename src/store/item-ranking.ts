@@ -27,9 +27,18 @@ export interface Relevance {
   keyword: number;
 }
 
-export function relevanceOf(query: RankedQuery, text: string, vector: Float32Array | undefined): Relevance {
+/** The distinct index terms of a text, joined by spaces: what an item stores to be ranked without analysing it again. */
+export const indexTermsOf = (text: string): string =>
+  [...new Set(analyzeForIndex(text).split(' '))].filter(Boolean).join(' ');
+
+/** `terms`: the item's stored index terms (`indexTermsOf`); rows written before they were stored pass their text. */
+export function relevanceOf(
+  query: RankedQuery,
+  terms: { terms: string } | { text: string },
+  vector: Float32Array | undefined,
+): Relevance {
   const cosine = query.vector && vector ? cosineOf(query.vector, vector) : 0;
-  const keyword = keywordCoverage(query.terms, text);
+  const keyword = keywordCoverage(query.terms, 'terms' in terms ? terms.terms : indexTermsOf(terms.text));
   const vectorScore = Math.max(0, Math.min(1, cosine));
   return { score: Math.max(vectorScore, keyword), vector: vectorScore, keyword };
 }
@@ -43,16 +52,14 @@ export function byRelevance<T extends { relevance: Relevance; tiebreak: string }
   );
 }
 
-function keywordCoverage(terms: readonly string[], text: string): number {
-  if (terms.length === 0) return 0;
-  const indexed = analyzeForIndex(text).split(' ');
-  const exact = new Set(indexed);
+/** The share of the query's terms among the item's (space-joined) terms; a term ending in `*` is a prefix. */
+function keywordCoverage(terms: readonly string[], indexed: string): number {
+  if (terms.length === 0 || indexed.length === 0) return 0;
+  const padded = ` ${indexed} `;
   let found = 0;
   for (const term of terms) {
-    if (term.endsWith('*')) {
-      const stem = term.slice(0, -1);
-      if (indexed.some((candidate) => candidate.startsWith(stem))) found++;
-    } else if (exact.has(term)) found++;
+    const prefix = term.endsWith('*');
+    if (padded.includes(prefix ? ` ${term.slice(0, -1)}` : ` ${term} `)) found++;
   }
   return found / terms.length;
 }

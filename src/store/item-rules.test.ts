@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEvidentError } from '../errors/index.ts';
-import { relevanceOf, rankedQuery } from './item-ranking.ts';
+import { indexTermsOf, relevanceOf, rankedQuery } from './item-ranking.ts';
 import {
   checkNamespace,
   indexedTextOf,
@@ -94,13 +94,21 @@ describe('Store API rules', () => {
 
   it('scores a query by the larger of keyword coverage and cosine, in 0..1', () => {
     const text = 'Invoices for CT-2024-0193 go to cost centre QX-7731';
-    expect(relevanceOf(rankedQuery('QX-7731'), text, undefined).score).toBe(1);
-    expect(relevanceOf(rankedQuery('cost centre Paris'), text, undefined).keyword).toBeCloseTo(2 / 3, 5);
-    expect(relevanceOf(rankedQuery('holiday'), text, undefined).score).toBe(0);
+    expect(relevanceOf(rankedQuery('QX-7731'), { text }, undefined).score).toBe(1);
+    expect(relevanceOf(rankedQuery('cost centre Paris'), { text }, undefined).keyword).toBeCloseTo(2 / 3, 5);
+    expect(relevanceOf(rankedQuery('holiday'), { text }, undefined).score).toBe(0);
     const v = new Float32Array([1, 0]);
-    expect(relevanceOf(rankedQuery('holiday', v), text, new Float32Array([2, 0])).score).toBeCloseTo(1, 6);
-    expect(relevanceOf(rankedQuery('holiday', v), text, new Float32Array([-1, 0])).score).toBe(0);
+    expect(relevanceOf(rankedQuery('holiday', v), { text }, new Float32Array([2, 0])).score).toBeCloseTo(1, 6);
+    expect(relevanceOf(rankedQuery('holiday', v), { text }, new Float32Array([-1, 0])).score).toBe(0);
+    // The terms an item stores score as its text does, without analysing it again; `*` marks a prefix.
+    const terms = indexTermsOf(text);
+    expect(terms.split(' ')).toContain('qx_7731');
+    for (const query of ['QX-7731', 'cost centre Paris', 'invoices', 'holiday', '0x7a25f3 centr*'])
+      expect(relevanceOf(rankedQuery(query), { terms }, undefined)).toEqual(
+        relevanceOf(rankedQuery(query), { text }, undefined),
+      );
+    expect(relevanceOf(rankedQuery('centr*'), { terms }, undefined).keyword).toBe(1);
     // Another dimension is not comparable: only the words count.
-    expect(relevanceOf(rankedQuery('QX-7731', v), text, new Float32Array([1, 0, 0])).vector).toBe(0);
+    expect(relevanceOf(rankedQuery('QX-7731', v), { text }, new Float32Array([1, 0, 0])).vector).toBe(0);
   });
 });

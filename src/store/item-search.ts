@@ -16,6 +16,8 @@ export interface ItemRow {
   key: string;
   value: Record<string, unknown>;
   text: string | null;
+  /** The stored index terms (null on rows written before they were stored, and on unindexed items). */
+  terms: string | null;
   vector: Float32Array | undefined;
   createdAt: string;
   updatedAt: string;
@@ -34,28 +36,69 @@ export const pagesInSql = (search: ItemSearch): boolean =>
   search.query === undefined && search.filter === undefined && !search.namespacePrefix.includes('*');
 
 /**
- * The page of a search from its candidates (the caller's readable, unexpired items under the prefix's literal head,
- * newest first): the wildcard prefix and the filter, then relevance when there is a query (items neither channel
- * finds are left out), then offset and limit.
+ * Candidates are read light (no value unless a filter needs it, no text where terms stand in for it); the page is then
+ * read whole by id. `pick*` choose the ids in order, the adapters read those rows and `assemble` them in that order.
  */
-export function pageSearch(candidates: readonly ItemRow[], search: ItemSearch): StoreItemHit[] {
+export interface Picked {
+  id: string;
+  score?: number;
+}
+
+export function pickSearch(candidates: readonly ItemRow[], search: ItemSearch): Picked[] {
   const matching = candidates.filter(
     (row) => matchesPrefix(row.namespace, search.namespacePrefix) && matchesFilter(row.value, search.filter),
   );
-  if (search.query === undefined) return matching.slice(search.offset, search.offset + search.limit).map(toStoreItem);
-  const ranked = rank(matching, search.query.text, search.query.vector);
-  return ranked
+  if (search.query === undefined)
+    return matching.slice(search.offset, search.offset + search.limit).map((row) => ({ id: row.id }));
+  return rank(matching, search.query.text, search.query.vector)
     .slice(search.offset, search.offset + search.limit)
-    .map(({ row, relevance }) => ({ ...toStoreItem(row), score: round(relevance.score) }));
+    .map(({ row, relevance }) => ({ id: row.id, score: round(relevance.score) }));
 }
 
+export function pickMemories(candidates: readonly ItemRow[], query: MemoryQuery, limit: number): Picked[] {
+  if (limit <= 0) return [];
+  return rank(candidates, query.text, query.vector)
+    .slice(0, limit)
+    .map(({ row, relevance }) => ({ id: row.id, score: relevance.score }));
+}
+
+/** The picked rows in the picked order (a row deleted between the two reads is left out). */
+export function assemble<T>(
+  picked: readonly Picked[],
+  rows: readonly ItemRow[],
+  as: (row: ItemRow, score: number | undefined) => T,
+): T[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return picked.flatMap((pick) => {
+    const row = byId.get(pick.id);
+    return row ? [as(row, pick.score)] : [];
+  });
+}
+
+export const searchHit = (row: ItemRow, score: number | undefined): StoreItemHit => ({
+  ...toStoreItem(row),
+  ...(score === undefined ? {} : { score }),
+});
+
+export const memoryHit =
+  (user: string) =>
+  (row: ItemRow, score: number | undefined): MemoryHit => ({
+    ...memoryOf(row as ItemRow & { text: string }, user),
+    score: score ?? 0,
+  });
+
+/** The indexed rows by relevance to the query, best first; rows neither channel finds are left out. */
 function rank(rows: readonly ItemRow[], text: string, vector: Float32Array | undefined) {
   const query = rankedQuery(text, vector);
   return rows
-    .filter((row) => row.text !== null)
+    .filter((row) => row.terms !== null || row.text !== null)
     .map((row) => ({
       row,
-      relevance: relevanceOf(query, row.text as string, row.vector),
+      relevance: relevanceOf(
+        query,
+        row.terms !== null ? { terms: row.terms } : { text: row.text as string },
+        row.vector,
+      ),
       tiebreak: `${row.updatedAt}\u0000${row.id}`,
     }))
     .filter((entry) => entry.relevance.score > 0)
@@ -76,14 +119,6 @@ export function memoryOf(row: ItemRow & { text: string }, user: string): MemoryR
     namespace: row.namespace,
     key: row.key,
   };
-}
-
-/** The user's best memories for a query, from their indexed items. */
-export function rankMemories(rows: readonly ItemRow[], user: string, query: MemoryQuery, limit: number): MemoryHit[] {
-  if (limit <= 0) return [];
-  return rank(rows, query.text, query.vector)
-    .slice(0, limit)
-    .map(({ row, relevance }) => ({ ...memoryOf(row as ItemRow & { text: string }, user), score: relevance.score }));
 }
 
 /** The value an agent saves a memory as. */

@@ -24,14 +24,19 @@ import {
   validateItemWrite,
   type ItemAccess,
 } from '../item-rules.ts';
+import { indexTermsOf } from '../item-ranking.ts';
 import {
+  assemble,
+  memoryHit,
   memoryOf,
   memoryValue,
-  pageSearch,
   pagesInSql,
-  rankMemories,
+  pickMemories,
+  pickSearch,
+  searchHit,
   toStoreItem,
   type ItemRow,
+  type Picked,
 } from '../item-search.ts';
 import type {
   ItemDeleteOutcome,
@@ -51,21 +56,29 @@ interface Row {
   id: string;
   namespace: string;
   key: string;
-  value: string;
+  value: string | null;
   text: string | null;
+  terms: string | null;
   vector: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'i.id, i.namespace, i.key, i.value, i.text, i.vector::text AS vector, i.created_at, i.updated_at';
+const COLUMNS =
+  'i.id, i.namespace, i.key, i.value, i.text, i.terms, i.vector::text AS vector, i.created_at, i.updated_at';
+
+/** A candidate of a ranked or filtered search: its value only for a filter, its text only where no terms stand in. */
+const candidateColumns = (withValue: boolean) =>
+  `i.id, i.namespace, i.key, ${withValue ? 'i.value' : 'NULL AS value'},
+   CASE WHEN i.terms IS NULL THEN i.text END AS text, i.terms, i.vector::text AS vector, i.created_at, i.updated_at`;
 
 const toRow = (row: Row): ItemRow => ({
   id: row.id,
   namespace: splitNamespace(row.namespace),
   key: row.key,
-  value: parseStoredValue(row.value),
+  value: row.value === null ? {} : parseStoredValue(row.value),
   text: row.text,
+  terms: row.terms,
   vector: row.vector === null ? undefined : Float32Array.from(pgvector.fromSql(row.vector) as number[]),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
@@ -108,12 +121,19 @@ export function postgresMemoryStore(pool: PostgresPool): MemoryStore {
   return {
     addMemory: (memory) => pool.transaction('save a memory', (c) => addMemory(c, memory)),
     searchMemories: (user, query, limit) =>
-      pool.withClient('search memories', async (c) =>
-        rankMemories(await indexedOf(c, user, MAX_SEARCH_CANDIDATES), user, query, limit),
-      ),
+      pool.withClient('search memories', async (c) => {
+        const picked = pickMemories(await indexedOf(c, user, MAX_SEARCH_CANDIDATES, true), query, limit);
+        const rows = await c.query<Row>(
+          `SELECT ${COLUMNS} FROM store_items i WHERE i.space = $1 AND i.id = ANY($2::text[])`,
+          [personalSpaceId(user), picked.map((pick) => pick.id)],
+        );
+        return assemble(picked, rows.rows.map(toRow), memoryHit(user));
+      }),
     listMemories: (user) =>
       pool.withClient('list memories', async (c) =>
-        (await indexedOf(c, user, undefined)).reverse().map((row) => memoryOf(row as ItemRow & { text: string }, user)),
+        (await indexedOf(c, user, undefined, false))
+          .reverse()
+          .map((row) => memoryOf(row as ItemRow & { text: string }, user)),
       ),
     deleteMemory: (user, id) =>
       pool.withClient(
@@ -174,9 +194,9 @@ export function postgresMemoryStore(pool: PostgresPool): MemoryStore {
 }
 
 /** The indexed, unexpired items of the user's own namespace, newest first (at most `limit`). */
-async function indexedOf(c: PoolClient, user: string, limit: number | undefined): Promise<ItemRow[]> {
+async function indexedOf(c: PoolClient, user: string, limit: number | undefined, light: boolean): Promise<ItemRow[]> {
   const p = new Params();
-  const sql = `SELECT ${COLUMNS} FROM store_items i WHERE i.space = ${p.add(personalSpaceId(user))}
+  const sql = `SELECT ${light ? candidateColumns(false) : COLUMNS} FROM store_items i WHERE i.space = ${p.add(personalSpaceId(user))}
     AND i.text IS NOT NULL AND ${live(p, new Date())} ORDER BY i.pk DESC${limit === undefined ? '' : ` LIMIT ${p.add(limit)}`}`;
   return (await c.query<Row>(sql, p.values)).rows.map(toRow);
 }
@@ -189,8 +209,8 @@ async function addMemory(c: PoolClient, memory: MemoryWrite): Promise<{ memory: 
   const text = memory.text.trim();
   const namespace = memoriesNamespace(memory.user);
   const inserted = await c.query<Row>(
-    `INSERT INTO store_items AS i (id, space, personal, namespace, key, value, text, vector, idempotency_key, created_at, updated_at)
-     VALUES ($1, $2, true, $3, $1, $4, $5, $6, $7, $8, $8)
+    `INSERT INTO store_items AS i (id, space, personal, namespace, key, value, text, vector, idempotency_key, created_at, updated_at, terms)
+     VALUES ($1, $2, true, $3, $1, $4, $5, $6, $7, $8, $8, $9)
      ON CONFLICT (space, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
     [
       id,
@@ -201,6 +221,7 @@ async function addMemory(c: PoolClient, memory: MemoryWrite): Promise<{ memory: 
       pgvector.toSql(Array.from(memory.vector)),
       memory.idempotencyKey ?? null,
       new Date(),
+      indexTermsOf(text),
     ],
   );
   const created = inserted.rows[0];
@@ -260,9 +281,9 @@ async function putItem(
     now,
   ]);
   const result = await c.query<{ created: boolean }>(
-    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, ttl_minutes, expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
-     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, vector = excluded.vector,
+    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, ttl_minutes, expires_at, created_at, updated_at, terms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12)
+     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, terms = excluded.terms, vector = excluded.vector,
        ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at, updated_at = excluded.updated_at
      RETURNING (xmax = 0) AS created`,
     [
@@ -277,6 +298,7 @@ async function putItem(
       item.ttlMinutes ?? null,
       expiryOf(now, item.ttlMinutes),
       now,
+      item.text === undefined ? null : indexTermsOf(item.text),
     ],
   );
   return { created: result.rows[0]?.created === true };
@@ -337,23 +359,34 @@ async function searchItems(c: PoolClient, principal: Principal, search: ItemSear
   const now = new Date();
   const head = literalHead(search.namespacePrefix);
   const inSql = pagesInSql(search);
+  // The candidates, then the page read whole under the same access rule (an ACL changed meanwhile applies).
+  const visible = (p: Params) => `${live(p, now)} AND ${accessCondition(p, access, false)}`;
   const p = new Params();
-  const sql = `SELECT ${COLUMNS} FROM store_items i
-    WHERE ${live(p, now)} AND ${accessCondition(p, access, false)}${head.length > 0 ? ` AND ${under(p, head)}` : ''}
+  const sql = `SELECT ${inSql ? COLUMNS : candidateColumns(search.filter !== undefined)} FROM store_items i
+    WHERE ${visible(p)}${head.length > 0 ? ` AND ${under(p, head)}` : ''}
       ${search.query ? 'AND i.text IS NOT NULL' : ''}
     ORDER BY i.updated_at DESC, i.pk DESC
     LIMIT ${p.add(inSql ? search.limit : MAX_SEARCH_CANDIDATES)} OFFSET ${p.add(inSql ? search.offset : 0)}`;
-  const candidates = (await c.query<Row>(sql, p.values)).rows.map(toRow);
-  const page = inSql ? candidates.map(toStoreItem) : pageSearch(candidates, search);
-  if (search.refreshTtl) {
-    const ids = new Set(page.map((item) => `${joinNamespace(item.namespace)}\u0000${item.key}`));
+  const rows = (await c.query<Row>(sql, p.values)).rows.map(toRow);
+  let page: ItemRow[];
+  let picked: Picked[];
+  if (inSql) {
+    page = rows;
+    picked = page.map((row) => ({ id: row.id }));
+  } else {
+    picked = pickSearch(rows, search);
+    const q = new Params();
+    const byIds = `SELECT ${COLUMNS} FROM store_items i WHERE ${visible(q)} AND i.id = ANY(${q.add(picked.map((pick) => pick.id))}::text[])`;
+    page = (await c.query<Row>(byIds, q.values)).rows.map(toRow);
+  }
+  const hits = assemble(picked, page, searchHit);
+  if (search.refreshTtl)
     await refresh(
       c,
-      candidates.filter((row) => ids.has(`${joinNamespace(row.namespace)}\u0000${row.key}`)).map((row) => row.id),
+      picked.map((pick) => pick.id),
       now,
     );
-  }
-  return page;
+  return hits;
 }
 
 async function listNamespaces(c: PoolClient, principal: Principal, listing: NamespaceListing): Promise<string[][]> {

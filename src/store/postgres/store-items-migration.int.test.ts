@@ -5,7 +5,7 @@ import { ALICE, BOB } from '../../testing/store-conformance/fixtures.ts';
 import { storeItems } from './migrations/022-store-items.ts';
 import { openPostgresStore } from './store.ts';
 
-/** The memories table as the principals migration made it, before the Store API's migration moved it into items. */
+/** The memories table as the principals migration made it, before the Store API's migrations (items, then their terms) moved it into items. */
 const BEFORE_STORE_ITEMS = `
   DROP TABLE store_items;
   DROP TABLE store_namespaces;
@@ -20,7 +20,7 @@ const BEFORE_STORE_ITEMS = `
     created_at timestamptz NOT NULL,
     UNIQUE (user_name, idempotency_key)
   );
-  DELETE FROM schema_migrations WHERE version = ${storeItems.version};`;
+  DELETE FROM schema_migrations WHERE version >= ${storeItems.version};`;
 
 describeWithPostgres('postgres store items migration', (url) => {
   const schemas: string[] = [];

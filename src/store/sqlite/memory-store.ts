@@ -23,14 +23,19 @@ import {
   validateItemWrite,
   type ItemAccess,
 } from '../item-rules.ts';
+import { indexTermsOf } from '../item-ranking.ts';
 import {
+  assemble,
+  memoryHit,
   memoryOf,
   memoryValue,
-  pageSearch,
   pagesInSql,
-  rankMemories,
+  pickMemories,
+  pickSearch,
+  searchHit,
   toStoreItem,
   type ItemRow,
+  type Picked,
 } from '../item-search.ts';
 import type {
   ItemDeleteOutcome,
@@ -52,21 +57,28 @@ interface Row {
   id: string;
   namespace: string;
   key: string;
-  value: string;
+  value: string | null;
   text: string | null;
+  terms: string | null;
   vector: Buffer | null;
   created_at: string;
   updated_at: string;
 }
 
-const COLUMNS = 'i.id, i.namespace, i.key, i.value, i.text, i.vector, i.created_at, i.updated_at';
+const COLUMNS = 'i.id, i.namespace, i.key, i.value, i.text, i.terms, i.vector, i.created_at, i.updated_at';
+
+/** A candidate of a ranked or filtered search: its value only for a filter, its text only where no terms stand in. */
+const candidateColumns = (withValue: boolean) =>
+  `i.id, i.namespace, i.key, ${withValue ? 'i.value' : 'NULL AS value'},
+   CASE WHEN i.terms IS NULL THEN i.text END AS text, i.terms, i.vector, i.created_at, i.updated_at`;
 
 const toRow = (row: Row): ItemRow => ({
   id: row.id,
   namespace: splitNamespace(row.namespace),
   key: row.key,
-  value: parseStoredValue(row.value),
+  value: row.value === null ? {} : parseStoredValue(row.value),
   text: row.text,
+  terms: row.terms,
   vector: row.vector ? blobToVector(row.vector) : undefined,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -108,13 +120,17 @@ export function sqliteMemoryStore(conn: SqliteConnection): MemoryStore {
       return conn.guard('save a memory', () => conn.immediate(() => addMemory(stmt, memory)));
     },
     async searchMemories(user, query, limit) {
-      return conn.guard('search memories', () =>
-        rankMemories(indexedOf(stmt, user, nowIso(), MAX_SEARCH_CANDIDATES), user, query, limit),
-      );
+      return conn.guard('search memories', () => {
+        const picked = pickMemories(indexedOf(stmt, user, nowIso(), MAX_SEARCH_CANDIDATES, true), query, limit);
+        const rows = stmt(
+          `SELECT ${COLUMNS} FROM store_items i WHERE i.space = ? AND i.id IN (SELECT value FROM json_each(?))`,
+        ).all(personalSpaceId(user), JSON.stringify(picked.map((pick) => pick.id))) as Row[];
+        return assemble(picked, rows.map(toRow), memoryHit(user));
+      });
     },
     async listMemories(user) {
       return conn.guard('list memories', () =>
-        indexedOf(stmt, user, nowIso(), undefined)
+        indexedOf(stmt, user, nowIso(), undefined, false)
           .reverse()
           .map((row) => memoryOf(row as ItemRow & { text: string }, user)),
       );
@@ -203,9 +219,9 @@ export function sqliteMemoryStore(conn: SqliteConnection): MemoryStore {
 }
 
 /** The indexed, unexpired items of the user's own namespace, newest first (at most `limit`). */
-function indexedOf(stmt: Stmt, user: string, now: string, limit: number | undefined): ItemRow[] {
+function indexedOf(stmt: Stmt, user: string, now: string, limit: number | undefined, light: boolean): ItemRow[] {
   const rows = stmt(
-    `SELECT ${COLUMNS} FROM store_items i WHERE i.space = ? AND i.text IS NOT NULL AND ${LIVE.replaceAll('@now', '?')}
+    `SELECT ${light ? candidateColumns(false) : COLUMNS} FROM store_items i WHERE i.space = ? AND i.text IS NOT NULL AND ${LIVE.replaceAll('@now', '?')}
      ORDER BY i.pk DESC LIMIT ?`,
   ).all(personalSpaceId(user), now, limit ?? -1) as Row[];
   return rows.map(toRow);
@@ -230,14 +246,15 @@ function addMemory(stmt: Stmt, memory: MemoryWrite): { memory: MemoryRecord; cre
   const now = new Date().toISOString();
   const namespace = memoriesNamespace(memory.user);
   stmt(
-    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, idempotency_key, created_at, updated_at)
-     VALUES (@id, @space, 1, @namespace, @id, @value, @text, @vector, @key, @now, @now)`,
+    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, terms, vector, idempotency_key, created_at, updated_at)
+     VALUES (@id, @space, 1, @namespace, @id, @value, @text, @terms, @vector, @key, @now, @now)`,
   ).run({
     id,
     space,
     namespace: joinNamespace(namespace),
     value: JSON.stringify(memoryValue(text, memory.source)),
     text,
+    terms: indexTermsOf(text),
     vector: vectorToBlob(memory.vector),
     key: memory.idempotencyKey ?? null,
     now,
@@ -289,9 +306,9 @@ function putItem(stmt: Stmt, principal: Principal, item: ItemWrite, value: strin
   const existed = stmt('SELECT 1 FROM store_items WHERE namespace = ? AND key = ?').get(namespace, item.key);
   const expires = expiryOf(now, item.ttlMinutes);
   stmt(
-    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, vector, ttl_minutes, expires_at, created_at, updated_at)
-     VALUES (@id, @space, @personal, @namespace, @key, @value, @text, @vector, @ttl, @expires, @now, @now)
-     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, vector = excluded.vector,
+    `INSERT INTO store_items (id, space, personal, namespace, key, value, text, terms, vector, ttl_minutes, expires_at, created_at, updated_at)
+     VALUES (@id, @space, @personal, @namespace, @key, @value, @text, @terms, @vector, @ttl, @expires, @now, @now)
+     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, terms = excluded.terms, vector = excluded.vector,
        ttl_minutes = excluded.ttl_minutes, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
   ).run({
     id: randomUUID(),
@@ -301,6 +318,7 @@ function putItem(stmt: Stmt, principal: Principal, item: ItemWrite, value: strin
     key: item.key,
     value,
     text: item.text ?? null,
+    terms: item.text === undefined ? null : indexTermsOf(item.text),
     vector: item.vector ? vectorToBlob(item.vector) : null,
     ttl: item.ttlMinutes ?? null,
     expires: expires ? expires.toISOString() : null,
@@ -322,29 +340,47 @@ function searchItems(stmt: Stmt, principal: Principal, search: ItemSearch) {
   const now = new Date();
   const head = literalHead(search.namespacePrefix);
   const inSql = pagesInSql(search);
-  const rows = stmt(
-    `SELECT ${COLUMNS} FROM store_items i
-     WHERE ${LIVE} AND ${accessCondition(access, false)}${head.length > 0 ? ` AND ${UNDER}` : ''}
-       ${search.query ? 'AND i.text IS NOT NULL' : ''}
-     ORDER BY i.updated_at DESC, i.pk DESC LIMIT @limit OFFSET @offset`,
-  ).all({
+  const params = {
     now: now.toISOString(),
     ...accessParams(access),
     ...(head.length > 0 ? { prefix: joinNamespace(head) } : {}),
+  };
+  const visible = `${LIVE} AND ${accessCondition(access, false)}`;
+  const rows = stmt(
+    `SELECT ${inSql ? COLUMNS : candidateColumns(search.filter !== undefined)} FROM store_items i
+     WHERE ${visible}${head.length > 0 ? ` AND ${UNDER}` : ''}
+       ${search.query ? 'AND i.text IS NOT NULL' : ''}
+     ORDER BY i.updated_at DESC, i.pk DESC LIMIT @limit OFFSET @offset`,
+  ).all({
+    ...params,
     limit: inSql ? search.limit : MAX_SEARCH_CANDIDATES,
     offset: inSql ? search.offset : 0,
   }) as Row[];
-  const candidates = rows.map(toRow);
-  const page = inSql ? candidates.map(toStoreItem) : pageSearch(candidates, search);
-  if (search.refreshTtl) {
-    const ids = new Set(page.map((item) => `${joinNamespace(item.namespace)}\u0000${item.key}`));
+  let page: ItemRow[];
+  let picked: Picked[];
+  if (inSql) {
+    page = rows.map(toRow);
+    picked = page.map((row) => ({ id: row.id }));
+  } else {
+    picked = pickSearch(rows.map(toRow), search);
+    // The page read whole, under the same access rule (an ACL changed since the candidates were read applies).
+    page = (
+      stmt(`SELECT ${COLUMNS} FROM store_items i WHERE ${visible} AND i.id IN (SELECT value FROM json_each(@ids))`).all(
+        {
+          ...params,
+          ids: JSON.stringify(picked.map((pick) => pick.id)),
+        },
+      ) as Row[]
+    ).map(toRow);
+  }
+  const hits = assemble(picked, page, searchHit);
+  if (search.refreshTtl)
     refresh(
       stmt,
-      candidates.filter((row) => ids.has(`${joinNamespace(row.namespace)}\u0000${row.key}`)).map((row) => row.id),
+      picked.map((pick) => pick.id),
       now,
     );
-  }
-  return page;
+  return hits;
 }
 
 function listNamespaces(stmt: Stmt, principal: Principal, listing: NamespaceListing): string[][] {

@@ -72,6 +72,13 @@ it("moves every memory of a store from before the Store API into its user's name
     // The vector and the idempotency key came along.
     const hits = await store.searchMemories('alice', { text: '', vector: new Float32Array([1, 0, 0]) }, 5);
     expect(hits.map((hit) => [hit.id, Math.round(hit.score * 1000) / 1000])).toEqual([['m-1', 1]]);
+    // A moved row has no stored terms: its words are read from its text.
+    const byWords = await store.searchMemories(
+      'alice',
+      { text: 'invoices in EUR', vector: new Float32Array([0, 0, 1]) },
+      5,
+    );
+    expect(byWords.map((hit) => [hit.id, hit.score])).toEqual([['m-1', 1]]);
     const replay = await store.addMemory({
       user: 'alice',
       text: 'replayed',

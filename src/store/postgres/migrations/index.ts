@@ -21,6 +21,7 @@ import { cronsSchema } from './020-crons.ts';
 import { runWebhooks } from './021-run-webhooks.ts';
 import type { PostgresMigration } from './migration.ts';
 import { storeItems } from './022-store-items.ts';
+import { storeItemTerms } from './023-store-item-terms.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -48,4 +49,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   cronsSchema,
   runWebhooks,
   storeItems,
+  storeItemTerms,
 ];

@@ -20,6 +20,7 @@ import { crons } from './019-crons.ts';
 import { runWebhooks } from './020-run-webhooks.ts';
 import type { Migration } from './migration.ts';
 import { storeItems } from './021-store-items.ts';
+import { storeItemTerms } from './022-store-item-terms.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   crons,
   runWebhooks,
   storeItems,
+  storeItemTerms,
 ];
