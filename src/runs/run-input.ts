@@ -68,9 +68,11 @@ export async function runInputFor(action: RunAction, context: RunInputContext): 
     const pending = pendingActionsOf(snapshot)[0];
     if (pending) throw new ThreadInterruptedError(threadId, pending.tool);
     const start = { question: action.question, history: action.history, principal, threadId, runId };
-    const conversation = await conversationForOwner(snapshot.values, context);
+    const { conversation, stale } = await stateForNewQuestion(snapshot.values, context);
+    const fresh = agent.inputFor(start, snapshot.createdAt !== undefined);
     return {
-      input: { ...agent.inputFor(start, snapshot.createdAt !== undefined), ...conversation },
+      // What the new question sets wins over the withheld leftovers of the thread's last run.
+      input: { ...stale, ...fresh, ...conversation },
       question: action.question,
       headCheckpointId: checkpointIdOf(snapshot),
     };
@@ -103,19 +105,36 @@ async function stateForOwner(
  * turns, and the running summary of older ones, which a run starts without when it rests on a chunk the owner may
  * not read now.
  */
-async function conversationForOwner(
+async function stateForNewQuestion(
   values: unknown,
   context: RunInputContext,
-): Promise<{ history?: Turn[]; history_summary?: string; history_summary_sources?: string[] }> {
-  const state = values as (Partial<SharedValues> & { history_summary_sources?: string[] }) | undefined;
-  // Only answer turns and summaries record what they rest on: a thread without one has nothing to withhold.
-  if (!state?.history?.some((turn) => turn.sources?.length) && !state?.history_summary_sources?.length) return {};
+): Promise<{
+  conversation: { history?: Turn[]; history_summary?: string; history_summary_sources?: string[] };
+  stale: Record<string, unknown>;
+}> {
+  const state = values as
+    | (Partial<SharedValues> & { history_summary_sources?: string[]; evidence?: unknown[] })
+    | undefined;
+  // Answer turns, summaries and the last run's evidence record what they rest on: a thread without any has nothing to
+  // withhold.
+  if (
+    !state?.history?.some((turn) => turn.sources?.length) &&
+    !state?.history_summary_sources?.length &&
+    !state?.evidence?.length
+  )
+    return { conversation: {}, stale: {} };
   const update = await stateForOwner(values, context);
-  if (!update) return {};
-  const withheldSummary = update.history_summary === WITHHELD_TEXT;
+  if (!update) return { conversation: {}, stale: {} };
+  const { history, history_summary, history_summary_sources, ...stale } = update;
+  const withheldSummary = history_summary === WITHHELD_TEXT;
   return {
-    ...(update.history ? { history: update.history as Turn[] } : {}),
-    ...(withheldSummary ? { history_summary: '', history_summary_sources: [] } : {}),
+    conversation: {
+      ...(history ? { history: history as Turn[] } : {}),
+      ...(withheldSummary ? { history_summary: '', history_summary_sources: [] } : {}),
+    },
+    // The rest of the last run's state (its evidence, citations, answer) stays in the thread until the new run's steps
+    // replace it: what of it the owner may no longer read is withheld before the first step, so no event copies it.
+    stale,
   };
 }
 
@@ -144,9 +163,9 @@ async function forkInput(action: Extract<RunAction, { kind: 'fork' }>, context: 
       );
     }
     const start = { question: action.question, history: [], principal, threadId, runId };
-    const conversation = await conversationForOwner(snapshot.values, context);
+    const { conversation, stale } = await stateForNewQuestion(snapshot.values, context);
     return {
-      input: { ...agent.inputFor(start, true), ...conversation },
+      input: { ...stale, ...agent.inputFor(start, true), ...conversation },
       question: action.question,
       checkpointId,
     };

@@ -359,8 +359,8 @@ describe('the detail modes, read with the permissions of today', () => {
       const model = fromLate.find((part) => part.id === run.parts[late]?.id)?.data as Rec;
       expect(model).toMatchObject({ event: 'on_chat_model_start', data: { withheld: WITHHELD_TEXT } });
 
-      // The next run on the thread, with every mode: what it writes of the detail modes holds nothing its principal may
-      // not read now, though the state it starts from carries the first run's evidence (the store's own log is read).
+      // The next run on the thread, with every mode: what it writes holds nothing its principal may not read now, though
+      // the thread's state carried the first run's evidence into it (the store's own log is read, not a stream).
       const next = await collect(
         alice.runs.stream(run.threadId, 'rag', {
           input: { messages: [{ role: 'user', content: 'And what is the termination fee again?' }] },
@@ -370,9 +370,7 @@ describe('the detail modes, read with the permissions of today', () => {
       expect(of(next, 'error')).toEqual([]);
       const nextRunId = (next[0]?.data as { run_id: string }).run_id;
       const writtenEvents = await sample.evident.store.listRunEvents(nextRunId, 0, 5_000);
-      const written = JSON.stringify(
-        writtenEvents.filter((event) => (DETAIL as readonly string[]).includes(event.event)),
-      );
+      const written = JSON.stringify(writtenEvents);
       for (const text of RESTRICTED) expect(written).not.toContain(text);
     } finally {
       await sample.evident.store.upsertUser({ name: 'alice', groups: ['legal'] });
