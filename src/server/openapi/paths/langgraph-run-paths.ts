@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runBodySchema } from '../../routes/langgraph/run-body.ts';
+import { cancelManySchema } from '../../routes/langgraph/run-cancel-routes.ts';
 import { STREAM_MODES } from '../../sse.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { operation, pathGroup, type OperationSpec } from '../operation.ts';
@@ -106,6 +107,46 @@ export const langgraphRunPaths = pathGroup(
         access: 'key',
         params: [threadIdParam, runIdParam],
         responses: { 200: { description: 'The run.', json: runJson }, 404: notReadable },
+      }),
+      delete: operation({
+        id: 'deleteRun',
+        summary: 'Delete a run that has ended',
+        description:
+          "The run's record and its events go; the thread's checkpoints stay (later runs rest on them). Only the thread's owner deletes.",
+        access: 'key',
+        params: [threadIdParam, runIdParam],
+        responses: {
+          204: { description: 'Deleted.' },
+          404: notReadable,
+          409: {
+            description: 'The run is running or pending: cancel it first (`thread_busy`).',
+            json: ERROR_SCHEMA_REF,
+          },
+        },
+      }),
+    },
+    '/runs/cancel': {
+      post: operation({
+        id: 'cancelRuns',
+        summary: "Cancel a thread's running and pending runs",
+        description:
+          'The runs `run_ids` names, or all of them; `status` narrows to `pending` or `running` ones. `action=rollback` also deletes them with their checkpoints. Queued runs are cancelled first.',
+        access: 'key',
+        json: cancelManySchema,
+        params: [
+          {
+            name: 'action',
+            in: 'query',
+            required: false,
+            description: '`interrupt` (the default) or `rollback`.',
+            schema: { type: 'string', enum: ['interrupt', 'rollback'] },
+          },
+        ],
+        responses: {
+          204: { description: 'Cancelled.' },
+          400: { description: 'An unknown `action`, or a malformed body (`invalid_input`).', json: ERROR_SCHEMA_REF },
+          404: { description: 'No thread the key may read, or a run of `run_ids` not in it.', json: ERROR_SCHEMA_REF },
+        },
       }),
     },
     '/threads/{threadId}/runs/{runId}/stream': {

@@ -307,6 +307,35 @@ describe('multitask_strategy', () => {
     expect((await alice.runs.get(threadId, first.run_id)).status).toBe('success');
   });
 
+  it("cancels a thread's queued runs in one call, rolls back the rest, and deletes a finished run for its owner only", async () => {
+    const { threadId, first, open } = await busyThread('What is the termination fee of CT-2024-0193?');
+    const queued = [];
+    for (const question of ['What is the liability cap?', 'Who are the parties?'])
+      queued.push(await alice.runs.create(threadId, 'rag', { input: input(question), multitaskStrategy: 'enqueue' }));
+    await expect(bob.runs.cancelMany({ threadId, status: 'pending' })).rejects.toThrow(/404|not found/i);
+    await expect(alice.runs.cancelMany({ threadId, runIds: ['no-such-run'] })).rejects.toThrow(/404|not found/i);
+    await alice.runs.cancelMany({ threadId, status: 'pending' });
+    const statuses = Object.fromEntries((await alice.runs.list(threadId)).map((run) => [run.run_id, run.status]));
+    expect(statuses).toEqual({
+      [first.run_id]: 'running',
+      [queued[0]?.run_id ?? '']: 'interrupted',
+      [queued[1]?.run_id ?? '']: 'interrupted',
+    });
+    await expect(alice.runs.delete(threadId, first.run_id)).rejects.toThrow(/409|in progress/);
+
+    await alice.runs.cancelMany({ threadId, runIds: [first.run_id], action: 'rollback' });
+    open();
+    expect((await alice.runs.list(threadId)).map((run) => run.run_id).sort()).toEqual(
+      queued.map((run) => run.run_id).sort(),
+    );
+    // A finished run is deleted by the thread's owner; bob is told it does not exist.
+    const gone = queued[0]?.run_id ?? '';
+    await expect(bob.runs.delete(threadId, gone)).rejects.toThrow(/404|not found/i);
+    await alice.runs.delete(threadId, gone);
+    await expect(alice.runs.get(threadId, gone)).rejects.toThrow(/404|not found/i);
+    expect((await alice.runs.list(threadId)).map((run) => run.run_id)).toEqual([queued[1]?.run_id]);
+  });
+
   // Last in the file: the queued run may or may not call the model, so a reply may be left in the script.
   it("starts a queued run with the asker's access as it is when the run starts, not as it was when it was queued", async () => {
     const store = api.evident.store;

@@ -13,6 +13,7 @@ import { runJson, threadStateJson } from './api-json.ts';
 import { assistantVersionField } from './assistant-body.ts';
 import { runActionOf, runBodySchema, streamModesOf, type RunBody } from './run-body.ts';
 import { joinModesOf } from './join-modes.ts';
+import { cancelActionOf, runCancelRoutes } from './run-cancel-routes.ts';
 
 export interface RunRouteOptions {
   /** Interval of the SSE comment lines that keep an idle stream open. */
@@ -145,13 +146,7 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
     .post('/threads/:threadId/runs/:runId/cancel', async (c) => {
       const threadId = c.req.param('threadId');
       const runId = c.req.param('runId');
-      // LangGraph's actions: `interrupt` (the default) stops the run; `rollback` also deletes it with its checkpoints.
-      const action = c.req.query('action') ?? 'interrupt';
-      if (action !== 'interrupt' && action !== 'rollback')
-        throw new ValidationError(`Unknown cancel action ${JSON.stringify(action.slice(0, 32))}.`, {
-          hint: 'Use action=interrupt (the default) or action=rollback.',
-        });
-      if (action === 'rollback') {
+      if (cancelActionOf(c) === 'rollback') {
         if (await runs.rollback(threadId, runId, c.get('principal'))) return c.body(null, 204);
         const run = await readableRun(store, threadId, runId, c.get('principal'));
         throw new RunNotRunningError(runId, run.status);
@@ -161,5 +156,6 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
         throw new RunNotRunningError(runId, run.status);
       }
       return c.json(runJson(await readableRun(store, threadId, runId, c.get('principal'))));
-    });
+    })
+    .route('/', runCancelRoutes(runs, store));
 }
