@@ -10,7 +10,7 @@ import type { AgentDefinition } from './agent-definition.ts';
 import { checkpointIdOf } from './checkpoint-id.ts';
 import { detailChunkJson } from './detail-stream-json.ts';
 import { DEFAULT_DETAIL_STREAM_MAX_BYTES, DetailStreamBudget } from './detail-stream-budget.ts';
-import { detailModesOf, isDetailStreamMode, recordedModesOf } from './detail-stream-modes.ts';
+import { BASE_RECORDED_MODES, detailModesOf, isDetailStreamMode, recordedModesOf } from './detail-stream-modes.ts';
 import { DetailWriteRedaction, runPrincipalOf, type DetailWriteStore } from './detail-write-redaction.ts';
 import { graphChunks } from './graph-stream-source.ts';
 import type { RunEventWriter } from './run-event-writer.ts';
@@ -23,11 +23,10 @@ import { valuesToStore } from './values-delta.ts';
  * modes. `messages` only for an agent whose steps can stream them (one with a chat model): offline there are none to
  * record. The detail modes (`events`, `debug`, `checkpoints`, `tasks`, `tools`) only when the run's creator asked for them.
  */
-export const RECORDED_STREAM_MODES = ['values', 'updates', 'custom', 'messages'] as const;
 const baseModesOf = (agent: AgentDefinition): string[] =>
   agent.streamsMessages === false
-    ? RECORDED_STREAM_MODES.filter((mode) => mode !== 'messages')
-    : [...RECORDED_STREAM_MODES];
+    ? BASE_RECORDED_MODES.filter((mode) => mode !== 'messages')
+    : [...BASE_RECORDED_MODES];
 
 export interface ExecuteRunInput {
   /** The run log, and (for the detail modes, written as the run's principal may read them) chunks and users. */
