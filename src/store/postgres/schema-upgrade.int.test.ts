@@ -5,7 +5,7 @@ import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/po
 import { ADMIN, ALICE, BOB, documentWrite, unitVector } from '../../testing/store-conformance/fixtures.ts';
 import { openPostgresStore } from './store.ts';
 
-/** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9, 12), no document files (10), no ACL epoch (13), no document metadata or parent (14), no table descriptions (15), no chunk regions (16), no feedback (17). */
+/** The store's keyword schema as migration 7 left it: postings without lengths, GIN indexes on the tsvectors, no audit log (9, 12), no document files (10), no ACL epoch (13), no document metadata or parent (14), no table descriptions (15), no chunk regions (16), no feedback (17), no assistants (18), no run queue (19), no crons (20), no run webhooks (21), memories not yet store items (22, 23). */
 const SCHEMA_7 = `
   CREATE TABLE keyword_postings_v7 AS SELECT corpus, term, pk, tf FROM keyword_postings;
   DROP TABLE keyword_postings;
@@ -24,6 +24,28 @@ const SCHEMA_7 = `
   ALTER TABLE doc_tables DROP COLUMN description;
   ALTER TABLE chunks DROP COLUMN regions;
   DROP TABLE feedback;
+  DROP TABLE assistant_versions;
+  DROP TABLE assistants;
+  ALTER TABLE runs DROP COLUMN assistant_id, DROP COLUMN assistant_version;
+  ALTER TABLE runs DROP COLUMN multitask_strategy, DROP COLUMN queued_request;
+  DROP INDEX runs_pending;
+  DROP TABLE cron_ticks;
+  DROP TABLE crons;
+  DROP TABLE run_webhooks;
+  DROP TABLE store_items;
+  DROP TABLE store_namespaces;
+  CREATE TABLE memories (
+    pk bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id text NOT NULL UNIQUE,
+    user_name text NOT NULL,
+    text text NOT NULL,
+    vector public.vector NOT NULL,
+    source text,
+    idempotency_key text,
+    created_at timestamptz NOT NULL,
+    UNIQUE (user_name, idempotency_key)
+  );
+  CREATE INDEX memories_user ON memories (user_name, pk);
   DELETE FROM schema_migrations WHERE version >= 8;`;
 
 describeWithPostgres('postgres schema upgrade', (url) => {
