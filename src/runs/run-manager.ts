@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import { NotFoundError, RunFailedError, StoreError, ThreadBusyError, type RunFailure } from '../errors/index.ts';
@@ -20,7 +19,7 @@ import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from './policy/approval-
 import type { AgentDefinition } from './agent-definition.ts';
 import { listCheckpointInfo, type CheckpointInfo } from './checkpoint-history.ts';
 import { ownThread, readableRun, readableThread, threadNotFound } from './run-access.ts';
-import { executeRun } from './run-executor.ts';
+import { launchRun, type ActiveRun, type LaunchFrom, type RunLaunchDeps } from './run-launch.ts';
 import { DEFAULT_RUN_LEASE_SETTINGS, RunLeases, type RunLeaseSettings } from './run-lease.ts';
 import { RunRecovery, type RecoveredRun } from './run-recovery.ts';
 import { MultitaskRuns } from './multitask-runs.ts';
@@ -36,7 +35,7 @@ import { RunEventFeed } from './run-event-feed.ts';
 import type { RunRequest } from './run-request.ts';
 import { recoveredAgentOf, type RunAssistants } from './run-assistants.ts';
 import type { RunAudit } from './run-audit.ts';
-import { RunAuditTrail, type FinalState } from './run-audit-trail.ts';
+import { RunAuditTrail } from './run-audit-trail.ts';
 
 /**
  * What the run engine uses of the store: the run log (threads, runs, events, leases), the chunks a stored state
@@ -65,29 +64,6 @@ export interface RunManagerDeps {
   webhooks?: WebhooksConfig;
 }
 
-interface ActiveRun {
-  threadId: string;
-  controller: AbortController;
-  done: Promise<RunRecord>;
-  /** Claimed from a process that died: on close it is handed over, not cancelled (nobody here asked for it). */
-  recovered: boolean;
-}
-
-/** What launching a claimed orphan adds to a run start: where its log goes on, or the error it ends with. */
-interface Recovery {
-  afterSeq: number;
-  failWith?: Error;
-}
-
-/** Where a launched execution starts: a checkpoint (time travel), the head its start read, or a recovered log. */
-interface LaunchFrom {
-  /** The stream modes the run's creator asked for (the detail ones are recorded; a recovered run reads its log). */
-  streamModes?: readonly string[] | undefined;
-  checkpointId?: string;
-  headCheckpointId?: string | null;
-  recovery?: Recovery;
-}
-
 /** How long a cancel waits for another process to stop the run it executes (it polls every `pollMs`). */
 const REMOTE_CANCEL_WAIT_MS = 10_000;
 
@@ -112,6 +88,7 @@ export class RunManager {
   private readonly trail: RunAuditTrail;
   private readonly assistants: RunAssistants | undefined;
   private readonly webhooks: RunWebhooks;
+  private readonly launchDeps: RunLaunchDeps;
 
   constructor(deps: RunManagerDeps) {
     this.store = deps.store;
@@ -147,6 +124,22 @@ export class RunManager {
       logger: this.logger,
     });
     if (deps.recover ?? true) this.webhooks.start();
+    this.launchDeps = {
+      store: this.store,
+      feed: this.feed,
+      writer: this.writer,
+      leases: this.leases,
+      webhooks: this.webhooks,
+      trail: this.trail,
+      logger: this.logger,
+      pollMs: this.pollMs,
+      executionEnded: (run) => {
+        this.busyThreads.delete(run.threadId);
+        this.finished(run.runId);
+        // The thread is free: a run queued behind this one starts now rather than at the next sweep.
+        this.multitask.poke();
+      },
+    };
     this.multitask = new MultitaskRuns({
       store: this.store,
       agents: this.agents,
@@ -437,76 +430,9 @@ export class RunManager {
   }
 
   private launch(agent: AgentDefinition, run: RunRecord, input: unknown, from: LaunchFrom): void {
-    const { checkpointId, headCheckpointId, recovery, streamModes } = from;
-    const controller = new AbortController();
-    this.feed.open(run.runId, recovery?.afterSeq ?? 0);
-    // The heartbeat: while the run executes here, its lease is renewed; once another process holds it, this one stops.
-    const stopHeartbeat = this.leases.hold(run.runId, () => controller.abort('lease_lost'));
-    // A cancel requested through another process (another server on the same store) reaches this one as a flag.
-    const cancelWatch = setInterval(() => {
-      this.store.getRun(run.runId).then(
-        (current) => current?.cancelRequested && controller.abort(),
-        () => undefined,
-      );
-    }, this.pollMs);
-    let final: FinalState;
-    let executing = true;
-    const endExecution = () => {
-      if (!executing) return;
-      executing = false;
-      clearInterval(cancelWatch);
-      stopHeartbeat();
-      this.busyThreads.delete(run.threadId);
-      this.finished(run.runId);
-      // The thread is free: a run queued behind this one starts now rather than at the next sweep.
-      this.multitask.poke();
-    };
-    // A run is its own recorded execution: started from inside a LangChain runnable (an application's LangGraph tool
-    // node calling Evident in process), the caller's config in async context storage would make the run's graph a
-    // nested graph of the caller's, whose interrupts land in the caller's graph. So it starts from an empty context.
-    const done = AsyncLocalStorageProviderSingleton.getInstance()
-      .run(undefined, () =>
-        executeRun({
-          store: this.store,
-          agent,
-          run,
-          input,
-          ...(checkpointId ? { checkpointId } : {}),
-          leaseOwner: this.leases.owner,
-          events: this.writer,
-          ...(headCheckpointId !== undefined ? { fromCheckpointId: headCheckpointId } : {}),
-          ...(recovery ? { afterSeq: recovery.afterSeq } : {}),
-          ...(recovery?.failWith ? { failWith: recovery.failWith } : {}),
-          streamModes,
-          detailMaxBytes: this.leases.settings.detailStreamMaxBytes,
-          signal: controller.signal,
-          // The end is stored: the thread is free for the next run at once (a client may start it as soon as it reads
-          // the end), and the run's own last state is kept for its audit record.
-          onEnd: (state) => {
-            final = state as FinalState;
-            endExecution();
-          },
-          logger: this.logger,
-        }),
-      )
-      .catch(async (error: unknown) => {
-        // Only the store failing leaves the executor here; record what can still be recorded.
-        this.logger.error('run could not be recorded', { run_id: run.runId, error: String(error) });
-        return (await this.store.getRun(run.runId).catch(() => undefined)) ?? run;
-      })
-      .then(async (ended) => {
-        endExecution();
-        // Its webhook goes now (claimed in the store: a run this process left to another is not ended, and claims none).
-        this.webhooks.runEnded(run.runId);
-        // The audit record comes after, while the run is still `active`, so closing the manager waits for it.
-        await this.trail.runEnded(ended, final);
-        return ended;
-      })
-      .finally(() => {
-        endExecution();
-        this.active.delete(run.runId);
-      });
-    this.active.set(run.runId, { threadId: run.threadId, controller, done, recovered: recovery !== undefined });
+    const active = launchRun(this.launchDeps, agent, run, input, from);
+    this.active.set(run.runId, active);
+    void active.done.finally(() => this.active.delete(run.runId));
   }
 
   /** The run's end is stored (or its execution here is over): its readers go on from the store. */
