@@ -21,6 +21,8 @@ import { webhookRoutes } from './routes/webhook-routes.ts';
 import type { ServerEnv } from './server-env.ts';
 import { assistantRoutes } from './routes/langgraph/assistant-routes.ts';
 import { runRoutes } from './routes/langgraph/run-routes.ts';
+import { runBatchRoutes } from './routes/langgraph/run-batch-routes.ts';
+import { runJoinRoutes } from './routes/langgraph/run-join-routes.ts';
 import { cronRoutes } from './routes/langgraph/cron-routes.ts';
 import { cronHistoryRoutes } from './routes/cron-history-routes.ts';
 import { cronServiceOf } from './cron-scheduling.ts';
@@ -75,6 +77,14 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
     app.route('/', runRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
     // Scheduled runs: the cron routes (LangGraph's) and each cron's tick history (Evident's).
     const crons = cronServiceOf(evident, deps.agents);
+    app.route('/', runJoinRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
+    app.route(
+      '/',
+      runBatchRoutes(runs, {
+        maxBatchRuns: evident.config.runs.maxConcurrentPerUser,
+        setting: 'runs.maxConcurrentPerUser (EVIDENT_RUNS_MAX_CONCURRENT_PER_USER)',
+      }),
+    );
     app.route('/', cronRoutes(crons));
     app.route('/v1', cronHistoryRoutes(crons));
   }

@@ -5,6 +5,7 @@ import { STREAM_MODES } from '../../sse.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { operation, pathGroup, type OperationSpec } from '../operation.ts';
 import type { ParameterObject } from '../openapi-types.ts';
+import { langgraphRunJoinPathItems } from './langgraph-run-join-paths.ts';
 import { runEventStream, runIdParam, runJson, runValuesJson, threadIdParam } from './langgraph-schemas.ts';
 
 const notReadable = { description: 'No thread or run the key may read.', json: ERROR_SCHEMA_REF };
@@ -79,6 +80,7 @@ export const langgraphRunPaths = pathGroup(
   {
     ...onThread,
     ...startOperations(false),
+    ...langgraphRunJoinPathItems,
     '/threads/{threadId}/runs': {
       ...onThread['/threads/{threadId}/runs'],
       get: operation({

@@ -1,18 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { readableRun, readableThread } from '../../../runs/run-access.ts';
 import type { RunManager } from '../../../runs/run-manager.ts';
-import { RunNotRunningError, ValidationError } from '../../../errors/index.ts';
+import { RunNotRunningError } from '../../../errors/index.ts';
 import type { RunLog, RunRecord } from '../../../store/store.ts';
 import { readJson, requestLimits } from '../../read-json.ts';
 import type { ServerEnv } from '../../server-env.ts';
-import { lastEventId, STREAM_MODES, streamRunEvents, type StreamMode } from '../../sse.ts';
+import type { StreamMode } from '../../sse.ts';
 import { runJson, threadStateJson } from './api-json.ts';
-import { assistantVersionField } from './assistant-body.ts';
 import { runActionOf, runBodySchema, streamModesOf, type RunBody } from './run-body.ts';
-import { joinModesOf } from './join-modes.ts';
+import { joinRunStream, runEventsResponse } from './run-join.ts';
+import { startLangGraphRun } from './run-start.ts';
 import { cancelActionOf, runCancelRoutes } from './run-cancel-routes.ts';
 
 export interface RunRouteOptions {
@@ -20,29 +18,13 @@ export interface RunRouteOptions {
   heartbeatMs: number;
 }
 
-const joinQuerySchema = z.object({
-  stream_mode: z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).optional(),
-  cancel_on_disconnect: z.enum(['0', '1', 'true', 'false']).optional(),
-});
-
 /**
  * Runs, the LangGraph API way: create (background), stream (SSE, replayable by `Last-Event-ID` from the stored
  * log), wait, join, cancel, list. A thread-less run (`/runs/…`) gets a new thread, kept so it can be audited.
  */
 export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOptions): Hono<ServerEnv> {
   const start = async (c: Context<ServerEnv>, threadId: string | undefined, body: RunBody): Promise<RunRecord> => {
-    const run = await runs.start({
-      agent: body.assistant_id,
-      threadId: threadId ?? randomUUID(),
-      principal: c.get('principal'),
-      action: runActionOf(body, requestLimits(c)),
-      createThread: threadId === undefined || body.if_not_exists === 'create',
-      surface: 'langgraph',
-      ...assistantVersionField(body),
-      ...(body.multitask_strategy ? { multitaskStrategy: body.multitask_strategy } : {}),
-      streamModes: streamModesOf(body),
-      ...(body.webhook ? { webhook: body.webhook } : {}),
-    });
+    const run = await startLangGraphRun(runs, c.get('principal'), threadId, body, runActionOf(body, requestLimits(c)));
     // Where the SDK finds the run (Content-Location) and reconnects to its stream (Location), relative to the API root.
     const path = `/threads/${run.threadId}/runs/${run.runId}`;
     c.header('Content-Location', path);
@@ -50,23 +32,8 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
     return run;
   };
 
-  const stream = (
-    c: Context<ServerEnv>,
-    run: RunRecord,
-    modes: readonly StreamMode[],
-    cancelOnDisconnect: boolean,
-    afterSeq = 0,
-  ) =>
-    streamRunEvents(c, runs, {
-      runId: run.runId,
-      reader: c.get('principal'),
-      afterSeq,
-      modes,
-      heartbeatMs: options.heartbeatMs,
-      ...(cancelOnDisconnect
-        ? { onDisconnect: () => void runs.cancel(run.threadId, run.runId, c.get('principal')).catch(() => undefined) }
-        : {}),
-    });
+  const stream = (c: Context<ServerEnv>, run: RunRecord, modes: readonly StreamMode[], cancelOnDisconnect: boolean) =>
+    runEventsResponse(c, runs, run, { modes, cancelOnDisconnect, heartbeatMs: options.heartbeatMs });
 
   /** The thread's values once the run has ended: what `runs/wait` and `join` return (an `__error__` for a failed run). */
   const finalValues = async (c: Context<ServerEnv>, run: RunRecord) => {
@@ -125,19 +92,7 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
     )
     .get('/threads/:threadId/runs/:runId/stream', async (c) => {
       const run = await readableRun(store, c.req.param('threadId'), c.req.param('runId'), c.get('principal'));
-      const parsed = joinQuerySchema.safeParse({
-        stream_mode: c.req.queries('stream_mode'),
-        cancel_on_disconnect: c.req.query('cancel_on_disconnect'),
-      });
-      if (!parsed.success)
-        throw new ValidationError(`Invalid query: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, {
-          hint: `stream_mode is one of ${STREAM_MODES.join(', ')}.`,
-        });
-      const query = parsed.data;
-      const cancelOnDisconnect = query.cancel_on_disconnect === '1' || query.cancel_on_disconnect === 'true';
-      // A join without modes gets every mode the run recorded; one asking for a mode it did not record is refused.
-      const modes = await joinModesOf(store, run.runId, query.stream_mode);
-      return stream(c, run, modes, cancelOnDisconnect, lastEventId(c));
+      return joinRunStream(c, runs, store, run, options.heartbeatMs);
     })
     .get('/threads/:threadId/runs/:runId/join', async (c) => {
       const run = await readableRun(store, c.req.param('threadId'), c.req.param('runId'), c.get('principal'));
