@@ -75,8 +75,6 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
     app.route('/', assistantRoutes(deps.agents));
     app.route('/', threadRoutes(runs, evident.store));
     app.route('/', runRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
-    // Scheduled runs: the cron routes (LangGraph's) and each cron's tick history (Evident's).
-    const crons = cronServiceOf(evident, deps.agents);
     app.route('/', runJoinRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
     app.route(
       '/',
@@ -85,6 +83,8 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
         setting: 'runs.maxConcurrentPerUser (EVIDENT_RUNS_MAX_CONCURRENT_PER_USER)',
       }),
     );
+    // Scheduled runs: the cron routes (LangGraph's) and each cron's tick history (Evident's).
+    const crons = cronServiceOf(evident, deps.agents);
     app.route('/', cronRoutes(crons));
     app.route('/v1', cronHistoryRoutes(crons));
   }
