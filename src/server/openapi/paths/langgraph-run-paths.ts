@@ -98,6 +98,13 @@ export const langgraphRunPaths = pathGroup(
             schema: { type: 'integer' },
           },
           { name: 'offset', in: 'query', required: false, description: 'Skip this many.', schema: { type: 'integer' } },
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            description: 'Only runs of this LangGraph status.',
+            schema: { type: 'string', enum: ['pending', 'running', 'success', 'error', 'interrupted'] },
+          },
         ],
         responses: { 200: { description: 'The runs.', json: z.array(runJson) }, 404: notReadable },
       }),

@@ -85,6 +85,12 @@ describe('POST /runs/batch (runs.createBatch)', () => {
       expect(typeof values.answer?.answer).toBe('string');
       expect(await alice.runs.get(run.thread_id, run.run_id)).toMatchObject({ run_id: run.run_id, status: 'success' });
     }
+    // runs.list filters by LangGraph status.
+    const [done] = runs as { thread_id: string; run_id: string }[];
+    expect((await alice.runs.list(done!.thread_id, { status: 'success' })).map((run) => run.run_id)).toEqual([
+      done!.run_id,
+    ]);
+    expect(await alice.runs.list(done!.thread_id, { status: 'running' })).toEqual([]);
     // A run of alice's batch is hers: bob cannot read it.
     const first = runs[0] as { thread_id: string; run_id: string };
     expect(await statusOf(bob.runs.get(first.thread_id, first.run_id))).toBe(404);

@@ -84,7 +84,12 @@ export function runRoutes(runs: RunManager, store: RunLog, options: RunRouteOpti
       const limit = Math.min(Number(c.req.query('limit') ?? 10) || 10, 1000);
       const offset = Math.max(Number(c.req.query('offset') ?? 0) || 0, 0);
       // Newest first, as LangGraph lists them.
-      const list = (await store.listRuns(thread.threadId, thread.owner)).reverse().map(runJson);
+      // LangGraph's `status` filter (the SDK's `runs.list(threadId, { status })`), on the run's LangGraph status.
+      const status = c.req.query('status');
+      const list = (await store.listRuns(thread.threadId, thread.owner))
+        .reverse()
+        .map(runJson)
+        .filter((run) => status === undefined || run.status === status);
       return c.json(list.slice(offset, offset + limit));
     })
     .get('/threads/:threadId/runs/:runId', async (c) =>
