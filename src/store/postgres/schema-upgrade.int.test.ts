@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import type { Principal } from '../../domain/index.ts';
+import { BEFORE_PLATFORM_MIGRATIONS } from '../../testing/postgres-migration-rollback.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { ADMIN, ALICE, BOB, documentWrite, unitVector } from '../../testing/store-conformance/fixtures.ts';
 import { openPostgresStore } from './store.ts';
@@ -23,29 +24,7 @@ const SCHEMA_7 = `
   ALTER TABLE documents DROP COLUMN metadata, DROP COLUMN parent_doc_id;
   ALTER TABLE doc_tables DROP COLUMN description;
   ALTER TABLE chunks DROP COLUMN regions;
-  DROP TABLE feedback;
-  DROP TABLE assistant_versions;
-  DROP TABLE assistants;
-  ALTER TABLE runs DROP COLUMN assistant_id, DROP COLUMN assistant_version;
-  ALTER TABLE runs DROP COLUMN multitask_strategy, DROP COLUMN queued_request;
-  DROP INDEX runs_pending;
-  DROP TABLE cron_ticks;
-  DROP TABLE crons;
-  DROP TABLE run_webhooks;
-  DROP TABLE store_items;
-  DROP TABLE store_namespaces;
-  CREATE TABLE memories (
-    pk bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    id text NOT NULL UNIQUE,
-    user_name text NOT NULL,
-    text text NOT NULL,
-    vector public.vector NOT NULL,
-    source text,
-    idempotency_key text,
-    created_at timestamptz NOT NULL,
-    UNIQUE (user_name, idempotency_key)
-  );
-  CREATE INDEX memories_user ON memories (user_name, pk);
+  ${BEFORE_PLATFORM_MIGRATIONS}
   DELETE FROM schema_migrations WHERE version >= 8;`;
 
 describeWithPostgres('postgres schema upgrade', (url) => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { BEFORE_PLATFORM_MIGRATIONS } from '../../testing/postgres-migration-rollback.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Principal, TableData } from '../../domain/index.ts';
 import { isEvidentError } from '../../errors/index.ts';
@@ -153,7 +154,9 @@ describeWithPostgres('postgres table queries: the server enforces who reads whic
     await client.query(`REVOKE USAGE ON SCHEMA "${olderNames.tables}" FROM "${older}_usage"`);
     await client.query(`DROP ROLE "${older}_usage"`);
     // What schema 10 had: none of the later steps (11 the table roles, 12 the audit chain, 13 the ACL epoch, 14 the
-    // documents' metadata and parent, 15 the tables' descriptions, 16 the chunks' row regions).
+    // documents' metadata and parent, 15 the tables' descriptions, 16 the chunks' row regions, and all after).
+    await client.query(`SET search_path = "${older}"`);
+    await client.query(BEFORE_PLATFORM_MIGRATIONS);
     await client.query(`ALTER TABLE "${older}".audit_log DROP COLUMN chain`);
     await client.query(`DROP TABLE "${older}".acl_epoch`);
     await client.query(`ALTER TABLE "${older}".documents DROP COLUMN metadata, DROP COLUMN parent_doc_id`);
