@@ -129,6 +129,8 @@ export function describeFeedbackStore(suite: ConformanceSuite): void {
       await finishedRun('r3', 't3', 'bob', 'rag');
       await store.putFeedback({ runId: 'r1', rater: 'alice', rating: 'down', correction: 'forty', answer: 'a' });
       await store.putFeedback({ runId: 'r2', rater: 'alice', rating: 'up', answer: 'b' });
+      // A clear millisecond on each side of the boundary: r2 was written before it, r3 after.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const before = new Date().toISOString();
       await new Promise((resolve) => setTimeout(resolve, 5));
       await store.putFeedback({ runId: 'r3', rater: 'bob', rating: 'down', answer: 'c' });
