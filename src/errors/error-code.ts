@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'thread_forbidden'
   | 'namespace_forbidden'
   | 'assistant_read_only'
+  | 'thread_state_read_only'
   // Assistants: a create that names a taken id.
   | 'assistant_exists'
   // Threads and runs: the request is fine, but the thread or run is not in a state that allows it now.
@@ -93,6 +94,7 @@ const KNOWN: Record<ErrorCode, true> = {
   thread_forbidden: true,
   namespace_forbidden: true,
   assistant_read_only: true,
+  thread_state_read_only: true,
   assistant_exists: true,
   thread_exists: true,
   thread_busy: true,

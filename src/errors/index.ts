@@ -1,5 +1,6 @@
 export { AssistantExistsError } from './assistant-exists-error.ts';
 export { AssistantReadOnlyError } from './assistant-read-only-error.ts';
+export { ThreadStateReadOnlyError } from './thread-state-read-only-error.ts';
 export { ClientClosedError } from './client-closed-error.ts';
 export { ConfigError } from './config-error.ts';
 export { DecisionForbiddenError } from './decision-forbidden-error.ts';

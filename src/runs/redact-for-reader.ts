@@ -1,3 +1,4 @@
+import type { StateSnapshot } from '@langchain/langgraph';
 import type { Principal } from '../domain/index.ts';
 import type { DocumentStore } from '../store/store.ts';
 import { docIdOfChunk } from './run-trace.ts';
@@ -202,3 +203,12 @@ function mirrorWithheld(messages: unknown[], history: unknown[]): unknown[] {
       : message;
   });
 }
+
+/** A stored state as a reader sees it: its values redacted; its config and tasks (ids, pending actions) as they are. */
+export const redactedSnapshot = async (
+  snapshot: StateSnapshot,
+  redaction: ReaderRedaction,
+): Promise<StateSnapshot> => ({
+  ...snapshot,
+  values: await redaction.apply(snapshot.values),
+});

@@ -23,7 +23,7 @@ import { launchRun, type ActiveRun, type LaunchFrom, type RunLaunchDeps } from '
 import { DEFAULT_RUN_LEASE_SETTINGS, RunLeases, type RunLeaseSettings } from './run-lease.ts';
 import { RunRecovery, type RecoveredRun } from './run-recovery.ts';
 import { MultitaskRuns } from './multitask-runs.ts';
-import { ReaderRedaction } from './redact-for-reader.ts';
+import { ReaderRedaction, redactedSnapshot } from './redact-for-reader.ts';
 import { RunWebhooks, type RunWebhookStore } from './webhooks/run-webhooks.ts';
 import type { WebhooksConfig } from '../config/webhooks-schema.ts';
 import type { RunWebhookWrite } from '../store/ports/run-webhook-log.ts';
@@ -357,15 +357,17 @@ export class RunManager {
     return this.store.getRun(runId);
   }
 
-  /** The thread with its agent's current state, for a principal allowed to read it. */
+  /** The thread with its agent's current state (or the state at `checkpointId`), for a principal allowed to read it. */
   async threadState(
     threadId: string,
     principal: Principal,
+    checkpointId?: string,
   ): Promise<{ thread: ThreadRecord; agent?: AgentDefinition; snapshot?: StateSnapshot }> {
     const thread = await readableThread(this.store, threadId, principal);
     if (!thread.agent) return { thread };
     const agent = this.agent(thread.agent);
-    const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId } });
+    const at = checkpointId === undefined ? {} : { checkpoint_id: checkpointId };
+    const snapshot = await agent.graph.getState({ configurable: { thread_id: threadId, ...at } });
     return { thread, agent, snapshot: await redactedSnapshot(snapshot, new ReaderRedaction(this.store, principal)) };
   }
 
@@ -442,9 +444,3 @@ export class RunManager {
     this.feed.wake(runId);
   }
 }
-
-/** A stored state as a reader sees it: its values redacted; its config and tasks (ids, pending actions) as they are. */
-const redactedSnapshot = async (snapshot: StateSnapshot, redaction: ReaderRedaction): Promise<StateSnapshot> => ({
-  ...snapshot,
-  values: await redaction.apply(snapshot.values),
-});

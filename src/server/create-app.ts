@@ -27,6 +27,7 @@ import { cronRoutes } from './routes/langgraph/cron-routes.ts';
 import { cronHistoryRoutes } from './routes/cron-history-routes.ts';
 import { cronServiceOf } from './cron-scheduling.ts';
 import { threadRoutes } from './routes/langgraph/thread-routes.ts';
+import { threadManageRoutes } from './routes/langgraph/thread-manage-routes.ts';
 import type { AgentRuntime } from '../agent/agent-runtime.ts';
 import { chatCompletionsRoutes } from './routes/chat-completions-routes.ts';
 import { mcpRoutes } from './routes/mcp/mcp-routes.ts';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
     for (const path of LANGGRAPH_PATHS) app.use(path, auth);
     app.route('/', assistantRoutes(deps.agents));
     app.route('/', threadRoutes(runs, evident.store));
+    app.route('/', threadManageRoutes(runs, evident.store));
     app.route('/', runRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
     app.route('/', runJoinRoutes(runs, evident.store, { heartbeatMs: deps.heartbeatMs ?? 5_000 }));
     app.route(

@@ -37,6 +37,8 @@ export interface OperationObject {
   security: Record<string, string[]>[];
   /** Who may call it: the security schemes cannot say "admin keys only". */
   'x-evident-access': 'public' | 'key' | 'admin';
+  /** A route served only to refuse, on purpose (it has no 2xx): the description says why and what to do instead. */
+  'x-evident-refused'?: true;
   parameters?: ParameterObject[];
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject>;

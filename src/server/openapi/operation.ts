@@ -35,6 +35,8 @@ export interface OperationSpec {
   /** Any other request body (multipart, …); validated with a 400 too. */
   body?: { description?: string; content: Record<string, MediaTypeObject> };
   responses: Record<number, ResponseSpec>;
+  /** Served only to refuse, on purpose: no 2xx response (`x-evident-refused`). */
+  refused?: true;
 }
 
 export const KEY_SECURITY = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
@@ -83,6 +85,7 @@ export function operation(spec: OperationSpec): OperationObject {
     tags: [],
     security: spec.access === 'public' ? [] : KEY_SECURITY,
     'x-evident-access': spec.access,
+    ...(spec.refused ? { 'x-evident-refused': true as const } : {}),
     ...(spec.params ? { parameters: spec.params } : {}),
     ...(spec.json
       ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.json, 'input') } } } }

@@ -132,6 +132,15 @@ export interface RunLog extends RunQueueLog {
   createThread(thread: ThreadCreate): Promise<ThreadRecord>;
   /** A thread whoever owns it: callers decide who may see it (the owner, or an admin approving its action). */
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /**
+   * Replaces the metadata of the owner's thread (the caller merged it) and touches its `updated_at`. Undefined when
+   * `owner` has no such thread.
+   */
+  setThreadMetadata(
+    threadId: string,
+    owner: string,
+    metadata: Record<string, unknown>,
+  ): Promise<ThreadRecord | undefined>;
   /** Deletes the owner's thread with its runs and their events. False when `owner` has no such thread. */
   deleteThread(threadId: string, owner: string): Promise<boolean>;
   getRun(runId: string): Promise<RunRecord | undefined>;

@@ -124,6 +124,10 @@ export function routedAdapters(pool: PostgresPool, replicas: ReadReplicas): Post
     },
     createThread: (created) =>
       after(primary.createThread(created), (record) => [thread(record.threadId), threadsOf(record.owner)]),
+    setThreadMetadata: (threadId, owner, metadata) =>
+      after(primary.setThreadMetadata(threadId, owner, metadata), (record) =>
+        record ? [thread(threadId), threadsOf(owner)] : [],
+      ),
     deleteThread: (threadId, owner) =>
       after(primary.deleteThread(threadId, owner), (deleted) => (deleted ? [thread(threadId), threadsOf(owner)] : [])),
     // The audit log is read by admins on a standby that has this process's appends; appends go to the primary.

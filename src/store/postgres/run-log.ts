@@ -304,6 +304,16 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
       return pool.withClient('read a thread', (c) => getThread(c, threadId));
     },
 
+    async setThreadMetadata(threadId, owner, metadata) {
+      return pool.withClient("update a thread's metadata", async (c) => {
+        const updated = await c.query(
+          'UPDATE threads SET metadata = $1, updated_at = $2 WHERE thread_id = $3 AND owner = $4',
+          [JSON.stringify(metadata), new Date(), threadId, owner],
+        );
+        return (updated.rowCount ?? 0) > 0 ? getThread(c, threadId) : undefined;
+      });
+    },
+
     async deleteThread(threadId, owner) {
       return pool.withClient(
         'delete a thread',

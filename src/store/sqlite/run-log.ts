@@ -287,6 +287,19 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
       return conn.guard('read a thread', () => getThread(threadId));
     },
 
+    async setThreadMetadata(threadId, owner, metadata) {
+      conn.assertWritable();
+      return conn.guard("update a thread's metadata", () => {
+        const updated = stmt('UPDATE threads SET metadata = ?, updated_at = ? WHERE thread_id = ? AND owner = ?').run(
+          JSON.stringify(metadata),
+          new Date().toISOString(),
+          threadId,
+          owner,
+        );
+        return updated.changes > 0 ? getThread(threadId) : undefined;
+      });
+    },
+
     async deleteThread(threadId, owner) {
       conn.assertWritable();
       return conn.guard(

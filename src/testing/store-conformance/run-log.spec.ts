@@ -93,6 +93,12 @@ export function describeRunLog(suite: ConformanceSuite): void {
         (await store.listThreads('alice')).map((t) => [t.threadId, t.runCount, t.lastQuestion, t.lastStatus]),
       ).toEqual([['empty', 0, '', undefined]]);
       await expectRejects(store.createThread({ threadId: 'empty', owner: 'bob' }), 'thread_exists');
+      expect(await store.setThreadMetadata('empty', 'bob', { topic: 'planted' })).toBeUndefined();
+      const patched = await store.setThreadMetadata('empty', 'alice', { topic: 'fees', n: 3 });
+      expect(patched).toMatchObject({ threadId: 'empty', owner: 'alice', metadata: { topic: 'fees', n: 3 } });
+      expect(await store.getThread('empty')).toEqual(patched);
+      expect(await store.setThreadMetadata('missing', 'alice', {})).toBeUndefined();
+      await store.setThreadMetadata('empty', 'alice', { topic: 'fees', n: 2 });
       expect((await store.getThread('empty'))?.owner).toBe('alice');
 
       await store.startRun(run('e1', 'empty', 'alice'));

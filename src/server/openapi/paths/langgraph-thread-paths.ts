@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { historySchema, threadCreateSchema, threadSearchSchema } from '../../routes/langgraph/thread-routes.ts';
+import {
+  stateAtCheckpointSchema,
+  threadCountSchema,
+  threadPruneSchema,
+  threadUpdateSchema,
+} from '../../routes/langgraph/thread-manage-routes.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { operation, pathGroup } from '../operation.ts';
 import { threadIdParam, threadJson, threadStateJson } from './langgraph-schemas.ts';
@@ -7,6 +13,25 @@ import { threadIdParam, threadJson, threadStateJson } from './langgraph-schemas.
 const notReadable = {
   description: "No thread the key may read (another user's looks the same as a missing one).",
   json: ERROR_SCHEMA_REF,
+};
+const stateReadOnly = {
+  description:
+    'The graph state is written only by runs (`thread_state_read_only`): it holds the evidence and citations answers are checked against. Start a run, or fork with `checkpoint_id`.',
+  json: ERROR_SCHEMA_REF,
+};
+const checkpointParam = {
+  name: 'checkpointId',
+  in: 'path' as const,
+  required: true,
+  description: 'A checkpoint of the thread (from its history).',
+  schema: { type: 'string' as const },
+};
+const stateAtResponses = {
+  200: { description: 'The state at that checkpoint, as the reader may see it today.', json: threadStateJson },
+  404: {
+    description: 'No thread the key may read, or no such checkpoint of it.',
+    json: ERROR_SCHEMA_REF,
+  },
 };
 const historyResponse = { description: 'Checkpoints, newest first.', json: z.array(threadStateJson) };
 
@@ -49,7 +74,42 @@ export const langgraphThreadPaths = pathGroup(
         responses: { 200: { description: 'The threads.', json: z.array(threadJson) } },
       }),
     },
+    '/threads/count': {
+      post: operation({
+        id: 'countThreads',
+        summary: 'Count your threads',
+        description:
+          'How many of your threads match the metadata and status filters of /threads/search (an admin counts their own). Filtering on state `values` is refused (400).',
+        access: 'key',
+        json: threadCountSchema,
+        responses: { 200: { description: 'The number of threads.', json: z.number().int() } },
+      }),
+    },
+    '/threads/prune': {
+      post: operation({
+        id: 'pruneThreads',
+        summary: 'Delete several of your threads',
+        description:
+          'Deletes the listed threads that are yours (at most 1000 ids); any other id is passed over as absent. Strategy `delete` only: `keep_latest` is refused (400).',
+        access: 'key',
+        json: threadPruneSchema,
+        responses: {
+          200: { description: 'How many threads were deleted.', json: z.object({ pruned_count: z.number().int() }) },
+          409: { description: 'A listed thread has a run in progress (`thread_busy`).', json: ERROR_SCHEMA_REF },
+        },
+      }),
+    },
     '/threads/{threadId}': {
+      patch: operation({
+        id: 'updateThread',
+        summary: "Update your thread's metadata",
+        description:
+          "Merges `metadata` into the thread's (top-level keys replaced), within the metadata bounds. Only the owner. `ttl` is refused: threads do not expire.",
+        access: 'key',
+        params: [threadIdParam],
+        json: threadUpdateSchema,
+        responses: { 200: { description: 'The thread.', json: threadJson }, 404: notReadable },
+      }),
       get: operation({
         id: 'getThread',
         summary: 'One thread, with its current values',
@@ -73,6 +133,45 @@ export const langgraphThreadPaths = pathGroup(
         access: 'key',
         params: [threadIdParam],
         responses: { 200: { description: 'The state.', json: threadStateJson }, 404: notReadable },
+      }),
+      post: operation({
+        id: 'updateThreadState',
+        refused: true,
+        summary: 'Write the state (refused)',
+        description:
+          "LangGraph's `updateState`. Refused for a thread you may read: a written value would be trusted as evidence.",
+        access: 'key',
+        params: [threadIdParam],
+        responses: { 403: stateReadOnly, 404: notReadable },
+      }),
+      patch: operation({
+        id: 'patchThreadState',
+        refused: true,
+        summary: "Write the state's metadata (refused)",
+        description: "LangGraph's `patchState`, refused as `updateState` is.",
+        access: 'key',
+        params: [threadIdParam],
+        responses: { 403: stateReadOnly, 404: notReadable },
+      }),
+    },
+    '/threads/{threadId}/state/{checkpointId}': {
+      get: operation({
+        id: 'getThreadStateAt',
+        summary: 'The state at a checkpoint',
+        access: 'key',
+        params: [threadIdParam, checkpointParam],
+        responses: stateAtResponses,
+      }),
+    },
+    '/threads/{threadId}/state/checkpoint': {
+      post: operation({
+        id: 'postThreadStateAt',
+        summary: 'The state at a checkpoint (SDK form)',
+        description: '`checkpoint.checkpoint_id` names it; `checkpoint_ns` must be empty (the root graph).',
+        access: 'key',
+        params: [threadIdParam],
+        json: stateAtCheckpointSchema,
+        responses: stateAtResponses,
       }),
     },
     '/threads/{threadId}/history': {

@@ -51,7 +51,7 @@ function historyLimitOf(query: string | undefined): number {
 }
 
 /** An empty body reads as `{}`: the SDK posts none for a plain `threads.create()`. */
-async function readOptionalJson<T extends z.ZodType>(
+export async function readOptionalJson<T extends z.ZodType>(
   c: Parameters<typeof readJson>[0],
   schema: T,
 ): Promise<z.infer<T>> {
@@ -62,6 +62,21 @@ async function readOptionalJson<T extends z.ZodType>(
 
 const matches = (metadata: Record<string, unknown>, wanted: Record<string, unknown>) =>
   Object.entries(wanted).every(([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value));
+
+/** The principal's own threads (an admin's too: never others') that match a search's or a count's filters. */
+export async function matchingThreads(
+  store: Pick<RunLog, 'listThreads'>,
+  principal: { id: string },
+  filter: { metadata?: Record<string, unknown> | null | undefined; status?: string | null | undefined },
+) {
+  return (await store.listThreads(principal.id))
+    .map((thread) => threadJson(thread))
+    .filter(
+      (thread) =>
+        (!filter.metadata || matches(thread.metadata, filter.metadata)) &&
+        (!filter.status || thread.status === filter.status),
+    );
+}
 
 /** Threads: the key's own (an admin may read others' by id, never list them); state and checkpoint history. */
 export function threadRoutes(runs: RunManager, store: RunLog): Hono<ServerEnv> {
@@ -87,13 +102,7 @@ export function threadRoutes(runs: RunManager, store: RunLog): Hono<ServerEnv> {
       const body = await readOptionalJson(c, threadSearchSchema);
       assertMetadataWithin(body.metadata, requestLimits(c));
       const offset = body.offset ?? 0;
-      const threads = (await store.listThreads(c.get('principal').id))
-        .map((thread) => threadJson(thread))
-        .filter(
-          (thread) =>
-            (!body.metadata || matches(thread.metadata, body.metadata)) &&
-            (!body.status || thread.status === body.status),
-        );
+      const threads = await matchingThreads(store, c.get('principal'), body);
       return c.json(threads.slice(offset, offset + (body.limit ?? 10)));
     })
     .get('/threads/:threadId', async (c) => {
