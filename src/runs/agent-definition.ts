@@ -48,6 +48,11 @@ export interface AgentDefinition {
   /** Deletes the thread's checkpoints (the thread itself is the store's). */
   forgetThread(threadId: string): Promise<void>;
   /**
+   * Copies the thread's checkpoints (every branch, with pending writes) to another thread id; resolves with how many.
+   * Absent where the agent has no checkpointer: a copy is then refused.
+   */
+  copyCheckpoints?(from: string, to: string): Promise<number>;
+  /**
    * A rollback: deletes the thread's checkpoints after `after` (all when null), so its state is what it was at that
    * checkpoint. Absent where the checkpointer cannot: a rollback is then refused before anything is stopped.
    */

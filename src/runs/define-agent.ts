@@ -3,6 +3,7 @@ import { deletesRunCheckpoints, type RunCheckpointDeletion, type RunRecordStatus
 import type { ChatMessage } from '../domain/chat-message.ts';
 import type { Turn } from '../domain/turn.ts';
 import type { AgentDefinition, AgentGraph } from './agent-definition.ts';
+import { copyCheckpoints } from './copy-checkpoints.ts';
 
 /**
  * The fields every agent's state shares (ARCHITECTURE §1): the question, the thread's conversation, the principal
@@ -87,6 +88,12 @@ export function defineAgent(spec: AgentSpec): AgentDefinition {
       const saver = spec.graph.checkpointer;
       if (saver && typeof saver === 'object') await (saver as BaseCheckpointSaver).deleteThread(threadId);
     },
+    ...(spec.graph.checkpointer && typeof spec.graph.checkpointer === 'object'
+      ? {
+          copyCheckpoints: (from: string, to: string) =>
+            copyCheckpoints(spec.graph.checkpointer as BaseCheckpointSaver, from, to),
+        }
+      : {}),
     ...(deletesRunCheckpoints(spec.graph.checkpointer)
       ? {
           forgetCheckpointsAfter: async (threadId: string, after: string | null) => {

@@ -85,6 +85,8 @@ export interface ThreadCreate {
   threadId: string;
   owner: string;
   metadata?: Record<string, unknown>;
+  /** Bound to this agent from the start (a copy of a thread); unbound (the first run binds it) when absent. */
+  agent?: string;
 }
 
 /** One of a user's threads, as a list shows it. */

@@ -292,8 +292,8 @@ export function postgresRunLog(pool: PostgresPool): RunLog {
       return pool.withClient('create a thread', async (c) => {
         validateThreadCreate(thread);
         const inserted = await c.query(
-          `INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES ($1, '', $2, $3, $4, $4) ON CONFLICT DO NOTHING`,
-          [thread.threadId, thread.owner, JSON.stringify(thread.metadata ?? {}), new Date()],
+          `INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES ($1, $5, $2, $3, $4, $4) ON CONFLICT DO NOTHING`,
+          [thread.threadId, thread.owner, JSON.stringify(thread.metadata ?? {}), new Date(), thread.agent ?? ''],
         );
         checkThreadCreated(thread, (inserted.rowCount ?? 0) > 0);
         return (await getThread(c, thread.threadId)) as ThreadRecord;

@@ -275,8 +275,8 @@ export function sqliteRunLog(conn: SqliteConnection): RunLog {
         validateThreadCreate(thread);
         const now = new Date().toISOString();
         const inserted = stmt(
-          `INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES (?, '', ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-        ).run(thread.threadId, thread.owner, JSON.stringify(thread.metadata ?? {}), now, now);
+          `INSERT INTO threads (thread_id, agent, owner, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        ).run(thread.threadId, thread.agent ?? '', thread.owner, JSON.stringify(thread.metadata ?? {}), now, now);
         checkThreadCreated(thread, inserted.changes > 0);
         return getThread(thread.threadId) as ThreadRecord;
       });

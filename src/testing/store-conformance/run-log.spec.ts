@@ -99,6 +99,10 @@ export function describeRunLog(suite: ConformanceSuite): void {
       expect(await store.getThread('empty')).toEqual(patched);
       expect(await store.setThreadMetadata('missing', 'alice', {})).toBeUndefined();
       await store.setThreadMetadata('empty', 'alice', { topic: 'fees', n: 2 });
+      const bound = await store.createThread({ threadId: 'copied', owner: 'alice', agent: 'rag' });
+      expect(bound).toMatchObject({ threadId: 'copied', agent: 'rag', metadata: {} });
+      await expectRejects(store.startRun({ ...run('c1', 'copied', 'alice'), agent: 'react' }), 'thread_agent_mismatch');
+      expect(await store.deleteThread('copied', 'alice')).toBe(true);
       expect((await store.getThread('empty'))?.owner).toBe('alice');
 
       await store.startRun(run('e1', 'empty', 'alice'));

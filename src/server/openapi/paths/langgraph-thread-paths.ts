@@ -154,6 +154,21 @@ export const langgraphThreadPaths = pathGroup(
         responses: { 403: stateReadOnly, 404: notReadable },
       }),
     },
+    '/threads/{threadId}/copy': {
+      post: operation({
+        id: 'copyThread',
+        summary: 'Copy your thread',
+        description:
+          'A new thread of yours with the same agent, metadata and checkpoints (every branch, with pending interrupts); it goes on on its own. Only the owner copies; not while a run of it is running or queued.',
+        access: 'key',
+        params: [threadIdParam],
+        responses: {
+          200: { description: 'The new thread.', json: threadJson },
+          404: notReadable,
+          409: { description: 'A run of the thread is running or queued (`thread_busy`).', json: ERROR_SCHEMA_REF },
+        },
+      }),
+    },
     '/threads/{threadId}/state/{checkpointId}': {
       get: operation({
         id: 'getThreadStateAt',

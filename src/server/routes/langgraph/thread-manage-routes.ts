@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { identifierProblem, MAX_ID_CHARS } from '../../../domain/identifier.ts';
-import { NotFoundError, ThreadStateReadOnlyError, ValidationError } from '../../../errors/index.ts';
+import { NotFoundError, ThreadBusyError, ThreadStateReadOnlyError, ValidationError } from '../../../errors/index.ts';
 import { ownThread, readableThread, threadNotFound } from '../../../runs/run-access.ts';
 import type { RunManager } from '../../../runs/run-manager.ts';
 import type { RunLog } from '../../../store/store.ts';
@@ -60,7 +61,7 @@ export const stateAtCheckpointSchema = z.looseObject({
 
 /**
  * LangGraph's thread calls beyond create/get/search/delete/state/history: update a thread's metadata, count, the
- * state at a checkpoint, prune. A thread the caller may not read answers as a missing one; changes are its owner's.
+ * state at a checkpoint, copy, prune. A thread the caller may not read answers as a missing one; changes are its owner's.
  * The graph state itself is written only by runs: `updateState` and `patchState` are refused.
  */
 export function threadManageRoutes(runs: RunManager, store: RunLog): Hono<ServerEnv> {
@@ -110,6 +111,35 @@ export function threadManageRoutes(runs: RunManager, store: RunLog): Hono<Server
       if (!updated) throw threadNotFound(threadId);
       const lastRun = (await store.listRuns(threadId, principal.id)).at(-1);
       return c.json(threadJson({ ...updated, ...(lastRun ? { lastStatus: lastRun.status } : {}) }));
+    })
+    .post('/threads/:threadId/copy', async (c) => {
+      // A new thread of the caller's with the same agent, metadata and checkpoints (every branch): only the owner copies.
+      const threadId = c.req.param('threadId');
+      const principal = c.get('principal');
+      const from = await ownThread(store, threadId, principal);
+      const pending = (await store.listRuns(threadId, principal.id)).some(
+        (run) => run.status === 'running' || run.status === 'pending',
+      );
+      if (pending) throw new ThreadBusyError(threadId);
+      const agent = from.agent ? runs.agent(from.agent) : undefined;
+      if (agent && !agent.copyCheckpoints)
+        throw new ValidationError(`The agent ${JSON.stringify(agent.name)} keeps no checkpoints to copy.`, {
+          hint: 'Start a new thread instead.',
+        });
+      const copy = await store.createThread({
+        threadId: randomUUID(),
+        owner: principal.id,
+        metadata: from.metadata,
+        ...(from.agent ? { agent: from.agent } : {}),
+      });
+      try {
+        await agent?.copyCheckpoints?.(threadId, copy.threadId);
+      } catch (error) {
+        // No half copy is left: the new thread goes with whatever checkpoints it got.
+        await runs.deleteThread(copy.threadId, principal).catch(() => undefined);
+        throw error;
+      }
+      return c.json(threadJson(copy));
     })
     .get('/threads/:threadId/state/:checkpointId', async (c) => {
       const checkpointId = idSchema.safeParse(c.req.param('checkpointId'));

@@ -160,6 +160,44 @@ describe('threads.getState at a checkpoint', () => {
   });
 });
 
+describe('threads.copy', () => {
+  it('gives the owner a new thread of theirs with the same agent, metadata and checkpoints, which goes on alone', async () => {
+    const original = await alice.threads.get(answered);
+    const history = await alice.threads.getHistory(answered, { limit: 1000 });
+    const copy = await alice.threads.copy(answered);
+    expect(copy.thread_id).not.toBe(answered);
+    expect(copy.metadata).toEqual(original.metadata);
+    expect((await alice.threads.getState(copy.thread_id)).values).toEqual(
+      (await alice.threads.getState(answered)).values,
+    );
+    const copied = await alice.threads.getHistory(copy.thread_id, { limit: 1000 });
+    expect(copied.map((state) => [state.checkpoint.checkpoint_id, state.parent_checkpoint?.checkpoint_id])).toEqual(
+      history.map((state) => [state.checkpoint.checkpoint_id, state.parent_checkpoint?.checkpoint_id]),
+    );
+    expect(copied.map((state) => state.values)).toEqual(history.map((state) => state.values));
+    // The copy is bound to the same agent, continues from the copied state, and leaves the original as it was.
+    expect((await refusal(alice.runs.wait(copy.thread_id, 'react', { input: { question: 'x' } }))).status).toBe(409);
+    const next = await alice.runs.wait(copy.thread_id, 'rag', { input: { question: 'And what is its pricing?' } });
+    expect(JSON.stringify(next)).toContain('answer');
+    expect((await alice.threads.getHistory(copy.thread_id, { limit: 1000 })).length).toBeGreaterThan(copied.length);
+    expect(await alice.threads.getHistory(answered, { limit: 1000 })).toEqual(history);
+    expect((await alice.threads.search({ limit: 1000 })).map((t) => t.thread_id)).toContain(copy.thread_id);
+    // An empty thread copies as an empty thread.
+    const empty = await alice.threads.create({ metadata: { topic: 'empty' } });
+    const emptyCopy = await alice.threads.copy(empty.thread_id);
+    expect(emptyCopy.metadata).toEqual({ topic: 'empty' });
+    expect(await alice.threads.getHistory(emptyCopy.thread_id)).toEqual([]);
+  });
+
+  it("refuses bob and an admin alice's thread as absent, and creates nothing for them", async () => {
+    const [bobBefore, adminBefore] = [await bob.threads.count(), await admin.threads.count()];
+    for (const other of [bob, admin])
+      expect(await refusal(other.threads.copy(answered))).toEqual({ status: 404, code: 'not_found' });
+    expect(await refusal(bob.threads.copy('no-such-thread'))).toEqual({ status: 404, code: 'not_found' });
+    expect([await bob.threads.count(), await admin.threads.count()]).toEqual([bobBefore, adminBefore]);
+  });
+});
+
 describe('threads.prune', () => {
   it("deletes the caller's own listed threads and passes over everyone else's", async () => {
     const mine = [await alice.threads.create(), await alice.threads.create()].map((t) => t.thread_id);
