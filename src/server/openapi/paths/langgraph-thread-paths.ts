@@ -57,6 +57,11 @@ export const langgraphThreadPaths = pathGroup(
               'The id is taken by a thread the key may not read: answered as every route answers for it, and nothing is created.',
             json: ERROR_SCHEMA_REF,
           },
+          403: {
+            description:
+              '`supersteps` given (`thread_state_read_only`): the state is written only by runs, so none is created.',
+            json: ERROR_SCHEMA_REF,
+          },
           409: {
             description: 'The id is taken by a thread the key may read (`thread_exists`).',
             json: ERROR_SCHEMA_REF,

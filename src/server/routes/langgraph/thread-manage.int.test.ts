@@ -257,6 +257,15 @@ describe('writing the state (updateState, patchState)', () => {
     expect(await alice.threads.getHistory(answered, { limit: 1000 })).toEqual(historyBefore);
   });
 
+  it('refuses a thread created with supersteps (a state written at creation), and creates nothing', async () => {
+    const before = await alice.threads.count();
+    const refused = await refusal(
+      alice.threads.create({ supersteps: [{ updates: [{ values: { answer: 'planted' }, asNode: 'generate' }] }] }),
+    );
+    expect(refused).toEqual({ status: 403, code: 'thread_state_read_only' });
+    expect(await alice.threads.count()).toBe(before);
+  });
+
   it("answers bob's writes to alice's thread as to an absent one", async () => {
     for (const attempt of [
       bob.threads.updateState(answered, { values: { answer: 'planted' } }),

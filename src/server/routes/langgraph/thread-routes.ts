@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { RunManager } from '../../../runs/run-manager.ts';
 import { readableThread } from '../../../runs/run-access.ts';
-import { isEvidentError, ValidationError } from '../../../errors/index.ts';
+import { isEvidentError, ThreadStateReadOnlyError, ValidationError } from '../../../errors/index.ts';
 import type { RunLog } from '../../../store/store.ts';
 import { readJson, requestLimits } from '../../read-json.ts';
 import { assertMetadataWithin } from '../../request-limits.ts';
@@ -86,6 +86,8 @@ export function threadRoutes(runs: RunManager, store: RunLog): Hono<ServerEnv> {
       assertMetadataWithin(body.metadata, requestLimits(c));
       const principal = c.get('principal');
       const threadId = body.thread_id ?? randomUUID();
+      // `supersteps` would write the new thread's graph state, which holds evidence: only runs write it.
+      if (Array.isArray(body.supersteps) && body.supersteps.length > 0) throw new ThreadStateReadOnlyError(threadId);
       try {
         const thread = await store.createThread({ threadId, owner: principal.id, metadata: body.metadata ?? {} });
         return c.json(threadJson(thread));
