@@ -34,7 +34,9 @@ export interface AgentRuntime {
  */
 export interface AgentRuntimeServices extends AgentServices {
   readonly store: AgentStore & RunManagerDeps['store'] & CheckpointStore & AssistantStore;
-  readonly config: AgentServices['config'] & Pick<EvidentConfig, 'approvals' | 'runs'> & Partial<Pick<EvidentConfig, 'webhooks'>>;
+  readonly config: AgentServices['config'] &
+    Pick<EvidentConfig, 'approvals' | 'runs'> &
+    Partial<Pick<EvidentConfig, 'webhooks'>>;
   readonly audit: RunAudit;
 }
 

@@ -22,7 +22,14 @@ export const agentBoundsSchemas = {
         'Conversation turns kept verbatim; older ones are folded into the running summary.',
       ),
       memoryLimit: count(0, 20, 3).describe('Long-term memories loaded per run (0: none).'),
-      memoryFloor: z.number().min(0).max(1).default(0.35).describe('Relevance a memory needs to be loaded: the larger of its cosine similarity and its keyword coverage of the question.'),
+      memoryFloor: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.35)
+        .describe(
+          'Relevance a memory needs to be loaded: the larger of its cosine similarity and its keyword coverage of the question.',
+        ),
     })
     .strict(),
   react: z

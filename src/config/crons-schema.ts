@@ -29,13 +29,7 @@ export const cronsSchema = z
       .describe(
         'The shortest time between two ticks a schedule may have; a schedule that could tick more often (e.g. every second) is refused.',
       ),
-    maxPerUser: z
-      .number()
-      .int()
-      .min(1)
-      .max(10_000)
-      .default(20)
-      .describe('Crons one user may have.'),
+    maxPerUser: z.number().int().min(1).max(10_000).default(20).describe('Crons one user may have.'),
     maxPayloadBytes: z
       .number()
       .int()

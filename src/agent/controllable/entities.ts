@@ -78,7 +78,6 @@ export function findEntitiesOffline(text: string): NamedEntity[] {
   return found.sort((a, b) => b.text.length - a.text.length);
 }
 
-
 /** The variable that stands for the n-th entity (1-based): ENTITY_1, ENTITY_2, … */
 export const entityVariable = (n: number): string => `ENTITY_${n}`;
 

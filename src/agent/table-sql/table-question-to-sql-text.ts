@@ -135,4 +135,3 @@ export function nearlySame(a: string, b: string): boolean {
   }
   return (previous[b.length] as number) <= allowed;
 }
-

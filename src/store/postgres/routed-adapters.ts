@@ -20,7 +20,15 @@ import { postgresRunLog } from './run-log.ts';
 import { postgresRunWebhookLog } from './run-webhook-log.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
-export type PostgresAdapters = DocumentStore & PrincipalStore & MemoryStore & RunLog & AuditLog & FeedbackStore & AssistantStore & CronStore & RunWebhookLog;
+export type PostgresAdapters = DocumentStore &
+  PrincipalStore &
+  MemoryStore &
+  RunLog &
+  AuditLog &
+  FeedbackStore &
+  AssistantStore &
+  CronStore &
+  RunWebhookLog;
 
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
