@@ -1,31 +1,18 @@
 import { z } from 'zod';
+import { pageQueryFields, queryText } from '../domain/page-query.ts';
 import { ValidationError } from '../errors/index.ts';
 import { AUDIT_ACTIONS, type AuditQuery } from '../store/store.ts';
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from './audit-limits.ts';
 
 export { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT };
 
-const text = z.string().trim().min(1).max(512);
-
 /** The filters and paging of an audit read, as query parameters (all text), snake_case like every surface. */
 export const auditFiltersSchema = z
   .object({
-    actor: text.optional(),
+    actor: queryText.optional(),
     action: z.enum(AUDIT_ACTIONS).optional(),
-    run_id: text.optional(),
-    since: z.string().trim().min(1).max(64).optional(),
-    until: z.string().trim().min(1).max(64).optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, 'a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_AUDIT_LIMIT))
-      .optional(),
-    cursor: z
-      .string()
-      .regex(/^[1-9]\d{0,15}$/, 'the next_cursor of the previous page')
-      .transform(Number)
-      .optional(),
+    run_id: queryText.optional(),
+    ...pageQueryFields(MAX_AUDIT_LIMIT),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, queryText } from '../domain/page-query.ts';
 import { FEEDBACK_RATINGS } from '../domain/feedback.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { FeedbackQuery } from '../store/store.ts';
@@ -7,29 +8,15 @@ import type { FeedbackQuery } from '../store/store.ts';
 export const DEFAULT_FEEDBACK_LIMIT = 50;
 export const MAX_FEEDBACK_LIMIT = 200;
 
-const text = z.string().trim().min(1).max(512);
-
 /** The filters and paging of a feedback read, as query parameters (all text), snake_case like every surface. */
 export const feedbackFiltersSchema = z
   .object({
-    agent: text.optional(),
+    agent: queryText.optional(),
     rating: z.enum(FEEDBACK_RATINGS).optional(),
-    user: text.optional(),
-    run_id: text.optional(),
-    since: z.string().trim().min(1).max(64).optional(),
-    until: z.string().trim().min(1).max(64).optional(),
+    user: queryText.optional(),
+    run_id: queryText.optional(),
     has_correction: z.enum(['true', 'false']).optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, 'a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_FEEDBACK_LIMIT))
-      .optional(),
-    cursor: z
-      .string()
-      .regex(/^[1-9]\d{0,15}$/, 'the next_cursor of the previous page')
-      .transform(Number)
-      .optional(),
+    ...pageQueryFields(MAX_FEEDBACK_LIMIT),
   })
   .strict();
 
