@@ -118,6 +118,21 @@ export class EvidentApi {
     return summary;
   }
 
+  /** A JSON request to another `/v1` route (the admin pages' calls), with the same credentials and error handling. */
+  async send<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: {
+        ...this.authHeaders(),
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw await apiErrorOfResponse(response);
+    return (await response.json()) as T;
+  }
+
   private authHeaders(): Record<string, string> {
     return { authorization: `Bearer ${this.apiKey}` };
   }
