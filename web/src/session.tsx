@@ -11,8 +11,9 @@ import { PAGES, useHashRoute, type Page } from './common/use-hash-route.ts';
 import { DocumentsPage } from './documents/documents-page.tsx';
 import { GraphPage } from './graph/graph-page.tsx';
 import { WhoAmI } from './auth/who-am-i.tsx';
+import { AdminPage } from './admin/admin-page.tsx';
 
-const PAGE_TITLES: Record<Page, string> = { chat: 'Chat', documents: 'Documents', graph: 'Graph' };
+const PAGE_TITLES: Record<Page, string> = { chat: 'Chat', documents: 'Documents', graph: 'Graph', admin: 'Admin' };
 
 /** The signed-in UI: checks the key with `/v1/me`, then shows the page the URL names. A rejected key signs out. */
 export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?: ApiError) => void }) {
@@ -66,6 +67,15 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
               {PAGE_TITLES[name]}
             </a>
           ))}
+          {me.roles.includes('admin') && (
+            <a
+              href="#/admin"
+              className={page === 'admin' ? 'active' : undefined}
+              aria-current={page === 'admin' ? 'page' : undefined}
+            >
+              {PAGE_TITLES.admin}
+            </a>
+          )}
         </nav>
         <AssistantChooser assistants={assistants} />
         <WhoAmI me={me} onChangeKey={() => onSignOut()} />
@@ -77,6 +87,7 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
       </div>
       {page === 'documents' && <DocumentsPage api={api} me={me} />}
       {page === 'graph' && <GraphPage client={client} assistantId={assistants.selected} />}
+      {page === 'admin' && <AdminPage api={api} me={me} />}
     </div>
   );
 }
