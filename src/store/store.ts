@@ -7,6 +7,7 @@ import type { FeedbackStore } from './ports/feedback-store.ts';
 import type { MemoryStore } from './ports/memory-store.ts';
 import type { PrincipalStore } from './ports/principal-store.ts';
 import type { RunLog } from './ports/run-log.ts';
+import type { SessionStore } from './ports/session-store.ts';
 export type {
   RunWebhookLog,
   RunWebhookRecord,
@@ -109,6 +110,16 @@ export type {
 } from './ports/memory-store.ts';
 export type { PrincipalStore, UserRecord } from './ports/principal-store.ts';
 export {
+  SIGN_IN_METHODS,
+  type SessionCreate,
+  type SessionQuery,
+  type SessionRecord,
+  type SessionStore,
+  type SignInMethod,
+  type SignInState,
+} from './ports/session-store.ts';
+export { MAX_SESSION_PAGE } from './session-rules.ts';
+export {
   isRunFinished,
   MULTITASK_STRATEGIES,
   type ClaimedRun,
@@ -149,7 +160,8 @@ export interface Store
     FeedbackStore,
     AssistantStore,
     CronStore,
-    RunWebhookLog {
+    RunWebhookLog,
+    SessionStore {
   readonly backend: string;
   /** Where the data lives (file path or database URL without password), for messages. */
   readonly location: string;

@@ -8,6 +8,7 @@ import type { MemoryStore } from '../ports/memory-store.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { RunLog } from '../ports/run-log.ts';
 import type { RunWebhookLog } from '../ports/run-webhook-log.ts';
+import type { SessionStore } from '../ports/session-store.ts';
 import { postgresAssistantStore } from './assistant-store.ts';
 import { postgresAuditLog } from './audit-log.ts';
 import { postgresCronStore } from './cron-store.ts';
@@ -18,6 +19,7 @@ import type { PostgresPool } from './pool.ts';
 import { postgresPrincipalStore } from './principal-store.ts';
 import { postgresRunLog } from './run-log.ts';
 import { postgresRunWebhookLog } from './run-webhook-log.ts';
+import { postgresSessionStore } from './session-store.ts';
 import type { ReadReplicas } from './read-replicas.ts';
 
 export type PostgresAdapters = DocumentStore &
@@ -28,7 +30,8 @@ export type PostgresAdapters = DocumentStore &
   FeedbackStore &
   AssistantStore &
   CronStore &
-  RunWebhookLog;
+  RunWebhookLog &
+  SessionStore;
 
 /** The scopes a client reads its own writes in: the documents, one user's memories, one thread, one user's threads. */
 const DOCUMENTS = 'documents';
@@ -54,6 +57,8 @@ export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
   ...postgresAssistantStore(pool),
   // Crons stay on the primary: schedulers claim ticks by compare-and-set, and owners read back their own changes.
   ...postgresCronStore(pool),
+  // Sessions stay on the primary: a revoked or expired session must stop working at once.
+  ...postgresSessionStore(pool),
 });
 
 /**

@@ -10,6 +10,7 @@ import { sqliteMemoryStore } from './memory-store.ts';
 import { sqlitePrincipalStore } from './principal-store.ts';
 import { sqliteRunLog } from './run-log.ts';
 import { sqliteRunWebhookLog } from './run-webhook-log.ts';
+import { sqliteSessionStore } from './session-store.ts';
 import { TableQueryRunner } from './table-query/runner.ts';
 import { resolveTableQueryLimits } from '../table-query-limits.ts';
 import { TermStats } from './term-stats.ts';
@@ -50,6 +51,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     ...sqliteFeedbackStore(conn),
     ...sqliteAssistantStore(conn),
     ...sqliteCronStore(conn),
+    ...sqliteSessionStore(conn),
     prepareTableQueries() {
       if (conn.isOpen && conn.location !== ':memory:') tableQueries.prewarm(resolveTableQueryLimits(DEFAULT_BOUNDS));
     },

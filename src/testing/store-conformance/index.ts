@@ -21,6 +21,7 @@ import { describeRunLogLeases } from './run-log-lease.spec.ts';
 import { describeRunWebhooks } from './run-webhooks.spec.ts';
 import { describeRunQueue } from './run-queue.spec.ts';
 import { describePersistence } from './store.spec.ts';
+import { describeSessionStore } from './session-store.spec.ts';
 import { ConformanceSuite, type OpenStore } from './suite.ts';
 import { describeTableQueries } from './table-queries.spec.ts';
 import { describeTableQueryBounds } from './table-query-bounds.spec.ts';
@@ -54,6 +55,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeTableQueryBounds(suite);
     // PrincipalStore, MemoryStore, RunLog, CheckpointStore
     describePrincipalStore(suite);
+    describeSessionStore(suite);
     describeMemoryStore(suite);
     describeStoreItems(suite);
     describeRunLog(suite);

@@ -22,6 +22,7 @@ import { runWebhooks } from './021-run-webhooks.ts';
 import type { PostgresMigration } from './migration.ts';
 import { storeItems } from './022-store-items.ts';
 import { storeItemTerms } from './023-store-item-terms.ts';
+import { sessions } from './024-sessions.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -50,4 +51,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   runWebhooks,
   storeItems,
   storeItemTerms,
+  sessions,
 ];

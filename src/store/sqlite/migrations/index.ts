@@ -21,6 +21,7 @@ import { runWebhooks } from './020-run-webhooks.ts';
 import type { Migration } from './migration.ts';
 import { storeItems } from './021-store-items.ts';
 import { storeItemTerms } from './022-store-item-terms.ts';
+import { sessions } from './023-sessions.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runWebhooks,
   storeItems,
   storeItemTerms,
+  sessions,
 ];
