@@ -48,7 +48,9 @@ export function NewUserForm({
           <input type="text" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
         </label>
         <label>
-          Groups <span className="muted">(comma-separated)</span>
+          <span>
+            Groups <span className="muted">(comma-separated)</span>
+          </span>
           <input type="text" value={groups} onChange={(event) => setGroups(event.target.value)} autoComplete="off" />
         </label>
         <label>

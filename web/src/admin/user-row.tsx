@@ -38,13 +38,15 @@ function UserEditor({ user, actions, onDone }: { user: AdminUser; actions: UserR
           <option value="admin">admin</option>
         </select>
       </td>
-      <td colSpan={3} className="row-actions">
-        <button type="button" className="primary" onClick={() => void save()} aria-label={`Save ${user.name}`}>
-          Save
-        </button>
-        <button type="button" className="link-button" onClick={onDone}>
-          Cancel
-        </button>
+      <td colSpan={3}>
+        <span className="row-actions">
+          <button type="button" className="primary" onClick={() => void save()} aria-label={`Save ${user.name}`}>
+            Save
+          </button>
+          <button type="button" className="link-button" onClick={onDone}>
+            Cancel
+          </button>
+        </span>
       </td>
     </>
   );
@@ -77,38 +79,40 @@ export function UserRow({ user, actions }: { user: AdminUser; actions: UserRowAc
           <td>{user.roles.join(', ')}</td>
           <td>{user.active === undefined ? '—' : inactive ? 'deactivated' : 'active'}</td>
           <td className="muted">{formatTime(user.created_at)}</td>
-          <td className="row-actions">
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => setEditing(true)}
-              aria-label={`Edit ${user.name}`}
-            >
-              Edit
-            </button>
-            <a href={adminHref('keys', user.name)} aria-label={`Keys of ${user.name}`}>
-              Keys
-            </a>
-            <a href={adminHref('sessions', user.name)} aria-label={`Sessions of ${user.name}`}>
-              Sessions
-            </a>
-            {user.active !== undefined &&
-              (inactive ? (
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => actions.setActive(user.name, true)}
-                  aria-label={`Reactivate ${user.name}`}
-                >
-                  Reactivate
-                </button>
-              ) : (
-                <ConfirmButton
-                  action="Deactivate"
-                  label={`Deactivate ${user.name}`}
-                  onConfirm={() => actions.setActive(user.name, false)}
-                />
-              ))}
+          <td>
+            <span className="row-actions">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => setEditing(true)}
+                aria-label={`Edit ${user.name}`}
+              >
+                Edit
+              </button>
+              <a href={adminHref('keys', user.name)} aria-label={`Keys of ${user.name}`}>
+                Keys
+              </a>
+              <a href={adminHref('sessions', user.name)} aria-label={`Sessions of ${user.name}`}>
+                Sessions
+              </a>
+              {user.active !== undefined &&
+                (inactive ? (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => actions.setActive(user.name, true)}
+                    aria-label={`Reactivate ${user.name}`}
+                  >
+                    Reactivate
+                  </button>
+                ) : (
+                  <ConfirmButton
+                    action="Deactivate"
+                    label={`Deactivate ${user.name}`}
+                    onConfirm={() => actions.setActive(user.name, false)}
+                  />
+                ))}
+            </span>
           </td>
         </>
       )}
