@@ -8,6 +8,7 @@ import { tracingSchema } from './tracing-schema.ts';
 import { auditSchema } from './audit-schema.ts';
 import { cronsSchema } from './crons-schema.ts';
 import { webhooksSchema } from './webhooks-schema.ts';
+import { oidcSchema } from './oidc-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
 const providerSpec = z.string().regex(/^[a-z-]+(:.+)?$/, 'expected "provider" or "provider:model"');
@@ -187,6 +188,8 @@ export const configSchema = z
       .describe(
         "The server's admin key (`EVIDENT_ADMIN_KEY`), for automation; users' own keys live hashed in the store.",
       ),
+    /** OpenID Connect sign-in and the provider's bearer tokens (`EVIDENT_OIDC_*`); unset: off. See `oidc-schema.ts`. */
+    oidc: oidcSchema.optional(),
     /** OpenTelemetry traces (exported when OTEL_EXPORTER_OTLP_ENDPOINT is set); see `tracing-schema.ts`. */
     tracing: tracingSchema,
     debug: z.boolean().default(false).describe('Print stack traces and debug logs (`--debug`).'),

@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'namespace_forbidden'
   | 'assistant_read_only'
   | 'thread_state_read_only'
+  // Sign-in through the OpenID provider: refused at one of its steps.
+  | 'oidc_sign_in_failed'
   // Assistants: a create that names a taken id.
   | 'assistant_exists'
   // Threads and runs: the request is fine, but the thread or run is not in a state that allows it now.
@@ -95,6 +97,7 @@ const KNOWN: Record<ErrorCode, true> = {
   namespace_forbidden: true,
   assistant_read_only: true,
   thread_state_read_only: true,
+  oidc_sign_in_failed: true,
   assistant_exists: true,
   thread_exists: true,
   thread_busy: true,

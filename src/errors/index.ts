@@ -16,6 +16,7 @@ export { ModelNotFoundError } from './model-not-found-error.ts';
 export { NamespaceForbiddenError } from './namespace-forbidden-error.ts';
 export { NoPendingApprovalError } from './no-pending-approval-error.ts';
 export { NotFoundError } from './not-found-error.ts';
+export { OidcSignInError, type OidcSignInFailure } from './oidc-sign-in-error.ts';
 export { InputTooLargeError, type InputBound } from './input-too-large-error.ts';
 export { PayloadTooLargeError } from './payload-too-large-error.ts';
 export { ProviderError } from './provider-error.ts';

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiError } from '../api/api-error.ts';
 import { ErrorNotice } from '../common/error-notice.tsx';
+import { ProviderSignIn } from './provider-sign-in.tsx';
 
 /** The first screen: an API key, kept in this browser once the server accepts it. */
 export function KeyForm({ onSubmit, error }: { onSubmit: (key: string) => void; error: ApiError | undefined }) {
@@ -14,6 +15,7 @@ export function KeyForm({ onSubmit, error }: { onSubmit: (key: string) => void; 
       <form className="card key-form" onSubmit={submit}>
         <h1>Evident</h1>
         <p>Answers from your organisation's documents, with the evidence — or a clear “I don't know”.</p>
+        <ProviderSignIn />
         <label htmlFor="api-key">API key</label>
         <input
           id="api-key"

@@ -10,7 +10,8 @@ const metadata = (id: string, summary: string) =>
     summary,
     description:
       'OAuth 2.0 Protected Resource Metadata (RFC 9728) of `/mcp`, named by the `WWW-Authenticate` header of its 401. ' +
-      'Bearer tokens are Evident API keys (`evident keys create <user>`); no authorization server is run, so none is named.',
+      'Bearer tokens are Evident API keys (`evident keys create <user>`) and, when `oidc.audience` is set, the OpenID ' +
+      "provider's JWT access tokens: then `authorization_servers` names the provider's issuer; otherwise none is named.",
     access: 'public',
     responses: { 200: { description: 'The metadata document.', json: protectedResourceMetadataJson } },
   });

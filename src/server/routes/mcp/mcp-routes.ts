@@ -15,6 +15,8 @@ export interface McpRouteOptions {
   /** The API's key check (the same as every other route's): its principal is the one every tool runs as. */
   auth: MiddlewareHandler<ServerEnv>;
   logger: Logger;
+  /** The OpenID provider's issuer whose access tokens the API accepts, named in the protected-resource metadata. */
+  authorizationServer?: string | undefined;
 }
 
 const originOf = (c: Context<ServerEnv>) => new URL(c.req.url).origin;
@@ -45,7 +47,8 @@ const methodNotAllowed = (c: Context<ServerEnv>) => {
  */
 export function mcpRoutes(evident: Evident, runs: RunManager, options: McpRouteOptions): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
-  for (const path of METADATA_PATHS) app.get(path, (c) => c.json(protectedResourceMetadata(originOf(c))));
+  for (const path of METADATA_PATHS)
+    app.get(path, (c) => c.json(protectedResourceMetadata(originOf(c), options.authorizationServer)));
 
   app.use(MCP_PATH, async (c, next) => {
     try {

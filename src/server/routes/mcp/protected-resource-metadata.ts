@@ -16,12 +16,18 @@ export const bearerChallenge = (origin: string): string =>
 
 /**
  * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of /mcp. Evident takes its own API keys as bearer tokens
- * (`evident keys create <user>`) and runs no authorization server, so none is named (`authorization_servers` is
- * optional in RFC 9728): a client is configured with a key, and the documentation says where to get one.
+ * (`evident keys create <user>`), and, when OpenID Connect is configured with an access-token audience, the
+ * provider's JWT access tokens: then the provider's issuer is named as the authorization server, so an MCP client
+ * can get a token there. Without one, none is named (`authorization_servers` is optional in RFC 9728): a client is
+ * configured with a key, and the documentation says where to get one.
  */
-export function protectedResourceMetadata(origin: string): ProtectedResourceMetadata {
+export function protectedResourceMetadata(
+  origin: string,
+  authorizationServer?: string | undefined,
+): ProtectedResourceMetadata {
   return {
     resource: `${origin}${MCP_PATH}`,
+    ...(authorizationServer ? { authorization_servers: [authorizationServer] } : {}),
     bearer_methods_supported: ['header'],
     resource_name: 'Evident',
     resource_documentation: `${origin}/docs`,
@@ -31,6 +37,12 @@ export function protectedResourceMetadata(origin: string): ProtectedResourceMeta
 export const protectedResourceMetadataJson = z
   .object({
     resource: z.string().describe('The URL of the MCP endpoint this describes.'),
+    authorization_servers: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "The OpenID provider's issuer, when the server accepts its access tokens (`oidc.audience`); absent otherwise.",
+      ),
     bearer_methods_supported: z.array(z.literal('header')),
     resource_name: z.string(),
     resource_documentation: z.string(),
