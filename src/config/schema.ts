@@ -8,6 +8,7 @@ import { tracingSchema } from './tracing-schema.ts';
 import { auditSchema } from './audit-schema.ts';
 import { cronsSchema } from './crons-schema.ts';
 import { webhooksSchema } from './webhooks-schema.ts';
+import { sessionsSchema } from './sessions-schema.ts';
 import { oidcSchema } from './oidc-schema.ts';
 
 /** `provider` or `provider:model`, e.g. `offline`, `transformers:./models/all-MiniLM-L6-v2`, `ollama:nomic-embed-text`. */
@@ -170,6 +171,8 @@ export const configSchema = z
     webhooks: webhooksSchema,
     /** How the audit log records questions (`hash` or `text`); see `audit-schema.ts`. */
     audit: auditSchema,
+    /** Browser sessions: lifetime, idle timeout, a trusted proxy's forwarded headers; see `sessions-schema.ts`. */
+    sessions: sessionsSchema,
     /** What one HTTP request may carry (body bytes and depth, query, question, messages, metadata); see `limits-schema.ts`. */
     limits: limitsSchema,
     /** The bounds each agent runs within (retries, iterations, tasks, evidence, memory); see `agents-schema.ts`. */

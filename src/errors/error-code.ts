@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'namespace_forbidden'
   | 'assistant_read_only'
   | 'thread_state_read_only'
+  // A state-changing request made with the session cookie, without its CSRF token or from another site.
+  | 'csrf_rejected'
   // Sign-in through the OpenID provider: refused at one of its steps.
   | 'oidc_sign_in_failed'
   // Assistants: a create that names a taken id.
@@ -97,6 +99,7 @@ const KNOWN: Record<ErrorCode, true> = {
   namespace_forbidden: true,
   assistant_read_only: true,
   thread_state_read_only: true,
+  csrf_rejected: true,
   oidc_sign_in_failed: true,
   assistant_exists: true,
   thread_exists: true,

@@ -3,6 +3,7 @@ export { AssistantReadOnlyError } from './assistant-read-only-error.ts';
 export { ThreadStateReadOnlyError } from './thread-state-read-only-error.ts';
 export { ClientClosedError } from './client-closed-error.ts';
 export { ConfigError } from './config-error.ts';
+export { CsrfError } from './csrf-error.ts';
 export { DecisionForbiddenError } from './decision-forbidden-error.ts';
 export { DocumentFileUnavailableError, type DocumentFileGap } from './document-file-unavailable-error.ts';
 export { EmbedderMismatchError, type EmbedderIdentity } from './embedder-mismatch-error.ts';

@@ -3,6 +3,8 @@ import type { Evident } from '../evident.ts';
 import { RouteNotFoundError, TooManyRunsError } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import { authenticate } from './auth.ts';
+import { secureHeaders } from './secure-headers.ts';
+import { sessionRoutes, signInRoutes } from './routes/session-routes.ts';
 import { errorResponse } from './error-response.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
 import { feedbackRoutes } from './routes/feedback-routes.ts';
@@ -58,9 +60,14 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
     c.set('limits', evident.config.limits);
     await next();
   });
+  app.use('*', secureHeaders());
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
-  const auth = authenticate({ store: evident.store, adminKey: deps.adminKey ?? evident.config.adminKey });
+  const adminKey = deps.adminKey ?? evident.config.adminKey;
+  const sessions = evident.config.sessions;
+  const auth = authenticate({ store: evident.store, adminKey, sessions });
+  // The key-paste sign-in, before the /v1 key check: the key it exchanges for a session cookie may be in its body.
+  app.route('/v1', signInRoutes(evident, { settings: sessions, adminKey }));
   // Before the /v1 key check: the OpenAI-compatible routes check the key themselves, to answer in OpenAI's error shape.
   if (deps.agents)
     app.route(
@@ -91,6 +98,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
     app.route('/v1', cronHistoryRoutes(crons));
   }
   app.route('/v1', meRoutes());
+  app.route('/v1', sessionRoutes(evident, sessions));
   app.route('/v1', searchRoutes(evident));
   app.route('/v1', documentRoutes(evident, { logger }));
   app.route('/v1', documentFileRoutes(evident, deps.documentRoots));

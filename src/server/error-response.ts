@@ -13,6 +13,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   namespace_forbidden: 403,
   assistant_read_only: 403,
   thread_state_read_only: 403,
+  csrf_rejected: 403,
   assistant_exists: 409,
   not_found: 404,
   document_file_unavailable: 404,

@@ -14,6 +14,7 @@ import { mcpPaths } from './paths/mcp-paths.ts';
 import { openAiPaths } from './paths/openai-paths.ts';
 import { mePaths } from './paths/me-paths.ts';
 import { searchPaths } from './paths/search-paths.ts';
+import { sessionPaths } from './paths/session-paths.ts';
 import { signInPaths } from './paths/sign-in-paths.ts';
 import { systemPaths } from './paths/system-paths.ts';
 import { userPaths } from './paths/user-paths.ts';
@@ -23,6 +24,7 @@ import { webhookPaths } from './paths/webhook-paths.ts';
 export const PATH_GROUPS: readonly PathGroup[] = [
   systemPaths,
   mePaths,
+  sessionPaths,
   signInPaths,
   searchPaths,
   documentPaths,

@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   'user.update',
   'key.create',
   'key.revoke',
+  // An admin ended a user's browser session (target: the session id; outcome: whose).
+  'session.revoke',
   'document.upload',
   'document.delete',
   // Content read outside a search or an ask: SQL over ingested tables, a document's file or resource.
