@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'oidc_sign_in_failed'
   // Assistants: a create that names a taken id.
   | 'assistant_exists'
+  // The directory (SCIM): a create or rename names a user or group that exists.
+  | 'directory_conflict'
   // Threads and runs: the request is fine, but the thread or run is not in a state that allows it now.
   | 'thread_exists'
   | 'thread_busy'
@@ -102,6 +104,7 @@ const KNOWN: Record<ErrorCode, true> = {
   csrf_rejected: true,
   oidc_sign_in_failed: true,
   assistant_exists: true,
+  directory_conflict: true,
   thread_exists: true,
   thread_busy: true,
   too_many_runs: true,

@@ -5,6 +5,7 @@ export { ClientClosedError } from './client-closed-error.ts';
 export { ConfigError } from './config-error.ts';
 export { CsrfError } from './csrf-error.ts';
 export { DecisionForbiddenError } from './decision-forbidden-error.ts';
+export { DirectoryConflictError } from './directory-conflict-error.ts';
 export { DocumentFileUnavailableError, type DocumentFileGap } from './document-file-unavailable-error.ts';
 export { EmbedderMismatchError, type EmbedderIdentity } from './embedder-mismatch-error.ts';
 export { EmptyAclError } from './empty-acl-error.ts';

@@ -1,4 +1,5 @@
 import type { Principal } from '../domain/index.ts';
+import { UnauthorizedError } from '../errors/index.ts';
 import type { PrincipalStore } from '../store/store.ts';
 
 /**
@@ -6,13 +7,15 @@ import type { PrincipalStore } from '../store/store.ts';
  * copied from the moment a run started): a stored user's groups and roles are read again, so a user removed from a
  * group, or an admin demoted, mid-run or while a run waits for an approval, loses that access at the next step.
  * A principal with no user record — the CLI operator, the admin key, an ad-hoc `--groups` member, an evaluation
- * user — keeps what it was given: there is nothing newer to read (users are changed, never deleted).
+ * user — keeps what it was given: there is nothing newer to read (users are changed, never deleted: a user the
+ * directory deletes stays, inactive). A deactivated user matches nothing: what runs for them stops (401).
  */
 export async function currentPrincipal(
   store: Pick<PrincipalStore, 'getUser'>,
   principal: Principal,
 ): Promise<Principal> {
   const user = await store.getUser(principal.id);
+  if (user && !user.active) throw new UnauthorizedError();
   return user ? { id: user.name, groups: [...user.groups], roles: [...user.roles] } : principal;
 }
 

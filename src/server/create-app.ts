@@ -4,6 +4,9 @@ import { RouteNotFoundError, TooManyRunsError } from '../errors/index.ts';
 import { silentLogger, type Logger } from '../logging/logger.ts';
 import { authenticate } from './auth.ts';
 import { secureHeaders } from './secure-headers.ts';
+import { browserSessions } from './session-cookie.ts';
+import { authProvidersRoutes } from './oidc/auth-providers-routes.ts';
+import { oidcServer } from './oidc/oidc-server.ts';
 import { sessionRoutes, signInRoutes } from './routes/session-routes.ts';
 import { errorResponse } from './error-response.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
@@ -65,7 +68,19 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.route('/', docsRoutes());
   const adminKey = deps.adminKey ?? evident.config.adminKey;
   const sessions = evident.config.sessions;
-  const auth = authenticate({ store: evident.store, adminKey, sessions });
+  // OpenID Connect: sign-in routes, and the provider's access tokens as bearer tokens (with oidc.audience).
+  const oidc = evident.config.oidc
+    ? oidcServer({
+        oidc: evident.config.oidc,
+        store: evident.store,
+        sessions: browserSessions(evident.store, sessions),
+        logger,
+      })
+    : undefined;
+  const auth = authenticate({ store: evident.store, adminKey, sessions, accessTokens: oidc?.tokenResolver });
+  // Before the /v1 key check: the sign-in screen asks how one may sign in before anyone has.
+  app.route('/v1', authProvidersRoutes(evident.config.oidc));
+  if (oidc) app.route('/', oidc.routes);
   // The key-paste sign-in, before the /v1 key check: the key it exchanges for a session cookie may be in its body.
   app.route('/v1', signInRoutes(evident, { settings: sessions, adminKey }));
   // Before the /v1 key check: the OpenAI-compatible routes check the key themselves, to answer in OpenAI's error shape.
@@ -75,7 +90,11 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
       chatCompletionsRoutes(deps.agents.runs, evident.store, { auth, heartbeatMs: deps.heartbeatMs ?? 5_000, logger }),
     );
   // MCP (Streamable HTTP) checks the key itself, to answer a missing one with the protected-resource metadata's URL.
-  if (deps.agents) app.route('/', mcpRoutes(evident, deps.agents.runs, { auth, logger }));
+  if (deps.agents)
+    app.route(
+      '/',
+      mcpRoutes(evident, deps.agents.runs, { auth, logger, authorizationServer: oidc?.authorizationServer }),
+    );
   app.use('/v1/*', auth);
   if (deps.agents) {
     const { runs } = deps.agents;

@@ -15,6 +15,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   thread_state_read_only: 403,
   csrf_rejected: 403,
   assistant_exists: 409,
+  directory_conflict: 409,
   not_found: 404,
   document_file_unavailable: 404,
   invalid_input: 400,

@@ -2,6 +2,7 @@ import type { AssistantStore } from './ports/assistant-store.ts';
 import type { AuditLog } from './ports/audit-log.ts';
 import type { CheckpointStore } from './ports/checkpoint-store.ts';
 import type { CronStore } from './ports/cron-store.ts';
+import type { DirectoryStore } from './ports/directory-store.ts';
 import type { DocumentStore, EmbedderInfo } from './ports/document-store.ts';
 import type { FeedbackStore } from './ports/feedback-store.ts';
 import type { MemoryStore } from './ports/memory-store.ts';
@@ -109,6 +110,17 @@ export type {
   StoreItemHit,
 } from './ports/memory-store.ts';
 export type { PrincipalStore, UserRecord } from './ports/principal-store.ts';
+export type {
+  DirectoryGroup,
+  DirectoryGroupMatch,
+  DirectoryGroupPatch,
+  DirectoryMember,
+  DirectoryStore,
+  DirectoryUser,
+  DirectoryUserMatch,
+  DirectoryUserPatch,
+} from './ports/directory-store.ts';
+export { MAX_EXTERNAL_ID_CHARS, MAX_MEMBERS_PER_CHANGE } from './directory-rules.ts';
 export {
   SIGN_IN_METHODS,
   type SessionCreate,
@@ -153,6 +165,7 @@ export interface StoreStats {
 export interface Store
   extends DocumentStore,
     PrincipalStore,
+    DirectoryStore,
     MemoryStore,
     RunLog,
     CheckpointStore,

@@ -128,6 +128,7 @@ export class CronScheduler {
       ? { id: user.name, groups: [...user.groups], roles: [...user.roles] }
       : undefined;
     if (!principal) return { status: 'skipped', reason: `owner_not_found: no user ${cron.owner} in the store` };
+    if (user && !user.active) return { status: 'skipped', reason: `owner_not_allowed: ${cron.owner} is deactivated` };
     const refusal = cronRefusal(principal, this.deps.config);
     if (refusal) return { status: 'skipped', reason: `owner_not_allowed: ${refusal}` };
     if (cron.threadId !== null) {

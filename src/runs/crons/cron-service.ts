@@ -181,7 +181,7 @@ export class CronService {
   private async assertMayRunCrons(principal: Principal): Promise<void> {
     const user = await this.store.getUser(principal.id);
     const refusal = cronRefusal(
-      user ? { id: user.name, groups: [...user.groups], roles: [...user.roles] } : undefined,
+      user?.active ? { id: user.name, groups: [...user.groups], roles: [...user.roles] } : undefined,
       this.config,
     );
     if (refusal)

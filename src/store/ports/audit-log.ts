@@ -21,6 +21,14 @@ export const AUDIT_ACTIONS = [
   'webhook.delivery',
   // The ACL of a shared Store API namespace was set (outcome: created or changed; target: the namespace's root).
   'store.acl',
+  // The directory (SCIM) changed a user or a group: deactivated, activated or deleted a user (target: the user);
+  // added, changed or deleted a group (target: the group's name; outcome: what changed).
+  'user.deactivate',
+  'user.activate',
+  'user.delete',
+  'group.add',
+  'group.update',
+  'group.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -28,7 +36,17 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * The front end an action came through, where it is known (a run recovered by another process has none): the HTTP
  * API, the LangGraph API, the OpenAI-compatible route, the CLI, MCP, and the in-process framework adapters.
  */
-export const AUDIT_SURFACES = ['http', 'langgraph', 'openai', 'cli', 'mcp', 'langchain', 'ai-sdk', 'cron'] as const;
+export const AUDIT_SURFACES = [
+  'http',
+  'langgraph',
+  'openai',
+  'cli',
+  'mcp',
+  'langchain',
+  'ai-sdk',
+  'cron',
+  'scim',
+] as const;
 export type AuditSurface = (typeof AUDIT_SURFACES)[number];
 
 export type AuditDecision = 'approve' | 'edit' | 'reject';

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { assertValidUser, type Role } from '../../domain/index.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey } from '../api-key.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
 import type { PostgresPool } from './pool.ts';
-import { toUserRecord, type UserRow } from './row-mappers.ts';
+import { toUserRecord, USER_COLUMNS, type UserRow } from './row-mappers.ts';
 
 /** Users and their API keys on Postgres; only sha256 hashes of keys are stored. */
 export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
@@ -17,10 +18,18 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
         async (c) =>
           (
             await c.query<UserRow>(
-              `INSERT INTO users (name, groups, roles, created_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (name) DO UPDATE SET groups = excluded.groups, roles = CASE WHEN $5 THEN excluded.roles ELSE users.roles END
-             RETURNING name, groups, roles, created_at`,
-              [name, [...new Set(user.groups)], user.roles ?? ['member'], new Date(), user.roles !== undefined],
+              `INSERT INTO users (name, groups, roles, created_at, scim_id, updated_at) VALUES ($1, $2, $3, $4, $6, $4)
+             ON CONFLICT (name) DO UPDATE SET groups = excluded.groups, updated_at = excluded.updated_at,
+               roles = CASE WHEN $5 THEN excluded.roles ELSE users.roles END
+             RETURNING ${USER_COLUMNS}`,
+              [
+                name,
+                [...new Set(user.groups)],
+                user.roles ?? ['member'],
+                new Date(),
+                user.roles !== undefined,
+                randomUUID(),
+              ],
             )
           ).rows[0] as UserRow,
       );
@@ -30,8 +39,7 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
     async getUser(name) {
       const row = await pool.withClient(
         'read a user',
-        async (c) =>
-          (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users WHERE name = $1', [name])).rows[0],
+        async (c) => (await c.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE name = $1`, [name])).rows[0],
       );
       return row ? toUserRecord(row) : undefined;
     },
@@ -39,8 +47,7 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
     async listUsers() {
       const rows = await pool.withClient(
         'list users',
-        async (c) =>
-          (await c.query<UserRow>('SELECT name, groups, roles, created_at FROM users ORDER BY name COLLATE "C"')).rows,
+        async (c) => (await c.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY name COLLATE "C"`)).rows,
       );
       return rows.map(toUserRecord);
     },
@@ -66,7 +73,8 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
       return pool.withClient('check an API key', async (c) => {
         const row = (
           await c.query<{ name: string; groups: string[]; roles: Role[] }>(
-            'SELECT u.name, u.groups, u.roles FROM api_keys k JOIN users u ON u.name = k.user_name WHERE k.key_hash = $1',
+            `SELECT u.name, u.groups, u.roles FROM api_keys k JOIN users u ON u.name = k.user_name
+             WHERE k.key_hash = $1 AND u.active`,
             [hashApiKey(key)],
           )
         ).rows[0];
@@ -89,6 +97,23 @@ export function postgresPrincipalStore(pool: PostgresPool): PrincipalStore {
         'revoke an API key',
         async (c) => ((await c.query('DELETE FROM api_keys WHERE id = $1', [id])).rowCount ?? 0) > 0,
       );
+    },
+
+    async setUserActive(name, active) {
+      // A user the directory had deleted gets a new SCIM id when an operator activates them again.
+      const row = await pool.withClient(
+        'activate or deactivate a user',
+        async (c) =>
+          (
+            await c.query<UserRow>(
+              `UPDATE users SET active = $2, updated_at = $3,
+                 scim_id = CASE WHEN $2 THEN coalesce(scim_id, $4) ELSE scim_id END
+               WHERE name = $1 RETURNING ${USER_COLUMNS}`,
+              [name, active, new Date(), randomUUID()],
+            )
+          ).rows[0],
+      );
+      return row ? toUserRecord(row) : undefined;
     },
   };
 }

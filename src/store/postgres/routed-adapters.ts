@@ -2,6 +2,7 @@ import type { AssistantStore } from '../ports/assistant-store.ts';
 import { USERS_ROOT } from '../item-rules.ts';
 import type { AuditLog } from '../ports/audit-log.ts';
 import type { CronStore } from '../ports/cron-store.ts';
+import type { DirectoryStore } from '../ports/directory-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { FeedbackStore } from '../ports/feedback-store.ts';
 import type { MemoryStore } from '../ports/memory-store.ts';
@@ -12,6 +13,7 @@ import type { SessionStore } from '../ports/session-store.ts';
 import { postgresAssistantStore } from './assistant-store.ts';
 import { postgresAuditLog } from './audit-log.ts';
 import { postgresCronStore } from './cron-store.ts';
+import { postgresDirectoryStore } from './directory-store.ts';
 import { postgresDocumentStore } from './document-store.ts';
 import { postgresFeedbackStore } from './feedback-store.ts';
 import { postgresMemoryStore } from './memory-store.ts';
@@ -24,6 +26,7 @@ import type { ReadReplicas } from './read-replicas.ts';
 
 export type PostgresAdapters = DocumentStore &
   PrincipalStore &
+  DirectoryStore &
   MemoryStore &
   RunLog &
   AuditLog &
@@ -46,6 +49,8 @@ const AUDIT = 'audit';
 export const primaryAdapters = (pool: PostgresPool): PostgresAdapters => ({
   ...postgresDocumentStore(pool),
   ...postgresPrincipalStore(pool),
+  // The directory stays on the primary with the principals: it decides who may act, read at the moment of use.
+  ...postgresDirectoryStore(pool),
   ...postgresMemoryStore(pool),
   ...postgresRunLog(pool),
   // Webhooks stay on the primary: attempts are claimed by compare-and-set, and their state is read back at once.

@@ -75,13 +75,18 @@ export interface UserRow {
   name: string;
   groups: string[];
   roles: Role[];
+  active: boolean;
   created_at: Date;
 }
+
+/** The columns `toUserRecord` reads. */
+export const USER_COLUMNS = 'name, groups, roles, active, created_at';
 
 export const toUserRecord = (row: UserRow): UserRecord => ({
   name: row.name,
   groups: row.groups,
   roles: row.roles,
+  active: row.active,
   createdAt: row.created_at.toISOString(),
 });
 

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { assertValidUser } from '../../domain/index.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { generateApiKey, hashApiKey, type ApiKeyRecord } from '../api-key.ts';
 import type { PrincipalStore } from '../ports/principal-store.ts';
-import { toUserRecord, type UserRow } from './row-mappers.ts';
+import { toUserRecord, USER_COLUMNS, type UserRow } from './row-mappers.ts';
 import type { SqliteConnection } from './connection.ts';
 
 interface ApiKeyRow {
@@ -23,8 +24,9 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
       const row = conn.guard('save a user', () =>
         conn.immediate(() => {
           stmt(
-            `INSERT INTO users (name, groups, roles, created_at) VALUES (@name, @groups, @roles, @createdAt)
-             ON CONFLICT (name) DO UPDATE SET groups = excluded.groups,
+            `INSERT INTO users (name, groups, roles, created_at, scim_id, updated_at)
+             VALUES (@name, @groups, @roles, @createdAt, @scimId, @createdAt)
+             ON CONFLICT (name) DO UPDATE SET groups = excluded.groups, updated_at = excluded.updated_at,
                roles = CASE WHEN @rolesGiven THEN excluded.roles ELSE users.roles END`,
           ).run({
             name,
@@ -32,24 +34,21 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
             roles: JSON.stringify(user.roles ?? ['member']),
             rolesGiven: user.roles === undefined ? 0 : 1,
             createdAt: new Date().toISOString(),
+            scimId: randomUUID(),
           });
-          return stmt('SELECT name, groups, roles, created_at FROM users WHERE name = ?').get(name) as UserRow;
+          return stmt(`SELECT ${USER_COLUMNS} FROM users WHERE name = ?`).get(name) as UserRow;
         }),
       );
       return toUserRecord(row);
     },
 
     async getUser(name) {
-      const row = stmt('SELECT name, groups, roles, created_at FROM users WHERE name = ?').get(name) as
-        | UserRow
-        | undefined;
+      const row = stmt(`SELECT ${USER_COLUMNS} FROM users WHERE name = ?`).get(name) as UserRow | undefined;
       return row ? toUserRecord(row) : undefined;
     },
 
     async listUsers() {
-      return (stmt('SELECT name, groups, roles, created_at FROM users ORDER BY name').all() as UserRow[]).map(
-        toUserRecord,
-      );
+      return (stmt(`SELECT ${USER_COLUMNS} FROM users ORDER BY name`).all() as UserRow[]).map(toUserRecord);
     },
 
     async createApiKey(user) {
@@ -75,8 +74,8 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
     async principalForApiKey(key) {
       return conn.guard('check an API key', () => {
         const row = stmt(
-          `SELECT u.name, u.groups, u.roles, u.created_at FROM api_keys k JOIN users u ON u.name = k.user_name
-           WHERE k.key_hash = ?`,
+          `SELECT u.name, u.groups, u.roles, u.active, u.created_at FROM api_keys k JOIN users u ON u.name = k.user_name
+           WHERE k.key_hash = ? AND u.active = 1`,
         ).get(hashApiKey(key)) as UserRow | undefined;
         if (!row) return undefined;
         const found = toUserRecord(row);
@@ -96,6 +95,22 @@ export function sqlitePrincipalStore(conn: SqliteConnection): PrincipalStore {
     async revokeApiKey(id) {
       conn.assertWritable();
       return conn.guard('revoke an API key', () => stmt('DELETE FROM api_keys WHERE id = ?').run(id).changes > 0);
+    },
+
+    async setUserActive(name, active) {
+      conn.assertWritable();
+      const row = conn.guard('activate or deactivate a user', () =>
+        conn.immediate(() => {
+          // A user the directory had deleted gets a new SCIM id when an operator activates them again.
+          stmt(
+            `UPDATE users SET active = @active, updated_at = @now,
+               scim_id = CASE WHEN @active = 1 THEN coalesce(scim_id, @scimId) ELSE scim_id END
+             WHERE name = @name`,
+          ).run({ name, active: active ? 1 : 0, now: new Date().toISOString(), scimId: randomUUID() });
+          return stmt(`SELECT ${USER_COLUMNS} FROM users WHERE name = ?`).get(name) as UserRow | undefined;
+        }),
+      );
+      return row ? toUserRecord(row) : undefined;
     },
   };
 }

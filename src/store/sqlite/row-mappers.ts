@@ -108,12 +108,17 @@ export interface UserRow {
   name: string;
   groups: string;
   roles: string;
+  active: number;
   created_at: string;
 }
+
+/** The columns `toUserRecord` reads. */
+export const USER_COLUMNS = 'name, groups, roles, active, created_at';
 
 export const toUserRecord = (row: UserRow): UserRecord => ({
   name: row.name,
   groups: parseStrings(row.groups),
   roles: parseStrings(row.roles) as Role[],
+  active: row.active === 1,
   createdAt: row.created_at,
 });

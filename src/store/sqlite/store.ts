@@ -4,6 +4,7 @@ import { sqliteAssistantStore } from './assistant-store.ts';
 import { sqliteAuditLog } from './audit-log.ts';
 import { sqliteCronStore } from './cron-store.ts';
 import { SqliteConnection, type SqliteStoreOptions } from './connection.ts';
+import { sqliteDirectoryStore } from './directory-store.ts';
 import { sqliteDocumentStore } from './document-store.ts';
 import { sqliteFeedbackStore } from './feedback-store.ts';
 import { sqliteMemoryStore } from './memory-store.ts';
@@ -44,6 +45,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     location: conn.location,
     ...sqliteDocumentStore(conn, { vectors, termStats: new TermStats(conn), tableQueries }),
     ...sqlitePrincipalStore(conn),
+    ...sqliteDirectoryStore(conn),
     ...sqliteMemoryStore(conn),
     ...sqliteRunLog(conn),
     ...sqliteRunWebhookLog(conn),

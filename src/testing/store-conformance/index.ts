@@ -4,6 +4,7 @@ import { describeAuditLog } from './audit-log.spec.ts';
 import { describeBatchWrites } from './batch-writes.spec.ts';
 import { describeCheckpointStore } from './checkpoint-store.spec.ts';
 import { describeCronStore } from './cron-store.spec.ts';
+import { describeDirectoryStore } from './directory-store.spec.ts';
 import { describeDocumentAccess } from './document-access.spec.ts';
 import { describeDocumentAcl } from './document-acl.spec.ts';
 import { describeDocumentExtras } from './document-extras.spec.ts';
@@ -55,6 +56,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     describeTableQueryBounds(suite);
     // PrincipalStore, MemoryStore, RunLog, CheckpointStore
     describePrincipalStore(suite);
+    describeDirectoryStore(suite);
     describeSessionStore(suite);
     describeMemoryStore(suite);
     describeStoreItems(suite);

@@ -23,6 +23,7 @@ import type { PostgresMigration } from './migration.ts';
 import { storeItems } from './022-store-items.ts';
 import { storeItemTerms } from './023-store-item-terms.ts';
 import { sessions } from './024-sessions.ts';
+import { directory } from './025-directory.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -52,4 +53,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   storeItems,
   storeItemTerms,
   sessions,
+  directory,
 ];

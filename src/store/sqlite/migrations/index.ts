@@ -22,6 +22,7 @@ import type { Migration } from './migration.ts';
 import { storeItems } from './021-store-items.ts';
 import { storeItemTerms } from './022-store-item-terms.ts';
 import { sessions } from './023-sessions.ts';
+import { directory } from './024-directory.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   storeItems,
   storeItemTerms,
   sessions,
+  directory,
 ];
