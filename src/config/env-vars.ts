@@ -119,6 +119,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_OIDC_SCOPES'], path: ['oidc', 'scopes'], parse: list },
   { names: ['EVIDENT_OIDC_USER_CLAIM'], path: ['oidc', 'userClaim'], parse: text },
   { names: ['EVIDENT_OIDC_GROUPS_CLAIM'], path: ['oidc', 'groupsClaim'], parse: text },
+  { names: ['EVIDENT_OIDC_GROUPS_FROM_TOKEN'], path: ['oidc', 'groupsFromToken'], parse: flag },
   { names: ['EVIDENT_OIDC_ADMIN_GROUP'], path: ['oidc', 'adminGroup'], parse: text },
   { names: ['EVIDENT_OIDC_AUDIENCE'], path: ['oidc', 'audience'], parse: text },
   { names: ['EVIDENT_OIDC_CLOCK_SKEW_SECONDS'], path: ['oidc', 'clockSkewSeconds'], parse: num },

@@ -21,6 +21,7 @@ describe('oidc config', () => {
       scopes: ['openid', 'profile', 'email'],
       userClaim: 'preferred_username',
       groupsClaim: 'groups',
+      groupsFromToken: true,
       clockSkewSeconds: 30,
       displayName: 'your organisation',
     });

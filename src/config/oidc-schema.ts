@@ -70,6 +70,12 @@ export const oidcSchema = z
       .describe(
         "The claim that carries the user's groups (`EVIDENT_OIDC_GROUPS_CLAIM`); they replace the user's groups at each sign-in.",
       ),
+    groupsFromToken: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Whether sign-in sets the user's groups from the groups claim (`EVIDENT_OIDC_GROUPS_FROM_TOKEN`). `false` for a provider without one (Google): groups are then kept as an administrator or SCIM set them, and `adminGroup` is not used.",
+      ),
     adminGroup: z
       .string()
       .min(1)

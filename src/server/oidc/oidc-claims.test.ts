@@ -28,6 +28,13 @@ describe('claimedUser', () => {
     ).toEqual({ name: 'c@x.example', groups: ['a'] });
   });
 
+  it('leaves groups and roles alone when groups do not come from the token', () => {
+    const off = { ...withAdmin, groupsFromToken: false };
+    expect(claimedUser({ preferred_username: 'a', groups: ['evident-admins', 'bad group'] }, off)).toEqual({
+      name: 'a',
+    });
+  });
+
   it('decides the role only with an admin group', () => {
     expect(claimedUser({ preferred_username: 'a', groups: ['evident-admins'] }, withAdmin).roles).toEqual(['admin']);
     expect(claimedUser({ preferred_username: 'a', groups: ['x'] }, withAdmin).roles).toEqual(['member']);

@@ -5,7 +5,8 @@ import { OidcSignInError } from '../../errors/index.ts';
 /** Who a token names, as Evident stores them: the user's name, the groups, and the roles when the config decides them. */
 export interface ClaimedUser {
   name: string;
-  groups: string[];
+  /** Unset with `oidc.groupsFromToken: false`: the stored groups stay. */
+  groups?: string[];
   /** Set only with `oidc.adminGroup`: `admin` for its members, `member` otherwise. Unset: the stored roles stay. */
   roles?: Role[];
 }
@@ -38,6 +39,7 @@ export function claimedGroups(claims: Record<string, unknown>, oidc: OidcConfig)
 /** The user a validated ID token's claims stand for. */
 export function claimedUser(claims: Record<string, unknown>, oidc: OidcConfig): ClaimedUser {
   const name = claimedUserName(claims, oidc);
+  if (!oidc.groupsFromToken) return { name };
   const groups = claimedGroups(claims, oidc);
   if (oidc.adminGroup === undefined) return { name, groups };
   return { name, groups, roles: groups.includes(oidc.adminGroup) ? ['admin'] : ['member'] };

@@ -146,9 +146,11 @@ export function oidcRoutes(deps: OidcRouteDeps): Hono<ServerEnv> {
       const claims = tokens.claims();
       if (!claims) throw new OidcSignInError('token_invalid');
       const user = claimedUser(claims as Record<string, unknown>, oidc);
-      if (isInactive(await store.getUser(user.name))) throw new OidcSignInError('user_inactive');
-      // The provider's groups replace the user's at each sign-in; the roles change only with oidc.adminGroup.
-      await store.upsertUser(user);
+      const stored = await store.getUser(user.name);
+      if (isInactive(stored)) throw new OidcSignInError('user_inactive');
+      // The provider's groups replace the user's at each sign-in (unless groupsFromToken is off: then the stored
+      // ones stay); the roles change only with oidc.adminGroup.
+      await store.upsertUser({ ...user, groups: user.groups ?? stored?.groups ?? [] });
       await sessions.startSession(c, { user: user.name, ...(tokens.id_token ? { idToken: tokens.id_token } : {}) });
       c.header('Cache-Control', 'no-store');
       return c.redirect(started.returnTo, 302);
