@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/ensure-web-build.ts';
 import { openAgentRuntime, type AgentRuntimeOptions } from '../agent/agent-runtime.ts';
 import { ensureSampleCorpus } from '../cli/sample-corpus.ts';
-import { ADMIN_KEY_PRINCIPAL } from '../domain/index.ts';
 import { loadConfig } from '../config/index.ts';
 import { createEvident, type Evident } from '../evident.ts';
 import { createApp } from './create-app.ts';
@@ -38,6 +37,8 @@ interface UiServer {
   url: string;
   evident: Evident;
   aliceKey: string;
+  /** A stored admin's key: the admin key opens no browser session. */
+  rootKey: string;
   close(): Promise<void>;
 }
 
@@ -62,6 +63,8 @@ async function startUiServer(options: AgentRuntimeOptions = {}): Promise<UiServe
   const summary = await ensureSampleCorpus(evident);
   expect(summary?.failed).toBe(0);
   const aliceKey = (await evident.store.createApiKey('alice')).key;
+  await evident.store.upsertUser({ name: 'root', groups: [], roles: ['admin'] });
+  const rootKey = (await evident.store.createApiKey('root')).key;
   const agents = await openAgentRuntime(evident, options);
   const app = createApp({ evident, adminKey: ADMIN_KEY, agents });
   const slowNetwork = new Hono<ServerEnv>().all('*', async (c) => paced(await app.fetch(c.req.raw, c.env)));
@@ -70,6 +73,7 @@ async function startUiServer(options: AgentRuntimeOptions = {}): Promise<UiServe
     url: server.url,
     evident,
     aliceKey,
+    rootKey,
     async close() {
       await agents.close();
       await server.close();
@@ -298,7 +302,7 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
 
     it('lets an admin upload a document with an ACL, following its progress, and delete it', async () => {
       const page = await openUi();
-      await signIn(page, ADMIN_KEY, ADMIN_KEY_PRINCIPAL.id);
+      await signIn(page, ui.rootKey, 'root');
       await page.getByRole('link', { name: 'Documents' }).click();
       const table = page.getByTestId('document-table');
       await table.waitFor();

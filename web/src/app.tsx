@@ -1,25 +1,71 @@
-import { useCallback, useState } from 'react';
-import type { ApiError } from './api/api-error.ts';
-import { apiKeyStorage } from './api/api-key-storage.ts';
+import { useCallback, useEffect, useState } from 'react';
+import { toApiError, type ApiError } from './api/api-error.ts';
+import { browserSession } from './api/browser-session.ts';
 import { KeyForm } from './auth/key-form.tsx';
+import { ErrorNotice } from './common/error-notice.tsx';
 import { Session } from './session.tsx';
 
-/** Asks for an API key until one works, then shows the signed-in session. */
+type SignIn =
+  | { state: 'checking' }
+  | { state: 'signed-out'; reason?: ApiError | undefined }
+  | { state: 'failed'; error: ApiError }
+  | { state: 'signed-in'; csrfToken: string; sessionId: string };
+
+/**
+ * Signs the browser in with the session cookie: a reload finds the session the cookie names; without one, the key
+ * screen exchanges a pasted key for a session (or the provider's button signs in), and the key is kept nowhere.
+ */
 export function App() {
-  const [apiKey, setApiKey] = useState<string | undefined>(() => apiKeyStorage.read());
-  const [rejected, setRejected] = useState<ApiError | undefined>();
+  const [signIn, setSignIn] = useState<SignIn>({ state: 'checking' });
 
-  const signIn = useCallback((key: string) => {
-    apiKeyStorage.write(key);
-    setRejected(undefined);
-    setApiKey(key);
-  }, []);
-  const signOut = useCallback((reason?: ApiError) => {
-    apiKeyStorage.forget();
-    setRejected(reason);
-    setApiKey(undefined);
+  const check = useCallback(() => {
+    setSignIn({ state: 'checking' });
+    browserSession.current().then(
+      (session) =>
+        setSignIn(
+          session
+            ? { state: 'signed-in', csrfToken: session.csrf_token, sessionId: session.id }
+            : { state: 'signed-out' },
+        ),
+      (failure: unknown) => setSignIn({ state: 'failed', error: toApiError(failure) }),
+    );
   }, []);
 
-  if (!apiKey) return <KeyForm onSubmit={signIn} error={rejected} />;
-  return <Session key={apiKey} apiKey={apiKey} onSignOut={signOut} />;
+  useEffect(() => {
+    browserSession.discardStoredKey();
+    check();
+  }, [check]);
+
+  const signInWithKey = useCallback(async (key: string) => {
+    try {
+      const session = await browserSession.signIn(key);
+      setSignIn({ state: 'signed-in', csrfToken: session.csrf_token, sessionId: session.id });
+    } catch (failure) {
+      setSignIn({ state: 'signed-out', reason: toApiError(failure) });
+    }
+  }, []);
+
+  const current = signIn.state === 'signed-in' ? signIn.csrfToken : undefined;
+  const signOut = useCallback(
+    async (reason?: ApiError) => {
+      // A session the server refused (401) has ended already; otherwise it is ended on the server now.
+      if (current && !reason) await browserSession.signOut(current).catch(() => undefined);
+      setSignIn({ state: 'signed-out', reason });
+    },
+    [current],
+  );
+
+  if (signIn.state === 'checking') return <main className="key-screen muted">Checking your session…</main>;
+  if (signIn.state === 'failed') {
+    return (
+      <main className="key-screen">
+        <ErrorNotice error={signIn.error} />
+        <button type="button" onClick={check}>
+          Try again
+        </button>
+      </main>
+    );
+  }
+  if (signIn.state === 'signed-out') return <KeyForm onSubmit={signInWithKey} error={signIn.reason} />;
+  return <Session key={signIn.sessionId} csrfToken={signIn.csrfToken} onSignOut={signOut} />;
 }

@@ -15,10 +15,13 @@ import { AdminPage } from './admin/admin-page.tsx';
 
 const PAGE_TITLES: Record<Page, string> = { chat: 'Chat', documents: 'Documents', graph: 'Graph', admin: 'Admin' };
 
-/** The signed-in UI: checks the key with `/v1/me`, then shows the page the URL names. A rejected key signs out. */
-export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (reason?: ApiError) => void }) {
-  const api = useMemo(() => new EvidentApi(window.location.origin, apiKey), [apiKey]);
-  const client = useMemo(() => createLangGraphClient(apiKey), [apiKey]);
+/**
+ * The signed-in UI: reads who the session is with `/v1/me`, then shows the page the URL names. Every request goes
+ * with the session cookie and its CSRF token; a session the server refuses (ended, revoked) signs out.
+ */
+export function Session({ csrfToken, onSignOut }: { csrfToken: string; onSignOut: (reason?: ApiError) => void }) {
+  const api = useMemo(() => new EvidentApi(window.location.origin, csrfToken), [csrfToken]);
+  const client = useMemo(() => createLangGraphClient(csrfToken), [csrfToken]);
   const [me, setMe] = useState<Me | undefined>();
   const [error, setError] = useState<ApiError | undefined>();
   const page = useHashRoute();
@@ -45,12 +48,12 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
       <main className="key-screen">
         <ErrorNotice error={error} />
         <button type="button" onClick={() => onSignOut()}>
-          Change key
+          Sign out
         </button>
       </main>
     );
   }
-  if (!me) return <main className="key-screen muted">Checking your key…</main>;
+  if (!me) return <main className="key-screen muted">Checking your session…</main>;
 
   return (
     <div className={page === 'chat' ? 'app chat-app' : 'app'}>
@@ -78,7 +81,7 @@ export function Session({ apiKey, onSignOut }: { apiKey: string; onSignOut: (rea
           )}
         </nav>
         <AssistantChooser assistants={assistants} />
-        <WhoAmI me={me} onChangeKey={() => onSignOut()} />
+        <WhoAmI me={me} onSignOut={() => onSignOut()} />
       </header>
       {assistants.error && <ErrorNotice error={assistants.error} />}
       {/* The chat stays mounted on other pages, so a run keeps streaming and the chosen thread stays chosen. */}

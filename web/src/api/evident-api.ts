@@ -25,18 +25,22 @@ export interface UploadListener {
 /** Doc ids are paths: each segment is encoded, the slashes stay. */
 const encodeDocId = (docId: string): string => docId.split('/').map(encodeURIComponent).join('/');
 
-/** Evident's own routes under `/v1`, with the key as a Bearer token. Failures throw ApiError with the server's hint. */
+/**
+ * Evident's own routes under `/v1`, as the signed-in browser: the session cookie goes with every request (same
+ * origin), and the session's CSRF token in `x-csrf-token`, which the server requires on state-changing requests.
+ * Failures throw ApiError with the server's hint.
+ */
 export class EvidentApi {
   constructor(
     private readonly baseUrl: string,
-    private readonly apiKey: string,
+    private readonly csrfToken: string,
   ) {}
 
   me(): Promise<Me> {
     return this.json<Me>('GET', '/v1/me');
   }
 
-  /** Every document the key may read, page after page (the server lists at most 1,000 at a time). */
+  /** Every document the user may read, page after page (the server lists at most 1,000 at a time). */
   async documents(): Promise<DocumentSummary[]> {
     const all: DocumentSummary[] = [];
     let cursor: string | null = null;
@@ -134,7 +138,7 @@ export class EvidentApi {
   }
 
   private authHeaders(): Record<string, string> {
-    return { authorization: `Bearer ${this.apiKey}` };
+    return { 'x-csrf-token': this.csrfToken };
   }
 
   private async json<T>(method: string, path: string, signal?: AbortSignal): Promise<T> {

@@ -14,6 +14,7 @@ import type { ChatMessage as ServerChatMessage } from '../../../src/domain/chat-
 import type { ChunkJson } from '../../../src/server/schemas/chunk-json.ts';
 import type { DocumentJson } from '../../../src/server/schemas/document-json.ts';
 import type { MeJson } from '../../../src/server/schemas/me-json.ts';
+import type { CurrentSessionJson } from '../../../src/server/schemas/session-json.ts';
 import type { FeedbackJson, RateBodyJson } from '../../../src/server/schemas/feedback-json.ts';
 import type {
   UploadedDocumentJson,
@@ -24,6 +25,8 @@ import type {
 export type { Answer, ApprovalDecision, ChannelHits, Citation, Evidence, PendingAction, StepEvent, ToolCallRecord };
 
 export type Me = MeJson;
+/** The browser's own session (`POST /v1/sessions`, `GET /v1/sessions/current`), with its CSRF token. */
+export type CurrentSession = CurrentSessionJson;
 /** A rating of a run's answer (`/v1/runs/{run_id}/feedback`), and what rating one sends. */
 export type Feedback = FeedbackJson;
 export type RateBody = RateBodyJson;

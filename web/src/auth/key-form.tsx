@@ -3,7 +3,7 @@ import type { ApiError } from '../api/api-error.ts';
 import { ErrorNotice } from '../common/error-notice.tsx';
 import { ProviderSignIn } from './provider-sign-in.tsx';
 
-/** The first screen: an API key, kept in this browser once the server accepts it. */
+/** The first screen: an API key, exchanged once for a session cookie (the browser keeps no key). */
 export function KeyForm({ onSubmit, error }: { onSubmit: (key: string) => void; error: ApiError | undefined }) {
   const [key, setKey] = useState('');
   const submit = (event: FormEvent) => {
@@ -30,7 +30,8 @@ export function KeyForm({ onSubmit, error }: { onSubmit: (key: string) => void; 
         </button>
         <p className="muted">
           <code>npm start</code> prints an admin key on its first start; <code>evident keys create &lt;user&gt;</code>{' '}
-          makes one for a user. The key is kept in this browser until you change it.
+          makes one for a user (the admin key is for automation and opens no browser session). The key is not kept in
+          this browser: it opens a session that ends when you sign out.
         </p>
         {error && <ErrorNotice error={error} />}
       </form>
