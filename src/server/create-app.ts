@@ -21,6 +21,7 @@ import { storeAclRoutes } from './routes/store-acl-routes.ts';
 import { storeRoutes } from './routes/langgraph/store-routes.ts';
 import { searchRoutes } from './routes/search-routes.ts';
 import { userRoutes } from './routes/user-routes.ts';
+import { userStatusRoutes } from './routes/user-status-routes.ts';
 import { webRoutes } from './routes/web-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import type { ServerEnv } from './server-env.ts';
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.use('/store/*', auth);
   app.route('/', storeRoutes(evident));
   app.route('/v1', userRoutes(evident));
+  app.route('/v1', userStatusRoutes(evident));
   app.route('/v1', auditRoutes(evident));
   app.route('/v1', webhookRoutes(evident.store));
   // Ratings of runs' answers: the rated answer is read from the run's events, so they need the run engine.

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { toApiError, type ApiError } from './api/api-error.ts';
 import { browserSession } from './api/browser-session.ts';
 import { KeyForm } from './auth/key-form.tsx';
+import { signOutAtProvider } from './auth/provider-sign-out.ts';
 import { ErrorNotice } from './common/error-notice.tsx';
 import { Session } from './session.tsx';
 
@@ -9,7 +10,7 @@ type SignIn =
   | { state: 'checking' }
   | { state: 'signed-out'; reason?: ApiError | undefined }
   | { state: 'failed'; error: ApiError }
-  | { state: 'signed-in'; csrfToken: string; sessionId: string };
+  | { state: 'signed-in'; csrfToken: string; sessionId: string; via?: 'key' | 'oidc' };
 
 /**
  * Signs the browser in with the session cookie: a reload finds the session the cookie names; without one, the key
@@ -24,7 +25,7 @@ export function App() {
       (session) =>
         setSignIn(
           session
-            ? { state: 'signed-in', csrfToken: session.csrf_token, sessionId: session.id }
+            ? { state: 'signed-in', csrfToken: session.csrf_token, sessionId: session.id, via: session.via }
             : { state: 'signed-out' },
         ),
       (failure: unknown) => setSignIn({ state: 'failed', error: toApiError(failure) }),
@@ -46,13 +47,16 @@ export function App() {
   }, []);
 
   const current = signIn.state === 'signed-in' ? signIn.csrfToken : undefined;
+  const viaProvider = signIn.state === 'signed-in' && signIn.via === 'oidc';
   const signOut = useCallback(
     async (reason?: ApiError) => {
+      // A provider's session is ended by the server's logout route, which goes on to the provider's sign-out.
+      if (current && !reason && viaProvider) return signOutAtProvider();
       // A session the server refused (401) has ended already; otherwise it is ended on the server now.
       if (current && !reason) await browserSession.signOut(current).catch(() => undefined);
       setSignIn({ state: 'signed-out', reason });
     },
-    [current],
+    [current, viaProvider],
   );
 
   if (signIn.state === 'checking') return <main className="key-screen muted">Checking your session…</main>;
