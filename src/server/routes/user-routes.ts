@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { requireAdmin } from '../auth.ts';
 import { readJson } from '../read-json.ts';
+import { toUserJson } from '../schemas/user-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 
 /** A zod check that says what the domain's rule says (the store runs the same rule again on upsertUser). */
@@ -26,13 +27,6 @@ export const userBody = z
   })
   .strict();
 
-const userJson = (user: { name: string; groups: string[]; roles: string[]; createdAt: string }) => ({
-  name: user.name,
-  groups: user.groups,
-  roles: user.roles,
-  created_at: user.createdAt,
-});
-
 /** Users and their API keys: admin only. A created key is in the response once and never again. */
 export function userRoutes(evident: Evident): Hono<ServerEnv> {
   const { store } = evident;
@@ -42,7 +36,7 @@ export function userRoutes(evident: Evident): Hono<ServerEnv> {
     .use('/users', requireAdmin('manage users'))
     .use('/users/*', requireAdmin('manage users'))
     .use('/keys/*', requireAdmin('manage API keys'))
-    .get('/users', async (c) => c.json({ users: (await store.listUsers()).map(userJson) }))
+    .get('/users', async (c) => c.json({ users: (await store.listUsers()).map(toUserJson) }))
     .post('/users', async (c) => {
       const body = await readJson(c, userBody);
       const existed = (await store.getUser(body.name)) !== undefined;
@@ -58,7 +52,7 @@ export function userRoutes(evident: Evident): Hono<ServerEnv> {
         surface: 'http',
         outcome: userOutcome(user),
       });
-      return c.json({ user: userJson(user) }, 201);
+      return c.json({ user: toUserJson(user) }, 201);
     })
     .get('/users/:name/keys', async (c) => {
       const name = c.req.param('name');

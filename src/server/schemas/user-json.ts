@@ -1,19 +1,25 @@
 import { z } from 'zod';
+import type { UserRecord } from '../../store/ports/principal-store.ts';
 
-/**
- * A user as `/v1/users` sends it. `active` is there once the store keeps a user's active flag (a deactivated user's
- * keys and sessions stop working); clients treat its absence as active.
- */
+/** A user as the admin routes send it; `active` is false once deactivated (their keys and sessions stop). */
 export const userJsonSchema = z
   .object({
     name: z.string(),
     groups: z.array(z.string()),
     roles: z.array(z.enum(['admin', 'member'])),
+    active: z.boolean(),
     created_at: z.string(),
-    active: z.boolean().optional(),
   })
   .strict();
 export type UserJson = z.infer<typeof userJsonSchema>;
+
+export const toUserJson = (user: UserRecord): UserJson => ({
+  name: user.name,
+  groups: user.groups,
+  roles: user.roles,
+  active: user.active,
+  created_at: user.createdAt,
+});
 
 /** An API key as a list shows it: its id and dates, never the key. */
 export const apiKeyJsonSchema = z.object({ id: z.string(), user: z.string(), created_at: z.string() }).strict();

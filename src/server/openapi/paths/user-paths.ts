@@ -1,17 +1,12 @@
 import { z } from 'zod';
 import { userBody } from '../../routes/user-routes.ts';
+import { userStatusBody } from '../../routes/user-status-routes.ts';
+import { apiKeyJsonSchema, createdApiKeyJsonSchema, userJsonSchema } from '../../schemas/user-json.ts';
 import { ERROR_SCHEMA_REF } from '../error-schema.ts';
 import { operation, pathGroup, pathParam } from '../operation.ts';
 
-const userJson = z
-  .object({
-    name: z.string(),
-    groups: z.array(z.string()),
-    roles: z.array(z.enum(['admin', 'member'])),
-    created_at: z.string(),
-  })
-  .strict();
-const keyJson = z.object({ id: z.string(), user: z.string(), created_at: z.string() }).strict();
+const userJson = userJsonSchema;
+const keyJson = apiKeyJsonSchema;
 const userName = pathParam('name', 'The user name.');
 
 export const userPaths = pathGroup(
@@ -31,6 +26,22 @@ export const userPaths = pathGroup(
         access: 'admin',
         json: userBody,
         responses: { 201: { description: 'The user.', json: z.object({ user: userJson }).strict() } },
+      }),
+    },
+    '/v1/users/{name}': {
+      patch: operation({
+        id: 'setUserActive',
+        summary: 'Deactivate or reactivate a user',
+        description:
+          "`active: false` refuses the user's keys and sessions from their next request (an admin cannot deactivate " +
+          'themselves); `active: true` lets them work again. Recorded in the audit log.',
+        access: 'admin',
+        params: [userName],
+        json: userStatusBody,
+        responses: {
+          200: { description: 'The user.', json: z.object({ user: userJson }).strict() },
+          404: { description: 'No such user.', json: ERROR_SCHEMA_REF },
+        },
       }),
     },
     '/v1/users/{name}/keys': {
@@ -53,7 +64,7 @@ export const userPaths = pathGroup(
         responses: {
           201: {
             description: 'The new key, shown this once.',
-            json: z.object({ id: z.string(), user: z.string(), key: z.string() }).strict(),
+            json: createdApiKeyJsonSchema,
           },
           404: { description: 'No such user.', json: ERROR_SCHEMA_REF },
         },
