@@ -124,6 +124,8 @@ export const ENV_VARS: readonly EnvVar[] = [
   { names: ['EVIDENT_OIDC_AUDIENCE'], path: ['oidc', 'audience'], parse: text },
   { names: ['EVIDENT_OIDC_CLOCK_SKEW_SECONDS'], path: ['oidc', 'clockSkewSeconds'], parse: num },
   { names: ['EVIDENT_OIDC_DISPLAY_NAME'], path: ['oidc', 'displayName'], parse: text },
+  { names: ['EVIDENT_SCIM_TOKEN'], path: ['scim', 'token'], parse: text },
+  { names: ['EVIDENT_SCIM_MAX_PAGE_SIZE'], path: ['scim', 'maxPageSize'], parse: num },
   { names: ['EVIDENT_TRACE_QUESTIONS'], path: ['tracing', 'recordQuestions'], parse: flag },
   { names: ['EVIDENT_DEBUG'], path: ['debug'], parse: flag },
 ];

@@ -12,3 +12,4 @@ export { tablesSchema, TABLE_QUERY_DEFAULTS, type TablesConfig } from './tables-
 export { ingestSchema, INGEST_DEFAULTS, type IngestConfig } from './ingest-schema.ts';
 export { limitsSchema, limitSetting, LIMITS_DEFAULTS, type LimitName, type LimitsConfig } from './limits-schema.ts';
 export { webhooksSchema, type WebhooksConfig } from './webhooks-schema.ts';
+export { scimSchema, type ScimConfig } from './scim-schema.ts';

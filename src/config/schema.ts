@@ -8,6 +8,7 @@ import { tracingSchema } from './tracing-schema.ts';
 import { auditSchema } from './audit-schema.ts';
 import { cronsSchema } from './crons-schema.ts';
 import { webhooksSchema } from './webhooks-schema.ts';
+import { scimSchema } from './scim-schema.ts';
 import { sessionsSchema } from './sessions-schema.ts';
 import { oidcSchema } from './oidc-schema.ts';
 
@@ -193,6 +194,8 @@ export const configSchema = z
       ),
     /** OpenID Connect sign-in and the provider's bearer tokens (`EVIDENT_OIDC_*`); unset: off. See `oidc-schema.ts`. */
     oidc: oidcSchema.optional(),
+    /** SCIM 2.0 provisioning (`/scim/v2`): the provisioning client's token and bounds; see `scim-schema.ts`. */
+    scim: scimSchema,
     /** OpenTelemetry traces (exported when OTEL_EXPORTER_OTLP_ENDPOINT is set); see `tracing-schema.ts`. */
     tracing: tracingSchema,
     debug: z.boolean().default(false).describe('Print stack traces and debug logs (`--debug`).'),

@@ -22,6 +22,7 @@ import { storeRoutes } from './routes/langgraph/store-routes.ts';
 import { searchRoutes } from './routes/search-routes.ts';
 import { userRoutes } from './routes/user-routes.ts';
 import { userStatusRoutes } from './routes/user-status-routes.ts';
+import { scimRoutes } from './routes/scim/scim-routes.ts';
 import { webRoutes } from './routes/web-routes.ts';
 import { webhookRoutes } from './routes/webhook-routes.ts';
 import type { ServerEnv } from './server-env.ts';
@@ -67,6 +68,8 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   app.use('*', secureHeaders());
   app.route('/', healthRoutes());
   app.route('/', docsRoutes());
+  // SCIM provisioning checks its own token (no user's key, no session opens it).
+  app.route('/scim/v2', scimRoutes(evident));
   const adminKey = deps.adminKey ?? evident.config.adminKey;
   const sessions = evident.config.sessions;
   // OpenID Connect: sign-in routes, and the provider's access tokens as bearer tokens (with oidc.audience).

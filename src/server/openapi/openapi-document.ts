@@ -18,6 +18,7 @@ import { sessionPaths } from './paths/session-paths.ts';
 import { signInPaths } from './paths/sign-in-paths.ts';
 import { systemPaths } from './paths/system-paths.ts';
 import { userPaths } from './paths/user-paths.ts';
+import { scimPaths } from './paths/scim-paths.ts';
 import { webhookPaths } from './paths/webhook-paths.ts';
 
 /** Every route group's description, in the order the docs page shows them. A new route module adds its group here. */
@@ -40,6 +41,7 @@ export const PATH_GROUPS: readonly PathGroup[] = [
   auditPaths,
   feedbackPaths,
   webhookPaths,
+  scimPaths,
 ];
 
 /** The OpenAPI 3.1 document of the whole HTTP API, assembled from the route groups' own descriptions. */

@@ -36,7 +36,8 @@ export interface OperationObject {
   /** `[]` for routes that need no key; otherwise either key header will do. */
   security: Record<string, string[]>[];
   /** Who may call it: the security schemes cannot say "admin keys only". */
-  'x-evident-access': 'public' | 'key' | 'admin';
+  /** `scim`: the SCIM provisioning token (`scim.token`), a bearer token that is no API key. */
+  'x-evident-access': 'public' | 'key' | 'admin' | 'scim';
   /** A route served only to refuse, on purpose (it has no 2xx): the description says why and what to do instead. */
   'x-evident-refused'?: true;
   parameters?: ParameterObject[];

@@ -76,14 +76,15 @@ export function operation(spec: OperationSpec): OperationObject {
   // Every JSON body goes through the one reader, which refuses one over `limits.maxBodyBytes`.
   if (spec.json)
     responses['413'] ??= errorResponse('The body is larger than `limits.maxBodyBytes` (`payload_too_large`).');
-  if (spec.access !== 'public') responses['401'] ??= errorResponse('Missing or invalid API key.');
+  if (spec.access === 'key' || spec.access === 'admin')
+    responses['401'] ??= errorResponse('Missing or invalid API key.');
   if (spec.access === 'admin') responses['403'] ??= errorResponse('The key is not an admin key.');
   return {
     operationId: spec.id,
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [],
-    security: spec.access === 'public' ? [] : KEY_SECURITY,
+    security: spec.access === 'public' ? [] : spec.access === 'scim' ? [{ bearerAuth: [] }] : KEY_SECURITY,
     'x-evident-access': spec.access,
     ...(spec.refused ? { 'x-evident-refused': true as const } : {}),
     ...(spec.params ? { parameters: spec.params } : {}),

@@ -12,6 +12,7 @@ const ACCESS_LABEL: Record<OperationObject['x-evident-access'], string> = {
   public: 'no key',
   key: 'API key',
   admin: 'admin key',
+  scim: 'SCIM token',
 };
 
 /** Inline code spans the descriptions use (`x`), after escaping, so no markup from the document gets through. */
