@@ -96,6 +96,21 @@ async function call(key: string, method: string, path: string, body?: unknown): 
   });
 }
 
+/** Opens a browser session with a key, as the key-paste sign-in does (`POST /v1/sessions`): its cookie. */
+async function openSession(key: string): Promise<string> {
+  const response = await fetch(server.url + '/v1/sessions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ api_key: key }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const cookie = /evident_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0];
+  if (!cookie) throw new Error('POST /v1/sessions set no session cookie');
+  return cookie;
+}
+
+const withCookie = (cookie: string, path: string) => fetch(server.url + path, { headers: { cookie } });
+
 /** The doc ids a key's search returns for the secret document's words. */
 async function searchedDocs(key: string): Promise<string[]> {
   const response = await call(key, 'POST', '/v1/search', { query: SECRET_QUERY });
@@ -221,6 +236,45 @@ describeWith(chromiumBrowser(), 'the web UI admin pages', (executablePath) => {
         .poll(async () => (await server.evident.store.getUser('grace'))?.groups)
         .toEqual(['legal', 'engineering']);
       await screenshot(page, 'admin-groups');
+    });
+
+    it('deactivates the user after a confirmation (their key is refused at once) and reactivates them', async () => {
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
+      await page.getByRole('button', { name: 'Deactivate grace' }).click();
+      expect((await call(graceKey, 'GET', '/v1/me')).status).toBe(200);
+      await page.getByRole('button', { name: 'Confirm: Deactivate grace' }).click();
+      await expect.poll(() => userRow(page, 'grace').getByTestId('user-status').textContent()).toBe('deactivated');
+      expect((await call(graceKey, 'GET', '/v1/me')).status).toBe(401);
+
+      await page.getByRole('button', { name: 'Reactivate grace' }).click();
+      await expect.poll(() => userRow(page, 'grace').getByTestId('user-status').textContent()).toBe('active');
+      expect((await call(graceKey, 'GET', '/v1/me')).status).toBe(200);
+    });
+
+    it("lists a user's browser sessions with how they signed in, and revokes one (its cookie is refused)", async () => {
+      const cookie = await openSession(server.memberKey);
+      expect((await withCookie(cookie, '/v1/me')).status).toBe(200);
+
+      await page.getByRole('link', { name: 'Sessions of bob' }).click();
+      const table = page.getByTestId('session-table');
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+      const row = table.locator('tbody tr');
+      expect(await row.locator('td').nth(0).textContent()).toBe('bob');
+      expect(await row.locator('td').nth(1).textContent()).toBe('API key');
+      await screenshot(page, 'admin-sessions');
+
+      await row.getByRole('button', { name: /^Revoke bob's session/ }).click();
+      expect((await withCookie(cookie, '/v1/me')).status).toBe(200);
+      await page.getByRole('button', { name: /^Confirm: Revoke bob's session/ }).click();
+      await page.getByText('No open sessions.').waitFor();
+      expect((await withCookie(cookie, '/v1/me')).status).toBe(401);
+
+      // Every user's sessions: the admin's own, opened by the key screen, is marked as this session.
+      await page.getByLabel('User').selectOption({ label: 'Every user' });
+      const own = table.locator('tbody tr').filter({ hasText: 'this session' });
+      await own.waitFor();
+      expect(await own.locator('td').nth(0).textContent()).toBe('rootthis session');
+      expect(await own.locator('td').nth(1).textContent()).toBe('API key');
     });
 
     it('revokes the key after a confirmation, and the key is refused (401) at once', async () => {

@@ -6,6 +6,7 @@ const user = (name: string, groups: string[]): AdminUser => ({
   name,
   groups,
   roles: ['member'],
+  active: true,
   created_at: '2026-12-06T00:00:00.000Z',
 });
 

@@ -36,11 +36,19 @@ function SessionTable({
       <tbody>
         {sessions.map((session) => (
           <tr key={session.id}>
-            <td>{session.user}</td>
+            <td>
+              {session.user}
+              {session.current && <span className="badge">this session</span>}
+            </td>
             <td>{VIA[session.via] ?? session.via}</td>
             <td className="muted">{formatTime(session.created_at)}</td>
             <td className="muted">{formatTime(session.last_seen_at)}</td>
-            <td className="muted">{formatTime(session.expires_at)}</td>
+            <td
+              className="muted"
+              title={`Unused until ${formatTime(session.idle_expires_at)}, at the latest ${formatTime(session.expires_at)}`}
+            >
+              {formatTime(session.idle_expires_at < session.expires_at ? session.idle_expires_at : session.expires_at)}
+            </td>
             <td>
               <ConfirmButton
                 action="Revoke"

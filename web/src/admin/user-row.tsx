@@ -77,7 +77,7 @@ export function UserRow({ user, actions }: { user: AdminUser; actions: UserRowAc
             )}
           </td>
           <td>{user.roles.join(', ')}</td>
-          <td>{user.active === undefined ? '—' : inactive ? 'deactivated' : 'active'}</td>
+          <td data-testid="user-status">{inactive ? 'deactivated' : 'active'}</td>
           <td className="muted">{formatTime(user.created_at)}</td>
           <td>
             <span className="row-actions">
@@ -95,23 +95,22 @@ export function UserRow({ user, actions }: { user: AdminUser; actions: UserRowAc
               <a href={adminHref('sessions', user.name)} aria-label={`Sessions of ${user.name}`}>
                 Sessions
               </a>
-              {user.active !== undefined &&
-                (inactive ? (
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() => actions.setActive(user.name, true)}
-                    aria-label={`Reactivate ${user.name}`}
-                  >
-                    Reactivate
-                  </button>
-                ) : (
-                  <ConfirmButton
-                    action="Deactivate"
-                    label={`Deactivate ${user.name}`}
-                    onConfirm={() => actions.setActive(user.name, false)}
-                  />
-                ))}
+              {inactive ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => actions.setActive(user.name, true)}
+                  aria-label={`Reactivate ${user.name}`}
+                >
+                  Reactivate
+                </button>
+              ) : (
+                <ConfirmButton
+                  action="Deactivate"
+                  label={`Deactivate ${user.name}`}
+                  onConfirm={() => actions.setActive(user.name, false)}
+                />
+              )}
             </span>
           </td>
         </>
