@@ -1,12 +1,13 @@
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
+import { BEFORE_IDENTITY_MIGRATIONS } from '../../testing/postgres-migration-rollback.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 import { ALICE, BOB } from '../../testing/store-conformance/fixtures.ts';
 import { storeItems } from './migrations/022-store-items.ts';
 import { openPostgresStore } from './store.ts';
 
 /** The memories table as the principals migration made it, before the Store API's migrations (items, then their terms) moved it into items. */
-const BEFORE_STORE_ITEMS = `
+const BEFORE_STORE_ITEMS = `${BEFORE_IDENTITY_MIGRATIONS}
   DROP TABLE store_items;
   DROP TABLE store_namespaces;
   CREATE TABLE memories (
