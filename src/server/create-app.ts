@@ -7,6 +7,7 @@ import { secureHeaders } from './secure-headers.ts';
 import { browserSessions } from './session-cookie.ts';
 import { authProvidersRoutes } from './oidc/auth-providers-routes.ts';
 import { oidcServer } from './oidc/oidc-server.ts';
+import { oidcOffRoutes } from './oidc/oidc-routes.ts';
 import { sessionRoutes, signInRoutes } from './routes/session-routes.ts';
 import { errorResponse } from './error-response.ts';
 import { auditRoutes } from './routes/audit-routes.ts';
@@ -84,7 +85,7 @@ export function createApp(deps: AppDeps): Hono<ServerEnv> {
   const auth = authenticate({ store: evident.store, adminKey, sessions, accessTokens: oidc?.tokenResolver });
   // Before the /v1 key check: the sign-in screen asks how one may sign in before anyone has.
   app.route('/v1', authProvidersRoutes(evident.config.oidc));
-  if (oidc) app.route('/', oidc.routes);
+  app.route('/', oidc?.routes ?? oidcOffRoutes(browserSessions(evident.store, sessions)));
   // The key-paste sign-in, before the /v1 key check: the key it exchanges for a session cookie may be in its body.
   app.route('/v1', signInRoutes(evident, { settings: sessions, adminKey }));
   // Before the /v1 key check: the OpenAI-compatible routes check the key themselves, to answer in OpenAI's error shape.

@@ -182,3 +182,26 @@ export function oidcRoutes(deps: OidcRouteDeps): Hono<ServerEnv> {
   app.post(OIDC_LOGOUT_PATH, logout);
   return app;
 }
+
+/**
+ * The same routes on a server without an OpenID provider: login and callback answer a page saying sign-in with a
+ * provider is not configured (404); logout still ends the browser's session and returns to the UI.
+ */
+export function oidcOffRoutes(sessions: Pick<OidcSessionHooks, 'endSession'>): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>();
+  const off = (c: Context<ServerEnv>) => {
+    const error = new OidcSignInError('not_configured');
+    c.header('Cache-Control', 'no-store');
+    return c.html(signInErrorPage(error.message, error.hint), 404);
+  };
+  app.get(OIDC_LOGIN_PATH, off);
+  app.get(OIDC_CALLBACK_PATH, off);
+  const logout = async (c: Context<ServerEnv>) => {
+    await sessions.endSession(c);
+    c.header('Cache-Control', 'no-store');
+    return c.redirect('/', 303);
+  };
+  app.get(OIDC_LOGOUT_PATH, logout);
+  app.post(OIDC_LOGOUT_PATH, logout);
+  return app;
+}

@@ -37,7 +37,8 @@ export interface OperationObject {
   security: Record<string, string[]>[];
   /** Who may call it: the security schemes cannot say "admin keys only". */
   /** `scim`: the SCIM provisioning token (`scim.token`), a bearer token that is no API key. */
-  'x-evident-access': 'public' | 'key' | 'admin' | 'scim';
+  /** `browser`: the browser's sign-in routes, no key; they answer with redirects and pages, not JSON. */
+  'x-evident-access': 'public' | 'key' | 'admin' | 'scim' | 'browser';
   /** A route served only to refuse, on purpose (it has no 2xx): the description says why and what to do instead. */
   'x-evident-refused'?: true;
   parameters?: ParameterObject[];

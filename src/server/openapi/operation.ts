@@ -84,7 +84,12 @@ export function operation(spec: OperationSpec): OperationObject {
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     tags: [],
-    security: spec.access === 'public' ? [] : spec.access === 'scim' ? [{ bearerAuth: [] }] : KEY_SECURITY,
+    security:
+      spec.access === 'public' || spec.access === 'browser'
+        ? []
+        : spec.access === 'scim'
+          ? [{ bearerAuth: [] }]
+          : KEY_SECURITY,
     'x-evident-access': spec.access,
     ...(spec.refused ? { 'x-evident-refused': true as const } : {}),
     ...(spec.params ? { parameters: spec.params } : {}),

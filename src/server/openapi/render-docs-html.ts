@@ -13,6 +13,7 @@ const ACCESS_LABEL: Record<OperationObject['x-evident-access'], string> = {
   key: 'API key',
   admin: 'admin key',
   scim: 'SCIM token',
+  browser: 'browser sign-in',
 };
 
 /** Inline code spans the descriptions use (`x`), after escaping, so no markup from the document gets through. */

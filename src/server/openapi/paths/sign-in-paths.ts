@@ -3,6 +3,11 @@ import { operation, pathGroup } from '../operation.ts';
 
 const html = { 'text/html': { schema: { type: 'string' as const } } };
 
+const notConfigured = {
+  description: 'The server has no OpenID provider configured (`oidc_sign_in_failed`, a page saying so).',
+  content: html,
+};
+
 const refusedPage = {
   description:
     'The sign-in was refused (`oidc_sign_in_failed`: an unknown, expired or replayed state, the provider refused, its ' +
@@ -18,7 +23,7 @@ const logout = (id: string) =>
     description:
       "Revokes the browser's session and clears its cookie, then redirects to the provider's `end_session_endpoint` " +
       '(with `id_token_hint` and `post_logout_redirect_uri`) when it has one, else to the UI.',
-    access: 'public',
+    access: 'browser',
     responses: { 303: { description: "To the provider's end-session endpoint, or to `/`." } },
   });
 
@@ -45,7 +50,7 @@ export const signInPaths = pathGroup(
         description:
           "Starts the authorization code flow (PKCE S256, `state`, `nonce`) and redirects to the provider's " +
           'authorization endpoint. `return_to`: a path of this server to end on (anything else becomes `/`).',
-        access: 'public',
+        access: 'browser',
         params: [
           {
             name: 'return_to',
@@ -55,7 +60,11 @@ export const signInPaths = pathGroup(
             schema: { type: 'string' },
           },
         ],
-        responses: { 302: { description: "To the provider's authorization endpoint." }, 502: refusedPage },
+        responses: {
+          302: { description: "To the provider's authorization endpoint." },
+          404: notConfigured,
+          502: refusedPage,
+        },
       }),
     },
     '/auth/oidc/callback': {
@@ -66,10 +75,11 @@ export const signInPaths = pathGroup(
           'Takes the one-time state (a replayed or unknown one is refused), exchanges the code with the PKCE verifier, ' +
           "validates the ID token (signature by the provider's JWKS, issuer, audience, expiry with the clock skew, " +
           'nonce), stores the user with the groups of the groups claim (replacing the previous ones) and opens a session.',
-        access: 'public',
+        access: 'browser',
         responses: {
           302: { description: 'Signed in: to `return_to`, with the session cookie set.' },
           400: refusedPage,
+          404: notConfigured,
         },
       }),
     },
