@@ -34,7 +34,7 @@ export const scimSchema = z
       .min(1)
       .max(1000)
       .default(100)
-      .describe('The most operations one PATCH may carry; more is refused (400 invalidValue).'),
+      .describe('The most operations one PATCH may carry; more is refused (400 tooMany).'),
   })
   .prefault({});
 export type ScimConfig = z.infer<typeof scimSchema>;
