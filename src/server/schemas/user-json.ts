@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UserRecord } from '../../store/ports/principal-store.ts';
+import type { Principal } from '../../domain/index.ts';
 
 /** A user as the admin routes send it; `active` is false once deactivated (their keys and sessions stop). */
 export const userJsonSchema = z
@@ -13,7 +13,14 @@ export const userJsonSchema = z
   .strict();
 export type UserJson = z.infer<typeof userJsonSchema>;
 
-export const toUserJson = (user: UserRecord): UserJson => ({
+/** A stored user (the store's UserRecord) as JSON. */
+export const toUserJson = (user: {
+  name: string;
+  groups: string[];
+  roles: Principal['roles'];
+  active: boolean;
+  createdAt: string;
+}): UserJson => ({
   name: user.name,
   groups: user.groups,
   roles: user.roles,
