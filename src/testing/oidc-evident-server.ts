@@ -32,6 +32,8 @@ export async function startOidcEvident(options: {
   users: Record<string, HarnessUser>;
   env?: Record<string, string>;
   agents?: boolean;
+  /** A confidential client at the provider, and its secret given to Evident (`EVIDENT_OIDC_CLIENT_SECRET`). */
+  clientSecret?: string;
 }): Promise<OidcEvidentServer> {
   let app: Hono<ServerEnv> | undefined;
   const front = new Hono<ServerEnv>().all('*', (c) => (app ? app.fetch(c.req.raw, c.env) : c.text('starting', 503)));
@@ -42,6 +44,7 @@ export async function startOidcEvident(options: {
     postLogoutRedirectUris: [`${server.url}/`],
     users: options.users,
     audience: OIDC_TEST_AUDIENCE,
+    ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
   });
   const dir = await mkdtemp(join(tmpdir(), 'evident-oidc-'));
   let evident: Evident | undefined;
@@ -54,6 +57,7 @@ export async function startOidcEvident(options: {
       EVIDENT_OIDC_SCOPES: 'openid,profile,email,groups',
       EVIDENT_OIDC_AUDIENCE: OIDC_TEST_AUDIENCE,
       EVIDENT_OIDC_DISPLAY_NAME: 'Test IdP',
+      ...(options.clientSecret ? { EVIDENT_OIDC_CLIENT_SECRET: options.clientSecret } : {}),
       ...options.env,
     };
     evident = await createEvident(loadConfig({ flags: { db: join(dir, 'store.db') }, env, cwd: dir }));

@@ -20,6 +20,8 @@ export interface OidcHarnessOptions {
   /** The audience of JWT access tokens (RFC 8707 resource), given to every token of the authorization code flow. */
   audience: string;
   clientId?: string;
+  /** A confidential client (`client_secret_basic`) with this secret; unset: a public client (`none`, PKCE alone). */
+  clientSecret?: string;
 }
 
 /** A JSON rewrite of the provider's token endpoint answer, to hand Evident a forged or broken ID token. */
@@ -93,7 +95,9 @@ export async function startOidcProvider(options: OidcHarnessOptions): Promise<Oi
     clients: [
       {
         client_id: clientId,
-        token_endpoint_auth_method: 'none',
+        ...(options.clientSecret
+          ? { client_secret: options.clientSecret, token_endpoint_auth_method: 'client_secret_basic' as const }
+          : { token_endpoint_auth_method: 'none' as const }),
         redirect_uris: options.redirectUris,
         post_logout_redirect_uris: options.postLogoutRedirectUris,
         grant_types: ['authorization_code'],

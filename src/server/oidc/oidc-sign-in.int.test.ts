@@ -262,6 +262,30 @@ describe('OpenID Connect sign-in against a real provider', () => {
     });
   });
 
+  it('refuses a deactivated user at sign-in and on bearer tokens, and takes them back once reactivated', async () => {
+    const signedIn = await signInToEvident(server.url, 'bob');
+    const { access_token } = await providerAccessToken({
+      issuer: server.provider.issuer,
+      clientId: 'evident',
+      redirectUri: server.redirectUri,
+      login: 'bob',
+    });
+    expect((await bearer(access_token, '/v1/me')).status).toBe(200);
+    await server.evident.store.setUserActive('bob', false);
+    try {
+      const refused = await refusedSignIn('bob');
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('deactivated');
+      expect(refused.jar.get('evident_session')).toBeUndefined();
+      expect((await bearer(access_token, '/v1/me')).status).toBe(401);
+      expect((await api(signedIn.jar, '/v1/me')).status).toBe(401);
+    } finally {
+      await server.evident.store.setUserActive('bob', true);
+    }
+    expect((await signInToEvident(server.url, 'bob')).response.status).toBe(302);
+    expect((await bearer(access_token, '/v1/me')).status).toBe(200);
+  });
+
   it('signs out: the session is revoked and the browser is sent to the provider with id_token_hint', async () => {
     const { jar } = await signInToEvident(server.url, 'bob');
     const cookie = jar.get('evident_session') as string;
