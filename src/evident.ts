@@ -2,7 +2,7 @@ import type { AgentRuntime, AgentRuntimeOptions } from './agent/agent-runtime.ts
 import { AuditRecorder } from './audit/audit-recorder.ts';
 import { resolveRetrievalSettings, type EvidentConfig, type RetrievalSettings } from './config/index.ts';
 import type { Principal } from './domain/index.ts';
-import { EmbedderMismatchError, NotFoundError } from './errors/index.ts';
+import { EmbedderMismatchError, NotFoundError, ValidationError } from './errors/index.ts';
 import { Ingestor } from './ingest/ingestor.ts';
 import { silentLogger, type Logger } from './logging/logger.ts';
 import type { ChatModel } from './models/chat/chat-model.ts';
@@ -146,6 +146,10 @@ export async function createEvident(config: EvidentConfig, options: CreateEviden
         const user = await store.getUser(userName);
         if (!user)
           throw new NotFoundError('user', userName, `Add them with \`evident users add ${userName} --groups …\`.`);
+        if (!user.active)
+          throw new ValidationError(`${userName} is deactivated: they act as nobody and match no document.`, {
+            hint: `Activate them with \`evident users activate ${userName}\`.`,
+          });
         return { id: user.name, groups: user.groups, roles: user.roles };
       },
       reindex: (onProgress) => reindex({ store, embedder }, onProgress),

@@ -58,7 +58,7 @@ describe('--json on every command: snake_case keys', () => {
       row_count: expect.any(Number),
     });
     expect((await cliJson('users', 'list')) as unknown[]).toEqual([
-      { name: 'alice', groups: ['legal'], roles: ['member'], created_at: expect.any(String) },
+      { name: 'alice', groups: ['legal'], roles: ['member'], active: true, created_at: expect.any(String) },
     ]);
     expect((await cliJson('keys', 'list', 'alice')) as unknown[]).toEqual([
       { id: expect.any(String), user: 'alice', created_at: expect.any(String) },

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { userOutcome } from '../../audit/user-outcome.ts';
 import { LOCAL_OPERATOR } from '../../domain/principal.ts';
 import { assertValidUser } from '../../domain/principal-name.ts';
+import { NotFoundError } from '../../errors/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
 
@@ -34,6 +35,34 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
         io.out(`user ${user.name}: groups ${user.groups.join(',') || '(none)'}, roles ${user.roles.join(',')}\n`);
       });
     });
+  for (const [verb, active] of [
+    ['deactivate', false],
+    ['activate', true],
+  ] as const) {
+    users
+      .command(verb)
+      .description(
+        active
+          ? 'Activate a user again: their keys work again'
+          : "Deactivate a user: their keys and sessions stop at once, and they match no document's ACL",
+      )
+      .argument('<name>', 'user name')
+      .action(async (name: string, _flags: unknown, command: Command) => {
+        await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
+          const user = await evident.store.setUserActive(name, active);
+          if (!user) throw new NotFoundError('user', name.slice(0, 64), 'See `evident users list`.');
+          // Sessions would otherwise come back with the user: a deactivation ends them.
+          if (!active) await evident.store.revokeUserSessions(name);
+          await evident.audit.admin({
+            actor: LOCAL_OPERATOR,
+            action: active ? 'user.activate' : 'user.deactivate',
+            target: user.name,
+            surface: 'cli',
+          });
+          io.out(`user ${user.name}: ${user.active ? 'active' : 'inactive'}\n`);
+        });
+      });
+  }
   users
     .command('list')
     .description('List users')
@@ -45,8 +74,8 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
         if (list.length === 0) return io.out('No users. Add one with `evident users add <name> --groups a,b`.\n');
         io.out(
           formatTable(
-            ['name', 'groups', 'roles'],
-            list.map((u) => [u.name, u.groups.join(',') || '-', u.roles.join(',')]),
+            ['name', 'groups', 'roles', 'active'],
+            list.map((u) => [u.name, u.groups.join(',') || '-', u.roles.join(','), u.active ? 'yes' : 'no']),
           ),
         );
       });
