@@ -139,8 +139,9 @@ export function oidcRoutes(deps: OidcRouteDeps): Hono<ServerEnv> {
           idTokenExpected: true,
         });
       } catch (error) {
-        // The provider may have rotated endpoints or keys: read its discovery document again on the next sign-in.
-        if (!(error instanceof client.AuthorizationResponseError)) discovery.refresh();
+        // The provider could not be reached (it may have moved or restarted): read its discovery document again on
+        // the next sign-in. Keys it rotated are fetched again by the JWKS cache itself, on an unknown key id.
+        if (isNetworkFailure(error)) discovery.refresh();
         throw error;
       }
       const claims = tokens.claims();
