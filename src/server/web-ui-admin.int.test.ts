@@ -277,6 +277,25 @@ describeWith(chromiumBrowser(), 'the web UI admin pages', (executablePath) => {
       expect(await own.locator('td').nth(1).textContent()).toBe('API key');
     });
 
+    it("pages through every user's sessions, 100 at a time", async () => {
+      for (const name of ['s1', 's2', 's3']) {
+        await server.evident.store.upsertUser({ name, groups: [] });
+        const key = (await server.evident.store.createApiKey(name)).key;
+        for (let i = 0; i < 35; i++) await openSession(key);
+      }
+      // 105 sessions of s1-s3 and the admin's own.
+      await page.goto(`${server.url}/#/admin/sessions/bob`);
+      await page.getByLabel('User').selectOption({ label: 'Every user' });
+      const rows = page.getByTestId('session-table').locator('tbody tr');
+      await expect.poll(() => rows.count()).toBe(100);
+      await page.getByRole('button', { name: 'More sessions' }).click();
+      await expect.poll(() => rows.count()).toBe(106);
+      expect(await page.getByRole('button', { name: 'More sessions' }).count()).toBe(0);
+      const users = await rows.locator('td:first-child').allTextContents();
+      expect(new Set(users.filter((u) => /^s[1-3]$/.test(u))).size).toBe(3);
+      expect(users.filter((u) => u === 's2')).toHaveLength(35);
+    });
+
     it('revokes the key after a confirmation, and the key is refused (401) at once', async () => {
       await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'API keys' }).click();
       await page.getByLabel('User').selectOption('grace');
