@@ -19,12 +19,15 @@ export class OidcDiscovery {
   private pending: Promise<client.Configuration> | undefined;
   private failedAt = 0;
 
-  constructor(private readonly oidc: OidcConfig) {}
+  constructor(
+    private readonly oidc: OidcConfig,
+    private readonly retryAfterFailureMs = RETRY_AFTER_FAILURE_MS,
+  ) {}
 
   /** The configuration, discovered once and then cached. Fails with `provider_unreachable` when discovery fails. */
   async configuration(): Promise<client.Configuration> {
     if (!this.pending) {
-      if (Date.now() - this.failedAt < RETRY_AFTER_FAILURE_MS)
+      if (Date.now() - this.failedAt < this.retryAfterFailureMs)
         throw new OidcSignInError('provider_unreachable', { detail: 'Its discovery document could not be read.' });
       this.pending = this.discover();
       this.pending.catch(() => {
