@@ -5,6 +5,7 @@ import { startApiTestServer, type ApiTestServer } from '../testing/api-test-serv
 import { CompliantChatModel } from '../testing/compliant-chat-model.ts';
 import {
   addSampleUsers,
+  addSessionUsers,
   askOnSurface,
   canaryDocuments,
   coverage,
@@ -27,10 +28,13 @@ import { SAMPLE_CORPUS } from '../testing/sample-corpus-store.ts';
  */
 const SEED = 12_001;
 const QUERIES = 240;
+const SESSION_QUERIES = 120;
 
 const model = new CompliantChatModel();
 let api: ApiTestServer;
 let users: FuzzUser[];
+/** The same people signed in as browsers (session cookie and CSRF token, no key). */
+let webUsers: FuzzUser[];
 let oracle: LeakOracle;
 
 beforeAll(async () => {
@@ -40,6 +44,7 @@ beforeAll(async () => {
     agents: (evident) => openAgentRuntime(evident, { chat: { id: 'compliant:leak-fuzz', model } }),
   });
   users = await addSampleUsers(api);
+  webUsers = await addSessionUsers(api);
   const canaries = canaryDocuments(SEED, 6);
   await uploadCanaries(api, canaries);
   const stored = await api.evident.store.listDocuments(LOCAL_OPERATOR);
@@ -104,5 +109,30 @@ describe('leak fuzz: restricted text never reaches a user without access', () =>
     expect(report.prompts).toBeGreaterThan(50);
     // The queries are made of the restricted documents' words, not of a few of them.
     expect(coverage(queries, oracle)).toBeGreaterThan(0.3);
+  }, 240_000);
+
+  it(`asks ${SESSION_QUERIES} seeded queries as signed-in browsers (session cookie, no key) and finds no leak`, async () => {
+    // So this run can fail: a browser user who may read the document receives it, judged as one who may not.
+    const reader = webUsers.find((candidate) => candidate.name === 'web.alice') as FuzzUser;
+    const probe: FuzzQuery = {
+      index: 0,
+      surface: 'search_http',
+      user: reader,
+      source: 'contracts/ct-2024-0193.md',
+      query: 'monthly platform fee per delivered parcel',
+      agent: 'rag',
+      modes: [],
+      stream: false,
+    };
+    const seen = await askOnSurface(api, probe);
+    expect(seen.ok, seen.detail).toBe(true);
+    expect(oracle.leaks(user('bob'), probe.query, seen.outputs.map(textOfBody).join('\n')).length).toBeGreaterThan(0);
+
+    const queries = fuzzQueries(oracle, webUsers, { seed: SEED + 1, count: SESSION_QUERIES });
+    const report = await runLeakFuzz(api, oracle, queries, model);
+    expect(report.leaks.slice(0, 5)).toEqual([]);
+    expect(report.failures).toEqual([]);
+    for (const surface of LEAK_SURFACES) expect(report.perSurface[surface].queries, surface).toBeGreaterThan(0);
+    expect(queries.every((query) => query.user.session !== undefined)).toBe(true);
   }, 240_000);
 });

@@ -9,6 +9,8 @@ import { createMiddleware } from 'hono/factory';
 export function secureHeaders() {
   return createMiddleware(async (c, next) => {
     await next();
+    // A response whose headers are immutable (one passed through from fetch) is copied first.
+    if (!headersWritable(c.res.headers)) c.res = new Response(c.res.body, c.res);
     const headers = c.res.headers;
     const csp = headers.get('Content-Security-Policy');
     if (!csp) headers.set('Content-Security-Policy', "frame-ancestors 'none'");
@@ -17,4 +19,13 @@ export function secureHeaders() {
     headers.set('X-Content-Type-Options', 'nosniff');
     if (!headers.has('Referrer-Policy')) headers.set('Referrer-Policy', 'same-origin');
   });
+}
+
+function headersWritable(headers: Headers): boolean {
+  try {
+    headers.set('X-Frame-Options', 'DENY');
+    return true;
+  } catch {
+    return false;
+  }
 }

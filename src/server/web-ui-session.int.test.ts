@@ -73,9 +73,9 @@ describeWith(chromiumBrowser(), 'the web UI signs in with a session cookie', (ex
       const page = context.pages()[0];
       if (!page) throw new Error('no page');
       const storage = async () =>
-        page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+        String(await page.evaluate('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })'));
       expect(await storage()).not.toContain(api.keys.alice);
-      expect(await page.evaluate(() => document.cookie)).toBe('');
+      expect(await page.evaluate('document.cookie')).toBe('');
       const cookies = await context.cookies(api.url);
       expect(cookies).toEqual([
         expect.objectContaining({ name: 'evident_session', httpOnly: true, sameSite: 'Lax', path: '/', secure: false }),
@@ -90,20 +90,13 @@ describeWith(chromiumBrowser(), 'the web UI signs in with a session cookie', (ex
       expect(await storage()).not.toContain(api.keys.alice);
 
       // A write through the UI's clients carries the CSRF token: the LangGraph SDK creates a thread.
-      const created = await page.evaluate(async () => {
+      const created = await page.evaluate(`(async () => {
         const me = await (await fetch('/v1/me')).json();
-        const withToken = await fetch('/threads', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token },
-          body: '{}',
-        });
-        const without = await fetch('/threads', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{}',
-        });
+        const post = (headers) => fetch('/threads', { method: 'POST', headers, body: '{}' });
+        const withToken = await post({ 'content-type': 'application/json', 'x-csrf-token': me.csrf_token });
+        const without = await post({ 'content-type': 'application/json' });
         return [withToken.status, without.status];
-      });
+      })()`);
       expect(created).toEqual([200, 403]);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -121,16 +114,15 @@ describeWith(chromiumBrowser(), 'the web UI signs in with a session cookie', (ex
 
     it('discards a key an earlier version stored, and asks to sign in', async () => {
       const context = await browser.newContext();
-      await context.addInitScript((key) => {
-        if (!sessionStorage.getItem('seeded')) {
-          localStorage.setItem('evident.apiKey', key);
-          sessionStorage.setItem('seeded', '1');
-        }
-      }, api.keys.alice);
+      // Set once, before the UI's first load, as an earlier version would have left it.
+      await context.addInitScript(`if (!sessionStorage.getItem('seeded')) {
+        localStorage.setItem('evident.apiKey', ${JSON.stringify(api.keys.alice)});
+        sessionStorage.setItem('seeded', '1');
+      }`);
       const page = await context.newPage();
       await page.goto(`${api.url}/`);
       await page.getByLabel('API key').waitFor();
-      await expect.poll(() => page.evaluate(() => localStorage.getItem('evident.apiKey'))).toBeNull();
+      await expect.poll(() => page.evaluate("localStorage.getItem('evident.apiKey')")).toBeNull();
       await context.close();
     });
 

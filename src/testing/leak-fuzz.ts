@@ -44,6 +44,8 @@ export const DEFAULT_SURFACE_WEIGHTS: Record<LeakSurface, number> = {
 
 export interface FuzzUser extends OracleUser {
   key: string;
+  /** Set: the user asks as a signed-in browser (session cookie and CSRF token, no key). */
+  session?: { cookie: string; csrfToken: string };
 }
 
 export interface FuzzQuery {
@@ -170,9 +172,36 @@ export interface SurfaceOutcome {
 
 type Request = ApiTestServer['request'];
 
+/**
+ * The sample users' twins as signed-in browsers: `web.<name>` with the same groups, each key exchanged for a session
+ * (`POST /v1/sessions`); their requests then carry the session cookie, the CSRF token and this server's Origin, and
+ * no key. Twins, not the same users, so each fuzz run judges a user's thread listings against their own questions.
+ */
+export async function addSessionUsers(api: ApiTestServer): Promise<FuzzUser[]> {
+  const listed = JSON.parse(await readFile(join(SAMPLE_CORPUS, '../users.json'), 'utf8')) as OracleUser[];
+  const signedIn: FuzzUser[] = [];
+  for (const sample of listed) {
+    const name = `web.${sample.name}`;
+    await api.evident.store.upsertUser({ name, groups: sample.groups });
+    const key = (await api.evident.store.createApiKey(name)).key;
+    const response = await api.request('POST', '/v1/sessions', { json: { api_key: key } });
+    const cookie = /evident_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0];
+    const csrfToken = (response.json as { csrf_token?: string } | undefined)?.csrf_token;
+    if (response.status !== 201 || !cookie || !csrfToken)
+      throw new Error(`leak fuzz: ${name} could not sign in (${response.status} ${response.text})`);
+    signedIn.push({ ...sample, name, key, session: { cookie, csrfToken } });
+  }
+  return signedIn;
+}
+
 /** Asks one query on its surface as its user and returns everything that came back. */
 export async function askOnSurface(api: ApiTestServer, query: FuzzQuery): Promise<SurfaceOutcome> {
-  const request: Request = (method, path, init = {}) => api.request(method, path, { key: query.user.key, ...init });
+  const { session } = query.user;
+  const credentials: Record<string, string> = session
+    ? { cookie: session.cookie, 'x-csrf-token': session.csrfToken, origin: api.url }
+    : { authorization: `Bearer ${query.user.key}` };
+  const request: Request = (method, path, init = {}) =>
+    api.request(method, path, { ...init, headers: { ...credentials, ...init.headers } });
   switch (query.surface) {
     case 'search_http': {
       const response = await request('POST', '/v1/search', {

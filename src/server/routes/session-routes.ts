@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { pageQueryFields, queryText } from '../../domain/page-query.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
+import type { SessionRecord } from '../../store/ports/session-store.ts';
 import { MAX_SESSION_PAGE } from '../../store/session-rules.ts';
 import { isAdminKey, requestKey, requireAdmin } from '../auth.ts';
 import { readJson } from '../read-json.ts';
-import { toCurrentSessionJson, toSessionJson } from '../schemas/session-json.ts';
+import type { CurrentSessionJson, SessionJson } from '../schemas/session-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 import { assertSameOrigin, endSession, startSession, type SessionSettings } from '../session-cookie.ts';
 
@@ -17,6 +18,27 @@ export const DEFAULT_SESSION_PAGE = 50;
 const listQuery = z
   .object({ user: queryText.optional(), limit: pageQueryFields(MAX_SESSION_PAGE).limit, cursor: z.string().optional() })
   .strict();
+
+export const toSessionJson = (session: SessionRecord, currentId?: string): SessionJson => ({
+  id: session.id,
+  user: session.user,
+  via: session.via,
+  created_at: session.createdAt,
+  last_seen_at: session.lastSeenAt,
+  idle_expires_at: session.idleExpiresAt,
+  expires_at: session.expiresAt,
+  current: session.id === currentId,
+});
+
+export const toCurrentSessionJson = (session: SessionRecord): CurrentSessionJson => ({
+  id: session.id,
+  user: session.user,
+  via: session.via,
+  csrf_token: session.csrfToken,
+  created_at: session.createdAt,
+  idle_expires_at: session.idleExpiresAt,
+  expires_at: session.expiresAt,
+});
 
 /** The request's session (cookie-authenticated), or a 404 saying the request was made with a key. */
 const currentSession = (c: Context<ServerEnv>) => {

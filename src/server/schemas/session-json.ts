@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { SessionRecord } from '../../store/ports/session-store.ts';
 
 /** A session as listed: never its token, its CSRF token or its ID token. */
 export const sessionJson = z
@@ -29,24 +28,3 @@ export const currentSessionJson = z
   })
   .strict();
 export type CurrentSessionJson = z.infer<typeof currentSessionJson>;
-
-export const toSessionJson = (session: SessionRecord, currentId?: string): SessionJson => ({
-  id: session.id,
-  user: session.user,
-  via: session.via,
-  created_at: session.createdAt,
-  last_seen_at: session.lastSeenAt,
-  idle_expires_at: session.idleExpiresAt,
-  expires_at: session.expiresAt,
-  current: session.id === currentId,
-});
-
-export const toCurrentSessionJson = (session: SessionRecord): CurrentSessionJson => ({
-  id: session.id,
-  user: session.user,
-  via: session.via,
-  csrf_token: session.csrfToken,
-  created_at: session.createdAt,
-  idle_expires_at: session.idleExpiresAt,
-  expires_at: session.expiresAt,
-});
