@@ -78,6 +78,25 @@ describe('the principal as the store knows it now', () => {
     }
   });
 
+  it('stops the run of a user deactivated while it waits: nothing more is retrieved for them', async () => {
+    const alice = await sample.evident.principalFor('alice');
+    const { model, react, threadId } = await pausedRun();
+    try {
+      await sample.evident.store.setUserActive('alice', false);
+      const outcome: unknown = await react.approve({ threadId, principal: alice, decision: 'approve' }).then(
+        (result) => result,
+        (error: unknown) => error,
+      );
+      expect(JSON.stringify(outcome)).not.toContain('ct-2024-0193.md');
+      expect(outcome).toMatchObject({ code: 'unauthorized' });
+      const afterApproval = model.prompts.slice(1).join('\n');
+      for (const text of RESTRICTED) expect(afterApproval).not.toContain(text);
+    } finally {
+      await react.close();
+      await sample.evident.store.setUserActive('alice', true);
+    }
+  });
+
   it('still finds the contract for a user who keeps the group (the control)', async () => {
     const { react, threadId } = await pausedRun();
     try {
