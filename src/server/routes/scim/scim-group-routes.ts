@@ -59,7 +59,7 @@ export function scimGroupRoutes(deps: ScimDeps): Hono<ServerEnv> {
   };
   const respond = (c: Context, group: DirectoryGroup, status: 200 | 201 = 200) => {
     const resource = scimGroup(group, originOf(c), !excludedOf(c).has('members'));
-    c.header('ETag', resource.meta.version);
+    if (resource.meta.version) c.header('ETag', resource.meta.version);
     if (status === 201) c.header('Location', resource.meta.location);
     return scimJson(c, projected(resource, c), status);
   };
@@ -80,124 +80,123 @@ export function scimGroupRoutes(deps: ScimDeps): Hono<ServerEnv> {
   };
   const memberIds = (group: DirectoryGroup) => group.members.map((m) => m.id);
 
-  return new Hono<ServerEnv>()
-    .get('/Groups', async (c) => {
-      const paging = pagingOf(c, config.maxPageSize);
-      const text = c.req.query('filter');
-      const filter =
-        text === undefined ? undefined : parseScimFilter(text, GROUP_FILTER_ATTRIBUTES, config.maxFilterChars);
-      const lookup = filter ? lookupOf(filter) : undefined;
-      // Members are read when shown or filtered on.
-      const members = !excludedOf(c).has('members') || (text ?? '').toLowerCase().includes('members');
-      let candidates: DirectoryGroup[];
-      if (lookup?.attribute === 'displayname')
-        candidates = await store.findDirectoryGroups({ displayName: lookup.value, members });
-      else if (lookup?.attribute === 'externalid')
-        candidates = await store.findDirectoryGroups({ externalId: lookup.value, members });
-      else if (lookup?.attribute === 'id') {
-        const found = await store.getDirectoryGroup(lookup.value, { members });
-        candidates = found ? [found] : [];
-      } else candidates = await store.findDirectoryGroups({ members });
-      const origin = originOf(c);
-      const matched = candidates.filter(
-        (group) => !filter || matchesFilter(scimGroup(group, origin, true), filter, GROUP_FILTER_ATTRIBUTES),
-      );
-      const page = listResponse(matched, paging);
-      const shown = !excludedOf(c).has('members');
-      return scimJson(c, {
-        ...page,
-        Resources: page.Resources.map((group) => projected(scimGroup(group, origin, shown), c)),
-      });
-    })
-    .post('/Groups', async (c) => {
-      const body = await readJson(c, groupBody);
-      const group = await store.createDirectoryGroup({
-        displayName: body.displayName,
-        ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
-        members: (body.members ?? []).map((m) => m.value),
-      });
-      await audit.admin({
-        actor: SCIM_CLIENT,
-        action: 'group.add',
-        target: group.displayName,
-        surface: 'scim',
-        outcome: `${group.members.length} members`,
-      });
-      return respond(c, group, 201);
-    })
-    .get('/Groups/:id', async (c) => {
-      const group = await store.getDirectoryGroup(c.req.param('id'), { members: !excludedOf(c).has('members') });
-      if (!group) throw notFound(c.req.param('id'));
-      return respond(c, group);
-    })
-    .put('/Groups/:id', async (c) => {
-      const body = await readJson(c, groupBody);
-      const before = await current(c.req.param('id'));
-      assertIfMatch(c, scimGroup(before, originOf(c), true).meta.version);
-      return respond(
-        c,
-        await change(before, {
-          ...(body.displayName === before.displayName ? {} : { displayName: body.displayName }),
-          ...(body.externalId === before.externalId ? {} : { externalId: body.externalId ?? null }),
-          ...membershipChange(
-            memberIds(before),
-            (body.members ?? []).map((m) => m.value),
-          ),
-        }),
-      );
-    })
-    .patch('/Groups/:id', async (c) => {
-      const body = await readJson(c, z.unknown());
-      const operations = patchOperations(body, ['displayName', 'externalId', 'members'], config.maxOperations);
-      const before = await current(c.req.param('id'));
-      const resource = scimGroup(before, originOf(c), true);
-      assertIfMatch(c, resource.meta.version);
-      const patched = appliedPatch<ScimGroupResource>(resource, operations);
-      const parsed = z
-        .object({
-          displayName: z.string().min(1).max(MAX_GROUP_NAME_CHARS),
-          externalId: z.string().min(1).max(MAX_EXTERNAL_ID_CHARS).optional(),
-          members: z.array(z.looseObject({ value: z.string().min(1).max(256) })).optional(),
-        })
-        .safeParse(patched);
-      if (!parsed.success)
-        throw scimInvalid(
-          'invalidValue',
-          `The patched group is not valid at ${parsed.error.issues[0]?.path.join('.').slice(0, 100) || 'its root'}.`,
-          'A group keeps a displayName; members are objects with a value (a user id).',
+  return (
+    new Hono<ServerEnv>()
+      .get('/Groups', async (c) => {
+        const paging = pagingOf(c, config.maxPageSize);
+        const text = c.req.query('filter');
+        const filter =
+          text === undefined ? undefined : parseScimFilter(text, GROUP_FILTER_ATTRIBUTES, config.maxFilterChars);
+        const lookup = filter ? lookupOf(filter) : undefined;
+        // Members are read when shown or filtered on.
+        const members = !excludedOf(c).has('members') || (text ?? '').toLowerCase().includes('members');
+        let candidates: DirectoryGroup[];
+        if (lookup?.attribute === 'displayname')
+          candidates = await store.findDirectoryGroups({ displayName: lookup.value, members });
+        else if (lookup?.attribute === 'externalid')
+          candidates = await store.findDirectoryGroups({ externalId: lookup.value, members });
+        else if (lookup?.attribute === 'id') {
+          const found = await store.getDirectoryGroup(lookup.value, { members });
+          candidates = found ? [found] : [];
+        } else candidates = await store.findDirectoryGroups({ members });
+        const origin = originOf(c);
+        const matched = candidates.filter(
+          (group) => !filter || matchesFilter(scimGroup(group, origin, true), filter, GROUP_FILTER_ATTRIBUTES),
         );
-      const after = parsed.data;
-      const memberChange = membershipChange(
-        memberIds(before),
-        (after.members ?? []).map((m) => m.value),
-      );
-      if ((memberChange.add?.length ?? 0) > MAX_MEMBERS_PER_CHANGE)
-        throw scimInvalid(
-          'tooMany',
-          `At most ${MAX_MEMBERS_PER_CHANGE} members per change.`,
-          'Send several PATCH requests.',
+        const page = listResponse(matched, paging);
+        const shown = !excludedOf(c).has('members');
+        return scimJson(c, {
+          ...page,
+          Resources: page.Resources.map((group) => projected(scimGroup(group, origin, shown, members), c)),
+        });
+      })
+      .post('/Groups', async (c) => {
+        const body = await readJson(c, groupBody);
+        const group = await store.createDirectoryGroup({
+          displayName: body.displayName,
+          ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
+          members: (body.members ?? []).map((m) => m.value),
+        });
+        await audit.admin({
+          actor: SCIM_CLIENT,
+          action: 'group.add',
+          target: group.displayName,
+          surface: 'scim',
+          outcome: `${group.members.length} members`,
+        });
+        return respond(c, group, 201);
+      })
+      // Read with its members whether or not they are shown, so its ETag is the one a write compares.
+      .get('/Groups/:id', async (c) => respond(c, await current(c.req.param('id'))))
+      .put('/Groups/:id', async (c) => {
+        const body = await readJson(c, groupBody);
+        const before = await current(c.req.param('id'));
+        assertIfMatch(c, scimGroup(before, originOf(c), true).meta.version ?? '');
+        return respond(
+          c,
+          await change(before, {
+            ...(body.displayName === before.displayName ? {} : { displayName: body.displayName }),
+            ...(body.externalId === before.externalId ? {} : { externalId: body.externalId ?? null }),
+            ...membershipChange(
+              memberIds(before),
+              (body.members ?? []).map((m) => m.value),
+            ),
+          }),
         );
-      return respond(
-        c,
-        await change(before, {
-          ...(after.displayName === before.displayName ? {} : { displayName: after.displayName }),
-          ...(after.externalId === before.externalId ? {} : { externalId: after.externalId ?? null }),
-          ...memberChange,
-        }),
-      );
-    })
-    .delete('/Groups/:id', async (c) => {
-      const before = await current(c.req.param('id'));
-      assertIfMatch(c, scimGroup(before, originOf(c), true).meta.version);
-      const deleted = await store.deleteDirectoryGroup(before.id);
-      if (!deleted) throw notFound(before.id);
-      await audit.admin({
-        actor: SCIM_CLIENT,
-        action: 'group.delete',
-        target: deleted.displayName,
-        surface: 'scim',
-        outcome: `${deleted.members.length} members`,
-      });
-      return c.body(null, 204);
-    });
+      })
+      .patch('/Groups/:id', async (c) => {
+        const body = await readJson(c, z.unknown());
+        const operations = patchOperations(body, ['displayName', 'externalId', 'members'], config.maxOperations);
+        const before = await current(c.req.param('id'));
+        const resource = scimGroup(before, originOf(c), true);
+        assertIfMatch(c, resource.meta.version ?? '');
+        const patched = appliedPatch<ScimGroupResource>(resource, operations);
+        const parsed = z
+          .object({
+            displayName: z.string().min(1).max(MAX_GROUP_NAME_CHARS),
+            externalId: z.string().min(1).max(MAX_EXTERNAL_ID_CHARS).optional(),
+            members: z.array(z.looseObject({ value: z.string().min(1).max(256) })).optional(),
+          })
+          .safeParse(patched);
+        if (!parsed.success)
+          throw scimInvalid(
+            'invalidValue',
+            `The patched group is not valid at ${parsed.error.issues[0]?.path.join('.').slice(0, 100) || 'its root'}.`,
+            'A group keeps a displayName; members are objects with a value (a user id).',
+          );
+        const after = parsed.data;
+        const memberChange = membershipChange(
+          memberIds(before),
+          (after.members ?? []).map((m) => m.value),
+        );
+        if ((memberChange.add?.length ?? 0) > MAX_MEMBERS_PER_CHANGE)
+          throw scimInvalid(
+            'tooMany',
+            `At most ${MAX_MEMBERS_PER_CHANGE} members per change.`,
+            'Send several PATCH requests.',
+          );
+        return respond(
+          c,
+          await change(before, {
+            ...(after.displayName === before.displayName ? {} : { displayName: after.displayName }),
+            ...(after.externalId === before.externalId ? {} : { externalId: after.externalId ?? null }),
+            ...memberChange,
+          }),
+        );
+      })
+      .delete('/Groups/:id', async (c) => {
+        const before = await current(c.req.param('id'));
+        assertIfMatch(c, scimGroup(before, originOf(c), true).meta.version ?? '');
+        const deleted = await store.deleteDirectoryGroup(before.id);
+        if (!deleted) throw notFound(before.id);
+        await audit.admin({
+          actor: SCIM_CLIENT,
+          action: 'group.delete',
+          target: deleted.displayName,
+          surface: 'scim',
+          outcome: `${deleted.members.length} members`,
+        });
+        return c.body(null, 204);
+      })
+  );
 }

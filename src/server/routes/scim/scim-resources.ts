@@ -10,7 +10,8 @@ export interface ScimMeta {
   created: string;
   lastModified: string;
   location: string;
-  version: string;
+  /** Absent on a group listed without reading its members (it could not name them). */
+  version?: string;
 }
 
 export interface ScimMember {
@@ -71,7 +72,13 @@ export function scimUser(user: DirectoryUser, origin: string, groupIds: Readonly
   };
 }
 
-export function scimGroup(group: DirectoryGroup, origin: string, withMembers: boolean): ScimGroupResource {
+/** A group as SCIM shows it; `membersRead` false: the store was asked without members, so no version is given. */
+export function scimGroup(
+  group: DirectoryGroup,
+  origin: string,
+  withMembers: boolean,
+  membersRead = true,
+): ScimGroupResource {
   const body = {
     schemas: [SCIM_GROUP],
     id: group.id,
@@ -88,8 +95,8 @@ export function scimGroup(group: DirectoryGroup, origin: string, withMembers: bo
         }
       : {}),
   };
-  // Of the group and its member ids (a group read without its members has a version of its own).
-  const version = versionOf({ ...body, members: group.members.map((m) => m.id) });
+  // Of the group and its member ids, whether or not this response lists them.
+  const version = membersRead ? versionOf({ ...body, members: group.members.map((m) => m.id) }) : undefined;
   return {
     ...body,
     meta: {
@@ -97,7 +104,7 @@ export function scimGroup(group: DirectoryGroup, origin: string, withMembers: bo
       created: group.createdAt,
       lastModified: group.updatedAt,
       location: `${origin}${SCIM_BASE}/Groups/${group.id}`,
-      version,
+      ...(version === undefined ? {} : { version }),
     },
   };
 }

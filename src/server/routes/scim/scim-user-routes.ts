@@ -35,7 +35,7 @@ export function scimUserRoutes(deps: ScimDeps): Hono<ServerEnv> {
   const resourceOf = async (c: Context, user: DirectoryUser) => scimUser(user, originOf(c), await groupIds());
   const respond = async (c: Context, user: DirectoryUser, status: 200 | 201 = 200) => {
     const resource = await resourceOf(c, user);
-    c.header('ETag', resource.meta.version);
+    if (resource.meta.version) c.header('ETag', resource.meta.version);
     if (status === 201) c.header('Location', resource.meta.location);
     return scimJson(c, projected(resource, c), status);
   };
@@ -119,7 +119,7 @@ export function scimUserRoutes(deps: ScimDeps): Hono<ServerEnv> {
     .put('/Users/:id', async (c) => {
       const body = await readJson(c, userBody);
       const before = await current(c.req.param('id'));
-      assertIfMatch(c, (await resourceOf(c, before)).meta.version);
+      assertIfMatch(c, (await resourceOf(c, before)).meta.version ?? '');
       assertSameName(before, body.userName);
       // A PUT replaces: an absent externalId is removed; an absent active keeps its value (it never reactivates).
       return respond(c, await update(before, { externalId: body.externalId, active: body.active ?? before.active }));
@@ -129,7 +129,7 @@ export function scimUserRoutes(deps: ScimDeps): Hono<ServerEnv> {
       const operations = patchOperations(body, ['userName', 'externalId', 'active'], config.maxOperations);
       const before = await current(c.req.param('id'));
       const resource = await resourceOf(c, before);
-      assertIfMatch(c, resource.meta.version);
+      assertIfMatch(c, resource.meta.version ?? '');
       const patched = appliedPatch<ScimUserResource>(resource, operations);
       assertSameName(before, patched.userName);
       const active = patched.active === undefined ? false : patched.active;
@@ -149,7 +149,7 @@ export function scimUserRoutes(deps: ScimDeps): Hono<ServerEnv> {
     })
     .delete('/Users/:id', async (c) => {
       const before = await current(c.req.param('id'));
-      assertIfMatch(c, (await resourceOf(c, before)).meta.version);
+      assertIfMatch(c, (await resourceOf(c, before)).meta.version ?? '');
       const deleted = await store.deleteDirectoryUser(before.id);
       if (!deleted) throw notFound(before.id);
       await store.revokeUserSessions(deleted.name);

@@ -224,6 +224,17 @@ function describeScim(backend: string, open: () => Promise<ScimTestServer>): voi
       });
       expect(renamed.json).toMatchObject({ displayName: 'legal', members: [{ value: memberId }] });
       expect(await legalHits(server, await keyFor(server, 'renamer'))).toBe(1);
+      // A read without members has the group's own ETag, which a conditional write then matches.
+      const lean = await server.call('GET', `/scim/v2/Groups/${groupId}?excludedAttributes=members`);
+      expect(lean.json?.members).toBeUndefined();
+      const full = await server.call('GET', `/scim/v2/Groups/${groupId}`);
+      expect(lean.headers.get('etag')).toBe(full.headers.get('etag'));
+      const matched = await server.call('PATCH', `/scim/v2/Groups/${groupId}`, {
+        headers: { 'if-match': lean.headers.get('etag') ?? '' },
+        json: patchOp({ op: 'replace', path: 'externalId', value: 'g-2' }),
+      });
+      expect(matched.json?.externalId).toBe('g-2');
+      expect(matched.headers.get('etag')).not.toBe(full.headers.get('etag'));
       const put = await server.call('PUT', `/scim/v2/Groups/${groupId}`, {
         json: { schemas: [GROUP], displayName: 'legal', members: [] },
       });
