@@ -49,6 +49,9 @@ function signInFailure(error: unknown): OidcSignInError {
   return new OidcSignInError('token_invalid', { cause: error });
 }
 
+const isSystemError = (error: unknown): boolean =>
+  isEvidentError(error) && !OidcSignInError.isInstance(error) && error.category === 'system';
+
 const STATUS_BY_FAILURE = { provider_unreachable: 502, user_inactive: 403 } as const;
 
 /**
@@ -111,6 +114,8 @@ export function oidcRoutes(deps: OidcRouteDeps): Hono<ServerEnv> {
       c.header('Cache-Control', 'no-store');
       return c.redirect(url.href, 302);
     } catch (error) {
+      // The store failing is the server's error (500), not a refusal of this sign-in.
+      if (isSystemError(error)) throw error;
       return refuse(c, error);
     }
   });
@@ -156,7 +161,7 @@ export function oidcRoutes(deps: OidcRouteDeps): Hono<ServerEnv> {
       c.header('Cache-Control', 'no-store');
       return c.redirect(started.returnTo, 302);
     } catch (error) {
-      if (isEvidentError(error) && !OidcSignInError.isInstance(error) && error.category === 'system') throw error;
+      if (isSystemError(error)) throw error;
       return refuse(c, error);
     }
   });
