@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { gateThresholdsSchema } from '../../../config/agents-schema.ts';
-import { normalizeForQuote, refusal, type Answer, type Citation } from '../../../domain/answer.ts';
+import { normalizeForQuote, type Answer, type Citation } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { AnswerType } from '../../../text/language.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
-import { informationNeed } from '../../offline-qa/information-need.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
@@ -24,6 +23,10 @@ import {
   type ValueTie,
 } from './value-ties.ts';
 import { measuredType } from './measured-type.ts';
+import { rowsAnswered, rowVerdict } from './row-verdict.ts';
+import { refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
+
+export type { GateDecision } from './gate-decision.ts';
 
 /**
  * The evidence gate: every answer of every agent passes it before it is returned, whatever produced it (a model, an
@@ -52,6 +55,11 @@ export interface GateInput {
   computedFrom?: readonly string[];
   /** The run computed a value by SQL (a table answer the table route already gated), whatever the answer cites. */
   tableValue?: boolean;
+  /**
+   * The answer came from the table route: its cited rows are the ones its SQL selected (a first, a maximum, a lookup)
+   * and table-fit checked the computation. Other answers that cite rows are held to what one row's cell states.
+   */
+  fromTable?: boolean;
   /** The run proposed a side effect (save_memory): an uncited answer that reports on it states no document fact. */
   sideEffect?: boolean;
   /** The needs the run split the question into: with several, the answer gives one value per need. */
@@ -64,15 +72,6 @@ export interface GateInput {
   reground?: boolean;
   /** The operating point (default DEFAULT_GATE_THRESHOLDS). */
   thresholds?: GateThresholds;
-}
-
-/** Best-ranked chunks of the run's evidence an offline answer may be re-grounded in. */
-const REGROUND_CHUNKS = 5;
-
-export interface GateDecision {
-  verdict: 'answer' | 'refuse' | 'pass';
-  answer: Answer;
-  reason: string;
 }
 
 /**
@@ -113,11 +112,6 @@ const weightTexts = (evidence: readonly Evidence[]): string[] =>
   evidence.map((item) => `${item.title}\n${item.heading}\n${item.text}`);
 
 const round2 = (value: number): number => Math.round(value * 100) / 100;
-
-function refuse(view: QuestionView, why: string, reason: string): GateDecision {
-  const missing = `${informationNeed(view.question)} (${why})`;
-  return { verdict: 'refuse', answer: refusal([missing]), reason };
-}
 
 /** Confidence from how much of the attribute the sentence states and how clearly the value beats its rivals. */
 function confidenceOf(tie: ValueTie, rival: ValueTie | undefined, typed: boolean): number {
@@ -182,6 +176,10 @@ export function gateAnswer(input: GateInput): GateDecision {
   const type: AnswerType = measuredType(view);
   const typed = TYPED.has(type);
   const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
+  if (needs.length <= 1 && !input.fromTable) {
+    const rows = rowsAnswered(quotedSentences(answer, sentences));
+    if (rows.length) return rowVerdict(view, type, answer, rows, head, input);
+  }
   if (needs.length > 1)
     return multiNeed(view, needs, answer, sentences, input.evidence, texts, thresholds, input.tableValue ?? false);
 

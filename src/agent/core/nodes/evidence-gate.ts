@@ -3,7 +3,7 @@ import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunStatus } from '../../../domain/run-state.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
 import { gateAnswer, type GateThresholds } from '../evidence-gate/evidence-gate.ts';
-import { computedByTable, selectedColumns } from '../evidence-gate/table-fit.ts';
+import { answeredByTable, computedByTable, selectedColumns } from '../evidence-gate/table-fit.ts';
 
 /** What the gate reads of a run: the question, its needs, what it found and answered, and its tool calls. */
 export interface GatedRun {
@@ -46,6 +46,7 @@ export async function evidenceGate(
     computedFrom: selectedColumns(state.tool_calls),
     needs: needsOf(state),
     tableValue: computedByTable(state.tool_calls),
+    fromTable: answeredByTable(state.tool_calls, answer),
     sideEffect: state.tool_calls.some((call) => call.name === 'save_memory'),
     reground: state.mode === 'offline',
     ...(deps.gateThresholds ? { thresholds: deps.gateThresholds } : {}),

@@ -1,0 +1,19 @@
+import { refusal, type Answer } from '../../../domain/answer.ts';
+import { informationNeed } from '../../offline-qa/information-need.ts';
+import type { QuestionView } from './question-view.ts';
+
+/** What the evidence gate made of an answer: let through (perhaps narrowed), refused, or passed unread (a refusal). */
+export interface GateDecision {
+  verdict: 'answer' | 'refuse' | 'pass';
+  answer: Answer;
+  reason: string;
+}
+
+/** A refusal that says what is missing: the question's need and why the cited evidence does not meet it. */
+export function refuse(view: QuestionView, why: string, reason: string): GateDecision {
+  const missing = `${informationNeed(view.question)} (${why})`;
+  return { verdict: 'refuse', answer: refusal([missing]), reason };
+}
+
+/** Best-ranked chunks of the run's evidence an offline answer may be re-grounded in. */
+export const REGROUND_CHUNKS = 5;

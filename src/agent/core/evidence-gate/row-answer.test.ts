@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { Answer, Citation } from '../../../domain/answer.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import type { TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
+import type { TableSchema } from '../../table-sql/table-schemas.ts';
+import { OFFLINE_LABEL } from '../../offline-qa/extractive-answer.ts';
+import { gateAnswer } from './evidence-gate.ts';
+import { rowCells } from './row-answer.ts';
+import { planFits } from './table-fit.ts';
+
+const rows = (id: string, lines: string[]): Evidence => ({
+  chunk_id: id,
+  doc_id: 'ships.csv',
+  source: 'ships.csv',
+  title: 'ships.csv',
+  heading: '',
+  text: lines.join('\n'),
+  score: 1,
+  queries: [],
+});
+const ships = rows('ships.csv#0', [
+  'Hull: № 3 | Original Name: Princess Teguise | Original Operator: Naviera Armas | Delivery: Jan 1990',
+  'Hull: № 4 | Original Name: Princess Dacil | Original Operator: Trasmediterranea | Delivery: Mar 1990',
+]);
+const divers = rows('divers.csv#0', [
+  'Rank: 13 | Diver: Ann Fargher (NZL) | Preliminary Points: 421.65',
+  'Rank: 14 | Diver: Jane Roe (AUS) | Preliminary Points: 410.10',
+]);
+const line = (chunk: Evidence, index: number): string => chunk.text.split('\n')[index] as string;
+const cite = (chunk: Evidence, quote: string): Citation => ({
+  chunk_id: chunk.chunk_id,
+  doc_id: chunk.doc_id,
+  source: chunk.source,
+  quote,
+});
+const answer = (text: string, citations: Citation[]): Answer => ({
+  answer: text,
+  answerable: true,
+  confidence: 0.95,
+  citations,
+  missing_information: [],
+});
+const offline = (head: string, chunk: Evidence, index: number): Answer =>
+  answer(`${head}. ${line(chunk, index)} [1] ${OFFLINE_LABEL}`, [cite(chunk, line(chunk, index))]);
+
+describe('the evidence gate on answers quoted from table rows', () => {
+  it('reads the cells of a stored row line', () => {
+    expect(rowCells('Hull: № 4 | Original Name: Princess Dacil')).toEqual([
+      { column: 'Hull', value: '№ 4' },
+      { column: 'Original Name', value: 'Princess Dacil' },
+    ]);
+  });
+
+  it('narrows a quoted row to the cell of the asked column, in the row that names what is asked', () => {
+    const decision = gateAnswer({
+      question: 'who is the original operator of princess dacil?',
+      answer: offline('2nd operator', ships, 1),
+      evidence: [ships],
+      reground: true,
+    });
+    expect(decision.verdict).toBe('answer');
+    expect(decision.answer.answer).toMatch(/^Trasmediterranea\. /u);
+    expect(decision.answer.citations[0]?.quote).toBe(line(ships, 1));
+  });
+
+  it('lets a model answer that gives the asked cell stand, and names what a bracketed aside leaves out', () => {
+    const decision = gateAnswer({
+      question: 'how many points did ann fargher have?',
+      answer: answer('421.65 [1]', [cite(divers, line(divers, 0))]),
+      evidence: [divers],
+    });
+    expect(decision.verdict).toBe('answer');
+    expect(decision.answer.answer).toBe('421.65 [1]');
+  });
+
+  it('refuses a cell of another column than the one asked', () => {
+    const decision = gateAnswer({
+      question: 'when was princess dacil delivered?',
+      answer: answer('Trasmediterranea [1]', [cite(ships, line(ships, 1))]),
+      evidence: [ships],
+    });
+    expect(decision.verdict).toBe('refuse');
+  });
+
+  it('refuses a row about something else than what the question names', () => {
+    const decision = gateAnswer({
+      question: 'who is the original operator of princess fataga?',
+      answer: answer('Trasmediterranea [1]', [cite(ships, line(ships, 1))]),
+      evidence: [ships],
+    });
+    expect(decision.verdict).toBe('refuse');
+    expect(decision.answer.missing_information.join(' ')).toMatch(/no cited row names/u);
+  });
+
+  it.each([
+    ['which diver had the most preliminary points?', 'a superlative over rows'],
+    ['which diver is listed after ann fargher?', 'an order of rows'],
+    ['how many divers scored above 400 points?', 'a count of rows'],
+    ['did ann fargher score more than jane roe?', 'a yes/no comparison'],
+  ])('refuses %s: %s is computed over rows, not stated by one', (question) => {
+    const decision = gateAnswer({
+      question,
+      answer: answer('Ann Fargher (NZL) [1]', [cite(divers, line(divers, 0))]),
+      evidence: [divers],
+    });
+    expect(decision.verdict).toBe('refuse');
+  });
+
+  it('leaves the table route its own answers: its rows are the ones its SQL selected', () => {
+    const decision = gateAnswer({
+      question: 'which diver had the most preliminary points?',
+      answer: answer('The Diver with the highest Preliminary Points is Ann Fargher (NZL). [1]', [
+        cite(divers, line(divers, 0)),
+      ]),
+      evidence: [divers],
+      fromTable: true,
+    });
+    expect(decision.verdict).not.toBe('refuse');
+  });
+});
+
+const table = (columns: [string, 'text' | 'integer'][], values: Record<string, string[]>): TableSchema => ({
+  docId: 'films.csv',
+  title: 'films.csv',
+  sqlName: 'films',
+  columns: columns.map(([name, type]) => ({ name, type })),
+  rowCount: 10,
+  values,
+});
+const plan = (shape: TableSqlPlan['aggregate'], rest: Partial<TableSqlPlan> = {}): TableSqlPlan => ({
+  sql: 'SELECT 1',
+  table: 'films',
+  aggregate: shape,
+  filters: [],
+  score: 1,
+  ...rest,
+});
+
+describe('whether a table plan answers the question', () => {
+  const films = table(
+    [
+      ['Year', 'integer'],
+      ['Film', 'text'],
+      ['Label', 'text'],
+    ],
+    { Year: ['1991', '1996', '2003', '2013'], Film: ['Europa', 'Dogville'], Label: ['Spring', 'Becket'] },
+  );
+
+  it('refuses a comparison every row passes: "at least two films" is no Year >= 2', () => {
+    const fit = planFits(
+      'in what years did von trier make at least two films?',
+      plan('lookup', { filters: [{ columns: ['Year'], op: '>=', values: [2] }] }),
+      films,
+    );
+    expect(fit.fits).toBe(false);
+    expect(
+      planFits(
+        'which films came out after 2000?',
+        plan('lookup', { filters: [{ columns: ['Year'], op: '>', values: [2000] }] }),
+        films,
+      ).fits,
+    ).toBe(true);
+  });
+
+  it('counts values for "the most" of the rows or a column of names, not for a measure the table lacks', () => {
+    expect(planFits('which label appears the most?', plan('mode', { target: 'Label' }), films).fits).toBe(true);
+    expect(planFits('which label has the most films?', plan('mode', { target: 'Label' }), films).fits).toBe(true);
+    expect(
+      planFits('which label put out the most films according to this list?', plan('mode', { target: 'Label' }), films)
+        .fits,
+    ).toBe(true);
+    const time = planFits('which label took the least amount of time?', plan('antimode', { target: 'Label' }), films);
+    expect(time.fits).toBe(false);
+    expect(time.why).toMatch(/time/u);
+  });
+});
