@@ -156,6 +156,13 @@ describe('the honest model', () => {
     expect(model.proposedAnswer(LAYERS)).toBe(true);
   });
 
+  it('writes gold values one sentence states together as that sentence writes them', () => {
+    const when = '2022年G20峰会的时间？';
+    const model = honestModel(new Map([[when, { answerable: true, answers: ['11月15日', '16日'], docs: ['g20.md'] }]]));
+    const evidence = '[chunk_id: g] [doc_id: g20.md]\n2022年G20峰会于2022年11月15日至16日在印尼巴厘岛举行。';
+    expect(ask(model, 'answer', `Evidence:\n${evidence}\n\nQuestion: ${when}`).answer).toBe('11月15日至16日');
+  });
+
   it('cites the sentence stating the value as a whole number, not one holding it inside another', () => {
     const model = honestModel(gold);
     const evidence = '[chunk_id: y] [doc_id: bert.md]\nBERT was released in 2012. Its base model has 12 layers.';

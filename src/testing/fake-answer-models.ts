@@ -390,6 +390,20 @@ export const questionKey = squash;
  * the sentence of a gold document's passage closest to the question; otherwise, and for an unanswerable question, it
  * refuses.
  */
+const MAX_SPAN = 40;
+
+/** Gold values one sentence writes together, as it writes them ("11月15日至16日" for 11月15日 and 16日), not as a list. */
+function writtenTogether(hits: readonly { value: string; support: Support }[]): string | undefined {
+  const sentence = hits[0]?.support.sentence;
+  if (hits.length < 2 || !sentence || hits.some((hit) => hit.support.sentence !== sentence)) return undefined;
+  const at = hits.map((hit) => sentence.indexOf(hit.value));
+  if (at.some((index) => index < 0)) return undefined;
+  const start = Math.min(...at);
+  const end = Math.max(...hits.map((hit, i) => (at[i] as number) + hit.value.length));
+  const span = sentence.slice(start, end);
+  return span.length <= MAX_SPAN ? span : undefined;
+}
+
 export function honestModel(gold: ReadonlyMap<string, Gold>): FakeAnswerModel {
   const byKey = new Map([...gold].map(([question, value]) => [squash(question), value]));
   const goldOf = (question: string): Gold | undefined => byKey.get(squash(question));
@@ -420,7 +434,10 @@ export function honestModel(gold: ReadonlyMap<string, Gold>): FakeAnswerModel {
         const support = hits
           .map((hit) => hit.support)
           .filter((item, i, all) => all.findIndex((other) => other.sentence === item.sentence) === i);
-        return { answer: hits.map((hit) => hit.value).join(', '), support: [...support, ...bridges(support)] };
+        return {
+          answer: writtenTogether(hits) ?? hits.map((hit) => hit.value).join(', '),
+          support: [...support, ...bridges(support)],
+        };
       }
       const passage = passages.find((item) => docs.has(item.docId));
       if (!passage) return undefined;
