@@ -355,7 +355,7 @@ describe("the provider's access tokens as bearer tokens", () => {
     expect(await server.evident.store.getUser('stranger')).toBeUndefined();
   });
 
-  it('refuse another audience, an expired token, an unsigned one, one signed by another key, HS256, and an oversized one', async () => {
+  it('refuse another audience or issuer, an expired token, an unsigned one, one signed by another key, HS256, an oversized one and an ID token', async () => {
     await signInToEvident(server.url, 'alice');
     const { access_token } = await tokenFor('alice');
     const claims = decodeJwt(access_token);
@@ -380,6 +380,7 @@ describe("the provider's access tokens as bearer tokens", () => {
         .sign(otherKey),
       hs256: await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: server.provider.kid }).sign(hmacKey),
       oversized: await signAsProvider({ ...claims, padding: 'x'.repeat(10_000) }),
+      idTokenShaped: await signAsProvider({ ...claims, nonce: 'n', at_hash: 'h' }),
     };
     for (const [name, token] of Object.entries(bad)) {
       const response = await bearer(token, '/v1/me');

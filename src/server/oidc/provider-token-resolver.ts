@@ -21,6 +21,8 @@ export const ACCESS_TOKEN_ALGORITHMS = [
   'EdDSA',
   'Ed25519',
 ];
+/** Claims of ID tokens (OIDC Core 2, 3.1.3.6) that access tokens do not carry. */
+const ID_TOKEN_ONLY_CLAIMS = ['nonce', 'at_hash', 'c_hash'];
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** Resolves a bearer token that is no API key to a principal, or undefined (the request then gets 401). */
@@ -66,6 +68,8 @@ export function providerTokenResolver(deps: {
     } catch {
       return undefined;
     }
+    // Claims only an ID token carries: an ID token is no access token, even where its audience would pass.
+    if (ID_TOKEN_ONLY_CLAIMS.some((claim) => claim in payload)) return undefined;
     let name: string;
     try {
       name = claimedUserName(payload, oidc);
