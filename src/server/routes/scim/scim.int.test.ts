@@ -49,6 +49,20 @@ function describeScim(backend: string, open: () => Promise<ScimTestServer>): voi
         await server.call('GET', '/scim/v2/Users', { token: null, headers: { 'x-api-key': SCIM_TEST_TOKEN } }),
         401,
       );
+      expectScimError(
+        await server.call('GET', '/scim/v2/Users', {
+          token: null,
+          headers: { authorization: `Bearer ${'x'.repeat(8192)}` },
+        }),
+        401,
+      );
+      expectScimError(
+        await server.call('GET', '/scim/v2/Users', {
+          token: null,
+          headers: { authorization: `Basic ${SCIM_TEST_TOKEN}` },
+        }),
+        401,
+      );
       expect((await server.call('GET', '/v1/me', { key: SCIM_TEST_TOKEN })).status).toBe(401);
       expect((await server.call('GET', '/v1/users', { key: SCIM_TEST_TOKEN })).status).toBe(401);
       expect((await server.call('POST', '/v1/search', { key: SCIM_TEST_TOKEN, json: { query: 'x' } })).status).toBe(
@@ -263,6 +277,28 @@ function describeScim(backend: string, open: () => Promise<ScimTestServer>): voi
         400,
         'mutability',
       );
+    });
+
+    it('applies concurrent member additions to one group, each of them', async () => {
+      const group = await server.call('POST', '/scim/v2/Groups', {
+        json: { schemas: [GROUP], displayName: 'crowd', members: [] },
+      });
+      const groupId = (group.json as { id: string }).id;
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const user = await server.call('POST', '/scim/v2/Users', { json: { schemas: [USER], userName: `crowd-${i}` } });
+        ids.push((user.json as { id: string }).id);
+      }
+      const answers = await Promise.all(
+        ids.map((id) =>
+          server.call('PATCH', `/scim/v2/Groups/${groupId}`, {
+            json: patchOp({ op: 'add', path: 'members', value: [{ value: id }] }),
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(ids.map(() => 200));
+      const members = (await server.call('GET', `/scim/v2/Groups/${groupId}`)).json?.members as { value: string }[];
+      expect(members.map((m) => m.value).sort()).toEqual([...ids].sort());
     });
 
     it('answers malformed filters, bad PATCH bodies and oversize bodies with SCIM errors', async () => {
