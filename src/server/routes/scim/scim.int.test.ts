@@ -170,12 +170,13 @@ function describeScim(backend: string, open: () => Promise<ScimTestServer>): voi
       expect(await legalHits(server, key)).toBe(1);
 
       // Entra ID deactivates with a string value; the key stops at once, and their session with it.
-      const session = await server.evident.store.createSession({
-        user: 'bjensen@example.com',
-        via: 'key',
-        ttlMs: 3_600_000,
-        idleMs: 3_600_000,
-      });
+      // A browser signed in with the key-paste sign-in: its cookie works until the deactivation.
+      const signIn = await server.call('POST', '/v1/sessions', { token: null, json: { api_key: key } });
+      expect(signIn.status, signIn.text).toBe(201);
+      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      expect(cookie).toMatch(/^evident_session=/);
+      expect((await server.call('GET', '/v1/me', { token: null, headers: { cookie } })).status).toBe(200);
+      const session = { token: cookie.slice('evident_session='.length) };
       const entra = await server.call('PATCH', `/scim/v2/Users/${user.id}`, {
         json: patchOp({ op: 'Replace', path: 'active', value: 'False' }),
       });
@@ -184,12 +185,15 @@ function describeScim(backend: string, open: () => Promise<ScimTestServer>): voi
       expect(await legalHits(server, key)).toBeUndefined();
       expect((await server.call('GET', '/v1/me', { key })).status).toBe(401);
       expect(await server.evident.store.findSession(session.token)).toBeUndefined();
+      expect((await server.call('GET', '/v1/me', { token: null, headers: { cookie } })).status).toBe(401);
       // Okta reactivates with a replace that names no path: the key works again.
       const okta = await server.call('PATCH', `/scim/v2/Users/${user.id}`, {
         json: patchOp({ op: 'replace', value: { active: true } }),
       });
       expect(okta.json?.active).toBe(true);
       expect(await legalHits(server, key)).toBe(1);
+      // The session was ended, not paused: reactivation does not bring it back.
+      expect((await server.call('GET', '/v1/me', { token: null, headers: { cookie } })).status).toBe(401);
       // PUT replaces: active false stops the key, true restores it.
       const put = await server.call('PUT', `/scim/v2/Users/${user.id}`, { json: { ...bjensenBody, active: false } });
       expect(put.json?.active).toBe(false);
