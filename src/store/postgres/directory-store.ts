@@ -171,7 +171,17 @@ export function postgresDirectoryStore(pool: PostgresPool): DirectoryStore {
           [match.displayName ?? null, match.externalId ?? null],
         );
         const groups: DirectoryGroup[] = [];
-        for (const row of rows.rows) groups.push(await toGroup(c, row, match.members ?? true));
+        for (const row of rows.rows) groups.push(await toGroup(c, row, false));
+        if (!(match.members ?? true) || groups.length === 0) return groups;
+        // Every listed group's members in one query, not one per group.
+        const members = await c.query<{ display_name: string; scim_id: string; name: string }>(
+          `SELECT g.display_name, u.scim_id, u.name FROM directory_groups g
+           JOIN users u ON u.groups @> ARRAY[g.display_name] AND u.scim_id IS NOT NULL
+           WHERE g.id = ANY($1) ORDER BY u.name COLLATE "C"`,
+          [groups.map((g) => g.id)],
+        );
+        const byName = new Map(groups.map((g) => [g.displayName, g]));
+        for (const m of members.rows) byName.get(m.display_name)?.members.push({ id: m.scim_id, name: m.name });
         return groups;
       });
     },

@@ -171,7 +171,16 @@ export function sqliteDirectoryStore(conn: SqliteConnection): DirectoryStore {
              AND (@externalId IS NULL OR external_id = @externalId)
            ORDER BY display_name`,
         ).all({ displayName: match.displayName ?? null, externalId: match.externalId ?? null }) as GroupRow[];
-        return rows.map((row) => toGroup(row, match.members ?? true));
+        const groups = rows.map((row) => toGroup(row, false));
+        if (!(match.members ?? true) || groups.length === 0) return groups;
+        // Every listed group's members in one scan of the users, not one per group.
+        const byName = new Map(groups.map((g) => [g.displayName, g]));
+        const members = stmt(
+          `SELECT j.value AS display_name, u.scim_id, u.name FROM users u, json_each(u.groups) j
+           WHERE u.scim_id IS NOT NULL AND j.value IN (SELECT display_name FROM directory_groups) ORDER BY u.name`,
+        ).all() as { display_name: string; scim_id: string; name: string }[];
+        for (const m of members) byName.get(m.display_name)?.members.push({ id: m.scim_id, name: m.name });
+        return groups;
       });
     },
 

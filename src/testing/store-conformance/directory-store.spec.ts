@@ -113,11 +113,16 @@ export function describeDirectoryStore(suite: ConformanceSuite): void {
         ['ops', []],
       ]);
       expect((await store.getDirectoryGroup(legal.id, { members: false }))?.members).toEqual([]);
+      await store.updateDirectoryGroup(other.id, { add: [b.id, a.id] });
+      expect((await store.findDirectoryGroups({})).map((g) => [g.displayName, g.members.map((m) => m.name)])).toEqual([
+        ['counsel', ['ann']],
+        ['ops', ['ann', 'ben']],
+      ]);
 
       expect((await store.deleteDirectoryGroup(legal.id))?.displayName).toBe('counsel');
       expect(await store.getDirectoryGroup(legal.id)).toBeUndefined();
       expect(await store.deleteDirectoryGroup(legal.id)).toBeUndefined();
-      expect((await store.getUser('ann'))?.groups).toEqual([]);
+      expect((await store.getUser('ann'))?.groups).toEqual(['ops']);
       expect(await store.updateDirectoryGroup(legal.id, { add: [a.id] })).toBeUndefined();
     });
   });
