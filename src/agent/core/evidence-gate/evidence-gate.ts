@@ -178,7 +178,8 @@ export function gateAnswer(input: GateInput): GateDecision {
   const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
   if (needs.length <= 1 && !input.fromTable) {
     const rows = rowsAnswered(quotedSentences(answer, sentences));
-    if (rows.length) return rowVerdict(view, type, answer, rows, head, input);
+    const verdict = rows.length ? rowVerdict(view, type, answer, rows, head, input) : undefined;
+    if (verdict) return verdict;
   }
   if (needs.length > 1)
     return multiNeed(view, needs, answer, sentences, input.evidence, texts, thresholds, input.tableValue ?? false);

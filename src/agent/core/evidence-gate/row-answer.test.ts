@@ -82,11 +82,12 @@ describe('the evidence gate on answers quoted from table rows', () => {
     expect(decision.verdict).toBe('refuse');
   });
 
-  it('refuses a row about something else than what the question names', () => {
+  it('refuses an offline row about something else than what the question names', () => {
     const decision = gateAnswer({
       question: 'who is the original operator of princess fataga?',
-      answer: answer('Trasmediterranea [1]', [cite(ships, line(ships, 1))]),
+      answer: offline('Trasmediterranea', ships, 1),
       evidence: [ships],
+      reground: true,
     });
     expect(decision.verdict).toBe('refuse');
     expect(decision.answer.missing_information.join(' ')).toMatch(/no cited row names/u);
@@ -97,13 +98,30 @@ describe('the evidence gate on answers quoted from table rows', () => {
     ['which diver is listed after ann fargher?', 'an order of rows'],
     ['how many divers scored above 400 points?', 'a count of rows'],
     ['did ann fargher score more than jane roe?', 'a yes/no comparison'],
-  ])('refuses %s: %s is computed over rows, not stated by one', (question) => {
+  ])('refuses an offline quote for %s: %s is computed over rows, not stated by one', (question) => {
     const decision = gateAnswer({
       question,
-      answer: answer('Ann Fargher (NZL) [1]', [cite(divers, line(divers, 0))]),
+      answer: offline('Ann Fargher (NZL)', divers, 0),
       evidence: [divers],
+      reground: true,
     });
     expect(decision.verdict).toBe('refuse');
+  });
+
+  it("lets a model's cell stand in the row naming what is asked, not in a neighbour's row", () => {
+    const question = 'what rank did ann fargher finish at?';
+    const own = gateAnswer({
+      question,
+      answer: answer('13 [1]', [cite(divers, line(divers, 0)), cite(divers, line(divers, 1))]),
+      evidence: [divers],
+    });
+    expect(own.reason).toBe('row: Rank');
+    const neighbour = gateAnswer({
+      question,
+      answer: answer('14 [1]', [cite(divers, line(divers, 0)), cite(divers, line(divers, 1))]),
+      evidence: [divers],
+    });
+    expect(neighbour.reason).not.toMatch(/^row:/u);
   });
 
   it('leaves the table route its own answers: its rows are the ones its SQL selected', () => {

@@ -136,3 +136,27 @@ export function readRows(question: string, type: AnswerType, rows: readonly Cite
   const only = values[0] as (typeof values)[number];
   return { found: true, value: only.cell.value, sentence: only.sentence, column: only.cell.column };
 }
+
+/**
+ * The cell a model's answer gives from a cited row that names what the question names: the head is that row's value,
+ * of the asked kind, in a column the question does not itself name.
+ */
+export function cellGiven(
+  question: string,
+  type: AnswerType,
+  rows: readonly CitedSentence[],
+  head: string,
+): RowCell | undefined {
+  const value = head.replace(/[.。]+$/u, '').trim();
+  if (!value) return undefined;
+  const questionWords = joined(wordsOf(question));
+  for (const sentence of rows) {
+    const cells = rowCells(sentence.text);
+    if (!cells.some((cell) => namedIn(questionWords, cell.value))) continue;
+    const given = cells.find(
+      (cell) => same(cell.value, value) && fitsType(cell.value, type) && !namedIn(questionWords, cell.value),
+    );
+    if (given) return given;
+  }
+  return undefined;
+}

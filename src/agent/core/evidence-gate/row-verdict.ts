@@ -5,7 +5,7 @@ import { closingLabel } from './answer-head.ts';
 import { citedSentences, isTableRow, type CitedSentence } from './cited-reading.ts';
 import { refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 import type { QuestionView } from './question-view.ts';
-import { readRows } from './row-answer.ts';
+import { cellGiven, readRows } from './row-answer.ts';
 
 /** The table rows an answer rests on: the sentences it quotes when every one is a row, else none. */
 export function rowsAnswered(quoted: readonly CitedSentence[]): readonly CitedSentence[] {
@@ -13,8 +13,8 @@ export function rowsAnswered(quoted: readonly CitedSentence[]): readonly CitedSe
 }
 
 /**
- * An answer quoted from table rows: the cell of the asked column in a row naming what the question names (narrowed to
- * it when the answer gives more or other text). Offline answers may be re-grounded in the best-ranked evidence's rows.
+ * An offline answer quoted from table rows: the cell of the asked column in a row naming what the question names
+ * (narrowed to it when the answer gives more or other text), re-grounded in the best-ranked evidence's rows if need be.
  */
 export function rowVerdict(
   view: QuestionView,
@@ -23,9 +23,21 @@ export function rowVerdict(
   rows: readonly CitedSentence[],
   head: string,
   input: { evidence: readonly Evidence[]; reground?: boolean },
-): GateDecision {
+): GateDecision | undefined {
+  // A model read the rows and chose one cell: in a row naming what the question names, that cell is stated there (a
+  // first, a most or a next among rows is the model's reading, which the gate cannot recompute). Other model answers
+  // are judged as answers quoting sentences are.
+  if (!input.reground) {
+    const given = cellGiven(view.question, type, rows, head);
+    if (!given) return undefined;
+    return {
+      verdict: 'answer',
+      answer: { ...answer, confidence: Math.min(answer.confidence, 0.8) },
+      reason: `row: ${given.column}`,
+    };
+  }
   let reading = readRows(view.question, type, rows, head);
-  if (!reading.found && input.reground) {
+  if (!reading.found) {
     const evidenceRows = citedSentences(input.evidence.slice(0, REGROUND_CHUNKS), view).filter((sentence) =>
       isTableRow(sentence.text),
     );
