@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { RequirementsReporter } from './src/testing/requirements-reporter.ts';
+import { SlowFilesFirstSequencer } from './src/testing/slow-files-first-sequencer.ts';
 
 export default defineConfig({
   // The package's own name means its sources here (as tsconfig.json's paths say), not the compiled dist/.
@@ -22,6 +24,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A worker per core (vitest's default leaves one to its own process, i.e. one worker on 2 cores): the files wait
+    // on PostgreSQL, Chromium, child processes and sockets much of the time, so two keep both cores busy. Files never
+    // share state: each has its own temp dirs, SQLite files, PostgreSQL schemas and ports.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // The longest files first, so the run does not end with one of them alone (src/testing/slow-files-first-sequencer.ts).
+    sequence: { sequencer: SlowFilesFirstSequencer },
     // The CLI's tests run bin/evident.js, i.e. dist/: built here when src/ changed since the last build.
     globalSetup: ['./src/testing/build-before-tests.ts'],
     // The summary of tests skipped for a missing dataset, browser, database or model (src/testing/requirements.ts).
