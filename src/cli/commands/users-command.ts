@@ -5,6 +5,7 @@ import { assertValidUser } from '../../domain/principal-name.ts';
 import { NotFoundError } from '../../errors/index.ts';
 import { withEvident, type GlobalOptions } from '../context.ts';
 import { formatTable, wireJson, type CliIo } from '../io.ts';
+import { setUserActivity } from '../../store/user-activity.ts';
 
 export function registerUsersCommand(program: Command, io: CliIo): void {
   const users = program.command('users').description('Principals: users and their groups');
@@ -49,10 +50,8 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
       .argument('<name>', 'user name')
       .action(async (name: string, _flags: unknown, command: Command) => {
         await withEvident(command.optsWithGlobals<GlobalOptions>(), {}, async (evident) => {
-          const user = await evident.store.setUserActive(name, active);
+          const user = await setUserActivity(evident.store, name, active);
           if (!user) throw new NotFoundError('user', name.slice(0, 64), 'See `evident users list`.');
-          // Sessions would otherwise come back with the user: a deactivation ends them.
-          if (!active) await evident.store.revokeUserSessions(name);
           await evident.audit.admin({
             actor: LOCAL_OPERATOR,
             action: active ? 'user.activate' : 'user.deactivate',

@@ -16,8 +16,12 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 describe('PATCH /v1/users/{name}', () => {
-  it('deactivates a user (their key is refused at once) and reactivates them, each change audited', async () => {
+  it('deactivates a user (their key is refused at once, their sessions end) and reactivates them, each change audited', async () => {
     expect((await me(api.keys.alice)).status).toBe(200);
+    const signedIn = await api.request('POST', '/v1/sessions', { json: { api_key: api.keys.alice } });
+    expect(signedIn.status).toBe(201);
+    const cookie = /evident_session=[^;]*/.exec(signedIn.headers.get('set-cookie') ?? '')?.[0] ?? '';
+    expect((await api.request('GET', '/v1/me', { headers: { cookie } })).status).toBe(200);
 
     const off = await patch('alice', { active: false });
     expect(off.status, off.text).toBe(200);
@@ -34,6 +38,8 @@ describe('PATCH /v1/users/{name}', () => {
     expect(on.status, on.text).toBe(200);
     expect((on.json as { user: { active: boolean } }).user.active).toBe(true);
     expect((await me(api.keys.alice)).status).toBe(200);
+    // The session the deactivation ended does not come back with the user.
+    expect((await api.request('GET', '/v1/me', { headers: { cookie } })).status).toBe(401);
 
     const entries = await api.evident.store.listAudit({ actor: 'root', limit: 10 });
     expect(entries.map((e) => [e.action, e.target, e.surface])).toEqual([

@@ -5,14 +5,16 @@ import { NotFoundError, ValidationError } from '../../errors/index.ts';
 import type { Evident } from '../../evident.ts';
 import { requireAdmin } from '../auth.ts';
 import { readJson } from '../read-json.ts';
+import { setUserActivity } from '../../store/user-activity.ts';
 import { toUserJson } from '../schemas/user-json.ts';
 import type { ServerEnv } from '../server-env.ts';
 
 export const userStatusBody = z.object({ active: z.boolean() }).strict();
 
 /**
- * `PATCH /v1/users/{name}`: deactivates or reactivates a user (admin only). A deactivated user's keys and sessions are
- * refused from their next request, since each request reads the user from the store; reactivation lets them work again.
+ * `PATCH /v1/users/{name}`: deactivates or reactivates a user (admin only). A deactivated user's keys are refused from
+ * their next request, since each request reads the user from the store, and their sessions end; reactivation lets
+ * their keys work again.
  */
 export function userStatusRoutes(evident: Evident): Hono<ServerEnv> {
   const { store, audit } = evident;
@@ -26,7 +28,7 @@ export function userStatusRoutes(evident: Evident): Hono<ServerEnv> {
       throw new ValidationError('You cannot deactivate yourself: your own keys and sessions would stop.', {
         hint: 'Ask another admin to deactivate this user.',
       });
-    const user = await store.setUserActive(name, active);
+    const user = await setUserActivity(store, name, active);
     if (!user) throw new NotFoundError('user', name);
     await audit.admin({
       actor,
