@@ -92,4 +92,55 @@ describe('dedupeCandidates', () => {
       }
     }
   });
+
+  it('keeps what the definition keeps, in order, on random near-duplicate pools, with and without a keep limit', () => {
+    // Reference: every candidate against every kept one, full Jaccard over 3-word shingle strings.
+    let state = 7;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    const shingles = (text: string) => {
+      const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+      return new Set(
+        words.length < 3 ? [words.join(' ')] : words.slice(0, -2).map((_, i) => words.slice(i, i + 3).join(' ')),
+      );
+    };
+    const jaccard = (a: Set<string>, b: Set<string>) => {
+      const shared = [...a].filter((x) => b.has(x)).length;
+      return shared / (a.size + b.size - shared);
+    };
+    for (let round = 0; round < 40; round++) {
+      const bases = Array.from({ length: 4 }, () => Array.from({ length: 20 + random(40) }, () => `w${random(30)}`));
+      const texts: Record<string, string> = {};
+      const pool = Array.from({ length: 30 }, (_, i) => {
+        const words = [...(bases[random(bases.length)] as string[])];
+        for (let edits = random(4); edits > 0; edits--) words[random(words.length)] = `x${random(5)}`;
+        texts[`c${i}`] = words.join(' ');
+        const channels: FusedCandidate['channels'] =
+          random(2) === 0 ? { bm25: { rank: i + 1, score: 1 } } : { vector: { rank: i + 1, score: 0.5 } };
+        return candidate(`c${i}`, 1 - i / 100, channels);
+      });
+      const threshold = [0.5, 0.8, 0.9][round % 3] as number;
+      const expected: FusedCandidate[] = [];
+      const sets: Set<string>[] = [];
+      for (const c of pool) {
+        const own = shingles(texts[c.chunkId] as string);
+        const twin = sets.findIndex((other) => jaccard(other, own) >= threshold);
+        if (twin < 0) {
+          expected.push({ ...c, channels: { ...c.channels } });
+          sets.push(own);
+        } else {
+          const keeper = expected[twin] as FusedCandidate;
+          for (const [channel, hit] of Object.entries(c.channels))
+            keeper.channels[channel as 'bm25'] ??= hit as { rank: number; score: number };
+        }
+      }
+      const all = dedupeCandidates(pool, (id) => texts[id], { jaccardThreshold: threshold });
+      expect(all.kept).toEqual(expected);
+      const keep = 1 + random(4);
+      const limited = dedupeCandidates(pool, (id) => texts[id], { jaccardThreshold: threshold, keep });
+      expect(limited.kept).toEqual(expected.slice(0, keep));
+    }
+  });
 });

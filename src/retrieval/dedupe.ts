@@ -6,6 +6,12 @@ export interface DedupeOptions {
   jaccardThreshold?: number;
   /** Words per shingle. */
   shingleSize?: number;
+  /**
+   * Only the first `keep` survivors are wanted (the caller shows or reranks no more). Past them, a candidate is only
+   * looked at when it may carry channel evidence over to one of them; `kept` stops at `keep` entries. The first `keep`
+   * entries, their channels included, are what a run without the limit gives.
+   */
+  keep?: number;
 }
 
 export interface DedupeResult {
@@ -53,21 +59,30 @@ export function dedupeCandidates(
   const collapsed = new Map<string, string>();
   const wordIds = new Map<string, number>();
   const longShingles = new Map<string, number>();
+  const keep = options.keep ?? Number.POSITIVE_INFINITY;
+  // Prefix filter: a kept text is indexed under the first shingles of its sorted list, as many as a twin at the
+  // threshold must share one of (see prefixLength); a new text only meets the kept ones that share one with its own.
+  const byPrefix = threshold > 0 ? new Map<number, number[]>() : undefined;
   for (const candidate of merged.values()) {
+    const full = kept.length >= keep;
+    // Past the wanted survivors, only a candidate with a channel some of them lack can change them.
+    if (full && !mayGiveEvidence(candidate, kept)) continue;
     const text = textOf(candidate.chunkId);
     if (text === undefined) {
+      if (full) continue;
       kept.push(candidate);
       keptText.push({ words: undefined, shingles: new Float64Array(0) });
       continue;
     }
     const words = wordIdsOf(text, wordIds);
     const shingles = shinglesOf(words, size, longShingles);
-    const twin = keptText.findIndex(
-      (other) =>
-        other.words !== undefined &&
-        other.words.length > 0 &&
-        (sameWords(other.words, words) || jaccardAtLeast(other.shingles, shingles, threshold)),
-    );
+    const matches = (other: { words: Int32Array | undefined; shingles: Float64Array }): boolean =>
+      other.words !== undefined &&
+      other.words.length > 0 &&
+      (sameWords(other.words, words) || jaccardAtLeast(other.shingles, shingles, threshold));
+    const twin = byPrefix
+      ? firstTwin(byPrefix, shingles, threshold, (index) => matches(keptText[index] as (typeof keptText)[number]))
+      : keptText.findIndex(matches);
     if (twin >= 0) {
       const keeper = kept[twin] as FusedCandidate;
       collapsed.set(candidate.chunkId, keeper.chunkId);
@@ -79,6 +94,17 @@ export function dedupeCandidates(
         if (!keeper.channels[channel]) keeper.channels[channel] = { ...hit };
       }
       continue;
+    }
+    if (full) continue;
+    if (byPrefix && words.length > 0) {
+      const index = kept.length;
+      const prefix = prefixLength(shingles.length, threshold);
+      for (let i = 0; i < prefix; i++) {
+        const shingle = shingles[i] as number;
+        const list = byPrefix.get(shingle);
+        if (list) list.push(index);
+        else byPrefix.set(shingle, [index]);
+      }
     }
     kept.push(candidate);
     keptText.push({ words, shingles });
@@ -92,16 +118,80 @@ export function dedupeCandidates(
  * their normalised texts match.
  */
 function wordIdsOf(text: string, wordIds: Map<string, number>): Int32Array {
-  const normalized = text.normalize('NFKC').toLowerCase();
-  const words = (ASCII_ONLY.test(normalized) ? normalized.match(ASCII_WORDS) : normalized.match(WORDS)) ?? [];
+  // ASCII text is its own NFKC form: its lowercase letters and digits are read straight from the char codes.
+  if (ASCII_ONLY.test(text)) return asciiWordIds(text.toLowerCase(), wordIds);
+  const words = text.normalize('NFKC').toLowerCase().match(WORDS) ?? [];
   const ids = new Int32Array(words.length);
   for (let i = 0; i < words.length; i++) ids[i] = internWord(words[i] as string, wordIds);
   return ids;
 }
 
+/** The runs of [a-z0-9] of a lowercased ASCII text, interned: what `match(/[a-z0-9]+/g)` finds, without the array. */
+function asciiWordIds(text: string, wordIds: Map<string, number>): Int32Array {
+  let ids = new Int32Array(Math.max(16, text.length >> 2));
+  let count = 0;
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    const word = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+    if (word) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    if (count === ids.length) {
+      const grown = new Int32Array(ids.length * 2);
+      grown.set(ids);
+      ids = grown;
+    }
+    ids[count++] = internWord(text.slice(start, i), wordIds);
+    start = -1;
+  }
+  return ids.subarray(0, count);
+}
+
+/**
+ * How many of a sorted shingle list's first entries two lists at Jaccard ≥ t must share one of: |x ∩ y| ≥ t·|x ∪ y|
+ * ≥ t·|x|, and two sorted lists sharing α entries share one among each one's first |x| − α + 1 (prefix filtering).
+ * Rounded towards a longer prefix, which is always safe.
+ */
+function prefixLength(size: number, threshold: number): number {
+  const overlap = Math.ceil(threshold * size - 1e-9);
+  return Math.min(size, Math.max(1, size - overlap + 2));
+}
+
+/** The lowest kept index sharing a prefix shingle with `shingles` that `matches` accepts, or −1. */
+function firstTwin(
+  byPrefix: Map<number, number[]>,
+  shingles: Float64Array,
+  threshold: number,
+  matches: (index: number) => boolean,
+): number {
+  if (shingles.length === 0) return -1;
+  const prefix = prefixLength(shingles.length, threshold);
+  let candidates: number[] | undefined;
+  for (let i = 0; i < prefix; i++) {
+    const list = byPrefix.get(shingles[i] as number);
+    if (list) candidates = candidates ? candidates.concat(list) : [...list];
+  }
+  if (!candidates) return -1;
+  candidates.sort((a, b) => a - b);
+  for (let i = 0; i < candidates.length; i++) {
+    const index = candidates[i] as number;
+    if (i > 0 && index === candidates[i - 1]) continue;
+    if (matches(index)) return index;
+  }
+  return -1;
+}
+
+/** Whether `candidate` found by a channel that one of `kept` was not found by. */
+function mayGiveEvidence(candidate: FusedCandidate, kept: readonly FusedCandidate[]): boolean {
+  for (const channel of Object.keys(candidate.channels) as ChannelName[])
+    for (const other of kept) if (!other.channels[channel]) return true;
+  return false;
+}
+
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
-/** In ASCII text the letters and digits are these: the same words as WORDS, found faster. */
-const ASCII_WORDS = /[a-z0-9]+/g;
 const WORDS = /[\p{L}\p{N}]+/gu;
 
 function internWord(word: string, wordIds: Map<string, number>): number {

@@ -148,8 +148,11 @@ export class HybridSearch {
     const byId = new Map(chunks.map((chunk) => [chunk.id, chunk]));
     // A chunk the store no longer returns for this principal (deleted meanwhile) is dropped, never shown.
     const visible = pool.filter((candidate) => byId.has(candidate.chunkId));
+    const identifierTerms = terms.filter((term) => IDENTIFIER_TERM.test(term));
+    // Only the survivors the reranker or the top K take are wanted, unless identifiers may move a document's chunks.
+    const keep = identifierTerms.length > 0 ? undefined : useReranker ? Math.max(rerankDepth, topK) : topK;
     const { kept } = inSyncSpan('retrieval dedupe', (dedupeSpan) => {
-      const deduped = dedupeCandidates(visible, (id) => byId.get(id)?.text);
+      const deduped = dedupeCandidates(visible, (id) => byId.get(id)?.text, keep === undefined ? {} : { keep });
       dedupeSpan?.setAttributes({
         'evident.retrieval.channel': 'dedupe',
         'evident.retrieval.input_count': visible.length,
@@ -180,11 +183,7 @@ export class HybridSearch {
       ranked = [...reranked, ...kept.slice(rerankDepth).map((candidate) => ({ candidate }))];
     }
 
-    ranked = preferStatedIdentifiers(
-      ranked,
-      terms.filter((term) => IDENTIFIER_TERM.test(term)),
-      byId,
-    );
+    ranked = preferStatedIdentifiers(ranked, identifierTerms, byId);
 
     const results: SearchResult[] = ranked.slice(0, topK).map(({ candidate, rerankScore }, i) => {
       const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
