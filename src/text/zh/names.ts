@@ -194,6 +194,8 @@ export function placeCandidates(text: string): NameCandidate[] {
   const tokens = tagged(text);
   const titles = titleRanges(text);
   const out: NameCandidate[] = [];
+  /** Starts of candidates the tagger knows as places, or names (not common nouns) an event word follows (尼斯举行). */
+  const placeLike = new Set<number>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as ZhToken;
     if (!isHan(token.word) || token.word.length < 2 || GENERIC_PLACES.has(token.word)) continue;
@@ -213,6 +215,16 @@ export function placeCandidates(text: string): NameCandidate[] {
     // A cue (在…, …举行) makes a known place surer; it makes an unknown noun a place only weakly (在本季度, 在球场).
     const score = known ? (cued ? 2 : 1) : cued ? 0.9 : 0.4;
     out.push({ text: text.slice(token.start, end), start: token.start, end, type: 'place', score });
+    if (known || (token.tag !== 'n' && after && AFTER_PLACE.has(after.word))) placeLike.add(token.start);
+  }
+  // "在法国尼斯举行", "在福建厦门举行": a place written straight before a known place contains it; where something
+  // happens is the inner one, which takes the pair's cue.
+  for (const outer of out) {
+    // Only a known place or one an event word follows (乌镇峰会's 峰会 is a meeting, not a place in 乌镇).
+    const inner = out.find((candidate) => candidate.start === outer.end && placeLike.has(candidate.start));
+    if (!inner) continue;
+    inner.score = Math.max(inner.score, outer.score);
+    outer.score = Math.min(outer.score, 0.4);
   }
   return promoteListMates(text, tokens, out, 'place');
 }
