@@ -236,6 +236,7 @@ function shinglesOf(ids: Int32Array, size: number, long: Map<string, number>): F
 
 const WORD_ID_LIMIT = 2 ** 17;
 
+
 /**
  * Whether the Jaccard similarity of two sorted shingle lists reaches `threshold`. Lists whose sizes alone rule it out
  * are not compared, and the merge stops once the shared count can no longer get there: most candidate pairs are
