@@ -24,7 +24,7 @@ import {
 } from './value-ties.ts';
 import { measuredType } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
-import { refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
+import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 
 export type { GateDecision } from './gate-decision.ts';
 
@@ -317,19 +317,13 @@ function typedVerdict(
       answer: { ...answer, confidence },
       reason: `${top.value} in ${top.sentence.chunk.chunk_id}`,
     };
-  const citation = quoteOf(top);
-  return {
-    verdict: 'answer',
-    answer: {
-      ...answer,
-      answer: `${top.value}. ${citation.quote} [1]${closingLabel(answer.answer)}`,
-      answerable: true,
-      confidence,
-      citations: [citation],
-      missing_information: [],
-    },
-    reason: `narrowed to ${top.value} (${top.sentence.chunk.chunk_id})`,
-  };
+  return narrowedTo(
+    answer,
+    top.value,
+    quoteOf(top),
+    confidence,
+    `narrowed to ${top.value} (${top.sentence.chunk.chunk_id})`,
+  );
 }
 
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {

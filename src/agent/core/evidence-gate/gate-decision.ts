@@ -1,4 +1,5 @@
-import { refusal, type Answer } from '../../../domain/answer.ts';
+import { refusal, type Answer, type Citation } from '../../../domain/answer.ts';
+import { closingLabel } from './answer-head.ts';
 import { informationNeed } from '../../offline-qa/information-need.ts';
 import type { QuestionView } from './question-view.ts';
 
@@ -17,3 +18,25 @@ export function refuse(view: QuestionView, why: string, reason: string): GateDec
 
 /** Best-ranked chunks of the run's evidence an offline answer may be re-grounded in. */
 export const REGROUND_CHUNKS = 5;
+
+/** The answer narrowed to one value, quoting the one sentence (or row) that states it. */
+export function narrowedTo(
+  answer: Answer,
+  value: string,
+  citation: Citation,
+  confidence: number,
+  reason: string,
+): GateDecision {
+  return {
+    verdict: 'answer',
+    answer: {
+      ...answer,
+      answer: `${value}. ${citation.quote} [1]${closingLabel(answer.answer)}`,
+      answerable: true,
+      confidence,
+      citations: [citation],
+      missing_information: [],
+    },
+    reason,
+  };
+}

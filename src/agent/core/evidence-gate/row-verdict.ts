@@ -1,9 +1,8 @@
 import { normalizeForQuote, type Answer, type Citation } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { AnswerType } from '../../../text/language.ts';
-import { closingLabel } from './answer-head.ts';
 import { citedSentences, isTableRow, type CitedSentence } from './cited-reading.ts';
-import { refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
+import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 import type { QuestionView } from './question-view.ts';
 import { cellGiven, readRows } from './row-answer.ts';
 
@@ -52,18 +51,7 @@ export function rowVerdict(
       answer: { ...answer, confidence: Math.min(answer.confidence, 0.8) },
       reason: `row: ${reading.column}`,
     };
-  return {
-    verdict: 'answer',
-    answer: {
-      ...answer,
-      answer: `${reading.value}. ${citation.quote} [1]${closingLabel(answer.answer)}`,
-      answerable: true,
-      confidence: 0.6,
-      citations: [citation],
-      missing_information: [],
-    },
-    reason: `row: narrowed to ${reading.column}`,
-  };
+  return narrowedTo(answer, reading.value, citation, 0.6, `row: narrowed to ${reading.column}`);
 }
 
 const sameValue = (head: string, value: string): boolean =>
