@@ -3,9 +3,9 @@
  * controllable plan): sentences and identifiers now live in their own modules, answer types and spans in the
  * language modules (en.ts, zh.ts) behind language.ts. New code should use those.
  */
-import { stemmer } from 'stemmer';
 import { IDENTIFIER, identifiersIn } from './identifiers.ts';
 import { headedSentences } from './sentences.ts';
+import { stem } from './stem.ts';
 
 export { IDENTIFIER, identifiersIn };
 
@@ -19,6 +19,7 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
+const ASCII = /^[\x00-\x7f]*$/;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /**
@@ -28,13 +29,17 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
 export function contentTerms(text: string): string[] {
   const identifiers = identifiersIn(text).map((id) => id.toLowerCase());
   const rest = text.replace(IDENTIFIER, ' ').toLowerCase();
-  const bigrams = (rest.match(CJK_RUN) ?? []).flatMap((run) =>
-    run.length === 1 ? [run] : Array.from({ length: run.length - 1 }, (_, i) => run.slice(i, i + 2)),
-  );
-  const words = (rest.replace(CJK_RUN, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).filter(
+  // ASCII text has no CJK runs: the two scans for them are skipped (summaries run this on every sentence).
+  const ascii = ASCII.test(rest);
+  const bigrams = ascii
+    ? []
+    : (rest.match(CJK_RUN) ?? []).flatMap((run) =>
+        run.length === 1 ? [run] : Array.from({ length: run.length - 1 }, (_, i) => run.slice(i, i + 2)),
+      );
+  const words = ((ascii ? rest : rest.replace(CJK_RUN, ' ')).match(/[\p{L}\p{N}]+/gu) ?? []).filter(
     (word) => !STOPWORDS.has(word) && word.length > 1,
   );
-  return [...new Set([...identifiers, ...words.map((word) => stemmer(word)), ...bigrams])];
+  return [...new Set([...identifiers, ...words.map(stem), ...bigrams])];
 }
 
 /** The stemmed term set of a passage, for coverage tests. */

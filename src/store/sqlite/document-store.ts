@@ -17,6 +17,7 @@ import {
   contentWrite,
   createVectorTable,
   insertDocument,
+  insertDocuments,
   readEmbedder,
   removeChildren,
   removeDocumentRows,
@@ -75,7 +76,7 @@ export function sqliteDocumentStore(
       if (writes.length === 0) return;
       const delta: VectorDelta = { removed: [], added: [] };
       contentWrite(conn, vectors, `write ${writes.length} documents`, delta, () => {
-        for (const write of writes) insertDocument(conn, write, delta);
+        insertDocuments(conn, writes, delta);
       });
     },
 

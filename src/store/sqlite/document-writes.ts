@@ -35,8 +35,13 @@ export function contentWrite(
  * Writes one document version with its ACL, chunks (FTS rows and vectors), chapters, tables and extras, replacing
  * the previous version; runs inside `contentWrite`, and records the vectors it removed and added in `delta`.
  */
-export function insertDocument(conn: SqliteConnection, write: DocumentWrite, delta: VectorDelta): void {
-  bindEmbedder(conn, write.embedder);
+export function insertDocument(
+  conn: SqliteConnection,
+  write: DocumentWrite,
+  delta: VectorDelta,
+  embedderChecked = false,
+): void {
+  if (!embedderChecked) bindEmbedder(conn, write.embedder);
   const existing = conn.stmt('SELECT pk FROM documents WHERE doc_id = ?').get(write.document.docId) as
     | { pk: number }
     | undefined;
@@ -139,13 +144,29 @@ export function insertDocument(conn: SqliteConnection, write: DocumentWrite, del
       .run(docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength));
 }
 
-/** Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. */
+/**
+ * Writes several document versions inside one `contentWrite`, in order. The store's embedder binding is read once
+ * per distinct embedder of the batch, not once per document (a read and a JSON parse each time).
+ */
+export function insertDocuments(conn: SqliteConnection, writes: readonly DocumentWrite[], delta: VectorDelta): void {
+  const checked = new Set<string>();
+  for (const write of writes) {
+    const key = `${write.embedder.id}\n${write.embedder.dimension}`;
+    if (!checked.has(key)) {
+      bindEmbedder(conn, write.embedder);
+      checked.add(key);
+    }
+    insertDocument(conn, write, delta, true);
+  }
+}
+
 /** Removes the documents found inside `docId` (its attachments), recording their vectors in `delta`. */
 export function removeChildren(conn: SqliteConnection, docId: string, delta: VectorDelta): void {
   const children = conn.stmt('SELECT pk FROM documents WHERE parent_doc_id = ?').all(docId) as { pk: number }[];
   for (const child of children) delta.removed.push(...removeDocumentRows(conn, child.pk));
 }
 
+/** Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. */
 export function removeDocumentRows(conn: SqliteConnection, docPk: number): number[] {
   const chunkPks = (conn.stmt('SELECT pk FROM chunks WHERE doc_pk = ?').all(docPk) as { pk: number }[]).map(
     (row) => row.pk,
