@@ -57,7 +57,7 @@ export function dedupeCandidates(
   const kept: FusedCandidate[] = [];
   const keptText: { words: Int32Array | undefined; shingles: Float64Array }[] = [];
   const collapsed = new Map<string, string>();
-  const wordIds = new Map<string, number>();
+  const wordIds = new WordTable();
   const longShingles = new Map<string, number>();
   const keep = options.keep ?? Number.POSITIVE_INFINITY;
   // Prefix filter: a kept text is indexed under the first shingles of its sorted list, as many as a twin at the
@@ -117,17 +117,17 @@ export function dedupeCandidates(
  * regex replace and split did before, without building the spaced copy). Two texts have equal id lists exactly when
  * their normalised texts match.
  */
-function wordIdsOf(text: string, wordIds: Map<string, number>): Int32Array {
+function wordIdsOf(text: string, wordIds: WordTable): Int32Array {
   // ASCII text is its own NFKC form: its lowercase letters and digits are read straight from the char codes.
   if (ASCII_ONLY.test(text)) return asciiWordIds(text.toLowerCase(), wordIds);
   const words = text.normalize('NFKC').toLowerCase().match(WORDS) ?? [];
   const ids = new Int32Array(words.length);
-  for (let i = 0; i < words.length; i++) ids[i] = internWord(words[i] as string, wordIds);
+  for (let i = 0; i < words.length; i++) ids[i] = wordIds.intern(words[i] as string, 0, (words[i] as string).length);
   return ids;
 }
 
-/** The runs of [a-z0-9] of a lowercased ASCII text, interned: what `match(/[a-z0-9]+/g)` finds, without the array. */
-function asciiWordIds(text: string, wordIds: Map<string, number>): Int32Array {
+/** The runs of [a-z0-9] of a lowercased ASCII text, interned: what `match(/[a-z0-9]+/g)` finds, without the strings. */
+function asciiWordIds(text: string, wordIds: WordTable): Int32Array {
   let ids = new Int32Array(Math.max(16, text.length >> 2));
   let count = 0;
   let start = -1;
@@ -144,10 +144,63 @@ function asciiWordIds(text: string, wordIds: Map<string, number>): Int32Array {
       grown.set(ids);
       ids = grown;
     }
-    ids[count++] = internWord(text.slice(start, i), wordIds);
+    ids[count++] = wordIds.intern(text, start, i);
     start = -1;
   }
   return ids.subarray(0, count);
+}
+
+/**
+ * The words of one call, each with an id from 1, looked up by the characters of `text[start, end)` without cutting
+ * them out: a hash picks the slot (open addressing), the characters decide, so two words share an id exactly when
+ * they are equal.
+ */
+class WordTable {
+  private slots = new Int32Array(4096);
+  /** Per id (index 0 unused): the text holding the word's first occurrence, where it starts and ends, its hash. */
+  private readonly texts: string[] = [''];
+  private readonly starts: number[] = [0];
+  private readonly ends: number[] = [0];
+  private readonly hashes: number[] = [0];
+
+  intern(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slots[slot] as number;
+      if (id === 0) {
+        const created = this.texts.length;
+        this.texts.push(text);
+        this.starts.push(start);
+        this.ends.push(end);
+        this.hashes.push(hash);
+        this.slots[slot] = created;
+        if (created * 2 > this.slots.length) this.grow();
+        return created;
+      }
+      if (this.hashes[id] === hash && this.equals(id, text, start, end)) return id;
+    }
+  }
+
+  private equals(id: number, text: string, start: number, end: number): boolean {
+    const other = this.texts[id] as string;
+    const from = this.starts[id] as number;
+    if ((this.ends[id] as number) - from !== end - start) return false;
+    for (let i = 0; i < end - start; i++) if (other.charCodeAt(from + i) !== text.charCodeAt(start + i)) return false;
+    return true;
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 1; id < this.hashes.length; id++) {
+      let slot = (this.hashes[id] as number) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id;
+    }
+    this.slots = slots;
+  }
 }
 
 /**
@@ -194,15 +247,6 @@ function mayGiveEvidence(candidate: FusedCandidate, kept: readonly FusedCandidat
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const WORDS = /[\p{L}\p{N}]+/gu;
 
-function internWord(word: string, wordIds: Map<string, number>): number {
-  let id = wordIds.get(word);
-  if (id === undefined) {
-    id = wordIds.size + 1;
-    wordIds.set(word, id);
-  }
-  return id;
-}
-
 function sameWords(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -226,7 +270,7 @@ function shinglesOf(ids: Int32Array, size: number, long: Map<string, number>): F
     out[i] =
       size <= 3 && a < WORD_ID_LIMIT && b < WORD_ID_LIMIT && c < WORD_ID_LIMIT
         ? (a * WORD_ID_LIMIT + b) * WORD_ID_LIMIT + c
-        : -internWord(ids.subarray(i, i + size).join(','), long);
+        : -internLong(ids.subarray(i, i + size).join(','), long);
   }
   out.sort();
   let distinct = 0;
@@ -236,6 +280,14 @@ function shinglesOf(ids: Int32Array, size: number, long: Map<string, number>): F
 
 const WORD_ID_LIMIT = 2 ** 17;
 
+function internLong(key: string, ids: Map<string, number>): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = ids.size + 1;
+    ids.set(key, id);
+  }
+  return id;
+}
 
 /**
  * Whether the Jaccard similarity of two sorted shingle lists reaches `threshold`. Lists whose sizes alone rule it out
