@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { ADMIN_KEY_PRINCIPAL, isAdmin, type Principal } from '../domain/index.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors/index.ts';
+import { sessionsSchema } from '../config/sessions-schema.ts';
 import type { PrincipalStore } from '../store/ports/principal-store.ts';
 import type { SessionStore } from '../store/ports/session-store.ts';
 import type { ServerEnv } from './server-env.ts';
@@ -22,10 +23,8 @@ const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b
 export const isAdminKey = (key: string, adminKey: string | undefined): boolean =>
   adminKey !== undefined && adminKey !== '' && sameSecret(key, adminKey);
 
-const isInactive = (user: object): boolean => (user as { active?: unknown }).active === false;
-
 /** The settings of the session cookie when a caller gives none (the config schema's defaults). */
-const DEFAULT_SESSIONS: SessionSettings = { ttlHours: 12, idleMinutes: 60, trustForwardedHeaders: false };
+const DEFAULT_SESSIONS: SessionSettings = sessionsSchema.parse({});
 
 export interface AuthDeps {
   store: PrincipalStore & SessionStore;
@@ -59,7 +58,7 @@ export function authenticate(deps: AuthDeps) {
     const session = await deps.store.findSession(token);
     if (!session) throw new UnauthorizedError();
     const user = await deps.store.getUser(session.user);
-    if (!user || isInactive(user)) throw new UnauthorizedError();
+    if (!user?.active) throw new UnauthorizedError();
     assertCsrf(c, session, settings);
     c.set('principal', { id: user.name, groups: user.groups, roles: user.roles });
     c.set('session', session);
