@@ -85,7 +85,7 @@ export const scanHelpers = (): number => Math.max(0, Math.min(3, availableParall
  * The SIMD kernel over a shared memory whose int8 scans are split into blocks that the calling thread and
  * `helpers` worker threads claim from one counter: the caller never waits for a helper to start (it takes every
  * block itself if the helpers are busy or asleep), only for a block a helper has already claimed. Float scans and
- * short int8 scans run on the caller alone. The helpers start with the first long scan and sleep between scans;
+ * short int8 scans run on the caller alone. The helpers start with the kernel and sleep between scans;
  * `close` ends them. Undefined where shared WebAssembly memory or SIMD is unavailable.
  */
 export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & { close(): void }) | undefined {
@@ -125,6 +125,10 @@ export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & {
     });
     return workers;
   };
+
+  // The helpers start with the kernel: a kernel this size is made to load an index for a query, and a helper takes
+  // tens of milliseconds to boot, which the load's reads cover, so the first scan finds them awake.
+  start();
 
   /** Runs one int8 scan split into blocks; `block(start, count)` scans rows [start, start + count) on this thread. */
   const split = (params: number[], n: number, block: (start: number, count: number) => void): void => {
