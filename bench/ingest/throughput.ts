@@ -6,6 +6,12 @@
  *   node --import tsx bench/ingest/throughput.ts                          # 10k and 100k chunks, SQLite, both modes
  *   node --import tsx bench/ingest/throughput.ts --sizes 10000 --modes serial,pool,pool1
  *   node --import tsx bench/ingest/throughput.ts --database-url postgres://postgres@127.0.0.1:55432/postgres --modes pool
+ *   node --import tsx bench/ingest/throughput.ts --beir ../shared/datasets/scifact --modes pool   # a BEIR corpus
+ *
+ * With `--beir <folder>` the records are that corpus's documents (as `npm run bench:keyword` ingests them: title,
+ * text, all in one call) instead of the synthetic ones, and each mode's row is followed by a plain SQLite FTS5 porter
+ * table built from the same documents in the same process (`src/eval/beir/fts5-baseline.ts`, in memory, one
+ * transaction): the index build set beside FTS5's under the same load.
  *
  * Modes: `serial` is the single-threaded path (no workers, one transaction per document: ingestion before worker
  * threads and batches); `pool` the defaults (a worker per core, batched transactions); `poolN` N workers.
@@ -18,6 +24,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type ConfigInput } from '../../src/config/index.ts';
+import { readBeirDataset } from '../../src/eval/beir/beir-dataset.ts';
+import { buildFts5Baseline } from '../../src/eval/beir/fts5-baseline.ts';
 import { createEvident } from '../../src/evident.ts';
 import type { TextRecord } from '../../src/ingest/ingestor.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
@@ -33,6 +41,7 @@ const { values: flags } = parseArgs({
     batch: { type: 'string' },
     seed: { type: 'string', default: '42' },
     'database-url': { type: 'string' },
+    beir: { type: 'string' },
   },
   strict: true,
 });
@@ -112,7 +121,7 @@ interface Row {
   storeBytes: number;
 }
 
-async function measure(size: number, mode: string, records: readonly TextRecord[]): Promise<Row> {
+async function measure(size: number, mode: string, records: readonly TextRecord[], perCall: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'evident-ingest-bench-'));
   const db = join(dir, 'bench.db');
   const url = databaseUrl ? withSchema(databaseUrl, `evident_ingest_${process.pid}_${mode}_${size}`) : undefined;
@@ -163,22 +172,57 @@ async function measure(size: number, mode: string, records: readonly TextRecord[
   }
 }
 
+/** A BEIR corpus's documents as records, and an FTS5 porter table built from them here, timed like a mode. */
+async function beirRecords(folder: string): Promise<TextRecord[]> {
+  const { corpus } = await readBeirDataset(folder, 'train');
+  return corpus.map((doc) => ({ docId: doc.id, title: doc.title, text: doc.text, source: `beir:${doc.id}` }));
+}
+
+function fts5Row(folder: string, records: readonly TextRecord[]): Row {
+  const load: [number, number] = [loadavg()[0] ?? 0, 0];
+  const cpuBefore = process.cpuUsage();
+  const mainBefore = mainThreadCpuSeconds();
+  const threadsBefore = threadTimes();
+  const corpus = records.map((record) => ({ id: record.docId, title: record.title, text: record.text }));
+  const fts5 = buildFts5Baseline(corpus, 'fts5');
+  fts5.close();
+  const cpu = process.cpuUsage(cpuBefore);
+  load[1] = loadavg()[0] ?? 0;
+  return {
+    size: records.length,
+    mode: `FTS5 porter (${folder.split('/').pop()}, in memory)`,
+    chunks: records.length,
+    seconds: fts5.buildMs / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    mainCpuSeconds: mainThreadCpuSeconds() - mainBefore,
+    waitSeconds: waitedSeconds(threadsBefore, threadTimes()),
+    load,
+    storeBytes: Number.NaN,
+  };
+}
+
 const rows: Row[] = [];
-for (const size of sizes) {
-  const records = recordsFor(size);
+const beir = flags.beir;
+for (const size of beir ? [0] : sizes) {
+  const records = beir ? await beirRecords(beir) : recordsFor(size);
   for (const mode of modes) {
-    const row = await measure(size, mode, records);
+    const row = await measure(size, mode, records, beir ? records.length : perCall);
     rows.push(row);
     console.error(
-      `${size} ${mode}: ${Math.round(row.chunks / row.seconds)} chunks/s (load ${row.load.map((l) => l.toFixed(1)).join(' → ')})`,
+      `${size} ${mode}: ${Math.round(row.chunks / row.seconds)} chunks/s, ${row.seconds.toFixed(2)} s (load ${row.load.map((l) => l.toFixed(1)).join(' → ')})`,
     );
+    if (beir) {
+      const fts5 = fts5Row(beir, records);
+      rows.push(fts5);
+      console.error(`${fts5.mode}: ${fts5.seconds.toFixed(2)} s for ${records.length} documents`);
+    }
   }
 }
 
 const env = describeEnvironment('bench/ingest/throughput.ts', started, loadBefore);
 const f = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-console.log(`# Ingestion throughput (${databaseUrl ? 'PostgreSQL' : 'SQLite'})\n`);
+console.log(`# Ingestion throughput (${databaseUrl ? 'PostgreSQL' : 'SQLite'}${beir ? `, ${beir}` : ''})\n`);
 console.log(
   `${env.date}, ${env.cpus} × ${env.nproc} (workers by default: ${availableParallelism()}), ${env.memoryGiB} GiB, node ${env.node}, commit ${env.commit}`,
 );
@@ -191,6 +235,6 @@ console.log(
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|');
 for (const r of rows) {
   console.log(
-    `| ${f(r.chunks)} | ${r.mode} | ${f(r.seconds, 1)} | ${f(r.chunks / r.seconds)} | ${f(r.cpuSeconds, 1)} | ${f(r.chunks / r.cpuSeconds)} | ${f(r.mainCpuSeconds, 1)} | ${f((r.mainCpuSeconds * 1e6) / r.chunks)} | ${f(r.waitSeconds, 1)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} | ${f(r.storeBytes / 1024 / 1024, 1)} |`,
+    `| ${f(r.chunks)} | ${r.mode} | ${f(r.seconds, 1)} | ${f(r.chunks / r.seconds)} | ${f(r.cpuSeconds, 1)} | ${f(r.chunks / r.cpuSeconds)} | ${f(r.mainCpuSeconds, 1)} | ${f((r.mainCpuSeconds * 1e6) / r.chunks)} | ${f(r.waitSeconds, 1)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} | ${Number.isNaN(r.storeBytes) ? '—' : f(r.storeBytes / 1024 / 1024, 1)} |`,
   );
 }
