@@ -139,6 +139,8 @@ for (const side of sides) {
   warmInputs.set(side, await of(warm));
 }
 const samples = new Map<string, number[]>();
+/** Mean CPU ms per call (the process's, helper threads included): less swayed by other work than wall time. */
+const cpuMs = new Map<string, number>();
 for (const row of rows) {
   for (const side of sides) for (const [i, q] of warm.entries()) await row.run(side, q, warmInputs.get(side)?.[i]);
   collectGarbage();
@@ -146,11 +148,14 @@ for (const row of rows) {
     const order = i % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const input = inputs.get(side)?.[i];
+      const cpu = process.cpuUsage();
       const t = performance.now();
       const out = row.run(side, q, input);
       if (out instanceof Promise) await out;
       const key = `${row.name}\t${side.name}`;
       samples.set(key, [...(samples.get(key) ?? []), performance.now() - t]);
+      const used = process.cpuUsage(cpu);
+      cpuMs.set(key, (cpuMs.get(key) ?? 0) + (used.user + used.system) / 1000 / queries.length);
     }
   }
 }
@@ -173,13 +178,14 @@ for (let run = 0; run < Number(flags.cold); run++) {
 }
 
 const lines = [
-  `| row | ${sides.map((s) => `${s.name} p50 / p95 ms`).join(' | ')} |`,
+  `| row | ${sides.map((s) => `${s.name} p50 / p95 ms (CPU mean)`).join(' | ')} |`,
   `| --- | ${sides.map(() => '---:').join(' | ')} |`,
 ];
 for (const name of [...rows.map((r) => r.name), 'first full hybrid search of a fresh store']) {
   const cells = sides.map((side) => {
     const stats = summarize(samples.get(`${name}\t${side.name}`) ?? []);
-    return `${stats.p50.toFixed(2)} / ${stats.p95.toFixed(2)}`;
+    const cpu = cpuMs.get(`${name}\t${side.name}`);
+    return `${stats.p50.toFixed(2)} / ${stats.p95.toFixed(2)}${cpu === undefined ? '' : ` (CPU ${cpu.toFixed(2)})`}`;
   });
   lines.push(`| ${name} | ${cells.join(' | ')} |`);
 }
