@@ -1,17 +1,15 @@
 import type { z } from 'zod';
 import { gateThresholdsSchema } from '../../../config/agents-schema.ts';
-import { normalizeForQuote, type Answer, type Citation } from '../../../domain/answer.ts';
+import { normalizeForQuote, type Answer } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { AnswerType } from '../../../text/language.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 import { isSmallTalk } from '../small-talk.ts';
-import { headedSentences } from '../../../text/sentences.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import { answerHead, closingLabel, listedValues, SHORT_HEAD, writtenAsNoun } from './answer-head.ts';
 import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import {
-  chunkText,
   compound,
   extremeOf,
   SUPERLATIVE,
@@ -24,6 +22,7 @@ import {
 } from './value-ties.ts';
 import { measuredType } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
+import { conjoined, quoteOf, statedIn, whyUntied } from './cited-statements.ts';
 import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 
 export type { GateDecision } from './gate-decision.ts';
@@ -182,7 +181,17 @@ export function gateAnswer(input: GateInput): GateDecision {
     if (verdict) return verdict;
   }
   if (needs.length > 1)
-    return multiNeed(view, needs, answer, sentences, input.evidence, texts, thresholds, input.tableValue ?? false);
+    return multiNeed(
+      view,
+      needs,
+      answer,
+      sentences,
+      input.evidence,
+      texts,
+      thresholds,
+      input.tableValue ?? false,
+      listed,
+    );
 
   const reading: Reading = {
     view,
@@ -341,54 +350,6 @@ function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { tex
     : spans;
 }
 
-/** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */
-function quoteOf(tie: ValueTie): Citation {
-  const chunk = tie.sentence.chunk;
-  const sentences = headedSentences(chunk.text).map((sentence) => sentence.text);
-  const value = normalizeForQuote(tie.value);
-  const quote =
-    sentences.find((sentence) => normalizeForQuote(sentence) === normalizeForQuote(tie.sentence.text)) ??
-    sentences.find((sentence) => normalizeForQuote(sentence).includes(value)) ??
-    chunk.text;
-  return {
-    chunk_id: chunk.chunk_id,
-    doc_id: chunk.doc_id,
-    source: chunk.source,
-    ...(chunk.page ? { page: chunk.page } : {}),
-    quote,
-  };
-}
-
-/** "What is the total weight, and when is a parcel reported?": the questions a question joins (itself when one). */
-function conjoined(question: string): string[] {
-  return question
-    .split(/,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why)\b)/iu)
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
-/** Whether a number the head gives is written in the cited chunks (a value read from rows, not computed). */
-function statedIn(head: string, cited: readonly Evidence[]): boolean {
-  const numbers = head.match(/\d[\d,.]*/gu) ?? [];
-  const text = cited.map((chunk) => chunk.text).join('\n');
-  return numbers.some((number) => text.includes(number));
-}
-
-/** Why no cited sentence ties a value to the question, said as what the evidence lacks. */
-function whyUntied(
-  view: QuestionView,
-  ties: readonly ValueTie[],
-  sentences: readonly CitedSentence[],
-  unnamed: UnnamedBy,
-): string {
-  const absent = view.entities.filter((entity) => !sentences.some((s) => names(chunkText(s.chunk), entity)));
-  if (absent.length) return `the cited evidence does not name ${absent.join(', ')}`;
-  const ids = view.identifiers;
-  if (ids.length && ties.every((tie) => unnamed(tie).length > 0))
-    return `the passage that states a value is not about ${ids.join(', ')}`;
-  return 'the cited evidence does not state it';
-}
-
 /**
  * A question the run split into needs ("When did the term start, and how long is it?"): each need passes the gate on
  * its own over the same cited evidence. The answer stands (each need's part as the producer wrote it: a split that
@@ -404,6 +365,7 @@ function multiNeed(
   texts: readonly string[],
   thresholds: GateThresholds,
   tableValue: boolean,
+  listed: readonly string[],
 ): GateDecision {
   let tied = 0;
   // A value computed over a table (gated where the table answered) is the need no sentence states.
@@ -432,6 +394,14 @@ function multiNeed(
     confidence = Math.min(confidence, decision.answer.confidence);
   }
   if (tied === 0) return refuse(view, 'the cited evidence does not state it', 'no need tied');
+  // "2%, 10%; $12,500, $4.20" for two needs lists candidates, and the needs' own readings of the evidence are too
+  // weak to pick among them (a split question's parts lose their subject): nothing decides, so the gate refuses.
+  if (listed.length > needs.length && !tableValue)
+    return refuse(
+      view,
+      `the answer lists several values (${listed.join('; ')}) for ${needs.length} questions`,
+      `candidates: ${listed.length} values for ${needs.length} needs`,
+    );
   return {
     verdict: 'answer',
     answer: { ...answer, confidence: round2(confidence * (tied / needs.length)) },

@@ -1,0 +1,54 @@
+import { normalizeForQuote, type Citation } from '../../../domain/answer.ts';
+import type { Evidence } from '../../../domain/evidence.ts';
+import { headedSentences } from '../../../text/sentences.ts';
+import { names, type CitedSentence } from './cited-reading.ts';
+import type { QuestionView } from './question-view.ts';
+import { chunkText, type UnnamedBy, type ValueTie } from './value-ties.ts';
+
+/** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */
+export function quoteOf(tie: ValueTie): Citation {
+  const chunk = tie.sentence.chunk;
+  const sentences = headedSentences(chunk.text).map((sentence) => sentence.text);
+  const value = normalizeForQuote(tie.value);
+  const quote =
+    sentences.find((sentence) => normalizeForQuote(sentence) === normalizeForQuote(tie.sentence.text)) ??
+    sentences.find((sentence) => normalizeForQuote(sentence).includes(value)) ??
+    chunk.text;
+  return {
+    chunk_id: chunk.chunk_id,
+    doc_id: chunk.doc_id,
+    source: chunk.source,
+    ...(chunk.page ? { page: chunk.page } : {}),
+    quote,
+  };
+}
+
+/** "What is the total weight, and when is a parcel reported?": the questions a question joins (itself when one). */
+export function conjoined(question: string): string[] {
+  return question
+    .split(/,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why)\b)/iu)
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+/** Whether a number the head gives is written in the cited chunks (a value read from rows, not computed). */
+export function statedIn(head: string, cited: readonly Evidence[]): boolean {
+  const numbers = head.match(/\d[\d,.]*/gu) ?? [];
+  const text = cited.map((chunk) => chunk.text).join('\n');
+  return numbers.some((number) => text.includes(number));
+}
+
+/** Why no cited sentence ties a value to the question, said as what the evidence lacks. */
+export function whyUntied(
+  view: QuestionView,
+  ties: readonly ValueTie[],
+  sentences: readonly CitedSentence[],
+  unnamed: UnnamedBy,
+): string {
+  const absent = view.entities.filter((entity) => !sentences.some((s) => names(chunkText(s.chunk), entity)));
+  if (absent.length) return `the cited evidence does not name ${absent.join(', ')}`;
+  const ids = view.identifiers;
+  if (ids.length && ties.every((tie) => unnamed(tie).length > 0))
+    return `the passage that states a value is not about ${ids.join(', ')}`;
+  return 'the cited evidence does not state it';
+}
