@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Answer, Citation } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
+import { citeIn, proposedAnswer } from '../../../testing/gate-answers.ts';
 import { gateAnswer } from './evidence-gate.ts';
 
 const chunk = (id: string, text: string, doc = 'bert.pdf'): Evidence => ({
@@ -13,19 +13,8 @@ const chunk = (id: string, text: string, doc = 'bert.pdf'): Evidence => ({
   score: 1,
   queries: [],
 });
-const cite = (c: Evidence, quote: string): Citation => ({
-  chunk_id: c.chunk_id,
-  doc_id: c.doc_id,
-  source: c.source,
-  quote,
-});
-const answer = (text: string, citations: Citation[]): Answer => ({
-  answer: text,
-  answerable: true,
-  confidence: 0.95,
-  citations,
-  missing_information: [],
-});
+const cite = citeIn;
+const answer = proposedAnswer;
 
 const architecture = chunk(
   'bert.pdf#15',

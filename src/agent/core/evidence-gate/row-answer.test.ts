@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Answer, Citation } from '../../../domain/answer.ts';
+import type { Answer } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { TableSqlPlan } from '../../table-sql/table-question-to-sql.ts';
 import type { TableSchema } from '../../table-sql/table-schemas.ts';
 import { OFFLINE_LABEL } from '../../offline-qa/extractive-answer.ts';
+import { citeIn, evidenceChunk, proposedAnswer } from '../../../testing/gate-answers.ts';
 import { gateAnswer } from './evidence-gate.ts';
 import { rowCells } from './row-answer.ts';
 import { planFits } from './table-fit.ts';
 
-const rows = (id: string, lines: string[]): Evidence => ({
-  chunk_id: id,
-  doc_id: 'ships.csv',
-  source: 'ships.csv',
-  title: 'ships.csv',
-  heading: '',
-  text: lines.join('\n'),
-  score: 1,
-  queries: [],
-});
+const rows = (id: string, lines: string[]): Evidence => evidenceChunk(id, lines.join('\n'));
 const ships = rows('ships.csv#0', [
   'Hull: № 3 | Original Name: Princess Teguise | Original Operator: Naviera Armas | Delivery: Jan 1990',
   'Hull: № 4 | Original Name: Princess Dacil | Original Operator: Trasmediterranea | Delivery: Mar 1990',
@@ -27,19 +19,8 @@ const divers = rows('divers.csv#0', [
   'Rank: 14 | Diver: Jane Roe (AUS) | Preliminary Points: 410.10',
 ]);
 const line = (chunk: Evidence, index: number): string => chunk.text.split('\n')[index] as string;
-const cite = (chunk: Evidence, quote: string): Citation => ({
-  chunk_id: chunk.chunk_id,
-  doc_id: chunk.doc_id,
-  source: chunk.source,
-  quote,
-});
-const answer = (text: string, citations: Citation[]): Answer => ({
-  answer: text,
-  answerable: true,
-  confidence: 0.95,
-  citations,
-  missing_information: [],
-});
+const cite = citeIn;
+const answer = proposedAnswer;
 const offline = (head: string, chunk: Evidence, index: number): Answer =>
   answer(`${head}. ${line(chunk, index)} [1] ${OFFLINE_LABEL}`, [cite(chunk, line(chunk, index))]);
 
