@@ -1,4 +1,4 @@
-import { groupNameProblem, MAX_USER_GROUPS } from '../domain/index.ts';
+import { groupNameProblem, MAX_USER_GROUPS } from '../domain/principal-name.ts';
 import { ValidationError } from '../errors/index.ts';
 
 /** Bounds of the directory's own fields: external ids and one change's member list. */

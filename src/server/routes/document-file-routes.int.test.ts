@@ -88,7 +88,7 @@ describe('GET /v1/documents/{doc_id}/file', () => {
       'content-length': String(PDF.length),
       'content-disposition': `inline; filename="q3.pdf"; filename*=UTF-8''q3.pdf`,
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "sandbox; default-src 'none'",
+      'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
       'cache-control': 'private, no-cache',
       etag: `"${hash}"`,
     });

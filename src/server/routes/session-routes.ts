@@ -63,7 +63,9 @@ export function signInRoutes(
     // A sign-in another site makes the browser send would sign the user in as the attacker (login CSRF).
     assertSameOrigin(c, settings);
     // No body at all is the header form (`Authorization: Bearer <key>`); a body is read, bounded, as JSON.
-    const empty = !c.req.raw.body || c.req.header('content-length') === '0';
+    // (Told by the headers: only the one JSON reader touches a request's body.)
+    const length = c.req.header('content-length');
+    const empty = length === '0' || (length === undefined && c.req.header('transfer-encoding') === undefined);
     const body = empty ? {} : await readJson(c, signInBody);
     const key = body.api_key ?? requestKey(c.req);
     if (!key) throw new UnauthorizedError();
