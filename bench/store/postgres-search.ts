@@ -2,11 +2,15 @@
  * The PostgreSQL store's read side next to SQLite's, on the retrieval bench's synthetic corpus: both stores hold the
  * same documents (bench/store/postgres-tee-load.ts), then the keyword channel, the vector channel and the hybrid
  * search (both channels fused, no rerank) are timed one call at a time, the two backends interleaved query by query,
- * for the bench's ACL-filtered member and for an admin; then each store's size, PostgreSQL's per table. The keyword
- * row also times the query PostgreSQL ran before schema 8 (keyword-query-v7.ts), interleaved on the same store.
+ * for the bench's ACL-filtered member and for an admin; then each store's size, PostgreSQL's per table.
  *
  *   node --import tsx bench/store/postgres-search.ts --database-url postgres://… [--chunks 100000] [--queries 100]
- *        [--warmup 20] [--seed 42] [--keep <dir>]
+ *        [--warmup 20] [--seed 42] [--keep <dir>] [--baseline <checkout> --baseline-url postgres://…]
+ *
+ * --baseline times another checkout's PostgreSQL store (its src/store/postgres, behind this checkout's search
+ * pipeline) on a store of its own schema (--baseline-url, e.g. a copy of the same database made before this
+ * checkout's migrations ran: CREATE DATABASE … TEMPLATE …), interleaved query by query with the other two: a
+ * before/after under the same load. Its size is reported beside.
  *
  * --keep <dir> keeps the SQLite store in <dir> and the PostgreSQL scratch schema (evident_pgsearch_<chunks>); a later
  * run with the same --keep measures them again (migrating the PostgreSQL schema first, as any open does) instead
@@ -16,17 +20,16 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg, { type PoolClient } from 'pg';
-import { principalAclKeys, type Principal } from '../../src/domain/index.ts';
+import type { Principal } from '../../src/domain/index.ts';
 import { createEvident, type Evident } from '../../src/evident.ts';
-import { parsePostgresUrl } from '../../src/store/postgres/connection.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
 import { openPostgresStore } from '../../src/store/postgres/store.ts';
+import type { Store } from '../../src/store/store.ts';
 import { analyzeQuery } from '../../src/text/analyzer.ts';
 import { generateQueries, SyntheticCorpus } from '../retrieval/corpus.ts';
 import { benchConfig, MEMBER } from '../retrieval/measure-size.ts';
 import { summarize } from '../retrieval/stats.ts';
-import { keywordSearchV7 } from './keyword-query-v7.ts';
+import { postgresStoreBytes } from './postgres-store-size.ts';
 import { teeLoad, withStoreClient } from './postgres-tee-load.ts';
 
 const { values: flags } = parseArgs({
@@ -38,6 +41,8 @@ const { values: flags } = parseArgs({
     seed: { type: 'string', default: '42' },
     keep: { type: 'string' },
     concurrency: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+    'baseline-url': { type: 'string' },
   },
   strict: true,
 });
@@ -103,13 +108,20 @@ const warmed = await prepare(warm);
 
 type Input = (typeof measured)[number];
 const channelDepth = sqlite.config.retrieval.channelDepth;
-// The keyword query the PostgreSQL store ran before schema 8, on a connection of its own, for a before/after figure
-// taken interleaved with today's query on the same data.
-const v7 = new pg.Client({ connectionString: parsePostgresUrl(databaseUrl).connectionString });
-await v7.connect();
-await v7.query(`SET search_path = "${parsePostgresUrl(databaseUrl).schema}"`);
-const runV7 = (i: Input, p: Principal) =>
-  keywordSearchV7(v7 as unknown as PoolClient, i.terms, principalAclKeys(p), channelDepth);
+// Another checkout's PostgreSQL store on a database of its own schema, behind this checkout's pipeline.
+let baseline: { services: Evident; url: string } | undefined;
+if (flags.baseline) {
+  if (!flags['baseline-url']) throw new Error('--baseline needs --baseline-url postgres://… (a store of its schema)');
+  const url = withSchema(flags['baseline-url'], `evident_pgsearch_${target}`);
+  const module = (await import(join(flags.baseline, 'src/store/postgres/store.ts'))) as {
+    openPostgresStore: (url: string) => Promise<Store>;
+  };
+  const store = await module.openPostgresStore(url);
+  baseline = {
+    url,
+    services: await createEvident(benchConfig(workDir, dbPath, { ...BOTH, databaseUrl: url }), { store }),
+  };
+}
 
 type Run = (i: Input, p: Principal) => Promise<unknown>;
 const on = (e: Evident) => ({
@@ -118,11 +130,12 @@ const on = (e: Evident) => ({
   hybrid: ((i, p) => e.search.search(i.text, p, { rerank: false })) as Run,
 });
 const [s, g] = [on(sqlite), on(pgServices)];
-/** Each stage: SQLite, PostgreSQL, and optionally PostgreSQL's query before schema 8, run in turn for every query. */
-const stages: { name: string; runs: [Run, Run] | [Run, Run, Run] }[] = [
-  { name: 'keyword channel (BM25)', runs: [s.keyword, g.keyword, runV7] },
-  { name: 'vector channel', runs: [s.vector, g.vector] },
-  { name: 'hybrid: bm25 + vector, no rerank', runs: [s.hybrid, g.hybrid] },
+const b = baseline ? on(baseline.services) : undefined;
+/** Each stage: SQLite, PostgreSQL, and the baseline checkout's PostgreSQL store if given, run in turn for every query. */
+const stages: { name: string; runs: Run[] }[] = [
+  { name: 'keyword channel (BM25)', runs: [s.keyword, g.keyword, ...(b ? [b.keyword] : [])] },
+  { name: 'vector channel', runs: [s.vector, g.vector, ...(b ? [b.vector] : [])] },
+  { name: 'hybrid: bm25 + vector, no rerank', runs: [s.hybrid, g.hybrid, ...(b ? [b.hybrid] : [])] },
 ];
 
 log(`measuring ${measured.length} queries per row (load ${load()})`);
@@ -149,7 +162,7 @@ for (const [who, principal] of [
     const cell = (x: ReturnType<typeof summarize> | undefined) =>
       x ? `${x.p50.toFixed(2)} / ${x.p95.toFixed(2)}` : '';
     rows.push(
-      `| ${stage.name} | ${who} | ${cell(sq)} | ${cell(pq)} | ${((pq?.p50 ?? 0) / (sq?.p50 ?? 1)).toFixed(2)} | ${((cpu[1] ?? 0) / measured.length).toFixed(2)} | ${cell(old)} | ${load()} |`,
+      `| ${stage.name} | ${who} | ${cell(sq)} | ${cell(pq)} | ${((pq?.p50 ?? 0) / (sq?.p50 ?? 1)).toFixed(2)} | ${((cpu[1] ?? 0) / measured.length).toFixed(2)} | ${cell(old)} | ${old ? ((cpu[2] ?? 0) / measured.length).toFixed(2) : ''} | ${load()} |`,
     );
     log(rows.at(-1) as string);
   }
@@ -172,23 +185,28 @@ const tables = await withStoreClient(
 );
 const mib = (bytes: number | string) => (Number(bytes) / 1024 / 1024).toFixed(1);
 const pgBytes = tables.reduce((sum, t) => sum + Number(t.total), 0);
+const baselineBytes = baseline ? await postgresStoreBytes(baseline.url) : undefined;
 
 console.log(
   `\n${stats.chunks ?? '?'} chunks, ${documents} documents; the member sees ${visible} chunks; load average ${load()}\n`,
 );
 console.log(
-  '| stage | principal | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | PG / SQLite p50 | PG client CPU ms/query | PostgreSQL before schema 8, p50 / p95 ms | load avg |',
+  '| stage | principal | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | PG / SQLite p50 | PG client CPU ms/query | PostgreSQL baseline p50 / p95 ms | baseline client CPU ms/query | load avg |',
 );
-console.log('|---|---|---:|---:|---:|---:|---:|---|');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---|');
 for (const row of rows) console.log(row);
 console.log(
-  `\n| store | MiB |\n|---|---:|\n| SQLite (file + WAL) | ${mib(sqliteBytes)} |\n| PostgreSQL (schema) | ${mib(pgBytes)} |\n| ratio | ${(pgBytes / sqliteBytes).toFixed(2)} |`,
+  `\n| store | MiB |\n|---|---:|\n| SQLite (file + WAL) | ${mib(sqliteBytes)} |\n| PostgreSQL (schema) | ${mib(pgBytes)} |\n| ratio | ${(pgBytes / sqliteBytes).toFixed(2)} |${
+    baselineBytes === undefined
+      ? ''
+      : `\n| PostgreSQL baseline (schemas) | ${mib(baselineBytes)} |\n| baseline ratio | ${(baselineBytes / sqliteBytes).toFixed(2)} |`
+  }`,
 );
 console.log('\n| PostgreSQL table | heap MiB | indexes MiB | TOAST MiB | total MiB |\n|---|---:|---:|---:|---:|');
 for (const t of tables.filter((t) => Number(t.total) > 1024 * 1024))
   console.log(`| ${t.name} | ${mib(t.heap)} | ${mib(t.indexes)} | ${mib(t.toast)} | ${mib(t.total)} |`);
 
-await v7.end();
+await baseline?.services.close();
 await pgServices.close();
 await sqlite.close();
 if (!flags.keep) {

@@ -1,5 +1,25 @@
-/** SQL that undoes the sign-in migrations (24: sessions and sign-in states; 25: the directory), newest first. */
-export const BEFORE_IDENTITY_MIGRATIONS = `
+/**
+ * SQL that undoes migration 26 (keyword postings packed into blocks): a row per term and row again, as migrations 5
+ * and 8 made them, from the rows' tsvectors and keyword lengths.
+ */
+export const BEFORE_POSTING_BLOCKS = `
+CREATE TABLE keyword_postings (
+  corpus smallint NOT NULL,
+  term text COLLATE "C" NOT NULL,
+  pk bigint NOT NULL,
+  tf integer NOT NULL,
+  len integer NOT NULL,
+  PRIMARY KEY (corpus, term, pk) INCLUDE (tf, len)
+);
+INSERT INTO keyword_postings (corpus, term, pk, tf, len)
+  SELECT 1, l.lexeme, x.pk, cardinality(l.positions), x.keyword_length FROM chunks x, unnest(x.keyword) l
+  UNION ALL SELECT 2, l.lexeme, x.pk, cardinality(l.positions), x.keyword_length FROM chapter_summaries x, unnest(x.keyword) l
+  UNION ALL SELECT 3, l.lexeme, x.pk, cardinality(l.positions), x.keyword_length FROM quotes x, unnest(x.keyword) l;
+DROP TABLE keyword_blocks;
+`;
+
+/** SQL that undoes the sign-in migrations (24: sessions and sign-in states; 25: the directory) and the newer ones, newest first. */
+export const BEFORE_IDENTITY_MIGRATIONS = `${BEFORE_POSTING_BLOCKS}
 DROP TABLE directory_groups;
 DROP INDEX users_groups, users_external_id, users_name_nocase;
 ALTER TABLE users DROP COLUMN active, DROP COLUMN scim_id, DROP COLUMN external_id, DROP COLUMN updated_at;

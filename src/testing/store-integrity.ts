@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import * as sqliteVec from 'sqlite-vec';
+import { chunkPostingMismatches } from '../store/postgres/keyword-block-check.ts';
 
 /**
  * What a store must look like after any crash, read straight from its tables (not through the store code under
@@ -190,15 +191,9 @@ export function postgresIntegrity(url: string, schema: string): Promise<Integrit
                 SELECT coalesce(a.term, k.term) AS term FROM actual a FULL JOIN kept k ON k.term = a.term WHERE a.df IS DISTINCT FROM k.df LIMIT 5`),
       ),
     ];
-    if (await has('keyword_postings')) {
+    if (await has('keyword_blocks')) {
       problems.push(
-        ...nonEmpty(
-          'keyword postings that differ from the chunks',
-          await q(`WITH actual AS (SELECT x.pk, l.lexeme AS term, cardinality(l.positions) AS tf FROM ${s}.chunks x, unnest(x.keyword) l),
-                       kept AS (SELECT pk, term, tf FROM ${s}.keyword_postings WHERE corpus = 1)
-                  SELECT coalesce(a.pk, k.pk) AS pk, coalesce(a.term, k.term) AS term FROM actual a FULL JOIN kept k ON k.pk = a.pk AND k.term = a.term
-                  WHERE a.tf IS DISTINCT FROM k.tf LIMIT 5`),
-        ),
+        ...nonEmpty('keyword postings that differ from the chunks', await chunkPostingMismatches(client, s)),
       );
     }
     if (await has('chunk_vectors')) {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { withSchema } from './drop-store.ts';
+import { chunkPostingMismatches } from './keyword-block-check.ts';
 import { describeWithPostgres, dropSchemas, freshSchema } from '../../testing/postgres-test-database.ts';
 
 const run = promisify(execFile);
@@ -44,11 +45,7 @@ async function inconsistencies(client: pg.Client, schema: string): Promise<Recor
            kept AS (SELECT term, df FROM "${schema}".keyword_terms WHERE corpus = 1 AND df <> 0)
       SELECT coalesce(a.term, k.term) AS term, a.df AS actual, k.df AS kept FROM actual a FULL JOIN kept k ON k.term = a.term
       WHERE a.df IS DISTINCT FROM k.df`),
-    postings: await q(`
-      WITH actual AS (SELECT x.pk, l.lexeme AS term, cardinality(l.positions) AS tf FROM "${schema}".chunks x, unnest(x.keyword) l),
-           kept AS (SELECT pk, term, tf FROM "${schema}".keyword_postings WHERE corpus = 1)
-      SELECT coalesce(a.pk, k.pk) AS pk, coalesce(a.term, k.term) AS term FROM actual a FULL JOIN kept k ON k.pk = a.pk AND k.term = a.term
-      WHERE a.tf IS DISTINCT FROM k.tf LIMIT 5`),
+    postings: await chunkPostingMismatches(client, `"${schema}"`),
     totals: await q(`SELECT t.rows, t.tokens FROM "${schema}".keyword_totals t
       WHERE t.corpus = 1 AND (t.rows, t.tokens) <> (SELECT count(*), coalesce(sum(keyword_length), 0) FROM "${schema}".chunks)`),
     orphanTables: await q(`SELECT tablename FROM pg_tables WHERE schemaname = '${schema}_tables'

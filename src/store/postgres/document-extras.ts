@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import type { DocumentExtras, QuoteHit, SummaryHit, SummaryMethod } from '../document-extras.ts';
 import type { DocumentExtrasInfo } from '../store.ts';
 import { aclFilter } from './acl-sql.ts';
-import { CORPUS, insertPostings, keywordDocument, type KeywordTable } from './keyword-index.ts';
+import { CORPUS, keywordDocument, type KeywordTable } from './keyword-index.ts';
 import { rankByBm25 } from './keyword-ranking.ts';
 import type { KeywordStatsDelta } from './term-stats.ts';
 
@@ -51,8 +51,7 @@ export async function insertExtras(
       ],
     );
     const pkOf = new Map(inserted.rows.map((row) => [row.chapter_ordinal, Number(row.pk)]));
-    await insertPostings(
-      client,
+    stats.addPostings(
       CORPUS.summaries,
       extras.summaries.map((summary) => pkOf.get(summary.chapterOrdinal) as number),
       summaryKeywords,
@@ -74,8 +73,7 @@ export async function insertExtras(
       ],
     );
     const pkOf = new Map(inserted.rows.map((row) => [row.ordinal, Number(row.pk)]));
-    await insertPostings(
-      client,
+    stats.addPostings(
       CORPUS.quotes,
       extras.quotes.map((_, ordinal) => pkOf.get(ordinal) as number),
       quoteKeywords,

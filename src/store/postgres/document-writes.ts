@@ -3,7 +3,7 @@ import { EmbedderMismatchError } from '../../errors/index.ts';
 import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
-import { CORPUS, insertPostings, type KeywordDocument, type KeywordTable } from './keyword-index.ts';
+import { CORPUS, type KeywordDocument, type KeywordTable } from './keyword-index.ts';
 import { KeywordStatsDelta } from './term-stats.ts';
 import type { SchemaNames } from './migrations/index.ts';
 import { vectorLiteral } from './row-mappers.ts';
@@ -104,8 +104,7 @@ async function insertOne(
       write.vectors.map(vectorLiteral),
     ]);
     keywords.forEach((k) => stats.add(CORPUS.chunks, k));
-    await insertPostings(
-      c,
+    stats.addPostings(
       CORPUS.chunks,
       write.chunks.map((chunk) => pkOf.get(chunk.id) as number),
       keywords,

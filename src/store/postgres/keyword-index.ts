@@ -1,12 +1,11 @@
-import type { PoolClient } from 'pg';
-
 /**
  * The keyword channel on Postgres. Evident analyses text itself (text/analyzer.ts), so the index stores those
  * terms verbatim: a `tsvector` is built here from the analysed text (never by `to_tsvector`, whose parser would
- * split `ct_2024_0193`, `v1.2` or `$total`; GIN-indexed, it also matches phrases), and a postings table holds each
- * (term, row, term frequency). Ranking is FTS5's BM25, computed in SQL over the postings of the query's terms (each
- * weighed by its query term frequency, as FTS5 weighs a phrase its query repeats) with statistics the store keeps in step with every write (`keyword_terms`, `keyword_totals`): `ts_rank` is not BM25
- * and would rank differently from SQLite. This module is the index (its rows and postings); the query side is
+ * split `ct_2024_0193`, `v1.2` or `$total`; it also matches phrases), and the postings (term, row, term frequency,
+ * row length) are packed into blocks per term (keyword-blocks.ts, posting-codec.ts). Ranking is FTS5's BM25,
+ * computed by the store over the postings of the query's terms (each weighed by its query term frequency, as FTS5
+ * weighs a phrase its query repeats) with statistics the store keeps in step with every write (`keyword_terms`,
+ * `keyword_totals`): `ts_rank` is not BM25 and would rank differently from SQLite. This module is the index (its rows and postings); the query side is
  * keyword-query.ts, the statistics term-stats.ts, the ranking keyword-ranking.ts.
  */
 
@@ -67,29 +66,3 @@ export interface KeywordTable {
 
 /** The upper bound of a prefix range in bytewise order (terms are stored `COLLATE "C"`). */
 export const PREFIX_END = String.fromCodePoint(0x10ffff);
-
-/** Adds the postings of freshly inserted rows (their pks, parallel to `docs`). */
-export async function insertPostings(
-  client: PoolClient,
-  corpus: Corpus,
-  pks: readonly number[],
-  docs: readonly KeywordDocument[],
-): Promise<void> {
-  const terms: string[] = [];
-  const rowPks: number[] = [];
-  const tf: number[] = [];
-  const len: number[] = [];
-  docs.forEach((doc, i) => {
-    doc.terms.forEach((term, t) => {
-      terms.push(term);
-      rowPks.push(pks[i] as number);
-      tf.push(doc.tf[t] as number);
-      len.push(doc.length);
-    });
-  });
-  if (terms.length === 0) return;
-  await client.query(
-    'INSERT INTO keyword_postings (corpus, term, pk, tf, len) SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[], $5::int[])',
-    [corpus, terms, rowPks, tf, len],
-  );
-}

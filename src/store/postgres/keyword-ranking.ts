@@ -1,20 +1,24 @@
 import type { PoolClient } from 'pg';
 import { PREFIX_END, type KeywordTable } from './keyword-index.ts';
 import { matchQuery, parseQueryTerms, scoredTerms, type ScoredTerm } from './keyword-query.ts';
+import { scoreBoard, topRows, type RankedRow, type ScoreBoard } from './keyword-scores.ts';
+import { forEachPosting } from './posting-codec.ts';
 import { B, CLAMPED_IDF, K1, documentFrequencies } from './term-stats.ts';
 
-export interface RankedRow {
-  pk: number;
-  score: number;
-}
+export type { RankedRow } from './keyword-scores.ts';
 
 /**
  * BM25 over one corpus, best first, ties by pk. `filter` is a condition on the candidate row `x` and its document
- * `d` (the principal filter), applied in the WHERE before ranking and the limit; its parameters start at `$1`.
+ * `d` (the principal filter); its parameters start at `$1`. No row it refuses takes a place in the result: rows are
+ * ranked, then checked best first against it in growing windows until `limit` rows pass or none is left.
+ *
+ * The postings of the query's terms are read in their blocks (keyword_blocks: a row per term and up to 128 of its
+ * postings, posting-codec.ts) and scored here, each weight added to its row's score: one index range per term and a
+ * few hundred bytes per block, where a row per posting cost an index tuple and an aggregation step each.
  *
  * Like the SQLite store's fast path, terms in half the rows or more (IDF clamped to ~1e-6) are left out when other
  * terms remain: they add nothing measurable to a score, yet their postings cover most rows. When that leaves fewer
- * than `limit` rows, the query runs again with every term, so rows matching only such terms still come, in order.
+ * than `limit` rows, the ranking runs again with every term, so rows matching only such terms still come, in order.
  */
 export async function rankByBm25(
   client: PoolClient,
@@ -32,192 +36,144 @@ export async function rankByBm25(
   );
   const rows = Number(totals.rows[0]?.rows ?? 0);
   if (rows === 0) return [];
-  const avgdl = Number(totals.rows[0]?.tokens ?? 0) / rows;
-  const df = await documentFrequencies(client, target, scored);
-  // A term the query gives n times counts n times, as in FTS5, whose bm25() sums over the query's phrases.
-  const idf = df.map(
-    (n, i) => (scored[i] as ScoredTerm).count * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), CLAMPED_IDF),
+  const avgdl = Math.max(Number(totals.rows[0]?.tokens ?? 0) / rows, 1e-9);
+  const exact = scored.filter((s) => !s.prefix).map((s) => s.term);
+  const exactDf = new Map(
+    (await documentFrequencies(client, target, exact)).map((df, i) => [exact[i] as string, df] as const),
   );
-  const informative = scored.map((s, i) => s.prefix || (df[i] as number) * 2 < rows);
-  const phrases = parsed.some((term) => term.tokens.length > 1);
-  const run = (keep: readonly boolean[]) =>
-    scoreCandidates(
-      client,
-      target,
-      {
-        terms: scored.filter((_, i) => keep[i]),
-        idf: idf.filter((_, i) => keep[i]),
-        df: df.filter((_, i) => keep[i]),
-        rows,
-        avgdl,
-        match: phrases ? matchQuery(parsed) : undefined,
-      },
-      filter,
-      Math.floor(limit),
-    );
-  if (informative.every(Boolean) || !informative.some(Boolean)) return run(scored.map(() => true));
-  const ranked = await run(informative);
-  return ranked.length >= limit ? ranked : run(scored.map(() => true));
+  const informative = scored.map((s) => s.prefix || (exactDf.get(s.term) as number) * 2 < rows);
+  const match = parsed.some((term) => term.tokens.length > 1) ? matchQuery(parsed) : undefined;
+  const fetched = await fetchBlocks(
+    client,
+    target,
+    scored.filter((_, i) => informative[i] || informative.every((kept) => !kept)),
+  );
+  const ctx = { client, target, filter, limit: Math.floor(limit), match, rows, avgdl, exactDf };
+  if (informative.every(Boolean) || !informative.some(Boolean)) return rankTerms(ctx, scored, fetched);
+  const ranked = await rankTerms(
+    ctx,
+    scored.filter((_, i) => informative[i]),
+    fetched,
+  );
+  if (ranked.length >= limit) return ranked;
+  const common = await fetchBlocks(
+    client,
+    target,
+    scored.filter((_, i) => !informative[i]),
+  );
+  return rankTerms(ctx, scored, [...fetched, ...common]);
 }
 
-/** What one ranking pass scores: the terms kept, with their weights and statistics. */
-export interface ScoringPlan {
-  terms: readonly ScoredTerm[];
-  /** Parallel to `terms`: each term's IDF times its query count. */
-  idf: readonly number[];
-  /** Parallel to `terms`: rows holding each term. */
-  df: readonly number[];
-  /** Rows in the corpus. */
-  rows: number;
-  avgdl: number;
+interface Block {
+  term: string;
+  first_pk: string;
+  min_pk: string;
+  max_pk: string;
+  n: number;
+  postings: Buffer;
+}
+
+interface RankContext {
+  client: PoolClient;
+  target: KeywordTable;
+  filter: { sql: string; params: unknown[] };
+  limit: number;
   /** The full tsquery when a term is a phrase: postings know terms, not their order. */
   match: string | undefined;
+  rows: number;
+  avgdl: number;
+  exactDf: ReadonlyMap<string, number>;
 }
 
-/** A term whose postings cover more than this share of the rows is worth skipping (MaxScore), if the rest allow. */
-const COMMON_SHARE = 0.02;
-/** Looking a posting up by (term, row) costs about this many postings read in a row. */
-const PROBE_COST = 2;
-
-/**
- * Ranks the rows holding the plan's terms. Scoring reads the postings alone (term frequency and row length are in the
- * index), so no candidate row is fetched to rank it. As in the SQLite store, the best `window` rows are ranked first
- * without the principal filter, then filtered; only when fewer than `limit` of them pass and more rows matched is
- * every candidate joined to its document and filtered before ranking.
- *
- * MaxScore (Turtle & Flood): a term's score in a row is below idf × (k1 + 1), so a row holding only common terms
- * scores below the sum of their bounds. The rows holding a rarer term are ranked first, the common terms' postings
- * looked up for those rows alone; when the `limit`-th of them beats that sum, no other row can enter and the result is
- * exact. Otherwise the full ranking runs.
- */
-export async function scoreCandidates(
-  client: PoolClient,
-  target: KeywordTable,
-  plan: ScoringPlan,
-  filter: { sql: string; params: unknown[] },
-  limit: number,
-): Promise<RankedRow[]> {
-  const skipped = commonTerms(plan, limit);
-  if (skipped.some(Boolean)) {
-    const bound = plan.idf.reduce((sum, idf, i) => sum + (skipped[i] ? idf * (K1 + 1) : 0), 0);
-    const ranked = await rank(client, target, plan, filter, limit, skipped);
-    const last = ranked.rows[limit - 1];
-    if (ranked.rows.length >= limit && last && last.score > bound * (1 + 1e-9)) return ranked.rows;
-  }
-  const ranked = await rank(client, target, plan, filter, limit, undefined);
-  if (ranked.complete) return ranked.rows;
-  return (await rank(client, target, plan, filter, limit, undefined, true)).rows;
-}
-
-/**
- * Which terms MaxScore may skip: the commonest ones, while the sum of their bounds stays below an estimate of the
- * `limit`-th score (the weight of one occurrence of the rarest term whose rows, with the rarer terms', reach `limit`)
- * and looking them up for the other terms' rows costs less than reading their postings.
- */
-function commonTerms(plan: ScoringPlan, limit: number): boolean[] {
-  const skipped = plan.terms.map(() => false);
-  if (plan.terms.some((term) => term.prefix)) return skipped;
-  const order = plan.terms.map((_, i) => i).sort((a, b) => (plan.idf[a] as number) - (plan.idf[b] as number));
-  let reached = 0;
-  let threshold = 0;
-  for (const i of [...order].reverse()) {
-    reached += plan.df[i] as number;
-    if (reached >= limit) {
-      threshold = plan.idf[i] as number;
-      break;
-    }
-  }
-  let bound = 0;
-  let skippedRows = 0;
-  let count = 0;
-  for (const i of order.slice(0, -1)) {
-    const df = plan.df[i] as number;
-    // Candidates are the rows of the terms kept: at most the sum of their document frequencies.
-    const restRows = order.reduce((sum, j) => sum + (skipped[j] || j === i ? 0 : (plan.df[j] as number)), 0);
-    const next = bound + (plan.idf[i] as number) * (K1 + 1);
-    const cheaper = restRows * (count + 1) * PROBE_COST < skippedRows + df;
-    if (df < plan.rows * COMMON_SHARE || next >= threshold || restRows < limit || !cheaper) break;
-    skipped[i] = true;
-    bound = next;
-    skippedRows += df;
-    count += 1;
-  }
-  return skipped;
-}
-
-async function rank(
-  client: PoolClient,
-  target: KeywordTable,
-  plan: ScoringPlan,
-  filter: { sql: string; params: unknown[] },
-  limit: number,
-  skipped: readonly boolean[] | undefined,
-  filterFirst = false,
-): Promise<{ rows: RankedRow[]; complete: boolean }> {
-  const params: unknown[] = [...filter.params];
-  const param = (value: unknown): string => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const corpus = param(target.corpus);
-  const where = (s: ScoredTerm) => {
-    const term = param(s.term);
-    return s.prefix ? `term >= ${term} AND term < ${param(s.term + PREFIX_END)}` : `term = ${term}`;
-  };
-  const essential = plan.terms.flatMap((s, i) => (skipped?.[i] ? [] : [{ s, i }]));
-  const parts = essential.map(
-    ({ s, i }) => `SELECT pk, ${i} AS qi, tf, len FROM keyword_postings WHERE corpus = ${corpus} AND ${where(s)}`,
-  );
-  let candidates = '';
-  if (skipped) {
-    // The skipped terms' postings of the candidate rows only, each looked up by (term, row) in the index.
-    candidates = `cand AS MATERIALIZED (${essential.map(({ s }) => `SELECT pk FROM keyword_postings WHERE corpus = ${corpus} AND ${where(s)}`).join(' UNION ')}),`;
-    plan.terms.forEach((s, i) => {
-      if (skipped[i])
-        parts.push(
-          `SELECT p.pk, ${i} AS qi, p.tf, p.len FROM cand JOIN keyword_postings p ON p.corpus = ${corpus} AND p.${where(s)} AND p.pk = cand.pk`,
-        );
+/** The blocks holding `terms` (an exact term's own, a prefix's every term in its range). */
+async function fetchBlocks(client: PoolClient, target: KeywordTable, terms: readonly ScoredTerm[]): Promise<Block[]> {
+  if (terms.length === 0) return [];
+  const params: unknown[] = [target.corpus, terms.filter((s) => !s.prefix).map((s) => s.term)];
+  const ranges = terms
+    .filter((s) => s.prefix)
+    .map((s) => {
+      params.push(s.term, s.term + PREFIX_END);
+      return ` OR (term >= $${params.length - 1} AND term < $${params.length})`;
     });
-  }
-  const idf = param(plan.idf);
-  const avgdl = param(Math.max(plan.avgdl, 1e-9));
-  const weight = (tf: string, len: string, qi: string) =>
-    `(${idf}::float8[])[${qi} + 1] * ${tf} * ${K1 + 1} / (${tf} + ${K1} * (${1 - B} + ${B} * ${len} / ${avgdl}::float8))`;
-  // A row holds an exact term once, so its postings are weighed one by one and summed per row in one aggregation;
-  // a prefix matches several terms of a row, whose frequencies add up before they are weighed.
-  const scored = plan.terms.some((term) => term.prefix)
-    ? `${candidates}
-    hits AS (SELECT pk, qi, sum(tf) AS tf, min(len) AS len FROM (${parts.join(' UNION ALL ')}) p GROUP BY pk, qi),
-    scored AS (SELECT pk, sum(${weight('tf', 'len', 'qi')}) AS score FROM hits GROUP BY pk)`
-    : `${candidates}
-    scored AS (SELECT pk, sum(${weight('tf', 'len', 'qi')}) AS score FROM (${parts.join(' UNION ALL ')}) p GROUP BY pk)`;
-  const phrase = plan.match === undefined ? '' : ` AND x.keyword @@ ${param(plan.match)}::tsquery`;
-  const limitParam = param(limit);
-  const toRows = (rows: { pk: string; score: number }[]) =>
-    rows.map((row) => ({ pk: Number(row.pk), score: Number(row.score) }));
-  if (filter.sql === 'true' && phrase === '') {
-    const result = await client.query<{ pk: string; score: number }>(
-      `WITH ${scored} SELECT pk, score FROM scored ORDER BY score DESC, pk LIMIT ${limitParam}`,
-      params,
-    );
-    return { rows: toRows(result.rows), complete: true };
-  }
-  const joined = `JOIN ${target.table} x ON x.pk = s.pk JOIN documents d ON d.pk = x.doc_pk WHERE (${filter.sql})${phrase}`;
-  if (filterFirst) {
-    const result = await client.query<{ pk: string; score: number }>(
-      `WITH ${scored} SELECT s.pk, s.score FROM scored s ${joined} ORDER BY s.score DESC, s.pk LIMIT ${limitParam}`,
-      params,
-    );
-    return { rows: toRows(result.rows), complete: true };
-  }
-  const window = limit * 3 + 50;
-  const result = await client.query<{ pk: string; score: number; candidates: string }>(
-    `WITH ${scored},
-     top AS MATERIALIZED (SELECT pk, score FROM scored ORDER BY score DESC, pk LIMIT ${param(window)})
-     SELECT s.pk, s.score, (SELECT count(*) FROM top) AS candidates FROM top s ${joined}
-     ORDER BY s.score DESC, s.pk LIMIT ${limitParam}`,
+  const result = await client.query<Block>(
+    `SELECT term, first_pk, min_pk, max_pk, n, postings FROM keyword_blocks
+     WHERE corpus = $1 AND (term = ANY($2::text[])${ranges.join('')})`,
     params,
   );
-  const complete = result.rows.length >= limit || Number(result.rows[0]?.candidates ?? window) < window;
-  return { rows: toRows(result.rows), complete };
+  return result.rows;
+}
+
+/** BM25 weight of a term of weight `idf` (IDF times its query count) occurring `tf` times in a row of `len` tokens. */
+const bm25 = (idf: number, tf: number, len: number, avgdl: number): number =>
+  (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl));
+
+/** Ranks the rows holding `terms` from their blocks (`blocks` may hold other terms' too), then filters them. */
+async function rankTerms(ctx: RankContext, terms: readonly ScoredTerm[], blocks: readonly Block[]) {
+  const mine = blocks.filter((b) => terms.some((s) => (s.prefix ? b.term.startsWith(s.term) : b.term === s.term)));
+  let minPk = Number.POSITIVE_INFINITY;
+  let maxPk = Number.NEGATIVE_INFINITY;
+  let postings = 0;
+  for (const b of mine) {
+    minPk = Math.min(minPk, Number(b.min_pk));
+    maxPk = Math.max(maxPk, Number(b.max_pk));
+    postings += b.n;
+  }
+  if (postings === 0) return [];
+  const board = scoreBoard(minPk, maxPk, postings);
+  for (const s of terms) {
+    const own = mine.filter((b) => (s.prefix ? b.term.startsWith(s.term) : b.term === s.term));
+    if (s.prefix) scorePrefix(ctx, s, own, board);
+    else {
+      const df = ctx.exactDf.get(s.term) ?? 0;
+      const idf = s.count * Math.max(Math.log((ctx.rows - df + 0.5) / (df + 0.5)), CLAMPED_IDF);
+      for (const b of own)
+        forEachPosting(b.postings, Number(b.first_pk), (pk, tf, len) => board.add(pk, bm25(idf, tf, len, ctx.avgdl)));
+    }
+  }
+  return filterRanked(ctx, board);
+}
+
+/** A prefix matches several terms of a row, whose frequencies add up before they are weighed; its df is the rows any of them is in. */
+function scorePrefix(ctx: RankContext, s: ScoredTerm, blocks: readonly Block[], board: ScoreBoard): void {
+  const hits = new Map<number, { tf: number; len: number }>();
+  for (const b of blocks) {
+    forEachPosting(b.postings, Number(b.first_pk), (pk, tf, len) => {
+      const hit = hits.get(pk);
+      if (hit) hit.tf += tf;
+      else hits.set(pk, { tf, len });
+    });
+  }
+  const df = hits.size;
+  const idf = s.count * Math.max(Math.log((ctx.rows - df + 0.5) / (df + 0.5)), CLAMPED_IDF);
+  hits.forEach(({ tf, len }, pk) => board.add(pk, bm25(idf, tf, len, ctx.avgdl)));
+}
+
+/**
+ * The best `limit` rows the filter (and the phrase, if any) lets through, best first. Without either, the best rows.
+ * Otherwise the best `limit × 3 + 50` are checked first (as in the SQLite store), then windows eight times larger,
+ * each checking only the rows the last one did not, until `limit` pass or every scored row was checked.
+ */
+async function filterRanked(ctx: RankContext, board: ScoreBoard): Promise<RankedRow[]> {
+  const { filter, match, limit } = ctx;
+  if (filter.sql === 'true' && match === undefined) return topRows(board, limit);
+  const out: RankedRow[] = [];
+  let checked = 0;
+  for (let window = limit * 3 + 50; ; window *= 8) {
+    const ranked = topRows(board, window);
+    const slice = ranked.slice(checked);
+    const params = [...filter.params, slice.map((row) => row.pk)];
+    const phrase = match === undefined ? '' : ` AND x.keyword @@ $${params.push(match)}::tsquery`;
+    const passed = await ctx.client.query<{ pk: string }>(
+      `SELECT x.pk FROM ${ctx.target.table} x JOIN documents d ON d.pk = x.doc_pk
+       WHERE x.pk = ANY($${filter.params.length + 1}::bigint[]) AND (${filter.sql})${phrase}`,
+      params,
+    );
+    const visible = new Set(passed.rows.map((row) => Number(row.pk)));
+    for (const row of slice) {
+      if (visible.has(row.pk)) out.push(row);
+      if (out.length >= limit) return out;
+    }
+    checked = ranked.length;
+    if (checked >= board.size()) return out;
+  }
 }

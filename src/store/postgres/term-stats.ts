@@ -1,48 +1,35 @@
 import type { PoolClient } from 'pg';
-import { PREFIX_END, type Corpus, type KeywordDocument, type KeywordTable } from './keyword-index.ts';
-import type { ScoredTerm } from './keyword-query.ts';
+import { PendingPostings } from './keyword-blocks.ts';
+import type { Corpus, KeywordDocument, KeywordTable } from './keyword-index.ts';
 
 /** FTS5's bm25() constants. */
 export const K1 = 1.2;
 export const B = 0.75;
 /** FTS5 clamps a non-positive IDF (a term in half the rows or more) to this. */
 export const CLAMPED_IDF = 1e-6;
-/** Rows containing each scored term: from the statistics for exact terms, counted from the postings for prefixes. */
+/** Rows containing each of `terms` (exact terms), from the statistics. */
 export async function documentFrequencies(
   client: PoolClient,
   target: KeywordTable,
-  scored: readonly ScoredTerm[],
+  terms: readonly string[],
 ): Promise<number[]> {
-  const exact = scored.filter((s) => !s.prefix).map((s) => s.term);
-  const found = new Map<string, number>();
-  if (exact.length > 0) {
-    const result = await client.query<{ term: string; df: number }>(
-      'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
-      [target.corpus, exact],
-    );
-    for (const row of result.rows) found.set(row.term, Number(row.df));
-  }
-  const counts: number[] = [];
-  for (const s of scored) {
-    if (!s.prefix) {
-      counts.push(found.get(s.term) ?? 0);
-      continue;
-    }
-    const result = await client.query<{ n: number }>(
-      'SELECT count(DISTINCT pk) AS n FROM keyword_postings WHERE corpus = $1 AND term >= $2 AND term < $3',
-      [target.corpus, s.term, s.term + PREFIX_END],
-    );
-    counts.push(Number(result.rows[0]?.n ?? 0));
-  }
-  return counts;
+  if (terms.length === 0) return [];
+  const result = await client.query<{ term: string; df: number }>(
+    'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
+    [target.corpus, terms],
+  );
+  const found = new Map(result.rows.map((row) => [row.term, Number(row.df)]));
+  return terms.map((term) => found.get(term) ?? 0);
 }
 
 /**
- * Changes to the term statistics made by one transaction, applied once at its end: one upsert ordered by
- * (corpus, term), so concurrent writers lock statistics rows in the same order and cannot deadlock on them.
+ * Changes to the term statistics and postings made by one transaction, applied once at its end: the postings'
+ * blocks (keyword-blocks.ts), then one upsert of the statistics ordered by (corpus, term), so concurrent writers lock
+ * blocks and statistics rows in the same order and cannot deadlock on them.
  */
 export class KeywordStatsDelta {
   private readonly df = new Map<string, number>();
+  private readonly postings = new PendingPostings();
   private readonly totals = new Map<Corpus, { rows: number; tokens: number }>();
 
   add(corpus: Corpus, doc: Pick<KeywordDocument, 'terms' | 'length'>, sign: 1 | -1 = 1): void {
@@ -54,6 +41,11 @@ export class KeywordStatsDelta {
     this.totals.set(corpus, { rows: total.rows + sign, tokens: total.tokens + sign * doc.length });
   }
 
+  /** The postings of freshly inserted rows (their pks, parallel to `docs`), written by `apply`. */
+  addPostings(corpus: Corpus, pks: readonly number[], docs: readonly KeywordDocument[]): void {
+    this.postings.add(corpus, pks, docs);
+  }
+
   /** Takes the stored rows of `table` that `where` selects (rows about to be deleted) out of the statistics and postings. */
   async subtractStored(client: PoolClient, target: KeywordTable, where: string, params: unknown[]): Promise<void> {
     const result = await client.query<{ pk: number; terms: string[]; length: number }>(
@@ -62,13 +54,14 @@ export class KeywordStatsDelta {
     );
     if (result.rows.length === 0) return;
     for (const row of result.rows) this.add(target.corpus, row, -1);
-    await client.query(
-      'DELETE FROM keyword_postings WHERE corpus = $1 AND term = ANY($2::text[]) AND pk = ANY($3::bigint[])',
-      [target.corpus, [...new Set(result.rows.flatMap((row) => row.terms))], result.rows.map((row) => row.pk)],
+    this.postings.remove(
+      target.corpus,
+      result.rows.map((row) => ({ pk: Number(row.pk), terms: row.terms })),
     );
   }
 
   async apply(client: PoolClient): Promise<void> {
+    await this.postings.apply(client);
     const entries = [...this.df]
       .filter(([, delta]) => delta !== 0)
       .map(([key, delta]) => {

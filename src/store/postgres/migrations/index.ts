@@ -24,6 +24,7 @@ import { storeItems } from './022-store-items.ts';
 import { storeItemTerms } from './023-store-item-terms.ts';
 import { sessions } from './024-sessions.ts';
 import { directory } from './025-directory.ts';
+import { postingBlocks } from './026-posting-blocks.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -54,4 +55,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   storeItemTerms,
   sessions,
   directory,
+  postingBlocks,
 ];
