@@ -143,4 +143,56 @@ describe('dedupeCandidates', () => {
       expect(limited.kept).toEqual(expected.slice(0, keep));
     }
   });
+
+  it('reads words as the definition does (NFKC, lowercase, letter and digit runs) in any script and case', () => {
+    // Reference: the definition's normalised word lists, compared whole (equal lists) and as 3-word shingle sets.
+    const forms = [
+      'Supplier',
+      'SUPPLIER',
+      'supplier',
+      'ｓｕｐｐｌｉｅｒ',
+      'café',
+      'CAFÉ',
+      '供应商',
+      '数据',
+      'x1',
+      'X1',
+      '𝐀',
+      'a',
+    ];
+    const separators = [' ', ', ', '-', '\n', '\u00a0', '。', '　'];
+    const words = (text: string) =>
+      text
+        .normalize('NFKC')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? [];
+    const shingles = (list: string[]) =>
+      new Set(list.length < 3 ? [list.join(' ')] : list.slice(0, -2).map((_, i) => list.slice(i, i + 3).join(' ')));
+    const jaccard = (a: Set<string>, b: Set<string>) => {
+      const shared = [...a].filter((x) => b.has(x)).length;
+      return shared / (a.size + b.size - shared);
+    };
+    let state = 3;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    let collapsedPairs = 0;
+    for (let round = 0; round < 200; round++) {
+      const base = Array.from({ length: 3 + random(12) }, () => forms[random(forms.length)] as string);
+      const variant = base.map((word) => (random(6) === 0 ? (forms[random(forms.length)] as string) : word));
+      const join = (list: string[]) => list.map((word) => word + separators[random(separators.length)]).join('');
+      const texts: Record<string, string> = { a: join(base), b: join(variant) };
+      const a = words(texts.a as string);
+      const b = words(texts.b as string);
+      const same = a.length > 0 && (a.join(' ') === b.join(' ') || jaccard(shingles(a), shingles(b)) >= 0.9);
+      const { kept } = dedupeCandidates(
+        ['a', 'b'].map((id, i) => candidate(id, 1 - i / 10, {})),
+        (id) => texts[id],
+      );
+      expect({ texts, collapsed: kept.length === 1 }).toEqual({ texts, collapsed: same });
+      if (same) collapsedPairs++;
+    }
+    expect(collapsedPairs).toBeGreaterThan(20);
+  });
 });

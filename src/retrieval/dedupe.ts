@@ -57,7 +57,8 @@ export function dedupeCandidates(
   const kept: FusedCandidate[] = [];
   const keptText: { words: Int32Array | undefined; shingles: Float64Array }[] = [];
   const collapsed = new Map<string, string>();
-  const wordIds = new WordTable();
+  const wordIds = WORD_TABLE;
+  wordIds.reset();
   const longShingles = new Map<string, number>();
   const keep = options.keep ?? Number.POSITIVE_INFINITY;
   // Prefix filter: a kept text is indexed under the first shingles of its sorted list, as many as a twin at the
@@ -118,36 +119,101 @@ export function dedupeCandidates(
  * their normalised texts match.
  */
 function wordIdsOf(text: string, wordIds: WordTable): Int32Array {
-  // ASCII text is its own NFKC form: its lowercase letters and digits are read straight from the char codes.
-  if (ASCII_ONLY.test(text)) return asciiWordIds(text.toLowerCase(), wordIds);
-  const words = text.normalize('NFKC').toLowerCase().match(WORDS) ?? [];
-  const ids = new Int32Array(words.length);
-  for (let i = 0; i < words.length; i++) ids[i] = wordIds.intern(words[i] as string, 0, (words[i] as string).length);
-  return ids;
+  // ASCII text is its own NFKC form: its words are read straight from the char codes, lowercased one by one.
+  return asciiWordIds(text, wordIds) ?? normalizedWordIds(text.normalize('NFKC').toLowerCase(), wordIds);
 }
 
-/** The runs of [a-z0-9] of a lowercased ASCII text, interned: what `match(/[a-z0-9]+/g)` finds, without the strings. */
-function asciiWordIds(text: string, wordIds: WordTable): Int32Array {
-  let ids = new Int32Array(Math.max(16, text.length >> 2));
+/** Per UTF-16 code unit: 0 not yet known, 1 a letter or digit (`[\p{L}\p{N}]`), 2 neither. */
+const WORD_UNIT = new Uint8Array(65536);
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/**
+ * The runs of `[\p{L}\p{N}]` of normalised text, interned: what `match(/[\p{L}\p{N}]+/gu)` finds. Each code unit's
+ * class is looked up once per process; text with a surrogate pair (a character outside the BMP) takes the regex.
+ */
+function normalizedWordIds(text: string, wordIds: WordTable): Int32Array {
+  let ids = scratchIds;
   let count = 0;
   let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 0;
-    const word = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-    if (word) {
-      if (start < 0) start = i;
+  let hash = FNV_OFFSET;
+  const length = text.length;
+  for (let i = 0; i <= length; i++) {
+    const code = i < length ? text.charCodeAt(i) : 0;
+    if (code >= 0xd800 && code <= 0xdfff) return regexWordIds(text, wordIds);
+    let unit = WORD_UNIT[code] as number;
+    if (unit === 0) {
+      unit = WORD_CHAR.test(String.fromCharCode(code)) ? 1 : 2;
+      WORD_UNIT[code] = unit;
+    }
+    if (unit === 1 && i < length) {
+      if (start < 0) {
+        start = i;
+        hash = FNV_OFFSET;
+      }
+      hash = Math.imul(hash ^ code, FNV_PRIME);
       continue;
     }
     if (start < 0) continue;
     if (count === ids.length) {
       const grown = new Int32Array(ids.length * 2);
       grown.set(ids);
-      ids = grown;
+      scratchIds = ids = grown;
     }
-    ids[count++] = wordIds.intern(text, start, i);
+    ids[count++] = wordIds.intern(text, start, i, hash, false);
     start = -1;
   }
-  return ids.subarray(0, count);
+  return ids.slice(0, count);
+}
+
+function regexWordIds(text: string, wordIds: WordTable): Int32Array {
+  const words = text.match(WORDS) ?? [];
+  const ids = new Int32Array(words.length);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    let hash = FNV_OFFSET;
+    for (let k = 0; k < word.length; k++) hash = Math.imul(hash ^ word.charCodeAt(k), FNV_PRIME);
+    ids[i] = wordIds.intern(word, 0, word.length, hash, false);
+  }
+  return ids;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/** Scratch for the ids of the text being read; each text's list is copied out at its length. */
+let scratchIds = new Int32Array(1024);
+
+/**
+ * The runs of [a-z0-9] of an ASCII text as if lowercased, interned: what `toLowerCase().match(/[a-z0-9]+/g)` finds,
+ * in one pass that hashes each word as it reads it, without the strings. Undefined at the first non-ASCII character.
+ */
+function asciiWordIds(text: string, wordIds: WordTable): Int32Array | undefined {
+  let ids = scratchIds;
+  let count = 0;
+  let start = -1;
+  let hash = FNV_OFFSET;
+  const length = text.length;
+  for (let i = 0; i <= length; i++) {
+    let code = i < length ? text.charCodeAt(i) : 0;
+    if (code >= 128) return undefined;
+    if (code >= 65 && code <= 90) code |= 32;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+      if (start < 0) {
+        start = i;
+        hash = FNV_OFFSET;
+      }
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      continue;
+    }
+    if (start < 0) continue;
+    if (count === ids.length) {
+      const grown = new Int32Array(ids.length * 2);
+      grown.set(ids);
+      scratchIds = ids = grown;
+    }
+    ids[count++] = wordIds.intern(text, start, i, hash, true);
+    start = -1;
+  }
+  return ids.slice(0, count);
 }
 
 /**
@@ -156,52 +222,91 @@ function asciiWordIds(text: string, wordIds: WordTable): Int32Array {
  * they are equal.
  */
 class WordTable {
-  private slots = new Int32Array(4096);
-  /** Per id (index 0 unused): the text holding the word's first occurrence, where it starts and ends, its hash. */
-  private readonly texts: string[] = [''];
-  private readonly starts: number[] = [0];
-  private readonly ends: number[] = [0];
-  private readonly hashes: number[] = [0];
+  /** Per slot: the word's hash and id (0: empty), side by side, so most probes read one cache line. */
+  private slots = new Int32Array(2 * 16384);
+  private count = 0;
+  /** Per id (index 0 unused): the word's characters, lowercased, in `pool`: offset and length. */
+  private offsets = new Int32Array(8192);
+  private lengths = new Int32Array(8192);
+  private pool = new Uint16Array(65536);
+  private poolUsed = 0;
 
-  intern(text: string, start: number, end: number): number {
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const id = this.slots[slot] as number;
-      if (id === 0) {
-        const created = this.texts.length;
-        this.texts.push(text);
-        this.starts.push(start);
-        this.ends.push(end);
-        this.hashes.push(hash);
-        this.slots[slot] = created;
-        if (created * 2 > this.slots.length) this.grow();
-        return created;
-      }
-      if (this.hashes[id] === hash && this.equals(id, text, start, end)) return id;
-    }
+  /** Empties the table for a new call (its sizes stay, so a call like the last one grows nothing). */
+  reset(): void {
+    if (this.count > 0) this.slots.fill(0);
+    this.count = 0;
+    this.poolUsed = 0;
   }
 
-  private equals(id: number, text: string, start: number, end: number): boolean {
-    const other = this.texts[id] as string;
-    const from = this.starts[id] as number;
-    if ((this.ends[id] as number) - from !== end - start) return false;
-    for (let i = 0; i < end - start; i++) if (other.charCodeAt(from + i) !== text.charCodeAt(start + i)) return false;
-    return true;
+  /**
+   * The id of text[start, end), whose FNV-1a hash (of its lowercased characters) is `hash`; `fold` when the text is
+   * ASCII and its letters are to be read lowercased (`code | 32` lowercases A-Z and keeps a-z and 0-9).
+   */
+  intern(text: string, start: number, end: number, hash: number, fold: boolean): number {
+    const length = end - start;
+    const bits = fold ? 32 : 0;
+    let slots = this.slots;
+    let mask = slots.length - 2;
+    let slot = (hash << 1) & mask;
+    for (; ; slot = (slot + 2) & mask) {
+      const id = slots[slot + 1] as number;
+      if (id === 0) break;
+      if (slots[slot] !== hash || this.lengths[id] !== length) continue;
+      const from = this.offsets[id] as number;
+      let same = true;
+      for (let k = 0; k < length && same; k++) same = this.pool[from + k] === (text.charCodeAt(start + k) | bits);
+      if (same) return id;
+    }
+    const id = ++this.count;
+    if (id >= this.offsets.length) {
+      this.offsets = grownInt32(this.offsets);
+      this.lengths = grownInt32(this.lengths);
+    }
+    if (this.poolUsed + length > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + length));
+      pool.set(this.pool);
+      this.pool = pool;
+    }
+    const at = this.poolUsed;
+    for (let k = 0; k < length; k++) this.pool[at + k] = text.charCodeAt(start + k) | bits;
+    this.poolUsed += length;
+    this.offsets[id] = at;
+    this.lengths[id] = length;
+    if (id * 4 > slots.length) {
+      this.grow();
+      slots = this.slots;
+      mask = slots.length - 2;
+      slot = (hash << 1) & mask;
+      while (slots[slot + 1] !== 0) slot = (slot + 2) & mask;
+    }
+    slots[slot] = hash;
+    slots[slot + 1] = id;
+    return id;
   }
 
   private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 1; id < this.hashes.length; id++) {
-      let slot = (this.hashes[id] as number) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = slots.length - 2;
+    for (let from = 0; from < old.length; from += 2) {
+      if (old[from + 1] === 0) continue;
+      let slot = ((old[from] as number) << 1) & mask;
+      while (slots[slot + 1] !== 0) slot = (slot + 2) & mask;
+      slots[slot] = old[from] as number;
+      slots[slot + 1] = old[from + 1] as number;
     }
     this.slots = slots;
   }
 }
+
+function grownInt32(array: Int32Array): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+}
+
+/** One table for every call (calls are synchronous, so never two at once); reset at the start of each. */
+const WORD_TABLE = new WordTable();
 
 /**
  * How many of a sorted shingle list's first entries two lists at Jaccard ≥ t must share one of: |x ∩ y| ≥ t·|x ∪ y|
@@ -244,7 +349,6 @@ function mayGiveEvidence(candidate: FusedCandidate, kept: readonly FusedCandidat
   return false;
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const WORDS = /[\p{L}\p{N}]+/gu;
 
 function sameWords(a: Int32Array, b: Int32Array): boolean {

@@ -153,25 +153,40 @@ function tokenTerms(token: string, mode: Mode, out: string[], identifierParts?: 
 function analyze(text: string, mode: Mode, identifierParts?: Set<string>): string[] {
   const out: string[] = [];
   for (const raw of normalize(text).split(/\s+/)) {
-    if (!raw) continue;
-    // Most tokens are a plain word, perhaps with punctuation at its edges: its one term is its stem (what
-    // tokenTerms would make of it, without the identifier and number rules it cannot match).
-    if (PLAIN_WORD.test(raw)) {
-      out.push(stem(raw));
-      continue;
-    }
-    if (!CJK.test(raw)) {
-      const token = raw.replace(EDGE_PUNCT, '');
-      if (PLAIN_WORD.test(token)) out.push(stem(token));
-      else tokenTerms(token, mode, out, identifierParts);
-      continue;
-    }
-    for (const segment of raw.split(CJK_RUNS)) {
-      if (!segment) continue;
-      if (CJK.test(segment)) cjkTerms(segment, mode, out);
-      else tokenTerms(segment.replace(EDGE_PUNCT, ''), mode, out, identifierParts);
-    }
+    if (raw) rawTokenTerms(raw, mode, out, identifierParts);
   }
+  return out;
+}
+
+/** Terms of one whitespace-delimited token of normalised text: each token is analysed on its own. */
+function rawTokenTerms(raw: string, mode: Mode, out: string[], identifierParts?: Set<string>): void {
+  // Most tokens are a plain word, perhaps with punctuation at its edges: its one term is its stem (what
+  // tokenTerms would make of it, without the identifier and number rules it cannot match).
+  if (PLAIN_WORD.test(raw)) {
+    out.push(stem(raw));
+    return;
+  }
+  if (!CJK.test(raw)) {
+    const token = raw.replace(EDGE_PUNCT, '');
+    if (PLAIN_WORD.test(token)) out.push(stem(token));
+    else tokenTerms(token, mode, out, identifierParts);
+    return;
+  }
+  for (const segment of raw.split(CJK_RUNS)) {
+    if (!segment) continue;
+    if (CJK.test(segment)) cjkTerms(segment, mode, out);
+    else tokenTerms(segment.replace(EDGE_PUNCT, ''), mode, out, identifierParts);
+  }
+}
+
+/**
+ * What `analyzeForIndex` reads, piece by piece, for callers that scan text themselves: the normalised text (split
+ * on `\s+`), and the index terms of one of its tokens.
+ */
+export const normalizeForIndex = (text: string): string => normalize(text);
+export function indexTermsOfToken(normalizedToken: string): string[] {
+  const out: string[] = [];
+  rawTokenTerms(normalizedToken, 'index', out);
   return out;
 }
 

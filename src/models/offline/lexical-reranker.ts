@@ -1,4 +1,5 @@
-import { analyzeForIndex, analyzeQuery } from '../../text/analyzer.ts';
+import { analyzeQuery } from '../../text/analyzer.ts';
+import { queryTermMatcher } from '../../text/query-term-positions.ts';
 import type { RerankCandidate, Reranker } from '../reranker.ts';
 
 export interface LexicalRerankerWeights {
@@ -38,39 +39,10 @@ export class LexicalReranker implements Reranker {
   async rerank(query: string, candidates: readonly RerankCandidate[]): Promise<number[]> {
     if (candidates.length === 0) return [];
     const queryTerms = analyzeQuery(query);
-    // Positions of each query term in each candidate; a `*` term matches by prefix. Without one, a candidate term is
-    // one lookup, not a comparison with every query term; the analysed text is walked, not split into an array.
-    const exact = new Map(queryTerms.map((queryTerm) => [queryTerm, [queryTerm]]));
-    const prefixes = queryTerms.filter((queryTerm) => queryTerm.endsWith('*'));
-    const positions = candidates.map((candidate) => {
-      const found = new Map<string, number[]>();
-      const record = (queryTerm: string, position: number): void => {
-        const list = found.get(queryTerm);
-        if (list) list.push(position);
-        else found.set(queryTerm, [position]);
-      };
-      const analysed = analyzeForIndex(candidate.text);
-      let position = 0;
-      let start = 0;
-      while (start <= analysed.length) {
-        let end = analysed.indexOf(' ', start);
-        if (end < 0) end = analysed.length;
-        if (end > start) {
-          const term = analysed.slice(start, end);
-          if (prefixes.length === 0) {
-            for (const queryTerm of exact.get(term) ?? NONE) record(queryTerm, position);
-          } else {
-            for (const queryTerm of queryTerms) {
-              const hit = queryTerm.endsWith('*') ? term.startsWith(queryTerm.slice(0, -1)) : term === queryTerm;
-              if (hit) record(queryTerm, position);
-            }
-          }
-          position++;
-        }
-        start = end + 1;
-      }
-      return found;
-    });
+    // Positions of each query term in each candidate's index terms (see queryTermMatcher: the same positions as
+    // walking analyzeForIndex(text), read from the char codes of ASCII text).
+    const positionsIn = queryTermMatcher(queryTerms);
+    const positions = candidates.map((candidate) => positionsIn(candidate.text));
 
     const n = candidates.length;
     const idf = new Map<string, number>();
@@ -120,4 +92,3 @@ function pairProximity(queryTerms: readonly string[], found: Map<string, number[
 }
 
 const PAIR_WINDOW = 8;
-const NONE: readonly string[] = [];

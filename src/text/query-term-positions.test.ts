@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeQuery } from './analyzer.ts';
+import { queryTermMatcher, referenceTermPositions } from './query-term-positions.ts';
+
+/** Words in the forms chunk text takes: plain and capitalised prose, edge punctuation, identifiers, numbers, CJK. */
+const VOCABULARY = [
+  'supplier',
+  'Suppliers',
+  'SUPPLIED',
+  'delivering',
+  'delivery,',
+  '(deliveries)',
+  '"notice"',
+  'noticed.',
+  'period;',
+  'periods',
+  'the',
+  'The',
+  'of',
+  'a',
+  "don't",
+  'state-of-the-art',
+  'i.e.',
+  'e.g.,',
+  'CT-2024-0193',
+  'ct-2024-0193.',
+  'v2.1.3',
+  '$500K',
+  '500k',
+  '1,250.50',
+  'order_total_usd',
+  '0x7a25f3c9',
+  'alice@example.com',
+  '--',
+  '$',
+  '...',
+  'x',
+  'café',
+  'Cafe',
+  'ｓｕｐｐｌｉｅｒ',
+  '合同',
+  '供应商交付',
+  '使用HIP-3协议',
+  '数据',
+  'naïve',
+  '𝐀pple',
+  'hyper­text',
+];
+const SPACES = [' ', ' ', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', ' \r\n'];
+
+function random(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state % n;
+  };
+}
+
+const entries = (found: Map<string, number[]>) => [...found.entries()];
+
+describe('queryTermMatcher', () => {
+  it('finds the positions the definition finds (analyse, walk), in the same order, on random texts and queries', () => {
+    const pick = random(11);
+    let matched = 0;
+    for (let round = 0; round < 300; round++) {
+      const query = Array.from({ length: 1 + pick(5) }, () => VOCABULARY[pick(VOCABULARY.length)]).join(' ');
+      const terms = analyzeQuery(query);
+      const matcher = queryTermMatcher(terms);
+      for (let t = 0; t < 5; t++) {
+        const asciiOnly = t < 3;
+        const words = VOCABULARY.filter((word) => !asciiOnly || /^[\x00-\x7f]*$/.test(word));
+        let text = '';
+        for (let w = 0, n = pick(60); w < n; w++) {
+          text += words[pick(words.length)] + (asciiOnly ? ' \n\t'[pick(3)] : SPACES[pick(SPACES.length)]);
+        }
+        const found = entries(matcher(text));
+        matched += found.reduce((sum, [, positions]) => sum + positions.length, 0);
+        expect({ query, text, found }).toEqual({
+          query,
+          text,
+          found: entries(referenceTermPositions(text, terms)),
+        });
+      }
+    }
+    expect(matched).toBeGreaterThan(1000);
+  });
+
+  it('stays exact when another query begins while an earlier matcher is still in use', () => {
+    const first = queryTermMatcher(analyzeQuery('supplier notice'));
+    const second = queryTermMatcher(analyzeQuery('delivery period'));
+    const text = 'The Supplier gave notice; delivery within the period. Suppliers deliver.';
+    for (const [matcher, query] of [
+      [first, 'supplier notice'],
+      [second, 'delivery period'],
+      [first, 'supplier notice'],
+    ] as const) {
+      expect(entries(matcher(text))).toEqual(entries(referenceTermPositions(text, analyzeQuery(query))));
+    }
+    expect(entries(first(text))).toEqual([
+      ['supplier', [1, 8]],
+      ['notic', [3]],
+    ]);
+  });
+
+  it('matches a prefix query term by prefix, as the definition does', () => {
+    const terms = analyzeQuery('0x7a25f3');
+    expect(terms).toEqual(['0x7a25f3*']);
+    const text = 'Paid to 0x7a25f3c9d1 and 0x7a2500.';
+    expect(entries(queryTermMatcher(terms)(text))).toEqual([['0x7a25f3*', [2]]]);
+  });
+});
