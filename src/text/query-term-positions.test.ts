@@ -71,7 +71,9 @@ describe('queryTermMatcher', () => {
         const words = VOCABULARY.filter((word) => !asciiOnly || /^[\x00-\x7f]*$/.test(word));
         let text = '';
         for (let w = 0, n = pick(60); w < n; w++) {
-          text += words[pick(words.length)] + (asciiOnly ? ' \n\t'[pick(3)] : SPACES[pick(SPACES.length)]);
+          text +=
+            (words[pick(words.length)] as string) +
+            (asciiOnly ? ' \n\t'[pick(3)] : (SPACES[pick(SPACES.length)] as string));
         }
         const found = entries(matcher(text));
         matched += found.reduce((sum, [, positions]) => sum + positions.length, 0);

@@ -1,3 +1,4 @@
+import { CodeLoader, type CodeSource } from './code-loader.ts';
 import type { DotKernel } from './dot-kernel.ts';
 import { codeStrideFor, QUERY_LEVELS, quantizeInto, ROW_LEVELS } from './vector-quantize.ts';
 import { topK } from './top-k.ts';
@@ -41,8 +42,17 @@ export interface IndexImage {
   scales: Float32Array;
   /** Fills `into` (rows × code stride bytes) with the int8 codes. */
   readCodes(into: Uint8Array): void;
+  /** The codes' place in a file, when they can be read by range (and by another thread). */
+  codeSource?: CodeSource;
   floats: StoredFloats;
 }
+
+/**
+ * From this many rows, a restore into shared kernel memory leaves the codes to a background thread (CodeLoader) and
+ * queries scan the rows it has not copied yet through a window read from the file, WINDOW_ROWS at a time.
+ */
+const BACKGROUND_CODES_MIN_ROWS = 20_000;
+const WINDOW_ROWS = 2048;
 
 /**
  * Every vector of the store as one int8 (scalar-quantized) matrix in the kernel's memory, scanned first — a quarter
@@ -70,6 +80,9 @@ export class VectorIndex {
   private rowOfPkMap: Map<number, number> | undefined = new Map();
   private readonly resident = new Map<number, Float32Array>();
   private stored: StoredFloats | undefined;
+  /** Copies the restored codes in the background; undefined once every row is in memory. */
+  private loader: CodeLoader | undefined;
+  private codeSource: CodeSource | undefined;
   private readonly scratch: Int8Array;
 
   constructor(
@@ -84,11 +97,20 @@ export class VectorIndex {
     this.ensureCapacity(1024);
   }
 
-  /** An index over a persisted image: the codes are read straight into the kernel's memory, floats stay on disk. */
+  /**
+   * An index over a persisted image: the codes are read into the kernel's memory (by a background thread for a large
+   * index in shared memory, see CodeLoader), floats stay on disk until their own thread has copied them.
+   */
   static restore(kernel: DotKernel, dimension: number, image: IndexImage): VectorIndex {
     const index = new VectorIndex(kernel, dimension);
     index.ensureCapacity(image.rows);
-    image.readCodes(new Uint8Array(kernel.buffer(), index.codesOffset, image.rows * index.codeStride));
+    const memory = kernel.buffer();
+    const background =
+      image.codeSource !== undefined &&
+      image.rows >= BACKGROUND_CODES_MIN_ROWS &&
+      typeof SharedArrayBuffer === 'function' &&
+      (memory as unknown) instanceof SharedArrayBuffer;
+    if (!background) image.readCodes(new Uint8Array(memory, index.codesOffset, image.rows * index.codeStride));
     new Float32Array(kernel.buffer(), index.scalesOffset(), image.rows).set(image.scales.subarray(0, image.rows));
     index.rowPk.set(image.pks.subarray(0, image.rows));
     index.rowDoc.set(image.docs.subarray(0, image.rows));
@@ -96,8 +118,35 @@ export class VectorIndex {
     index.rowOfPkMap = undefined;
     index.rows = image.rows;
     index.stored = image.floats;
-    image.floats.preload();
+    if (background && image.codeSource) {
+      // The float rows' copy waits for the codes': both are mostly first touches of fresh memory, on two cores.
+      index.codeSource = image.codeSource;
+      index.loader = new CodeLoader(
+        image.codeSource,
+        memory as unknown as SharedArrayBuffer,
+        index.codesOffset,
+        image.rows,
+        index.codeStride,
+        () => image.floats.preload(),
+      );
+    } else {
+      image.floats.preload();
+    }
     return index;
+  }
+
+  /** Rows from 0 whose codes are in memory (all of them unless a restore's copy is still running). */
+  private codesInMemory(): number {
+    if (!this.loader) return this.rows;
+    const loaded = this.loader.loadedRows();
+    if (loaded >= this.rows) this.loader = undefined;
+    return loaded;
+  }
+
+  /** Before anything changes or reads the codes as a whole: every row in memory, the copying thread ended. */
+  private settleCodes(): void {
+    this.loader?.finish();
+    this.loader = undefined;
   }
 
   get size(): number {
@@ -123,6 +172,7 @@ export class VectorIndex {
 
   /** Adds or overwrites the vector of a chunk. */
   upsert(chunkPk: number, docPk: number, vector: Float32Array): void {
+    this.settleCodes();
     const rowOfPk = this.rowOfPk;
     let row = rowOfPk.get(chunkPk);
     if (row === undefined) {
@@ -143,6 +193,7 @@ export class VectorIndex {
   }
 
   remove(chunkPk: number): void {
+    this.settleCodes();
     const row = this.rowOfPk.get(chunkPk);
     if (row === undefined) return;
     this.rowOfPk.delete(chunkPk);
@@ -185,12 +236,16 @@ export class VectorIndex {
     const rowListOffset = scoresOffset + this.capacity * 4;
     const rowAt = rows ? (i: number) => rows[i] as number : (i: number) => i;
     let picked: Int32Array;
+    let blockOffset = rowListOffset + this.capacity * 4;
     if (candidates <= depth * EXACT_BELOW_DEPTHS) {
       picked = Int32Array.from({ length: candidates }, (_, i) => rowAt(i));
     } else {
       this.writeQuery(query);
-      if (rows) {
-        new Int32Array(this.kernel.buffer(), rowListOffset, rows.length).set(rows);
+      if (rows) new Int32Array(this.kernel.buffer(), rowListOffset, rows.length).set(rows);
+      const loaded = this.codesInMemory();
+      if (loaded < this.rows) {
+        blockOffset = this.scanThroughWindow(loaded, rows, scoresOffset, rowListOffset);
+      } else if (rows) {
         this.kernel.dotsI8At(
           this.queryI16Offset,
           this.codesOffset,
@@ -216,7 +271,50 @@ export class VectorIndex {
         rowAt,
       );
     }
-    return this.rescore(query, picked, limit, rowListOffset + this.capacity * 4);
+    return this.rescore(query, picked, limit, blockOffset);
+  }
+
+  /**
+   * The int8 scan while a restore's codes are still being copied: rows below `loaded` in place, the others read from
+   * the snapshot file into a window after the row list (memory touched once, then reused), WINDOW_ROWS at a time.
+   * Scores land where the in-place scan puts them. Returns where the rescoring block may start (past the window).
+   */
+  private scanThroughWindow(
+    loaded: number,
+    rows: Int32Array | undefined,
+    scoresOffset: number,
+    rowListOffset: number,
+  ): number {
+    const stride = this.codeStride;
+    const windowOffset = rowListOffset + this.capacity * 4;
+    const indexOffset = windowOffset + WINDOW_ROWS * stride;
+    this.kernel.reserve(indexOffset + WINDOW_ROWS * 4);
+    const source = this.codeSource as CodeSource;
+    const query = this.queryI16Offset;
+    const scales = this.scalesOffset();
+    if (!rows) {
+      if (loaded > 0) this.kernel.dotsI8(query, this.codesOffset, loaded, stride, scales, scoresOffset);
+      for (let first = loaded; first < this.rows; first += WINDOW_ROWS) {
+        const count = Math.min(WINDOW_ROWS, this.rows - first);
+        source.readRows(first, count, new Uint8Array(this.kernel.buffer(), windowOffset, count * stride));
+        this.kernel.dotsI8(query, windowOffset, count, stride, scales + first * 4, scoresOffset + first * 4);
+      }
+      return indexOffset + WINDOW_ROWS * 4;
+    }
+    let i = 0;
+    while (i < rows.length && (rows[i] as number) < loaded) i++;
+    if (i > 0) this.kernel.dotsI8At(query, this.codesOffset, rowListOffset, i, stride, scales, scoresOffset);
+    const local = new Int32Array(this.kernel.buffer(), indexOffset, WINDOW_ROWS);
+    while (i < rows.length) {
+      const first = rows[i] as number;
+      const count = Math.min(WINDOW_ROWS, this.rows - first);
+      let j = i;
+      for (; j < rows.length && (rows[j] as number) < first + count; j++) local[j - i] = (rows[j] as number) - first;
+      source.readRows(first, count, new Uint8Array(this.kernel.buffer(), windowOffset, count * stride));
+      this.kernel.dotsI8At(query, windowOffset, indexOffset, j - i, stride, scales + first * 4, scoresOffset + i * 4);
+      i = j;
+    }
+    return indexOffset + WINDOW_ROWS * 4;
   }
 
   /** Exact float scores of `picked` rows, copied into one block after the scratch areas; the best `limit`. */
@@ -245,6 +343,7 @@ export class VectorIndex {
     codes: Uint8Array;
     readFloats(row: number, into: Float32Array): void;
   } {
+    this.settleCodes();
     const rows = this.rows;
     return {
       rows,
@@ -271,6 +370,8 @@ export class VectorIndex {
 
   /** Releases the snapshot file, if any, and the kernel's helper threads. */
   close(): void {
+    this.loader?.close();
+    this.loader = undefined;
     this.stored?.close();
     this.stored = undefined;
     this.kernel.close?.();

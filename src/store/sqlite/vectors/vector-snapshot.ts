@@ -132,6 +132,12 @@ class FileFloats implements StoredFloats {
       throw new Error('the vector snapshot file is truncated');
   }
 
+  /** Reads `into.byteLength` bytes of the file at `position` (false at end of file); throws once the file is closed. */
+  readRange(into: Uint8Array, position: number): boolean {
+    if (this.fd === undefined) throw new Error('the vector snapshot file is closed');
+    return readFully(this.fd, into, position);
+  }
+
   /** Starts the thread that copies the float rows into memory (once; nothing to do for the writer's own rows). */
   preload(): void {
     if (this.memory || this.fd === undefined || this.rows === 0) return;
@@ -214,6 +220,8 @@ export function openSnapshot(
       return undefined;
     }
     const copy = (offset: number, bytes: number) => meta.slice(offset - at.pks, offset - at.pks + bytes).buffer;
+    const stat = fstatSync(fd, { bigint: true });
+    const floats = new FileFloats(fd, path, at.floats, dimension, rows);
     return {
       rows,
       pks: new Float64Array(copy(at.pks, rows * 8)),
@@ -222,7 +230,18 @@ export function openSnapshot(
       readCodes: (into) => {
         if (!readFully(fd, into, at.codes)) throw new Error('the vector snapshot file is truncated');
       },
-      floats: new FileFloats(fd, path, at.floats, dimension, rows),
+      codeSource: {
+        path,
+        dev: String(stat.dev),
+        ino: String(stat.ino),
+        offset: at.codes,
+        readRows: (first, count, into) => {
+          const bytes = into.subarray(0, count * codeStride);
+          if (!floats.readRange(bytes, at.codes + first * codeStride))
+            throw new Error('the vector snapshot file is truncated');
+        },
+      },
+      floats,
     };
   } catch (error) {
     closeSync(fd);
