@@ -2,6 +2,7 @@ import { EmbedderMismatchError } from '../../errors/index.ts';
 import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
+import { KeywordPostingsBatch, removeKeywordPostings } from './keyword-postings/postings-writer.ts';
 import type { SqliteConnection } from './connection.ts';
 import type { VectorCache, VectorDelta } from './vectors/vector-cache.ts';
 import { vectorToBlob } from './vectors/vector-codec.ts';
@@ -40,14 +41,17 @@ export function insertDocument(
   write: DocumentWrite,
   delta: VectorDelta,
   embedderChecked = false,
+  batch?: KeywordPostingsBatch,
 ): void {
   if (!embedderChecked) bindEmbedder(conn, write.embedder);
+  // The keyword postings of a batch are written once at its end (insertDocuments); a lone document's at its end.
+  const keywords = batch ?? new KeywordPostingsBatch(conn);
   const existing = conn.stmt('SELECT pk FROM documents WHERE doc_id = ?').get(write.document.docId) as
     | { pk: number }
     | undefined;
-  if (existing) delta.removed.push(...removeDocumentRows(conn, existing.pk));
+  if (existing) delta.removed.push(...removeDocumentRows(conn, existing.pk, keywords));
   // The documents found inside the previous version go with it; the new version's come after it in the same batch.
-  removeChildren(conn, write.document.docId, delta);
+  removeChildren(conn, write.document.docId, delta, keywords);
 
   const { document } = write;
   const docPk = Number(
@@ -97,6 +101,7 @@ export function insertDocument(
       }).lastInsertRowid,
     );
     insertFts.run(chunkPk, write.keywordText[i] as string);
+    keywords.addChunk(chunkPk, docPk, write.keywordText[i] as string);
     const vector = write.vectors[i] as Float32Array;
     // vec0 accepts only integer-typed rowids, which better-sqlite3 binds for bigint.
     insertVector.run(BigInt(chunkPk), vectorToBlob(vector));
@@ -142,6 +147,7 @@ export function insertDocument(
     conn
       .stmt('INSERT INTO document_files (doc_pk, bytes) VALUES (?, ?)')
       .run(docPk, Buffer.from(original.buffer, original.byteOffset, original.byteLength));
+  if (!batch) keywords.flush();
 }
 
 /**
@@ -150,24 +156,34 @@ export function insertDocument(
  */
 export function insertDocuments(conn: SqliteConnection, writes: readonly DocumentWrite[], delta: VectorDelta): void {
   const checked = new Set<string>();
+  const keywords = new KeywordPostingsBatch(conn);
   for (const write of writes) {
     const key = `${write.embedder.id}\n${write.embedder.dimension}`;
     if (!checked.has(key)) {
       bindEmbedder(conn, write.embedder);
       checked.add(key);
     }
-    insertDocument(conn, write, delta, true);
+    insertDocument(conn, write, delta, true, keywords);
   }
+  keywords.flush();
 }
 
 /** Removes the documents found inside `docId` (its attachments), recording their vectors in `delta`. */
-export function removeChildren(conn: SqliteConnection, docId: string, delta: VectorDelta): void {
+export function removeChildren(
+  conn: SqliteConnection,
+  docId: string,
+  delta: VectorDelta,
+  keywords?: KeywordPostingsBatch,
+): void {
   const children = conn.stmt('SELECT pk FROM documents WHERE parent_doc_id = ?').all(docId) as { pk: number }[];
-  for (const child of children) delta.removed.push(...removeDocumentRows(conn, child.pk));
+  for (const child of children) delta.removed.push(...removeDocumentRows(conn, child.pk, keywords));
 }
 
-/** Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. */
-export function removeDocumentRows(conn: SqliteConnection, docPk: number): number[] {
+/**
+ * Deletes a document and everything hanging off it; returns the chunk rowids whose vectors went with it. `keywords`:
+ * the keyword postings of the batch being written, flushed first so none of the document's stays behind.
+ */
+export function removeDocumentRows(conn: SqliteConnection, docPk: number, keywords?: KeywordPostingsBatch): number[] {
   const chunkPks = (conn.stmt('SELECT pk FROM chunks WHERE doc_pk = ?').all(docPk) as { pk: number }[]).map(
     (row) => row.pk,
   );
@@ -178,6 +194,7 @@ export function removeDocumentRows(conn: SqliteConnection, docPk: number): numbe
     deleteFts.run(pk);
     deleteVector?.run(BigInt(pk));
   }
+  removeKeywordPostings(conn, docPk, chunkPks, keywords);
   for (const { sql_name } of conn.stmt('SELECT sql_name FROM doc_tables WHERE doc_pk = ?').all(docPk) as {
     sql_name: string;
   }[]) {

@@ -4,11 +4,15 @@ import { ValidationError } from '../../errors/index.ts';
 import { parseSearchTerms } from '../search-terms.ts';
 import { readEmbedder } from './document-writes.ts';
 import { rankKeywords } from './keyword-ranking.ts';
+import { rankPostings } from './keyword-postings/postings-ranking.ts';
 import type { SqliteConnection } from './connection.ts';
 import type { TermStats } from './term-stats.ts';
 import type { VectorCache } from './vectors/vector-cache.ts';
 
-/** BM25 in FTS5 over the chunks the principal may see (the ranking itself: keyword-ranking.ts). */
+/**
+ * FTS5's BM25 over the chunks the principal may see (the ranking itself: keyword-postings/postings-ranking.ts, and
+ * keyword-ranking.ts for prefix and phrase terms).
+ */
 export function keywordSearch(
   conn: SqliteConnection,
   termStats: TermStats,
@@ -21,7 +25,12 @@ export function keywordSearch(
   if (parsed.length === 0 || limit <= 0) return [];
   const keys = principalAclKeys(principal);
   // One read transaction: the term statistics and every query of the ranking see the same snapshot.
-  const rows = conn.db.transaction(() => rankKeywords(conn, termStats, parsed, keys, Math.floor(limit)))();
+  // The store's own postings rank the query; FTS5 answers the terms they cannot (prefixes, phrases).
+  const rows = conn.db.transaction(
+    () =>
+      rankPostings(conn, termStats, parsed, keys, Math.floor(limit)) ??
+      rankKeywords(conn, termStats, parsed, keys, Math.floor(limit)),
+  )();
   return rows.map((row, i) => ({ chunkId: row.chunkId, rank: i + 1, score: row.score }));
 }
 

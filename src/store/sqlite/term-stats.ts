@@ -1,5 +1,7 @@
 import type { SearchTerm } from '../search-terms.ts';
+import { VISIBLE_DOC_PKS } from './acl-sql.ts';
 import type { SqliteConnection } from './connection.ts';
+import type { Corpus } from './keyword-postings/term-lists.ts';
 
 const TERM_STATS_CACHE_SIZE = 50_000;
 
@@ -55,20 +57,69 @@ export class TermStats {
 
   /** N of bm25(): the row count FTS5 keeps in its averages record (rowid 1 of the data table), a varint. */
   private readRowCount(): number {
+    return this.readAverages()[0] ?? 0;
+  }
+
+  /** FTS5's averages record: the row count, then the tokens of each column (one here), as varints. */
+  private readAverages(): number[] {
     const row = this.conn.stmt('SELECT block FROM chunk_fts_data WHERE id = 1').get() as
       | { block: Uint8Array }
       | undefined;
-    return row ? readVarint(row.block) : 0;
+    if (!row) return [];
+    const values: number[] = [];
+    for (let at = 0; at < row.block.length; ) {
+      const [value, size] = readVarintAt(row.block, at);
+      values.push(value);
+      at += size;
+    }
+    return values;
+  }
+
+  private corpusOf: { generation: number; corpus: Corpus } = { generation: -1, corpus: { rows: 0, avgLength: 0 } };
+  private visible: { generation: number; byKeys: Map<string, Uint8Array> } = { generation: -1, byKeys: new Map() };
+
+  /** bm25()'s N and average row length, as FTS5 computes them from its averages record. */
+  corpus(): Corpus {
+    const generation = this.conn.generation();
+    if (this.corpusOf.generation !== generation) {
+      const [rows = 0, tokens = 0] = this.readAverages();
+      this.corpusOf = { generation, corpus: { rows, avgLength: tokens / rows } };
+    }
+    return this.corpusOf.corpus;
+  }
+
+  /**
+   * The documents `keys` may see, as a byte per document pk (1 = visible), read once per store generation and
+   * set of keys (ACL rows change only through content writes, which bump the generation).
+   */
+  visibleDocuments(keys: readonly string[]): Uint8Array {
+    const generation = this.conn.generation();
+    if (this.visible.generation !== generation) this.visible = { generation, byKeys: new Map() };
+    const cacheKey = JSON.stringify([...new Set(keys)].sort());
+    let docs = this.visible.byKeys.get(cacheKey);
+    if (!docs) {
+      // Rows as objects: the statement is shared (conn.stmt caches by SQL) with the vector cache.
+      const pks = (this.conn.stmt(`SELECT pk FROM ${VISIBLE_DOC_PKS}`).all({ keys: cacheKey }) as { pk: number }[]).map(
+        (row) => row.pk,
+      );
+      docs = new Uint8Array(pks.reduce((max, pk) => Math.max(max, pk), 0) + 1);
+      for (const pk of pks) docs[pk] = 1;
+      if (this.visible.byKeys.size >= VISIBLE_CACHE_SIZE) this.visible.byKeys.clear();
+      this.visible.byKeys.set(cacheKey, docs);
+    }
+    return docs;
   }
 }
 
-/** SQLite's varint (as FTS5 writes it): big-endian 7-bit groups with a continuation bit, the ninth byte whole. */
-function readVarint(bytes: Uint8Array): number {
+const VISIBLE_CACHE_SIZE = 64;
+
+/** SQLite's varint at `at`: its value and its size in bytes. */
+function readVarintAt(bytes: Uint8Array, at: number): [number, number] {
   let value = 0;
-  for (let i = 0; i < 8 && i < bytes.length; i++) {
-    const byte = bytes[i] as number;
+  for (let i = 0; i < 8 && at + i < bytes.length; i++) {
+    const byte = bytes[at + i] as number;
     value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return value;
+    if ((byte & 0x80) === 0) return [value, i + 1];
   }
-  return value * 256 + (bytes[8] ?? 0);
+  return [value * 256 + (bytes[at + 8] ?? 0), 9];
 }

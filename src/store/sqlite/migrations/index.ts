@@ -23,6 +23,7 @@ import { storeItems } from './021-store-items.ts';
 import { storeItemTerms } from './022-store-item-terms.ts';
 import { sessions } from './023-sessions.ts';
 import { directory } from './024-directory.ts';
+import { keywordPostings } from './025-keyword-postings.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   storeItemTerms,
   sessions,
   directory,
+  keywordPostings,
 ];
