@@ -18,6 +18,8 @@ const PERSIST_AFTER_WRITES_MS = 1000;
 const SNAPSHOT_MIN_ROWS = 5000;
 /** From this many vectors the int8 scan is split over helper threads (which reserve a shared 4 GiB memory each index). */
 const THREADED_MIN_ROWS = 50_000;
+/** Up to this document pk, a principal's visible documents are a byte array rather than a set. */
+const DENSE_DOC_PKS_MAX = 1 << 24;
 /** store_meta key naming the snapshot file's generation and token. */
 const SNAPSHOT_META_KEY = 'vector_snapshot';
 
@@ -263,12 +265,21 @@ export class VectorCache {
     const cacheKey = JSON.stringify([...new Set(keys)].sort());
     const cached = this.visibleRows.get(cacheKey);
     if (cached) return cached;
-    const docs = new Set(
-      (this.conn.stmt(`SELECT pk FROM ${VISIBLE_DOC_PKS}`).all({ keys: cacheKey }) as { pk: number }[]).map(
-        (row) => row.pk,
-      ),
+    const pks = (this.conn.stmt(`SELECT pk FROM ${VISIBLE_DOC_PKS}`).all({ keys: cacheKey }) as { pk: number }[]).map(
+      (row) => row.pk,
     );
-    const rows = index.rowsWhere((docPk) => docs.has(docPk));
+    // Document pks are small integers: a byte per pk answers each of the index's rows with one read, not a hash lookup.
+    const top = pks.reduce((max, pk) => (Number.isSafeInteger(pk) && pk > max ? pk : max), 0);
+    let visible: (docPk: number) => boolean;
+    if (top <= DENSE_DOC_PKS_MAX && pks.every((pk) => Number.isSafeInteger(pk) && pk >= 0)) {
+      const dense = new Uint8Array(top + 1);
+      for (const pk of pks) dense[pk] = 1;
+      visible = (docPk) => dense[docPk] === 1;
+    } else {
+      const docs = new Set(pks);
+      visible = (docPk) => docs.has(docPk);
+    }
+    const rows = index.rowsWhere(visible);
     const result = rows.length === index.size ? 'all' : rows;
     if (this.visibleRows.size >= VISIBLE_ROWS_CACHE_SIZE) {
       const oldest = this.visibleRows.keys().next().value;
