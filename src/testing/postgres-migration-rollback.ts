@@ -16,6 +16,7 @@ INSERT INTO keyword_postings (corpus, term, pk, tf, len)
   UNION ALL SELECT 2, l.lexeme, x.pk, cardinality(l.positions), x.keyword_length FROM chapter_summaries x, unnest(x.keyword) l
   UNION ALL SELECT 3, l.lexeme, x.pk, cardinality(l.positions), x.keyword_length FROM quotes x, unnest(x.keyword) l;
 DROP TABLE keyword_blocks;
+DROP INDEX chunks_pk_doc;
 `;
 
 /** SQL that undoes the sign-in migrations (24: sessions and sign-in states; 25: the directory) and the newer ones, newest first. */

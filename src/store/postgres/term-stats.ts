@@ -14,10 +14,11 @@ export async function documentFrequencies(
   terms: readonly string[],
 ): Promise<number[]> {
   if (terms.length === 0) return [];
-  const result = await client.query<{ term: string; df: number }>(
-    'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
-    [target.corpus, terms],
-  );
+  const result = await client.query<{ term: string; df: number }>({
+    name: 'evident_bm25_df',
+    text: 'SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])',
+    values: [target.corpus, terms],
+  });
   const found = new Map(result.rows.map((row) => [row.term, Number(row.df)]));
   return terms.map((term) => found.get(term) ?? 0);
 }

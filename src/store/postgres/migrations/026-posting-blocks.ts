@@ -6,7 +6,8 @@ import type { PostgresMigration } from './migration.ts';
  * place of a row per term and row. At 100k chunks the one-row-per-posting table and its index were 19.5M rows and
  * most of the store (about 100 bytes a posting); a block holds a posting in about four. `first_pk` (the first
  * posting's pk, from which the deltas start) keys a block within its term; `last_pk` lets a writer append without
- * reading the bytes; `min_pk`/`max_pk` find the blocks holding a deleted row.
+ * reading the bytes; `min_pk`/`max_pk` find the blocks holding a deleted row. The ranked chunks are checked against
+ * the principal filter through an index of their documents (`chunks_pk_doc`), without reading the chunk rows.
  * Existing postings are packed here, in term order, by the same encoding (a SQL function of this transaction's
  * session, dropped with it).
  */
@@ -52,6 +53,8 @@ export const postingBlocks: PostgresMigration = {
       ORDER BY 1, 2, 3;
     ALTER TABLE keyword_blocks ADD CONSTRAINT keyword_blocks_pkey PRIMARY KEY (corpus, term, first_pk);
     DROP TABLE keyword_postings;
+    -- The principal filter checks the best-ranked chunks by pk: their documents come from the index alone.
+    CREATE INDEX chunks_pk_doc ON chunks (pk) INCLUDE (doc_pk);
     DROP FUNCTION pg_temp.evident_varint(bigint);
     DROP FUNCTION pg_temp.evident_varint_long(bigint);
   `,
