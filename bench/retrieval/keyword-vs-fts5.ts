@@ -9,6 +9,13 @@
  * --compare loads a second copy of Evident (e.g. `git archive <commit> src | tar -x -C /tmp/before`, with
  * package.json and a node_modules link beside it), builds its own store from the same corpus, and times its rows in
  * the same loop: before/after figures from one run.
+ *
+ *   npm run bench:keyword -- --store /tmp/store/size-100000 [--queries 100] [--warmup 20]
+ *
+ * --store times the keyword channel on a synthetic store `npm run bench:retrieval -- --store-dir` built (it is
+ * migrated first), for a member and an admin, interleaved per query with the FTS5 ranking the channel used before its
+ * own postings (`rankKeywords`, MaxScore over chunk_fts, still in this checkout for prefix terms) on the same file,
+ * and checks that both return the same chunks in the same order (keyword-store-bench.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +29,7 @@ import type { Principal } from '../../src/domain/index.ts';
 import type { Evident } from '../../src/evident.ts';
 import type { SearchOptions, SearchTrace } from '../../src/retrieval/hybrid-search.ts';
 import { describeEnvironment } from '../environment.ts';
+import { keywordStoreBench } from './keyword-store-bench.ts';
 
 const here = resolve(fileURLToPath(import.meta.url), '../../..');
 const { values: flags } = parseArgs({
@@ -32,6 +40,7 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '20' },
     compare: { type: 'string' },
     json: { type: 'string' },
+    store: { type: 'string' },
   },
   strict: true,
 });
@@ -216,4 +225,10 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (flags.store)
+  await keywordStoreBench({
+    dir: resolve(flags.store),
+    queries: count('queries', flags.queries),
+    warmup: count('warmup', flags.warmup),
+  });
+else await main();

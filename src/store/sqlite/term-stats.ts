@@ -1,6 +1,7 @@
 import type { SearchTerm } from '../search-terms.ts';
 import { VISIBLE_DOC_PKS } from './acl-sql.ts';
 import type { SqliteConnection } from './connection.ts';
+import { TermBlockCache } from './keyword-postings/block-cache.ts';
 import type { Corpus } from './keyword-postings/term-lists.ts';
 
 const TERM_STATS_CACHE_SIZE = 50_000;
@@ -75,6 +76,8 @@ export class TermStats {
     return values;
   }
 
+  /** The keyword postings' blocks of recently searched terms, for this generation. */
+  readonly blocks = new TermBlockCache();
   private corpusOf: { generation: number; corpus: Corpus } = { generation: -1, corpus: { rows: 0, avgLength: 0 } };
   private visible: { generation: number; byKeys: Map<string, Uint8Array> } = { generation: -1, byKeys: new Map() };
 

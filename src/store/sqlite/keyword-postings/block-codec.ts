@@ -72,26 +72,39 @@ export class DecodedBlock implements PostingColumns {
   /** Decodes `count` postings of a block starting at `firstPk`. */
   decode(data: Uint8Array, firstPk: number, count: number): void {
     let at = 0;
-    const get = (): number => {
-      let byte = data[at++] as number;
-      let value = byte & 0x7f;
-      let scale = 128;
-      while (byte & 0x80) {
-        byte = data[at++] as number;
-        value += (byte & 0x7f) * scale;
-        scale *= 128;
-      }
-      return value;
-    };
     let pk = firstPk;
     let doc = 0;
+    // Four varints a posting, read inline (most are one byte).
     for (let i = 0; i < count; i++) {
-      pk += get();
+      let byte = data[at++] as number;
+      let value = byte & 0x7f;
+      for (let scale = 128; byte & 0x80; scale *= 128) {
+        byte = data[at++] as number;
+        value += (byte & 0x7f) * scale;
+      }
+      pk += value;
       this.pk[i] = pk;
-      this.tf[i] = get();
-      this.length[i] = get();
-      const gap = get();
-      doc += gap % 2 === 0 ? gap / 2 : -(gap + 1) / 2;
+      byte = data[at++] as number;
+      value = byte & 0x7f;
+      for (let scale = 128; byte & 0x80; scale *= 128) {
+        byte = data[at++] as number;
+        value += (byte & 0x7f) * scale;
+      }
+      this.tf[i] = value;
+      byte = data[at++] as number;
+      value = byte & 0x7f;
+      for (let scale = 128; byte & 0x80; scale *= 128) {
+        byte = data[at++] as number;
+        value += (byte & 0x7f) * scale;
+      }
+      this.length[i] = value;
+      byte = data[at++] as number;
+      value = byte & 0x7f;
+      for (let scale = 128; byte & 0x80; scale *= 128) {
+        byte = data[at++] as number;
+        value += (byte & 0x7f) * scale;
+      }
+      doc += value % 2 === 0 ? value / 2 : -(value + 1) / 2;
       this.doc[i] = doc;
     }
     this.size = count;

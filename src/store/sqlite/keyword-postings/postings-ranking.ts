@@ -29,11 +29,7 @@ export function rankPostings(
   }
   const corpus = termStats.corpus();
   if (corpus.rows === 0) return [];
-  const read = conn
-    .stmt(
-      `SELECT first_pk, last_pk, count, max_tf, min_length, data FROM keyword_blocks WHERE term = ? ORDER BY first_pk`,
-    )
-    .raw(true);
+  const generation = conn.generation();
   const stored: StoredBlocks[] = [];
   const phrases: number[] = [];
   const listOfToken = new Map<string, number>();
@@ -41,7 +37,7 @@ export function rankPostings(
     const token = tokens[i] as string;
     let list = listOfToken.get(token);
     if (list === undefined) {
-      const blocks = readBlocks(read.all(token) as unknown[][]);
+      const blocks = termStats.blocks.read(conn, generation, token);
       // A term without postings adds nothing to any score.
       list = blocks.data.length === 0 ? -1 : stored.length;
       listOfToken.set(token, list);
@@ -70,26 +66,4 @@ export function rankPostings(
     const chunkId = ids.get(row.pk);
     return chunkId === undefined ? [] : [{ pk: row.pk, chunkId, score: row.score }];
   });
-}
-
-function readBlocks(rows: unknown[][]): StoredBlocks {
-  const n = rows.length;
-  const blocks: StoredBlocks = {
-    firstPk: new Int32Array(n),
-    lastPk: new Int32Array(n),
-    count: new Int32Array(n),
-    maxTf: new Int32Array(n),
-    minLength: new Int32Array(n),
-    data: new Array<Uint8Array>(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const row = rows[i] as [number, number, number, number, number, Uint8Array];
-    blocks.firstPk[i] = row[0];
-    blocks.lastPk[i] = row[1];
-    blocks.count[i] = row[2];
-    blocks.maxTf[i] = row[3];
-    blocks.minLength[i] = row[4];
-    blocks.data[i] = row[5];
-  }
-  return blocks;
 }
