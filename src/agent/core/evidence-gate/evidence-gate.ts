@@ -24,6 +24,7 @@ import { measuredType } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
 import { conjoined, quoteOf, statedIn, whyUntied } from './cited-statements.ts';
 import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
+import { readNested } from './nested-question.ts';
 
 export type { GateDecision } from './gate-decision.ts';
 
@@ -69,6 +70,8 @@ export interface GateInput {
    * judged on what it cited.
    */
   reground?: boolean;
+  /** The nested question this one resolves (its hops' answers filled in from the cited evidence). */
+  nestedIn?: string;
   /** The operating point (default DEFAULT_GATE_THRESHOLDS). */
   thresholds?: GateThresholds;
 }
@@ -175,28 +178,29 @@ export function gateAnswer(input: GateInput): GateDecision {
   const type: AnswerType = measuredType(view);
   const typed = TYPED.has(type);
   const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
+  // An identifier names the record itself ("the billing problem of HIP-12" is HIP-12's): nothing is nested.
+  if (needs.length <= 1 && !input.fromTable && !input.nestedIn && view.identifiers.length === 0) {
+    const linking = input.reground ? [...cited, ...regroundChunks(input.evidence, cited)] : cited;
+    const nested = readNested(question, linking);
+    if (nested && 'unlinked' in nested)
+      return refuse(view, `the cited evidence does not answer "${nested.unlinked}"`, 'nested: a hop unlinked');
+    if (nested) {
+      const decision = gateAnswer({ ...input, question: nested.resolved, nestedIn: question });
+      return { ...decision, reason: `nested (${nested.resolved}): ${decision.reason}` };
+    }
+  }
   if (needs.length <= 1 && !input.fromTable) {
     const rows = rowsAnswered(quotedSentences(answer, sentences));
     const verdict = rows.length ? rowVerdict(view, type, answer, rows, head, input) : undefined;
     if (verdict) return verdict;
   }
   if (needs.length > 1)
-    return multiNeed(
-      view,
-      needs,
-      answer,
-      sentences,
-      input.evidence,
-      texts,
-      thresholds,
-      input.tableValue ?? false,
-      listed,
-    );
+    return multiNeed(view, needs, answer, sentences, cited, texts, thresholds, input.tableValue ?? false, listed);
 
   const reading: Reading = {
     view,
     weights: termWeights(view, texts),
-    unnamed: unnamedBy(view, input.evidence),
+    unnamed: unnamedBy(view, cited),
     thresholds,
   };
   if (!typed) return untypedVerdict(reading, answer, sentences);
@@ -205,13 +209,9 @@ export function gateAnswer(input: GateInput): GateDecision {
   if (verdict.verdict === 'refuse' && input.reground) {
     // The offline lead may give a value its own passage does not tie (a "two" of "two model sizes"): the value that
     // passage (or, failing it, the best-ranked evidence) ties to the question is the answer.
-    const cited = new Set(answer.citations.map((citation) => citation.chunk_id));
-    const citedFirst = [
-      ...input.evidence.filter((chunk) => cited.has(chunk.chunk_id)),
-      ...input.evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.has(chunk.chunk_id)),
-    ];
+    const citedFirst = [...cited, ...regroundChunks(input.evidence, cited)];
     const regrounded = typedVerdict(
-      reading,
+      { ...reading, unnamed: unnamedBy(view, citedFirst) },
       { ...answer, answer: '', citations: [] },
       citedSentences(citedFirst, view),
       type,
@@ -334,6 +334,10 @@ function typedVerdict(
     `narrowed to ${top.value} (${top.sentence.chunk.chunk_id})`,
   );
 }
+
+/** The best-ranked evidence an offline answer may be re-grounded in, beyond what it cites. */
+const regroundChunks = (evidence: readonly Evidence[], cited: readonly Evidence[]): Evidence[] =>
+  evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.includes(chunk));
 
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
   const spans = [...freshValues(view, head, type), ...(type === 'date' ? freshValues(view, head, 'duration') : [])];

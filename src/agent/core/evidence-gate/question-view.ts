@@ -59,6 +59,11 @@ const STOP_HAN_WORDS = new Set(
   ),
 );
 
+/** Small words a name carries between its capitalised ones ("the Siege of Cassel"). */
+const JOINING = /^(?:of|the|de|del|la|le|von|van|du|da)$/u;
+const namedAround = (words: readonly string[], at: number): boolean =>
+  words.slice(0, at).some((word) => NAMING.test(word)) && words.slice(at + 1).some((word) => NAMING.test(word));
+
 /**
  * An entity as the question writes it: a focus entity inside a longer hyphenated or dotted token ("LARGE" in
  * "BERT-LARGE") is that token, and only its naming words count.
@@ -71,7 +76,7 @@ function writtenEntities(question: string, entities: readonly string[]): string[
       ? entity
       : entity
           .split(/\s+/)
-          .filter((word) => NAMING.test(word))
+          .filter((word, i, all) => NAMING.test(word) || (JOINING.test(word) && namedAround(all, i)))
           .join(' ');
     if (!naming) continue;
     const whole = tokens.find((token) => token !== naming && token.split(/[-_.]/).includes(naming));
@@ -81,15 +86,20 @@ function writtenEntities(question: string, entities: readonly string[]): string[
   return out;
 }
 
-/** Runs of capitalised words inside a sentence ("… tell Northwind Logistics that …"): names the language module may miss. */
-const CAPITALISED = /(?<=[^.?!\s]\s+)\p{Lu}[\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)+/gu;
+/**
+ * Capitalised words inside a sentence ("… tell Northwind Logistics that …", "the composer of Aschenbrodel", "the Siege
+ * of Cassel"), joined across the small words names carry: names the language module may miss.
+ */
+const CAPITALISED =
+  /(?<=[^.?!\s]\s+)\p{Lu}[\p{L}\p{N}]*(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da)\s+)*\p{Lu}[\p{L}\p{N}]*)*(?![\p{L}\p{N}])/gu;
 const LATIN_ACRONYM = /(?<![\p{Script=Latin}\d])\p{Lu}[\p{Lu}\d]+(?![\p{Script=Latin}\d])/gu;
 /** Lower-case code names ("order.shipped", "event_id"): named exactly, as identifiers are. */
 const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
 
 /**
- * Names of two or more capitalised words the language module did not find. A question in title case ("Pay Full Cash
- * Risk") capitalises words, not names; a run sharing a word with a found entity is that entity written longer.
+ * Names written capitalised inside the question that the language module did not find. A question in title case
+ * ("Pay Full Cash Risk") capitalises words, not names; a run sharing a word with a found entity is that entity written
+ * longer.
  */
 function capitalisedNames(question: string, found: readonly string[]): string[] {
   const words = question.match(/\p{L}+/gu) ?? [];
@@ -100,6 +110,7 @@ function capitalisedNames(question: string, found: readonly string[]): string[] 
     .map((match) => match[0])
     .filter(
       (name) =>
+        name !== 'I' &&
         !name
           .toLowerCase()
           .split(/\s+/u)

@@ -240,26 +240,49 @@ export const chunkText = (chunk: Evidence): string =>
 export type UnnamedBy = (tie: ValueTie) => string[];
 
 /**
- * Which of the question's names the evidence leaves unnamed, read once per run: every entity must be named by the run's
- * evidence (the cited chunks, or the passage a multi-hop question's first hop bridges through), and every identifier
- * by the chunk that states the value itself.
+ * Which of the question's names a tie leaves unnamed. Every entity must be named by the cited evidence, and by the
+ * value's own document — or, across documents, by a cited chunk that also names something the value's sentence (or
+ * its chunk's title) names: the bridge of a nested question ("Signmark is from Finland" beside "the markka was
+ * Finland's currency"). A value in another document that shares no name with what the question names is about a
+ * neighbour ("Darwin's evolutionary theory" for the first president of the journal's publisher). Every identifier
+ * must be named by the chunk that states the value itself.
  */
-export function unnamedBy(view: QuestionView, evidence: readonly Evidence[]): UnnamedBy {
-  const text = evidence.map(chunkText).join('\n');
+export function unnamedBy(view: QuestionView, cited: readonly Evidence[]): UnnamedBy {
+  const text = cited.map(chunkText).join('\n');
   const unnamed = view.entities.filter((entity) => !names(text, entity));
-  const idsByChunk = new Map<string, string[]>();
+  const byChunk = new Map<string, string[]>();
+  const bySentence = new Map<string, string[]>();
   // A value the question measures (a number, a date, an amount, a length): names beside it are what it is about.
   const naming = !NAME_TYPES.has(measuredType(view)) && view.entities.length > 0;
+  const namers = (entity: string): Evidence[] => cited.filter((chunk) => names(chunkText(chunk), entity));
+  const bridged = (tie: ValueTie, entity: string): boolean => {
+    const { chunk } = tie.sentence;
+    const key = `${chunk.chunk_id}\n${tie.sentence.text}`;
+    let found = bySentence.get(key);
+    if (!found) {
+      found = [chunk.title, ...view.module.entities(`${tie.sentence.before} ${tie.sentence.text}`)].filter(
+        (name) => name.trim().length > 1 && !view.entities.some((asked) => names(name, asked) || names(asked, name)),
+      );
+      bySentence.set(key, found);
+    }
+    const bridges = found;
+    return namers(entity).some(
+      (other) => other.doc_id === chunk.doc_id || bridges.some((name) => names(chunkText(other), name)),
+    );
+  };
   return (tie) => {
     if (naming && aboutAnother(view, tie)) return view.entities.filter((entity) => !names(tie.sentence.text, entity));
     const chunk = tie.sentence.chunk;
-    let ids = idsByChunk.get(chunk.chunk_id);
-    if (!ids) {
-      const own = chunkText(chunk);
-      ids = view.identifiers.filter((id) => !names(own, id) && !unnamed.includes(id));
-      idsByChunk.set(chunk.chunk_id, ids);
+    let own = byChunk.get(chunk.chunk_id);
+    if (!own) {
+      const ownText = chunkText(chunk);
+      own = [...new Set([...view.identifiers, ...view.entities])].filter(
+        (entity) => !names(ownText, entity) && !unnamed.includes(entity),
+      );
+      byChunk.set(chunk.chunk_id, own);
     }
-    return [...unnamed, ...ids];
+    const far = own.filter((entity) => view.identifiers.includes(entity) || !bridged(tie, entity));
+    return [...unnamed, ...far];
   };
 }
 

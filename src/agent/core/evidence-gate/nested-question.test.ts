@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { citeIn, evidenceChunk, proposedAnswer } from '../../../testing/gate-answers.ts';
+import { gateAnswer } from './evidence-gate.ts';
+import { questionView } from './question-view.ts';
+
+// Paragraphs of three documents, as a multi-hop corpus holds them: the film names its director, the director's own
+// page names his spouse, and a neighbour's page names another spouse.
+const film = evidenceChunk(
+  'paragraphs/harbour-lights.md#0',
+  'Harbour Lights is a 1938 British drama film directed by Aldo Venn and starring Mary Kell.',
+);
+const director = evidenceChunk(
+  'paragraphs/aldo-venn.md#0',
+  'Aldo Venn (1891–1960) was an Italian-born film director. The spouse of Aldo Venn was the actress Clara Dunmore.',
+);
+const neighbour = evidenceChunk(
+  'paragraphs/piet-olsen.md#0',
+  'Piet Olsen was a Danish film director. The spouse of the director Piet Olsen was the singer Ruth Hale.',
+);
+const question = 'Who is the spouse of the director of Harbour Lights?';
+
+describe('the evidence gate on a nested question', () => {
+  it('answers with the value its last hop ties to the bridge a cited sentence links to what the question names', () => {
+    const decision = gateAnswer({
+      question,
+      answer: proposedAnswer('Clara Dunmore', [
+        citeIn(film, 'Harbour Lights is a 1938 British drama film directed by Aldo Venn and starring Mary Kell.'),
+        citeIn(director, 'The spouse of Aldo Venn was the actress Clara Dunmore.'),
+      ]),
+      evidence: [film, director, neighbour],
+    });
+    expect(decision.verdict).toBe('answer');
+    expect(decision.reason).toContain('Aldo Venn');
+  });
+
+  it('refuses the first hop’s answer given as the last one’s (the director, asked for his spouse)', () => {
+    const decision = gateAnswer({
+      question,
+      answer: proposedAnswer('Aldo Venn', [
+        citeIn(film, 'Harbour Lights is a 1938 British drama film directed by Aldo Venn and starring Mary Kell.'),
+      ]),
+      evidence: [film, director, neighbour],
+    });
+    expect(decision.verdict).toBe('refuse');
+  });
+
+  it('refuses a spouse from a document nothing cited links to the film', () => {
+    const decision = gateAnswer({
+      question,
+      answer: proposedAnswer('Ruth Hale', [
+        citeIn(neighbour, 'The spouse of the director Piet Olsen was the singer Ruth Hale.'),
+      ]),
+      evidence: [film, director, neighbour],
+    });
+    expect(decision.verdict).toBe('refuse');
+    expect(decision.answer.answerable).toBe(false);
+  });
+
+  it('refuses a value stated in another document that shares no name with the cited chunk naming the entity', () => {
+    const decision = gateAnswer({
+      question: 'Who is the spouse of Aldo Venn?',
+      answer: proposedAnswer('Ruth Hale', [
+        citeIn(director, 'Aldo Venn (1891–1960) was an Italian-born film director.'),
+        citeIn(neighbour, 'The spouse of the director Piet Olsen was the singer Ruth Hale.'),
+      ]),
+      evidence: [film, director, neighbour],
+    });
+    expect(decision.verdict).toBe('refuse');
+  });
+
+  it('reads a question about a record named by an identifier as one question, not a nested one', () => {
+    const ticket = evidenceChunk('tickets/hip-12.md#0', 'HIP-12: the billing problem was fixed on 4 March 2024.');
+    const decision = gateAnswer({
+      question: 'On which date was the billing problem of HIP-12 fixed?',
+      answer: proposedAnswer('4 March 2024', [
+        citeIn(ticket, 'HIP-12: the billing problem was fixed on 4 March 2024.'),
+      ]),
+      evidence: [ticket],
+    });
+    expect(decision.verdict).toBe('answer');
+  });
+
+  it.each([
+    ['Who was in charge of the country where the composer of Aschenbrodel was a citizen?', 'Aschenbrodel'],
+    ['What body of water is near the location where the Siege of Cassel took place?', 'Siege of Cassel'],
+    [
+      'Who was the first president of the association which published Journal of Psychotherapy Integration?',
+      'Journal of Psychotherapy Integration',
+    ],
+  ])('reads the names a question writes capitalised: %s', (asked, name) => {
+    expect(questionView(asked).entities).toContain(name);
+  });
+});

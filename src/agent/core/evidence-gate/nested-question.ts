@@ -1,0 +1,33 @@
+import type { Evidence } from '../../../domain/evidence.ts';
+import { resolveFromEvidence } from '../../offline-qa/bridge-chain.ts';
+import { decomposeHops, hopQuestion } from '../../offline-qa/decompose-offline-hops.ts';
+import { splitContext } from '../../offline-qa/reader-question.ts';
+import { names } from './cited-reading.ts';
+import { questionView } from './question-view.ts';
+import { chunkText } from './value-ties.ts';
+
+/** A nested question read through the evidence an answer cites: the question its value answers, or the unlinked hop. */
+export type NestedReading = { resolved: string } | { unlinked: string };
+
+/**
+ * "Who is the spouse of the director of Jump for Glory?" asks about a thing the question only describes: the answer's
+ * value is about the director, whom the cited evidence must name in a sentence that links it to the film, and the
+ * value must answer "Who is the spouse of Raoul Walsh?". Each hop's answer (its bridge) is read from the cited
+ * evidence — the first from a passage naming what the question names, a later one only from a sentence that names
+ * the one before (offline-qa/bridge-chain.ts); a value about
+ * the film itself or about the director (its first hop's answer) answers another question. Undefined for a question
+ * that nests nothing.
+ */
+export function readNested(question: string, cited: readonly Evidence[]): NestedReading | undefined {
+  if (splitContext(question).context) return undefined;
+  const hops = decomposeHops(question);
+  if (hops.length < 2) return undefined;
+  const resolution = resolveFromEvidence(question, hops, cited);
+  if (resolution.hop < hops.length - 1) return { unlinked: hopQuestion(resolution.query) };
+  // The first bridge is read from a passage about what the question names, not from any sentence with the hop's words.
+  const first = cited.find((chunk) => chunk.chunk_id === resolution.bridges[0]?.chunk_id);
+  const about = first ? chunkText(first) : '';
+  const firstHop = hopQuestion(hops[0] as string);
+  if (!questionView(firstHop).entities.every((entity) => names(about, entity))) return { unlinked: firstHop };
+  return { resolved: resolution.query };
+}
