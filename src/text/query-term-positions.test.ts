@@ -110,4 +110,26 @@ describe('queryTermMatcher', () => {
     const text = 'Paid to 0x7a25f3c9d1 and 0x7a2500.';
     expect(entries(queryTermMatcher(terms)(text))).toEqual([['0x7a25f3*', [2]]]);
   });
+
+  it('stays exact as its word table grows and starts over (150k distinct words)', () => {
+    const word = (n: number) => {
+      let out = '';
+      for (let k = n + 26 * 27; k > 0; k = Math.floor(k / 26)) out += String.fromCharCode(97 + (k % 26));
+      return out;
+    };
+    const pick = random(23);
+    const terms = analyzeQuery([word(5), word(77_000), word(149_999), 'notice'].join(' '));
+    const matcher = queryTermMatcher(terms);
+    let matched = 0;
+    for (let first = 0; first < 150_000; first += 1000) {
+      const words = Array.from({ length: 1000 }, (_, i) => word(first + i));
+      for (let k = 0; k < 5; k++)
+        words[pick(1000)] = [word(5), word(77_000), word(149_999), 'Notice,'][pick(4)] as string;
+      const text = words.join(' ');
+      const found = entries(matcher(text));
+      matched += found.length;
+      expect(found).toEqual(entries(referenceTermPositions(text, terms)));
+    }
+    expect(matched).toBeGreaterThan(100);
+  });
 });

@@ -155,13 +155,17 @@ const MAX_WORD = 48;
  */
 class WordStems {
   private readonly maxWords = 1 << 17;
-  /** Per slot: hash, id (0: empty), call of the cached answer, query term index (−1: none). */
-  private readonly slots = new Int32Array(this.maxWords * 2 * SLOT);
-  private readonly pool = new Uint8Array(this.maxWords * 12);
+  /**
+   * Per slot: hash, id (0: empty), call of the cached answer, query term index (−1: none). The arrays start small and
+   * double as words come (at most half the slots used): a fresh process's first search does not touch megabytes of
+   * new memory it does not need (first touches are costly; see CodeLoader).
+   */
+  private slots = new Int32Array(4096 * SLOT);
+  private pool = new Uint8Array(1 << 16);
   private poolUsed = 0;
   private count = 0;
   /** Per id: pool offset << 6 | length (a word is at most MAX_WORD < 64 characters). */
-  private readonly where = new Int32Array(this.maxWords + 1);
+  private where = new Int32Array(4096);
   private readonly stems: string[] = [''];
   private calls = 0;
 
@@ -200,21 +204,49 @@ class WordStems {
     for (; slots[slot + 1] !== 0; slot = (slot + SLOT) & (slots.length - 1)) {
       if (slots[slot] === hash && this.sameChars(slots[slot + 1] as number, text, start, length)) return slot;
     }
-    if (this.count + 1 >= this.maxWords || this.poolUsed + length > this.pool.length) {
-      this.clear();
-      slot = (hash & mask) * SLOT;
+    if (this.count + 1 >= this.maxWords || this.poolUsed + length > this.maxWords * 12) this.clear();
+    if ((this.count + 1) * 2 > slots.length / SLOT) this.growSlots();
+    if (this.poolUsed + length > this.pool.length) {
+      const pool = new Uint8Array(this.pool.length * 2);
+      pool.set(this.pool.subarray(0, this.poolUsed));
+      this.pool = pool;
     }
+    if (this.count + 1 >= this.where.length) {
+      const where = new Int32Array(this.where.length * 2);
+      where.set(this.where);
+      this.where = where;
+    }
+    if (this.slots !== slots || this.count === 0) slot = this.freeSlot(hash);
     const id = ++this.count;
     const at = this.poolUsed;
     for (let k = 0; k < length; k++) this.pool[at + k] = text.charCodeAt(start + k) | 32;
     this.poolUsed += length;
     this.where[id] = (at << 6) | length;
     this.stems[id] = stem(text.slice(start, end).toLowerCase());
-    slots[slot] = hash;
-    slots[slot + 1] = id;
-    slots[slot + 2] = 0;
-    slots[slot + 3] = -1;
+    const table = this.slots;
+    table[slot] = hash;
+    table[slot + 1] = id;
+    table[slot + 2] = 0;
+    table[slot + 3] = -1;
     return slot;
+  }
+
+  /** The first empty slot on `hash`'s probe path. */
+  private freeSlot(hash: number): number {
+    const slots = this.slots;
+    let slot = (hash & (slots.length / SLOT - 1)) * SLOT;
+    while (slots[slot + 1] !== 0) slot = (slot + SLOT) & (slots.length - 1);
+    return slot;
+  }
+
+  private growSlots(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from + 1] === 0) continue;
+      const to = this.freeSlot(old[from] as number);
+      this.slots.set(old.subarray(from, from + SLOT), to);
+    }
   }
 
   private sameChars(id: number, text: string, start: number, length: number): boolean {
