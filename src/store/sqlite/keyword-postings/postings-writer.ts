@@ -60,15 +60,11 @@ export class KeywordPostingsBatch {
         rewriteTerm(conn, term, list);
         continue;
       }
-      let columns = list;
       if (tail && tail.count < BLOCK_SIZE) {
-        // Refill the last block: its postings, then the new ones.
-        const decoded = new DecodedBlock();
-        decoded.decode(tail.data, tail.firstPk, tail.count);
-        columns = concat(decoded, list);
-        deleteBlock(conn, term, tail.firstPk);
-      }
-      insertBlocks(conn, term, columns);
+        // Refill the last block (same key, updated in place): its postings, then the new ones.
+        scratch.decode(tail.data, tail.firstPk, tail.count);
+        insertBlocks(conn, term, concat(scratch, list), true);
+      } else insertBlocks(conn, term, list);
     }
     const insertTerms = conn.stmt('INSERT OR REPLACE INTO keyword_doc_terms (doc_pk, terms) VALUES (?, ?)');
     const readTerms = conn.stmt('SELECT terms FROM keyword_doc_terms WHERE doc_pk = ?');
@@ -123,7 +119,7 @@ export function removeKeywordPostings(
        (SELECT max(first_pk) FROM keyword_blocks WHERE term = @term AND first_pk <= @min), @min)
      ORDER BY first_pk`,
   );
-  const decoded = new DecodedBlock();
+  const decoded = scratch;
   for (const term of row.terms.split('\n')) {
     for (const block of overlapping.all({ term, min, max }) as StoredBlock[]) {
       if (block.lastPk < min) continue;
@@ -143,16 +139,28 @@ export function removeKeywordPostings(
   }
 }
 
-/** Writes `columns` (ascending pk) as blocks of BLOCK_SIZE, the last one possibly shorter. */
-function insertBlocks(conn: SqliteConnection, term: string, columns: PendingList): void {
+/** One block decoded at a time while writing (the writes are synchronous). */
+const scratch = new DecodedBlock();
+
+/**
+ * Writes `columns` (ascending pk) as blocks of BLOCK_SIZE, the last one possibly shorter; with `replaceFirst`, the
+ * first block replaces the stored block with the same first pk.
+ */
+function insertBlocks(conn: SqliteConnection, term: string, columns: PendingList, replaceFirst = false): void {
   const insert = conn.stmt(
     `INSERT INTO keyword_blocks (term, first_pk, last_pk, count, max_tf, min_length, data)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const update = conn.stmt(
+    `UPDATE keyword_blocks SET last_pk = ?, count = ?, max_tf = ?, min_length = ?, data = ?
+     WHERE term = ? AND first_pk = ?`,
+  );
   const size = columns.pk.length;
   for (let from = 0; from < size; from += BLOCK_SIZE) {
     const block: EncodedBlock = encodeBlock(columns, from, Math.min(size, from + BLOCK_SIZE));
-    insert.run(term, block.firstPk, block.lastPk, block.count, block.maxTf, block.minLength, block.data);
+    if (from === 0 && replaceFirst)
+      update.run(block.lastPk, block.count, block.maxTf, block.minLength, block.data, term, block.firstPk);
+    else insert.run(term, block.firstPk, block.lastPk, block.count, block.maxTf, block.minLength, block.data);
   }
 }
 
@@ -166,7 +174,7 @@ function rewriteTerm(conn: SqliteConnection, term: string, list: PendingList): v
     .stmt('SELECT first_pk AS firstPk, last_pk AS lastPk, count, data FROM keyword_blocks WHERE term = ?')
     .all(term) as StoredBlock[];
   const postings: [number, number, number, number][] = [];
-  const decoded = new DecodedBlock();
+  const decoded = scratch;
   for (const block of blocks) {
     decoded.decode(block.data, block.firstPk, block.count);
     for (let i = 0; i < decoded.size; i++)
@@ -191,11 +199,16 @@ function rewriteTerm(conn: SqliteConnection, term: string, list: PendingList): v
 }
 
 function concat(block: DecodedBlock, list: PendingList): PendingList {
-  const head = (column: Int32Array) => Array.from(column.subarray(0, block.size));
+  const join = (head: Int32Array, tail: number[]): number[] => {
+    const out = new Array<number>(block.size + tail.length);
+    for (let i = 0; i < block.size; i++) out[i] = head[i] as number;
+    for (let i = 0; i < tail.length; i++) out[block.size + i] = tail[i] as number;
+    return out;
+  };
   return {
-    pk: [...head(block.pk), ...list.pk],
-    doc: [...head(block.doc), ...list.doc],
-    tf: [...head(block.tf), ...list.tf],
-    length: [...head(block.length), ...list.length],
+    pk: join(block.pk, list.pk),
+    doc: join(block.doc, list.doc),
+    tf: join(block.tf, list.tf),
+    length: join(block.length, list.length),
   };
 }
