@@ -83,6 +83,7 @@ describe('the evidence gate on a nested question', () => {
   it.each([
     ['Who was in charge of the country where the composer of Aschenbrodel was a citizen?', 'Aschenbrodel'],
     ['What body of water is near the location where the Siege of Cassel took place?', 'Siege of Cassel'],
+    ['Can you provide more details of E. E. Cummings?', 'E. E. Cummings'],
     [
       'Who was the first president of the association which published Journal of Psychotherapy Integration?',
       'Journal of Psychotherapy Integration',
