@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { ROW_COPY_SOURCE } from './row-copy-thread.ts';
 
 /**
  * Copies an index's int8 codes from its snapshot file into the kernel's shared memory on a background thread, so a
@@ -23,39 +24,6 @@ const FINISH_WAIT_MS = 10_000;
 /** Rows the thread copies per step before it publishes them. */
 const ROWS_PER_STEP = 4096;
 
-/** The thread (plain JS, evaluated: it needs no loader). `progress`: [rows published, stop flag, finished]. */
-const LOADER_SOURCE = `
-const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
-const { workerData } = require('node:worker_threads');
-const { path, dev, ino, offset, rows, stride, memory, codesOffset, step, progress } = workerData;
-const flags = new Int32Array(progress);
-let fd;
-try {
-  fd = openSync(path, 'r');
-  const stat = fstatSync(fd, { bigint: true });
-  if (String(stat.dev) === dev && String(stat.ino) === ino) {
-    const bytes = new Uint8Array(memory, codesOffset, rows * stride);
-    for (let row = 0; row < rows && Atomics.load(flags, 1) === 0; ) {
-      const count = Math.min(step, rows - row);
-      const end = (row + count) * stride;
-      for (let at = row * stride; at < end; ) {
-        const read = readSync(fd, bytes, at, end - at, offset + at);
-        if (read === 0) throw new Error('truncated');
-        at += read;
-      }
-      row += count;
-      Atomics.store(flags, 0, row);
-    }
-  }
-} catch {
-  // Rows not published are read by the thread that needs them.
-} finally {
-  if (fd !== undefined) closeSync(fd);
-  Atomics.store(flags, 2, 1);
-  Atomics.notify(flags, 2);
-}
-`;
-
 export class CodeLoader {
   private readonly progress = new Int32Array(new SharedArrayBuffer(12));
   private worker: Worker | undefined;
@@ -77,7 +45,8 @@ export class CodeLoader {
     private readonly onDone: () => void,
   ) {
     try {
-      this.worker = new Worker(LOADER_SOURCE, {
+      // progress: [rows published, stop flag, finished].
+      this.worker = new Worker(ROW_COPY_SOURCE, {
         eval: true,
         execArgv: [],
         workerData: {
@@ -86,11 +55,12 @@ export class CodeLoader {
           ino: source.ino,
           offset: source.offset,
           rows,
-          stride,
-          memory,
-          codesOffset,
+          rowBytes: stride,
           step: ROWS_PER_STEP,
+          memory,
+          memoryOffset: codesOffset,
           progress: this.progress.buffer,
+          signalEnd: true,
         },
       });
     } catch {

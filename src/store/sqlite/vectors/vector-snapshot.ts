@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { IndexImage, StoredFloats, VectorIndex } from './vector-index.ts';
+import { ROW_COPY_SOURCE } from './row-copy-thread.ts';
 
 /**
  * The vector index as one file beside the store (`.<store>.vectors`), so a new process loads it with a few reads
@@ -56,42 +57,6 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
 const PRELOAD_ROWS_PER_STEP = 8192;
 
 /**
- * The preloading thread (plain JS, evaluated: it needs no loader). It opens the snapshot by path, checks it is the
- * file the store opened (same device and inode: snapshots are renamed into place, never rewritten), then reads the
- * float section into the shared buffer a step at a time, publishing the rows done in `progress[0]`; it stops when
- * `progress[1]` is set.
- */
-const PRELOAD_SOURCE = `
-const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
-const { workerData } = require('node:worker_threads');
-const { path, dev, ino, offset, rows, rowBytes, step, floats, progress } = workerData;
-const flags = new Int32Array(progress);
-let fd;
-try {
-  fd = openSync(path, 'r');
-  const stat = fstatSync(fd, { bigint: true });
-  if (String(stat.dev) === dev && String(stat.ino) === ino) {
-    const bytes = new Uint8Array(floats);
-    for (let row = 0; row < rows && Atomics.load(flags, 1) === 0; ) {
-      const count = Math.min(step, rows - row);
-      const end = (row + count) * rowBytes;
-      for (let at = row * rowBytes; at < end; ) {
-        const read = readSync(fd, bytes, at, end - at, offset + at);
-        if (read === 0) throw new Error('truncated');
-        at += read;
-      }
-      row += count;
-      Atomics.store(flags, 0, row);
-    }
-  }
-} catch {
-  // Rows not published are read from the file by the query that needs them.
-} finally {
-  if (fd !== undefined) closeSync(fd);
-}
-`;
-
-/**
  * Float rows of an open snapshot file. Rescoring reads single rows with positioned reads until a background thread
  * has copied them into a shared buffer; from then on rows are copied from memory (a pread costs several
  * microseconds, a copy well under one, and a query rescores hundreds of rows). The copy runs off the main thread, so
@@ -145,7 +110,7 @@ class FileFloats implements StoredFloats {
     const floats = new SharedArrayBuffer(this.rows * this.dimension * 4);
     const progress = new SharedArrayBuffer(8);
     try {
-      this.worker = new Worker(PRELOAD_SOURCE, {
+      this.worker = new Worker(ROW_COPY_SOURCE, {
         eval: true,
         execArgv: [],
         workerData: {
@@ -156,8 +121,10 @@ class FileFloats implements StoredFloats {
           rows: this.rows,
           rowBytes: this.dimension * 4,
           step: PRELOAD_ROWS_PER_STEP,
-          floats,
+          memory: floats,
+          memoryOffset: 0,
           progress,
+          signalEnd: false,
         },
       });
     } catch {
