@@ -189,7 +189,7 @@ export function gateAnswer(input: GateInput): GateDecision {
       return { ...decision, reason: `nested (${nested.resolved}): ${decision.reason}` };
     }
   }
-  if (needs.length <= 1 && !input.fromTable) {
+  if (!input.fromTable) {
     const rows = rowsAnswered(quotedSentences(answer, sentences));
     const verdict = rows.length ? rowVerdict(view, type, answer, rows, head, input) : undefined;
     if (verdict) return verdict;

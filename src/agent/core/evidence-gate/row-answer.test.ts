@@ -63,6 +63,18 @@ describe('the evidence gate on answers quoted from table rows', () => {
     expect(decision.verdict).toBe('refuse');
   });
 
+  it('holds a question the run split into needs, answered with a whole quoted row, to what one row states', () => {
+    // Each need finds a value in the row (points, a comparison), but a row is no answer to "above or below".
+    const decision = gateAnswer({
+      question: 'were the preliminary points of ann fargher above or below those of jane roe?',
+      answer: offline(line(divers, 0), divers, 0),
+      evidence: [divers],
+      reground: true,
+      needs: ['What were the preliminary points of ann fargher?', 'Were they above or below those of jane roe?'],
+    });
+    expect(decision.verdict).toBe('refuse');
+  });
+
   it('refuses an offline row about something else than what the question names', () => {
     const decision = gateAnswer({
       question: 'who is the original operator of princess fataga?',
