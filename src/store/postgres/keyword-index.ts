@@ -1,3 +1,5 @@
+import { keywordTokens } from '../keyword-tokens.ts';
+
 /**
  * The keyword channel on Postgres. Evident analyses text itself (text/analyzer.ts), so the index stores those
  * terms verbatim: a `tsvector` is built here from the analysed text (never by `to_tsvector`, whose parser would
@@ -16,14 +18,7 @@ export type Corpus = (typeof CORPUS)[keyof typeof CORPUS];
 /** A tsvector keeps positions up to 16383 and at most 256 per lexeme. */
 const MAX_POSITION = 16_383;
 
-/** Splits like FTS5's `unicode61` with `tokenchars '_$.'`: letters, digits, private use and `_ $ .` make tokens. */
-const SEPARATORS = /[^\p{L}\p{N}\p{Co}_$.]+/u;
-
-export const keywordTokens = (text: string): string[] =>
-  text
-    .split(SEPARATORS)
-    .filter(Boolean)
-    .map((token) => token.toLowerCase());
+export { keywordTokens };
 
 /** Quotes a lexeme for tsvector/tsquery input, which takes quoted lexemes verbatim (no parsing, no stemming). */
 export const quoteLexeme = (lexeme: string): string => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;

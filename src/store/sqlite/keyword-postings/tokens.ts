@@ -1,12 +1,4 @@
-/** Splits like FTS5's `unicode61` with `tokenchars '_$.'`: letters, digits, private use and `_ $ .` make tokens. */
-const SEPARATORS = /[^\p{L}\p{N}\p{Co}_$.]+/u;
-
-/** The tokens `chunk_fts` makes of a text (lowercased as unicode61 folds them), in order. */
-export const keywordTokens = (text: string): string[] =>
-  text
-    .split(SEPARATORS)
-    .filter(Boolean)
-    .map((token) => token.toLowerCase());
+import { keywordTokens } from '../../keyword-tokens.ts';
 
 /** One chunk's keyword text as the postings keep it: each distinct term with its count, and the token total. */
 export interface ChunkTerms {
