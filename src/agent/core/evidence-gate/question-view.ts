@@ -87,12 +87,11 @@ function writtenEntities(question: string, entities: readonly string[]): string[
 }
 
 /**
- * Capitalised words inside a sentence ("… tell Northwind Logistics that …", "the composer of Aschenbrodel", "the Siege
- * of Cassel", "E. E. Cummings"), joined across initials and the small words names carry: names the language module
- * may miss.
+ * Capitalised words inside a sentence ("… tell Northwind Logistics that …", "the composer of Aschenbrodel", "E. E.
+ * Cummings"): names the language module may miss. Runs are not joined across "of": "the Revenue of North" names a
+ * column and a row, each stated on its own.
  */
-const CAPITALISED =
-  /(?<=[^.?!\s]\s+)(?:\p{Lu}\.\s)*\p{Lu}[\p{L}\p{N}]*(?:\s+(?:(?:of|the|de|del|la|le|von|van|du|da)\s+)*\p{Lu}[\p{L}\p{N}]*)*(?![\p{L}\p{N}])/gu;
+const CAPITALISED = /(?<=[^.?!\s]\s+)(?:\p{Lu}\.\s)*\p{Lu}[\p{L}\p{N}]*(?:\s+\p{Lu}[\p{L}\p{N}]*)*(?![\p{L}\p{N}])/gu;
 const LATIN_ACRONYM = /(?<![\p{Script=Latin}\d])\p{Lu}[\p{Lu}\d]+(?![\p{Script=Latin}\d])/gu;
 /** Lower-case code names ("order.shipped", "event_id"): named exactly, as identifiers are. */
 const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
