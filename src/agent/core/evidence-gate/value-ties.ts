@@ -258,16 +258,16 @@ export function unnamedBy(view: QuestionView, cited: readonly Evidence[]): Unnam
   const bridged = (tie: ValueTie, entity: string): boolean => {
     const { chunk } = tie.sentence;
     const key = `${chunk.chunk_id}\n${tie.sentence.text}`;
-    let found = bySentence.get(key);
-    if (!found) {
-      found = [chunk.title, ...view.module.entities(`${tie.sentence.before} ${tie.sentence.text}`)].filter(
+    let bridges = bySentence.get(key);
+    if (!bridges) {
+      bridges = [chunk.title, ...view.module.entities(`${tie.sentence.before} ${tie.sentence.text}`)].filter(
         (name) => name.trim().length > 1 && !view.entities.some((asked) => names(name, asked) || names(asked, name)),
       );
-      bySentence.set(key, found);
+      bySentence.set(key, bridges);
     }
-    const bridges = found;
+    const candidates = bridges;
     return namers(entity).some(
-      (other) => other.doc_id === chunk.doc_id || bridges.some((name) => names(chunkText(other), name)),
+      (other) => other.doc_id === chunk.doc_id || candidates.some((name) => names(chunkText(other), name)),
     );
   };
   return (tie) => {
