@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Evidence } from '../../../domain/evidence.ts';
-import { citeIn, proposedAnswer } from '../../../testing/gate-answers.ts';
+import { citeIn, evidenceChunk, proposedAnswer } from '../../../testing/gate-answers.ts';
 import { gateAnswer } from './evidence-gate.ts';
 
-const chunk = (id: string, text: string, doc = 'bert.pdf'): Evidence => ({
-  chunk_id: id,
-  doc_id: doc,
-  source: doc,
-  title: doc,
-  heading: '',
-  text,
-  score: 1,
-  queries: [],
-});
+const chunk = (id: string, text: string, doc = 'bert.pdf'): Evidence => evidenceChunk(id, text, doc);
 const cite = citeIn;
 const answer = proposedAnswer;
 
