@@ -1,6 +1,7 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { buildPdf } from '../../testing/pdf-builder.ts';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiTestServer, type ApiResponse, type ApiTestServer } from '../../testing/api-test-server.ts';
 import { errorBodyJson } from '../openapi/error-schema.ts';
@@ -10,9 +11,12 @@ import { UPLOAD_TEMP_PREFIX } from './upload-ingest.ts';
 import { uploadProgressJson, uploadSummaryJson } from '../schemas/upload-json.ts';
 
 let api: ApiTestServer;
-let tempFoldersBefore: string[];
+let ownTmp: string;
+let systemTmp: string | undefined;
 
-const uploadTempFolders = async () => (await readdir(tmpdir())).filter((name) => name.startsWith(UPLOAD_TEMP_PREFIX));
+// Uploads stage under os.tmpdir(); pointing TMPDIR at a folder of this file's own keeps other suites' uploads
+// (a concurrent run on the same machine) out of the leftover check.
+const uploadTempFolders = async () => (await readdir(ownTmp)).filter((name) => name.startsWith(UPLOAD_TEMP_PREFIX));
 
 /** A contract only group legal may read; its identifier and fee occur nowhere else. */
 const LEGAL_CONTRACT =
@@ -60,12 +64,17 @@ function sseEvents(text: string): { event: string; data: unknown }[] {
 }
 
 beforeAll(async () => {
-  tempFoldersBefore = await uploadTempFolders();
+  systemTmp = process.env.TMPDIR;
+  ownTmp = await mkdtemp(join(tmpdir(), 'evident-upload-test-'));
+  process.env.TMPDIR = ownTmp;
   api = await startApiTestServer();
 });
 
 afterAll(async () => {
   await api?.close();
+  if (systemTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = systemTmp;
+  await rm(ownTmp, { recursive: true, force: true });
 });
 
 describe('POST /v1/documents (upload)', () => {
@@ -323,7 +332,7 @@ describe('POST /v1/documents (upload)', () => {
   });
 
   it('removes every temp folder it wrote', async () => {
-    expect(await uploadTempFolders()).toEqual(tempFoldersBefore);
+    expect(await uploadTempFolders()).toEqual([]);
   });
 });
 
