@@ -144,6 +144,47 @@ describe('dedupeCandidates', () => {
     }
   });
 
+  it('keeps what the definition keeps on pools too large for its first tables (60k shingles), call after call', () => {
+    let state = 19;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    const shingleSet = (text: string) => {
+      const words = text.split(' ');
+      return new Set(words.slice(0, -2).map((_, i) => words.slice(i, i + 3).join(' ')));
+    };
+    for (const threshold of [0.9, 0.6, 0]) {
+      const bases = Array.from({ length: 120 }, () =>
+        Array.from({ length: 300 + random(200) }, () => `w${random(5000)}`),
+      );
+      const texts: Record<string, string> = {};
+      const pool = Array.from({ length: 200 }, (_, i) => {
+        const words = [...(bases[random(bases.length)] as string[])];
+        for (let edits = random(3) * random(40); edits > 0; edits--) words[random(words.length)] = `x${random(50)}`;
+        texts[`c${i}`] = words.join(' ');
+        return candidate(`c${i}`, 1 - i / 1000, { bm25: { rank: i + 1, score: 1 } });
+      });
+      const expected: string[] = [];
+      const sets: Set<string>[] = [];
+      for (const c of pool) {
+        const own = shingleSet(texts[c.chunkId] as string);
+        const twin = sets.findIndex((other) => {
+          const shared = [...other].filter((x) => own.has(x)).length;
+          return shared / (other.size + own.size - shared) >= threshold;
+        });
+        if (twin >= 0) continue;
+        expected.push(c.chunkId);
+        sets.push(own);
+      }
+      if (threshold === 0.9) expect(expected.length).toBeGreaterThan(100);
+      for (let call = 0; call < 2; call++) {
+        const { kept } = dedupeCandidates(pool, (id) => texts[id], { jaccardThreshold: threshold });
+        expect(kept.map((c) => c.chunkId)).toEqual(expected);
+      }
+    }
+  });
+
   it('reads words as the definition does (NFKC, lowercase, letter and digit runs) in any script and case', () => {
     // Reference: the definition's normalised word lists, compared whole (equal lists) and as 3-word shingle sets.
     const forms = [

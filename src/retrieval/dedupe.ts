@@ -1,5 +1,6 @@
 import type { ChannelName } from '../domain/index.ts';
 import type { FusedCandidate } from './fuse.ts';
+import { hashOfKey, mix, ShingleSets, WORD_ID_LIMIT } from './shingle-sets.ts';
 
 export interface DedupeOptions {
   /** Word-shingle Jaccard similarity at or above which two chunks count as the same passage. */
@@ -55,15 +56,17 @@ export function dedupeCandidates(
   }
 
   const kept: FusedCandidate[] = [];
-  const keptText: { words: Int32Array | undefined; shingles: Float64Array }[] = [];
+  const keptText: { words: Int32Array | undefined; shingles: Int32Array }[] = [];
   const collapsed = new Map<string, string>();
   const wordIds = WORD_TABLE;
   wordIds.reset();
+  const sets = SHINGLE_SETS;
+  sets.begin();
   const longShingles = new Map<string, number>();
   const keep = options.keep ?? Number.POSITIVE_INFINITY;
-  // Prefix filter: a kept text is indexed under the first shingles of its sorted list, as many as a twin at the
-  // threshold must share one of (see prefixLength); a new text only meets the kept ones that share one with its own.
-  const byPrefix = threshold > 0 ? new Map<number, number[]>() : undefined;
+  // Prefix filter: a kept text is indexed under its shingles of smallest id, as many as a twin at the threshold must
+  // share one of (see prefixLength); a new text only meets the kept ones that share one with its own.
+  const filtered = threshold > 0;
   for (const candidate of merged.values()) {
     const full = kept.length >= keep;
     // Past the wanted survivors, only a candidate with a channel some of them lack can change them.
@@ -72,18 +75,23 @@ export function dedupeCandidates(
     if (text === undefined) {
       if (full) continue;
       kept.push(candidate);
-      keptText.push({ words: undefined, shingles: new Float64Array(0) });
+      keptText.push({ words: undefined, shingles: new Int32Array(0) });
       continue;
     }
     const words = wordIdsOf(text, wordIds);
-    const shingles = shinglesOf(words, size, longShingles);
-    const matches = (other: { words: Int32Array | undefined; shingles: Float64Array }): boolean =>
-      other.words !== undefined &&
-      other.words.length > 0 &&
-      (sameWords(other.words, words) || jaccardAtLeast(other.shingles, shingles, threshold));
-    const twin = byPrefix
-      ? firstTwin(byPrefix, shingles, threshold, (index) => matches(keptText[index] as (typeof keptText)[number]))
-      : keptText.findIndex(matches);
+    const shingles = shingleIdsOf(words, size, longShingles, sets);
+    const matches = (index: number): boolean => {
+      const other = keptText[index] as (typeof keptText)[number];
+      return (
+        other.words !== undefined &&
+        other.words.length > 0 &&
+        (sameWords(other.words, words) || sets.sharesAtLeast(other.shingles, shingles, threshold))
+      );
+    };
+    const prefix = filtered && shingles.length > 0 ? sets.prefix(shingles, threshold) : undefined;
+    let twin = -1;
+    if (prefix) twin = sets.firstTwin(prefix, matches);
+    else if (!filtered) for (let i = 0; i < keptText.length && twin < 0; i++) if (matches(i)) twin = i;
     if (twin >= 0) {
       const keeper = kept[twin] as FusedCandidate;
       collapsed.set(candidate.chunkId, keeper.chunkId);
@@ -97,16 +105,7 @@ export function dedupeCandidates(
       continue;
     }
     if (full) continue;
-    if (byPrefix && words.length > 0) {
-      const index = kept.length;
-      const prefix = prefixLength(shingles.length, threshold);
-      for (let i = 0; i < prefix; i++) {
-        const shingle = shingles[i] as number;
-        const list = byPrefix.get(shingle);
-        if (list) list.push(index);
-        else byPrefix.set(shingle, [index]);
-      }
-    }
+    if (prefix && words.length > 0) sets.index(prefix, kept.length);
     kept.push(candidate);
     keptText.push({ words, shingles });
   }
@@ -307,40 +306,7 @@ function grownInt32(array: Int32Array): Int32Array<ArrayBuffer> {
 
 /** One table for every call (calls are synchronous, so never two at once); reset at the start of each. */
 const WORD_TABLE = new WordTable();
-
-/**
- * How many of a sorted shingle list's first entries two lists at Jaccard ≥ t must share one of: |x ∩ y| ≥ t·|x ∪ y|
- * ≥ t·|x|, and two sorted lists sharing α entries share one among each one's first |x| − α + 1 (prefix filtering).
- * Rounded towards a longer prefix, which is always safe.
- */
-function prefixLength(size: number, threshold: number): number {
-  const overlap = Math.ceil(threshold * size - 1e-9);
-  return Math.min(size, Math.max(1, size - overlap + 2));
-}
-
-/** The lowest kept index sharing a prefix shingle with `shingles` that `matches` accepts, or −1. */
-function firstTwin(
-  byPrefix: Map<number, number[]>,
-  shingles: Float64Array,
-  threshold: number,
-  matches: (index: number) => boolean,
-): number {
-  if (shingles.length === 0) return -1;
-  const prefix = prefixLength(shingles.length, threshold);
-  let candidates: number[] | undefined;
-  for (let i = 0; i < prefix; i++) {
-    const list = byPrefix.get(shingles[i] as number);
-    if (list) candidates = candidates ? candidates.concat(list) : [...list];
-  }
-  if (!candidates) return -1;
-  candidates.sort((a, b) => a - b);
-  for (let i = 0; i < candidates.length; i++) {
-    const index = candidates[i] as number;
-    if (i > 0 && index === candidates[i - 1]) continue;
-    if (matches(index)) return index;
-  }
-  return -1;
-}
+const SHINGLE_SETS = new ShingleSets();
 
 /** Whether `candidate` found by a channel that one of `kept` was not found by. */
 function mayGiveEvidence(candidate: FusedCandidate, kept: readonly FusedCandidate[]): boolean {
@@ -358,31 +324,39 @@ function sameWords(a: Int32Array, b: Int32Array): boolean {
 }
 
 /**
- * A text's distinct shingles, sorted: each shingle a number (its word ids packed 17 bits each; a shorter run padded
- * with 0, which no word id takes), or, past 17 bits or for another shingle size, the negative id of its id list
- * interned in `long`. Two shingles get the same number exactly when their words are the same. Sorted numbers
- * replace sets of joined strings, which were most of a search's own time.
+ * A text's distinct shingles as ids of `sets` (first-occurrence order). A shingle's key is a number: its word ids
+ * packed 17 bits each (a shorter run padded with 0, which no word id takes), or, past 17 bits or for another shingle
+ * size, the negative id of its id list interned in `long`. Two shingles get the same key, so the same id, exactly
+ * when their words are the same.
  */
-function shinglesOf(ids: Int32Array, size: number, long: Map<string, number>): Float64Array {
-  if (ids.length === 0) return new Float64Array(0);
+function shingleIdsOf(ids: Int32Array, size: number, long: Map<string, number>, sets: ShingleSets): Int32Array {
+  if (ids.length === 0) return new Int32Array(0);
   const count = Math.max(1, ids.length - size + 1);
-  const out = new Float64Array(count);
+  if (shingleKeys.length < count) {
+    shingleKeys = new Float64Array(Math.max(count, shingleKeys.length * 2));
+    shingleHashes = new Int32Array(shingleKeys.length);
+  }
+  const keys = shingleKeys;
+  const hashes = shingleHashes;
   for (let i = 0; i < count; i++) {
     const a = ids[i] as number;
     const b = size > 1 ? (ids[i + 1] ?? 0) : 0;
     const c = size > 2 ? (ids[i + 2] ?? 0) : 0;
-    out[i] =
-      size <= 3 && a < WORD_ID_LIMIT && b < WORD_ID_LIMIT && c < WORD_ID_LIMIT
-        ? (a * WORD_ID_LIMIT + b) * WORD_ID_LIMIT + c
-        : -internLong(ids.subarray(i, i + size).join(','), long);
+    if (size <= 3 && a < WORD_ID_LIMIT && b < WORD_ID_LIMIT && c < WORD_ID_LIMIT) {
+      keys[i] = (a * WORD_ID_LIMIT + b) * WORD_ID_LIMIT + c;
+      hashes[i] = mix(a, b, c);
+    } else {
+      const key = -internLong(ids.subarray(i, i + size).join(','), long);
+      keys[i] = key;
+      hashes[i] = hashOfKey(key);
+    }
   }
-  out.sort();
-  let distinct = 0;
-  for (let i = 0; i < count; i++) if (i === 0 || out[i] !== out[distinct - 1]) out[distinct++] = out[i] as number;
-  return out.subarray(0, distinct);
+  return sets.read(keys, hashes, count);
 }
 
-const WORD_ID_LIMIT = 2 ** 17;
+/** Scratch for a text's shingle keys and their hashes. */
+let shingleKeys = new Float64Array(1024);
+let shingleHashes = new Int32Array(1024);
 
 function internLong(key: string, ids: Map<string, number>): number {
   let id = ids.get(key);
@@ -391,33 +365,4 @@ function internLong(key: string, ids: Map<string, number>): number {
     ids.set(key, id);
   }
   return id;
-}
-
-/**
- * Whether the Jaccard similarity of two sorted shingle lists reaches `threshold`. Lists whose sizes alone rule it out
- * are not compared, and the merge stops once the shared count can no longer get there: most candidate pairs are
- * unrelated.
- */
-function jaccardAtLeast(a: Float64Array, b: Float64Array, threshold: number): boolean {
-  if (a.length === 0 || b.length === 0) return false;
-  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
-  if (small.length < threshold * large.length) return false;
-  // shared / (|a| + |b| − shared) ≥ t  ⇔  shared ≥ t (|a| + |b|) / (1 + t)
-  const needed = (threshold * (a.length + b.length)) / (1 + threshold);
-  let shared = 0;
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (shared + Math.min(a.length - i, b.length - j) < needed) return false;
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (x === y) {
-      shared++;
-      i++;
-      j++;
-      if (shared >= needed) return true;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return shared >= needed;
 }
