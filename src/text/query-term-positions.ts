@@ -44,7 +44,23 @@ export function queryTermMatcher(queryTerms: readonly string[]): (text: string) 
     if (!indexOf.has(term)) indexOf.set(term, i);
   });
   const call = WORDS.beginCall();
-  return (text) => scanTermPositions(text, queryTerms, indexOf, call);
+  const letters = firstLetters(queryTerms);
+  return (text) => scanTermPositions(text, queryTerms, indexOf, call, letters);
+}
+
+/**
+ * Bit `c − 97` set for each letter c (a–z) a query term starts with. A plain word's Porter stem starts with the word's
+ * own first letter, lowercased (every rule of the stemmer keeps a non-empty head of the word, and it turns a leading
+ * `y` back), so a plain word whose first letter has no bit here is no query term's stem, and is neither looked up nor
+ * stemmed: most words of a text are passed over on their first character.
+ */
+function firstLetters(queryTerms: readonly string[]): number {
+  let bits = 0;
+  for (const term of queryTerms) {
+    const code = term.charCodeAt(0);
+    if (code >= 97 && code <= 122) bits |= 1 << (code - 97);
+  }
+  return bits;
 }
 
 function record(found: TermPositions, queryTerm: string, position: number): void {
@@ -96,6 +112,7 @@ function scanTermPositions(
   queryTerms: readonly string[],
   indexOf: ReadonlyMap<string, number>,
   call: number,
+  letters: number,
 ): TermPositions {
   const ascii = ASCII.test(text);
   const source = ascii ? text : normalizeForIndex(text);
@@ -127,6 +144,10 @@ function scanTermPositions(
       let plain = end > start && end - start <= MAX_WORD;
       for (let k = start; plain && k < end; k++) plain = isLetter(source.charCodeAt(k));
       if (plain) {
+        if ((letters & (1 << ((source.charCodeAt(start) | 32) - 97))) === 0) {
+          position++;
+          continue;
+        }
         const match = WORDS.match(source, start, end, call, indexOf);
         if (match >= 0) record(found, queryTerms[match] as string, position);
         position++;
