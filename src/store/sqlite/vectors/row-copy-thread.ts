@@ -14,6 +14,8 @@ const { closeSync, fstatSync, openSync, readSync } = require('node:fs');
 const { workerData } = require('node:worker_threads');
 const { path, dev, ino, offset, rows, rowBytes, step, memory, memoryOffset, progress, signalEnd } = workerData;
 const flags = new Int32Array(progress);
+const PAGE = 4096;
+let sink = 0;
 let fd;
 try {
   fd = openSync(path, 'r');
@@ -28,6 +30,11 @@ try {
         if (read === 0) throw new Error('truncated');
         at += read;
       }
+      // Pages read(2) filled in memory never touched before cost the first user-space access a fault each (measured
+      // on this VM: 256 random float rows 3-65 ms on their first read against 0.3 ms once touched); one load per page
+      // here takes that off the searching threads.
+      for (let at = row * rowBytes + ((PAGE - ((memoryOffset + row * rowBytes) % PAGE)) % PAGE); at < end; at += PAGE)
+        sink ^= bytes[at];
       row += count;
       Atomics.store(flags, 0, row);
     }
@@ -36,6 +43,7 @@ try {
   // Rows not published are read from the file by the thread that needs them.
 } finally {
   if (fd !== undefined) closeSync(fd);
+  workerData.touched = sink; // keeps the page loads from being optimised away
   if (signalEnd) {
     Atomics.store(flags, 2, 1);
     Atomics.notify(flags, 2);
