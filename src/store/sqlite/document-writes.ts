@@ -3,6 +3,7 @@ import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
 import { KeywordPostingsBatch, removeKeywordPostings } from './keyword-postings/postings-writer.ts';
+import { settleTails } from './keyword-postings/postings-tails.ts';
 import type { SqliteConnection } from './connection.ts';
 import type { VectorCache, VectorDelta } from './vectors/vector-cache.ts';
 import { vectorToBlob } from './vectors/vector-codec.ts';
@@ -21,15 +22,23 @@ export function contentWrite(
   delta: VectorDelta,
   body: () => void,
 ): void {
-  const { before, after } = conn.guard(what, () =>
-    conn.immediate(() => {
-      const previous = conn.generation();
-      body();
-      conn.stmt("UPDATE store_meta SET value = ? WHERE key = 'generation'").run(String(previous + 1));
-      return { before: previous, after: previous + 1 };
-    }),
-  );
-  vectors.afterWrite(delta, before, after);
+  let written: { before: number; after: number };
+  try {
+    written = conn.guard(what, () =>
+      conn.immediate(() => {
+        const previous = conn.generation();
+        body();
+        conn.stmt("UPDATE store_meta SET value = ? WHERE key = 'generation'").run(String(previous + 1));
+        return { before: previous, after: previous + 1 };
+      }),
+    );
+  } catch (error) {
+    settleTails(conn, undefined);
+    throw error;
+  }
+  // The keyword postings' tails cache holds this transaction's writes: they are the store's now.
+  settleTails(conn, written.after);
+  vectors.afterWrite(delta, written.before, written.after);
 }
 
 /**
