@@ -1,8 +1,20 @@
+/** SQL that undoes migration 27 (the HNSW index over half-precision copies of the vectors): the float32 index again. */
+export const BEFORE_HALFVEC_INDEX = `
+DO $$
+BEGIN
+  IF to_regclass('chunk_vectors') IS NOT NULL THEN
+    DROP INDEX IF EXISTS chunk_vectors_hnsw;
+    -- The extension's objects are in public where these tests run, as the memories table below assumes.
+    CREATE INDEX chunk_vectors_hnsw ON chunk_vectors USING hnsw (embedding public.vector_cosine_ops);
+  END IF;
+END $$;
+`;
+
 /**
  * SQL that undoes migration 26 (keyword postings packed into blocks): a row per term and row again, as migrations 5
- * and 8 made them, from the rows' tsvectors and keyword lengths.
+ * and 8 made them, from the rows' tsvectors and keyword lengths. Migration 27 is undone first.
  */
-export const BEFORE_POSTING_BLOCKS = `
+export const BEFORE_POSTING_BLOCKS = `${BEFORE_HALFVEC_INDEX}
 CREATE TABLE keyword_postings (
   corpus smallint NOT NULL,
   term text COLLATE "C" NOT NULL,

@@ -3,7 +3,7 @@ import { PREFIX_END, type KeywordTable } from './keyword-index.ts';
 import { matchQuery, parseQueryTerms, scoredTerms, type ScoredTerm } from './keyword-query.ts';
 import { scoreBoard, topRows, type RankedRow, type ScoreBoard } from './keyword-scores.ts';
 import { forEachPosting } from './posting-codec.ts';
-import { B, CLAMPED_IDF, K1, documentFrequencies } from './term-stats.ts';
+import { B, CLAMPED_IDF, K1 } from './term-stats.ts';
 
 export type { RankedRow } from './keyword-scores.ts';
 
@@ -40,28 +40,22 @@ export async function rankByBm25(
   terms: readonly string[],
   filter: { sql: string; params: unknown[] },
   limit: number,
+  /** A column of the target's rows to return with each ranked row (read only for the rows returned). */
+  idColumn?: string,
 ): Promise<RankedRow[]> {
   const parsed = parseQueryTerms(terms);
   if (parsed.length === 0 || limit <= 0) return [];
   const scored = scoredTerms(parsed);
-  const totals = await client.query<{ rows: number; tokens: number }>(
-    prepared('SELECT rows, tokens FROM keyword_totals WHERE corpus = $1', [target.corpus]),
-  );
-  const rows = Number(totals.rows[0]?.rows ?? 0);
-  if (rows === 0) return [];
-  const avgdl = Math.max(Number(totals.rows[0]?.tokens ?? 0) / rows, 1e-9);
   const exact = scored.filter((s) => !s.prefix).map((s) => s.term);
-  const exactDf = new Map(
-    (await documentFrequencies(client, target, exact)).map((df, i) => [exact[i] as string, df] as const),
-  );
+  const first = await readTermsAndBlocks(client, target, scored);
+  const { rows } = first;
+  if (rows === 0) return [];
+  const avgdl = Math.max(first.tokens / rows, 1e-9);
+  const exactDf = new Map(exact.map((term) => [term, first.df.get(term) ?? 0] as const));
   const informative = scored.map((s) => s.prefix || (exactDf.get(s.term) as number) * 2 < rows);
   const match = parsed.some((term) => term.tokens.length > 1) ? matchQuery(parsed) : undefined;
-  const fetched = await fetchBlocks(
-    client,
-    target,
-    scored.filter((_, i) => informative[i] || informative.every((kept) => !kept)),
-  );
-  const ctx = { client, target, filter, limit: Math.floor(limit), match, rows, avgdl, exactDf };
+  const fetched = first.blocks;
+  const ctx = { client, target, filter, limit: Math.floor(limit), match, rows, avgdl, exactDf, idColumn };
   if (informative.every(Boolean) || !informative.some(Boolean)) return rankTerms(ctx, scored, fetched);
   const ranked = await rankTerms(
     ctx,
@@ -75,6 +69,70 @@ export async function rankByBm25(
     scored.filter((_, i) => !informative[i]),
   );
   return rankTerms(ctx, scored, [...fetched, ...common]);
+}
+
+/**
+ * One round trip for what every query needs first: the corpus's totals, the exact terms' document frequencies, and
+ * the blocks of the terms ranked first: the informative ones (prefixes, and exact terms in fewer than half the rows),
+ * or every term when none is informative. A common term's blocks come later, and only if the others fall short.
+ * The terms to fetch are one array (in the index's collation), so the blocks are read by index ranges, not scanned.
+ */
+async function readTermsAndBlocks(
+  client: PoolClient,
+  target: KeywordTable,
+  terms: readonly ScoredTerm[],
+): Promise<{ rows: number; tokens: number; df: Map<string, number>; blocks: Block[] }> {
+  const exact = terms.filter((s) => !s.prefix).map((s) => s.term);
+  const prefixes = terms.filter((s) => s.prefix);
+  const params: unknown[] = [target.corpus, exact];
+  const ranges = prefixes.map((s) => {
+    params.push(s.term, s.term + PREFIX_END);
+    return ` OR (b.term >= $${params.length - 1} AND b.term < $${params.length})`;
+  });
+  // Without a prefix term, the exact terms are all fetched when none of them is informative.
+  const everyExact = prefixes.length > 0 ? 'false' : 'NOT EXISTS (SELECT 1 FROM q AS o WHERE o.informative)';
+  const result = await client.query<{
+    kind: number;
+    term: string | null;
+    a: string;
+    b: string | null;
+    c: string | null;
+    n: number | null;
+    postings: Buffer | null;
+  }>(
+    prepared(
+      `WITH t AS (SELECT rows, tokens FROM keyword_totals WHERE corpus = $1),
+            f AS (SELECT term, df FROM keyword_terms WHERE corpus = $1 AND term = ANY($2::text[])),
+            q AS (SELECT u.term, coalesce(f.df, 0) * 2 < t.rows AS informative
+                  FROM unnest($2::text[]) AS u(term) CROSS JOIN t LEFT JOIN f ON f.term = u.term)
+       SELECT 0 AS kind, NULL AS term, rows AS a, tokens AS b, NULL::bigint AS c, NULL::integer AS n, NULL::bytea AS postings FROM t
+       UNION ALL SELECT 1, term, df, NULL, NULL, NULL, NULL FROM f
+       UNION ALL SELECT 2, b.term, b.first_pk, b.min_pk, b.max_pk, b.n, b.postings FROM keyword_blocks b
+         WHERE b.corpus = $1 AND EXISTS (SELECT 1 FROM t)
+           AND (b.term = ANY(ARRAY(SELECT q.term COLLATE "C" FROM q WHERE q.informative OR ${everyExact}))${ranges.join('')})`,
+      params,
+    ),
+  );
+  let rows = 0;
+  let tokens = 0;
+  const df = new Map<string, number>();
+  const blocks: Block[] = [];
+  for (const row of result.rows) {
+    if (row.kind === 0) {
+      rows = Number(row.a);
+      tokens = Number(row.b ?? 0);
+    } else if (row.kind === 1) df.set(row.term as string, Number(row.a));
+    else
+      blocks.push({
+        term: row.term as string,
+        first_pk: row.a,
+        min_pk: row.b as string,
+        max_pk: row.c as string,
+        n: row.n as number,
+        postings: row.postings as Buffer,
+      });
+  }
+  return { rows, tokens, df, blocks };
 }
 
 interface Block {
@@ -96,6 +154,7 @@ interface RankContext {
   rows: number;
   avgdl: number;
   exactDf: ReadonlyMap<string, number>;
+  idColumn: string | undefined;
 }
 
 /** The blocks holding `terms` (an exact term's own, a prefix's every term in its range). */
@@ -166,31 +225,58 @@ function scorePrefix(ctx: RankContext, s: ScoredTerm, blocks: readonly Block[], 
 /**
  * The best `limit` rows the filter (and the phrase, if any) lets through, best first. Without either, the best rows.
  * Otherwise the best `limit × 3 + 50` are checked first (as in the SQLite store), then windows eight times larger,
- * each checking only the rows the last one did not, until `limit` pass or every scored row was checked.
+ * each checking only the rows the last one did not, until `limit` pass or every scored row was checked. Each window
+ * is one statement that returns the rows passing, best first, with `idColumn` read for those rows only.
  */
 async function filterRanked(ctx: RankContext, board: ScoreBoard): Promise<RankedRow[]> {
-  const { filter, match, limit } = ctx;
-  if (filter.sql === 'true' && match === undefined) return topRows(board, limit);
+  const { filter, match, limit, idColumn } = ctx;
+  if (filter.sql === 'true' && match === undefined) return withIds(ctx, topRows(board, limit));
   const out: RankedRow[] = [];
   let checked = 0;
   for (let window = limit * 3 + 50; ; window *= 8) {
     const ranked = topRows(board, window);
     const slice = ranked.slice(checked);
     const params = [...filter.params, slice.map((row) => row.pk)];
+    const pks = `$${params.length}::bigint[]`;
     const phrase = match === undefined ? '' : ` AND x.keyword @@ $${params.push(match)}::tsquery`;
-    const passed = await ctx.client.query<{ pk: string }>(
+    const wanted = `$${params.push(limit - out.length)}::integer`;
+    // The inner query needs only the rows' documents (an index-only read of chunks_pk_doc); the outer one reads
+    // the returned rows' ids.
+    const passing = `SELECT r.pk, r.o FROM unnest(${pks}) WITH ORDINALITY AS r(pk, o)
+         JOIN ${ctx.target.table} x ON x.pk = r.pk JOIN documents d ON d.pk = x.doc_pk
+         WHERE (${filter.sql})${phrase} ORDER BY r.o LIMIT ${wanted}`;
+    const passed = await ctx.client.query<{ pk: string; id?: string }>(
       prepared(
-        `SELECT x.pk FROM ${ctx.target.table} x JOIN documents d ON d.pk = x.doc_pk
-       WHERE x.pk = ANY($${filter.params.length + 1}::bigint[]) AND (${filter.sql})${phrase}`,
+        idColumn === undefined
+          ? passing
+          : `SELECT p.pk, y.${idColumn} AS id FROM (${passing}) p JOIN ${ctx.target.table} y ON y.pk = p.pk ORDER BY p.o`,
         params,
       ),
     );
-    const visible = new Set(passed.rows.map((row) => Number(row.pk)));
+    const visible = new Map(passed.rows.map((row) => [Number(row.pk), row.id]));
     for (const row of slice) {
-      if (visible.has(row.pk)) out.push(row);
+      if (visible.has(row.pk)) {
+        const id = visible.get(row.pk);
+        out.push(id === undefined ? row : { ...row, id });
+      }
       if (out.length >= limit) return out;
     }
     checked = ranked.length;
     if (checked >= board.size()) return out;
   }
+}
+
+/** `rows` with their `idColumn` (when asked for), in one statement; a row gone since it was ranked is left out. */
+async function withIds(ctx: RankContext, rows: RankedRow[]): Promise<RankedRow[]> {
+  if (ctx.idColumn === undefined || rows.length === 0) return rows;
+  const result = await ctx.client.query<{ pk: string; id: string }>(
+    prepared(`SELECT pk, ${ctx.idColumn} AS id FROM ${ctx.target.table} WHERE pk = ANY($1::bigint[])`, [
+      rows.map((row) => row.pk),
+    ]),
+  );
+  const ids = new Map(result.rows.map((row) => [Number(row.pk), row.id]));
+  return rows.flatMap((row) => {
+    const id = ids.get(row.pk);
+    return id === undefined ? [] : [{ ...row, id }];
+  });
 }

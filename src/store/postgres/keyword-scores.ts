@@ -7,6 +7,8 @@
 export interface RankedRow {
   pk: number;
   score: number;
+  /** The row's id, when the ranking was asked for it. */
+  id?: string;
 }
 
 /** Rows' scores by pk. Dense (a typed array over the pks' range) when that range is small, else a map. */

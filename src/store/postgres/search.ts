@@ -2,7 +2,8 @@ import type { PoolClient } from 'pg';
 import type { ChannelHit } from '../../domain/index.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { aclFilter } from './acl-sql.ts';
-import { CHUNKS, readEmbedder } from './document-writes.ts';
+import type { EmbedderInfo } from '../ports/document-store.ts';
+import { CHUNKS, halfvecOf } from './document-writes.ts';
 import { rankByBm25 } from './keyword-ranking.ts';
 import { vectorLiteral } from './row-mappers.ts';
 
@@ -29,24 +30,20 @@ export async function keywordSearch(
   keys: readonly string[] | undefined,
   limit: number,
 ): Promise<ChannelHit[]> {
-  const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', keys, 1), limit);
-  if (ranked.length === 0) return [];
-  const ids = new Map(
-    (
-      await c.query<{ pk: number; id: string }>('SELECT pk, id FROM chunks WHERE pk = ANY($1::bigint[])', [
-        ranked.map((r) => r.pk),
-      ])
-    ).rows.map((row) => [Number(row.pk), row.id]),
-  );
-  return ranked
-    .flatMap(({ pk, score }) => (ids.has(pk) ? [{ chunkId: ids.get(pk) as string, score }] : []))
-    .map((hit, i) => ({ ...hit, rank: i + 1 }));
+  const ranked = await rankByBm25(c, CHUNKS, terms, aclFilter('d', keys, 1), limit, 'id');
+  return ranked.map((row, i) => ({ chunkId: row.id as string, score: row.score, rank: i + 1 }));
 }
 
 /**
  * The vector channel: cosine similarity with the principal filter in the same statement, in one read transaction.
  * An admin, or a reader of many chunks, walks the HNSW index, whose iterative scan keeps walking until the filter has
  * let `limit` rows through; a reader of few chunks (counted from their documents first) gets an exact scan.
+ *
+ * The walk is over the index's half-precision copies (migration 27) with pgvector's relaxed iterative order, and the
+ * rows it finds are ranked by the float32 distance of the rows themselves, ties by pk: the scores are the float ones
+ * an exact scan gives. The store's embedder and the reader's chunk count come in one statement, the walk's settings
+ * in another, and the statements are named (planned once per connection: planning the filtered walk cost more than
+ * running it on a loaded machine).
  */
 export async function vectorSearch(
   c: PoolClient,
@@ -54,7 +51,19 @@ export async function vectorSearch(
   keys: readonly string[] | undefined,
   limit: number,
 ): Promise<ChannelHit[]> {
-  const embedder = await readEmbedder(c);
+  const acl = aclFilter('d', keys, 3);
+  const meta = (
+    await c.query<{ value: EmbedderInfo | null; n: string | null }>(
+      named(
+        keys === undefined
+          ? "SELECT value, NULL AS n FROM store_meta WHERE key = 'embedder'"
+          : `SELECT value, (SELECT sum(d.chunk_count) FROM documents d WHERE ${aclFilter('d', keys, 1).sql}) AS n
+             FROM store_meta WHERE key = 'embedder'`,
+        acl.params,
+      ),
+    )
+  ).rows[0];
+  const embedder = meta?.value;
   if (!embedder) return [];
   if (vector.length !== embedder.dimension) {
     throw new ValidationError(
@@ -65,36 +74,57 @@ export async function vectorSearch(
     );
   }
   const k = Math.floor(limit);
-  const acl = aclFilter('d', keys, 3);
   const literal = vectorLiteral(vector);
   let exact = false;
   if (keys !== undefined) {
-    const visible = await c.query<{ n: string | null }>(
-      `SELECT sum(d.chunk_count) AS n FROM documents d WHERE ${aclFilter('d', keys, 1).sql}`,
-      acl.params,
-    );
-    const n = Number(visible.rows[0]?.n ?? 0);
+    const n = Number(meta?.n ?? 0);
     if (n === 0) return [];
     exact = n <= EXACT_SCAN_MAX_CHUNKS;
   }
   if (exact) {
     // Ordered by the score, not by the indexed distance expression, so the planner cannot take the HNSW index.
     const rows = await c.query<{ id: string; score: number }>(
-      `SELECT c.id, 1 - (v.embedding <=> $1::vector) AS score
-       FROM documents d JOIN chunks c ON c.doc_pk = d.pk JOIN chunk_vectors v ON v.chunk_pk = c.pk
-       WHERE ${acl.sql} ORDER BY score DESC, c.pk LIMIT $2`,
-      [literal, k, ...acl.params],
+      named(
+        `SELECT c.id, 1 - (v.embedding <=> $1::vector) AS score
+         FROM documents d JOIN chunks c ON c.doc_pk = d.pk JOIN chunk_vectors v ON v.chunk_pk = c.pk
+         WHERE ${acl.sql} ORDER BY score DESC, c.pk LIMIT $2`,
+        [literal, k, ...acl.params],
+      ),
     );
     return rows.rows.map((row, i) => ({ chunkId: row.id, rank: i + 1, score: Number(row.score) }));
   }
-  await c.query(`SET LOCAL hnsw.ef_search = ${Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, 2 * k))}`);
-  await c.query('SET LOCAL hnsw.iterative_scan = strict_order');
-  await c.query(`SET LOCAL hnsw.max_scan_tuples = ${MAX_SCAN_TUPLES}`);
+  await c.query(
+    named(
+      `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+              set_config('hnsw.max_scan_tuples', $2, true)`,
+      [String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, 2 * k))), String(MAX_SCAN_TUPLES)],
+    ),
+  );
+  const half = (expression: string) => halfvecOf(expression, embedder.dimension);
+  const walkAcl = aclFilter('d', keys, 2);
+  // A relaxed walk may hand rows over slightly out of order: they are kept apart (MATERIALIZED) and sorted after.
+  // The limit is written into the statement: a named statement's generic plan, not knowing it, could pick a sort of
+  // every row over the index walk.
   const rows = await c.query<{ id: string; score: number }>(
-    `SELECT c.id, 1 - (v.embedding <=> $1::vector) AS score
-     FROM chunk_vectors v JOIN chunks c ON c.pk = v.chunk_pk JOIN documents d ON d.pk = c.doc_pk
-     WHERE ${acl.sql} ORDER BY v.embedding <=> $1::vector LIMIT $2`,
-    [literal, k, ...acl.params],
+    named(
+      `WITH nearest AS MATERIALIZED (
+         SELECT c.pk, c.id, v.embedding <=> $1::vector AS distance
+         FROM chunk_vectors v JOIN chunks c ON c.pk = v.chunk_pk JOIN documents d ON d.pk = c.doc_pk
+         WHERE ${walkAcl.sql} ORDER BY ${half('v.embedding')} <=> ${half('$1::vector')} LIMIT ${k})
+       SELECT id, 1 - distance AS score FROM nearest ORDER BY distance, pk`,
+      [literal, ...walkAcl.params],
+    ),
   );
   return rows.rows.map((row, i) => ({ chunkId: row.id, rank: i + 1, score: Number(row.score) }));
+}
+
+const statementNames = new Map<string, string>();
+/** A named statement: the vector channel's few statements repeat with every query, so each is planned once per connection. */
+function named(text: string, values: unknown[]): { name: string; text: string; values: unknown[] } {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `evident_vector_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
 }

@@ -25,6 +25,7 @@ import { storeItemTerms } from './023-store-item-terms.ts';
 import { sessions } from './024-sessions.ts';
 import { directory } from './025-directory.ts';
 import { postingBlocks } from './026-posting-blocks.ts';
+import { halfvecIndex } from './027-halfvec-index.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -56,4 +57,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   sessions,
   directory,
   postingBlocks,
+  halfvecIndex,
 ];
