@@ -24,10 +24,15 @@ export const quoteId = (name: string): string => `"${name.replaceAll('"', '""')}
 /**
  * Schemas of the tables the principal may see, with up to 1,000 distinct short values of each column (as text), read
  * through the principal-filtered `queryTables` like any other table query (kept per table version: see
- * `TableValuesCache`). A column whose values cannot be read within their bounds is listed without values.
+ * `TableValuesCache`). A column whose values cannot be read within their bounds is listed without values. `only`
+ * picks the tables wanted (those of the documents an answer cites).
  */
-export async function loadTableSchemas(store: DocumentStore, principal: Principal): Promise<TableSchema[]> {
-  const tables = await store.listTables(principal);
+export async function loadTableSchemas(
+  store: DocumentStore,
+  principal: Principal,
+  only: (table: TableRecord) => boolean = () => true,
+): Promise<TableSchema[]> {
+  const tables = (await store.listTables(principal)).filter(only);
   const cache = tableValuesCacheOf(store);
   return Promise.all(
     tables.map(async (table) => ({

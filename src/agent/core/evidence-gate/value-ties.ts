@@ -79,6 +79,28 @@ export function termWeights(view: QuestionView, chunkTexts: readonly string[]): 
 
 const near = (distance: number): number => 1 / (1 + distance / HALF_DISTANCE);
 
+const LATIN_OR_DIGIT = /[\p{Script=Latin}\p{N}]/u;
+/**
+ * Where a value is written whole in a text: not inside a longer word or number ("4" is not in "A-1004", "2024" or
+ * "4.5");
+ * -1 when nowhere. Han text has no word boundaries to check.
+ */
+function wholeAt(text: string, value: string): number {
+  const open = (inner: string | undefined, outer: string | undefined): boolean =>
+    !LATIN_OR_DIGIT.test(inner ?? '') || !LATIN_OR_DIGIT.test(outer ?? '');
+  // "12" is not in "12.5" or "1,200" either: a separator between digits continues the number.
+  const continues = (at: number, step: 1 | -1): boolean =>
+    /[.,]/u.test(text[at] ?? '') &&
+    /\d/u.test(text[at + step] ?? '') &&
+    /\d/u.test(value.at(step === 1 ? -1 : 0) ?? '');
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    const end = at + value.length;
+    if (open(value[0], text[at - 1]) && open(value.at(-1), text[end]) && !continues(at - 1, -1) && !continues(end, 1))
+      return at;
+  }
+  return -1;
+}
+
 /** The ties of each value of `type` the sentences state (or, for `any`, of each sentence as a whole). */
 export function valueTies(
   view: QuestionView,
@@ -201,7 +223,7 @@ export function valueTies(
       ...(type === 'date' ? freshValues(view, sentence.text, 'duration') : []),
     ];
     for (const value of literal) {
-      const at = sentence.text.indexOf(value);
+      const at = wholeAt(sentence.text, value);
       if (at >= 0 && !spans.some((span) => sameValue(span.text, value)))
         spans.push({ text: value, start: at, end: at + value.length, type });
     }

@@ -28,6 +28,7 @@ const run = (answer: string, extra: Partial<GatedRun> = {}): GatedRun => ({
   tool_calls: [],
   status: 'running',
   mode: 'offline',
+  principal: null,
   ...extra,
 });
 

@@ -4,6 +4,9 @@ import type { RunStatus } from '../../../domain/run-state.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
 import { gateAnswer, type GateThresholds } from '../evidence-gate/evidence-gate.ts';
 import { answeredByTable, computedByTable, selectedColumns } from '../evidence-gate/table-fit.ts';
+import type { Principal } from '../../../domain/index.ts';
+import type { SharedDeps } from '../shared-deps.ts';
+import { recheckOverTables } from '../tools/table-recheck.ts';
 
 /** What the gate reads of a run: the question, its needs, what it found and answered, and its tool calls. */
 export interface GatedRun {
@@ -15,9 +18,13 @@ export interface GatedRun {
   tool_calls: ToolCallRecord[];
   status: RunStatus;
   mode: string;
+  principal: Principal | null;
   /** rag's offline hop chains: the questions they resolved are readings of one need, not needs of their own. */
   hop_chains?: readonly { resolved: readonly string[] }[];
 }
+
+/** A value the gate could not read in a sentence but recomputed over the cited table, as sure as a computed one. */
+const RECHECKED_CONFIDENCE = 0.85;
 
 /** The needs the run split the question into, without the hop chains' resolved readings of the one it nests. */
 const needsOf = (state: GatedRun): string[] =>
@@ -31,18 +38,22 @@ const needsOf = (state: GatedRun): string[] =>
  */
 export async function evidenceGate(
   state: GatedRun,
-  deps: { evidenceGate?: 'enforce' | 'off'; gateThresholds?: GateThresholds },
-) {
+  deps: Partial<Pick<SharedDeps, 'store' | 'tableQuery'>> & {
+    evidenceGate?: 'enforce' | 'off';
+    gateThresholds?: GateThresholds;
+  },
+): Promise<{ update: { answer?: Answer; status?: RunStatus; tool_calls?: ToolCallRecord[] }; summary: string }> {
   const answer = state.answer;
   if (!answer) return { update: {}, summary: 'no answer' };
-  const decision = gateAnswer({
-    question: state.standalone_question || state.question,
+  const question = state.standalone_question || state.question;
+  const cited = state.evidence.filter((item) =>
+    answer.citations.some((citation) => citation.chunk_id === item.chunk_id),
+  );
+  const gated = gateAnswer({
+    question,
     answer,
     evidence: state.evidence,
-    computed: computedByTable(
-      state.tool_calls,
-      state.evidence.filter((item) => answer.citations.some((citation) => citation.chunk_id === item.chunk_id)),
-    ),
+    computed: computedByTable(state.tool_calls, cited),
     computedFrom: selectedColumns(state.tool_calls),
     needs: needsOf(state),
     tableValue: computedByTable(state.tool_calls),
@@ -51,15 +62,34 @@ export async function evidenceGate(
     reground: state.mode === 'offline',
     ...(deps.gateThresholds ? { thresholds: deps.gateThresholds } : {}),
   });
+  // A value no cited sentence states may still be the one the cited table computes to (a model's count).
+  const recheck =
+    gated.verdict === 'refuse' && state.principal && deps.store && deps.tableQuery
+      ? await recheckOverTables(question, answer, cited, state.principal, {
+          store: deps.store,
+          tableQuery: deps.tableQuery,
+        })
+      : undefined;
+  const decision = recheck
+    ? {
+        verdict: 'answer' as const,
+        answer: { ...answer, confidence: Math.min(answer.confidence, RECHECKED_CONFIDENCE) },
+        reason: `recomputed over the cited table: ${recheck.summary}`,
+      }
+    : gated;
+  const toolCalls = recheck ? { tool_calls: [...state.tool_calls, recheck.call] } : {};
   if (deps.evidenceGate === 'off')
     return {
-      update: {},
+      update: toolCalls,
       summary: `off (agents.evidenceGate): would ${decision.verdict}: ${decision.reason}`,
     };
   if (decision.verdict === 'refuse')
     return {
-      update: { answer: decision.answer, status: (state.status === 'running' ? 'running' : 'refused') as RunStatus },
+      update: {
+        answer: decision.answer,
+        status: (state.status === 'running' ? 'running' : 'refused') as RunStatus,
+      },
       summary: `refused: ${decision.reason}`,
     };
-  return { update: { answer: decision.answer }, summary: `${decision.verdict}: ${decision.reason}` };
+  return { update: { answer: decision.answer, ...toolCalls }, summary: `${decision.verdict}: ${decision.reason}` };
 }

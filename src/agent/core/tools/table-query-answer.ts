@@ -68,7 +68,7 @@ export async function runTableQuery(
   return { call, output };
 }
 
-const answered = (output: TableQueryOutput): output is Success =>
+export const answered = (output: TableQueryOutput): output is Success =>
   output.ok && output.rows.length > 0 && output.rows.some((row) => row.some((cell) => cell !== null));
 
 /**
