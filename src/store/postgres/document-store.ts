@@ -48,12 +48,14 @@ import {
 } from './row-mappers.ts';
 import { runTableQuery } from './table-query.ts';
 import { keywordSearch, vectorSearch } from './search.ts';
+import { VisibleChunkCounts } from './visible-chunks.ts';
 
 /** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
 /** Table queries running at once per store: a share of the pool, one per principal (the rest wait their turn). */
 const TABLE_QUERY_WORKERS = 4;
 
 export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
+  const visibleChunks = new VisibleChunkCounts();
   const tableQueries = tableQueryQueue(TABLE_QUERY_WORKERS);
   const documents: DocumentStore = {
     sqlDialect: 'postgresql',
@@ -315,7 +317,9 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
     /** HNSW with an iterative scan, or an exact scan for a reader of few chunks (search.ts). */
     async vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]> {
       if (limit <= 0) return [];
-      return pool.transaction('search vectors', (c) => vectorSearch(c, vector, principalAclKeys(principal), limit));
+      return pool.withClient('search vectors', (c) =>
+        vectorSearch(c, vector, principalAclKeys(principal), limit, visibleChunks),
+      );
     },
 
     async embedderInfo(): Promise<EmbedderInfo | undefined> {

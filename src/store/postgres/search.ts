@@ -6,6 +6,7 @@ import type { EmbedderInfo } from '../ports/document-store.ts';
 import { CHUNKS, halfvecOf } from './document-writes.ts';
 import { rankByBm25 } from './keyword-ranking.ts';
 import { vectorLiteral } from './row-mappers.ts';
+import type { VisibleChunkCounts } from './visible-chunks.ts';
 
 /** Postgres cannot cancel an HNSW search past this many candidates; more costs more than it finds. */
 const MAX_EF_SEARCH = 1000;
@@ -41,29 +42,30 @@ export async function keywordSearch(
  *
  * The walk is over the index's half-precision copies (migration 27) with pgvector's relaxed iterative order, and the
  * rows it finds are ranked by the float32 distance of the rows themselves, ties by pk: the scores are the float ones
- * an exact scan gives. The store's embedder and the reader's chunk count come in one statement, the walk's settings
- * in another, and the statements are named (planned once per connection: planning the filtered walk cost more than
- * running it on a loaded machine).
+ * an exact scan gives. The store's embedder comes with the walk's settings in one statement; the reader's chunk
+ * count is kept a few seconds (visible-chunks.ts); the statements are named (planned once per connection: planning
+ * the filtered walk cost more than running it on a loaded machine). Two round trips in all for an admin.
  */
 export async function vectorSearch(
   c: PoolClient,
   vector: Float32Array,
   keys: readonly string[] | undefined,
   limit: number,
+  visible: VisibleChunkCounts,
 ): Promise<ChannelHit[]> {
-  const acl = aclFilter('d', keys, 3);
-  const meta = (
-    await c.query<{ value: EmbedderInfo | null; n: string | null }>(
+  const k = Math.floor(limit);
+  // The store's embedder, and the walk's settings for this connection (they concern HNSW walks only, which only
+  // this channel makes): one round trip, with no transaction around the search.
+  const embedder = (
+    await c.query<{ value: EmbedderInfo | null }>(
       named(
-        keys === undefined
-          ? "SELECT value, NULL AS n FROM store_meta WHERE key = 'embedder'"
-          : `SELECT value, (SELECT sum(d.chunk_count) FROM documents d WHERE ${aclFilter('d', keys, 1).sql}) AS n
-             FROM store_meta WHERE key = 'embedder'`,
-        acl.params,
+        `SELECT value, set_config('hnsw.ef_search', $1, false), set_config('hnsw.iterative_scan', 'relaxed_order', false),
+                set_config('hnsw.max_scan_tuples', $2, false)
+         FROM store_meta WHERE key = 'embedder'`,
+        [String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, 2 * k))), String(MAX_SCAN_TUPLES)],
       ),
     )
-  ).rows[0];
-  const embedder = meta?.value;
+  ).rows[0]?.value;
   if (!embedder) return [];
   if (vector.length !== embedder.dimension) {
     throw new ValidationError(
@@ -73,15 +75,24 @@ export async function vectorSearch(
       },
     );
   }
-  const k = Math.floor(limit);
   const literal = vectorLiteral(vector);
   let exact = false;
   if (keys !== undefined) {
-    const n = Number(meta?.n ?? 0);
+    const count = aclFilter('d', keys, 1);
+    const n = await visible.get(keys, async () =>
+      Number(
+        (
+          await c.query<{ n: string | null }>(
+            named(`SELECT sum(d.chunk_count) AS n FROM documents d WHERE ${count.sql}`, count.params),
+          )
+        ).rows[0]?.n ?? 0,
+      ),
+    );
     if (n === 0) return [];
     exact = n <= EXACT_SCAN_MAX_CHUNKS;
   }
   if (exact) {
+    const acl = aclFilter('d', keys, 3);
     // Ordered by the score, not by the indexed distance expression, so the planner cannot take the HNSW index.
     const rows = await c.query<{ id: string; score: number }>(
       named(
@@ -93,13 +104,6 @@ export async function vectorSearch(
     );
     return rows.rows.map((row, i) => ({ chunkId: row.id, rank: i + 1, score: Number(row.score) }));
   }
-  await c.query(
-    named(
-      `SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
-              set_config('hnsw.max_scan_tuples', $2, true)`,
-      [String(Math.min(MAX_EF_SEARCH, Math.max(MIN_EF_SEARCH, 2 * k))), String(MAX_SCAN_TUPLES)],
-    ),
-  );
   const half = (expression: string) => halfvecOf(expression, embedder.dimension);
   const walkAcl = aclFilter('d', keys, 2);
   // A relaxed walk may hand rows over slightly out of order: they are kept apart (MATERIALIZED) and sorted after.
