@@ -64,6 +64,9 @@ export class KeywordPostingsBatch {
   private docTerms = new Map<number, number[]>();
   /** Documents whose terms were flushed earlier by this batch (their stored list is merged with the new one). */
   private readonly flushedDocs = new Set<number>();
+  /** The document of the last chunk added, and documents added again after another (their term lists may repeat). */
+  private currentDoc = -1;
+  private recurring = new Set<number>();
   private readonly touched: number[] = [];
 
   constructor(private readonly conn: SqliteConnection) {}
@@ -100,7 +103,8 @@ export class KeywordPostingsBatch {
     if (!docTerms) {
       docTerms = [];
       this.docTerms.set(docPk, docTerms);
-    }
+    } else if (docPk !== this.currentDoc) this.recurring.add(docPk);
+    this.currentDoc = docPk;
     for (const id of touched) {
       this.postingTerm.push(id);
       this.postingPk.push(chunkPk);
@@ -168,7 +172,7 @@ export class KeywordPostingsBatch {
       let names = ids.map((id) => this.terms[id] as string);
       const known = this.flushedDocs.has(docPk) ? (readTerms.get(docPk) as { terms: string } | undefined) : undefined;
       // A document seen again after another (or stored by an earlier flush): its terms once each.
-      if (known || new Set(ids).size !== ids.length)
+      if (known || this.recurring.has(docPk))
         names = [...new Set([...(known ? known.terms.split('\n') : []), ...names])];
       insertTerms.run(docPk, names.join('\n'));
       this.flushedDocs.add(docPk);
@@ -259,6 +263,8 @@ export class KeywordPostingsBatch {
     for (const column of [this.postingTerm, this.postingPk, this.postingDoc, this.postingTf, this.postingLength])
       column.size = 0;
     this.docTerms = new Map();
+    this.currentDoc = -1;
+    this.recurring = new Set();
   }
 }
 
