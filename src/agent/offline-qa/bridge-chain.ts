@@ -1,4 +1,4 @@
-import { bridgeCandidates, type BridgePassage } from './bridge-entities.ts';
+import { bridgeCandidates, type BridgeCandidate, type BridgePassage } from './bridge-entities.ts';
 import { substituteAnswers } from './decompose-offline-hops.ts';
 
 /** One search of a hop chain: the query it ran and what it returned, best first. */
@@ -103,11 +103,13 @@ export interface EvidenceResolution {
  * bridge is read from the evidence; a later hop's bridge only from a sentence that also names the previous bridge,
  * so each step of the chain rests on a sentence linking it to the one before. Where no bridge is found the chain
  * stops, and the hop after the last bridge, with earlier hops' words standing in for unresolved answers, is the query.
+ * `fits` may refuse a candidate for a hop (one of the wrong kind: a person where the hop asks a country).
  */
 export function resolveFromEvidence(
   question: string,
   hops: readonly string[],
   passages: readonly BridgePassage[],
+  fits: (candidate: BridgeCandidate, hop: string) => boolean = () => true,
 ): EvidenceResolution {
   const answers: string[] = [];
   const bridges: EvidenceResolution['bridges'] = [];
@@ -120,7 +122,9 @@ export function resolveFromEvidence(
   for (let index = 0; index < hops.length - 1; index++) {
     const previous = answers[index - 1];
     const readable = previous ? passages.filter((passage) => passage.text.includes(previous)) : passages;
-    const candidates = bridgeCandidates(textOf(index), question, readable, 3);
+    const candidates = bridgeCandidates(textOf(index), question, readable, 3).filter((candidate) =>
+      fits(candidate, hops[index] as string),
+    );
     const best = previous ? candidates.find((candidate) => candidate.sentence.includes(previous)) : candidates[0];
     if (!best) break;
     answers.push(best.text);

@@ -68,6 +68,40 @@ describe('the evidence gate on a nested question', () => {
     expect(decision.verdict).toBe('refuse');
   });
 
+  describe('bridges of the kind a hop asks', () => {
+    const currency = evidenceChunk('paragraphs/portugal.md#0', 'The currency of Portugal is the euro.');
+    const question = 'What is the currency of the country where Harbour Lights was filmed?';
+    const filmedIn = (sentence: string) => evidenceChunk('paragraphs/harbour-lights-filming.md#0', sentence);
+
+    it('reads a country for "the country where …", not the person the sentence names first', () => {
+      const filming = filmedIn('Harbour Lights was filmed by Aldo Venn in Portugal in 1937.');
+      const decision = gateAnswer({
+        question,
+        answer: proposedAnswer('the euro', [
+          citeIn(filming, 'Harbour Lights was filmed by Aldo Venn in Portugal in 1937.'),
+          citeIn(currency, 'The currency of Portugal is the euro.'),
+        ]),
+        evidence: [filming, currency],
+      });
+      expect(decision.reason).toContain('Portugal');
+      expect(decision.verdict).toBe('answer');
+    });
+
+    it('takes no person for a place: a chain that names no country is unlinked', () => {
+      const filming = filmedIn('Harbour Lights was filmed by Aldo Venn in 1937.');
+      const decision = gateAnswer({
+        question,
+        answer: proposedAnswer('the euro', [
+          citeIn(filming, 'Harbour Lights was filmed by Aldo Venn in 1937.'),
+          citeIn(currency, 'The currency of Portugal is the euro.'),
+        ]),
+        evidence: [filming, currency],
+      });
+      expect(decision.verdict).toBe('refuse');
+      expect(decision.reason).toMatch(/nested/);
+    });
+  });
+
   it('reads a question about a record named by an identifier as one question, not a nested one', () => {
     const ticket = evidenceChunk('tickets/hip-12.md#0', 'HIP-12: the billing problem was fixed on 4 March 2024.');
     const decision = gateAnswer({

@@ -52,9 +52,12 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const NAMING = /[\p{Lu}\p{N}]|[\p{Script=Han}]/u;
 /** Question words that carry no attribute: the verb of the question, or its frame. */
 const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took contain contains total do does did'));
-/** Words of Chinese questions that ask rather than say (多少, 多久, 几天 …) or only join (的, 了, 是 …). */
+/**
+ * Words of Chinese questions that ask rather than say (多少, 多久, 几天; 叫什么 "what is it called", 时间 "when") or only
+ * join (的, 了, 是 …).
+ */
 const STOP_HAN_WORDS = new Set(
-  '什么 多少 多久 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 谁 几 几个 几天 几点 吗 呢 的 了 是 在 有 和 与 及 于 之 其 这 那 们 啊 吧 呀 么 年 月 日'.split(
+  '什么 多少 多久 哪里 哪个 哪些 怎么 怎样 如何 为什么 是否 是谁 谁 几 几个 几天 几点 叫 叫做 时间 时候 吗 呢 的 了 是 在 有 和 与 及 于 之 其 这 那 们 啊 吧 呀 么 年 月 日'.split(
     ' ',
   ),
 );
@@ -132,7 +135,11 @@ function countedNoun(question: string): string[] {
   return words.length ? analyzeQuery(words.join(' ')) : [];
 }
 
-const unitOf = (question: string): string | undefined => /(?:几|多少)(\p{Script=Han})/u.exec(question)?.[1];
+/** "多少钱" asks money in whatever currency ("6.2万亿兹罗提"): 钱 is no measure word a value is written in. */
+const unitOf = (question: string): string | undefined => {
+  const unit = /(?:几|多少)(\p{Script=Han})/u.exec(question)?.[1];
+  return unit === '钱' ? undefined : unit;
+};
 
 /** "Which activation function does BERT use?" → the terms of "activation function" (a what/which + noun question). */
 function askedNoun(question: string): { terms: string[]; attribute: boolean } {
