@@ -18,10 +18,13 @@ export const halfvecIndex: PostgresMigration = {
     BEGIN
       IF to_regclass('chunk_vectors') IS NULL THEN RETURN; END IF;
       SELECT (value->>'dimension')::integer INTO dimension FROM store_meta WHERE key = 'embedder';
-      DROP INDEX IF EXISTS chunk_vectors_hnsw;
+      -- Built beside the old index, which is dropped last: searches of processes still on the old schema go on
+      -- during the build (CREATE INDEX blocks writes only; DROP INDEX locks the table until the commit).
       IF dimension IS NOT NULL THEN
-        EXECUTE format('CREATE INDEX chunk_vectors_hnsw ON chunk_vectors USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops)', dimension);
+        EXECUTE format('CREATE INDEX chunk_vectors_hnsw_half ON chunk_vectors USING hnsw ((embedding::halfvec(%s)) halfvec_cosine_ops)', dimension);
       END IF;
+      DROP INDEX IF EXISTS chunk_vectors_hnsw;
+      ALTER INDEX IF EXISTS chunk_vectors_hnsw_half RENAME TO chunk_vectors_hnsw;
     END $$;
   `,
 };
