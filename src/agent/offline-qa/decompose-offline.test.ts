@@ -27,6 +27,11 @@ describe('offline decompose', () => {
     expect(decomposeOffline('What are the terms for termination for convenience and breach in CT-2024-0193?')).toEqual([
       'What are the terms for termination for convenience and breach in CT-2024-0193?',
     ]);
+    // A comma inside a number lists nothing.
+    expect(decomposeOffline('Who has to sign off before I book a trip that will cost $3,000?')).toEqual([
+      'Who has to sign off before I book a trip that will cost $3,000?',
+    ]);
+    expect(decomposeOffline('What are the fees for 1,200 parcels, 3,400 parcels and 12,000 parcels?')).toHaveLength(3);
   });
 
   it('tells plural nouns from singular ones ending in s', () => {

@@ -1,5 +1,7 @@
 const LEAD = /^(.*?\b(?:is|are|was|were|about|describe|summari[sz]e|explain|list|give me|tell me)\s+(?:the\s+)?)/i;
 const TAIL = /\s+((?:of|for|in|under|from)\s+.+)$/i;
+/** A list's comma: not one inside a number ("$3,000"). */
+const LIST_COMMA = /(?<!\d),|,(?!\d)/;
 /** Singular nouns that end in "s" (status, analysis, terms of "business"…) and plurals that do not. */
 const SINGULAR_S = /(?:ss|us|is|news|series|species)$/i;
 const PLURAL_IRREGULAR = new Set(['people', 'children', 'data', 'criteria', 'men', 'women', 'feet', 'teeth']);
@@ -24,17 +26,18 @@ function agree(lead: string, item: string): string {
 /**
  * Offline: a question listing several needs ("the pricing, risks and delivery timeline of X") becomes one question
  * per need, each keeping the shared lead ("What is the", its verb agreeing with the need) and subject ("of X").
- * A list needs a comma, so "termination for convenience and breach" stays one need.
+ * A list needs a comma (not one inside a number: "a trip that will cost $3,000"), so "termination for convenience and
+ * breach" stays one need.
  */
 export function decomposeOffline(question: string): string[] {
   const body = question.trim().replace(/[?.!]+$/, '');
-  if (!body.includes(',')) return [question.trim()];
+  if (!LIST_COMMA.test(body)) return [question.trim()];
   const lead = LEAD.exec(body)?.[1] ?? '';
-  const tailMatch = TAIL.exec(body.slice(lead.length).split(/,/).at(-1) ?? '');
+  const tailMatch = TAIL.exec(body.slice(lead.length).split(LIST_COMMA).at(-1) ?? '');
   const tail = tailMatch?.[1] ?? '';
   const list = body.slice(lead.length, tail ? body.length - tail.length - 1 : body.length);
   const items = list
-    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/i)
+    .split(/\s*(?:(?<!\d),|,(?!\d))\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/i)
     .map((item) => item.trim())
     .filter(Boolean);
   if (items.length < 2) return [question.trim()];

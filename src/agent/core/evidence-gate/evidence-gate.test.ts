@@ -352,4 +352,24 @@ describe('the evidence gate', () => {
     });
     expect(size.verdict).toBe('answer');
   });
+
+  it('does not take a length of time for the point a "when did it start" asks, but does for "when is it reported"', () => {
+    const term = chunk(
+      'msa.md#0',
+      'Under CT-2023-0077 the initial term is 24 months from 1 September 2023. A lost parcel is reported after 10 days.',
+      'msa.md',
+    );
+    const started = gateAnswer({
+      question: 'When did the initial term of CT-2023-0077 start?',
+      answer: answer('24 months. [1]', [cite(term, 'Under CT-2023-0077 the initial term is 24 months')]),
+      evidence: [term],
+    });
+    expect(started.verdict).toBe('refuse');
+    const reported = gateAnswer({
+      question: 'When is a lost parcel reported under CT-2023-0077?',
+      answer: answer('after 10 days. [1]', [cite(term, 'A lost parcel is reported after 10 days.')]),
+      evidence: [term],
+    });
+    expect(reported.verdict).toBe('answer');
+  });
 });

@@ -20,7 +20,7 @@ import {
   type UnnamedBy,
   type ValueTie,
 } from './value-ties.ts';
-import { measuredType } from './measured-type.ts';
+import { asksTimeSpan, measuredType } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
 import { conjoined, quoteOf, statedIn, whyUntied } from './cited-statements.ts';
 import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
@@ -340,7 +340,10 @@ const regroundChunks = (evidence: readonly Evidence[], cited: readonly Evidence[
   evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.includes(chunk));
 
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
-  const spans = [...freshValues(view, head, type), ...(type === 'date' ? freshValues(view, head, 'duration') : [])];
+  const spans = [
+    ...freshValues(view, head, type),
+    ...(type === 'date' && asksTimeSpan(view) ? freshValues(view, head, 'duration') : []),
+  ];
   const bare = head.replace(/[.。!！]+$/u, '').trim();
   // Names only: a number, date or amount must be one the language module reads as such.
   const name = type === 'person' || type === 'organization' || type === 'place';
@@ -356,9 +359,9 @@ function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { tex
 
 /**
  * A question the run split into needs ("When did the term start, and how long is it?"): each need passes the gate on
- * its own over the same cited evidence. The answer stands (each need's part as the producer wrote it: a split that
- * went wrong must not cut a right answer) when at least one need is tied; its confidence is the tied share's. No need
- * tied is a refusal.
+ * its own over the same cited evidence. The answer stands (each need's part as the producer wrote it) when every need
+ * is tied; half an answer to a question asking two things is no answer to it, so a need the evidence does not tie is
+ * a refusal that names it as missing.
  */
 function multiNeed(
   view: QuestionView,
@@ -372,6 +375,7 @@ function multiNeed(
   listed: readonly string[],
 ): GateDecision {
   let tied = 0;
+  const untied: string[] = [];
   // A value computed over a table (gated where the table answered) is the need no sentence states.
   let computed = tableValue;
   let confidence = 1;
@@ -391,7 +395,7 @@ function multiNeed(
       if (computed && TYPED.has(type)) {
         computed = false;
         tied++;
-      }
+      } else untied.push(need);
       continue;
     }
     tied++;
@@ -405,6 +409,12 @@ function multiNeed(
       view,
       `the answer lists several values (${listed.join('; ')}) for ${needs.length} questions`,
       `candidates: ${listed.length} values for ${needs.length} needs`,
+    );
+  if (untied.length)
+    return refuse(
+      view,
+      `the cited evidence does not answer ${untied.map((need) => `"${need}"`).join(', ')}`,
+      `${tied} of ${needs.length} needs tied`,
     );
   return {
     verdict: 'answer',

@@ -61,3 +61,13 @@ export const asksShare = (view: QuestionView): boolean =>
     : /^\s*(?:what|which)\s+(?:share|percentage|percent|proportion|fraction)\b|\bwhat (?:share|percentage|proportion|fraction) of\b/iu.test(
         view.question,
       );
+
+/**
+ * "When is a lost parcel reported?" is answered by a time ("after 10 days") as well as by a date; "When did the term
+ * start?" asks for a point in time, which a length of time ("24 months") is not.
+ */
+export const asksTimeSpan = (view: QuestionView): boolean =>
+  view.module.code !== 'en' ||
+  !/\bwhen\b.*\b(?:start|starts|started|begin|begins|began|open|opens|opened|launch|launched|end|ends|ended|finish|finished|close|closes|closed|expire|expires|expired|sign|signed|found|founded|born|die|died)\b/iu.test(
+    view.question,
+  );

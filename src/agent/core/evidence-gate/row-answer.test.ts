@@ -201,12 +201,29 @@ describe('the evidence gate on a question of several needs', () => {
     });
     expect(listed.verdict).toBe('refuse');
     expect(listed.answer.missing_information.join(' ')).toMatch(/lists several values/u);
+    const needs = [
+      'When did the initial term of CT-2023-0077 start?',
+      'How long does the initial term of CT-2023-0077 last?',
+    ];
     const one = gateAnswer({
       question,
       answer: answer('1 September 2023; 24 months. [1]', cited),
       evidence: [term],
-      needs: ['When did the initial term of CT-2023-0077 start?', 'How long does the initial term last?'],
+      needs,
     });
     expect(one.verdict).toBe('answer');
+  });
+
+  it('refuses half an answer: a need the cited evidence does not tie is named as missing', () => {
+    const question = 'When did the initial term of CT-2023-0077 start, and what is its termination fee?';
+    const cited = [cite(term, 'Under CT-2023-0077 the initial term is 24 months from 1 September 2023.')];
+    const half = gateAnswer({
+      question,
+      answer: answer('1 September 2023. [1]', cited),
+      evidence: [term],
+      needs: ['When did the initial term of CT-2023-0077 start?', 'What is the termination fee of CT-2023-0077?'],
+    });
+    expect(half.verdict).toBe('refuse');
+    expect(half.answer.missing_information.join(' ')).toContain('"What is the termination fee of CT-2023-0077?"');
   });
 });
