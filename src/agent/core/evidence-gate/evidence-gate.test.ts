@@ -262,6 +262,19 @@ describe('the evidence gate', () => {
       }).verdict;
     expect(define('The security on-call rotation is staffed around the clock.')).toBe('refuse');
     expect(define('SEV-2: a major feature degraded for many customers.')).toBe('answer');
+    // An attribute of what an identifier names is no definition of it: the contract's sentence need not repeat it.
+    const contract = chunk(
+      'c#0',
+      'Master Services Agreement CT-2024-0193. Each party’s aggregate liability is capped at $500K per contract year.',
+      'ct-2024-0193.md',
+    );
+    const liability = 'Each party’s aggregate liability is capped at $500K per contract year.';
+    const decision = gateAnswer({
+      question: 'What is the liability of CT-2024-0193?',
+      answer: answer(`${liability} [1]`, [cite(contract, liability)]),
+      evidence: [contract],
+    });
+    expect(decision.verdict).toBe('answer');
   });
 
   it('holds capitalised names the language module misses to the evidence: another supplier’s term is not the answer', () => {

@@ -99,10 +99,21 @@ interface Reading {
  * of the attribute without it). "What does SEV-2 mean …?" asks about its identifier: the sentence (or its heading) names it.
  */
 function statesAttribute({ view, thresholds }: Reading, tie: ValueTie): boolean {
-  if (view.type === 'definition' && view.identifiers.length > 0)
+  if (definesIdentifier(view))
     return view.identifiers.every((id) => names(`${tie.sentence.heading} ${tie.sentence.text}`, id));
   return tie.attribute >= thresholds.attribute && (tie.noun || tie.attribute >= NOUN_WAIVER);
 }
+/** Words that ask what a name means, not about an attribute of what it names. */
+const MEANING = new Set(analyzeQuery('mean means meaning stand stands definition define defined refer refers'));
+/**
+ * "What does SEV-2 mean?", "What is HIP-12?" ask what the identifier itself is; "What is the liability of
+ * CT-2024-0193?" asks an attribute of the contract it names, read as any other.
+ */
+const definesIdentifier = (view: QuestionView): boolean =>
+  view.type === 'definition' &&
+  view.identifiers.length > 0 &&
+  (view.attribute.length === 0 || view.attribute.some((term) => MEANING.has(term)));
+
 /** Whether a tie answers the question: it states what is asked, about what the question names. */
 const tiedTo =
   (reading: Reading) =>
