@@ -64,12 +64,6 @@ describe('English language module', () => {
       '30 April 2025',
     ]);
     expect(en.spans('Top Leaderboard Systems (Dec 10th, 2018)', 'duration')).toEqual([]);
-    // A number joined to its unit is a length of time; one joined to other letters is a name.
-    expect(en.spans('It took 35 seconds, beyond our 30-second timeout.', 'duration').map((s) => s.text)).toEqual([
-      '35 seconds',
-      '30-second',
-    ]);
-    expect(en.spans('Ticket 12-day-ops was closed.', 'duration')).toEqual([]);
     const span = en.spans(sentence, 'amount')[0];
     expect(span && sentence.slice(span.start, span.end)).toBe('$48,000');
   });

@@ -40,14 +40,8 @@ const PATTERNS: Record<'amount' | 'date' | 'duration' | 'number', RegExp[]> = {
   ],
 };
 
-/**
- * Where identifiers sit in a sentence: their digits (CT-2024-0193, HIP-3, v2.1) are names, not values. A number joined
- * to a unit ("a 30-second timeout", "a 12-month term") is a length of time, not a name.
- */
-const IDENTIFIER_LIKE = new RegExp(
-  `[\\p{L}_]+[-_./]?\\d[\\w.-]*|\\d+[-_/](?!${UNIT}(?![\\w-]))[\\p{L}][\\w-]*|[\\w]+(?:-[\\w]+)*-\\d[\\w-]*`,
-  'gu',
-);
+/** Where identifiers sit in a sentence: their digits (CT-2024-0193, HIP-3, v2.1) are names, not values. */
+const IDENTIFIER_LIKE = /[\p{L}_]+[-_./]?\d[\w.-]*|\d+[-_/][\p{L}][\w-]*|[\w]+(?:-[\w]+)*-\d[\w-]*/gu;
 
 function regexSpans(sentence: string, type: 'amount' | 'date' | 'duration' | 'number'): AnswerSpan[] {
   const out: AnswerSpan[] = [];
