@@ -11,7 +11,7 @@ import { answered, describePlan, runTableQuery, tableValue, type TableAnswerDeps
 /** The same computation, made again over the cited tables: what it read and the call that made it. */
 export interface TableRecheck {
   call: ToolCallRecord;
-  /** "the count where Attendance < 15000 in wtq-204-123: 26" */
+  /** What was computed and its value: "the count where Attendance < 15000: 26". */
   summary: string;
 }
 
