@@ -81,9 +81,8 @@ const near = (distance: number): number => 1 / (1 + distance / HALF_DISTANCE);
 
 const LATIN_OR_DIGIT = /[\p{Script=Latin}\p{N}]/u;
 /**
- * Where a value is written whole in a text: not inside a longer word or number ("4" is not in "A-1004", "2024" or
- * "4.5");
- * -1 when nowhere. Han text has no word boundaries to check.
+ * Where a value is written whole in a text, not inside a longer word or number ("4" is not in "A-1004", "2024" or
+ * "4.5"); -1 when nowhere. Han text has no word boundaries to check.
  */
 function wholeAt(text: string, value: string): number {
   const open = (inner: string | undefined, outer: string | undefined): boolean =>
@@ -277,19 +276,21 @@ export function unnamedBy(view: QuestionView, cited: readonly Evidence[]): Unnam
   // A value the question measures (a number, a date, an amount, a length): names beside it are what it is about.
   const naming = !NAME_TYPES.has(measuredType(view)) && view.entities.length > 0;
   const namers = (entity: string): Evidence[] => cited.filter((chunk) => names(chunkText(chunk), entity));
+  /** The names a tie's sentence (or its chunk's title) gives beside the question's own, read once per sentence. */
+  const bridgesOf = ({ sentence }: ValueTie): string[] => {
+    const key = `${sentence.chunk.chunk_id}\n${sentence.text}`;
+    const known = bySentence.get(key);
+    if (known) return known;
+    const read = [sentence.chunk.title, ...view.module.entities(`${sentence.before} ${sentence.text}`)].filter(
+      (name) => name.trim().length > 1 && !view.entities.some((asked) => names(name, asked) || names(asked, name)),
+    );
+    bySentence.set(key, read);
+    return read;
+  };
   const bridged = (tie: ValueTie, entity: string): boolean => {
-    const { chunk } = tie.sentence;
-    const key = `${chunk.chunk_id}\n${tie.sentence.text}`;
-    let bridges = bySentence.get(key);
-    if (!bridges) {
-      bridges = [chunk.title, ...view.module.entities(`${tie.sentence.before} ${tie.sentence.text}`)].filter(
-        (name) => name.trim().length > 1 && !view.entities.some((asked) => names(name, asked) || names(asked, name)),
-      );
-      bySentence.set(key, bridges);
-    }
-    const candidates = bridges;
+    const bridges = bridgesOf(tie);
     return namers(entity).some(
-      (other) => other.doc_id === chunk.doc_id || candidates.some((name) => names(chunkText(other), name)),
+      (other) => other.doc_id === tie.sentence.chunk.doc_id || bridges.some((name) => names(chunkText(other), name)),
     );
   };
   return (tie) => {
