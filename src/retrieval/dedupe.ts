@@ -1,4 +1,7 @@
 import type { ChannelName } from '../domain/index.ts';
+import { type StoredShingles, storedShingles } from '../text/analysed-form.ts';
+import { inheritChannels, mayGiveEvidence } from './dedupe-channels.ts';
+import { dedupeStoredLoop, storedFormsServe } from './dedupe-stored.ts';
 import type { FusedCandidate } from './fuse.ts';
 import { hashOfKey, mix, ShingleSets, WORD_ID_LIMIT } from './shingle-sets.ts';
 
@@ -13,6 +16,11 @@ export interface DedupeOptions {
    * entries, their channels included, are what a run without the limit gives.
    */
   keep?: number;
+  /**
+   * A candidate's stored analysed form (text/analysed-form.ts), when the store keeps one: with a form for every
+   * candidate that has text, its shingle hashes stand in for reading the texts (the same result; see dedupe-stored.ts).
+   */
+  formOf?: (chunkId: string) => Uint8Array | undefined;
 }
 
 export interface DedupeResult {
@@ -55,15 +63,29 @@ export function dedupeCandidates(
     }
   }
 
+  const collapsed = new Map<string, string>();
+  const keep = options.keep ?? Number.POSITIVE_INFINITY;
+  const stored =
+    options.formOf && storedFormsServe(threshold, size) ? formsOf(merged, textOf, options.formOf) : undefined;
+  if (stored) {
+    const kept = dedupeStoredLoop(
+      merged.values(),
+      textOf,
+      (id) => stored.get(id) as StoredShingles,
+      threshold,
+      keep,
+      collapsed,
+    );
+    return { kept, collapsed };
+  }
+
   const kept: FusedCandidate[] = [];
   const keptText: { words: Int32Array | undefined; shingles: Int32Array }[] = [];
-  const collapsed = new Map<string, string>();
   const wordIds = WORD_TABLE;
   wordIds.reset();
   const sets = SHINGLE_SETS;
   sets.begin();
   const longShingles = new Map<string, number>();
-  const keep = options.keep ?? Number.POSITIVE_INFINITY;
   // Prefix filter: a kept text is indexed under its shingles of smallest id, as many as a twin at the threshold must
   // share one of (see prefixLength); a new text only meets the kept ones that share one with its own.
   const filtered = threshold > 0;
@@ -95,13 +117,7 @@ export function dedupeCandidates(
     if (twin >= 0) {
       const keeper = kept[twin] as FusedCandidate;
       collapsed.set(candidate.chunkId, keeper.chunkId);
-      // The kept passage inherits channel evidence it lacked, so a trace still shows both channels found it.
-      for (const [channel, hit] of Object.entries(candidate.channels) as [
-        ChannelName,
-        { rank: number; score: number },
-      ][]) {
-        if (!keeper.channels[channel]) keeper.channels[channel] = { ...hit };
-      }
+      inheritChannels(keeper, candidate);
       continue;
     }
     if (full) continue;
@@ -308,11 +324,21 @@ function grownInt32(array: Int32Array): Int32Array<ArrayBuffer> {
 const WORD_TABLE = new WordTable();
 const SHINGLE_SETS = new ShingleSets();
 
-/** Whether `candidate` found by a channel that one of `kept` was not found by. */
-function mayGiveEvidence(candidate: FusedCandidate, kept: readonly FusedCandidate[]): boolean {
-  for (const channel of Object.keys(candidate.channels) as ChannelName[])
-    for (const other of kept) if (!other.channels[channel]) return true;
-  return false;
+/** Every candidate's stored shingles, or undefined when one that has text has no readable form. */
+function formsOf(
+  merged: ReadonlyMap<string, FusedCandidate>,
+  textOf: (chunkId: string) => string | undefined,
+  formOf: (chunkId: string) => Uint8Array | undefined,
+): Map<string, StoredShingles> | undefined {
+  const forms = new Map<string, StoredShingles>();
+  for (const id of merged.keys()) {
+    if (textOf(id) === undefined) continue;
+    const form = formOf(id);
+    const shingles = form ? storedShingles(form) : undefined;
+    if (!shingles) return undefined;
+    forms.set(id, shingles);
+  }
+  return forms;
 }
 
 const WORDS = /[\p{L}\p{N}]+/gu;

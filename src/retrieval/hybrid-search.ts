@@ -139,9 +139,12 @@ export class HybridSearch {
     const chunks = await timed(
       'fetch',
       () =>
+        // With each chunk's stored analysed form, where the store keeps one: dedupe and the offline reranker read it
+        // instead of the text.
         store.getChunks(
           pool.map((candidate) => candidate.chunkId),
           principal,
+          { analysed: true },
         ),
       countOf,
     );
@@ -152,7 +155,10 @@ export class HybridSearch {
     // Only the survivors the reranker or the top K take are wanted, unless identifiers may move a document's chunks.
     const keep = identifierTerms.length > 0 ? undefined : useReranker ? Math.max(rerankDepth, topK) : topK;
     const { kept } = inSyncSpan('retrieval dedupe', (dedupeSpan) => {
-      const deduped = dedupeCandidates(visible, (id) => byId.get(id)?.text, keep === undefined ? {} : { keep });
+      const deduped = dedupeCandidates(visible, (id) => byId.get(id)?.text, {
+        formOf: (id) => byId.get(id)?.analysed,
+        ...(keep === undefined ? {} : { keep }),
+      });
       dedupeSpan?.setAttributes({
         'evident.retrieval.channel': 'dedupe',
         'evident.retrieval.input_count': visible.length,
@@ -171,7 +177,12 @@ export class HybridSearch {
             query,
             head.map((candidate) => {
               const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
-              return { id: candidate.chunkId, text: chunkSearchText(chunk), retrievalScore: candidate.score };
+              return {
+                id: candidate.chunkId,
+                text: chunkSearchText(chunk),
+                retrievalScore: candidate.score,
+                ...(chunk.analysed ? { analysed: chunk.analysed } : {}),
+              };
             }),
           ),
         countOf,
@@ -187,7 +198,7 @@ export class HybridSearch {
 
     const results: SearchResult[] = ranked.slice(0, topK).map(({ candidate, rerankScore }, i) => {
       const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
-      const { source, title, ...plain } = chunk;
+      const { source, title, analysed: _analysed, ...plain } = chunk;
       return {
         rank: i + 1,
         chunk: plain,

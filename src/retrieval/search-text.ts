@@ -1,8 +1,2 @@
-/**
- * The text that represents a chunk to both channels (keyword and vector): where it sits (document title, heading
- * path) and what it says. Ingestion and reindex must build it the same way, so it lives here once.
- */
-export const chunkSearchText = (chunk: { title: string; headingPath: readonly string[]; text: string }): string =>
-  [chunk.title, ...chunk.headingPath.filter((heading) => !chunk.text.startsWith(heading)), chunk.text]
-    .filter(Boolean)
-    .join('\n');
+/** Where retrieval and ingestion have always imported it from; defined in text/ so the store's backfill reads it too. */
+export { chunkSearchText } from '../text/chunk-search-text.ts';

@@ -1,3 +1,8 @@
+import { prefixLength } from '../text/analysed-form.ts';
+
+/** Prefix filtering's length (defined beside the stored analysed form, whose shingle prefix uses it too). */
+export { prefixLength };
+
 /**
  * The word-shingle sets dedupe compares, as small integer ids, and the prefix index that finds which kept texts a new
  * one can be a near-twin of. One dedupe call is one session (`begin`): a shingle gets an id the first time the
@@ -200,16 +205,6 @@ export function mix(a: number, b: number, c: number): number {
 
 /** Word ids below this pack three to a shingle key. */
 export const WORD_ID_LIMIT = 2 ** 17;
-
-/**
- * How many of a shingle set's smallest ids two sets at Jaccard ≥ t must share one of: |x ∩ y| ≥ t·|x ∪ y| ≥ t·|x|,
- * and two sets sharing α entries share one among each one's first |x| − α + 1 in any one order (prefix filtering).
- * Rounded towards a longer prefix, which is always safe.
- */
-export function prefixLength(size: number, threshold: number): number {
-  const overlap = Math.ceil(threshold * size - 1e-9);
-  return Math.min(size, Math.max(1, size - overlap + 2));
-}
 
 function grown(array: Int32Array): Int32Array<ArrayBuffer> {
   const out = new Int32Array(array.length * 2);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeForIndex } from '../../text/analyzer.ts';
+import { encodeAnalysedForm } from '../../text/analysed-form.ts';
 import { LexicalReranker } from './lexical-reranker.ts';
 
 describe('LexicalReranker', () => {
@@ -35,5 +37,52 @@ describe('LexicalReranker', () => {
     ]);
     expect(scores[1]).toBeGreaterThan(scores[0]!);
     expect(await reranker.rerank('x', [])).toEqual([]);
+  });
+
+  it('gives the same scores, bit for bit, from stored analysed forms as from the texts (a candidate without one reads its text)', async () => {
+    const words = [
+      'supplier',
+      'Suppliers',
+      'notice',
+      'period',
+      'CT-2024-0193',
+      'the',
+      'of',
+      'termination',
+      '合同',
+      'café',
+      'x1',
+    ];
+    let state = 5;
+    const pick = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    const reranker = new LexicalReranker();
+    for (let round = 0; round < 40; round++) {
+      const query = Array.from({ length: 1 + pick(4) }, () => words[pick(words.length)]).join(' ');
+      const candidates = Array.from({ length: 1 + pick(30) }, (_, i) => ({
+        id: `c${i}`,
+        text: Array.from({ length: pick(80) }, () => words[pick(words.length)]).join(pick(2) ? ' ' : ', '),
+        retrievalScore: pick(100) / 100,
+      }));
+      const stored = candidates.map((candidate, i) =>
+        i % 7 === 3
+          ? candidate
+          : { ...candidate, analysed: encodeAnalysedForm(candidate.text, analyzeForIndex(candidate.text)) },
+      );
+      expect(await reranker.rerank(query, stored)).toEqual(await reranker.rerank(query, candidates));
+    }
+    // The form is what is read: a form of another text scores as that text.
+    const other = 'termination notice period';
+    const [fromForm] = await reranker.rerank('termination notice', [
+      { id: 'a', text: 'lunch', retrievalScore: 1, analysed: encodeAnalysedForm(other, analyzeForIndex(other)) },
+      { id: 'b', text: 'lunch', retrievalScore: 0 },
+    ]);
+    const [fromText] = await reranker.rerank('termination notice', [
+      { id: 'a', text: other, retrievalScore: 1 },
+      { id: 'b', text: 'lunch', retrievalScore: 0 },
+    ]);
+    expect(fromForm).toBe(fromText);
   });
 });

@@ -1,5 +1,6 @@
 import { analyzeQuery } from '../../text/analyzer.ts';
-import { queryTermMatcher } from '../../text/query-term-positions.ts';
+import { storedTermMatcher } from '../../text/analysed-form.ts';
+import { queryTermMatcher, type TermPositions } from '../../text/query-term-positions.ts';
 import type { RerankCandidate, Reranker } from '../reranker.ts';
 
 export interface LexicalRerankerWeights {
@@ -39,10 +40,17 @@ export class LexicalReranker implements Reranker {
   async rerank(query: string, candidates: readonly RerankCandidate[]): Promise<number[]> {
     if (candidates.length === 0) return [];
     const queryTerms = analyzeQuery(query);
-    // Positions of each query term in each candidate's index terms (see queryTermMatcher: the same positions as
-    // walking analyzeForIndex(text), read from the char codes of ASCII text).
-    const positionsIn = queryTermMatcher(queryTerms);
-    const positions = candidates.map((candidate) => positionsIn(candidate.text));
+    // Positions of each query term in each candidate's index terms: from its stored analysed form when it has one,
+    // else from its text (see queryTermMatcher: the same positions as walking analyzeForIndex(text), read from the
+    // char codes of ASCII text).
+    const storedIn = storedTermMatcher(queryTerms);
+    let positionsIn: ((text: string) => TermPositions) | undefined;
+    const positions = candidates.map((candidate) => {
+      const stored = candidate.analysed ? storedIn(candidate.analysed) : undefined;
+      if (stored) return stored;
+      positionsIn ??= queryTermMatcher(queryTerms);
+      return positionsIn(candidate.text);
+    });
 
     const n = candidates.length;
     const idf = new Map<string, number>();

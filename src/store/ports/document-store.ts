@@ -48,6 +48,17 @@ export interface DocumentExtrasInfo {
 export interface ChunkWithSource extends Chunk {
   source: string;
   title: string;
+  /**
+   * The chunk's stored analysed form (text/analysed-form.ts), only when asked for (`getChunks`'s `analysed`) and
+   * the store keeps one: search's dedupe and offline rerank read it instead of the text. Never part of a result.
+   */
+  analysed?: Uint8Array;
+}
+
+/** What getChunks reads beside the chunks. */
+export interface GetChunksOptions {
+  /** Each chunk's stored analysed form, where the store keeps one (SQLite). */
+  analysed?: boolean;
 }
 
 /** Bounds of one read-only table query. */
@@ -137,7 +148,7 @@ export interface DocumentStore {
    * nothing started (PostgreSQL).
    */
   prepareTableQueries?(): void;
-  getChunks(chunkIds: readonly string[], principal: Principal): Promise<ChunkWithSource[]>;
+  getChunks(chunkIds: readonly string[], principal: Principal, options?: GetChunksOptions): Promise<ChunkWithSource[]>;
 
   /**
    * Replaces the extras of the stored version of `docId` whose content hash is `contentHash`, atomically (for a
