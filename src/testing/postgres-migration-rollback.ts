@@ -1,5 +1,29 @@
-/** SQL that undoes migration 27 (the HNSW index over half-precision copies of the vectors): the float32 index again. */
-export const BEFORE_HALFVEC_INDEX = `
+/**
+ * SQL that undoes migration 28 (the vector log that processes keep their int8 codes current from): no log, and the
+ * HNSW index over half-precision copies of migration 27 again.
+ */
+export const BEFORE_VECTOR_LOG = `
+DO $$
+DECLARE dimension integer;
+BEGIN
+  IF to_regclass('chunk_vectors') IS NOT NULL THEN
+    DROP TRIGGER IF EXISTS chunk_vectors_log_insert ON chunk_vectors;
+    DROP TRIGGER IF EXISTS chunk_vectors_log_delete ON chunk_vectors;
+    SELECT (value->>'dimension')::integer INTO dimension FROM store_meta WHERE key = 'embedder';
+    IF dimension IS NOT NULL AND to_regclass('chunk_vectors_hnsw') IS NULL THEN
+      EXECUTE format('CREATE INDEX chunk_vectors_hnsw ON chunk_vectors USING hnsw ((embedding::public.halfvec(%s)) public.halfvec_cosine_ops)', dimension);
+    END IF;
+  END IF;
+END $$;
+DROP TRIGGER IF EXISTS documents_log_acl ON documents;
+DROP FUNCTION vector_log_write();
+DROP FUNCTION vector_log_acl();
+DROP TABLE vector_log;
+DROP TABLE vector_log_state;
+`;
+
+/** SQL that undoes migration 27 (the HNSW index over half-precision copies of the vectors): the float32 index again. Migration 28 is undone first. */
+export const BEFORE_HALFVEC_INDEX = `${BEFORE_VECTOR_LOG}
 DO $$
 BEGIN
   IF to_regclass('chunk_vectors') IS NOT NULL THEN

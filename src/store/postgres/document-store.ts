@@ -48,14 +48,14 @@ import {
 } from './row-mappers.ts';
 import { runTableQuery } from './table-query.ts';
 import { keywordSearch, vectorSearch } from './search.ts';
-import { VisibleChunkCounts } from './visible-chunks.ts';
+import { VectorCodes } from './vector-codes.ts';
 
 /** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
 /** Table queries running at once per store: a share of the pool, one per principal (the rest wait their turn). */
 const TABLE_QUERY_WORKERS = 4;
 
 export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
-  const visibleChunks = new VisibleChunkCounts();
+  const vectorCodes = new VectorCodes();
   const tableQueries = tableQueryQueue(TABLE_QUERY_WORKERS);
   const documents: DocumentStore = {
     sqlDialect: 'postgresql',
@@ -314,11 +314,11 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
       return pool.withClient('search keywords', (c) => keywordSearch(c, terms, principalAclKeys(principal), limit));
     },
 
-    /** HNSW with an iterative scan, or an exact scan for a reader of few chunks (search.ts). */
+    /** Exact: the process's int8 codes pick the candidates, the database ranks them by float32 distance (search.ts). */
     async vectorSearch(vector: Float32Array, principal: Principal, limit: number): Promise<ChannelHit[]> {
       if (limit <= 0) return [];
       return pool.withClient('search vectors', (c) =>
-        vectorSearch(c, vector, principalAclKeys(principal), limit, visibleChunks),
+        vectorSearch(c, vector, principalAclKeys(principal), limit, vectorCodes),
       );
     },
 

@@ -7,6 +7,7 @@ import { CORPUS, type KeywordDocument, type KeywordTable } from './keyword-index
 import { KeywordStatsDelta } from './term-stats.ts';
 import type { SchemaNames } from './migrations/index.ts';
 import { vectorLiteral } from './row-mappers.ts';
+import { VECTOR_LOG_TRIGGERS } from './migrations/028-vector-log.ts';
 
 export const CHUNKS: KeywordTable = { corpus: CORPUS.chunks, table: 'chunks' };
 
@@ -33,8 +34,24 @@ export async function insertDocuments(
   );
   for (const embedder of embedders.values()) await bindEmbedder(c, embedder);
   const stats = new KeywordStatsDelta();
-  for (const [i, write] of writes.entries()) await insertOne(c, names, write, keywords[i] ?? [], stats);
+  const vectors: PendingVectors = { pks: [], literals: [] };
+  for (const [i, write] of writes.entries()) await insertOne(c, names, write, keywords[i] ?? [], stats, vectors);
+  // The batch's vectors in one statement: one pass of the vector log's trigger (migration 28) for the whole batch.
+  // Rows a later document of the batch removed (a parent's new version removes its old attachments) are skipped.
+  if (vectors.pks.length > 0) {
+    await c.query(
+      `INSERT INTO chunk_vectors (chunk_pk, embedding)
+       SELECT u.pk, u.e FROM unnest($1::bigint[], $2::vector[]) AS u(pk, e) WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.pk = u.pk)`,
+      [vectors.pks, vectors.literals],
+    );
+  }
   await stats.apply(c);
+}
+
+/** Vectors of a batch's chunks, written together once every document of the batch is in. */
+interface PendingVectors {
+  pks: number[];
+  literals: string[];
 }
 
 /** One document version of a batch: `insertDocuments` has taken its lock and checked its embedder. */
@@ -44,6 +61,7 @@ async function insertOne(
   write: DocumentWrite,
   keywords: readonly KeywordDocument[],
   stats: KeywordStatsDelta,
+  vectors: PendingVectors,
 ): Promise<void> {
   const { document } = write;
   const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId]))
@@ -99,10 +117,10 @@ async function insertOne(
       ],
     );
     const pkOf = new Map(inserted.rows.map((row) => [row.id, Number(row.pk)]));
-    await c.query('INSERT INTO chunk_vectors (chunk_pk, embedding) SELECT * FROM unnest($1::bigint[], $2::vector[])', [
-      write.chunks.map((chunk) => pkOf.get(chunk.id)),
-      write.vectors.map(vectorLiteral),
-    ]);
+    for (const [i, chunk] of write.chunks.entries()) {
+      vectors.pks.push(pkOf.get(chunk.id) as number);
+      vectors.literals.push(vectorLiteral(write.vectors[i] as Float32Array));
+    }
     keywords.forEach((k) => stats.add(CORPUS.chunks, k));
     stats.addPostings(
       CORPUS.chunks,
@@ -211,20 +229,23 @@ async function bindEmbedder(c: PoolClient, embedder: EmbedderInfo): Promise<void
   await createVectorTable(c, embedder);
 }
 
-/** `column` as pgvector's half-precision vector of `dimension`: the expression the HNSW index is built over. */
-export const halfvecOf = (column: string, dimension: number): string => `${column}::halfvec(${Math.floor(dimension)})`;
-
-/** (Re)creates the vector table with its HNSW index for `embedder`'s dimension and records the binding. */
+/**
+ * (Re)creates the vector table for `embedder`'s dimension, with the triggers that log its writes, and records the
+ * binding. No graph index (migration 28): searches scan each process's int8 codes of the vectors (vector-codes.ts),
+ * which a new generation of the log makes every process load again.
+ */
 export async function createVectorTable(c: PoolClient, embedder: EmbedderInfo): Promise<void> {
   await c.query('DROP TABLE IF EXISTS chunk_vectors');
   await c.query(`CREATE TABLE chunk_vectors (
     chunk_pk bigint PRIMARY KEY REFERENCES chunks(pk) ON DELETE CASCADE,
     embedding vector(${embedder.dimension}) NOT NULL
   )`);
-  // Over half-precision copies (migration 27): half the index's size and pages; searches rescore with float32.
+  await c.query(VECTOR_LOG_TRIGGERS);
   await c.query(
-    `CREATE INDEX chunk_vectors_hnsw ON chunk_vectors USING hnsw ((${halfvecOf('embedding', embedder.dimension)}) halfvec_cosine_ops)`,
+    `UPDATE vector_log_state SET generation = md5(random()::text || clock_timestamp()::text), version = version + 1,
+       kept_from = version + 2`,
   );
+  await c.query('DELETE FROM vector_log');
   await c.query("UPDATE store_meta SET value = $1 WHERE key = 'embedder'", [
     JSON.stringify({ id: embedder.id, dimension: embedder.dimension }),
   ]);

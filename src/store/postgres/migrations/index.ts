@@ -26,6 +26,7 @@ import { sessions } from './024-sessions.ts';
 import { directory } from './025-directory.ts';
 import { postingBlocks } from './026-posting-blocks.ts';
 import { halfvecIndex } from './027-halfvec-index.ts';
+import { vectorLog } from './028-vector-log.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -58,4 +59,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   directory,
   postingBlocks,
   halfvecIndex,
+  vectorLog,
 ];
