@@ -7,11 +7,15 @@
  *   node --import tsx bench/ingest/store-writes.ts --record /tmp/writes-10k.bin --size 10000
  *   node --import tsx bench/ingest/store-writes.ts --replay /tmp/writes-10k.bin --batch 64 --rounds 3 --compare /tmp/base
  *
+ * `--onto <file.db>` replays into a copy of that store (each checkout's copy migrated when it opens, before the clock
+ * starts) instead of an empty one, the recorded documents and chunks renamed so they add to it: the writes' cost at
+ * that store's size (e.g. a 100k-chunk store of `bench/retrieval/run.ts`).
+ * `--merge-rows N` sets the keyword postings' merge threshold (rows of `keyword_recent`) in checkouts that have one.
  * `--batch N` regroups the recorded documents N to a transaction (`putDocuments`); without it the batches are
  * replayed as recorded (their size set by `ingest.batchMs` on the recording machine). CPU is the process's
  * (user + system), which here is the writing thread's: the figure to compare, as wall time follows the machine's load.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +36,8 @@ const { values: flags } = parseArgs({
     batch: { type: 'string' },
     rounds: { type: 'string', default: '3' },
     compare: { type: 'string' },
+    'merge-rows': { type: 'string' },
+    onto: { type: 'string' },
   },
   strict: true,
 });
@@ -65,6 +71,14 @@ async function record(file: string): Promise<void> {
   }
 }
 
+/** `value` with every string that starts with `docId` (the id, its chunks' ids, the extras' references) prefixed. */
+function renamed(value: unknown, docId: string): unknown {
+  if (typeof value === 'string') return value.startsWith(docId) ? `replayed/${value}` : value;
+  if (Array.isArray(value)) return value.map((item) => renamed(item, docId));
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renamed(item, docId)]));
+}
+
 async function replay(file: string): Promise<void> {
   const recorded = deserialize(readFileSync(file)) as DocumentWrite[][];
   const per = flags.batch ? Number(flags.batch) : 0;
@@ -73,6 +87,11 @@ async function replay(file: string): Promise<void> {
     per > 0
       ? Array.from({ length: Math.ceil(flat.length / per) }, (_, i) => flat.slice(i * per, (i + 1) * per))
       : recorded;
+  if (flags.onto)
+    for (const batch of batches)
+      batch.forEach((write, i) => {
+        batch[i] = renamed(write, write.document.docId) as DocumentWrite;
+      });
   const chunks = flat.reduce((n, write) => n + write.chunks.length, 0);
   const here = resolve(import.meta.dirname, '../..');
   const checkouts = [here, ...(flags.compare ? [resolve(flags.compare)] : [])];
@@ -81,6 +100,12 @@ async function replay(file: string): Promise<void> {
       async (dir) => (await import(join(dir, 'src/store/sqlite/store.ts'))).openSqliteStore as typeof openSqliteStore,
     ),
   );
+  if (flags['merge-rows'])
+    for (const dir of checkouts) {
+      // The keyword postings' merge threshold (recent rows), in checkouts that have one.
+      const tails = await import(join(dir, 'src/store/sqlite/keyword-postings/postings-tails.ts'));
+      if (tails.mergePolicy) tails.mergePolicy.rows = Number(flags['merge-rows']);
+    }
   console.log(`${chunks} chunks in ${flat.length} documents, ${batches.length} transactions\n`);
   console.log('| round | checkout | CPU s (system) | CPU µs per chunk | wall s | store MiB | load |');
   console.log('|---:|---|---:|---:|---:|---:|---:|');
@@ -89,6 +114,7 @@ async function replay(file: string): Promise<void> {
     for (const [i, dir] of checkouts.entries()) {
       const tmp = mkdtempSync(join(tmpdir(), 'evident-store-writes-'));
       try {
+        if (flags.onto) copyFileSync(resolve(flags.onto), join(tmp, 'replay.db'));
         const store = await (opens[i] as typeof openSqliteStore)(join(tmp, 'replay.db'));
         const cpuBefore = process.cpuUsage();
         const t0 = performance.now();

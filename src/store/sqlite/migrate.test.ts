@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../errors/index.ts';
+import { ADMIN, documentWrite } from '../../testing/store-conformance/fixtures.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 import { openSqliteStore } from './store.ts';
@@ -98,6 +99,24 @@ describe('migrations', () => {
     const path = fresh();
     new Database(path).close();
     await expect(openSqliteStore(path, { readonly: true })).rejects.toThrow(/needs migrating/);
+  });
+
+  it('upgrades a store with keyword postings (schema 25) to the recent postings table (026), searching the same', async () => {
+    const path = fresh();
+    const db = new Database(path);
+    migrate(db, MIGRATIONS.slice(0, 25), { location: path });
+    db.close();
+    const store = await openSqliteStore(path);
+    const chunk = (text: string) => ({ text, keywords: text, vector: new Float32Array(8).fill(0.5) });
+    await store.putDocuments([
+      documentWrite({ docId: 'a.md', chunks: [chunk('merged postings stay'), chunk('recent postings')] }),
+    ]);
+    const found = (await store.keywordSearch(['postings'], ADMIN, 10)).map((hit) => hit.chunkId).sort();
+    await store.close();
+    expect(found).toEqual(['a.md#0', 'a.md#1']);
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT count FROM keyword_recent WHERE term = 'postings'").all()).toEqual([{ count: 2 }]);
+    check.close();
   });
 });
 

@@ -5,7 +5,7 @@ import type { StoredBlocks } from './term-lists.ts';
 const CACHE_BYTES = 48 * 1024 * 1024;
 
 /**
- * Terms' blocks as last read from `keyword_blocks`, valid for one store generation (every content write bumps it, so
+ * Terms' blocks as last read from `keyword_blocks` and `keyword_recent`, valid for one store generation (every content write bumps it, so
  * a write in this or another process empties the cache). Reading a frequent term's hundreds of block rows costs more
  * than ranking them; queries share their frequent terms, so those stay here.
  */
@@ -30,12 +30,15 @@ export class TermBlockCache {
       this.terms.set(term, hit);
       return hit.blocks;
     }
+    // The merged blocks and those of the batches since the last merge (`postings-merge.ts`), in pk order.
     const rows = conn
       .stmt(
-        'SELECT first_pk, last_pk, count, max_tf, min_length, data FROM keyword_blocks WHERE term = ? ORDER BY first_pk',
+        `SELECT first_pk, last_pk, count, max_tf, min_length, data FROM keyword_blocks WHERE term = @term
+         UNION ALL SELECT first_pk, last_pk, count, max_tf, min_length, data FROM keyword_recent WHERE term = @term
+         ORDER BY first_pk`,
       )
       .raw(true)
-      .all(term) as [number, number, number, number, number, Uint8Array][];
+      .all({ term }) as [number, number, number, number, number, Uint8Array][];
     const blocks = toBlocks(rows);
     let bytes = 64 + rows.length * 40;
     for (const data of blocks.data) bytes += data.length;

@@ -14,8 +14,11 @@ import { openSqliteStore } from '../store.ts';
 import type { Store } from '../../store.ts';
 import { TermStats } from '../term-stats.ts';
 import { DecodedBlock } from './block-codec.ts';
+import { keywordPostings } from '../migrations/025-keyword-postings.ts';
+import { keywordRecent } from '../migrations/026-keyword-recent.ts';
 import { backfillKeywordPostings } from './backfill.ts';
 import { rankPostings } from './postings-ranking.ts';
+import { mergePolicy } from './postings-tails.ts';
 
 /** Words in frequency tiers, so queries mix terms in most chunks, in many, and in a few. */
 const TIERS = [
@@ -87,6 +90,8 @@ let conn: SqliteConnection;
 let stats: TermStats;
 
 beforeAll(async () => {
+  // Batches merge their postings into keyword_blocks past 400 recent rows: the ranking reads both tables.
+  mergePolicy.rows = 400;
   const store = await openSqliteStore(path);
   await fill(store);
   await store.close();
@@ -184,7 +189,7 @@ describe('keyword postings upkeep', () => {
     const copy = join(root, 'copy.db');
     conn.db.exec(`VACUUM INTO '${copy}'`);
     const db = new Database(copy);
-    db.exec('DELETE FROM keyword_blocks; DELETE FROM keyword_doc_terms;');
+    db.exec('DELETE FROM keyword_blocks; DELETE FROM keyword_recent; DELETE FROM keyword_doc_terms;');
     backfillKeywordPostings(db);
     expect(JSON.stringify(postingsOf(db))).toBe(JSON.stringify(written));
     expect(JSON.stringify(docTermsOf(db))).toBe(JSON.stringify(docTermsOf(conn.db)));
@@ -216,9 +221,11 @@ describe('keyword postings upkeep', () => {
     const old = join(root, 'old.db');
     conn.db.exec(`VACUUM INTO '${old}'`);
     const db = new Database(old);
-    db.exec(
-      'DROP TABLE keyword_blocks; DROP TABLE keyword_doc_terms; DELETE FROM schema_migrations WHERE version = 25;',
-    );
+    // The store as it was before migrations 025 and 026, which are then run on it (later ones, not about the
+    // postings, stay applied).
+    db.exec('DROP TABLE keyword_blocks; DROP TABLE keyword_doc_terms; DROP TABLE keyword_recent;');
+    keywordPostings.up(db);
+    keywordRecent.up(db);
     db.close();
     const store = await openSqliteStore(old);
     const ids = async (terms: string[]) =>
@@ -248,12 +255,15 @@ describe('keyword postings upkeep', () => {
   });
 });
 
-/** Every term's postings as [pk, doc, tf, length], in pk order. */
+/** Every term's postings (merged and recent blocks) as [pk, doc, tf, length], in pk order. */
 function postingsOf(db: Database.Database): Record<string, [number, number, number, number][]> {
   const out: Record<string, [number, number, number, number][]> = {};
   const decoded = new DecodedBlock();
   for (const row of db
-    .prepare('SELECT term, first_pk, count, data FROM keyword_blocks ORDER BY term, first_pk')
+    .prepare(
+      `SELECT term, first_pk, count, data FROM keyword_blocks
+       UNION ALL SELECT term, first_pk, count, data FROM keyword_recent ORDER BY term, first_pk`,
+    )
     .all() as {
     term: string;
     first_pk: number;

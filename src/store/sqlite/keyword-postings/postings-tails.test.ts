@@ -33,13 +33,15 @@ const write = (docId: string, chunks: number) =>
     }),
   });
 
-/** Every term's postings as "term pk doc tf length" lines, in term and pk order. */
+/** Every term's postings (merged and recent blocks) as "term pk doc tf length" lines, in term and pk order. */
 function postings(db: Database.Database): string {
   const lines: string[] = [];
   const decoded = new DecodedBlock();
   for (const row of db
     .prepare(
-      'SELECT term, first_pk, last_pk, count, max_tf, min_length, data FROM keyword_blocks ORDER BY term, first_pk',
+      `SELECT term, first_pk, last_pk, count, max_tf, min_length, data FROM keyword_blocks
+       UNION ALL SELECT term, first_pk, last_pk, count, max_tf, min_length, data FROM keyword_recent
+       ORDER BY term, first_pk`,
     )
     .all() as {
     term: string;
@@ -72,7 +74,7 @@ function expectMatchesFts(path: string): void {
   source.exec(`VACUUM INTO '${copy}'`);
   source.close();
   const rebuilt = new Database(copy);
-  rebuilt.exec('DELETE FROM keyword_blocks; DELETE FROM keyword_doc_terms;');
+  rebuilt.exec('DELETE FROM keyword_blocks; DELETE FROM keyword_recent; DELETE FROM keyword_doc_terms;');
   backfillKeywordPostings(rebuilt);
   expect(written).toBe(postings(rebuilt));
   rebuilt.close();
@@ -112,7 +114,11 @@ describe('keyword postings tails cache', () => {
     const db = new Database(path, { readonly: true });
     expect(db.prepare("SELECT count(*) AS n FROM documents WHERE doc_id LIKE 'failed-%'").get()).toEqual({ n: 0 });
     // Frequent terms spilled over several blocks.
-    const blocks = db.prepare("SELECT count(*) AS n FROM keyword_blocks WHERE term = 'alpha'").get() as { n: number };
+    const blocks = db
+      .prepare(
+        "SELECT (SELECT count(*) FROM keyword_blocks WHERE term = 'alpha') + (SELECT count(*) FROM keyword_recent WHERE term = 'alpha') AS n",
+      )
+      .get() as { n: number };
     expect(blocks.n).toBeGreaterThan(2);
     db.close();
     expectMatchesFts(path);

@@ -1,6 +1,6 @@
 import type { SqliteConnection } from '../connection.ts';
 
-/** A term's last stored block, with what appending to it needs: its last pk and document pk, and its bounds. */
+/** A term's last recent block, with what appending to it needs: its last pk and document pk, and its bounds. */
 export interface Tail {
   firstPk: number;
   lastPk: number;
@@ -14,12 +14,18 @@ export interface Tail {
 
 /** Bytes of tails kept per connection; past it the oldest entries go (and a term not held is read from the store). */
 const CAPACITY_BYTES = 64 * 1024 * 1024;
+/**
+ * Rows of `keyword_recent` past which a batch merges them into `keyword_blocks` (`postings-merge.ts`), for the tails
+ * caches made from now on (tests lower it to see merges in small stores).
+ */
+export const mergePolicy = { rows: 100_000 };
 /** What an entry costs beyond its data: the object, its key and the map's slot, roughly. */
 const ENTRY_BYTES = 120;
 
 /**
- * Each term's last block as this connection last wrote or read it, so a batch appends to a term's tail without
- * reading and decoding it again. The entries hold one committed store generation: every content write bumps it
+ * Each term's last block in `keyword_recent` (where batches write, `postings-rows.ts`) as this connection last wrote
+ * or read it, so a batch appends to a term's tail without reading and decoding it again, and how many rows that table
+ * holds (a batch merges them into `keyword_blocks` past `mergeRows`). The entries hold one committed store generation: every content write bumps it
  * (`contentWrite`, which tells the cache when its transaction committed or failed), so a write by another connection
  * or a transaction that rolled back empties the cache. Within one transaction the batch that wrote the entries keeps
  * using them (`owner`). `complete`: every term of the store is held, so a term not held has no postings yet (true
@@ -33,9 +39,14 @@ export class PostingsTails {
   private base = -1;
   private bytes = 0;
   complete = false;
+  /** Rows of `keyword_recent` (counted when the cache began, then as the batches add blocks). */
+  recentRows = 0;
   private readonly tails = new Map<string, Tail>();
 
-  constructor(private readonly capacity = CAPACITY_BYTES) {}
+  constructor(
+    private readonly capacity = CAPACITY_BYTES,
+    readonly mergeRows = mergePolicy.rows,
+  ) {}
 
   /**
    * Called by `batch` before it writes in its transaction, the store at `generation`: empties the cache unless it
@@ -69,7 +80,16 @@ export class PostingsTails {
     this.tails.clear();
     this.bytes = 0;
     this.generation = -1;
-    this.complete = conn.stmt('SELECT 1 FROM keyword_blocks LIMIT 1').get() === undefined;
+    this.recentRows = (conn.stmt('SELECT count(*) AS n FROM keyword_recent').get() as { n: number }).n;
+    this.complete = this.recentRows === 0;
+  }
+
+  /** `keyword_recent` was merged into `keyword_blocks` by the owning batch: no term has a recent tail now. */
+  emptied(): void {
+    this.tails.clear();
+    this.bytes = 0;
+    this.recentRows = 0;
+    this.complete = true;
   }
 
   get(term: string): Tail | undefined {

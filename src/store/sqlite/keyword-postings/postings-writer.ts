@@ -1,6 +1,16 @@
 import type { SqliteConnection } from '../connection.ts';
-import { BLOCK_SIZE, DecodedBlock, encodeBlock, type EncodedBlock } from './block-codec.ts';
-import { encoder, EMPTY, lastDocOf, type PostingsTails, type Tail, tailsOf } from './postings-tails.ts';
+import { BLOCK_SIZE } from './block-codec.ts';
+import { mergeRecent } from './postings-merge.ts';
+import {
+  BLOCK_TABLES,
+  emptyList,
+  readTail,
+  refreshTail,
+  removeFromTerm,
+  rewriteTerm,
+  writeRows,
+} from './postings-rows.ts';
+import { encoder, EMPTY, type PostingsTails, type Tail, tailsOf } from './postings-tails.ts';
 import { chunkTerms } from './tokens.ts';
 
 /** Keyword text the analyser made: lowercase ASCII terms of FTS5's token characters, separated by single spaces. */
@@ -12,13 +22,6 @@ interface BlockRows {
   replaced: unknown[];
   /** New blocks. */
   inserted: unknown[];
-}
-
-interface PendingList {
-  pk: number[];
-  doc: number[];
-  tf: number[];
-  length: number[];
 }
 
 /** An int32 column that grows. */
@@ -37,12 +40,14 @@ class IntColumn {
 }
 
 /**
- * The keyword postings (`keyword_blocks`, migration 025) written beside `chunk_fts` in the ingest transaction. Chunks
- * are gathered per term and written when `flush` is called, one row write per term and batch: a term's new postings
- * are appended to its last block's bytes (held by the connection's tails cache, `postings-tails.ts`, so the block is
- * neither read nor decoded again) up to BLOCK_SIZE, then fill new blocks; the rows go in multi-row statements. A
- * term's blocks hold its chunks in ascending pk. `keyword_doc_terms` keeps each document's distinct terms, so removing
- * a document rewrites only the blocks holding its chunks.
+ * The keyword postings (`keyword_blocks`, migration 025, and `keyword_recent`) written beside `chunk_fts` in the
+ * ingest transaction. Chunks are gathered per term and written when `flush` is called, one row write per term and
+ * batch into the small `keyword_recent` table: a term's new postings are appended to its last recent block's bytes
+ * (held by the connection's tails cache, `postings-tails.ts`, so the block is neither read nor decoded again) up to
+ * BLOCK_SIZE, then fill new blocks; the rows go in multi-row statements. Past `mergeRows` recent rows, the flush moves
+ * them into `keyword_blocks` in one sorted pass (`postings-merge.ts`), so the big table takes each term's row once for
+ * many batches instead of once per batch. A term's blocks hold its chunks in ascending pk. `keyword_doc_terms` keeps
+ * each document's distinct terms, so removing a document rewrites only the blocks holding its chunks.
  *
  * Runs inside the caller's transaction (`contentWrite`, which tells the tails cache whether it committed): a failed
  * write rolls the postings back with everything else. A batch that throws is dropped by its caller with `discard`.
@@ -163,8 +168,9 @@ export class KeywordPostingsBatch {
       const t = this.termIds.get(term) as number;
       this.writeTerm(tails, rows, t, order, starts[t] as number, starts[t + 1] as number);
     }
-    writeRows(conn, 'INSERT OR REPLACE', rows.replaced);
-    writeRows(conn, 'INSERT', rows.inserted);
+    writeRows(conn, 'keyword_recent', 'INSERT OR REPLACE', rows.replaced);
+    writeRows(conn, 'keyword_recent', 'INSERT', rows.inserted);
+    tails.recentRows += rows.inserted.length / 7;
 
     const insertTerms = conn.stmt('INSERT OR REPLACE INTO keyword_doc_terms (doc_pk, terms) VALUES (?, ?)');
     const readTerms = conn.stmt('SELECT terms FROM keyword_doc_terms WHERE doc_pk = ?');
@@ -178,6 +184,10 @@ export class KeywordPostingsBatch {
       this.flushedDocs.add(docPk);
     }
     this.discard();
+    if (tails.recentRows >= tails.mergeRows) {
+      mergeRecent(conn);
+      tails.emptied();
+    }
   }
 
   /** Appends term `t`'s postings `order[from..to)` to its blocks, adding the rows to write to `rows`. */
@@ -195,12 +205,12 @@ export class KeywordPostingsBatch {
     const doc = this.postingDoc.data;
     const tf = this.postingTf.data;
     const length = this.postingLength.data;
-    let tail = tails.get(term) ?? (tails.complete ? undefined : readTail(this.conn, term));
+    let tail = tails.get(term) ?? (tails.complete ? undefined : readTail(this.conn, 'keyword_recent', term));
     let ascending = tail === undefined || (tail.lastPk as number) < (pk[order[from] as number] as number);
     for (let i = from + 1; i < to && ascending; i++)
       ascending = (pk[order[i - 1] as number] as number) < (pk[order[i] as number] as number);
     if (!ascending) {
-      const list: PendingList = { pk: [], doc: [], tf: [], length: [] };
+      const list = emptyList();
       for (let i = from; i < to; i++) {
         const k = order[i] as number;
         list.pk.push(pk[k] as number);
@@ -268,13 +278,6 @@ export class KeywordPostingsBatch {
   }
 }
 
-interface StoredBlock {
-  firstPk: number;
-  lastPk: number;
-  count: number;
-  data: Uint8Array;
-}
-
 /**
  * Removes a document's postings: in each of its terms, the blocks overlapping its chunk pks are rewritten without
  * them (or deleted when emptied). `batch`, when given, is flushed first, so postings it still holds are removed too.
@@ -302,139 +305,8 @@ export function removeKeywordPostings(
     if (pk < min) min = pk;
     if (pk > max) max = pk;
   }
-  const overlapping = conn.stmt(
-    `SELECT first_pk AS firstPk, last_pk AS lastPk, count, data FROM keyword_blocks
-     WHERE term = @term AND first_pk <= @max AND first_pk >= coalesce(
-       (SELECT max(first_pk) FROM keyword_blocks WHERE term = @term AND first_pk <= @min), @min)
-     ORDER BY first_pk`,
-  );
-  const decoded = scratch;
   for (const term of row.terms.split('\n')) {
-    for (const block of overlapping.all({ term, min, max }) as StoredBlock[]) {
-      if (block.lastPk < min) continue;
-      decoded.decode(block.data, block.firstPk, block.count);
-      const kept: PendingList = { pk: [], doc: [], tf: [], length: [] };
-      for (let i = 0; i < decoded.size; i++) {
-        if (decoded.doc[i] === docPk) continue;
-        kept.pk.push(decoded.pk[i] as number);
-        kept.doc.push(decoded.doc[i] as number);
-        kept.tf.push(decoded.tf[i] as number);
-        kept.length.push(decoded.length[i] as number);
-      }
-      if (kept.pk.length === block.count) continue;
-      deleteBlock(conn, term, block.firstPk);
-      if (kept.pk.length > 0) insertBlocks(conn, term, kept);
-    }
+    for (const table of BLOCK_TABLES) removeFromTerm(conn, table, term, docPk, min, max);
     if (batch) refreshTail(conn, tails, term);
   }
-}
-
-/** A term's last stored block, or undefined when it has none. */
-function readTail(conn: SqliteConnection, term: string): Tail | undefined {
-  const row = conn
-    .stmt(
-      'SELECT first_pk, last_pk, count, max_tf, min_length, data FROM keyword_blocks WHERE term = ? ORDER BY first_pk DESC LIMIT 1',
-    )
-    .raw(true)
-    .get(term) as [number, number, number, number, number, Uint8Array] | undefined;
-  if (!row) return undefined;
-  const [firstPk, lastPk, count, maxTf, minLength, data] = row;
-  return { firstPk, lastPk, lastDoc: lastDocOf(data, count), count, maxTf, minLength, data };
-}
-
-/** Holds the term's tail as stored now (after its blocks were rewritten outside the cache). */
-function refreshTail(conn: SqliteConnection, tails: PostingsTails, term: string): void {
-  const tail = readTail(conn, term);
-  if (tail) tails.set(term, tail);
-  else tails.drop(term);
-}
-
-/** Writes block rows (seven values each) in statements of up to 128 rows. */
-function writeRows(conn: SqliteConnection, verb: 'INSERT' | 'INSERT OR REPLACE', values: unknown[]): void {
-  let at = 0;
-  for (const rows of [128, 16, 1]) {
-    const width = rows * 7;
-    if (values.length - at < width) continue;
-    const statement = conn.stmt(
-      `${verb} INTO keyword_blocks (term, first_pk, last_pk, count, max_tf, min_length, data) VALUES ${Array.from(
-        { length: rows },
-        () => '(?, ?, ?, ?, ?, ?, ?)',
-      ).join(', ')}`,
-    );
-    for (; values.length - at >= width; at += width) statement.run(values.slice(at, at + width));
-  }
-}
-
-/** One block decoded at a time while writing (the writes are synchronous). */
-const scratch = new DecodedBlock();
-
-/**
- * Writes `columns` (ascending pk) as blocks of BLOCK_SIZE, the last one possibly shorter; with `replaceFirst`, the
- * first block replaces the stored block with the same first pk.
- */
-function insertBlocks(conn: SqliteConnection, term: string, columns: PendingList, replaceFirst = false): void {
-  const insert = conn.stmt(
-    `INSERT INTO keyword_blocks (term, first_pk, last_pk, count, max_tf, min_length, data)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const update = conn.stmt(
-    `UPDATE keyword_blocks SET last_pk = ?, count = ?, max_tf = ?, min_length = ?, data = ?
-     WHERE term = ? AND first_pk = ?`,
-  );
-  const size = columns.pk.length;
-  for (let from = 0; from < size; from += BLOCK_SIZE) {
-    const block: EncodedBlock = encodeBlock(columns, from, Math.min(size, from + BLOCK_SIZE));
-    if (from === 0 && replaceFirst)
-      update.run(block.lastPk, block.count, block.maxTf, block.minLength, block.data, term, block.firstPk);
-    else insert.run(term, block.firstPk, block.lastPk, block.count, block.maxTf, block.minLength, block.data);
-  }
-}
-
-function deleteBlock(conn: SqliteConnection, term: string, firstPk: number): void {
-  conn.stmt('DELETE FROM keyword_blocks WHERE term = ? AND first_pk = ?').run(term, firstPk);
-}
-
-/** A term whose new chunks do not all come after its stored ones: its whole list is merged and written again. */
-function rewriteTerm(conn: SqliteConnection, term: string, list: PendingList): void {
-  const blocks = conn
-    .stmt('SELECT first_pk AS firstPk, last_pk AS lastPk, count, data FROM keyword_blocks WHERE term = ?')
-    .all(term) as StoredBlock[];
-  const postings: [number, number, number, number][] = [];
-  const decoded = scratch;
-  for (const block of blocks) {
-    decoded.decode(block.data, block.firstPk, block.count);
-    for (let i = 0; i < decoded.size; i++)
-      postings.push([
-        decoded.pk[i] as number,
-        decoded.doc[i] as number,
-        decoded.tf[i] as number,
-        decoded.length[i] as number,
-      ]);
-  }
-  list.pk.forEach((pk, i) => {
-    postings.push([pk, list.doc[i] as number, list.tf[i] as number, list.length[i] as number]);
-  });
-  postings.sort((a, b) => a[0] - b[0]);
-  conn.stmt('DELETE FROM keyword_blocks WHERE term = ?').run(term);
-  insertBlocks(conn, term, {
-    pk: postings.map((p) => p[0]),
-    doc: postings.map((p) => p[1]),
-    tf: postings.map((p) => p[2]),
-    length: postings.map((p) => p[3]),
-  });
-}
-
-function concat(block: DecodedBlock, list: PendingList): PendingList {
-  const join = (head: Int32Array, tail: number[]): number[] => {
-    const out = new Array<number>(block.size + tail.length);
-    for (let i = 0; i < block.size; i++) out[i] = head[i] as number;
-    for (let i = 0; i < tail.length; i++) out[block.size + i] = tail[i] as number;
-    return out;
-  };
-  return {
-    pk: join(block.pk, list.pk),
-    doc: join(block.doc, list.doc),
-    tf: join(block.tf, list.tf),
-    length: join(block.length, list.length),
-  };
 }

@@ -24,6 +24,7 @@ import { storeItemTerms } from './022-store-item-terms.ts';
 import { sessions } from './023-sessions.ts';
 import { directory } from './024-directory.ts';
 import { keywordPostings } from './025-keyword-postings.ts';
+import { keywordRecent } from './026-keyword-recent.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessions,
   directory,
   keywordPostings,
+  keywordRecent,
 ];
