@@ -119,8 +119,10 @@ describe('rag graph, offline', () => {
       'What is the liability of CT-2024-0193?',
     ]);
     expect(run.answer?.answerable).toBe(true);
-    expect(run.answer?.answer).toContain('$12,500');
+    // One value (or sentence) per need, each from this contract: its 36-month term, not another contract's renewal.
+    expect(run.answer?.answer).toContain('36 months');
     expect(run.answer?.answer).toContain('$500K');
+    expect(run.answer?.answer).not.toContain('no automatic renewal');
   });
 
   it('sends an aggregation to table_query and records the call', async () => {

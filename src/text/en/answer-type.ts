@@ -13,7 +13,7 @@ const RULES: readonly [RegExp, AnswerType][] = [
   // ("Who had the highest number of goals?" is decided by the numbers, below.)
   [/^(?:who|whom)\b(?!.*\b(?:number of|how many|most|highest|lowest|least|fewest)\b)/i, 'person'],
   [
-    /\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast)|for how long|duration|notice period|within how)\b/i,
+    /\b(?:how long|how many (?:seconds|minutes|hours|days|weeks|months|years)|how (?:soon|early|quickly|fast|often|frequently)|for how long|duration|notice period|within how)\b/i,
     'duration',
   ],
   [

@@ -9,6 +9,7 @@ describe('English language module', () => {
       ['What is the termination fee of CT-2024-0193?', 'amount'],
       ['How long is the notice period?', 'duration'],
       ['How quickly must we reply to a webhook?', 'duration'],
+      ['How often must partners rotate their webhook secret?', 'duration'],
       ['When was the billing problem fixed?', 'date'],
       ['How many partners use the API?', 'number'],
       ['Who signed the contract?', 'person'],
@@ -64,6 +65,13 @@ describe('English language module', () => {
       '30 April 2025',
     ]);
     expect(en.spans('Top Leaderboard Systems (Dec 10th, 2018)', 'duration')).toEqual([]);
+    // How often: a frequency is a length of time between events.
+    expect(
+      en
+        .spans('Secrets are rotated every 90 days, backups run nightly and audits once a year.', 'duration')
+        .map((s) => s.text),
+    ).toEqual(['every 90 days', 'nightly', 'once a year']);
+    expect(en.spans('Reports are sent monthly.', 'duration').map((s) => s.text)).toEqual(['monthly']);
     const span = en.spans(sentence, 'amount')[0];
     expect(span && sentence.slice(span.start, span.end)).toBe('$48,000');
   });

@@ -26,6 +26,12 @@ const PATTERNS: Record<'amount' | 'date' | 'duration' | 'number', RegExp[]> = {
     /\b(?:1[5-9]|20)\d{2}s?\b/g,
   ],
   duration: [
+    // How often: "every 90 days", "once a year", "twice per quarter", "monthly".
+    new RegExp(
+      `\\b(?:(?:every|each)\\s+(?:(?:${NUMERAL}|${NUMBER_WORD})\\s+)?|(?:once|twice|(?:${NUMERAL}|${NUMBER_WORD})\\s+times)\\s+(?:a|an|per|each|every)\\s+)${UNIT}\\b`,
+      'gi',
+    ),
+    /\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually)\b/gi,
     new RegExp(
       `\\b(?:within\\s+|after\\s+|for\\s+|up to\\s+|at least\\s+)?(?:${NUMERAL}|${NUMBER_WORD})(?:\\s*(?:-|to)\\s*(?:${NUMERAL}|${NUMBER_WORD}))?[\\s-]+(?:calendar\\s+)?${UNIT}\\b`,
       'gi',

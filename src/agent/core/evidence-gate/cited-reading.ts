@@ -3,6 +3,7 @@ import type { AnswerSpan, AnswerType } from '../../../text/language.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { QuestionView } from './question-view.ts';
+import { asksFrequency } from './measured-type.ts';
 
 /**
  * How the gate reads the cited evidence: sentences (a table row is one), symbols a passage defines read as what they
@@ -184,7 +185,6 @@ export const isTableRow = (text: string): boolean => TABLE_ROW.test(text);
 /** A line of `header: value | header: value` cells, as table rows are stored. */
 const TABLE_ROW = /^[^|\n]{1,80}: [^|\n]*(?: \| [^|\n]{1,80}: [^|\n]*)+$/u;
 
-/** Spans of `type` in a sentence that the question does not itself state (a value it repeats answers nothing). */
 /** A Chinese name that holds a word of the question ("卫冕冠军" for "…冠军是谁") restates what is asked. */
 export function restates(view: QuestionView, text: string, type: AnswerType): boolean {
   const name = type === 'person' || type === 'organization' || type === 'place';
@@ -192,19 +192,36 @@ export function restates(view: QuestionView, text: string, type: AnswerType): bo
   return name && view.module.code !== 'en' && view.attribute.some((term) => term.length >= 2 && key.includes(term));
 }
 
+/** Text as whole words between spaces: "capped at 4%" holds " 4 ", "CT-2024-0193" does not. */
+const spaced = (text: string): string =>
+  ` ${text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
+
+/**
+ * Spans of `type` in a sentence that the question does not itself state (a value it repeats answers nothing), read
+ * whole: the "4" of "capped at 4%" is not the question's own when it names CT-2024-0193.
+ */
 export function freshValues(view: QuestionView, text: string, type: AnswerType): AnswerSpan[] {
-  const asked = squash(view.question);
+  const english = view.module.code === 'en';
+  const asked = english ? spaced(view.question) : squash(view.question);
   const references = [...text.matchAll(REFERENCE)].map((match) => [match.index, match.index + match[0].length]);
   return view.module.spans(text, type).filter((span) => {
-    const key = squash(span.text);
-    if (key.length === 0 || asked.includes(key)) return false;
+    const key = english ? spaced(span.text) : squash(span.text);
+    if (key.trim().length === 0 || asked.includes(key)) return false;
     if (restates(view, span.text, type)) return false;
     // A year in a reference ("(Vaswani et al., 2017)") dates a paper, and a year counts nothing.
     if (references.some(([start = 0, end = 0]) => span.start >= start && span.end <= end)) return false;
+    // "How often …?" asks a frequency ("every 90 days"), which a length of time ("within 30 seconds") is not.
+    if (type === 'duration' && asksFrequency(view) && !FREQUENCY.test(span.text)) return false;
     // A bare year counts nothing and lasts no time.
     return !((view.counted.length > 0 || type === 'duration') && YEAR.test(span.text.trim()));
   });
 }
+
+const FREQUENCY = /^(?:every|each|once|twice)\b|\btimes\b|ly$/iu;
 
 /** A bracketed literature reference: "(Zhu et al., 2015)", "(Devlin and Chang, 2018; Wu, 2016)". */
 const REFERENCE = /[([][^()[\]]*(?:et al\.,?|\p{Lu}\p{Ll}+,)\s*\d{4}[a-z]?[^()[\]]*[)\]]/gu;

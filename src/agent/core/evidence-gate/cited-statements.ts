@@ -23,14 +23,6 @@ export function quoteOf(tie: ValueTie): Citation {
   };
 }
 
-/** "What is the total weight, and when is a parcel reported?": the questions a question joins (itself when one). */
-export function conjoined(question: string): string[] {
-  return question
-    .split(/,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why)\b)/iu)
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
 /** Whether a number the head gives is written in the cited chunks (a value read from rows, not computed). */
 export function statedIn(head: string, cited: readonly Evidence[]): boolean {
   const numbers = head.match(/\d[\d,.]*/gu) ?? [];

@@ -384,5 +384,43 @@ describe('the evidence gate', () => {
       evidence: [term],
     });
     expect(reported.verdict).toBe('answer');
+    // A length that measures something else places no point in time.
+    const ticket = chunk('t.md#0', 'Order.shipped was sent twice: the endpoint of HIP-3 took 35 seconds to answer.');
+    const sent = gateAnswer({
+      question: 'When is the order.shipped webhook of HIP-3 sent?',
+      answer: answer('35 seconds. [1]', [cite(ticket, ticket.text)]),
+      evidence: [ticket],
+      reground: true,
+    });
+    expect(sent.verdict).toBe('refuse');
+  });
+
+  it('answers "how often" with a frequency only', () => {
+    const guide = chunk(
+      'guide.md#0',
+      'Partners must answer a webhook within 30 seconds. Partners rotate their webhook secret every 90 days.',
+    );
+    const often = (text: string, quote: string) =>
+      gateAnswer({
+        question: 'How often must partners rotate their webhook secret?',
+        answer: answer(`${text} [1]`, [cite(guide, quote)]),
+        evidence: [guide],
+      });
+    expect(often('within 30 seconds.', 'Partners must answer a webhook within 30 seconds.').verdict).toBe('refuse');
+    const right = often('every 90 days.', 'Partners rotate their webhook secret every 90 days.');
+    expect(right.verdict).toBe('answer');
+  });
+
+  it('reads a value whole against the question: the 4 of "capped at 4%" is not the 4 in CT-2024-0193', () => {
+    const prices = chunk(
+      'msa.md#1',
+      'Under CT-2024-0193 prices are adjusted once a year by the consumer price index, capped at 4%.',
+    );
+    const decision = gateAnswer({
+      question: 'By how much at most are the prices of CT-2024-0193 adjusted each year?',
+      answer: answer('4%. [1]', [cite(prices, prices.text)]),
+      evidence: [prices],
+    });
+    expect(decision.verdict).toBe('answer');
   });
 });

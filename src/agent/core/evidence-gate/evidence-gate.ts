@@ -20,11 +20,13 @@ import {
   type UnnamedBy,
   type ValueTie,
 } from './value-ties.ts';
-import { asksTimeSpan, measuredType } from './measured-type.ts';
+import { asksTimeSpan, measuredType, placesTime } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
-import { conjoined, quoteOf, statedIn, whyUntied } from './cited-statements.ts';
+import { quoteOf, statedIn, whyUntied } from './cited-statements.ts';
+import { decomposeOffline } from '../../offline-qa/decompose-offline.ts';
 import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 import { readNested } from './nested-question.ts';
+import { multiNeed, type NeedVerdict } from './multi-need.ts';
 
 export type { GateDecision } from './gate-decision.ts';
 
@@ -188,7 +190,8 @@ export function gateAnswer(input: GateInput): GateDecision {
 
   const type: AnswerType = measuredType(view);
   const typed = TYPED.has(type);
-  const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : conjoined(question);
+  // The question's own needs when the run did not split it: an answer to one of three asked fees answers no question.
+  const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : decomposeOffline(question);
   // An identifier names the record itself ("the billing problem of HIP-12" is HIP-12's): nothing is nested.
   if (needs.length <= 1 && !input.fromTable && !input.nestedIn && view.identifiers.length === 0) {
     const linking = input.reground ? [...cited, ...regroundChunks(input.evidence, cited)] : cited;
@@ -200,13 +203,22 @@ export function gateAnswer(input: GateInput): GateDecision {
       return { ...decision, reason: `nested (${nested.resolved}): ${decision.reason}` };
     }
   }
-  if (!input.fromTable) {
-    const rows = rowsAnswered(quotedSentences(answer, sentences));
-    const verdict = rows.length ? rowVerdict(view, type, answer, rows, head, input) : undefined;
+  const rows = input.fromTable ? [] : rowsAnswered(quotedSentences(answer, sentences));
+  // An offline answer quoting rows for a split question is read need by need ("Which customer placed A-1003, and
+  // what was its total?" asks two cells of the row).
+  const rowsPerNeed = needs.length > 1 && input.reground === true;
+  if (rows.length && !rowsPerNeed) {
+    const verdict = rowVerdict(view, type, answer, rows, head, input);
     if (verdict) return verdict;
   }
-  if (needs.length > 1)
-    return multiNeed(view, needs, answer, sentences, cited, texts, thresholds, input.tableValue ?? false, listed);
+  if (needs.length > 1) {
+    const split = { view, needs, answer, sentences, evidence: cited, texts, thresholds, rows, input };
+    return multiNeed(view, needs, answer, needVerdict(split), {
+      tableValue: input.tableValue ?? false,
+      offline: input.reground === true,
+      listed,
+    });
+  }
 
   const reading: Reading = {
     view,
@@ -252,6 +264,7 @@ function untypedVerdict(reading: Reading, answer: Answer, sentences: readonly Ci
     verdict: 'answer',
     answer: { ...answer, confidence: confidenceOf(top, undefined, false) },
     reason: `stated in ${top.sentence.chunk.chunk_id}`,
+    statedBy: quoteOf(top),
   };
 }
 
@@ -353,7 +366,9 @@ const regroundChunks = (evidence: readonly Evidence[], cited: readonly Evidence[
 function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
   const spans = [
     ...freshValues(view, head, type),
-    ...(type === 'date' && asksTimeSpan(view) ? freshValues(view, head, 'duration') : []),
+    ...(type === 'date' && asksTimeSpan(view)
+      ? freshValues(view, head, 'duration').filter((span) => placesTime(view, head, span))
+      : []),
   ];
   const bare = head.replace(/[.。!！]+$/u, '').trim();
   // Names only: a number, date or amount must be one the language module reads as such.
@@ -368,68 +383,42 @@ function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { tex
     : spans;
 }
 
-/**
- * A question the run split into needs ("When did the term start, and how long is it?"): each need passes the gate on
- * its own over the same cited evidence. The answer stands (each need's part as the producer wrote it) when every need
- * is tied; half an answer to a question asking two things is no answer to it, so a need the evidence does not tie is
- * a refusal that names it as missing.
- */
-function multiNeed(
-  view: QuestionView,
-  needs: readonly string[],
-  answer: Answer,
-  sentences: readonly CitedSentence[],
-  evidence: readonly Evidence[],
-  texts: readonly string[],
-  thresholds: GateThresholds,
-  tableValue: boolean,
-  listed: readonly string[],
-): GateDecision {
-  let tied = 0;
-  const untied: string[] = [];
-  // A value computed over a table (gated where the table answered) is the need no sentence states.
-  let computed = tableValue;
-  let confidence = 1;
-  for (const need of needs) {
-    const needView = questionView(need);
+/** A split question and what the gate reads its needs against. */
+interface SplitQuestion {
+  view: QuestionView;
+  needs: readonly string[];
+  answer: Answer;
+  sentences: readonly CitedSentence[];
+  evidence: readonly Evidence[];
+  texts: readonly string[];
+  thresholds: GateThresholds;
+  /** The table rows the answer quotes (none when it quotes sentences). */
+  rows: readonly CitedSentence[];
+  input: GateInput;
+}
+
+/** One need of a split question read against the cited evidence by the gate's own rules. */
+function needVerdict(split: SplitQuestion): (need: string) => NeedVerdict {
+  const { view, needs, answer, sentences, evidence, texts, thresholds, rows, input } = split;
+  // A record the question names that no need repeats ("the daily meal limit" of a split that lost "of X") is still
+  // what every need asks about.
+  const orphans = view.identifiers.filter((id) => !needs.some((need) => need.includes(id)));
+  return (need) => {
+    const own = questionView(need);
+    const needView = orphans.length ? { ...own, identifiers: [...own.identifiers, ...orphans] } : own;
     const type = measuredType(needView);
+    const fromRows = rows.length ? rowVerdict(needView, type, answer, rows, '', input) : undefined;
+    if (fromRows) return { decision: fromRows, typed: true };
     const reading: Reading = {
       view: needView,
       weights: termWeights(needView, texts),
       unnamed: unnamedBy(needView, evidence),
       thresholds,
     };
-    const decision = TYPED.has(type)
+    const typed = TYPED.has(type);
+    const decision = typed
       ? typedVerdict(reading, { ...answer, answer: '' }, sentences, type, '', [''])
       : untypedVerdict(reading, answer, sentences);
-    if (decision.verdict !== 'answer') {
-      if (computed && TYPED.has(type)) {
-        computed = false;
-        tied++;
-      } else untied.push(need);
-      continue;
-    }
-    tied++;
-    confidence = Math.min(confidence, decision.answer.confidence);
-  }
-  if (tied === 0) return refuse(view, 'the cited evidence does not state it', 'no need tied');
-  // "2%, 10%; $12,500, $4.20" for two needs lists candidates, and the needs' own readings of the evidence are too
-  // weak to pick among them (a split question's parts lose their subject): nothing decides, so the gate refuses.
-  if (listed.length > needs.length && !tableValue)
-    return refuse(
-      view,
-      `the answer lists several values (${listed.join('; ')}) for ${needs.length} questions`,
-      `candidates: ${listed.length} values for ${needs.length} needs`,
-    );
-  if (untied.length)
-    return refuse(
-      view,
-      `the cited evidence does not answer ${untied.map((need) => `"${need}"`).join(', ')}`,
-      `${tied} of ${needs.length} needs tied`,
-    );
-  return {
-    verdict: 'answer',
-    answer: { ...answer, confidence: round2(confidence * (tied / needs.length)) },
-    reason: `${tied} of ${needs.length} needs tied`,
+    return { decision, typed };
   };
 }

@@ -8,6 +8,8 @@ export interface GateDecision {
   verdict: 'answer' | 'refuse' | 'pass';
   answer: Answer;
   reason: string;
+  /** The cited sentence that states what an untyped question asks (its answer is that sentence). */
+  statedBy?: Citation;
 }
 
 /** A refusal that says what is missing: the question's need and why the cited evidence does not meet it. */

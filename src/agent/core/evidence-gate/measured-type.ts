@@ -54,11 +54,14 @@ export const asksMoney = (view: QuestionView): boolean =>
     : /\b(?:price|cost|fee|fees|salary|budget|pay|paid|spend|spent)\b/iu.test(view.question) &&
       !/\b(?:percent|percentage|share|proportion|fraction|how much of|what part of)\b/iu.test(view.question);
 
-/** "What share of the budget has been spent?", "百分之几": a percentage answers it, a sum or a count does not. */
+/**
+ * "What share of the budget has been spent?", "How much of the monthly fees is credited?", "百分之几": a part of a
+ * whole, which a percentage answers and a sum or a count does not.
+ */
 export const asksShare = (view: QuestionView): boolean =>
   view.module.code === 'zh'
     ? /百分之几|百分比|比例|占比/u.test(view.question)
-    : /^\s*(?:what|which)\s+(?:share|percentage|percent|proportion|fraction)\b|\bwhat (?:share|percentage|proportion|fraction) of\b/iu.test(
+    : /^\s*(?:what|which)\s+(?:share|percentage|percent|proportion|fraction)\b|\bwhat (?:share|percentage|proportion|fraction) of\b|\bhow much of (?:the|its|their|our|this|that)\b/iu.test(
         view.question,
       );
 
@@ -71,3 +74,17 @@ export const asksTimeSpan = (view: QuestionView): boolean =>
   !/\bwhen\b.*\b(?:start|starts|started|begin|begins|began|open|opens|opened|launch|launched|end|ends|ended|finish|finished|close|closes|closed|expire|expires|expired|sign|signed|found|founded|born|die|died)\b/iu.test(
     view.question,
   );
+
+/**
+ * A length of time that places a point in time, as "when" asks: "after 10 days", "within 24 hours", "2 days before the
+ * end of the term". One that measures something ("their endpoint took 35 seconds") answers no "when".
+ */
+export const placesTime = (view: QuestionView, text: string, span: { start: number; end: number; text: string }) =>
+  view.module.code !== 'en' ||
+  /^(?:within|after|up to)\b/iu.test(span.text) ||
+  /\b(?:in|before|by|every|each|once|no later than|no more than|at most)\s+$/iu.test(text.slice(0, span.start)) ||
+  /^\s*(?:before|after|later|earlier|ago|prior|from|of)\b/iu.test(text.slice(span.end));
+
+/** "How often must secrets be rotated?": a frequency, not any length of time. */
+export const asksFrequency = (view: QuestionView): boolean =>
+  view.module.code === 'en' && /\bhow (?:often|frequently)\b/iu.test(view.question);

@@ -160,6 +160,8 @@ const OF_NOUN =
   /^\s*(?:what|which|how much)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:of|for|under|per)\b/iu;
 
 const SHORT_CODE = /\b[A-Z]-\d{2,}\b/gu;
+/** An API path ("/v2/orders", "/users/{id}/keys"): it names one endpoint as an identifier names one record. */
+const API_PATH = /(?<![\p{L}\p{N}/])\/[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.{}:-]+)+/gu;
 
 /**
  * The gate's reading of a question. A follow-up the offline rewrite made standalone ("Which customer placed it?
@@ -175,6 +177,7 @@ export function questionView(question: string): QuestionView {
       ...identifiersIn(question),
       ...(question.match(SHORT_CODE) ?? []),
       ...(question.match(CODE_NAME) ?? []),
+      ...(question.match(API_PATH) ?? []),
     ]),
   ];
   const contextEntities = context ? module.focus(context).entities : [];

@@ -11,7 +11,7 @@ import {
 } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
-import { asksMoney, asksShare, asksTimeSpan, measuredType } from './measured-type.ts';
+import { asksMoney, asksShare, asksTimeSpan, measuredType, placesTime } from './measured-type.ts';
 import type { AnswerType } from '../../../text/language.ts';
 
 /** How strongly a cited sentence ties one value to the question. */
@@ -219,7 +219,9 @@ export function valueTies(
     // "When is a lost parcel reported?" is answered by a time ("after 10 days") as well as by a date.
     const spans = [
       ...freshValues(view, sentence.text, type),
-      ...(type === 'date' && asksTimeSpan(view) ? freshValues(view, sentence.text, 'duration') : []),
+      ...(type === 'date' && asksTimeSpan(view)
+        ? freshValues(view, sentence.text, 'duration').filter((span) => placesTime(view, sentence.text, span))
+        : []),
     ];
     for (const value of literal) {
       const at = wholeAt(sentence.text, value);
