@@ -56,10 +56,25 @@ export function dedupeShingles(words: readonly string[], size: number): Set<stri
   return shingles;
 }
 
-/** FNV-1a of the key's UTF-16 code units, then murmur3's finaliser: a 32-bit unsigned hash. */
-export function shingleHash(key: string): number {
+/** A word's 32-bit hash: FNV-1a of its UTF-16 code units, then murmur3's finaliser. */
+export function wordHash(word: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return finalise(h);
+}
+
+/**
+ * A shingle's 32-bit hash from its words' hashes (a missing word, past the end of a short text, hashes as 0): one
+ * function of the words, the same in every chunk, which is all the stored prefix needs.
+ */
+export function shingleHash(a: number, b: number, c: number): number {
+  return finalise(
+    Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x2545f491, 0x85ebca77) ^ Math.imul(c ^ 0x6a09e667, 0xc2b2ae3d),
+  );
+}
+
+function finalise(value: number): number {
+  let h = value;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -69,6 +84,46 @@ export function shingleHash(key: string): number {
 }
 
 /**
+ * The dedupe part of a text's form: its distinct 3-shingle count (exact: shingles told apart by their words' ids in
+ * this text) and each distinct shingle's hash.
+ */
+function shingleHashes(text: string): { count: number; hashes: Uint32Array } {
+  const words = dedupeWords(text);
+  if (words.length === 0) return { count: 0, hashes: new Uint32Array(0) };
+  const idOf = new Map<string, number>();
+  const hashOf: number[] = [0];
+  const ids = new Int32Array(words.length);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    let id = idOf.get(word);
+    if (id === undefined) {
+      id = hashOf.length;
+      idOf.set(word, id);
+      hashOf.push(wordHash(word));
+    }
+    ids[i] = id;
+  }
+  const count = Math.max(1, words.length - STORED_SHINGLE_SIZE + 1);
+  const packed = hashOf.length <= WORD_ID_SPAN;
+  const seen = new Set<number | string>();
+  const hashes = new Uint32Array(count);
+  let distinct = 0;
+  for (let i = 0; i < count; i++) {
+    const a = ids[i] as number;
+    const b = ids[i + 1] ?? 0;
+    const c = ids[i + 2] ?? 0;
+    // Three word ids below 2^17 pack exactly into a double below 2^53 (a text of more distinct words: a string key).
+    const key = packed ? (a * WORD_ID_SPAN + b) * WORD_ID_SPAN + c : `${a},${b},${c}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    hashes[distinct++] = shingleHash(hashOf[a] as number, hashOf[b] as number, hashOf[c] as number);
+  }
+  return { count: distinct, hashes: hashes.subarray(0, distinct) };
+}
+
+const WORD_ID_SPAN = 2 ** 17;
+
+/**
  * The analysed form of a chunk whose text is `text` and whose index terms are `keywordText`
  * (`analyzeForIndex(chunkSearchText(chunk))`, what ingestion indexes: the writer passes it, a backfill computes it).
  */
@@ -76,17 +131,14 @@ export function encodeAnalysedForm(text: string, keywordText: string): Uint8Arra
   const out = new ByteWriter(64 + keywordText.length * 2);
   out.byte(ANALYSED_FORM_VERSION);
 
-  const shingles = dedupeShingles(dedupeWords(text), STORED_SHINGLE_SIZE);
-  const hashes = new Uint32Array(shingles.size);
-  let i = 0;
-  for (const key of shingles) hashes[i++] = shingleHash(key);
+  const { count, hashes } = shingleHashes(text);
   hashes.sort();
-  // The first p shingles in (hash, anything) order have their hashes among the p smallest distinct hashes.
-  const wanted = shingles.size === 0 ? 0 : prefixLength(shingles.size, STORED_PREFIX_THRESHOLD);
+  // The first p shingles in (hash, words) order have their hashes among the p smallest distinct hashes.
+  const wanted = count === 0 ? 0 : prefixLength(count, STORED_PREFIX_THRESHOLD);
   const prefix: number[] = [];
   for (let k = 0; k < hashes.length && prefix.length < wanted; k++)
     if (k === 0 || hashes[k] !== hashes[k - 1]) prefix.push(hashes[k] as number);
-  out.varint(shingles.size);
+  out.varint(count);
   out.varint(prefix.length);
   for (const hash of prefix) out.uint32(hash);
 
@@ -103,10 +155,9 @@ export function encodeAnalysedForm(text: string, keywordText: string): Uint8Arra
     }
     sequence.push(index);
   }
-  const dictionary = ENCODER.encode(distinct.join(' '));
+  const dictionary = distinct.join(' ');
   out.varint(distinct.length);
-  out.varint(dictionary.length);
-  out.bytes(dictionary);
+  out.utf8WithLength(dictionary);
   const width = distinct.length <= 0x100 ? 1 : distinct.length <= 0x10000 ? 2 : 4;
   out.varint(sequence.length);
   out.byte(width);
@@ -128,8 +179,15 @@ export function storedShingles(form: Uint8Array): StoredShingles | undefined {
   const reader = new ByteReader(form, 1);
   const count = reader.varint();
   const stored = reader.varint();
+  let at = reader.at;
+  if (at + stored * 4 > form.length) throw new RangeError('analysed form: truncated');
   const prefix = new Uint32Array(stored);
-  for (let i = 0; i < stored; i++) prefix[i] = reader.uint32();
+  for (let i = 0; i < stored; i++, at += 4)
+    prefix[i] =
+      (form[at] as number) |
+      ((form[at + 1] as number) << 8) |
+      ((form[at + 2] as number) << 16) |
+      ((form[at + 3] as number) << 24);
   return { count, prefix };
 }
 
@@ -143,7 +201,14 @@ export function storedTermMatcher(queryTerms: readonly string[]): (form: Uint8Ar
     const prefix = term.endsWith('*');
     return { term, prefix, bytes: ENCODER.encode(prefix ? term.slice(0, -1) : term) };
   });
-  let hits: number[][] = [];
+  // Per first byte, the query terms a dictionary term starting with it can be (a bare `*` can be any term).
+  const byFirst: number[][] = Array.from({ length: 256 }, () => []);
+  wanted.forEach(({ bytes }, q) => {
+    if (bytes.length === 0) for (const list of byFirst) list.push(q);
+    else (byFirst[bytes[0] as number] as number[]).push(q);
+  });
+  /** Per distinct term of the form being read: 0, or 1 + the index in `lists` of the query terms it is. */
+  let match = new Int32Array(256);
   return (form) => {
     if (form.length === 0 || form[0] !== ANALYSED_FORM_VERSION) return undefined;
     const reader = new ByteReader(form, 1);
@@ -153,35 +218,53 @@ export function storedTermMatcher(queryTerms: readonly string[]): (form: Uint8Ar
     const dictionaryLength = reader.varint();
     const dictionary = reader.at;
     reader.skip(dictionaryLength);
-    // Which query terms each distinct term is (usually none).
-    if (hits.length < terms) hits = Array.from({ length: terms }, () => []);
-    let any = false;
+    if (match.length < terms) match = new Int32Array(Math.max(terms, match.length * 2));
+    const lists: number[][] = [];
     let start = dictionary;
     const end = dictionary + dictionaryLength;
     for (let index = 0; index < terms; index++) {
       let stop = start;
       while (stop < end && form[stop] !== 32) stop++;
-      const list = hits[index] as number[];
-      list.length = 0;
-      for (let q = 0; q < wanted.length; q++) {
-        const { bytes, prefix } = wanted[q] as (typeof wanted)[number];
+      match[index] = 0;
+      const candidates = byFirst[form[start] as number] as number[];
+      if (stop > start && candidates.length > 0) {
         const length = stop - start;
-        if (prefix ? length < bytes.length : length !== bytes.length) continue;
-        let same = true;
-        for (let k = 0; k < bytes.length && same; k++) same = form[start + k] === bytes[k];
-        if (same) {
-          list.push(q);
-          any = true;
+        let list: number[] | undefined;
+        for (let c = 0; c < candidates.length; c++) {
+          const q = candidates[c] as number;
+          const { bytes, prefix } = wanted[q] as (typeof wanted)[number];
+          if (prefix ? length < bytes.length : length !== bytes.length) continue;
+          let same = true;
+          for (let k = 1; k < bytes.length && same; k++) same = form[start + k] === bytes[k];
+          if (same) (list ??= []).push(q);
+        }
+        if (list) {
+          lists.push(list);
+          match[index] = lists.length;
         }
       }
       start = stop + 1;
     }
     const found: TermPositions = new Map();
-    if (!any) return found;
+    if (lists.length === 0) return found;
     const count = reader.varint();
     const width = reader.byte();
-    for (let position = 0; position < count; position++) {
-      const list = hits[reader.fixed(width)] as number[];
+    let at = reader.at;
+    if (at + count * width > form.length) throw new RangeError('analysed form: truncated');
+    for (let position = 0; position < count; position++, at += width) {
+      const index =
+        width === 1
+          ? (form[at] as number)
+          : width === 2
+            ? (form[at] as number) | ((form[at + 1] as number) << 8)
+            : ((form[at] as number) |
+                ((form[at + 1] as number) << 8) |
+                ((form[at + 2] as number) << 16) |
+                ((form[at + 3] as number) << 24)) >>>
+              0;
+      const which = match[index] as number;
+      if (which === 0) continue;
+      const list = lists[which - 1] as number[];
       for (let k = 0; k < list.length; k++) {
         const term = (wanted[list[k] as number] as (typeof wanted)[number]).term;
         const positions = found.get(term);
@@ -224,10 +307,21 @@ class ByteWriter {
     for (let k = 0; k < width; k++) this.buffer[this.length++] = (value >>> (8 * k)) & 0xff;
   }
 
-  bytes(values: Uint8Array): void {
-    this.reserve(values.length);
-    this.buffer.set(values, this.length);
-    this.length += values.length;
+  /** `text`'s UTF-8 byte count (a varint), then its bytes. */
+  utf8WithLength(text: string): void {
+    let ascii = true;
+    for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 0x80;
+    if (!ascii) {
+      const bytes = ENCODER.encode(text);
+      this.varint(bytes.length);
+      this.reserve(bytes.length);
+      this.buffer.set(bytes, this.length);
+      this.length += bytes.length;
+      return;
+    }
+    this.varint(text.length);
+    this.reserve(text.length);
+    for (let i = 0; i < text.length; i++) this.buffer[this.length++] = text.charCodeAt(i);
   }
 
   finish(): Uint8Array {
@@ -264,15 +358,20 @@ class ByteReader {
     }
   }
 
-  uint32(): number {
-    return this.fixed(4);
-  }
-
   fixed(width: number): number {
-    if (this.at + width > this.bytes.length) throw new RangeError('analysed form: truncated');
-    let value = 0;
-    for (let k = 0; k < width; k++) value += (this.bytes[this.at++] as number) * 2 ** (8 * k);
-    return value;
+    const bytes = this.bytes;
+    const at = this.at;
+    if (at + width > bytes.length) throw new RangeError('analysed form: truncated');
+    this.at = at + width;
+    if (width === 1) return bytes[at] as number;
+    if (width === 2) return (bytes[at] as number) | ((bytes[at + 1] as number) << 8);
+    return (
+      ((bytes[at] as number) |
+        ((bytes[at + 1] as number) << 8) |
+        ((bytes[at + 2] as number) << 16) |
+        ((bytes[at + 3] as number) << 24)) >>>
+      0
+    );
   }
 
   skip(count: number): void {
