@@ -27,15 +27,36 @@ export async function insertDocuments(
   // ingest redoes what is missing (content hash).
   await c.query('SET LOCAL synchronous_commit = off');
   // In doc_id order, so two writers of overlapping batches take the locks in one order and cannot deadlock on them.
-  for (const docId of writes.map((write) => write.document.docId).sort()) await lockDocument(c, names.schema, docId);
+  const docIds = writes.map((write) => write.document.docId).sort();
+  // One statement: the locks are taken in the array's order (unnest keeps it).
+  await c.query('SELECT count(pg_advisory_xact_lock(hashtext($1), hashtext(d))) FROM unnest($2::text[]) AS d', [
+    `evident-doc:${names.schema}`,
+    docIds,
+  ]);
   if (writes.some((write) => write.tables.length > 0)) await lockTableNames(c, names.schema);
   const embedders = new Map(
     writes.map((write) => [`${write.embedder.id}\u0000${write.embedder.dimension}`, write.embedder]),
   );
   for (const embedder of embedders.values()) await bindEmbedder(c, embedder);
+  // The stored versions of the batch's documents and the documents found inside them, read once for the batch
+  // (under the locks, so no other writer changes them meanwhile); each is removed once, before its replacement.
+  const stored = await c.query<{ pk: string; doc_id: string; parent_doc_id: string | null }>(
+    'SELECT pk, doc_id, parent_doc_id FROM documents WHERE doc_id = ANY($1::text[]) OR parent_doc_id = ANY($1::text[])',
+    [docIds],
+  );
+  const previous: Previous = { versions: new Map(), children: new Map(), removed: new Set() };
+  for (const row of stored.rows) {
+    if (docIds.includes(row.doc_id)) previous.versions.set(row.doc_id, Number(row.pk));
+    if (row.parent_doc_id !== null && docIds.includes(row.parent_doc_id)) {
+      const list = previous.children.get(row.parent_doc_id) ?? [];
+      list.push(Number(row.pk));
+      previous.children.set(row.parent_doc_id, list);
+    }
+  }
   const stats = new KeywordStatsDelta();
   const vectors: PendingVectors = { pks: [], literals: [] };
-  for (const [i, write] of writes.entries()) await insertOne(c, names, write, keywords[i] ?? [], stats, vectors);
+  for (const [i, write] of writes.entries())
+    await insertOne(c, names, write, keywords[i] ?? [], stats, vectors, previous);
   // The batch's vectors in one statement: one pass of the vector log's trigger (migration 28) for the whole batch.
   // Rows a later document of the batch removed (a parent's new version removes its old attachments) are skipped.
   if (vectors.pks.length > 0) {
@@ -46,6 +67,13 @@ export async function insertDocuments(
     );
   }
   await stats.apply(c);
+}
+
+/** The rows a batch replaces: each document's stored version, and the documents found inside it, by doc_id. */
+interface Previous {
+  versions: Map<string, number>;
+  children: Map<string, number[]>;
+  removed: Set<number>;
 }
 
 /** Vectors of a batch's chunks, written together once every document of the batch is in. */
@@ -62,13 +90,16 @@ async function insertOne(
   keywords: readonly KeywordDocument[],
   stats: KeywordStatsDelta,
   vectors: PendingVectors,
+  previous: Previous,
 ): Promise<void> {
   const { document } = write;
-  const existing = (await c.query<{ pk: number }>('SELECT pk FROM documents WHERE doc_id = $1', [document.docId]))
-    .rows[0];
-  if (existing) await removeDocumentRows(c, names, Number(existing.pk), stats);
-  // The documents found inside the previous version go with it; the new version's come after it in the same batch.
-  await removeChildren(c, names, document.docId, stats);
+  // The previous version, then the documents found inside it (the new version's come after it in the same batch).
+  const stale = [previous.versions.get(document.docId), ...(previous.children.get(document.docId) ?? [])];
+  for (const pk of stale) {
+    if (pk === undefined || previous.removed.has(pk)) continue;
+    previous.removed.add(pk);
+    await removeDocumentRows(c, names, pk, stats);
+  }
 
   const acl = [...new Set(document.acl)];
   const docPk = Number(
