@@ -7,7 +7,7 @@ import { CORPUS, type KeywordDocument, type KeywordTable } from './keyword-index
 import { KeywordStatsDelta } from './term-stats.ts';
 import type { SchemaNames } from './migrations/index.ts';
 import { vectorLiteral } from './row-mappers.ts';
-import { VECTOR_LOG_TRIGGERS } from './migrations/028-vector-log.ts';
+import { VECTOR_LOG_TRIGGERS, VECTOR_STORAGE } from './migrations/028-vector-log.ts';
 
 export const CHUNKS: KeywordTable = { corpus: CORPUS.chunks, table: 'chunks' };
 
@@ -271,6 +271,7 @@ export async function createVectorTable(c: PoolClient, embedder: EmbedderInfo): 
     chunk_pk bigint PRIMARY KEY REFERENCES chunks(pk) ON DELETE CASCADE,
     embedding vector(${embedder.dimension}) NOT NULL
   )`);
+  await c.query(VECTOR_STORAGE);
   await c.query(VECTOR_LOG_TRIGGERS);
   await c.query(
     `UPDATE vector_log_state SET generation = md5(random()::text || clock_timestamp()::text), version = version + 1,

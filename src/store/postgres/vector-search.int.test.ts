@@ -132,6 +132,11 @@ describeWithPostgres('postgres vector channel: int8 codes in the process, exact 
       const reopened = await openPostgresStore(url, { schema });
       try {
         expect(await objects()).toEqual(['chunk_vectors_log_delete', 'chunk_vectors_log_insert', 'chunk_vectors_pkey']);
+        // Vectors written from now on are kept in the rows, not in TOAST.
+        const storage = await client.query<{ s: string }>(
+          "SELECT attstorage AS s FROM pg_attribute WHERE attrelid = 'chunk_vectors'::regclass AND attname = 'embedding'",
+        );
+        expect(storage.rows[0]?.s).toBe('m');
         await check(reopened, ADMIN, everyone);
         await put(reopened, 200, []);
         await check(reopened, BOB, bob);
