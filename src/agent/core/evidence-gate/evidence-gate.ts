@@ -9,17 +9,8 @@ import { analyzeQuery } from '../../../text/analyzer.ts';
 import { answerHead, closingLabel, listedValues, SHORT_HEAD, writtenAsNoun } from './answer-head.ts';
 import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
-import {
-  compound,
-  extremeOf,
-  SUPERLATIVE,
-  sameAs,
-  termWeights,
-  unnamedBy,
-  valueTies,
-  type UnnamedBy,
-  type ValueTie,
-} from './value-ties.ts';
+import { compound, extremeOf, SUPERLATIVE } from './value-choice.ts';
+import { sameAs, termWeights, unnamedBy, valueTies, type UnnamedBy, type ValueTie } from './value-ties.ts';
 import { asksTimeSpan, measuredType, placesTime } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
 import { quoteOf, statedIn, whyUntied } from './cited-statements.ts';

@@ -100,6 +100,28 @@ function wholeAt(text: string, value: string): number {
   return -1;
 }
 
+/** Where each question term is stated in a sentence (word indices), and how fully (a synonym states it for less). */
+type Positions = ReadonlyMap<string, { at: number[]; credit: number }>;
+
+/** The positions of the terms a sentence states outside a value's own words (the same map when none is inside). */
+function outside(
+  positions: Positions,
+  words: readonly { start: number; end: number }[],
+  span: { start: number; end: number },
+): Positions {
+  const inside = (at: number): boolean => {
+    const word = words[at];
+    return word !== undefined && word.start >= span.start && word.end <= span.end;
+  };
+  if (![...positions.values()].some(({ at }) => at.some(inside))) return positions;
+  const held = new Map<string, { at: number[]; credit: number }>();
+  for (const [term, found] of positions) {
+    const at = found.at.filter((index) => !inside(index));
+    if (at.length) held.set(term, { ...found, at });
+  }
+  return held;
+}
+
 /** The ties of each value of `type` the sentences state (or, for `any`, of each sentence as a whole). */
 export function valueTies(
   view: QuestionView,
@@ -153,7 +175,8 @@ export function valueTies(
       const clauses = (words[from]?.clause ?? 0) - (words[to]?.clause ?? 0);
       return Math.abs(from - to) + OTHER_CLAUSE * (clauses > 0 ? 2 * clauses : -clauses);
     };
-    const credit = (term: string): number => positions.get(term)?.credit ?? around(term);
+    const creditIn = (held: Positions, term: string): number => held.get(term)?.credit ?? around(term);
+    const credit = (term: string): number => creditIn(positions, term);
     // The asked noun ("activation function") is stated with the value, one word aside in a long one ("on-time delivery
     // rate"); a table row's terse column label states an asked attribute with one of its words ("Average" for "the
     // average score of").
@@ -162,9 +185,12 @@ export function valueTies(
       view.attributeNoun && isTableRow(sentence.text)
         ? nounMissing < Math.max(1, view.noun.length)
         : nounMissing <= (view.noun.length >= 3 ? 1 : 0);
-    const attribute = attributeTotal
-      ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * credit(term), 0) / attributeTotal
-      : 1;
+    const attributeIn = (held: Positions): number =>
+      attributeTotal
+        ? view.attribute.reduce((sum, term) => sum + (weights.get(term) ?? 1) * creditIn(held, term), 0) /
+          attributeTotal
+        : 1;
+    const attribute = attributeIn(positions);
     const entityAt = view.entities.map((entity) => entityPositions(entity, words, sentence.text));
     const refersBack = PRONOUN.test(sentence.text);
     const beforeWords = refersBack ? tokens(sentence.before) : [];
@@ -173,16 +199,16 @@ export function valueTies(
     );
     const siblingsAt = view.entities.map((entity) => siblingPositions(entity, words));
     // Tied to the attribute and to the entity at once: a value beside the attribute of another entity is not tied.
-    const scoreAt = (index: number): number => {
+    const scoreAt = (index: number, held: Positions = positions): number => {
       let have = 0;
       let total = 0;
       for (const term of view.attribute.length ? view.attribute : view.terms) {
         const weight = weights.get(term) ?? 1;
         total += weight;
-        const found = positions.get(term);
+        const found = held.get(term);
         if (found?.at.length)
           have += weight * found.credit * near(Math.min(...found.at.map((p) => distance(p, index))));
-        else if (credit(term) > 0) have += weight * credit(term) * near(2 * HALF_DISTANCE);
+        else if (creditIn(held, term) > 0) have += weight * creditIn(held, term) * near(2 * HALF_DISTANCE);
       }
       const attributeNear = total ? have / total : 1;
       const family = entityAt.every((at, i) => nearestIsEntity(at, siblingsAt[i] ?? [], index)) ? 1 : SIBLING;
@@ -242,13 +268,17 @@ export function valueTies(
       )
         continue;
       if (isDateline(sentence.text, span)) continue;
+      // The value's own words state nothing about it: the "seconds" of "35 seconds" is not the "second" of "a second
+      // time".
+      const held = outside(positions, words, span);
+      const spanAttribute = held === positions ? attribute : attributeIn(held);
       ties.push({
         value: span.text,
         sentence,
-        attribute,
+        attribute: spanAttribute,
         noun,
         at: span.start,
-        score: scoreAt(index) * (0.5 + 0.5 * attribute),
+        score: scoreAt(index, held) * (0.5 + 0.5 * spanAttribute),
       });
     }
   }
@@ -411,31 +441,4 @@ function termsAround(view: QuestionView, text: string): Set<string> {
   const terms = new Set(tokens(text).flatMap((token) => token.terms));
   if (view.module.code !== 'en') for (const term of view.terms) if (text.includes(term)) terms.add(term);
   return terms;
-}
-
-export const SUPERLATIVE =
-  /\b(?:maximum|max|largest|highest|longest|most|minimum|min|smallest|lowest|shortest|least)\b/iu;
-const MINIMUM = /\b(?:minimum|min|smallest|lowest|shortest|least)\b/iu;
-
-/** For a question asking the largest or smallest value, the extreme of the values tied about as well as the nearest. */
-export function extremeOf(
-  view: QuestionView,
-  ties: readonly ValueTie[],
-  nearest: ValueTie,
-  tied: (tie: ValueTie) => boolean,
-): ValueTie | undefined {
-  if (!SUPERLATIVE.test(view.question)) return undefined;
-  const numberOf = (tie: ValueTie): number => Number(/\d[\d,.]*/u.exec(tie.value)?.[0].replace(/,/g, '') ?? Number.NaN);
-  const close = ties.filter((tie) => tie.score >= nearest.score / 2 && tied(tie) && Number.isFinite(numberOf(tie)));
-  if (close.length < 2) return undefined;
-  const sign = MINIMUM.test(view.question) ? -1 : 1;
-  return close.reduce((pick, tie) => (sign * numberOf(tie) > sign * numberOf(pick) ? tie : pick));
-}
-
-/** Two values of one sentence joined as parts of one whole ("$12,500 plus $4.20 per parcel"), not as alternatives. */
-export function compound(a: ValueTie, b: ValueTie): boolean {
-  if (a.sentence !== b.sentence) return false;
-  const [first, second] = a.at < b.at ? [a, b] : [b, a];
-  const between = a.sentence.text.slice(first.at + first.value.length, second.at);
-  return /\s(?:plus|\+)\s/u.test(between) && !/[;.。；]/u.test(between);
 }
