@@ -86,19 +86,25 @@ async function inputsOf(side: Side, query: BenchQuery) {
   const fused = side.fuse.reciprocalRankFusion({ bm25, vector }, { k: rrfK });
   const pool = fused.slice(0, Math.max(rerankDepth, topK) * 2);
   const chunks = new Map<string, Any>(
+    // With the stored analysed forms where the side's store reads them (a checkout without them ignores the flag).
     (
       await store.getChunks(
         pool.map((c: Any) => c.chunkId),
         MEMBER,
+        { analysed: true },
       )
     ).map((c: Any) => [c.id, c]),
   );
   const { kept } = side.dedupe.dedupeCandidates(pool, (id: string) => chunks.get(id)?.text);
-  const rerankInput = kept.slice(0, rerankDepth).map((c: Any) => ({
-    id: c.chunkId,
-    text: side.searchText.chunkSearchText(chunks.get(c.chunkId)),
-    retrievalScore: c.score,
-  }));
+  const rerankInput = kept.slice(0, rerankDepth).map((c: Any) => {
+    const chunk = chunks.get(c.chunkId);
+    return {
+      id: c.chunkId,
+      text: side.searchText.chunkSearchText(chunk),
+      retrievalScore: c.score,
+      ...(chunk.analysed ? { analysed: chunk.analysed } : {}),
+    };
+  });
   return { terms: trace.terms as string[], pool, chunks, rerankInput, channelDepth };
 }
 
@@ -114,7 +120,10 @@ const rows: Row[] = [
   },
   {
     name: 'dedupe (100 candidates, no limit)',
-    run: (s, _q, i) => s.dedupe.dedupeCandidates(i.pool, (id: string) => i.chunks.get(id)?.text),
+    run: (s, _q, i) =>
+      s.dedupe.dedupeCandidates(i.pool, (id: string) => i.chunks.get(id)?.text, {
+        formOf: (id: string) => i.chunks.get(id)?.analysed,
+      }),
   },
   { name: 'rerank (offline), 50 candidates', run: (s, q, i) => s.evident.reranker.rerank(q.text, i.rerankInput) },
   {

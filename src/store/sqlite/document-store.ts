@@ -179,12 +179,12 @@ export function sqliteDocumentStore(
       });
     },
 
-    async getChunks(chunkIds, principal) {
+    async getChunks(chunkIds, principal, options) {
       if (chunkIds.length === 0) return [];
       const keys = principalAclKeys(principal);
       const rows = stmt(
         `SELECT c.id, d.doc_id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset,
-                d.source, d.title AS doc_title, c.regions
+                d.source, d.title AS doc_title, c.regions${options?.analysed ? ', c.analysed' : ''}
          FROM json_each(@ids) j JOIN chunks c ON c.id = j.value JOIN documents d ON d.pk = c.doc_pk
          WHERE 1 = 1${aclCondition('c.doc_pk', keys)} ORDER BY j.key`,
       ).all({ ids: JSON.stringify([...new Set(chunkIds)]), ...aclParams(keys) }) as ChunkRow[];

@@ -1,5 +1,6 @@
 import { EmbedderMismatchError } from '../../errors/index.ts';
 import type { DocumentWrite, EmbedderInfo } from '../ports/document-store.ts';
+import { analysedFormBlob } from './analysed-forms.ts';
 import * as extras from './document-extras.ts';
 import { createIngestedTable, dropIngestedTable } from './ingested-tables.ts';
 import { KeywordPostingsBatch, removeKeywordPostings } from './keyword-postings/postings-writer.ts';
@@ -90,8 +91,8 @@ export function insertDocument(
   document.acl.forEach((entry, position) => insertAcl.run(docPk, entry, position));
 
   const insertChunk = conn.stmt(
-    `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset, regions)
-     VALUES (@id, @docPk, @ordinal, @text, @headingPath, @page, @startOffset, @endOffset, @regions)`,
+    `INSERT INTO chunks (id, doc_pk, ordinal, text, heading_path, page, start_offset, end_offset, regions, analysed)
+     VALUES (@id, @docPk, @ordinal, @text, @headingPath, @page, @startOffset, @endOffset, @regions, @analysed)`,
   );
   const insertFts = conn.stmt('INSERT INTO chunk_fts (rowid, keyword_text) VALUES (?, ?)');
   const insertVector = conn.stmt('INSERT INTO chunk_vectors (rowid, embedding) VALUES (?, ?)');
@@ -107,6 +108,7 @@ export function insertDocument(
         startOffset: chunk.startOffset,
         endOffset: chunk.endOffset,
         regions: chunk.regions ? JSON.stringify(chunk.regions) : null,
+        analysed: analysedFormBlob(chunk.text, write.keywordText[i] as string),
       }).lastInsertRowid,
     );
     insertFts.run(chunkPk, write.keywordText[i] as string);

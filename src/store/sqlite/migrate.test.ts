@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../errors/index.ts';
+import { analyzeForIndex } from '../../text/analyzer.ts';
+import { encodeAnalysedForm } from '../../text/analysed-form.ts';
+import { chunkSearchText } from '../../text/chunk-search-text.ts';
 import { ADMIN, documentWrite } from '../../testing/store-conformance/fixtures.ts';
 import { migrate, schemaVersion } from './migrate.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
@@ -59,6 +62,29 @@ describe('migrations', () => {
     const check = new Database(path, { readonly: true });
     expect(schemaVersion(check)).toBe(latest);
     check.close();
+  });
+
+  it('fills the chunks of a store from before the analysed forms with them, as ingestion analyses them', async () => {
+    const path = fresh();
+    const db = new Database(path);
+    const mine = MIGRATIONS.findIndex((migration) => migration.name === 'chunk-analysed-form');
+    migrate(db, MIGRATIONS.slice(0, mine), { location: path });
+    db.prepare(
+      `INSERT INTO documents (pk, doc_id, source, title, type, content_hash, bytes, ingested_at)
+       VALUES (1, 'a.md', 'a.md', 'Supply terms', 'markdown', 'h', 10, 'now')`,
+    ).run();
+    const text = 'The Supplier delivers within 30 days of CT-2024-0193.';
+    db.prepare(
+      `INSERT INTO chunks (pk, id, doc_pk, ordinal, text, heading_path, start_offset, end_offset)
+       VALUES (1, 'a.md#0', 1, 0, ?, '["Delivery"]', 0, 10)`,
+    ).run(text);
+    db.close();
+    await (await openSqliteStore(path)).close();
+    const check = new Database(path, { readonly: true });
+    const row = check.prepare('SELECT analysed FROM chunks WHERE pk = 1').get() as { analysed: Buffer };
+    check.close();
+    const terms = analyzeForIndex(chunkSearchText({ title: 'Supply terms', headingPath: ['Delivery'], text }));
+    expect(new Uint8Array(row.analysed)).toEqual(encodeAnalysedForm(text, terms));
   });
 
   it('rolls back a failing step and leaves the file at the last good version', () => {

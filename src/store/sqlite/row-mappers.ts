@@ -51,6 +51,8 @@ export interface ChunkRow {
   doc_title: string;
   /** Read where a chunk is opened (getChunks), not by searches. */
   regions?: string | null;
+  /** The stored analysed form, read only when getChunks is asked for it. */
+  analysed?: Uint8Array | null;
 }
 
 export const toChunkWithSource = (row: ChunkRow): ChunkWithSource => {
@@ -65,7 +67,7 @@ export const toChunkWithSource = (row: ChunkRow): ChunkWithSource => {
     endOffset: row.end_offset,
     ...(row.regions ? { regions: JSON.parse(row.regions) as RowRegion[] } : {}),
   };
-  return { ...chunk, source: row.source, title: row.doc_title };
+  return { ...chunk, source: row.source, title: row.doc_title, ...(row.analysed ? { analysed: row.analysed } : {}) };
 };
 
 export interface ChapterRow {

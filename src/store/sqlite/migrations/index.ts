@@ -25,6 +25,7 @@ import { sessions } from './023-sessions.ts';
 import { directory } from './024-directory.ts';
 import { keywordPostings } from './025-keyword-postings.ts';
 import { keywordRecent } from './026-keyword-recent.ts';
+import { chunkAnalysedForm } from './027-chunk-analysed-form.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   directory,
   keywordPostings,
   keywordRecent,
+  chunkAnalysedForm,
 ];
