@@ -56,6 +56,13 @@ export const GENERIC_PLACES = new Set([
   '异地',
   '地区',
   '国际',
+  // Kinds of place, not places: "举办城市花落成都" names 成都.
+  '城市',
+  '国家',
+  '城镇',
+  '地方',
+  '地点',
+  '场馆',
 ]);
 /** Latin words that are dates or plain English, not names of organisations. */
 export const LATIN_NOT_ORG =

@@ -15,6 +15,11 @@ describe('Chinese place names', () => {
     expect(ranked(text)[0]).toBe(place);
   });
 
+  it('does not take a kind of place for a place', () => {
+    expect(ranked('最终2023年世界科幻大会举办城市花落成都。')).toEqual([]);
+    expect(ranked('亚足联邀请所有国家申办。')).not.toContain('国家');
+  });
+
   it('does not read a common noun after a place as a place inside it', () => {
     expect(ranked('乌镇峰会举办情况')[0]).toBe('乌镇');
   });

@@ -190,6 +190,9 @@ function promoteListMates(
   return out;
 }
 
+/** Nouns of events and awards (大会, 峰会, 运动会, 电影节, 比赛, 开幕式, 典礼, 金鸡奖): what is held, never the place. */
+const EVENT_NOUN = /(?:会|赛|节|展|礼|式|典|奖)$/u;
+
 export function placeCandidates(text: string): NameCandidate[] {
   const tokens = tagged(text);
   const titles = titleRanges(text);
@@ -208,6 +211,8 @@ export function placeCandidates(text: string): NameCandidate[] {
       (token.tag === 'x' || token.tag === 'nrt' || token.tag === 'nz') && PLACE_SUFFIX.test(token.word);
     const nominal = /^(?:n|nr|nrt|nz|x|ns|nt|j)$/u.test(token.tag);
     if (!known && !unknownPlace && !(cued && nominal)) continue;
+    // What is held is an event, not where it is held: "大会举办", "峰会举行".
+    if (!known && EVENT_NOUN.test(token.word)) continue;
     let end = token.end;
     // A place written with its kind as a separate word (台北 市).
     const next = tokens[i + 1];
