@@ -280,4 +280,54 @@ describe('HybridSearch over a real SQLite store', () => {
     expect(reranked.results.map((r) => r.chunk.id)).toEqual(plain.results.map((r) => r.chunk.id).reverse());
     expect(reranked.results.map((r) => r.rerankScore)).toEqual([2, 1, 0]);
   });
+
+  it('gives the same results from the stored analysed forms as from the texts, and never returns a form', async () => {
+    // The same store, its getChunks never asked for forms: dedupe and the reranker read the texts.
+    const textOnly = new Proxy(store, {
+      get: (target, key) => {
+        if (key === 'getChunks')
+          return (ids: readonly string[], principal: Principal) => target.getChunks(ids, principal);
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const [withForm] = await store.getChunks(['copy-a.md#0'], OUTSIDER, { analysed: true });
+    expect(withForm?.analysed?.length).toBeGreaterThan(0);
+    // HybridSearch asks for the forms.
+    const asked: unknown[] = [];
+    const recording = new Proxy(store, {
+      get: (target, key) => {
+        if (key === 'getChunks')
+          return (ids: readonly string[], principal: Principal, options?: unknown) => {
+            asked.push(options);
+            return target.getChunks(ids, principal, options as { analysed?: boolean });
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await new HybridSearch({ store: recording, embedder, defaults }).search('invoice total due', OUTSIDER);
+    expect(asked).toEqual([{ analysed: true }]);
+    const queries = [
+      ...Object.values(IDENTIFIER_DOCS).map(({ query }) => query),
+      'quarterly fire drill first Monday of March',
+      'invoice total due',
+      'fee model of the network',
+      '机器学习 数据',
+      'machine learning data quality',
+    ];
+    for (const principal of [OUTSIDER, ADMIN])
+      for (const query of queries)
+        for (const options of [{}, { rerank: false }, { topK: 20 }]) {
+          const fromForms = await search(new LexicalReranker()).search(query, principal, options);
+          const fromTexts = await new HybridSearch({
+            store: textOnly,
+            embedder,
+            reranker: new LexicalReranker(),
+            defaults,
+          }).search(query, principal, options);
+          expect(fromForms.results.every((result) => !('analysed' in result.chunk))).toBe(true);
+          expect({ query, results: fromForms.results }).toEqual({ query, results: fromTexts.results });
+        }
+  });
 });
