@@ -69,3 +69,9 @@ export function otherYear(text: string, asked: ReadonlySet<string>): boolean {
   const years = yearsIn(text);
   return years.size > 0 && ![...years].some((year) => asked.has(year));
 }
+
+/** A value that is a year alone ("2018", "2018年") and not one the question names. */
+export function bareOtherYear(value: string, asked: ReadonlySet<string>): boolean {
+  const year = /^((?:1[5-9]|20)\d{2})年?$/u.exec(value.trim())?.[1];
+  return year !== undefined && !asked.has(year);
+}

@@ -395,6 +395,26 @@ describe('the evidence gate', () => {
     expect(sent.verdict).toBe('refuse');
   });
 
+  it('dates the event the question names: no other year alone, and no length of time for 发布时间', () => {
+    const summit = chunk(
+      'g20.txt#0',
+      '印度提出延至2022年举行，因此于2018年峰会上协调。2022年G20峰会于2022年11月15日至16日举行。',
+    );
+    const year = gateAnswer({
+      question: '2022年G20峰会的时间？',
+      answer: answer('2018年. [1]', [cite(summit, '印度提出延至2022年举行，因此于2018年峰会上协调。')]),
+      evidence: [summit],
+    });
+    expect(year.verdict).toBe('refuse');
+    const release = chunk('gpt.txt#0', '在2022年12月12日，即ChatGPT发布两周内，案例已无法复现。');
+    const weeks = gateAnswer({
+      question: 'ChatGPT的发布时间',
+      answer: answer('两周. [1]', [cite(release, release.text)]),
+      evidence: [release],
+    });
+    expect(weeks.verdict).toBe('refuse');
+  });
+
   it('answers "how often" with a frequency only', () => {
     const guide = chunk(
       'guide.md#0',

@@ -70,10 +70,12 @@ export const asksShare = (view: QuestionView): boolean =>
  * start?" asks for a point in time, which a length of time ("24 months") is not.
  */
 export const asksTimeSpan = (view: QuestionView): boolean =>
-  view.module.code !== 'en' ||
-  !/\bwhen\b.*\b(?:start|starts|started|begin|begins|began|open|opens|opened|launch|launched|end|ends|ended|finish|finished|close|closes|closed|expire|expires|expired|sign|signed|found|founded|born|die|died)\b/iu.test(
-    view.question,
-  );
+  view.module.code !== 'en'
+    ? // "发布时间", "举办日期" ask when an event happened; "多久后", "什么时候到期" may be answered by a time.
+      !/(?:时间|日期|哪天|哪年|哪一天|几月几日)\s*[?？]?$/u.test(view.question)
+    : !/\bwhen\b.*\b(?:start|starts|started|begin|begins|began|open|opens|opened|launch|launched|end|ends|ended|finish|finished|close|closes|closed|expire|expires|expired|sign|signed|found|founded|born|die|died)\b/iu.test(
+        view.question,
+      );
 
 /**
  * A length of time that places a point in time, as "when" asks: "after 10 days", "within 24 hours", "2 days before the

@@ -16,4 +16,14 @@ describe('value ties', () => {
     expect(reply?.attribute).toBeGreaterThan(0);
     expect((reply?.score ?? 0) > (took?.score ?? 0)).toBe(true);
   });
+
+  it('still reads the unit a "how many years" question counts in where the value writes it', () => {
+    const view = questionView('For how many years must we keep a vendor’s secrets under the NDA?');
+    const nda = evidenceChunk('nda.md#0', 'Under the NDA, obligations last three years from the date of disclosure.');
+    const [tie] = valueTies(view, citedSentences([nda], view), 'duration', termWeights(view, [nda.text]));
+    expect(tie?.value).toBe('three years');
+    const without = questionView('For how long must we keep a vendor’s secrets under the NDA?');
+    const [plain] = valueTies(without, citedSentences([nda], without), 'duration', termWeights(without, [nda.text]));
+    expect(tie?.attribute ?? 0).toBeGreaterThan(plain?.attribute ?? 0);
+  });
 });

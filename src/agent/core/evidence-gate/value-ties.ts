@@ -1,5 +1,5 @@
 import type { AnswerSpan } from '../../../text/language.ts';
-import { isDateline, otherYear, sameValue } from '../../offline-qa/reader-signals.ts';
+import { bareOtherYear, isDateline, otherYear, sameValue } from '../../offline-qa/reader-signals.ts';
 import {
   type CitedSentence,
   entityPositions,
@@ -103,11 +103,15 @@ function wholeAt(text: string, value: string): number {
 /** Where each question term is stated in a sentence (word indices), and how fully (a synonym states it for less). */
 type Positions = ReadonlyMap<string, { at: number[]; credit: number }>;
 
-/** The positions of the terms a sentence states outside a value's own words (the same map when none is inside). */
+/**
+ * The positions of the terms a sentence states outside a value's own words (the same map when none is inside), save
+ * the unit a "how many years" counts in, which the value states as its own.
+ */
 function outside(
   positions: Positions,
   words: readonly { start: number; end: number }[],
   span: { start: number; end: number },
+  counted: readonly string[],
 ): Positions {
   const inside = (at: number): boolean => {
     const word = words[at];
@@ -116,7 +120,7 @@ function outside(
   if (![...positions.values()].some(({ at }) => at.some(inside))) return positions;
   const held = new Map<string, { at: number[]; credit: number }>();
   for (const [term, found] of positions) {
-    const at = found.at.filter((index) => !inside(index));
+    const at = counted.includes(term) ? found.at : found.at.filter((index) => !inside(index));
     if (at.length) held.set(term, { ...found, at });
   }
   return held;
@@ -268,9 +272,11 @@ export function valueTies(
       )
         continue;
       if (isDateline(sentence.text, span)) continue;
+      // "2022年G20峰会的时间" answered "2018年": a bare year the question does not name dates another year's event.
+      if (type === 'date' && view.years.size > 0 && bareOtherYear(span.text, view.years)) continue;
       // The value's own words state nothing about it: the "seconds" of "35 seconds" is not the "second" of "a second
       // time".
-      const held = outside(positions, words, span);
+      const held = outside(positions, words, span, view.counted);
       const spanAttribute = held === positions ? attribute : attributeIn(held);
       ties.push({
         value: span.text,
