@@ -76,6 +76,8 @@ export interface GateInput {
  */
 export type GateThresholds = z.infer<typeof gateThresholdsSchema>;
 export const DEFAULT_GATE_THRESHOLDS: GateThresholds = gateThresholdsSchema.parse({});
+/** The most words a name answering a nested question takes ("Victoria Falls", "the Finnish markka"). */
+const NAMED_WORDS = 6;
 /** A sentence stating this much of the attribute need not name the asked noun itself ("which fields" of a body). */
 const NOUN_WAIVER = 0.67;
 
@@ -217,7 +219,13 @@ export function gateAnswer(input: GateInput): GateDecision {
     unnamed: unnamedBy(view, cited),
     thresholds,
   };
-  if (!typed) return untypedVerdict(reading, answer, sentences);
+  if (!typed) {
+    // A nested question ("the waterfall in the country where the Bubye River is found") asks for the thing its last
+    // hop names, which a sentence quoted about the hop's subject does not give: it takes a short named answer.
+    if (input.nestedIn && head.split(/\s+/u).length > NAMED_WORDS)
+      return refuse(view, 'the answer names nothing the question asks for', 'nested: a sentence for a name');
+    return untypedVerdict(reading, answer, sentences);
+  }
 
   const verdict = typedVerdict(reading, answer, sentences, type, head, listed, !input.reground);
   if (verdict.verdict === 'refuse' && input.reground) {

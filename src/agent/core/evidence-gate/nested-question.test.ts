@@ -126,4 +126,32 @@ describe('the evidence gate on a nested question', () => {
   ])('reads the names a question writes capitalised: %s', (asked, name) => {
     expect(questionView(asked).entities).toContain(name);
   });
+
+  it('takes a short name for what a nested untyped question asks, never a sentence quoted about the bridge', () => {
+    const river = evidenceChunk(
+      'paragraphs/lune-river.md#0',
+      'The Lune River is a river in Portugal. It is a tributary of the Sarn River in the north of the country.',
+    );
+    const falls = evidenceChunk(
+      'paragraphs/portugal.md#0',
+      'Portugal is a country of lakes. The largest waterfall in Portugal is Tavel Falls, on the Sarn River.',
+    );
+    const nested = 'What is the name of the waterfall in the country where the Lune River is found?';
+    const cited = [
+      citeIn(river, 'The Lune River is a river in Portugal.'),
+      citeIn(falls, 'The largest waterfall in Portugal is Tavel Falls, on the Sarn River.'),
+    ];
+    const sentence = gateAnswer({
+      question: nested,
+      answer: proposedAnswer('It is a tributary of the Sarn River in the north of the country. [1]', cited),
+      evidence: [river, falls],
+    });
+    expect(sentence.verdict).toBe('refuse');
+    const name = gateAnswer({
+      question: nested,
+      answer: proposedAnswer('Tavel Falls [2]', cited),
+      evidence: [river, falls],
+    });
+    expect(name.verdict).toBe('answer');
+  });
 });

@@ -52,6 +52,10 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const NAMING = /[\p{Lu}\p{N}]|[\p{Script=Han}]/u;
 /** Question words that carry no attribute: the verb of the question, or its frame. */
 const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took contain contains total do does did'));
+/** "What is the name of the waterfall …", "what is it called": asking for a name, which no sentence need say. */
+const NAME_FRAME = /\b(?:the\s+)?name\s+of\b|\b(?:is|are|was|were)\s+(?:it|they|\w+)\s+called\b/iu;
+const NAME_TERMS = new Set(analyzeQuery('name called'));
+const NO_TERMS = new Set<string>();
 /**
  * Words of Chinese questions that ask rather than say (多少, 多久, 几天; 叫什么 "what is it called", 时间 "when") or only
  * join (的, 了, 是 …).
@@ -200,7 +204,10 @@ export function questionView(question: string): QuestionView {
           ),
         ];
   const noun = askedNoun(asked);
-  const attribute = terms.filter((term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !/^\d+$/.test(term));
+  const naming = NAME_FRAME.test(asked) ? NAME_TERMS : NO_TERMS;
+  const attribute = terms.filter(
+    (term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !naming.has(term) && !/^\d+$/.test(term),
+  );
   return {
     question: asked,
     module,
