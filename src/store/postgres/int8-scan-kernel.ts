@@ -6,51 +6,38 @@
  *
  * A hand-assembled WebAssembly SIMD function: eight row bytes are sign-extended by one load (`v128.load8x8_s`) and
  * multiplied with eight query lanes by one `i32x4.dot_i16x8_s`. Where WebAssembly SIMD is missing, a plain loop
- * computes the same integers. The adapter keeps its own copy: the two stores' adapters import nothing of each other.
+ * computes the same integers. The binary encoding is the one SQLite's kernel is assembled with (`src/store/wasm-encoding.ts`).
  */
 
-const PAGE = 65_536;
-// Opcodes (core, and the 0xFD-prefixed SIMD ones in the final numbering).
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const BR = 0x0c;
-const BR_IF = 0x0d;
-const END = 0x0b;
-const VOID = 0x40;
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const I32_CONST = 0x41;
-const I32_STORE = 0x36;
-const I32_GE_U = 0x4f;
-const I32_ADD = 0x6a;
-const I32_SHL = 0x74;
-const I32 = 0x7f;
-const V128 = 0x7b;
-const V128_LOAD = [0xfd, 0x00];
-const V128_LOAD8X8_S = [0xfd, 0x01];
-const V128_CONST = [0xfd, 0x0c];
-const I32X4_EXTRACT_LANE = [0xfd, 0x1b];
-const I32X4_ADD = [0xfd, 0xae, 0x01];
-const I32X4_DOT_I16X8_S = [0xfd, 0xba, 0x01];
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  get,
+  I32,
+  I32_ADD,
+  I32_GE_U,
+  I32_SHL,
+  I32X4_ADD,
+  I32X4_DOT_I16X8_S,
+  I32X4_EXTRACT_LANE,
+  i32,
+  LOOP,
+  name,
+  section,
+  set,
+  uleb,
+  V128,
+  V128_CONST,
+  V128_LOAD,
+  V128_LOAD8X8_S,
+  vec,
+  VOID,
+} from '../wasm-encoding.ts';
 
-function uleb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value >>> 0;
-  do {
-    let byte = rest & 0x7f;
-    rest >>>= 7;
-    if (rest !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (rest !== 0);
-  return out;
-}
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const text = (value: string): number[] => vec([...new TextEncoder().encode(value)].map((byte) => [byte]));
-const get = (local: number): number[] => [LOCAL_GET, local];
-const set = (local: number): number[] => [LOCAL_SET, local];
-/** `i32.const` for the small non-negative immediates used here (below 64, one signed LEB byte). */
-const small = (value: number): number[] => [I32_CONST, value];
+const PAGE = 65_536;
+const I32_STORE = 0x36;
 
 // Parameters 0–4: q, m, n, stride, out. Locals: i (5), j (6), row (7), acc0 (8), acc1 (9).
 const [Q, M, N, STRIDE, OUT, I, J, ROW, ACC0, ACC1] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -60,7 +47,7 @@ const madd = (acc: number, offset: number): number[] => [
   ...get(acc),
   ...get(Q),
   ...get(J),
-  ...small(1),
+  ...i32(1),
   I32_SHL,
   I32_ADD,
   ...V128_LOAD,
@@ -78,7 +65,7 @@ const madd = (acc: number, offset: number): number[] => [
 ];
 const lane = (l: number): number[] => [...get(ACC0), ...I32X4_EXTRACT_LANE, l];
 const BODY = [
-  ...small(0),
+  ...i32(0),
   ...set(I),
   ...get(M),
   ...set(ROW),
@@ -95,7 +82,7 @@ const BODY = [
   ...set(ACC0),
   ...ZERO,
   ...set(ACC1),
-  ...small(0),
+  ...i32(0),
   ...set(J),
   BLOCK,
   VOID,
@@ -108,7 +95,7 @@ const BODY = [
   1,
   ...madd(ACC0, 0),
   ...get(J),
-  ...small(8),
+  ...i32(8),
   I32_ADD,
   ...set(J),
   ...get(J),
@@ -118,7 +105,7 @@ const BODY = [
   1,
   ...madd(ACC1, 0),
   ...get(J),
-  ...small(8),
+  ...i32(8),
   I32_ADD,
   ...set(J),
   BR,
@@ -132,7 +119,7 @@ const BODY = [
   // out[i] = the four lanes' sum
   ...get(OUT),
   ...get(I),
-  ...small(2),
+  ...i32(2),
   I32_SHL,
   I32_ADD,
   ...lane(0),
@@ -150,7 +137,7 @@ const BODY = [
   I32_ADD,
   ...set(ROW),
   ...get(I),
-  ...small(1),
+  ...i32(1),
   I32_ADD,
   ...set(I),
   BR,
@@ -179,9 +166,9 @@ const MODULE = new Uint8Array([
   0x00,
   0x00,
   ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])]])),
-  ...section(2, vec([[...text('env'), ...text('memory'), 0x02, 0x00, ...uleb(1)]])),
+  ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(1)]])),
   ...section(3, vec([uleb(0)])),
-  ...section(7, vec([[...text('dots'), 0x00, ...uleb(0)]])),
+  ...section(7, vec([[...name('dots'), 0x00, ...uleb(0)]])),
   ...section(10, vec([FUNCTION])),
 ]);
 

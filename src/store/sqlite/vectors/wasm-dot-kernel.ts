@@ -54,7 +54,7 @@ import {
   set,
   uleb,
   vec,
-} from './wasm-encoding.ts';
+} from '../../wasm-encoding.ts';
 
 /**
  * Body shared by both functions: for each of n rows at address `rowAddress()` (which leaves the row's byte

@@ -1,4 +1,4 @@
-/** The WebAssembly binary encoding the dot kernel is assembled with: opcodes, LEB128 integers, sections. */
+/** The WebAssembly binary encoding both stores' vector kernels are assembled with: opcodes, LEB128 integers, sections. */
 // Opcodes (core and 0xFD-prefixed SIMD, final SIMD spec numbering).
 export const BLOCK = 0x02;
 export const LOOP = 0x03;
