@@ -72,6 +72,11 @@ describe('English language module', () => {
         .map((s) => s.text),
     ).toEqual(['every 90 days', 'nightly', 'once a year']);
     expect(en.spans('Reports are sent monthly.', 'duration').map((s) => s.text)).toEqual(['monthly']);
+    expect(
+      en
+        .spans('The seal is replaced every eighteen months, the oil every two thousand operating hours.', 'duration')
+        .map((s) => s.text),
+    ).toEqual(['every eighteen months', 'every two thousand operating hours']);
     const span = en.spans(sentence, 'amount')[0];
     expect(span && sentence.slice(span.start, span.end)).toBe('$48,000');
   });

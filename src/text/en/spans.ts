@@ -4,8 +4,10 @@ import { namedThings } from './nlp.ts';
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const NUMBER_WORD =
-  '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|a few|several)';
+  '(?:thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several)';
 const UNIT = '(?:seconds?|minutes?|hours?|days?|business days?|working days?|weeks?|months?|years?|quarters?|decades?)';
+/** What wear is counted in: "every 10,000 km", "every 500 cycles". */
+const USAGE = '(?:km|kilometres|kilometers|miles|cycles|runs|uses|shifts|batches|flights|landings)';
 const NUMERAL = '(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?';
 
 const PATTERNS: Record<'amount' | 'date' | 'duration' | 'number', RegExp[]> = {
@@ -26,9 +28,9 @@ const PATTERNS: Record<'amount' | 'date' | 'duration' | 'number', RegExp[]> = {
     /\b(?:1[5-9]|20)\d{2}s?\b/g,
   ],
   duration: [
-    // How often: "every 90 days", "once a year", "twice per quarter", "monthly".
+    // How often: "every 90 days", "every two thousand operating hours", "once a year", "twice per quarter", "monthly".
     new RegExp(
-      `\\b(?:(?:every|each)\\s+(?:(?:${NUMERAL}|${NUMBER_WORD})\\s+)?|(?:once|twice|(?:${NUMERAL}|${NUMBER_WORD})\\s+times)\\s+(?:a|an|per|each|every)\\s+)${UNIT}\\b`,
+      `\\b(?:(?:every|each)\\s+(?:other\\s+)?(?:(?:${NUMERAL}|${NUMBER_WORD})(?:[\\s-]+(?:thousand|million))?\\s+)?(?:[a-z]+\\s+)?|(?:once|twice|(?:${NUMERAL}|${NUMBER_WORD})\\s+times)\\s+(?:a|an|per|each|every)\\s+)(?:${UNIT}|${USAGE})\\b`,
       'gi',
     ),
     /\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|biannually)\b/gi,

@@ -51,8 +51,10 @@ export function measuredType(view: QuestionView): AnswerType {
 export const asksMoney = (view: QuestionView): boolean =>
   view.module.code === 'zh'
     ? /价|费|金额|多少钱|工资|收入|收益|营收|利润|销售额|票房|成本|预算|投资|赔偿/u.test(view.question)
-    : /\b(?:price|cost|fee|fees|salary|budget|pay|paid|spend|spent)\b/iu.test(view.question) &&
-      !/\b(?:percent|percentage|share|proportion|fraction|how much of|what part of)\b/iu.test(view.question);
+    : /\b(?:price|prices|pricing|cost|costs|fee|fees|salary|budget|pay|paid|spend|spent)\b/iu.test(view.question) &&
+      !/\b(?:percent|percentage|share|proportion|fraction|how much of|what part of|by how much)\b/iu.test(
+        view.question,
+      );
 
 /**
  * "What share of the budget has been spent?", "How much of the monthly fees is credited?", "百分之几": a part of a
