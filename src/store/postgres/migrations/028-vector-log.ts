@@ -6,10 +6,12 @@ import type { PostgresMigration } from './migration.ts';
  * touched under it; a statement that changes documents' ACLs logs their chunks (the processes hold each document's
  * ACL beside its rows' codes to pick candidates; the database checks it again when it ranks them). Also run by `createVectorTable` (document-writes.ts), which re-creates the table.
  */
-export const VECTOR_LOG_TRIGGERS = `
+const ACL_LOG_TRIGGER = `
   DROP TRIGGER IF EXISTS documents_log_acl ON documents;
   CREATE TRIGGER documents_log_acl AFTER UPDATE ON documents
     REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows FOR EACH STATEMENT EXECUTE FUNCTION vector_log_acl();
+`;
+export const VECTOR_LOG_TRIGGERS = `${ACL_LOG_TRIGGER}
   CREATE TRIGGER chunk_vectors_log_insert AFTER INSERT ON chunk_vectors
     REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION vector_log_write();
   CREATE TRIGGER chunk_vectors_log_delete AFTER DELETE ON chunk_vectors
@@ -71,6 +73,9 @@ export const vectorLog: PostgresMigration = {
         WHERE n.acl IS DISTINCT FROM o.acl;
       RETURN NULL;
     END $$;
+    -- Every store logs ACL changes, whether or not its vector table is made yet: a store is made the same way
+    -- whatever it went through (the test schema pool compares them).
+    ${ACL_LOG_TRIGGER}
     DO $$
     BEGIN
       IF to_regclass('chunk_vectors') IS NULL THEN RETURN; END IF;
