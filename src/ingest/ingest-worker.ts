@@ -49,9 +49,14 @@ if (port) {
       ...(embedder ? { embedder } : {}),
     });
     // Vectors move rather than copy; one vector stands for every identical chunk text, so each buffer goes once.
+    // A version's analysed forms share one buffer, which moves too.
     const versions = result.status === 'write' ? [result, ...(result.attachments ?? [])] : [];
     const transfer = [
-      ...new Set(versions.flatMap((version) => (version.vectors ?? []).map((vector) => vector.buffer as ArrayBuffer))),
+      ...new Set(
+        versions.flatMap((version) =>
+          [...(version.vectors ?? []), ...(version.write.analysed ?? [])].map((view) => view.buffer as ArrayBuffer),
+        ),
+      ),
     ];
     port.postMessage({ id, result: { result, logs } satisfies WorkerAnswer }, transfer);
   });

@@ -80,7 +80,8 @@ function dump(path: string): unknown {
         (SELECT json_group_array(entry) FROM (SELECT entry FROM document_acl WHERE doc_pk = d.pk ORDER BY position)) AS acl
         FROM documents d ORDER BY doc_id`),
       chunks:
-        all(`SELECT c.id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, f.keyword_text, hex(v.embedding) AS vector
+        all(`SELECT c.id, c.ordinal, c.text, c.heading_path, c.page, c.start_offset, c.end_offset, f.keyword_text, hex(c.analysed) AS analysed,
+        hex(v.embedding) AS vector
         FROM chunks c JOIN chunk_fts f ON f.rowid = c.pk JOIN chunk_vectors v ON v.rowid = c.pk ORDER BY c.id`),
       chapters: all(
         'SELECT d.doc_id, ch.ordinal, ch.title, ch.heading_path, ch.start_offset, ch.end_offset FROM chapters ch JOIN documents d ON d.pk = ch.doc_pk ORDER BY d.doc_id, ch.ordinal',

@@ -199,6 +199,7 @@ export class Ingestor {
         force: options.force ?? false,
         extras: summarizer === extractiveSummarizer,
         embed: embedHere,
+        analysedForms: this.deps.store.keepsAnalysedForms === true,
       });
       pending.push({
         item,

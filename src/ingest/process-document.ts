@@ -5,6 +5,7 @@ import { embedWithCache } from '../retrieval/embed-with-cache.ts';
 import { chunkSearchText } from '../retrieval/search-text.ts';
 import type { DocumentExtras } from '../store/document-extras.ts';
 import type { DocumentWrite } from '../store/ports/document-store.ts';
+import { packedAnalysedForms } from '../text/analysed-form-terms.ts';
 import { analyzeForIndex } from '../text/analyzer.ts';
 import { chunkDocument, type ChunkOptions } from './chunking.ts';
 import { buildDocumentExtras, type ChunkedVersion } from './extras/build-extras.ts';
@@ -38,6 +39,8 @@ export interface DocumentTask {
   extras: boolean;
   /** Embed here; false when the embedder runs on the caller's thread (a remote or cached model). */
   embed: boolean;
+  /** Make each chunk's analysed form here (the store `keepsAnalysedForms`), so the writing thread need not. */
+  analysedForms?: boolean;
 }
 
 /** What the summary says of a document besides its status and chunks. */
@@ -190,6 +193,12 @@ async function versionOf(
 
   const searchTexts = chunks.map((chunk) => chunkSearchText({ ...chunk, title }));
   const keywordText = searchTexts.map(analyzeForIndex);
+  const analysed = task.analysedForms
+    ? packedAnalysedForms(
+        chunks.map((chunk) => chunk.text),
+        keywordText,
+      )
+    : undefined;
   const vectors =
     task.embed && deps.embedder
       ? await embedWithCache({ store: undefined, embedder: deps.embedder }, searchTexts, keywordText)
@@ -210,6 +219,7 @@ async function versionOf(
     },
     chunks,
     keywordText,
+    ...(analysed ? { analysed } : {}),
     chapters,
     tables: loaded.tables ?? [],
     ...(doc.original ? { original: doc.original } : {}),

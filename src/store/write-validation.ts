@@ -33,6 +33,12 @@ export function validateWrite(write: DocumentWrite): void {
       { hint: 'keywordText and vectors must be parallel to chunks.' },
     );
   }
+  if (write.analysed !== undefined && write.analysed.length !== chunks.length) {
+    throw new ValidationError(
+      `Document ${document.docId}: ${chunks.length} chunks but ${write.analysed.length} analysed forms.`,
+      { hint: 'analysed must be parallel to chunks.' },
+    );
+  }
   if (write.extras) validateExtras(document.docId, write.extras, new Set(chunks.map((chunk) => chunk.id)));
   if (write.original !== undefined) validateOriginal(document, write.original);
   chunks.forEach((chunk, i) => {

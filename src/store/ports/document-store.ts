@@ -24,6 +24,12 @@ export interface DocumentWrite {
   keywordText: string[];
   /** One vector per chunk, parallel to `chunks`. */
   vectors: Float32Array[];
+  /**
+   * Each chunk's analysed form (`encodeAnalysedForm(chunk.text, keywordText[i])`, text/analysed-form.ts), parallel to
+   * `chunks`, when the caller made it (ingestion's workers, for a store that `keepsAnalysedForms`); such a store
+   * makes a missing one itself, and reads the chunk's keyword terms from it.
+   */
+  analysed?: Uint8Array[];
   embedder: EmbedderInfo;
   chapters: Chapter[];
   tables: TableData[];
@@ -98,6 +104,8 @@ export interface DocumentStore {
    * Batches in flight must hold distinct doc_ids; each is still one transaction.
    */
   readonly concurrentDocumentWrites: number;
+  /** The store keeps each chunk's analysed form beside it (SQLite): a write may bring the forms (`DocumentWrite.analysed`). */
+  readonly keepsAnalysedForms?: boolean;
 
   /**
    * Writes a document version, replacing any previous version of the same doc_id and the documents found inside it

@@ -62,6 +62,7 @@ export function sqliteDocumentStore(
     sqlDialect: 'sqlite',
     // One connection, synchronous writes: a write in flight would only wait for this thread.
     concurrentDocumentWrites: 0,
+    keepsAnalysedForms: true,
 
     async putDocument(write) {
       conn.assertWritable();

@@ -97,6 +97,12 @@ export function insertDocument(
   const insertFts = conn.stmt('INSERT INTO chunk_fts (rowid, keyword_text) VALUES (?, ?)');
   const insertVector = conn.stmt('INSERT INTO chunk_vectors (rowid, embedding) VALUES (?, ?)');
   write.chunks.forEach((chunk, i) => {
+    const keywordText = write.keywordText[i] as string;
+    // The form the worker made (a view into the document's packed forms: bound without a copy), else made here.
+    const made = write.analysed?.[i];
+    const form = made
+      ? Buffer.from(made.buffer, made.byteOffset, made.byteLength)
+      : analysedFormBlob(chunk.text, keywordText);
     const chunkPk = Number(
       insertChunk.run({
         id: chunk.id,
@@ -108,11 +114,11 @@ export function insertDocument(
         startOffset: chunk.startOffset,
         endOffset: chunk.endOffset,
         regions: chunk.regions ? JSON.stringify(chunk.regions) : null,
-        analysed: analysedFormBlob(chunk.text, write.keywordText[i] as string),
+        analysed: form,
       }).lastInsertRowid,
     );
-    insertFts.run(chunkPk, write.keywordText[i] as string);
-    keywords.addChunk(chunkPk, docPk, write.keywordText[i] as string);
+    insertFts.run(chunkPk, keywordText);
+    keywords.addChunk(chunkPk, docPk, keywordText, form);
     const vector = write.vectors[i] as Float32Array;
     // vec0 accepts only integer-typed rowids, which better-sqlite3 binds for bigint.
     insertVector.run(BigInt(chunkPk), vectorToBlob(vector));

@@ -11,6 +11,7 @@ import {
   writeRows,
 } from './postings-rows.ts';
 import { encoder, EMPTY, type PostingsTails, type Tail, tailsOf } from './postings-tails.ts';
+import { formTerms } from '../../../text/analysed-form-terms.ts';
 import { chunkTerms } from './tokens.ts';
 
 /** Keyword text the analyser made: lowercase ASCII terms of FTS5's token characters, separated by single spaces. */
@@ -76,11 +77,26 @@ export class KeywordPostingsBatch {
 
   constructor(private readonly conn: SqliteConnection) {}
 
-  /** Adds one chunk's postings (its analysed keyword text, as given to `chunk_fts`). */
-  addChunk(chunkPk: number, docPk: number, keywordText: string): void {
+  /**
+   * Adds one chunk's postings (its analysed keyword text, as given to `chunk_fts`). `form`, the chunk's analysed form
+   * made from that text (text/analysed-form.ts), holds its distinct terms and their counts: with it, plain keyword
+   * text is not split again.
+   */
+  addChunk(chunkPk: number, docPk: number, keywordText: string, form?: Uint8Array): void {
     const { touched, inChunk } = this;
     let length = 0;
-    if (PLAIN.test(keywordText)) {
+    const plain = PLAIN.test(keywordText);
+    // The form's terms are the text's space-separated words, which are its tokens when the text is plain.
+    const stated = plain && form ? formTerms(form) : undefined;
+    if (stated) {
+      const { terms, counts } = stated;
+      for (let k = 0; k < terms.length; k++) {
+        const id = this.termId(terms[k] as string);
+        touched.push(id);
+        inChunk.data[id] = counts[k] as number;
+      }
+      length = stated.length;
+    } else if (plain) {
       // Lowercase ASCII terms between spaces (the analyser's output): the tokens are the space-separated words.
       let from = 0;
       const end = keywordText.length;
