@@ -19,6 +19,7 @@ import type { ChunkWithSource } from '../../src/store/store.ts';
 import { postgresStoreBytes } from '../store/postgres-store-size.ts';
 import { generateQueries, SyntheticCorpus, type BenchQuery, type QueryKind } from './corpus.ts';
 import { profiled } from './profiler.ts';
+import { resumePoint, type ResumePoint } from './resume-build.ts';
 import { collectGarbage, memorySnapshot, summarize, type LatencySummary, type MemorySnapshot } from './stats.ts';
 
 export interface SizeOptions {
@@ -64,6 +65,8 @@ export interface SizeResult {
     chunksPerCpuSec: number;
     /** When the store was built, if this run reused a store an earlier run ingested (the figures are that run's). */
     reusedFrom?: string;
+    /** Chunks an unfinished build had written before this one continued it. */
+    resumedFromChunks?: number;
   };
   /** 1-minute load average when ingestion started, when it ended, and after the queries: other work skews results. */
   load: { ingestStart: number; ingestEnd: number; queriesEnd: number };
@@ -192,6 +195,8 @@ interface BuiltStore {
   loadAtIngestStart: number;
   loadAtIngestEnd: number;
   afterIngest: MemorySnapshot;
+  /** Where this build continued an unfinished one (the timings and CPU are this run's, over the chunks it added). */
+  resumedFrom?: ResumePoint;
 }
 
 const INGEST_RECORD = 'ingest.json';
@@ -216,11 +221,13 @@ async function ingestCorpus(
   options: SizeOptions,
   corpus: SyntheticCorpus,
   ingestor: Evident['ingestor'],
+  resume?: ResumePoint,
 ): Promise<Omit<BuiltStore, 'seed' | 'targetChunks' | 'builtAt'>> {
   const { log } = options;
-  let documents = 0;
-  let chunks = 0;
-  let restricted = 0;
+  let documents = resume?.documents ?? 0;
+  let chunks = resume?.chunks ?? 0;
+  let restricted = resume?.restricted ?? 0;
+  const startChunks = chunks;
   let ingestMs = 0;
   let ingestCpuUs = 0;
   const loadAtIngestStart = loadavg()[0] ?? 0;
@@ -246,7 +253,7 @@ async function ingestCorpus(
       if (chunks > options.chunks * 0.9)
         lastTenth = { chunks: lastTenth.chunks + summary.chunks, ms: lastTenth.ms + elapsed };
       if (chunks >= nextLog) {
-        log(`  ingested ${chunks} chunks (${Math.round((chunks / ingestMs) * 1000)} chunks/s)`);
+        log(`  ingested ${chunks} chunks (${Math.round(((chunks - startChunks) / ingestMs) * 1000)} chunks/s)`);
         nextLog += Math.max(10_000, options.chunks / 5);
       }
     }
@@ -263,6 +270,7 @@ async function ingestCorpus(
     loadAtIngestStart,
     loadAtIngestEnd,
     afterIngest,
+    ...(resume ? { resumedFrom: resume } : {}),
   };
 }
 
@@ -272,7 +280,11 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   const backend: ConfigInput = options.databaseUrl ? { databaseUrl: options.databaseUrl } : {};
   // Before the store is opened: a reusable build, or nothing left of an unfinished one.
   const built = options.reuse ? readBuilt(options, dbPath) : undefined;
+  const corpus = new SyntheticCorpus({ seed: options.seed });
+  // A store an earlier run began and did not finish (no record) is continued where it stopped.
+  const resume = options.reuse && !built ? resumePoint(dbPath, corpus) : undefined;
   if (built) log(`  reusing the store ingested ${built.builtAt} (${built.chunks} chunks)`);
+  else if (resume) log(`  continuing an unfinished build: ${resume.documents} documents, ${resume.chunks} chunks in`);
   else if (options.reuse) removeStore(dbPath);
   const config = benchConfig(options.workDir, dbPath, backend);
   // The composition root the CLI uses, with the default config; and the same store under the full pipeline.
@@ -282,7 +294,6 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
   const reranker = full.reranker;
   const { channelDepth } = config.retrieval;
 
-  const corpus = new SyntheticCorpus({ seed: options.seed });
   const {
     documents,
     chunks,
@@ -293,7 +304,8 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     loadAtIngestStart,
     loadAtIngestEnd,
     afterIngest,
-  } = built ?? (await ingestCorpus(options, corpus, ingestor));
+    resumedFrom,
+  } = built ?? (await ingestCorpus(options, corpus, ingestor, resume));
   if (options.reuse && !built) {
     const record: BuiltStore = {
       seed: options.seed,
@@ -308,6 +320,7 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
       loadAtIngestStart,
       loadAtIngestEnd,
       afterIngest,
+      ...(resumedFrom ? { resumedFrom } : {}),
     };
     writeFileSync(join(options.workDir, INGEST_RECORD), `${JSON.stringify(record, null, 2)}\n`);
   }
@@ -490,10 +503,12 @@ export async function measureSize(options: SizeOptions): Promise<SizeResult> {
     visibleChunkShare: visibleChunks / chunks,
     ingest: {
       ms: ingestMs,
-      chunksPerSec: (chunks / ingestMs) * 1000,
-      documentsPerSec: (documents / ingestMs) * 1000,
+      // Over what this build ingested itself (all of it unless it continued an unfinished one).
+      chunksPerSec: ((chunks - (resumedFrom?.chunks ?? 0)) / ingestMs) * 1000,
+      documentsPerSec: ((documents - (resumedFrom?.documents ?? 0)) / ingestMs) * 1000,
       lastTenthChunksPerSec: (lastTenth.chunks / lastTenth.ms) * 1000,
-      chunksPerCpuSec: chunks / (ingestCpuUs / 1e6),
+      chunksPerCpuSec: (chunks - (resumedFrom?.chunks ?? 0)) / (ingestCpuUs / 1e6),
+      ...(resumedFrom ? { resumedFromChunks: resumedFrom.chunks } : {}),
       ...(built ? { reusedFrom: built.builtAt } : {}),
     },
     load: { ingestStart: loadAtIngestStart, ingestEnd: loadAtIngestEnd, queriesEnd: loadAtQueriesEnd },
