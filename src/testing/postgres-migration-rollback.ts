@@ -1,8 +1,18 @@
+/** SQL that undoes migration 29 (each vector's int8 code stored beside it): the vectors alone again. */
+export const BEFORE_VECTOR_CODES = `
+DO $$
+BEGIN
+  IF to_regclass('chunk_vectors') IS NOT NULL THEN
+    ALTER TABLE chunk_vectors DROP COLUMN IF EXISTS code;
+  END IF;
+END $$;
+`;
+
 /**
  * SQL that undoes migration 28 (the vector log that processes keep their int8 codes current from): no log, and the
- * HNSW index over half-precision copies of migration 27 again.
+ * HNSW index over half-precision copies of migration 27 again. Migration 29 is undone first.
  */
-export const BEFORE_VECTOR_LOG = `
+export const BEFORE_VECTOR_LOG = `${BEFORE_VECTOR_CODES}
 DO $$
 DECLARE dimension integer;
 BEGIN

@@ -8,6 +8,8 @@ import { KeywordStatsDelta } from './term-stats.ts';
 import type { SchemaNames } from './migrations/index.ts';
 import { vectorLiteral } from './row-mappers.ts';
 import { VECTOR_LOG_TRIGGERS, VECTOR_STORAGE } from './migrations/028-vector-log.ts';
+import { VECTOR_CODE_COLUMN } from './migrations/029-vector-codes.ts';
+import { encodeRowCode } from './vector-code-bytes.ts';
 
 export const CHUNKS: KeywordTable = { corpus: CORPUS.chunks, table: 'chunks' };
 
@@ -54,16 +56,17 @@ export async function insertDocuments(
     }
   }
   const stats = new KeywordStatsDelta();
-  const vectors: PendingVectors = { pks: [], literals: [] };
+  const vectors: PendingVectors = { pks: [], literals: [], codes: [] };
   for (const [i, write] of writes.entries())
     await insertOne(c, names, write, keywords[i] ?? [], stats, vectors, previous);
   // The batch's vectors in one statement: one pass of the vector log's trigger (migration 28) for the whole batch.
   // Rows a later document of the batch removed (a parent's new version removes its old attachments) are skipped.
   if (vectors.pks.length > 0) {
     await c.query(
-      `INSERT INTO chunk_vectors (chunk_pk, embedding)
-       SELECT u.pk, u.e FROM unnest($1::bigint[], $2::vector[]) AS u(pk, e) WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.pk = u.pk)`,
-      [vectors.pks, vectors.literals],
+      `INSERT INTO chunk_vectors (chunk_pk, embedding, code)
+       SELECT u.pk, u.e, u.code FROM unnest($1::bigint[], $2::vector[], $3::bytea[]) AS u(pk, e, code)
+       WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.pk = u.pk)`,
+      [vectors.pks, vectors.literals, vectors.codes],
     );
   }
   await stats.apply(c);
@@ -80,6 +83,8 @@ interface Previous {
 interface PendingVectors {
   pks: number[];
   literals: string[];
+  /** Each vector's int8 code (migration 29), which the processes' vector channels load instead of the vector. */
+  codes: Buffer[];
 }
 
 /** One document version of a batch: `insertDocuments` has taken its lock and checked its embedder. */
@@ -151,6 +156,7 @@ async function insertOne(
     for (const [i, chunk] of write.chunks.entries()) {
       vectors.pks.push(pkOf.get(chunk.id) as number);
       vectors.literals.push(vectorLiteral(write.vectors[i] as Float32Array));
+      vectors.codes.push(encodeRowCode(write.vectors[i] as Float32Array));
     }
     keywords.forEach((k) => stats.add(CORPUS.chunks, k));
     stats.addPostings(
@@ -272,6 +278,7 @@ export async function createVectorTable(c: PoolClient, embedder: EmbedderInfo): 
     embedding vector(${embedder.dimension}) NOT NULL
   )`);
   await c.query(VECTOR_STORAGE);
+  await c.query(VECTOR_CODE_COLUMN);
   await c.query(VECTOR_LOG_TRIGGERS);
   await c.query(
     `UPDATE vector_log_state SET generation = md5(random()::text || clock_timestamp()::text), version = version + 1,

@@ -1,11 +1,21 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
 import { createInt8ScanKernel, type Int8ScanKernel } from './int8-scan-kernel.ts';
+import { CODE_HEADER, decodeVector, QUERY_LEVELS, quantize, ROW_LEVELS } from './vector-code-bytes.ts';
 
-/** Levels of a stored row's int8 code, and of the query's int16 one (Σ |q|·|row| stays below 2³¹ up to 8,000 dimensions). */
-const ROW_LEVELS = 127;
-const QUERY_LEVELS = 2047;
-/** Rows read per statement when the codes are loaded whole. */
-const LOAD_BATCH = 4096;
+/** Pks read per statement when the codes are loaded whole (a range of pks, so at most this many rows). */
+const LOAD_RANGE = 16_384;
+/**
+ * A statement whose results come in PostgreSQL's binary format (pg reads `binary`; its types omit it). Without bind
+ * parameters: pg 8.23 parses a parameterised statement's binary results as text, so the few integers these statements
+ * take are written into them (`integer` checks each is one).
+ */
+const binary = (text: string): QueryConfig => ({ text, binary: true }) as QueryConfig;
+const integer = (n: number): string => {
+  if (!Number.isSafeInteger(n)) throw new Error(`Not an integer: ${n}`);
+  return String(n);
+};
+/** A bigint sent in binary (`int8send`), as a number (pks stay far below 2⁵³). */
+const int8 = (bytes: Buffer): number => Number(bytes.readBigInt64BE(0));
 /** Bytes of the kernel's memory before the codes: the query (int16) comes first. */
 const ALIGN = 64;
 
@@ -24,29 +34,6 @@ export const readLogState = (row: { generation: string; version: string | number
   version: Number(row.version),
   keptFrom: Number(row.kept_from),
 });
-
-/** pgvector's binary form of a vector (`vector_send`): int16 dimension, int16 unused, then big-endian float4s. */
-function decodeVector(bytes: Uint8Array, dimension: number, into: Float32Array): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getInt16(0) !== dimension)
-    throw new Error(`A stored vector has ${view.getInt16(0)} dimensions, not ${dimension}.`);
-  for (let d = 0; d < dimension; d++) into[d] = view.getFloat32(4 + 4 * d);
-}
-
-/** Symmetric quantization of `vector` scaled to unit length: codes in ±levels, returns the scale of one level. */
-function quantize(vector: Float32Array, levels: number, codes: Int8Array | Int16Array): number {
-  let norm = 0;
-  let maxAbs = 0;
-  for (const value of vector) {
-    norm += value * value;
-    if (Math.abs(value) > maxAbs) maxAbs = Math.abs(value);
-  }
-  codes.fill(0);
-  if (norm === 0 || !Number.isFinite(norm) || !Number.isFinite(maxAbs)) return 0;
-  const inverse = levels / maxAbs;
-  for (let d = 0; d < vector.length; d++) codes[d] = Math.round((vector[d] as number) * inverse);
-  return maxAbs / levels / Math.sqrt(norm);
-}
 
 /**
  * Int8 codes of a store's vectors, held in this process and kept current from the database's vector log: the
@@ -120,29 +107,26 @@ export class VectorCodes {
         state.generation !== this.generation || this.dimension !== dimension || this.version + 1 < state.keptFrom;
       if (whole) {
         this.reset(dimension);
-        let after = -1;
-        for (;;) {
-          const batch = await c.query<{ pk: string; doc: string; acl: string[]; e: Buffer }>(
-            `SELECT v.chunk_pk AS pk, c.doc_pk AS doc, d.acl, vector_send(v.embedding) AS e
-             FROM chunk_vectors v JOIN chunks c ON c.pk = v.chunk_pk JOIN documents d ON d.pk = c.doc_pk
-             WHERE v.chunk_pk > $1 ORDER BY v.chunk_pk LIMIT ${LOAD_BATCH}`,
-            [after],
-          );
-          for (const r of batch.rows) this.put(Number(r.pk), Number(r.doc), r.acl, r.e);
-          if (batch.rows.length < LOAD_BATCH) break;
-          after = Number(batch.rows[batch.rows.length - 1]?.pk);
-        }
+        await this.loadAll(c);
       } else if (state.version > this.version) {
-        const changed = await c.query<{ pk: string; doc: string | null; acl: string[] | null; e: Buffer | null }>(
-          `SELECT l.chunk_pk AS pk, c.doc_pk AS doc, d.acl, vector_send(v.embedding) AS e
-           FROM (SELECT DISTINCT chunk_pk FROM vector_log WHERE version > $1) l
-           LEFT JOIN chunk_vectors v ON v.chunk_pk = l.chunk_pk LEFT JOIN chunks c ON c.pk = v.chunk_pk
-           LEFT JOIN documents d ON d.pk = c.doc_pk`,
-          [this.version],
+        const changed = await c.query<{
+          pk: Buffer;
+          doc: Buffer | null;
+          acl: string[] | null;
+          code: Buffer | null;
+          e: Buffer | null;
+        }>(
+          binary(
+            `SELECT int8send(l.chunk_pk) AS pk, int8send(c.doc_pk) AS doc, d.acl, v.code,
+                   CASE WHEN v.code IS NULL THEN vector_send(v.embedding) END AS e
+                 FROM (SELECT DISTINCT chunk_pk FROM vector_log WHERE version > ${integer(this.version)}) l
+                 LEFT JOIN chunk_vectors v ON v.chunk_pk = l.chunk_pk LEFT JOIN chunks c ON c.pk = v.chunk_pk
+                 LEFT JOIN documents d ON d.pk = c.doc_pk`,
+          ),
         );
         for (const r of changed.rows) {
-          if (r.e === null || r.doc === null || r.acl === null) this.remove(Number(r.pk));
-          else this.put(Number(r.pk), Number(r.doc), r.acl, r.e);
+          if ((r.code === null && r.e === null) || r.doc === null || r.acl === null) this.remove(int8(r.pk));
+          else this.put(int8(r.pk), int8(r.doc), r.acl, r.code, r.e);
         }
       }
       this.generation = state.generation;
@@ -153,6 +137,49 @@ export class VectorCodes {
       // Half-applied changes are not trusted: the next search loads everything again.
       this.generation = undefined;
       throw error;
+    }
+  }
+
+  /**
+   * Every row, by ranges of pks, inside the caller's snapshot: the documents' ACLs first (one row a document, not one a
+   * chunk), then each row's pk, document and stored code (migration 29), in binary (no hex to decode, no floats to
+   * quantize). A row written without a code (by a process of an older version) is read as its vector and quantized
+   * here, which gives the same bytes.
+   */
+  private async loadAll(c: PoolClient): Promise<void> {
+    const acls = new Map<number, string[]>();
+    const documents = await c.query<{ pk: Buffer; acl: string[] }>(
+      binary('SELECT int8send(pk) AS pk, acl FROM documents'),
+    );
+    for (const r of documents.rows) acls.set(int8(r.pk), r.acl);
+    const bounds = (
+      await c.query(binary('SELECT int8send(min(chunk_pk)) AS lo, int8send(max(chunk_pk)) AS hi FROM chunk_vectors'))
+    ).rows[0] as { lo: Buffer | null; hi: Buffer | null };
+    if (bounds.lo === null || bounds.hi === null) return;
+    const last = int8(bounds.hi);
+    for (let from = int8(bounds.lo); from <= last; from += LOAD_RANGE) {
+      // A range of pks, unordered: PostgreSQL reads it as a bitmap heap scan (4 µs a row at 100k) rather than walking
+      // the index row by row (11 µs) as an ordered, limited page does.
+      // Each row as one value: its pk and its document (int8), then its stored code, or its vector (`vector_send`)
+      // where it has none. (One value a range, with string_agg, costs more: pg copies a long message as it grows.)
+      const batch = await c.query<{ r: Buffer }>(
+        binary(
+          `SELECT int8send(v.chunk_pk) || int8send(c.doc_pk) || COALESCE(v.code, vector_send(v.embedding)) AS r
+           FROM chunk_vectors v JOIN chunks c ON c.pk = v.chunk_pk
+           WHERE v.chunk_pk >= ${integer(from)} AND v.chunk_pk < ${integer(from + LOAD_RANGE)}
+             AND c.pk >= ${integer(from)} AND c.pk < ${integer(from + LOAD_RANGE)}`,
+        ),
+      );
+      const code = this.dimension + CODE_HEADER;
+      for (const { r } of batch.rows) {
+        const pk = Number(r.readBigInt64BE(0));
+        const doc = Number(r.readBigInt64BE(8));
+        const value = r.subarray(16);
+        const acl = acls.get(doc);
+        if (acl === undefined) throw new Error(`Chunk row ${pk} names document ${doc}, which the snapshot lacks.`);
+        if (value.length === code) this.put(pk, doc, acl, value, null);
+        else this.put(pk, doc, acl, null, value);
+      }
     }
   }
 
@@ -201,7 +228,15 @@ export class VectorCodes {
   }
 
   private floats = new Float32Array(0);
-  private put(pk: number, docPk: number, acl: readonly string[], encoded: Uint8Array): void {
+  private view = new Uint8Array(0);
+  /** The kernel's memory as bytes (a new view when the memory grew). */
+  private memory(): Uint8Array {
+    const buffer = this.kernel.buffer();
+    if (this.view.buffer !== buffer) this.view = new Uint8Array(buffer);
+    return this.view;
+  }
+  /** Holds row `pk`'s code: the stored one (`code`), or one made from its vector (`encoded`, `vector_send`'s bytes). */
+  private put(pk: number, docPk: number, acl: readonly string[], code: Buffer | null, encoded: Buffer | null): void {
     let slot = this.slotOf.get(pk);
     if (slot === undefined) {
       slot = this.free.pop();
@@ -213,14 +248,19 @@ export class VectorCodes {
     } else {
       this.release(this.docOf[slot] as number);
     }
-    const vector = this.floats;
-    decodeVector(encoded, this.dimension, vector);
-    const codes = new Int8Array(
-      this.kernel.buffer(),
-      this.codesOffsetFor(this.capacity) + slot * this.stride,
-      this.stride,
-    );
-    this.scales[slot] = quantize(vector, ROW_LEVELS, codes.subarray(0, this.dimension));
+    const at = this.codesOffsetFor(this.capacity) + slot * this.stride;
+    if (code !== null) {
+      if (code.length !== CODE_HEADER + this.dimension)
+        throw new Error(`A stored code has ${code.length - CODE_HEADER} dimensions, not ${this.dimension}.`);
+      this.memory().set(code.subarray(CODE_HEADER), at);
+      this.scales[slot] = code.readFloatBE(0);
+    } else if (encoded !== null) {
+      decodeVector(encoded, this.dimension, this.floats);
+      const codes = new Int8Array(this.kernel.buffer(), at, this.dimension);
+      this.scales[slot] = quantize(this.floats, ROW_LEVELS, codes);
+    } else {
+      throw new Error(`Row ${pk} has neither a code nor a vector.`);
+    }
     this.pks[slot] = pk;
     this.docOf[slot] = this.hold(docPk, acl);
     this.live[slot] = 1;

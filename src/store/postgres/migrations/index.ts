@@ -27,6 +27,7 @@ import { directory } from './025-directory.ts';
 import { postingBlocks } from './026-posting-blocks.ts';
 import { halfvecIndex } from './027-halfvec-index.ts';
 import { vectorLog } from './028-vector-log.ts';
+import { vectorCodes } from './029-vector-codes.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -60,4 +61,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   postingBlocks,
   halfvecIndex,
   vectorLog,
+  vectorCodes,
 ];
