@@ -178,6 +178,13 @@ describe('HybridSearch over a real SQLite store', () => {
     }
   });
 
+  it('moves the chunk that states the identifier into its document’s first place even when only that place is shown', async () => {
+    for (const rerank of [false, true]) {
+      const trace = await search(new LexicalReranker()).search('INV-88412', OUTSIDER, { rerank, topK: 1 });
+      expect(trace.results.map((r) => r.chunk.id)).toEqual(['INV-88412.md#1']);
+    }
+  });
+
   it('finds identifiers asked about inside a sentence', async () => {
     const trace = await search(new LexicalReranker()).search('who signed contract CT-2024-0193 for chairs?', OUTSIDER);
     expect(trace.results[0]?.chunk.docId).toBe('contract.md');

@@ -194,7 +194,7 @@ export class HybridSearch {
       ranked = [...reranked, ...kept.slice(rerankDepth).map((candidate) => ({ candidate }))];
     }
 
-    ranked = preferStatedIdentifiers(ranked, identifierTerms, byId);
+    ranked = preferStatedIdentifiers(ranked, identifierTerms, byId, topK);
 
     const results: SearchResult[] = ranked.slice(0, topK).map(({ candidate, rerankScore }, i) => {
       const chunk = byId.get(candidate.chunkId) as ChunkWithSource;
@@ -234,12 +234,15 @@ const IDENTIFIER_VECTOR_WEIGHT = 0.25;
 /**
  * A document's title and headings are part of every chunk's search text, so every chunk of `CT-2024-0193.md` matches
  * `CT-2024-0193`. Within each document, chunks whose own text states the query's identifiers take the places that
- * document holds in the ranking first; other documents' places do not move.
+ * document holds in the ranking first; other documents' places do not move. Only the first `shown` places are
+ * returned to anyone, so a document whose first place is past them is left as it is: its chunks' texts, analysed
+ * to find the identifier, would change nothing shown.
  */
 function preferStatedIdentifiers<T extends { candidate: FusedCandidate }>(
   ranked: T[],
   identifierTerms: readonly string[],
   byId: ReadonlyMap<string, ChunkWithSource>,
+  shown: number,
 ): T[] {
   if (identifierTerms.length === 0) return ranked;
   const states = (entry: T): boolean =>
@@ -253,7 +256,7 @@ function preferStatedIdentifiers<T extends { candidate: FusedCandidate }>(
   });
   const out = [...ranked];
   for (const positions of slots.values()) {
-    if (positions.length < 2) continue;
+    if (positions.length < 2 || (positions[0] as number) >= shown) continue;
     const entries = positions.map((i) => ranked[i] as T);
     const stated = entries.filter(states);
     if (stated.length === 0 || stated.length === entries.length) continue;
