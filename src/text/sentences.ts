@@ -42,8 +42,25 @@ export function headedSentences(text: string): HeadedSentence[] {
 const SENTENCE_END =
   /(?<=[.!?])(?<!\b(?:al|e\.g|i\.e|vs|cf|Fig|Figs|Eq|Eqs|Sec|Ch|No|Nos|Dr|Mr|Mrs|Ms|Prof|St|approx|resp)\.)\s+(?!\p{Ll})|(?<=[。！？])/u;
 
+/** A name's initial ("James K." before "Polk", "G." before "Stanley Hall"): no sentence ends there unless an opener follows. */
+const MIDDLE_INITIAL = /(?:^|\s)\p{Lu}\.$/u;
+const NAME_GOES_ON = /^\p{Lu}\p{Ll}+\b/u;
+const OPENER =
+  /^(?:The|This|That|These|Those|It|Its|In|On|At|A|An|He|She|They|We|I|His|Her|Their|There|After|Before|When|While|As|But|And|Or|For|By|From|With|If|Since|During|Then|However|Also|Each|All|Some|Most|One|Two|Three)\b/u;
+
+function sentencePieces(block: string): string[] {
+  const pieces: string[] = [];
+  for (const piece of block.split(SENTENCE_END)) {
+    const previous = pieces.at(-1);
+    if (previous !== undefined && MIDDLE_INITIAL.test(previous) && NAME_GOES_ON.test(piece) && !OPENER.test(piece))
+      pieces[pieces.length - 1] = `${previous} ${piece}`;
+    else pieces.push(piece);
+  }
+  return pieces;
+}
+
 function pushSentences(block: string, heading: string, out: HeadedSentence[]): void {
-  for (const sentence of block.split(SENTENCE_END)) {
+  for (const sentence of sentencePieces(block)) {
     const clean = sentence.replace(/\s+/g, ' ').trim();
     if (clean.length >= (CJK.test(clean) ? MIN_CJK_SENTENCE : MIN_SENTENCE)) out.push({ text: clean, heading });
   }

@@ -23,7 +23,7 @@ const YEAR_OR_DATE =
   /\b(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},?)?\s+\d{4}\b|\b(?:1[0-9]|20)\d{2}\b/g;
 /** Capitalised function words that start sentences without naming anything. */
 const NOT_NAMES = new Set(
-  'the a an it in on at he she they this that these those its his her their after before as when while during since its there however also although'.split(
+  'the a an it in on at he she they this that these those its his her their after before as when while during since its there however also although until unless though because for from with without within by to of into onto upon over under between among through throughout despite but and or nor yet so if then thus once where which who whom whose what both each all some most many several one two three we i you our my your following according'.split(
     ' ',
   ),
 );

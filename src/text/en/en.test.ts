@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { en, englishExpansions, englishKeyTerms } from './en.ts';
 import { languageModule, languageOf } from '../languages.ts';
+import { namedThings } from './nlp.ts';
 import { synonymsOf } from './wordnet.ts';
 
 describe('English language module', () => {
+  it('reads a person named before ", who" and no role as a person', () => {
+    const sentence = 'Hall, who was the first president of the association, viewed adolescence as a time of turmoil.';
+    expect(en.spans(sentence, 'person').map((span) => span.text)).toEqual(['Hall']);
+  });
+
+  it('reads a hyphenated name whole, not up to its hyphen', () => {
+    expect(namedThings("Kim Jong-suk was Kim Il-sung's first wife.").people).toEqual(
+      expect.arrayContaining(['Kim Jong-suk', 'Kim Il-sung']),
+    );
+    expect(namedThings("Kim Jong-suk was Kim Il-sung's first wife.").people.some((name) => name.endsWith('-'))).toBe(
+      false,
+    );
+  });
+
   it('reads the answer type a question asks for', () => {
     const types = [
       ['What is the termination fee of CT-2024-0193?', 'amount'],

@@ -40,10 +40,19 @@ const CACHE_LIMIT = 5_000;
 /** Longer texts are cut: compromise's cost grows with length and names sit in every part of a passage alike. */
 const MAX_TEXT = 2_000;
 
-const clean = (items: string[]): string[] => [
+/** compromise splits a hyphenated word and may end a name at its hyphen ("Kim Il-" of "Kim Il-sung's"): read the whole word. */
+function wholeWords(item: string, text: string): string {
+  if (!item.endsWith('-')) return item;
+  const at = text.indexOf(item);
+  if (at < 0) return item.slice(0, -1);
+  const rest = /^[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*/u.exec(text.slice(at + item.length));
+  return rest ? item + rest[0] : item.slice(0, -1);
+}
+
+const clean = (items: string[], text: string): string[] => [
   ...new Set(
     items
-      .map((item) => item.replace(/^[\s"'“‘(]+|[\s"'”’),.;:!?]+$/gu, '').replace(/['’]s$/u, ''))
+      .map((item) => wholeWords(item.replace(/^[\s"'“‘(]+|[\s"'”’),.;:!?]+$/gu, ''), text).replace(/['’]s$/u, ''))
       .filter((item) => item.length > 1),
   ),
 ];
@@ -57,9 +66,9 @@ export function namedThings(text: string): NamedThings {
   if (!parse) return EMPTY;
   const doc = parse(key);
   const found = {
-    people: clean(doc.people().out('array')),
-    places: clean(doc.places().out('array')),
-    organizations: clean(doc.organizations().out('array')),
+    people: clean(doc.people().out('array'), key),
+    places: clean(doc.places().out('array'), key),
+    organizations: clean(doc.organizations().out('array'), key),
   };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, found);

@@ -91,6 +91,18 @@ const POLARITY = /\b(?:no|not|never|none|cannot|can't|won't|doesn't|don't|isn't|
 /** A sentence that enumerates: commas or semicolons between items, or "and"/"or" joining several. */
 const ENUMERATION = /[^,;:]+(?:[,;]\s*[^,;]+){1,}|[^,;:]+\s(?:and|or)\s[^,;]+/i;
 
+/** A capitalised name before ", who": a person, whether or not the tagger knows the name ("Hall, who was …"). */
+const WHO_APPOSITIVE = /(?:\p{Lu}\.\s?)*\p{Lu}[\p{Ll}'’-]+(?:\s+(?:\p{Lu}\.\s?)*\p{Lu}[\p{Ll}'’-]+)*(?=,\s+who\b)/gu;
+
+/** People a sentence names: the tagger's (a role it tags, "first president", is no name) and who-appositives. */
+function peopleIn(sentence: string): string[] {
+  const tagged = namedThings(sentence).people.filter((name) => /\p{Lu}/u.test(name));
+  const appositive = [...sentence.matchAll(WHO_APPOSITIVE)]
+    .map((match) => match[0])
+    .filter((name) => !tagged.some((known) => known.includes(name)));
+  return [...tagged, ...appositive];
+}
+
 /** Candidate answer spans of `type` in an English sentence, in reading order. */
 export function englishSpans(sentence: string, type: AnswerType): AnswerSpan[] {
   switch (type) {
@@ -107,7 +119,7 @@ export function englishSpans(sentence: string, type: AnswerType): AnswerSpan[] {
         .map((span) => ({ ...span, type }));
     }
     case 'person':
-      return spansOf(sentence, namedThings(sentence).people, type);
+      return spansOf(sentence, peopleIn(sentence), type);
     case 'place':
       return spansOf(sentence, namedThings(sentence).places, type);
     case 'organization': {

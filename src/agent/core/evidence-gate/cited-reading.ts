@@ -1,4 +1,5 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
+import { defeatedSide } from './match-result.ts';
 import type { AnswerSpan, AnswerType } from '../../../text/language.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
@@ -216,6 +217,8 @@ export function freshValues(view: QuestionView, text: string, type: AnswerType):
     if (references.some(([start = 0, end = 0]) => span.start >= start && span.end <= end)) return false;
     // "How often …?" asks a frequency ("every 90 days"), which a length of time ("within 30 seconds") is not.
     if (type === 'duration' && asksFrequency(view) && !FREQUENCY.test(span.text)) return false;
+    // "阿根廷队战胜了法国队，夺得了冠军": the side a result says lost is no winner.
+    if (defeatedSide(view, text, span)) return false;
     // A bare year counts nothing and lasts no time.
     return !((view.counted.length > 0 || type === 'duration') && YEAR.test(span.text.trim()));
   });

@@ -3,7 +3,8 @@ import type { Evidence } from '../../../domain/evidence.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import { names, type CitedSentence } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
-import { chunkText, type UnnamedBy, type ValueTie } from './value-ties.ts';
+import type { ValueTie } from './value-ties.ts';
+import { chunkText, type UnnamedBy } from './entity-ties.ts';
 
 /** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */
 export function quoteOf(tie: ValueTie): Citation {

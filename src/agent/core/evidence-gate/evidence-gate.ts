@@ -10,7 +10,8 @@ import { answerHead, closingLabel, listedValues, SHORT_HEAD, writtenAsNoun } fro
 import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import { compound, extremeOf, SUPERLATIVE } from './value-choice.ts';
-import { sameAs, termWeights, unnamedBy, valueTies, type UnnamedBy, type ValueTie } from './value-ties.ts';
+import { sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
+import { unnamedBy, type UnnamedBy } from './entity-ties.ts';
 import { asksTimeSpan, measuredType, placesTime } from './measured-type.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
 import { quoteOf, statedIn, whyUntied } from './cited-statements.ts';
@@ -213,10 +214,12 @@ export function gateAnswer(input: GateInput): GateDecision {
     });
   }
 
+  // A nested question's resolved last hop names its bridge: the value is stated about it, not bridged again.
+  const bridging = { bridging: input.nestedIn === undefined };
   const reading: Reading = {
     view,
     weights: termWeights(view, texts),
-    unnamed: unnamedBy(view, cited),
+    unnamed: unnamedBy(view, cited, bridging),
     thresholds,
   };
   if (!typed) {
@@ -233,7 +236,7 @@ export function gateAnswer(input: GateInput): GateDecision {
     // passage (or, failing it, the best-ranked evidence) ties to the question is the answer.
     const citedFirst = [...cited, ...regroundChunks(input.evidence, cited)];
     const regrounded = typedVerdict(
-      { ...reading, unnamed: unnamedBy(view, citedFirst) },
+      { ...reading, unnamed: unnamedBy(view, citedFirst, bridging) },
       { ...answer, answer: '', citations: [] },
       citedSentences(citedFirst, view),
       type,

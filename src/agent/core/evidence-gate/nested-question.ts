@@ -6,7 +6,7 @@ import { decomposeHops, hopQuestion } from '../../offline-qa/decompose-offline-h
 import { splitContext } from '../../offline-qa/reader-question.ts';
 import { names } from './cited-reading.ts';
 import { questionView } from './question-view.ts';
-import { chunkText } from './value-ties.ts';
+import { chunkText } from './entity-ties.ts';
 
 /** Nouns a hop asks a person by ("the director of …", "the person who made …"). */
 const PERSON_NOUNS = new Set(

@@ -10,8 +10,8 @@ import {
   tokens,
 } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
-import type { Evidence } from '../../../domain/evidence.ts';
-import { asksMoney, asksShare, asksTimeSpan, measuredType, placesTime } from './measured-type.ts';
+import { asksMoney, asksShare, asksTimeSpan, placesTime } from './measured-type.ts';
+import { defeatedSide } from './match-result.ts';
 import type { AnswerType } from '../../../text/language.ts';
 
 /** How strongly a cited sentence ties one value to the question. */
@@ -255,8 +255,9 @@ export function valueTies(
     ];
     for (const value of literal) {
       const at = wholeAt(sentence.text, value);
-      if (at >= 0 && !spans.some((span) => sameValue(span.text, value)))
-        spans.push({ text: value, start: at, end: at + value.length, type });
+      const span = { text: value, start: at, end: at + value.length, type };
+      if (at >= 0 && !spans.some((known) => sameValue(known.text, value)) && !defeatedSide(view, sentence.text, span))
+        spans.push(span);
     }
     for (const span of spans) {
       const index = Math.max(
@@ -289,92 +290,6 @@ export function valueTies(
     }
   }
   return ties;
-}
-
-/** A chunk as the gate looks for names in it: its document, title, heading and text. */
-export const chunkText = (chunk: Evidence): string =>
-  `${chunk.doc_id.replace(/[/_.-]+/g, ' ')} ${chunk.title} ${chunk.heading} ${chunk.text}`;
-
-/** The question's names a tie leaves unnamed (none: the tie is about what the question names). */
-export type UnnamedBy = (tie: ValueTie) => string[];
-
-/**
- * Which of the question's names a tie leaves unnamed. Every entity must be named by the cited evidence, and by the
- * value's own document — or, across documents, by a cited chunk that also names something the value's sentence (or
- * its chunk's title) names: the bridge of a nested question ("Signmark is from Finland" beside "the markka was
- * Finland's currency"). A value in another document that shares no name with what the question names is about a
- * neighbour ("Darwin's evolutionary theory" for the first president of the journal's publisher). Every identifier
- * must be named by the chunk that states the value itself.
- */
-export function unnamedBy(view: QuestionView, cited: readonly Evidence[]): UnnamedBy {
-  const text = cited.map(chunkText).join('\n');
-  const unnamed = view.entities.filter((entity) => !names(text, entity));
-  const byChunk = new Map<string, string[]>();
-  const bySentence = new Map<string, string[]>();
-  // A value the question measures (a number, a date, an amount, a length): names beside it are what it is about.
-  const naming = !NAME_TYPES.has(measuredType(view)) && view.entities.length > 0;
-  const namers = (entity: string): Evidence[] => cited.filter((chunk) => names(chunkText(chunk), entity));
-  /** The names a tie's sentence (or its chunk's title) gives beside the question's own, read once per sentence. */
-  const bridgesOf = ({ sentence }: ValueTie): string[] => {
-    const key = `${sentence.chunk.chunk_id}\n${sentence.text}`;
-    const known = bySentence.get(key);
-    if (known) return known;
-    const read = [sentence.chunk.title, ...view.module.entities(`${sentence.before} ${sentence.text}`)].filter(
-      (name) => name.trim().length > 1 && !view.entities.some((asked) => names(name, asked) || names(asked, name)),
-    );
-    bySentence.set(key, read);
-    return read;
-  };
-  const bridged = (tie: ValueTie, entity: string): boolean => {
-    const bridges = bridgesOf(tie);
-    return namers(entity).some(
-      (other) => other.doc_id === tie.sentence.chunk.doc_id || bridges.some((name) => names(chunkText(other), name)),
-    );
-  };
-  return (tie) => {
-    if (naming && aboutAnother(view, tie)) return view.entities.filter((entity) => !names(tie.sentence.text, entity));
-    const chunk = tie.sentence.chunk;
-    let own = byChunk.get(chunk.chunk_id);
-    if (!own) {
-      const ownText = chunkText(chunk);
-      own = [...new Set([...view.identifiers, ...view.entities])].filter(
-        (entity) => !names(ownText, entity) && !unnamed.includes(entity),
-      );
-      byChunk.set(chunk.chunk_id, own);
-    }
-    const far = own.filter((entity) => view.identifiers.includes(entity) || !bridged(tie, entity));
-    return [...unnamed, ...far];
-  };
-}
-
-/** Questions that ask for a name: the names in a sentence are its candidate answers, not what it is about. */
-const NAME_TYPES = new Set<AnswerType>(['person', 'organization', 'place', 'list', 'definition', 'any']);
-
-const HAN = /\p{Script=Han}/u;
-/** How far into a sentence its subject starts, in characters: "Peters et al. (2018b) presented …". */
-const SUBJECT_REACH = 12;
-
-/**
- * A sentence that names none of the question's names and opens with another one ("Peters et al. (2018b) … and
- * Melamud et al. (2016) mentioned … hidden size from 200 to 600" for BERT-LARGE's hidden size) speaks of that other
- * thing, though its chunk names the asked one elsewhere. One that opens with a pronoun ("It obtains …", "We use …")
- * refers back, and names in parentheses are references, not subjects.
- */
-function aboutAnother(view: QuestionView, tie: ValueTie): boolean {
-  const text = tie.sentence.text;
-  // Chinese sentences open with their topic as often as their subject, and the dictionary tags role nouns as names.
-  if (HAN.test(text) || view.entities.some((entity) => names(text, entity))) return false;
-  const open = text.replace(/\([^()]*\)/gu, ' ').replace(/^[^\p{L}\p{N}]+/u, '');
-  return view.module.entities(open).some((other) => {
-    const at = open.indexOf(other);
-    return (
-      at >= 0 &&
-      at <= SUBJECT_REACH &&
-      !other.includes(tie.value) &&
-      !tie.value.includes(other) &&
-      !view.entities.some((entity) => names(other, entity) || names(entity, other))
-    );
-  });
 }
 
 /** The number a value leads with, without grouping ("2,500M words" → "2500"); '' for none. */
