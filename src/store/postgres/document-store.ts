@@ -48,7 +48,7 @@ import {
 } from './row-mappers.ts';
 import { runTableQuery } from './table-query.ts';
 import { keywordSearch, vectorSearch } from './search.ts';
-import { encodeRowCode } from './vector-code-bytes.ts';
+import { CODE_OF_ROW, encodeRowCode, packCodes } from './vector-code-bytes.ts';
 import { VectorCodes } from './vector-codes.ts';
 
 /** Documents and search on Postgres: BM25 over a postings table for keywords, pgvector HNSW for vectors. */
@@ -365,11 +365,12 @@ export function postgresDocumentStore(pool: PostgresPool): DocumentStore {
         await createVectorTable(c, embedder);
         if (chunks.length > 0) {
           await c.query(
-            'INSERT INTO chunk_vectors (chunk_pk, embedding, code) SELECT * FROM unnest($1::bigint[], $2::vector[], $3::bytea[])',
+            `INSERT INTO chunk_vectors (chunk_pk, embedding, code)
+             SELECT u.pk, u.e, ${CODE_OF_ROW} FROM unnest($1::bigint[], $2::vector[]) WITH ORDINALITY AS u(pk, e, i)`,
             [
               chunks.map((chunk) => chunk.pk),
               chunks.map((chunk) => vectorLiteral(vectors.get(chunk.id) as Float32Array)),
-              chunks.map((chunk) => encodeRowCode(vectors.get(chunk.id) as Float32Array)),
+              ...packCodes(chunks.map((chunk) => encodeRowCode(vectors.get(chunk.id) as Float32Array))),
             ],
           );
         }

@@ -9,7 +9,7 @@ import type { SchemaNames } from './migrations/index.ts';
 import { vectorLiteral } from './row-mappers.ts';
 import { VECTOR_LOG_TRIGGERS, VECTOR_STORAGE } from './migrations/028-vector-log.ts';
 import { VECTOR_CODE_COLUMN } from './migrations/029-vector-codes.ts';
-import { encodeRowCode } from './vector-code-bytes.ts';
+import { CODE_OF_ROW, encodeRowCode, packCodes } from './vector-code-bytes.ts';
 
 export const CHUNKS: KeywordTable = { corpus: CORPUS.chunks, table: 'chunks' };
 
@@ -64,9 +64,9 @@ export async function insertDocuments(
   if (vectors.pks.length > 0) {
     await c.query(
       `INSERT INTO chunk_vectors (chunk_pk, embedding, code)
-       SELECT u.pk, u.e, u.code FROM unnest($1::bigint[], $2::vector[], $3::bytea[]) AS u(pk, e, code)
+       SELECT u.pk, u.e, ${CODE_OF_ROW} FROM unnest($1::bigint[], $2::vector[]) WITH ORDINALITY AS u(pk, e, i)
        WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.pk = u.pk)`,
-      [vectors.pks, vectors.literals, vectors.codes],
+      [vectors.pks, vectors.literals, ...packCodes(vectors.codes)],
     );
   }
   await stats.apply(c);

@@ -45,3 +45,15 @@ export function decodeVector(bytes: Uint8Array, dimension: number, into: Float32
     throw new Error(`A stored vector has ${view.getInt16(0)} dimensions, not ${dimension}.`);
   for (let d = 0; d < dimension; d++) into[d] = view.getFloat32(4 + 4 * d);
 }
+
+/**
+ * A statement's codes as two bind parameters: one bytea of them all end to end (sent in binary: a bytea[] parameter
+ * goes as text, two hex digits a byte, escaped) and the length of one. `CODE_OF_ROW` cuts row `u.i`'s (1-based) out of
+ * parameters $3 and $4.
+ */
+export function packCodes(codes: readonly Buffer[]): [Buffer, number] {
+  const length = codes[0]?.length ?? 0;
+  for (const code of codes) if (code.length !== length) throw new Error('Codes of one statement differ in length.');
+  return [Buffer.concat(codes), length];
+}
+export const CODE_OF_ROW = 'substring($3::bytea FROM ((u.i - 1) * $4::int + 1)::int FOR $4::int)';
