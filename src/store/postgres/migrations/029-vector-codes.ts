@@ -14,12 +14,13 @@ export const VECTOR_CODE_COLUMN = `
  * Migration 29: each vector's int8 code stored beside it (`chunk_vectors.code`), written by the writers from the
  * vector they insert, so a process that loads the codes (the vector channel's first search, or a new generation of
  * the log) reads 516 bytes a row instead of the 2 kB vector, and neither PostgreSQL decompresses the vectors nor the
- * process decodes and quantizes them (at 100k × 512: 7.4–9.1 s → see docs/performance.md, PostgreSQL round 6).
+ * process decodes and quantizes them (a new process's first search at 100k × 512: 11.5–14.0 s → 3.8–5.1 s at load
+ * 15–16; docs/performance.md, PostgreSQL round 6).
  *
  * Rows already stored get their code here, computed as `quantize` computes it (the norm summed in the vector's order
  * in float8, the maximum magnitude, round half up of v · 127 / max, the scale rounded to float4), in one rewrite of
- * the table. A row left without a code (written by a process of an older version) is read as its vector and quantized by
- * the loading process, which gives the same bytes.
+ * the table (95 s at 100k at load 11; the table 89 → 150 MiB). A row left without a code (written by a process of an
+ * older version) is read as its vector and quantized by the loading process, which gives the same bytes.
  */
 export const vectorCodes: PostgresMigration = {
   version: 29,
