@@ -232,7 +232,8 @@ async function ingestCorpus(
   let ingestCpuUs = 0;
   const loadAtIngestStart = loadavg()[0] ?? 0;
   let lastTenth = { chunks: 0, ms: 0 };
-  let nextLog = 0;
+  // A continued build logs its first batch, then every fifth of the target, as a new one does.
+  let nextLog = chunks;
   await profiled(options.profileDir, `ingest-${options.chunks}`, async () => {
     while (chunks < options.chunks) {
       // Documents average ~10 chunks: shrink the batch near the target so the overshoot stays below one document.
