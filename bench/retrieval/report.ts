@@ -120,7 +120,7 @@ export function formatReport(report: BenchReport): string {
           int(s.documents),
           `${int(s.restrictedDocuments)} (${((100 * s.restrictedDocuments) / s.documents).toFixed(0)}%)`,
           `${(100 * s.visibleChunkShare).toFixed(0)}% of chunks`,
-          `${(s.ingest.ms / 1000).toFixed(1)}${s.ingest.reusedFrom ? ` (built ${s.ingest.reusedFrom.slice(0, 16).replace('T', ' ')} UTC, reused)` : ''}`,
+          `${(s.ingest.ms / 1000).toFixed(1)}${s.ingest.resumedFromChunks ? ` (continued from ${int(s.ingest.resumedFromChunks)} chunks)` : ''}${s.ingest.reusedFrom ? ` (built ${s.ingest.reusedFrom.slice(0, 16).replace('T', ' ')} UTC, reused)` : ''}`,
           int(s.ingest.chunksPerSec),
           int(s.ingest.documentsPerSec),
           int(s.ingest.lastTenthChunksPerSec),
