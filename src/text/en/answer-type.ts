@@ -6,6 +6,11 @@ import type { AnswerType } from '../language.ts';
  * is a duration and not a bare number.
  */
 const RULES: readonly [RegExp, AnswerType][] = [
+  // "Can you tell me about Bank of America?", "Could you give me some information on …": a request, not a yes or no.
+  [
+    /^(?:(?:can|could|would|will) you (?:please )?|please )(?:tell|give|provide|share|describe|explain|summari[sz]e|shed light|walk)\b/i,
+    'any',
+  ],
   [/^(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|had|may|must|might)\b/i, 'yes_no'],
   // "How to become an agent, and does it pay?", "Why is …": a way or a reason, whatever nouns follow.
   [/^(?:how (?:to|do|does|did|can|could|should|would|is|are|was|were)|why)\b/i, 'any'],

@@ -36,6 +36,8 @@ describe('English language module', () => {
       ['What happens when an order is cancelled after shipping?', 'any'],
       ['Do you remember what the termination fee of CT-2024-0193 is?', 'amount'],
       ['Do you remember the termination fee?', 'yes_no'],
+      ['Can you please give me some basic information about the Harbour Fund?', 'any'],
+      ['Could you tell me when the billing problem was fixed?', 'date'],
     ] as const;
     for (const [question, type] of types) expect([question, en.focus(question).answer_type]).toEqual([question, type]);
   });

@@ -55,6 +55,17 @@ const FRAME_TERMS = new Set(analyzeQuery('reach get use have has had take took c
 /** "What is the name of the waterfall …", "what is it called": asking for a name, which no sentence need say. */
 const NAME_FRAME = /\b(?:the\s+)?name\s+of\b|\b(?:is|are|was|were)\s+(?:it|they|\w+)\s+called\b/iu;
 const NAME_TERMS = new Set(analyzeQuery('name called'));
+/**
+ * "Can you tell me more about the Rongbuk Monastery?", "some basic information about X", "more details of X": a request
+ * for what the evidence says about a named thing, whose words ask rather than name an attribute.
+ */
+const ABOUT_REQUEST =
+  /\b(?:tell|know|learn|hear|read)\b[^?]*\babout\b|\b(?:details?|information|info|overview|insights?)\s+(?:of|about|on|regarding)\b|\bmore\s+about\b/iu;
+const REQUEST_TERMS = new Set(
+  analyzeQuery(
+    'provide give tell know like want learn hear read more some basic detail details information info overview insight insights please help',
+  ),
+);
 const NO_TERMS = new Set<string>();
 /**
  * Words of Chinese questions that ask rather than say (多少, 多久, 几天; 叫什么 "what is it called", 时间 "when") or only
@@ -205,8 +216,14 @@ export function questionView(question: string): QuestionView {
         ];
   const noun = askedNoun(asked);
   const naming = NAME_FRAME.test(asked) ? NAME_TERMS : NO_TERMS;
+  const request = entities.length > 0 && ABOUT_REQUEST.test(asked) ? REQUEST_TERMS : NO_TERMS;
   const attribute = terms.filter(
-    (term) => !entityTerms.has(term) && !FRAME_TERMS.has(term) && !naming.has(term) && !/^\d+$/.test(term),
+    (term) =>
+      !entityTerms.has(term) &&
+      !FRAME_TERMS.has(term) &&
+      !naming.has(term) &&
+      !request.has(term) &&
+      !/^\d+$/.test(term),
   );
   return {
     question: asked,
