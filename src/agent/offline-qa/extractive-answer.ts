@@ -16,7 +16,8 @@ function leadOf(support: Answerability['support']): string {
       if (!found.includes(span.text) && found.length < LEAD_SPANS) found.push(span.text);
     byNeed.set(query, found);
   }
-  const parts = [...byNeed.values()].filter((spans) => spans.length > 0).map((spans) => spans.join(', '));
+  // Needs that read the same values from the same sentence lead with them once.
+  const parts = [...new Set([...byNeed.values()].filter((spans) => spans.length > 0).map((spans) => spans.join(', ')))];
   return parts.length > 0 ? `${parts.join('; ')}. ` : '';
 }
 

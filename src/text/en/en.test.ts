@@ -8,6 +8,13 @@ describe('English language module', () => {
   it('reads a person named before ", who" and no role as a person', () => {
     const sentence = 'Hall, who was the first president of the association, viewed adolescence as a time of turmoil.';
     expect(en.spans(sentence, 'person').map((span) => span.text)).toEqual(['Hall']);
+    // A rule names a role or body where a story names a person.
+    expect(en.spans('Expenses above $2,000 need the approval of a director.', 'person').map((s) => s.text)).toEqual([
+      'a director',
+    ]);
+    expect(en.spans('Only the treasury group may move funds.', 'person').map((s) => s.text)).toEqual([
+      'the treasury group',
+    ]);
   });
 
   it('reads a hyphenated name whole, not up to its hyphen', () => {

@@ -94,13 +94,24 @@ const ENUMERATION = /[^,;:]+(?:[,;]\s*[^,;]+){1,}|[^,;:]+\s(?:and|or)\s[^,;]+/i;
 /** A capitalised name before ", who": a person, whether or not the tagger knows the name ("Hall, who was …"). */
 const WHO_APPOSITIVE = /(?:\p{Lu}\.\s?)*\p{Lu}[\p{Ll}'’-]+(?:\s+(?:\p{Lu}\.\s?)*\p{Lu}[\p{Ll}'’-]+)*(?=,\s+who\b)/gu;
 
-/** People a sentence names: the tagger's (a role it tags, "first president", is no name) and who-appositives. */
+/**
+ * A role or body a policy names where a story names a person ("the approval of a director", "only the treasury group
+ * may …"): what a "who" question about a rule asks.
+ */
+const ROLE =
+  /\b(?:the|a|an|your|their)\s+(?:[a-z-]+\s+){0,2}?(?:group|team|department|committee|board|director|manager|officer|owner|approver|supervisor|administrator|desk|on-call)\b/giu;
+
+/**
+ * People a sentence names: the tagger's (a role it tags, "first president", is no name) and who-appositives; in a
+ * sentence naming nobody, the roles it names.
+ */
 function peopleIn(sentence: string): string[] {
   const tagged = namedThings(sentence).people.filter((name) => /\p{Lu}/u.test(name));
   const appositive = [...sentence.matchAll(WHO_APPOSITIVE)]
     .map((match) => match[0])
     .filter((name) => !tagged.some((known) => known.includes(name)));
-  return [...tagged, ...appositive];
+  const people = [...tagged, ...appositive];
+  return people.length ? people : [...sentence.matchAll(ROLE)].map((match) => match[0]);
 }
 
 /** Candidate answer spans of `type` in an English sentence, in reading order. */

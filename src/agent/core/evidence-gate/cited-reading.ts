@@ -1,5 +1,6 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import { defeatedSide } from './match-result.ts';
+import { yearOfEventName } from './event-name-year.ts';
 import type { AnswerSpan, AnswerType } from '../../../text/language.ts';
 import { headedSentences } from '../../../text/sentences.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
@@ -217,12 +218,19 @@ export function freshValues(view: QuestionView, text: string, type: AnswerType):
     if (references.some(([start = 0, end = 0]) => span.start >= start && span.end <= end)) return false;
     // "How often …?" asks a frequency ("every 90 days"), which a length of time ("within 30 seconds") is not.
     if (type === 'duration' && asksFrequency(view) && !FREQUENCY.test(span.text)) return false;
-    // "阿根廷队战胜了法国队，夺得了冠军": the side a result says lost is no winner.
-    if (defeatedSide(view, text, span)) return false;
+    if (saysOtherwise(view, text, span, type)) return false;
     // A bare year counts nothing and lasts no time.
     return !((view.counted.length > 0 || type === 'duration') && YEAR.test(span.text.trim()));
   });
 }
+
+/**
+ * A span its sentence says is not the value asked, whatever its kind: the side a result says lost is no winner
+ * ("阿根廷队战胜了法国队，夺得了冠军"), and the year that opens the asked event's name ("2022年…乌镇峰会") is not when it
+ * was held. Applied to the values an answer writes as well as to those the language module finds.
+ */
+export const saysOtherwise = (view: QuestionView, text: string, span: AnswerSpan, type: AnswerType): boolean =>
+  defeatedSide(view, text, span) || (type === 'date' && yearOfEventName(view, text, span));
 
 const FREQUENCY = /^(?:every|each|once|twice)\b|\btimes\b|ly$/iu;
 

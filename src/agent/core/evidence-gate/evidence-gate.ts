@@ -97,8 +97,14 @@ interface Reading {
 function statesAttribute({ view, thresholds }: Reading, tie: ValueTie): boolean {
   if (definesIdentifier(view))
     return view.identifiers.every((id) => names(`${tie.sentence.heading} ${tie.sentence.text}`, id));
-  return tie.attribute >= thresholds.attribute && (tie.noun || tie.attribute >= NOUN_WAIVER);
+  const listsMembers = view.type === 'list' && LISTED_MEMBERS.test(tie.sentence.text);
+  return tie.attribute >= thresholds.attribute && (tie.noun || listsMembers || tie.attribute >= NOUN_WAIVER);
 }
+/**
+ * A sentence listing code names ("must contain `customer_id` and a non-empty `items` array") or three items or more
+ * names the members of the kind a list question asks ("Which fields …"), not the kind itself.
+ */
+const LISTED_MEMBERS = /`[^`]+`[^`]*`[^`]+`|[^,;]+,[^,;]+,[^,;]*\b(?:and|or)\b/u;
 /** Words that ask what a name means, not about an attribute of what it names. */
 const MEANING = new Set(analyzeQuery('mean means meaning stand stands definition define defined refer refers'));
 /**
@@ -375,15 +381,23 @@ function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { tex
   const bare = head.replace(/[.。!！]+$/u, '').trim();
   // Names only: a number, date or amount must be one the language module reads as such.
   const name = type === 'person' || type === 'organization' || type === 'place';
-  return name &&
-    spans.length === 0 &&
-    bare &&
-    bare.length <= SHORT_HEAD &&
-    !/\s\S+\s/u.test(bare) &&
-    !restates(view, bare, type)
-    ? [{ text: bare }]
-    : spans;
+  if (!name || spans.length > 0 || !bare || restates(view, bare, type)) return spans;
+  if (bare.length <= SHORT_HEAD && !/\s\S+\s/u.test(bare)) return [{ text: bare }];
+  // "his then-girlfriend, Athina Andrelos": the names a short answer writes capitalised, past its first word, that
+  // the question does not name — the tagger knows few names.
+  if (view.module.code !== 'en' || bare.length > LONG_NAMED_HEAD) return spans;
+  return [...bare.matchAll(NAME_RUN)]
+    .map((match) => match[0].replace(OPENING_WORD, ''))
+    .filter((run) => /^\p{Lu}/u.test(run) && !view.entities.some((entity) => names(run, entity)))
+    .map((run) => ({ text: run }));
 }
+
+/** A short answer's longest length in which capitalised names are read as its values. */
+const LONG_NAMED_HEAD = 60;
+/** A capitalised first word that opens the answer rather than names anything. */
+const OPENING_WORD =
+  /^(?:The|A|An|His|Her|Their|Its|This|That|These|Those|My|Our|It|He|She|They|In|On|At|By|For|From)\b\s*/u;
+const NAME_RUN = /\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:of|de|van|von|da|la)\s+)?\p{Lu}[\p{L}'’-]+)*/gu;
 
 /** A split question and what the gate reads its needs against. */
 interface SplitQuestion {

@@ -6,12 +6,12 @@ import {
   freshValues,
   isTableRow,
   names,
+  saysOtherwise,
   squash,
   tokens,
 } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import { asksMoney, asksShare, asksTimeSpan, placesTime } from './measured-type.ts';
-import { defeatedSide } from './match-result.ts';
 import type { AnswerType } from '../../../text/language.ts';
 
 /** How strongly a cited sentence ties one value to the question. */
@@ -256,7 +256,11 @@ export function valueTies(
     for (const value of literal) {
       const at = wholeAt(sentence.text, value);
       const span = { text: value, start: at, end: at + value.length, type };
-      if (at >= 0 && !spans.some((known) => sameValue(known.text, value)) && !defeatedSide(view, sentence.text, span))
+      if (
+        at >= 0 &&
+        !spans.some((known) => sameValue(known.text, value)) &&
+        !saysOtherwise(view, sentence.text, span, type)
+      )
         spans.push(span);
     }
     for (const span of spans) {
