@@ -3,7 +3,7 @@
  * the form's dictionary is the chunk's distinct terms in order of first occurrence and its term sequence counts them,
  * so a writer that has the form need not split the keyword text into terms again.
  */
-import { ANALYSED_FORM_VERSION, encodeAnalysedForm } from './analysed-form.ts';
+import { ANALYSED_FORM_VERSION, encodeAnalysedForm, termIndexAt } from './analysed-form.ts';
 
 /** A chunk's index terms as a form holds them. */
 export interface FormTerms {
@@ -47,16 +47,7 @@ export function formTerms(form: Uint8Array): FormTerms | undefined {
   if (at + length * width > form.length) throw new RangeError('analysed form: truncated');
   const counts = new Int32Array(distinct);
   for (let position = 0; position < length; position++, at += width) {
-    const index =
-      width === 1
-        ? (form[at] as number)
-        : width === 2
-          ? (form[at] as number) | ((form[at + 1] as number) << 8)
-          : ((form[at] as number) |
-              ((form[at + 1] as number) << 8) |
-              ((form[at + 2] as number) << 16) |
-              ((form[at + 3] as number) << 24)) >>>
-            0;
+    const index = termIndexAt(form, at, width);
     if (index >= distinct) throw new RangeError('analysed form: a term index past the dictionary');
     counts[index] = (counts[index] as number) + 1;
   }

@@ -168,6 +168,18 @@ export function encodeAnalysedForm(text: string, keywordText: string): Uint8Arra
 const ENCODER = new TextEncoder();
 
 /** A form's dedupe part: the true distinct shingle count and the smallest distinct shingle hashes, ascending. */
+/** A position's term index in a form: `width` little-endian bytes (1, 2 or 4) at `at`. */
+export const termIndexAt = (form: Uint8Array, at: number, width: number): number =>
+  width === 1
+    ? (form[at] as number)
+    : width === 2
+      ? (form[at] as number) | ((form[at + 1] as number) << 8)
+      : ((form[at] as number) |
+          ((form[at + 1] as number) << 8) |
+          ((form[at + 2] as number) << 16) |
+          ((form[at + 3] as number) << 24)) >>>
+        0;
+
 export interface StoredShingles {
   count: number;
   prefix: Uint32Array;
@@ -252,16 +264,7 @@ export function storedTermMatcher(queryTerms: readonly string[]): (form: Uint8Ar
     let at = reader.at;
     if (at + count * width > form.length) throw new RangeError('analysed form: truncated');
     for (let position = 0; position < count; position++, at += width) {
-      const index =
-        width === 1
-          ? (form[at] as number)
-          : width === 2
-            ? (form[at] as number) | ((form[at + 1] as number) << 8)
-            : ((form[at] as number) |
-                ((form[at + 1] as number) << 8) |
-                ((form[at + 2] as number) << 16) |
-                ((form[at + 3] as number) << 24)) >>>
-              0;
+      const index = termIndexAt(form, at, width);
       const which = match[index] as number;
       if (which === 0) continue;
       const list = lists[which - 1] as number[];
