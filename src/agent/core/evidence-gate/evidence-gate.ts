@@ -7,7 +7,7 @@ import { memoryToSave } from '../memory/remember-intent.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import { answerHead, closingLabel, listedValues, SHORT_HEAD, writtenAsNoun } from './answer-head.ts';
-import { citedSentences, freshValues, names, restates, type CitedSentence } from './cited-reading.ts';
+import { citedSentences, freshValues, isTableRow, names, restates, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import { compound, extremeOf, SUPERLATIVE } from './value-choice.ts';
 import { sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
@@ -19,6 +19,7 @@ import { decomposeOffline } from '../../offline-qa/decompose-offline.ts';
 import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 import { readNested } from './nested-question.ts';
 import { multiNeed, type NeedVerdict } from './multi-need.ts';
+import { computedMisfit } from './computed-kind.ts';
 
 export type { GateDecision } from './gate-decision.ts';
 
@@ -168,6 +169,8 @@ export function gateAnswer(input: GateInput): GateDecision {
   const head = answerHead(answer.answer);
   const listed = listedValues(head);
 
+  const misfit = input.computed || input.fromTable ? computedMisfit(view, answer.answer) : undefined;
+  if (misfit) return { ...refuse(view, misfit, 'computed value not of the kind asked'), final: true };
   if (input.computed && !statedIn(head, cited)) {
     const absent = view.entities.filter(
       (entity) => !cited.some((chunk) => names(`${chunk.heading} ${chunk.text}`, entity)),
@@ -203,6 +206,9 @@ export function gateAnswer(input: GateInput): GateDecision {
       return { ...decision, reason: `nested (${nested.resolved}): ${decision.reason}` };
     }
   }
+  // A row states a cell, never the yes or no a question about rows asks ("was X listed after Y?").
+  if (type === 'yes_no' && answer.citations.every((c) => isTableRow(c.quote)) && computedMisfit(view, answer.answer))
+    return { ...refuse(view, 'a table row states no yes or no', 'yes/no quoted from a row'), final: true };
   const rows = input.fromTable ? [] : rowsAnswered(quotedSentences(answer, sentences));
   // An offline answer quoting rows for a split question is read need by need ("Which customer placed A-1003, and
   // what was its total?" asks two cells of the row).

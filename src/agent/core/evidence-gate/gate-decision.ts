@@ -10,6 +10,8 @@ export interface GateDecision {
   reason: string;
   /** The cited sentence that states what an untyped question asks (its answer is that sentence). */
   statedBy?: Citation;
+  /** A refusal no recomputation over the cited table mends: the value is of another kind than the question asks. */
+  final?: boolean;
 }
 
 /** A refusal that says what is missing: the question's need and why the cited evidence does not meet it. */

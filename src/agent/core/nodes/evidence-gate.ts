@@ -64,7 +64,7 @@ export async function evidenceGate(
   });
   // A value no cited sentence states may still be the one the cited table computes to (a model's count).
   const recheck =
-    gated.verdict === 'refuse' && state.principal && deps.store && deps.tableQuery
+    gated.verdict === 'refuse' && !gated.final && state.principal && deps.store && deps.tableQuery
       ? await recheckOverTables(question, answer, cited, state.principal, {
           store: deps.store,
           tableQuery: deps.tableQuery,

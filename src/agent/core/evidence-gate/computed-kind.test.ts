@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { citeIn, evidenceChunk, proposedAnswer } from '../../../testing/gate-answers.ts';
+import { gateAnswer } from './evidence-gate.ts';
+
+describe('the evidence gate on a value computed over rows', () => {
+  const sales = evidenceChunk(
+    'csv/car-sales.csv#0',
+    'Model: Skoda Felicia | 1991: 172,000 | 1995: 210,000\nModel: Skoda Favorit | 1991: 181,000 | 1995: 95,000',
+  );
+  const cited = [citeIn(sales, 'Model: Skoda Felicia | 1991: 172,000 | 1995: 210,000')];
+  const computed = { evidence: [sales], fromTable: true, computedFrom: ['1991'] };
+
+  it('refuses a cell for a question offering two answers or asking yes or no', () => {
+    const cell = proposedAnswer('The 1991 where Model = Skoda Felicia in csv/car-sales.csv is 172,000. [1]', cited);
+    for (const question of [
+      'is the number for skoda felicia in 1991 above or below 180,000?',
+      'was the number for skoda felicia in 1991 over 180,000?',
+    ])
+      expect([question, gateAnswer({ question, answer: cell, ...computed }).verdict]).toEqual([question, 'refuse']);
+  });
+
+  it('passes the cell a question asks for, and one of the two answers a question offers', () => {
+    const cell = proposedAnswer('The 1991 where Model = Skoda Felicia in csv/car-sales.csv is 172,000. [1]', cited);
+    expect(
+      gateAnswer({ question: 'how many skoda felicia were sold in 1991?', answer: cell, ...computed }).verdict,
+    ).toBe('answer');
+    const below = proposedAnswer('The comparison for Skoda Felicia in csv/car-sales.csv is below. [1]', cited);
+    expect(
+      gateAnswer({
+        question: 'is the number for skoda felicia in 1991 above or below 180,000?',
+        answer: below,
+        ...computed,
+      }).verdict,
+    ).toBe('answer');
+  });
+
+  it('takes no quoted row for the yes or no a question about rows asks', () => {
+    const question = 'was the number for skoda felicia in 1991 over 180,000?';
+    const row = proposedAnswer('Model: Skoda Felicia | 1991: 172,000 | 1995: 210,000. [1]', cited);
+    const quoted = gateAnswer({ question, answer: row, evidence: [sales], reground: true });
+    expect(quoted.verdict).toBe('refuse');
+    expect(quoted.final).toBe(true);
+    const no = gateAnswer({ question, answer: proposedAnswer('No [1]', cited), evidence: [sales] });
+    expect(no.reason).not.toMatch(/yes\/no quoted from a row/);
+  });
+});
