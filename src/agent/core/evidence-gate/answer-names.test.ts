@@ -20,7 +20,11 @@ describe('the evidence gate on names a model writes in a short answer', () => {
   });
 
   it('refuses a name the cited evidence does not state, and one the question names itself', () => {
-    for (const answer of ['his then-girlfriend, Clara Dunmore', 'the singer Ed Sheeran himself']) {
+    for (const answer of [
+      'his then-girlfriend, Clara Dunmore',
+      'the singer Ed Sheeran himself',
+      'the song Thinking Out Loud',
+    ]) {
       const decision = gateAnswer({ question, answer: proposedAnswer(answer, cited), evidence: [song] });
       expect([answer, decision.verdict]).toEqual([answer, 'refuse']);
     }

@@ -42,5 +42,11 @@ describe('the evidence gate on a value computed over rows', () => {
     expect(quoted.final).toBe(true);
     const no = gateAnswer({ question, answer: proposedAnswer('No [1]', cited), evidence: [sales] });
     expect(no.reason).not.toMatch(/yes\/no quoted from a row/);
+    const either = gateAnswer({
+      question: 'did the skoda felicia or the skoda favorit sell more in 1991?',
+      answer: proposedAnswer('Skoda Favorit [1]', cited),
+      evidence: [sales],
+    });
+    expect(either.reason).not.toMatch(/yes\/no quoted from a row/);
   });
 });

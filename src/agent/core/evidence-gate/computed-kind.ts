@@ -25,7 +25,10 @@ export function computedMisfit(view: QuestionView, answer: string): string | und
       ? undefined
       : `it asks ${offered.join(' or ')}, and the rows found give ${value}`;
   }
-  if (view.type === 'yes_no' && !/^(?:yes|no)\b/iu.test(value))
+  // "are there more radio stations in milan or in rome?": one of the alternatives it names answers it.
+  const alternative =
+    /\bor\b/iu.test(view.question) && value !== '' && view.question.toLowerCase().includes(value.toLowerCase());
+  if (view.type === 'yes_no' && !alternative && !/^(?:yes|no)\b/iu.test(value))
     return `it asks yes or no, and the rows found give ${value}`;
   return undefined;
 }

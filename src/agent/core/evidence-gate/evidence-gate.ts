@@ -6,13 +6,14 @@ import type { AnswerType } from '../../../text/language.ts';
 import { memoryToSave } from '../memory/remember-intent.ts';
 import { isSmallTalk } from '../small-talk.ts';
 import { analyzeQuery } from '../../../text/analyzer.ts';
-import { answerHead, closingLabel, listedValues, SHORT_HEAD, writtenAsNoun } from './answer-head.ts';
-import { citedSentences, freshValues, isTableRow, names, restates, type CitedSentence } from './cited-reading.ts';
+import { answerHead, closingLabel, listedValues, writtenAsNoun } from './answer-head.ts';
+import { citedSentences, isTableRow, names, type CitedSentence } from './cited-reading.ts';
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import { compound, extremeOf, SUPERLATIVE } from './value-choice.ts';
 import { sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
 import { unnamedBy, type UnnamedBy } from './entity-ties.ts';
-import { asksTimeSpan, measuredType, placesTime } from './measured-type.ts';
+import { measuredType } from './measured-type.ts';
+import { valuesOfHead } from './head-values.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
 import { quoteOf, statedIn, whyUntied } from './cited-statements.ts';
 import { decomposeOffline } from '../../offline-qa/decompose-offline.ts';
@@ -86,6 +87,8 @@ const NOUN_WAIVER = 0.67;
 /** How the gate reads one question against the run's evidence. */
 interface Reading {
   view: QuestionView;
+  /** The question as asked (a nested one's, before its hops were resolved): what it names is no answer to it. */
+  asked: string;
   weights: ReadonlyMap<string, number>;
   unnamed: UnnamedBy;
   thresholds: GateThresholds;
@@ -230,6 +233,7 @@ export function gateAnswer(input: GateInput): GateDecision {
   const bridging = { bridging: input.nestedIn === undefined };
   const reading: Reading = {
     view,
+    asked: input.nestedIn ?? question,
     weights: termWeights(view, texts),
     unnamed: unnamedBy(view, cited, bridging),
     thresholds,
@@ -293,7 +297,7 @@ function typedVerdict(
   modelChose = false,
 ): GateDecision {
   const { view, weights, unnamed, thresholds } = reading;
-  const headValues = valuesOfHead(view, head, type);
+  const headValues = valuesOfHead(view, head, type, reading.asked);
   const ties = valueTies(
     view,
     sentences,
@@ -377,34 +381,6 @@ function typedVerdict(
 const regroundChunks = (evidence: readonly Evidence[], cited: readonly Evidence[]): Evidence[] =>
   evidence.slice(0, REGROUND_CHUNKS).filter((chunk) => !cited.includes(chunk));
 
-function valuesOfHead(view: QuestionView, head: string, type: AnswerType): { text: string }[] {
-  const spans = [
-    ...freshValues(view, head, type),
-    ...(type === 'date' && asksTimeSpan(view)
-      ? freshValues(view, head, 'duration').filter((span) => placesTime(view, head, span))
-      : []),
-  ];
-  const bare = head.replace(/[.。!！]+$/u, '').trim();
-  // Names only: a number, date or amount must be one the language module reads as such.
-  const name = type === 'person' || type === 'organization' || type === 'place';
-  if (!name || spans.length > 0 || !bare || restates(view, bare, type)) return spans;
-  if (bare.length <= SHORT_HEAD && !/\s\S+\s/u.test(bare)) return [{ text: bare }];
-  // "his then-girlfriend, Athina Andrelos": the names a short answer writes capitalised, past its first word, that
-  // the question does not name — the tagger knows few names.
-  if (view.module.code !== 'en' || bare.length > LONG_NAMED_HEAD) return spans;
-  return [...bare.matchAll(NAME_RUN)]
-    .map((match) => match[0].replace(OPENING_WORD, ''))
-    .filter((run) => /^\p{Lu}/u.test(run) && !view.entities.some((entity) => names(run, entity)))
-    .map((run) => ({ text: run }));
-}
-
-/** A short answer's longest length in which capitalised names are read as its values. */
-const LONG_NAMED_HEAD = 60;
-/** A capitalised first word that opens the answer rather than names anything. */
-const OPENING_WORD =
-  /^(?:The|A|An|His|Her|Their|Its|This|That|These|Those|My|Our|It|He|She|They|In|On|At|By|For|From)\b\s*/u;
-const NAME_RUN = /\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:of|de|van|von|da|la)\s+)?\p{Lu}[\p{L}'’-]+)*/gu;
-
 /** A split question and what the gate reads its needs against. */
 interface SplitQuestion {
   view: QuestionView;
@@ -433,6 +409,7 @@ function needVerdict(split: SplitQuestion): (need: string) => NeedVerdict {
     if (fromRows) return { decision: fromRows, typed: true };
     const reading: Reading = {
       view: needView,
+      asked: need,
       weights: termWeights(needView, texts),
       unnamed: unnamedBy(needView, evidence),
       thresholds,
