@@ -15,17 +15,18 @@
  * replayed as recorded (their size set by `ingest.batchMs` on the recording machine). CPU is the process's
  * (user + system), which here is the writing thread's: the figure to compare, as wall time follows the machine's load.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import { loadConfig } from '../../src/config/index.ts';
 import { createEvident } from '../../src/evident.ts';
 import type { TextRecord } from '../../src/ingest/ingestor.ts';
 import type { DocumentWrite } from '../../src/store/ports/document-store.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { SyntheticCorpus } from '../retrieval/corpus.ts';
+import { readRecordedWrites } from './recorded-writes.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -80,19 +81,12 @@ function renamed(value: unknown, docId: string): unknown {
 }
 
 async function replay(file: string): Promise<void> {
-  const recorded = deserialize(readFileSync(file)) as DocumentWrite[][];
-  const per = flags.batch ? Number(flags.batch) : 0;
-  const flat = recorded.flat();
-  const batches =
-    per > 0
-      ? Array.from({ length: Math.ceil(flat.length / per) }, (_, i) => flat.slice(i * per, (i + 1) * per))
-      : recorded;
+  const { batches, documents, chunks } = readRecordedWrites(file, flags.batch ? Number(flags.batch) : 0);
   if (flags.onto)
     for (const batch of batches)
       batch.forEach((write, i) => {
         batch[i] = renamed(write, write.document.docId) as DocumentWrite;
       });
-  const chunks = flat.reduce((n, write) => n + write.chunks.length, 0);
   const here = resolve(import.meta.dirname, '../..');
   const checkouts = [here, ...(flags.compare ? [resolve(flags.compare)] : [])];
   const opens = await Promise.all(
@@ -106,7 +100,7 @@ async function replay(file: string): Promise<void> {
       const tails = await import(join(dir, 'src/store/sqlite/keyword-postings/postings-tails.ts'));
       if (tails.mergePolicy) tails.mergePolicy.rows = Number(flags['merge-rows']);
     }
-  console.log(`${chunks} chunks in ${flat.length} documents, ${batches.length} transactions\n`);
+  console.log(`${chunks} chunks in ${documents} documents, ${batches.length} transactions\n`);
   console.log('| round | checkout | CPU s (system) | CPU µs per chunk | wall s | store MiB | load |');
   console.log('|---:|---|---:|---:|---:|---:|---:|');
   const perChunk = new Map<string, number[]>();

@@ -17,13 +17,12 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deserialize } from 'node:v8';
 import pg from 'pg';
-import type { DocumentWrite } from '../../src/store/ports/document-store.ts';
 import { parsePostgresUrl } from '../../src/store/postgres/connection.ts';
 import { dropPostgresStore, withSchema } from '../../src/store/postgres/drop-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { postgresStoreBytes } from './postgres-store-size.ts';
+import { readRecordedWrites } from '../ingest/recorded-writes.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -44,14 +43,7 @@ const cpuMs = (pid: number): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
-const recorded = deserialize(readFileSync(flags.replay)) as DocumentWrite[][];
-const per = flags.batch ? Number(flags.batch) : 0;
-const flat = recorded.flat();
-const batches =
-  per > 0
-    ? Array.from({ length: Math.ceil(flat.length / per) }, (_, i) => flat.slice(i * per, (i + 1) * per))
-    : recorded;
-const chunks = flat.reduce((n, write) => n + write.chunks.length, 0);
+const { batches, documents, chunks } = readRecordedWrites(flags.replay, flags.batch ? Number(flags.batch) : 0);
 const here = resolve(import.meta.dirname, '../..');
 const checkouts = [here, ...(flags.compare ? [resolve(flags.compare)] : [])];
 type Open = (url: string) => Promise<Store>;
@@ -76,7 +68,7 @@ const serverMs = (pids: readonly number[]) =>
     }
   }, 0);
 
-console.log(`${chunks} chunks in ${flat.length} documents, ${batches.length} transactions\n`);
+console.log(`${chunks} chunks in ${documents} documents, ${batches.length} transactions\n`);
 console.log('| round | checkout | client CPU µs/chunk | server CPU µs/chunk | wall s | chunks/s | store MiB | load |');
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
 const results = new Map<string, { client: number[]; server: number[] }>();
