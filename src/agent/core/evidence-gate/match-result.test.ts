@@ -46,5 +46,17 @@ describe('the evidence gate on who won', () => {
       evidence: [report],
     });
     expect(winner.verdict).toBe('answer');
+    const result = evidenceChunk(
+      'news/cup-final.md#0',
+      'In the final of the Harbour Cup, Dover Athletic lost to Leeds Rovers.',
+    );
+    const named = gateAnswer({
+      question: 'Which team won the final of the Harbour Cup?',
+      answer: proposedAnswer('Dover Athletic', [
+        citeIn(result, 'In the final of the Harbour Cup, Dover Athletic lost to Leeds Rovers.'),
+      ]),
+      evidence: [result],
+    });
+    expect(named.verdict).toBe('refuse');
   });
 });

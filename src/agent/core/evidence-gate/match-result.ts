@@ -12,7 +12,7 @@ const BEATS_BEFORE =
 /** Words a winner follows when the sentence names the loser first: "负于阿根廷队", "lost to Argentina". */
 const LOST_TO_BEFORE = /(?:负于|输给|不敌|败给)了?\s*$|\b(?:lost\s+to|losing\s+to|fell\s+to)\s+(?:the\s+)?$/iu;
 /** A loser's words after its name: "摩洛哥队负于…", "Morocco lost to …". */
-const LOSES_AFTER = /^\s*(?:队)?(?:负于|输给|不敌|败给|惜败|\s+lost\b|\s+were\s+beaten\b)/iu;
+const LOSES_AFTER = /^\s*队?(?:负于|输给|不敌|败给|惜败|lost\b|were\s+beaten\b)/iu;
 
 /** How far back the words before a value are read. */
 const REACH = 16;
