@@ -220,7 +220,10 @@ describeWith(chromiumBrowser(), 'the web UI', (executablePath) => {
         await page.locator('li.step[data-node=save_memory]').waitFor();
         await page.locator('[data-testid=run-steps] > summary', { hasText: 'How this was answered' }).waitFor();
         expect(await page.getByRole('alert').count()).toBe(0);
-        expect(await page.locator('.thread.selected .thread-time').textContent()).not.toContain('waiting for approval');
+        // The thread list refreshes after the run ends; poll rather than read it once.
+        await expect
+          .poll(() => page.locator('.thread.selected .thread-time').textContent())
+          .not.toContain('waiting for approval');
         await screenshot(page, 'chat-approved');
       });
 
