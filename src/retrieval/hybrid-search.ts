@@ -104,21 +104,35 @@ export class HybridSearch {
     // query is analysed once; the distinct terms (analyzeQuery's result) come from the same list.
     const occurrences = analyzeQueryOccurrences(query);
     const terms = [...new Set(occurrences)];
-    const [bm25, vector] = await Promise.all([
-      channels.has('bm25')
-        ? timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth), countOf)
-        : undefined,
-      channels.has('vector')
-        ? timed(
-            'vector',
-            async () => {
+    // The vector channel's store call is issued first and the keyword channel's right after it: a store whose vector
+    // scan runs on helper threads (SQLite at scale) then ranks the keywords on this thread while they scan, instead of
+    // one channel after the other. The keyword channel waits for the query's embedding only.
+    let vectorIssued = (): void => undefined;
+    const issued = new Promise<void>((resolve) => {
+      vectorIssued = resolve;
+    });
+    const vectorRun = channels.has('vector')
+      ? timed(
+          'vector',
+          async () => {
+            try {
               const [queryVector] = await embedder.embed([query], 'query');
-              return queryVector ? store.vectorSearch(queryVector, principal, channelDepth) : [];
-            },
-            countOf,
-          )
-        : undefined,
-    ]);
+              if (!queryVector) return [];
+              const found = store.vectorSearch(queryVector, principal, channelDepth);
+              vectorIssued();
+              return await found;
+            } finally {
+              vectorIssued();
+            }
+          },
+          countOf,
+        )
+      : undefined;
+    if (!vectorRun) vectorIssued();
+    const bm25Run = channels.has('bm25')
+      ? issued.then(() => timed('bm25', () => store.keywordSearch(occurrences, principal, channelDepth), countOf))
+      : undefined;
+    const [bm25, vector] = await Promise.all([bm25Run, vectorRun]);
 
     // A query naming an exact identifier is the keyword channel's case: a vector channel (which sees
     // `CT-2024-0193` and `CT-2024-0194` as near-identical) must not outvote an exact match.

@@ -20,6 +20,23 @@ export interface DotKernel {
    */
   dotsI8(q: number, m: number, n: number, strideBytes: number, scales: number, out: number): void;
   dotsI8At(q: number, m: number, idx: number, n: number, strideBytes: number, scales: number, out: number): void;
+  /**
+   * `dotsI8` / `dotsI8At` started on helper threads (vector-scan-threads.ts): the call returns once the scan is
+   * posted (true), and the scores are complete after `join()` or the kernel's next call of any kind (which joins
+   * first); a scan too short to split runs at once (false). Absent on a kernel without helpers.
+   */
+  startDotsI8?(q: number, m: number, n: number, strideBytes: number, scales: number, out: number): boolean;
+  startDotsI8At?(
+    q: number,
+    m: number,
+    idx: number,
+    n: number,
+    strideBytes: number,
+    scales: number,
+    out: number,
+  ): boolean;
+  /** Finishes a started scan on this thread (a no-op when none is running). */
+  join?(): void;
   /** Ends any helper threads the kernel started (see vector-scan-threads.ts). */
   close?(): void;
 }

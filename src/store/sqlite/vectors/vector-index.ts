@@ -2,6 +2,7 @@ import { CodeLoader, type CodeSource } from './code-loader.ts';
 import type { DotKernel } from './dot-kernel.ts';
 import { codeStrideFor, QUERY_LEVELS, quantizeInto, ROW_LEVELS } from './vector-quantize.ts';
 import { topK } from './top-k.ts';
+import { scanThroughWindow } from './window-scan.ts';
 
 /** Floats per row: the dimension rounded up to 16, the float kernel's unrolled step. */
 const strideFor = (dimension: number): number => Math.ceil(dimension / 16) * 16;
@@ -19,6 +20,16 @@ const RESCORE_MIN = 64;
  * fixed cost (a scan, a top-k and the rescoring of the full depth).
  */
 const EXACT_BELOW_DEPTHS = 2;
+
+/** A search begun by `VectorIndex.startSearch`. */
+export interface StartedSearch {
+  /** The int8 scan runs on helper threads: this thread is free until `hits()`. */
+  readonly running: boolean;
+  /** Finishes the search (once; later calls return the same hits). */
+  hits(): VectorHit[];
+  /** Drops the search unfinished (its scan is still joined, so the memory is free for the next). */
+  cancel(): void;
+}
 
 export interface VectorHit {
   chunkPk: number;
@@ -49,10 +60,9 @@ export interface IndexImage {
 
 /**
  * From this many rows, a restore into shared kernel memory leaves the codes to a background thread (CodeLoader) and
- * queries scan the rows it has not copied yet through a window read from the file, WINDOW_ROWS at a time.
+ * queries scan the rows it has not copied yet through a window read from the file (window-scan.ts).
  */
 const BACKGROUND_CODES_MIN_ROWS = 20_000;
-const WINDOW_ROWS = 2048;
 
 /**
  * Every vector of the store as one int8 (scalar-quantized) matrix in the kernel's memory, scanned first — a quarter
@@ -84,6 +94,8 @@ export class VectorIndex {
   private loader: CodeLoader | undefined;
   private codeSource: CodeSource | undefined;
   private readonly scratch: Int8Array;
+  /** The begun search not finished yet (see `startSearch`). */
+  private pendingSearch: (() => VectorHit[]) | undefined;
 
   constructor(
     private readonly kernel: DotKernel,
@@ -172,6 +184,7 @@ export class VectorIndex {
 
   /** Adds or overwrites the vector of a chunk. */
   upsert(chunkPk: number, docPk: number, vector: Float32Array): void {
+    this.settleSearch();
     this.settleCodes();
     const rowOfPk = this.rowOfPk;
     let row = rowOfPk.get(chunkPk);
@@ -193,6 +206,7 @@ export class VectorIndex {
   }
 
   remove(chunkPk: number): void {
+    this.settleSearch();
     this.settleCodes();
     const row = this.rowOfPk.get(chunkPk);
     if (row === undefined) return;
@@ -229,92 +243,78 @@ export class VectorIndex {
    * exactly.
    */
   search(query: Float32Array, limit: number, rows?: Int32Array): VectorHit[] {
+    return this.startSearch(query, limit, rows).hits();
+  }
+
+  /**
+   * `search`, begun: where the kernel scans on helper threads, the int8 scan is posted to them and this returns at
+   * once (`running`), so the caller may do other work on this thread meanwhile; `hits()` finishes the search here
+   * (the blocks no helper took, the top-k, the rescoring). A change to the index, or the next search, finishes a
+   * begun one first, so its hits are those of the rows as they were when it began.
+   */
+  startSearch(query: Float32Array, limit: number, rows?: Int32Array): StartedSearch {
+    this.settleSearch();
     const candidates = rows ? rows.length : this.rows;
-    if (candidates === 0 || limit <= 0) return [];
+    if (candidates === 0 || limit <= 0) return { running: false, hits: () => [], cancel: () => undefined };
     const depth = Math.max(limit * RESCORE_FACTOR, RESCORE_MIN);
     const scoresOffset = this.scalesOffset() + this.capacity * 4;
     const rowListOffset = scoresOffset + this.capacity * 4;
     const rowAt = rows ? (i: number) => rows[i] as number : (i: number) => i;
-    let picked: Int32Array;
     let blockOffset = rowListOffset + this.capacity * 4;
+    let running = false;
+    let pick: () => Int32Array;
     if (candidates <= depth * EXACT_BELOW_DEPTHS) {
-      picked = Int32Array.from({ length: candidates }, (_, i) => rowAt(i));
+      pick = () => Int32Array.from({ length: candidates }, (_, i) => rowAt(i));
     } else {
       this.writeQuery(query);
       if (rows) new Int32Array(this.kernel.buffer(), rowListOffset, rows.length).set(rows);
       const loaded = this.codesInMemory();
+      const { kernel, codesOffset: codes, codeStride: stride, queryI16Offset: q } = this;
+      const scales = this.scalesOffset();
       if (loaded < this.rows) {
-        blockOffset = this.scanThroughWindow(loaded, rows, scoresOffset, rowListOffset);
+        const source = this.codeSource as CodeSource;
+        const window = rowListOffset + this.capacity * 4;
+        const scan = { kernel, source, rows: this.rows, loaded, stride, query: q, codes, scales, window };
+        blockOffset = scanThroughWindow({ ...scan, scores: scoresOffset, rowList: rowListOffset }, rows);
       } else if (rows) {
-        this.kernel.dotsI8At(
-          this.queryI16Offset,
-          this.codesOffset,
-          rowListOffset,
-          rows.length,
-          this.codeStride,
-          this.scalesOffset(),
-          scoresOffset,
-        );
+        const args = [q, codes, rowListOffset, rows.length, stride, scales, scoresOffset] as const;
+        if (kernel.startDotsI8At) running = kernel.startDotsI8At(...args);
+        else kernel.dotsI8At(...args);
       } else {
-        this.kernel.dotsI8(
-          this.queryI16Offset,
-          this.codesOffset,
-          this.rows,
-          this.codeStride,
-          this.scalesOffset(),
-          scoresOffset,
-        );
+        const args = [q, codes, this.rows, stride, scales, scoresOffset] as const;
+        if (kernel.startDotsI8) running = kernel.startDotsI8(...args);
+        else kernel.dotsI8(...args);
       }
-      const approximate = new Float32Array(this.kernel.buffer(), scoresOffset, candidates);
-      picked = Int32Array.from(
-        topK(approximate, candidates, depth, (i) => this.rowPk[rowAt(i)] as number),
-        rowAt,
-      );
+      pick = () => {
+        // The kernel's buffer() joins the scan still running on its helpers.
+        const approximate = new Float32Array(this.kernel.buffer(), scoresOffset, candidates);
+        return Int32Array.from(
+          topK(approximate, candidates, depth, (i) => this.rowPk[rowAt(i)] as number),
+          rowAt,
+        );
+      };
     }
-    return this.rescore(query, picked, limit, blockOffset);
+    let hits: VectorHit[] | undefined;
+    const settle = (): VectorHit[] => {
+      if (this.pendingSearch === settle) this.pendingSearch = undefined;
+      hits ??= this.rescore(query, pick(), limit, blockOffset);
+      return hits;
+    };
+    this.pendingSearch = settle;
+    return {
+      running,
+      hits: settle,
+      cancel: () => {
+        if (this.pendingSearch !== settle) return;
+        this.pendingSearch = undefined;
+        this.kernel.join?.();
+      },
+    };
   }
 
-  /**
-   * The int8 scan while a restore's codes are still being copied: rows below `loaded` in place, the others read from
-   * the snapshot file into a window after the row list (memory touched once, then reused), WINDOW_ROWS at a time.
-   * Scores land where the in-place scan puts them. Returns where the rescoring block may start (past the window).
-   */
-  private scanThroughWindow(
-    loaded: number,
-    rows: Int32Array | undefined,
-    scoresOffset: number,
-    rowListOffset: number,
-  ): number {
-    const stride = this.codeStride;
-    const windowOffset = rowListOffset + this.capacity * 4;
-    const indexOffset = windowOffset + WINDOW_ROWS * stride;
-    this.kernel.reserve(indexOffset + WINDOW_ROWS * 4);
-    const source = this.codeSource as CodeSource;
-    const query = this.queryI16Offset;
-    const scales = this.scalesOffset();
-    if (!rows) {
-      if (loaded > 0) this.kernel.dotsI8(query, this.codesOffset, loaded, stride, scales, scoresOffset);
-      for (let first = loaded; first < this.rows; first += WINDOW_ROWS) {
-        const count = Math.min(WINDOW_ROWS, this.rows - first);
-        source.readRows(first, count, new Uint8Array(this.kernel.buffer(), windowOffset, count * stride));
-        this.kernel.dotsI8(query, windowOffset, count, stride, scales + first * 4, scoresOffset + first * 4);
-      }
-      return indexOffset + WINDOW_ROWS * 4;
-    }
-    let i = 0;
-    while (i < rows.length && (rows[i] as number) < loaded) i++;
-    if (i > 0) this.kernel.dotsI8At(query, this.codesOffset, rowListOffset, i, stride, scales, scoresOffset);
-    const local = new Int32Array(this.kernel.buffer(), indexOffset, WINDOW_ROWS);
-    while (i < rows.length) {
-      const first = rows[i] as number;
-      const count = Math.min(WINDOW_ROWS, this.rows - first);
-      let j = i;
-      for (; j < rows.length && (rows[j] as number) < first + count; j++) local[j - i] = (rows[j] as number) - first;
-      source.readRows(first, count, new Uint8Array(this.kernel.buffer(), windowOffset, count * stride));
-      this.kernel.dotsI8At(query, windowOffset, indexOffset, j - i, stride, scales + first * 4, scoresOffset + i * 4);
-      i = j;
-    }
-    return indexOffset + WINDOW_ROWS * 4;
+  /** Finishes a begun search (see `startSearch`) before the index or its scratch memory changes. */
+  private settleSearch(): void {
+    this.pendingSearch?.();
   }
 
   /** Exact float scores of `picked` rows, copied into one block after the scratch areas; the best `limit`. */
@@ -343,6 +343,7 @@ export class VectorIndex {
     codes: Uint8Array;
     readFloats(row: number, into: Float32Array): void;
   } {
+    this.settleSearch();
     this.settleCodes();
     const rows = this.rows;
     return {
@@ -361,6 +362,7 @@ export class VectorIndex {
 
   /** After the index was written out in its current row order: read floats from that file, free the resident ones. */
   adopt(floats: StoredFloats): void {
+    this.settleSearch();
     this.stored?.close();
     this.stored = floats;
     floats.preload();
@@ -370,6 +372,7 @@ export class VectorIndex {
 
   /** Releases the snapshot file, if any, and the kernel's helper threads. */
   close(): void {
+    this.settleSearch();
     this.loader?.close();
     this.loader = undefined;
     this.stored?.close();

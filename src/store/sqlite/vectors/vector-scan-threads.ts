@@ -85,7 +85,9 @@ export const scanHelpers = (): number => Math.max(0, Math.min(3, availableParall
  * The SIMD kernel over a shared memory whose int8 scans are split into blocks that the calling thread and
  * `helpers` worker threads claim from one counter: the caller never waits for a helper to start (it takes every
  * block itself if the helpers are busy or asleep), only for a block a helper has already claimed. Float scans and
- * short int8 scans run on the caller alone. The helpers start with the kernel and sleep between scans;
+ * short int8 scans run on the caller alone. `startDotsI8` / `startDotsI8At` post a scan to the helpers and return
+ * at once, so the caller can do other work while they scan; the caller's next call of the kernel (or `join`) takes
+ * the blocks still unclaimed and waits for the rest. The helpers start with the kernel and sleep between scans;
  * `close` ends them. Undefined where shared WebAssembly memory or SIMD is unavailable.
  */
 export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & { close(): void }) | undefined {
@@ -130,8 +132,14 @@ export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & {
   // tens of milliseconds to boot, which the load's reads cover, so the first scan finds them awake.
   start();
 
-  /** Runs one int8 scan split into blocks; `block(start, count)` scans rows [start, start + count) on this thread. */
-  const split = (params: number[], n: number, block: (start: number, count: number) => void): void => {
+  /** A scan posted to the helpers that this thread has not joined yet (see `post` and `join`). */
+  let pending:
+    | { blocks: number; blockRows: number; n: number; block: (start: number, count: number) => void }
+    | undefined;
+
+  /** Posts one int8 scan, split into blocks, to the helpers; `block(start, count)` scans rows [start, start + count) on this thread. */
+  const post = (params: number[], n: number, block: (start: number, count: number) => void): void => {
+    join();
     if (!workers) start();
     const blockRows = Math.max(BLOCK_ROWS, Math.ceil(n / MAX_BLOCKS));
     const blocks = Math.ceil(n / blockRows);
@@ -141,6 +149,14 @@ export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & {
     Atomics.store(control, TICKET, seq << BLOCK_BITS);
     Atomics.add(control, WAKE, 1);
     Atomics.notify(control, WAKE);
+    pending = { blocks, blockRows, n, block };
+  };
+
+  /** Ends the posted scan: this thread claims the blocks no helper has, then waits for those a helper is scanning. */
+  const join = (): void => {
+    if (!pending) return;
+    const { blocks, blockRows, n, block } = pending;
+    pending = undefined;
     for (;;) {
       const ticket = Atomics.load(control, TICKET);
       const claimed = ticket & BLOCK_MASK;
@@ -155,28 +171,69 @@ export function createThreadedDotKernel(helpers = scanHelpers()): (DotKernel & {
     }
   };
 
+  const i8 = (q: number, m: number, n: number, stride: number, scales: number, out: number) =>
+    post([0, q, m, 0, n, stride, scales, out], n, (first, count) =>
+      fns.dotsI8(q, m + first * stride, count, stride, scales + first * 4, out + first * 4),
+    );
+  const i8At = (q: number, m: number, idx: number, n: number, stride: number, scales: number, out: number) =>
+    post([1, q, m, idx, n, stride, scales, out], n, (first, count) =>
+      fns.dotsI8At(q, m, idx + first * 4, count, stride, scales, out + first * 4),
+    );
+
+  // Every other call joins a posted scan first: its scores and anything else in the memory are then as a
+  // synchronous scan would have left them, whatever the caller does between posting and reading.
   return {
     kind: 'wasm-simd',
-    buffer: () => memory.buffer as unknown as ArrayBuffer,
+    buffer: () => {
+      join();
+      return memory.buffer as unknown as ArrayBuffer;
+    },
     reserve(bytes) {
+      join();
       const have = memory.buffer.byteLength;
       if (bytes > have) memory.grow(Math.ceil((bytes - have) / PAGE));
     },
-    dots: (q, m, n, stride, out) => fns.dots(q, m, n, stride, out),
-    dotsAt: (q, m, idx, n, stride, out) => fns.dotsAt(q, m, idx, n, stride, out),
+    dots(q, m, n, stride, out) {
+      join();
+      fns.dots(q, m, n, stride, out);
+    },
+    dotsAt(q, m, idx, n, stride, out) {
+      join();
+      fns.dotsAt(q, m, idx, n, stride, out);
+    },
     dotsI8(q, m, n, stride, scales, out) {
+      join();
       if (n < PARALLEL_MIN_ROWS) return fns.dotsI8(q, m, n, stride, scales, out);
-      split([0, q, m, 0, n, stride, scales, out], n, (first, count) =>
-        fns.dotsI8(q, m + first * stride, count, stride, scales + first * 4, out + first * 4),
-      );
+      i8(q, m, n, stride, scales, out);
+      join();
     },
     dotsI8At(q, m, idx, n, stride, scales, out) {
+      join();
       if (n < PARALLEL_MIN_ROWS) return fns.dotsI8At(q, m, idx, n, stride, scales, out);
-      split([1, q, m, idx, n, stride, scales, out], n, (first, count) =>
-        fns.dotsI8At(q, m, idx + first * 4, count, stride, scales, out + first * 4),
-      );
+      i8At(q, m, idx, n, stride, scales, out);
+      join();
     },
+    startDotsI8(q, m, n, stride, scales, out) {
+      join();
+      if (n < PARALLEL_MIN_ROWS) {
+        fns.dotsI8(q, m, n, stride, scales, out);
+        return false;
+      }
+      i8(q, m, n, stride, scales, out);
+      return true;
+    },
+    startDotsI8At(q, m, idx, n, stride, scales, out) {
+      join();
+      if (n < PARALLEL_MIN_ROWS) {
+        fns.dotsI8At(q, m, idx, n, stride, scales, out);
+        return false;
+      }
+      i8At(q, m, idx, n, stride, scales, out);
+      return true;
+    },
+    join,
     close() {
+      join();
       Atomics.store(control, STOP, 1);
       Atomics.add(control, WAKE, 1);
       Atomics.notify(control, WAKE);
