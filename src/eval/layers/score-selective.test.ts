@@ -23,6 +23,11 @@ describe('the answer head', () => {
   it('reads the first sentence without cutting decimals or abbreviations', () => {
     expect(firstSentence('86.7 on MNLI. Second.')).toBe('86.7 on MNLI');
     expect(firstSentence('e.g. GELU is used')).toBe('e.g. GELU is used');
+    // A place word or title before a name ends no sentence.
+    expect(firstSentence('The first loss came against St. Louis Cardinals. From the row: …')).toBe(
+      'The first loss came against St. Louis Cardinals',
+    );
+    expect(firstSentence('Dr. Ruiz signed it. Then more')).toBe('Dr. Ruiz signed it');
   });
 });
 

@@ -1,5 +1,6 @@
 import { normalizeAnswerText } from './normalize-answer-text.ts';
 import { containsAnswerEntry, type AnswerEntry } from './score-answer.ts';
+import { firstSentenceEnd } from '../../text/first-sentence.ts';
 
 /**
  * Selective question answering, per case: did the run answer, and if so, is *the* value it gives the gold one? A
@@ -25,19 +26,10 @@ export interface SelectiveCase {
 const LABELS = /\((?:offline answer|offline)\s*:[^)]*\)/gi;
 const CITATION = /\[\d+\]/;
 /** Words before a full stop that does not end a sentence. */
-const ABBREVIATION = /(?:^|[\s(])(?:al|e\.g|i\.e|etc|vs|cf|no|fig|figs|eq|sec|approx|[A-Z])$/;
-
-/** The text up to its first sentence end (`.`, `!`, `?` before a space or the end; `。！？`), without it. */
+/** The text up to its first sentence end, without the stop. */
 export function firstSentence(text: string): string {
-  for (const match of text.matchAll(/[.!?。！？]/g)) {
-    const at = match.index;
-    if (!/[。！？]/.test(match[0])) {
-      if (!/^(?:\s|$)/.test(text.slice(at + 1, at + 2))) continue;
-      if (match[0] === '.' && ABBREVIATION.test(text.slice(0, at))) continue;
-    }
-    return text.slice(0, at).trim();
-  }
-  return text.trim();
+  const end = firstSentenceEnd(text);
+  return (end < 0 ? text : text.slice(0, end)).trim();
 }
 
 /** The answer's head: the text before its first citation marker `[n]` (else its first sentence), labels removed. */

@@ -1,4 +1,5 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
+import { firstSentenceEnd } from '../../../text/first-sentence.ts';
 import { escapeRegExp } from '../../../text/text-heuristics.ts';
 import type { QuestionView } from './question-view.ts';
 
@@ -19,8 +20,8 @@ export function answerHead(answer: string): string {
   const text = answer.replace(LABEL, ' ').trim();
   const marker = text.search(/\[\d+\]/u);
   const beforeMarker = marker >= 0 ? text.slice(0, marker) : text;
-  const firstSentence = /^(.+?[.!?。！？])(?:\s|$)/su.exec(beforeMarker)?.[1];
-  return (firstSentence ?? beforeMarker).trim();
+  const end = firstSentenceEnd(beforeMarker);
+  return (end < 0 ? beforeMarker : beforeMarker.slice(0, end + 1)).trim();
 }
 
 /** Segments of a head that reads as a list ("a, b; c"): a candidate list has several, a sentence one. */

@@ -49,4 +49,26 @@ describe('the evidence gate on a value computed over rows', () => {
     });
     expect(either.reason).not.toMatch(/yes\/no quoted from a row/);
   });
+
+  it('refuses a count whose query keeps rows of any year, decade or place the question asks about', () => {
+    const races = evidenceChunk(
+      'csv/races.csv#0',
+      'Year: 1952 | Caller: Ed Hale\nYear: 1957 | Caller: Bryn Ford\nYear: 1963 | Caller: Ed Hale',
+    );
+    const count = proposedAnswer('The count where Caller <> Bryn Ford in csv/races.csv is 2. [1]', [
+      citeIn(races, 'Year: 1952 | Caller: Ed Hale'),
+    ]);
+    const question = 'how many races in the 1950s were not called by bryn ford?';
+    const run = { question, answer: count, evidence: [races], fromTable: true, computed: true };
+    const anyDecade = gateAnswer({ ...run, computedSql: `SELECT COUNT(*) FROM "races" WHERE "Caller" <> 'Bryn Ford'` });
+    expect(anyDecade.verdict).toBe('refuse');
+    const fifties = gateAnswer({
+      ...run,
+      answer: proposedAnswer('The count where Caller <> Bryn Ford in csv/races.csv is 1. [1]', [
+        citeIn(races, 'Year: 1952 | Caller: Ed Hale'),
+      ]),
+      computedSql: `SELECT COUNT(*) FROM "races" WHERE "Caller" <> 'Bryn Ford' AND "Year" BETWEEN 1950 AND 1959`,
+    });
+    expect(fifties.verdict).toBe('answer');
+  });
 });

@@ -32,3 +32,24 @@ export function computedMisfit(view: QuestionView, answer: string): string | und
     return `it asks yes or no, and the rows found give ${value}`;
   return undefined;
 }
+
+/** A year, a decade or an ordinal a question writes ("in 2010", "in the 1950s", "tied for 4th"): a filter on rows. */
+const ROW_QUALIFIER = /(?<![\p{L}\p{N}])(?:(1[5-9]\d\d|20\d\d)(s?)|(\d{1,3})(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
+
+/**
+ * A year, decade or ordinal the question writes that the table query's conditions never use: "how many races in the
+ * 1950s were not called by Bryan Field?" counted over every decade, "how many players tied for 4th place?" over every
+ * place. The digits must appear after the query's FROM (a decade's first three: "BETWEEN 1950 AND 1959").
+ */
+export function unusedQualifier(question: string, sql: string | undefined): string | undefined {
+  if (!sql) return undefined;
+  // What follows the table's name: its conditions, order and limit.
+  const conditions = /\bFROM\s+(?:"(?:[^"]|"")*"|\S+)([\s\S]*)$/iu.exec(sql)?.[1] ?? '';
+  for (const match of question.matchAll(ROW_QUALIFIER)) {
+    const [written, year, decade, ordinal] = match;
+    const digits = year ? (decade ? year.slice(0, 3) : year) : (ordinal as string);
+    const used = new RegExp(`(?<!\\d)${digits}${year && decade ? '' : '(?!\\d)'}`, 'u').test(conditions);
+    if (!used) return written;
+  }
+  return undefined;
+}

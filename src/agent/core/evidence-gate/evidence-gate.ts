@@ -20,7 +20,7 @@ import { decomposeOffline } from '../../offline-qa/decompose-offline.ts';
 import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-decision.ts';
 import { readNested } from './nested-question.ts';
 import { multiNeed, type NeedVerdict } from './multi-need.ts';
-import { computedMisfit } from './computed-kind.ts';
+import { computedMisfit, unusedQualifier } from './computed-kind.ts';
 
 export type { GateDecision } from './gate-decision.ts';
 
@@ -49,6 +49,8 @@ export interface GateInput {
   computed?: boolean;
   /** The columns the computation read its value from (none for a count of rows). */
   computedFrom?: readonly string[];
+  /** The SQL that computed it: the rows it counted or chose are the ones its conditions keep. */
+  computedSql?: string | undefined;
   /** The run computed a value by SQL (a table answer the table route already gated), whatever the answer cites. */
   tableValue?: boolean;
   /**
@@ -174,6 +176,8 @@ export function gateAnswer(input: GateInput): GateDecision {
 
   const misfit = input.computed || input.fromTable ? computedMisfit(view, answer.answer) : undefined;
   if (misfit) return { ...refuse(view, misfit, 'computed value not of the kind asked'), final: true };
+  const unused = input.computed ? unusedQualifier(question, input.computedSql) : undefined;
+  if (unused) return refuse(view, `the table query keeps rows of any "${unused}"`, 'computed: a qualifier unused');
   if (input.computed && !statedIn(head, cited)) {
     const absent = view.entities.filter(
       (entity) => !cited.some((chunk) => names(`${chunk.heading} ${chunk.text}`, entity)),

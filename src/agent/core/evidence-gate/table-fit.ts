@@ -132,13 +132,18 @@ export function answeredByTable(calls: readonly ToolCallRecord[], answer: Answer
   return calls.some((call) => call.name === 'table_query' && call.ok) && !answer.answer.includes(OFFLINE_LABEL);
 }
 
+/** The SQL of the run's last successful `table_query`. */
+export function lastTableSql(calls: readonly ToolCallRecord[]): string | undefined {
+  const last = [...calls].reverse().find((call) => call.name === 'table_query' && call.ok);
+  return last ? String(last.arguments.sql ?? '') : undefined;
+}
+
 /**
  * The columns the select list of the run's last successful `table_query` reads (`SELECT "MNLI-(m/mm)" AS result …`
  * reads MNLI-(m/mm); `COUNT(*)` reads none): what a computed value is a value of.
  */
 export function selectedColumns(calls: readonly ToolCallRecord[]): string[] {
-  const last = [...calls].reverse().find((call) => call.name === 'table_query' && call.ok);
-  const select = /^\s*SELECT\s+(?:DISTINCT\s+)?([\s\S]*?)\s+FROM\s/i.exec(String(last?.arguments.sql ?? ''))?.[1];
+  const select = /^\s*SELECT\s+(?:DISTINCT\s+)?([\s\S]*?)\s+FROM\s/i.exec(lastTableSql(calls) ?? '')?.[1];
   if (!select) return [];
   const columns: string[] = [];
   for (const match of select.matchAll(/(\bAS\s+)?"((?:[^"]|"")+)"/gi))
@@ -163,6 +168,7 @@ export function tableAnswerRefused(
     evidence,
     computed: computedByTable(calls),
     computedFrom: selectedColumns(calls),
+    computedSql: lastTableSql(calls),
     fromTable: true,
     ...(thresholds ? { thresholds } : {}),
   });

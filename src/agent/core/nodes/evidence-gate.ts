@@ -3,7 +3,7 @@ import type { Evidence } from '../../../domain/evidence.ts';
 import type { RunStatus } from '../../../domain/run-state.ts';
 import type { ToolCallRecord } from '../../../domain/step.ts';
 import { gateAnswer, type GateThresholds } from '../evidence-gate/evidence-gate.ts';
-import { answeredByTable, computedByTable, selectedColumns } from '../evidence-gate/table-fit.ts';
+import { answeredByTable, computedByTable, lastTableSql, selectedColumns } from '../evidence-gate/table-fit.ts';
 import type { Principal } from '../../../domain/index.ts';
 import type { SharedDeps } from '../shared-deps.ts';
 import { recheckOverTables } from '../tools/table-recheck.ts';
@@ -55,6 +55,7 @@ export async function evidenceGate(
     evidence: state.evidence,
     computed: computedByTable(state.tool_calls, cited),
     computedFrom: selectedColumns(state.tool_calls),
+    computedSql: lastTableSql(state.tool_calls),
     needs: needsOf(state),
     tableValue: computedByTable(state.tool_calls),
     fromTable: answeredByTable(state.tool_calls, answer),
