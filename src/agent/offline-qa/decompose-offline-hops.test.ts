@@ -31,6 +31,11 @@ describe('offline hop decomposition', () => {
       'territory where Pine Ridge Dam stands',
       'Who was governor when #1 became a state?',
     ]);
+    // With do-support the outer verb follows the clause's own, though the tagger reads it as a noun ("handle").
+    expect(decomposeHops('How many containers did the port where the Tall Ships Race ended handle in 2010?')).toEqual([
+      'port where the Tall Ships Race ended',
+      'How many containers did #1 handle in 2010?',
+    ]);
   });
 
   it('reads possessives, reduced relatives and contact clauses', () => {

@@ -150,9 +150,11 @@ function isNamed(token: Token, index: number): boolean {
 /**
  * Where a relative clause starting at `from` ends: before a second verb group once the clause has its verb and no
  * clause nested in it ("where Y is located | became a state", "who played Z in W | is stuck in …"), or at a comma
- * that a name does not continue past ("Johnnycake, West Virginia").
+ * that a name does not continue past ("Johnnycake, West Virginia"). In a question with do-support ("… did the
+ * location where X occur | handle in 2010?") the main verb still follows the clause: a plain word right after the
+ * clause's own verb is that verb, whatever the tagger calls it.
  */
-function clauseEnd(tokens: readonly Token[], from: number): number {
+function clauseEnd(tokens: readonly Token[], from: number, doSupport = false): number {
   let seenVerb = false;
   let nested = false;
   for (let i = from; i < tokens.length; i++) {
@@ -163,6 +165,7 @@ function clauseEnd(tokens: readonly Token[], from: number): number {
       i > from &&
       ((previous.verb && previous.auxiliary) || previous.text.toLowerCase() === 'to');
     if (seenVerb && !nested && token.verb && !sameGroup && i > from) return i;
+    if (doSupport && seenVerb && !nested && previous?.verb && !previous.auxiliary && isMainVerbWord(token, i)) return i;
     if (token.verb) seenVerb = true;
     if (seenVerb && SUBORDINATORS.has(bare(token.text).toLowerCase())) nested = true;
     const next = tokens[i + 1];
@@ -170,6 +173,21 @@ function clauseEnd(tokens: readonly Token[], from: number): number {
   }
   return tokens.length;
 }
+
+/** Do-support before a noun phrase: "did the location …" waits for its main verb after the phrase. */
+const DO_SUPPORT = new Set(['do', 'does', 'did']);
+/** A lowercase word that is no preposition, determiner, question word or adverb-like ending: it can be a bare verb. */
+const isMainVerbWord = (token: Token, index: number): boolean => {
+  const word = bare(token.text);
+  return (
+    /^\p{Ll}+$/u.test(word) &&
+    !isNamed(token, index) &&
+    !QUESTION_WORDS.has(word) &&
+    !CLAUSE_PREPOSITIONS.has(word) &&
+    !SUBORDINATORS.has(word) &&
+    !/ly$/.test(word)
+  );
+};
 
 interface Split {
   /** The nested question (its hop), as words of the question. */
@@ -244,7 +262,8 @@ function relativeSplit(body: string, tokens: readonly Token[]): Split | undefine
     const det = headDeterminer(tokens, opening.nounEnd);
     if (det < 0) continue;
     if (tokens.slice(det + 1, opening.nounEnd).some((token, i) => isNamed(token, det + 1 + i))) continue;
-    const end = clauseEnd(tokens, opening.clauseStart);
+    const doSupport = DO_SUPPORT.has((tokens[det - 1]?.text ?? '').toLowerCase());
+    const end = clauseEnd(tokens, opening.clauseStart, doSupport);
     if (end <= opening.clauseStart) continue;
     const clause = tokens.slice(opening.clauseStart, end);
     if (!clause.some((token, i) => isNamed(token, opening.clauseStart + i))) continue;

@@ -1,10 +1,10 @@
 import { normalizeForQuote, type Citation } from '../../../domain/answer.ts';
 import type { Evidence } from '../../../domain/evidence.ts';
 import { headedSentences } from '../../../text/sentences.ts';
-import { names, type CitedSentence } from './cited-reading.ts';
+import type { CitedSentence } from './cited-reading.ts';
 import type { QuestionView } from './question-view.ts';
 import type { ValueTie } from './value-ties.ts';
-import { chunkText, type UnnamedBy } from './entity-ties.ts';
+import { chunkText, personNamer, type UnnamedBy } from './entity-ties.ts';
 
 /** A citation of the sentence that states the value, quoted as the chunk writes it (symbols not written out). */
 export function quoteOf(tie: ValueTie): Citation {
@@ -38,7 +38,9 @@ export function whyUntied(
   sentences: readonly CitedSentence[],
   unnamed: UnnamedBy,
 ): string {
-  const absent = view.entities.filter((entity) => !sentences.some((s) => names(chunkText(s.chunk), entity)));
+  const texts = [...new Set(sentences.map((s) => chunkText(s.chunk)))];
+  const namedIn = personNamer(view, texts.join('\n'));
+  const absent = view.entities.filter((entity) => !texts.some((text) => namedIn(text, entity)));
   if (absent.length) return `the cited evidence does not name ${absent.join(', ')}`;
   const ids = view.identifiers;
   if (ids.length && ties.every((tie) => unnamed(tie).length > 0))

@@ -62,4 +62,29 @@ describe('the evidence gate on what a tie is about', () => {
     });
     expect(decision.verdict).toBe('refuse');
   });
+
+  it("reads a person's surname alone as naming them, unless the text names another person by it", () => {
+    const album = evidenceChunk(
+      'paragraphs/quiet-rooms.md#0',
+      'Quiet Rooms is an album by Ada Brennan, released in 2011.',
+    );
+    const song = evidenceChunk(
+      'paragraphs/harbour-song.md#0',
+      'Harbour Song is a ballad. Brennan wrote it in 2009 for her sister, Nora Brennan.',
+    );
+    const decision = gateAnswer({
+      question: 'In which year did Ada Brennan write Harbour Song?',
+      answer: proposedAnswer('2009', [citeIn(song, 'Brennan wrote it in 2009 for her sister, Nora Brennan.')]),
+      evidence: [song, album],
+    });
+    // "Nora Brennan" is another person of that name: the sentence may be about her.
+    expect(decision.verdict).toBe('refuse');
+    const plain = evidenceChunk('paragraphs/harbour-song.md#0', 'Harbour Song is a ballad. Brennan wrote it in 2009.');
+    const stated = gateAnswer({
+      question: 'In which year did Ada Brennan write Harbour Song?',
+      answer: proposedAnswer('2009', [citeIn(plain, 'Brennan wrote it in 2009.')]),
+      evidence: [plain],
+    });
+    expect(stated.verdict).toBe('answer');
+  });
 });

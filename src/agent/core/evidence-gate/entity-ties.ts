@@ -24,7 +24,8 @@ export type UnnamedBy = (tie: ValueTie) => string[];
  */
 export function unnamedBy(view: QuestionView, cited: readonly Evidence[], { bridging = true } = {}): UnnamedBy {
   const text = cited.map(chunkText).join('\n');
-  const unnamed = view.entities.filter((entity) => !names(text, entity));
+  const namedIn = personNamer(view, text);
+  const unnamed = view.entities.filter((entity) => !namedIn(text, entity));
   const byChunk = new Map<string, string[]>();
   const bySentence = new Map<string, string[]>();
   // A value the question measures (a number, a date, an amount, a length): names beside it are what it is about.
@@ -56,12 +57,43 @@ export function unnamedBy(view: QuestionView, cited: readonly Evidence[], { brid
     if (!own) {
       const ownText = chunkText(chunk);
       own = [...new Set([...view.identifiers, ...view.entities])].filter(
-        (entity) => !names(ownText, entity) && !unnamed.includes(entity),
+        (entity) => !namedIn(ownText, entity) && !unnamed.includes(entity),
       );
       byChunk.set(chunk.chunk_id, own);
     }
     const far = own.filter((entity) => view.identifiers.includes(entity) || !bridging || !bridged(tie, entity));
     return [...unnamed, ...far];
+  };
+}
+
+/**
+ * `names`, and for a person the question or the evidence names in full, their surname alone ("Sheeran also revealed
+ * …" in a passage about Ed Sheeran's song), unless the text names someone else by that surname ("Laura Bush" is not
+ * George Bush). English names only: a Chinese name is written whole.
+ */
+export function personNamer(view: QuestionView, evidence: string): (text: string, entity: string) => boolean {
+  if (HAN.test(evidence)) return names;
+  const people = new Set(
+    view.entities.filter((entity) => {
+      const words = entity.trim().split(/\s+/u);
+      if (words.length < 2 || !words.every((word) => /^\p{Lu}[\p{L}'’.-]*$/u.test(word))) return false;
+      const asPerson = (span: { text: string }): boolean => span.text === entity;
+      if (view.module.spans(view.question, 'person').some(asPerson)) return true;
+      // Where the evidence writes the name in full: the words around it say whether it is a person's.
+      const at = evidence.indexOf(entity);
+      return (
+        at >= 0 &&
+        view.module.spans(evidence.slice(Math.max(0, at - 80), at + entity.length + 80), 'person').some(asPerson)
+      );
+    }),
+  );
+  return (text, entity) => {
+    if (names(text, entity)) return true;
+    if (!people.has(entity)) return false;
+    const words = entity.trim().split(/\s+/u);
+    const surname = words.at(-1) as string;
+    if (!new RegExp(`(?<![\\p{L}\\p{N}])${surname}(?![\\p{L}\\p{N}])`, 'u').test(text)) return false;
+    return !view.module.spans(text, 'person').some((span) => span.text.endsWith(` ${surname}`) && span.text !== entity);
   };
 }
 
