@@ -1,5 +1,16 @@
-/** SQL that undoes migration 29 (each vector's int8 code stored beside it): the vectors alone again. */
-export const BEFORE_VECTOR_CODES = `
+/** SQL that undoes migration 30 (the varint function, the keyword blocks' fillfactor). */
+export const BEFORE_POSTING_APPENDS = `
+DROP FUNCTION IF EXISTS evident_varint(bigint);
+DO $$
+BEGIN
+  IF to_regclass('keyword_blocks') IS NOT NULL THEN
+    ALTER TABLE keyword_blocks RESET (fillfactor);
+  END IF;
+END $$;
+`;
+
+/** SQL that undoes migration 29 (each vector's int8 code stored beside it): the vectors alone again. Migration 30 is undone first. */
+export const BEFORE_VECTOR_CODES = `${BEFORE_POSTING_APPENDS}
 DO $$
 BEGIN
   IF to_regclass('chunk_vectors') IS NOT NULL THEN

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Corpus, KeywordDocument } from './keyword-index.ts';
+import { appendPostings } from './keyword-block-appends.ts';
 import { BLOCK_POSTINGS, decodePostings, encodePostings, type Posting } from './posting-codec.ts';
 
 /**
@@ -9,7 +10,8 @@ import { BLOCK_POSTINGS, decodePostings, encodePostings, type Posting } from './
  * blocks take the rest, and the blocks holding deleted rows are rewritten without them.
  *
  * Every block `apply` changes is locked by one statement in (term, first_pk) order, so two writers lock blocks in one
- * order and cannot deadlock on them (the term statistics are then upserted in the same order, term-stats.ts).
+ * order and cannot deadlock on them (the term statistics are then upserted in the same order, term-stats.ts). A
+ * transaction that deletes no row does all of it in one statement (keyword-block-appends.ts).
  */
 export class PendingPostings {
   private readonly added = new Map<Corpus, Map<string, Posting[]>>();
@@ -89,6 +91,8 @@ async function applyCorpus(
 ): Promise<void> {
   const appended = [...added].filter(([, list]) => list.length > 0);
   if (appended.length === 0 && removed.size === 0) return;
+  // Nothing deleted: the new postings are appended or inserted by one statement (keyword-block-appends.ts).
+  if (removed.size === 0) return appendPostings(client, corpus, appended);
   const removals = [...removed].map(([term, pks]) => {
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;

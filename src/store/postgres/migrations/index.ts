@@ -28,6 +28,7 @@ import { postingBlocks } from './026-posting-blocks.ts';
 import { halfvecIndex } from './027-halfvec-index.ts';
 import { vectorLog } from './028-vector-log.ts';
 import { vectorCodes } from './029-vector-codes.ts';
+import { postingAppends } from './030-posting-appends.ts';
 
 export { schemaNames, type PostgresMigration, type SchemaNames } from './migration.ts';
 
@@ -62,4 +63,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   halfvecIndex,
   vectorLog,
   vectorCodes,
+  postingAppends,
 ];
