@@ -23,12 +23,13 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { bundleSearch } from './bundle-search.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
 const DIST = join(ROOT, 'dist');
 const STAMP = '.build-digest';
-const CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+const CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/bundle-search.mjs'];
 
 /** Sources that are not part of the package: tests and the test helpers. */
 const excluded = (rel) => /\.test\.ts$/.test(rel) || rel === 'testing' || rel.startsWith(`testing/`);
@@ -104,9 +105,13 @@ walk(SRC, (path, rel, name) => {
   copyFileSync(path, join(out, rel));
   assets++;
 });
+// `evident search` runs a bundle of the CLI (scripts/bundle-search.mjs); without esbuild it runs the plain tree.
+const bundled = await bundleSearch(out);
 writeFileSync(join(out, STAMP), digest);
 const old = join(ROOT, `dist.${process.pid}.old`);
 if (existsSync(DIST)) renameSync(DIST, old);
 renameSync(out, DIST);
 rmSync(old, { recursive: true, force: true });
-console.error(`build: dist/ written (${assets} non-TypeScript files copied from src/)`);
+console.error(
+  `build: dist/ written (${assets} non-TypeScript files copied from src/${bundled ? '; the search bundle' : '; no esbuild, no search bundle'})`,
+);
