@@ -34,10 +34,21 @@ export async function appendPostings(
   }
   if (pieces.length === 0) return;
   const pks = pieces.map((p) => p.postings.map((posting) => posting.pk));
+  // The piece encoded from its own first pk starts with that posting's delta, 0 (one byte): cut off here. The pieces'
+  // bytes travel as ONE bytea cut per row on the server: a bytea[] parameter goes as escaped hex text, and parsing it
+  // was a fifth of the statement's time.
+  const rests = pieces.map((p) => encodePostings(p.postings, (p.postings[0] as Posting).pk).subarray(1));
+  const starts: number[] = [];
+  let offset = 1;
+  for (const rest of rests) {
+    starts.push(offset);
+    offset += rest.length;
+  }
   await client.query(
     `WITH u AS (
-       SELECT * FROM unnest($2::text[], $3::bool[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::int[], $9::bytea[])
-         AS u(term, first, first_pk, last_pk, min_pk, max_pk, n, rest)
+       SELECT term, first, first_pk, last_pk, min_pk, max_pk, n, substring($9::bytea FROM at FOR len) AS rest
+       FROM unnest($2::text[], $3::bool[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::int[], $10::int[], $11::int[])
+         AS u(term, first, first_pk, last_pk, min_pk, max_pk, n, at, len)
      ), locked AS (
        SELECT l.row, l.term, l.first_pk, l.last_pk, l.min_pk, l.max_pk, l.n
        FROM (SELECT term, n FROM u WHERE first ORDER BY term COLLATE "C") t CROSS JOIN LATERAL (
@@ -64,8 +75,9 @@ export async function appendPostings(
       pks.map((list) => list[0] as number),
       pks.map((list) => list.at(-1) as number),
       pieces.map((p) => p.postings.length),
-      // The piece encoded from its own first pk starts with that posting's delta, 0 (one byte): cut off here.
-      pieces.map((p) => encodePostings(p.postings, (p.postings[0] as Posting).pk).subarray(1)),
+      Buffer.concat(rests),
+      starts,
+      rests.map((rest) => rest.length),
     ],
   );
 }
