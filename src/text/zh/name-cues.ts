@@ -185,3 +185,57 @@ export const ORG_WORD =
   /^(?:公司|有限公司|股份有限公司|集团|大学|银行|协会|俱乐部|队|球队|战队|平台|电视台|工作室|影业|科技|控股|基金会|委员会)$/u;
 export const LONG_ORG_SUFFIX =
   /(?:公司|集团|大学|学院|银行|协会|委员会|联合会|俱乐部|基金会|研究所|研究院|电视台|交易所|实验室)$/u;
+
+/**
+ * A noun of a kind of place written straight before a name makes the name a place of that kind (南部城市X, 首都X,
+ * 港口城市X); a word ending in one (港口城市) is itself a kind, not a place.
+ */
+export const PLACE_KIND = /(?:城市|首都|首府|省会|小镇|小城|城镇|港口|港城|县城|村庄|小村|岛屿|海岛)$/u;
+
+/** Verbs of arriving and setting out, after which a place follows (运抵X, 从X出发). */
+export const MOTION_TO_PLACE = new Set([
+  '运抵',
+  '抵',
+  '到达',
+  '飞抵',
+  '驶抵',
+  '移师',
+  '转战',
+  '登陆',
+  '去',
+  '回到',
+  '返回',
+  '出生于',
+]);
+
+/**
+ * An organisation's abbreviation ends in the short form of its kind (足联 for 足球联合会, 奥委 for 奥委会): a word
+ * jieba tags a place but that ends in one is an organisation.
+ */
+export const ORG_ABBREVIATION = /(?:联|委|盟|社|署|局|协|办)$/u;
+
+/** Verbs a competitor is the subject of: a country before one is its team (X击败Y, X夺得冠军). */
+export const COMPETES = new Set([
+  '击败',
+  '战胜',
+  '打败',
+  '淘汰',
+  '逆转',
+  '战平',
+  '负于',
+  '不敌',
+  '夺得',
+  '夺冠',
+  '卫冕',
+  '晋级',
+  '获得',
+  '获',
+  '对阵',
+  '力克',
+  '险胜',
+  '完胜',
+  '绝杀',
+]);
+
+/** Words that point at something already named (这支球队, 该公司, 各队): what follows them is no name. */
+export const DEMONSTRATIVE = /^(?:这|那|该|此|各|每|哪|本|其|某)/u;

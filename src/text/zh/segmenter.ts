@@ -56,7 +56,7 @@ export function tagged(text: string): ZhToken[] {
 
 /** Function characters jieba's HMM glues onto a new word it has not seen (由艺画, 金晨饰). */
 const LEADING_FUNCTION = /^[由被在从向对和与让将把给]/u;
-const TRAILING_MARKER = /(?:饰|等|在|是|的|了|演|和|与)$/u;
+const TRAILING_MARKER = /(?:饰|等|在|是|的|了|演|和|与|及)$/u;
 /** A date unit right after digits (2023年国考) belongs to the number, not to the next word. */
 const DATE_UNIT = /^[年月日号]/u;
 
