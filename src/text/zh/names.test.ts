@@ -37,6 +37,10 @@ describe('Chinese names written by sound', () => {
     expect(people(text)).toContain(name);
   });
 
+  it('ends a name before a function word written with a character of the tables (因)', () => {
+    expect(people('巴西名将内马尔因伤缺席比赛。')).toEqual(['内马尔']);
+  });
+
   it('does not take ordinary words made of common characters for a foreign name', () => {
     expect(people('他偶尔去南海游泳')).toEqual([]);
     expect(people('普通话考试特别难')).toEqual([]);

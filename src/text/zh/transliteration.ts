@@ -7,10 +7,13 @@
  */
 import { dictionaryParts, type ZhToken } from './segmenter.ts';
 
-/** The characters of the transliteration tables for names from European languages, Russian and Arabic. */
+/**
+ * The characters of the transliteration tables for names from European languages, Russian and Arabic, without the
+ * few that are also common function words (因, 于): a name is cut before them (内马尔因伤缺席).
+ */
 const SOUND_CHARACTERS = new Set(
   Array.from(
-    '阿埃艾爱安昂奥巴拜班邦鲍贝本比彼毕宾波伯博布查察达戴丹道德登迪蒂丁杜多厄恩法范菲费芬丰佛夫福弗盖甘冈戈哥格根古瓜圭哈海汉豪赫亨洪胡霍基吉加贾杰卡凯坎康考柯科克肯库夸奎昆拉莱赖兰朗劳勒雷蕾里利莉列林琳隆卢鲁伦罗洛马玛迈麦曼芒梅门蒙米密莫默姆穆纳娜奈南内妮尼涅宁纽努诺欧帕潘庞佩皮珀普齐奇恰乔切琴丘屈让热瑞若萨塞赛桑瑟森沙莎舍施什舒斯松苏索塔泰坦汤特滕提图托瓦万旺威韦维温沃乌伍西希锡谢辛休雅亚扬耶伊因尤约泽扎詹兹佐茨娃勃尔翰逊罕卜连丽丝芙黛',
+    '阿埃艾爱安昂奥巴拜班邦鲍贝本比彼毕宾波伯博布查察达戴丹道德登迪蒂丁杜多厄恩法范菲费芬丰佛夫福弗盖甘冈戈哥格根古瓜圭哈海汉豪赫亨洪胡霍基吉加贾杰卡凯坎康考柯科克肯库夸奎昆拉莱赖兰朗劳勒雷蕾里利莉列林琳隆卢鲁伦罗洛马玛迈麦曼芒梅门蒙米密莫默姆穆纳娜奈南内妮尼涅宁纽努诺欧帕潘庞佩皮珀普齐奇恰乔切琴丘屈让热瑞若萨塞赛桑瑟森沙莎舍施什舒斯松苏索塔泰坦汤特滕提图托瓦万旺威韦维温沃乌伍西希锡谢辛休雅亚扬耶伊尤约泽扎詹兹佐茨娃勃尔翰逊罕卜连丽丝芙黛',
   ),
 );
 
