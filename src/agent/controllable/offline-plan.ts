@@ -1,5 +1,6 @@
 import { bridgeCandidates } from '../offline-qa/bridge-entities.ts';
-import { decomposeHops, hopQuestion, offsetReferences } from '../offline-qa/decompose-offline-hops.ts';
+import { decomposeHops } from '../offline-qa/decompose-offline-hops.ts';
+import { hopQuestion, offsetReferences } from '../offline-qa/hop-question.ts';
 import { decomposeOffline } from '../offline-qa/decompose-offline.ts';
 import { contentTerms } from '../../text/text-heuristics.ts';
 import { findEntitiesOffline } from './entities.ts';

@@ -1,5 +1,5 @@
 import { bridgeCandidates, type BridgeCandidate, type BridgePassage } from './bridge-entities.ts';
-import { substituteAnswers } from './decompose-offline-hops.ts';
+import { substituteAnswers } from './hop-question.ts';
 
 /** One search of a hop chain: the query it ran and what it returned, best first. */
 export interface ChainSearchList<T extends BridgePassage> {

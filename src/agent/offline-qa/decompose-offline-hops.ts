@@ -81,7 +81,6 @@ const NAME_LINKS = new Set([
   'to',
   'a',
 ]);
-const REFERENCE = /^#\d+$/;
 const PLACEHOLDER = /^(?:ENTITY_\d+|#\d+)$/;
 const bare = (word: string): string => word.replace(/^[("'“‘[]+|[)"'”’\],;:!?.]+$/gu, '').replace(/['’]s$/u, '');
 
@@ -165,7 +164,7 @@ function clauseEnd(tokens: readonly Token[], from: number, doSupport = false): n
       i > from &&
       ((previous.verb && previous.auxiliary) || previous.text.toLowerCase() === 'to');
     if (seenVerb && !nested && token.verb && !sameGroup && i > from) return i;
-    if (doSupport && seenVerb && !nested && previous?.verb && !previous.auxiliary && isMainVerbWord(token, i)) return i;
+    if (doSupport && seenVerb && !nested && i > from && isMainVerbWord(token, i) && mainVerbAt(tokens, i)) return i;
     if (token.verb) seenVerb = true;
     if (seenVerb && SUBORDINATORS.has(bare(token.text).toLowerCase())) nested = true;
     const next = tokens[i + 1];
@@ -188,6 +187,22 @@ const isMainVerbWord = (token: Token, index: number): boolean => {
     !/ly$/.test(word)
   );
 };
+
+/**
+ * Whether the word at `i` is the main verb a do-support question still waits for: it follows the clause's verb, or a
+ * noun of its complement and reads as a verb after a subject ("the heron | choose its flag": "they choose its flag").
+ */
+function mainVerbAt(tokens: readonly Token[], i: number): boolean {
+  const previous = tokens[i - 1] as Token;
+  if (previous.verb && !previous.auxiliary) return true;
+  if (!previous.noun && !previous.participle) return false;
+  const rest = tokens
+    .slice(i)
+    .map((token) => token.text)
+    .join(' ');
+  const [, verb] = (tagger()(`they ${rest}`).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+  return verb?.tags.includes('Verb') === true;
+}
 
 interface Split {
   /** The nested question (its hop), as words of the question. */
@@ -262,6 +277,9 @@ function relativeSplit(body: string, tokens: readonly Token[]): Split | undefine
     const det = headDeterminer(tokens, opening.nounEnd);
     if (det < 0) continue;
     if (tokens.slice(det + 1, opening.nounEnd).some((token, i) => isNamed(token, det + 1 + i))) continue;
+    // A contact clause is no subject of a relative clause ("the city where | the next winter Olympics will be held").
+    const contact = opening.clauseStart === p && isNamed(tokens[p] as Token, p);
+    if (contact && RELATIVE_PRONOUNS.has(bare(tokens[det - 1]?.text ?? '').toLowerCase())) continue;
     const doSupport = DO_SUPPORT.has((tokens[det - 1]?.text ?? '').toLowerCase());
     const end = clauseEnd(tokens, opening.clauseStart, doSupport);
     if (end <= opening.clauseStart) continue;
@@ -272,6 +290,30 @@ function relativeSplit(body: string, tokens: readonly Token[]): Split | undefine
     return { inner: words(tokens, det + 1, end), outer };
   }
   return undefined;
+}
+
+/**
+ * The things a question describes by a relative clause that names nothing ("the state whose official sport is
+ * jousting", "the continent where most of the globe gets its coffee"): no hop can be read off a name, but the
+ * clause says what the answer must be about. Each as its head noun phrase and its clause, outermost last.
+ */
+export function describedClauses(question: string): { head: string; clause: string }[] {
+  const body = question.trim().replace(/[?.!]+$/, '');
+  if (!/\s(?:which|that|who|whom|whose|where|when)\s/iu.test(body)) return [];
+  const tokens = tokenize(body, tagWords(body));
+  const found: { head: string; clause: string }[] = [];
+  for (let p = tokens.length - 2; p >= 2; p--) {
+    const opening = relativeOpening(tokens, p);
+    if (!opening || opening.clauseStart !== p + 1) continue;
+    const det = headDeterminer(tokens, opening.nounEnd);
+    if (det < 0) continue;
+    const doSupport = DO_SUPPORT.has((tokens[det - 1]?.text ?? '').toLowerCase());
+    const end = clauseEnd(tokens, opening.clauseStart, doSupport);
+    const clause = tokens.slice(opening.clauseStart, end);
+    if (clause.length === 0 || clause.some((token, i) => isNamed(token, opening.clauseStart + i))) continue;
+    found.push({ head: words(tokens, det, opening.nounEnd), clause: words(tokens, opening.clauseStart, end) });
+  }
+  return found;
 }
 
 /** The run of named tokens (with small linking words) ending at `last`, as its first index. */
@@ -379,46 +421,3 @@ export function decomposeHops(question: string, maxHops = MAX_HOPS): string[] {
   if (hops.length < 2) return [trimmed];
   return hops.map((hop, i) => (i === hops.length - 1 ? `${hop}${mark}` : hop));
 }
-
-/** The hop with earlier answers filled in: `#n` → `answers[n-1]` (a missing answer leaves the reference). */
-export function substituteAnswers(hop: string, answers: readonly (string | undefined)[]): string {
-  return hop.replace(/#(\d+)/g, (reference, n: string) => answers[Number(n) - 1] ?? reference);
-}
-
-const PHRASE_RELATIVE =
-  /^(.+?)\s+(?:(in|at|on|of|from|by|for|with|to|under|into)\s+)?(which|that|who|whom|whose|where|when)\s+(.+)$/iu;
-
-/**
- * A hop as a question a reader can answer on its own: "association which published X" → "Which association published
- * X?", "city where Y was born" → "Which city is where Y was born?", "composer of X" → "What is the composer of X?".
- * A hop that already is a question (the last one) stays as it is.
- */
-export function hopQuestion(hop: string): string {
-  const body = hop.trim().replace(/[?.!]+$/, '');
-  if (
-    /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|in|on|at)\b/i.test(body) ||
-    /\?$/.test(hop.trim())
-  )
-    return `${body}?`;
-  const phrase = body.replace(/^the\s+/i, '');
-  const relative = PHRASE_RELATIVE.exec(phrase);
-  if (relative) {
-    const [, noun = '', preposition, pronoun = '', clause = ''] = relative;
-    const lowered = pronoun.toLowerCase();
-    if (preposition)
-      return `${preposition.charAt(0).toUpperCase()}${preposition.slice(1).toLowerCase()} which ${noun} ${clause}?`;
-    if (lowered === 'who' || lowered === 'whom') return `Who ${clause}?`;
-    if (lowered === 'where' || lowered === 'when') return `Which ${noun} is ${lowered} ${clause}?`;
-    return `Which ${noun} ${clause}?`;
-  }
-  return `What is the ${phrase}?`;
-}
-
-/** `#n` of a hop renumbered past `base` earlier tasks. */
-export const offsetReferences = (hop: string, base: number): string =>
-  hop.replace(/#(\d+)/g, (_match, n: string) => `#${Number(n) + base}`);
-
-/** Whether a hop refers to an earlier hop's answer. */
-export const refersBack = (hop: string): boolean => /#\d+/.test(hop);
-
-export { REFERENCE as HOP_REFERENCE };

@@ -11,6 +11,10 @@ const RULES: readonly [RegExp, AnswerType][] = [
     /^(?:(?:can|could|would|will) you (?:please )?|please )(?:tell|give|provide|share|describe|explain|summari[sz]e|shed light|walk)\b/i,
     'any',
   ],
+  // A question word left at the end asks what it asks at the start ("… another sport that was started when?").
+  [/\bwhen\s*\?\s*$/i, 'date'],
+  [/\bwhere\s*\?\s*$/i, 'place'],
+  [/\b(?:who|whom)\s*\?\s*$/i, 'person'],
   [/^(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|had|may|must|might)\b/i, 'yes_no'],
   // "How to become an agent, and does it pay?", "Why is …": a way or a reason, whatever nouns follow.
   [/^(?:how (?:to|do|does|did|can|could|should|would|is|are|was|were)|why)\b/i, 'any'],

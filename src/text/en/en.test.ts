@@ -45,6 +45,9 @@ describe('English language module', () => {
       ['Do you remember the termination fee?', 'yes_no'],
       ['Can you please give me some basic information about the Harbour Fund?', 'any'],
       ['Could you tell me when the billing problem was fixed?', 'date'],
+      ['Harbour Fund is a fund in euros and another currency that was introduced when?', 'date'],
+      ['The pilot was run where?', 'place'],
+      ['The invoice was approved by who?', 'person'],
     ] as const;
     for (const [question, type] of types) expect([question, en.focus(question).answer_type]).toEqual([question, type]);
   });

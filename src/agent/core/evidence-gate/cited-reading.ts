@@ -110,8 +110,12 @@ export function entityPositions(entity: string, words: readonly Token[], text: s
     let joined = '';
     for (let span = 0; span < 4 && index + span < words.length; span++) {
       joined += (words[index + span] as Token).key;
-      // "German" is named by "Germany", "Australian" by "Australia" (a demonym adds a letter or two).
-      const stem = span === 0 && ((word.key.startsWith(key) && key.length >= 3) || demonymOf(word.key, key));
+      // "German" is named by "Germany", "Australian" by "Australia" (a demonym adds a letter or two), "North
+      // America" by "North American".
+      const stem =
+        span === 0
+          ? (word.key.startsWith(key) && key.length >= 3) || demonymOf(word.key, key)
+          : demonymOf(key, joined) || demonymOf(joined, key);
       if (joined === key || stem) {
         found.push(index);
         return;
@@ -119,6 +123,27 @@ export function entityPositions(entity: string, words: readonly Token[], text: s
       if (!key.startsWith(joined)) return;
     }
   });
+  if (found.length === 0 && ACRONYM.test(entity)) found.push(...expansionsOf(entity.replace(/\./gu, ''), words, text));
+  return found;
+}
+
+/** An acronym of two to five capitals ("US", "NFL"): a run of capitalised words whose initials spell it names it. */
+const ACRONYM = /^(?:\p{Lu}\.?){2,5}$/u;
+const ACRONYM_LINKS = new Set(['of', 'the', 'and', 'for', '&']);
+
+/** Token indexes where the words of an acronym are written out ("United States" for US, "of" and "the" skipped). */
+function expansionsOf(acronym: string, words: readonly Token[], text: string): number[] {
+  const found: number[] = [];
+  for (let start = 0; start < words.length; start++) {
+    let letter = 0;
+    for (let at = start; at < words.length && letter < acronym.length; at++) {
+      const raw = text.slice((words[at] as Token).start, (words[at] as Token).end);
+      if (at > start && ACRONYM_LINKS.has(raw.toLowerCase())) continue;
+      if (raw[0] !== acronym[letter] || !/^\p{Lu}\p{Ll}/u.test(raw)) break;
+      letter++;
+    }
+    if (letter === acronym.length) found.push(start);
+  }
   return found;
 }
 

@@ -1,6 +1,7 @@
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { AnswerType } from '../../../text/language.ts';
 import { names } from './cited-reading.ts';
+import { describedName, tellsDescription } from './described-thing.ts';
 import { measuredType } from './measured-type.ts';
 import type { QuestionView } from './question-view.ts';
 import type { ValueTie } from './value-ties.ts';
@@ -22,15 +23,26 @@ export type UnnamedBy = (tie: ValueTie) => string[];
  * of the American Psychological Association") names its bridge already: no further bridge is read (`bridging: false`).
  * A sentence naming a namesake of an entity and not the entity ("Kim Jong-il" for "Kim Jong-chul") is about the namesake.
  */
-export function unnamedBy(view: QuestionView, cited: readonly Evidence[], { bridging = true } = {}): UnnamedBy {
+export function unnamedBy(
+  view: QuestionView,
+  cited: readonly Evidence[],
+  { bridging = true, weights }: { bridging?: boolean; weights?: ReadonlyMap<string, number> } = {},
+): UnnamedBy {
   const text = cited.map(chunkText).join('\n');
-  const namedIn = personNamer(view, text);
-  const unnamed = view.entities.filter((entity) => !namedIn(text, entity));
+  const personNamed = personNamer(view, text);
+  // A thing the question describes ("the state whose official sport is jousting") is held to the evidence as a name is.
+  const described = new Map(view.described.map((thing) => [describedName(thing), thing.terms]));
+  const namedIn = (within: string, entity: string): boolean => {
+    const terms = described.get(entity);
+    return terms ? tellsDescription(within, terms, weights) : personNamed(within, entity);
+  };
+  const asked = [...view.entities, ...described.keys()];
+  const unnamed = asked.filter((entity) => !namedIn(text, entity));
   const byChunk = new Map<string, string[]>();
   const bySentence = new Map<string, string[]>();
   // A value the question measures (a number, a date, an amount, a length): names beside it are what it is about.
   const naming = !NAME_TYPES.has(measuredType(view)) && view.entities.length > 0;
-  const namers = (entity: string): Evidence[] => cited.filter((chunk) => names(chunkText(chunk), entity));
+  const namers = (entity: string): Evidence[] => cited.filter((chunk) => namedIn(chunkText(chunk), entity));
   /** The names a tie's sentence (or its chunk's title) gives beside the question's own, read once per sentence. */
   const bridgesOf = ({ sentence }: ValueTie): string[] => {
     const key = `${sentence.chunk.chunk_id}\n${sentence.text}`;
@@ -56,7 +68,7 @@ export function unnamedBy(view: QuestionView, cited: readonly Evidence[], { brid
     let own = byChunk.get(chunk.chunk_id);
     if (!own) {
       const ownText = chunkText(chunk);
-      own = [...new Set([...view.identifiers, ...view.entities])].filter(
+      own = [...new Set([...view.identifiers, ...asked])].filter(
         (entity) => !namedIn(ownText, entity) && !unnamed.includes(entity),
       );
       byChunk.set(chunk.chunk_id, own);

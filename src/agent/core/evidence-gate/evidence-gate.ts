@@ -11,7 +11,7 @@ import { citedSentences, isTableRow, names, type CitedSentence } from './cited-r
 import { questionView, TYPED, type QuestionView } from './question-view.ts';
 import { compound, extremeOf, SUPERLATIVE } from './value-choice.ts';
 import { sameAs, termWeights, valueTies, type ValueTie } from './value-ties.ts';
-import { unnamedBy, type UnnamedBy } from './entity-ties.ts';
+import { chunkText, unnamedBy, type UnnamedBy } from './entity-ties.ts';
 import { measuredType } from './measured-type.ts';
 import { valuesOfHead } from './head-values.ts';
 import { rowsAnswered, rowVerdict } from './row-verdict.ts';
@@ -21,6 +21,7 @@ import { narrowedTo, refuse, REGROUND_CHUNKS, type GateDecision } from './gate-d
 import { readNested } from './nested-question.ts';
 import { multiNeed, type NeedVerdict } from './multi-need.ts';
 import { computedMisfit, unusedQualifier } from './computed-kind.ts';
+import { untoldDescription } from './described-thing.ts';
 
 export type { GateDecision } from './gate-decision.ts';
 
@@ -170,6 +171,7 @@ export function gateAnswer(input: GateInput): GateDecision {
   if (cited.length === 0) return refuse(view, 'no cited evidence states it', 'no cited evidence');
   const sentences = citedSentences(cited, view);
   const texts = weightTexts(input.evidence);
+  const weights = termWeights(view, texts);
   const thresholds = input.thresholds ?? DEFAULT_GATE_THRESHOLDS;
   const head = answerHead(answer.answer);
   const listed = listedValues(head);
@@ -203,7 +205,9 @@ export function gateAnswer(input: GateInput): GateDecision {
   // The question's own needs when the run did not split it: an answer to one of three asked fees answers no question.
   const needs = (input.needs?.length ?? 0) > 1 ? (input.needs ?? []) : decomposeOffline(question);
   // An identifier names the record itself ("the billing problem of HIP-12" is HIP-12's): nothing is nested.
-  if (needs.length <= 1 && !input.fromTable && !input.nestedIn && view.identifiers.length === 0) {
+  // A yes-or-no question asks no hop's value ("Is the Moon the only Earth's satellite?" is no question about the
+  // satellite of Earth).
+  if (needs.length <= 1 && !input.fromTable && !input.nestedIn && view.identifiers.length === 0 && type !== 'yes_no') {
     const linking = input.reground ? [...cited, ...regroundChunks(input.evidence, cited)] : cited;
     const nested = readNested(question, linking);
     if (nested && 'unlinked' in nested)
@@ -212,6 +216,8 @@ export function gateAnswer(input: GateInput): GateDecision {
       const decision = gateAnswer({ ...input, question: nested.resolved, nestedIn: question });
       return { ...decision, reason: `nested (${nested.resolved}): ${decision.reason}` };
     }
+    const untold = untoldDescription(view, linking.map(chunkText), weights);
+    if (untold) return refuse(view, `the cited evidence does not say which is ${untold}`, 'described thing untold');
   }
   // A row states a cell, never the yes or no a question about rows asks ("was X listed after Y?").
   if (type === 'yes_no' && answer.citations.every((c) => isTableRow(c.quote)) && computedMisfit(view, answer.answer))
@@ -234,11 +240,11 @@ export function gateAnswer(input: GateInput): GateDecision {
   }
 
   // A nested question's resolved last hop names its bridge: the value is stated about it, not bridged again.
-  const bridging = { bridging: input.nestedIn === undefined };
+  const bridging = { bridging: input.nestedIn === undefined, weights };
   const reading: Reading = {
     view,
     asked: input.nestedIn ?? question,
-    weights: termWeights(view, texts),
+    weights,
     unnamed: unnamedBy(view, cited, bridging),
     thresholds,
   };
@@ -411,11 +417,12 @@ function needVerdict(split: SplitQuestion): (need: string) => NeedVerdict {
     const type = measuredType(needView);
     const fromRows = rows.length ? rowVerdict(needView, type, answer, rows, '', input) : undefined;
     if (fromRows) return { decision: fromRows, typed: true };
+    const weights = termWeights(needView, texts);
     const reading: Reading = {
       view: needView,
       asked: need,
-      weights: termWeights(needView, texts),
-      unnamed: unnamedBy(needView, evidence),
+      weights,
+      unnamed: unnamedBy(needView, evidence, { weights }),
       thresholds,
     };
     const typed = TYPED.has(type);

@@ -1,5 +1,6 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import { IDENTIFIER, identifiersIn } from '../../../text/identifiers.ts';
+import { describedClauses } from '../../offline-qa/decompose-offline-hops.ts';
 import { splitContext } from '../../offline-qa/reader-question.ts';
 import { isHan, words as zhWords } from '../../../text/zh/segmenter.ts';
 import type { AnswerType, LanguageModule } from '../../../text/language.ts';
@@ -45,6 +46,11 @@ export interface QuestionView {
    * write with one of its words ("Average"); a "which X" noun is the kind of thing asked, stated in full.
    */
   attributeNoun: boolean;
+  /**
+   * Things the question describes by a clause naming nothing ("the state whose official sport is jousting"): the
+   * clause's terms say what the answer is about, as a name would, and are no part of the attribute.
+   */
+  described: { head: string; clause: string; terms: string[] }[];
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -119,6 +125,10 @@ const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
  * ("Pay Full Cash Risk") capitalises words, not names; a run sharing a word with a found entity is that entity written
  * longer.
  */
+/** A question opening again after a comma ("Anyway, Can I file …"): its capitalised words name nothing. */
+const QUESTION_OPENER =
+  /^(?:can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|must|what|which|who|when|where|why|how)\b/iu;
+
 function capitalisedNames(question: string, found: readonly string[]): string[] {
   const words = question.match(/\p{L}+/gu) ?? [];
   const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
@@ -129,6 +139,7 @@ function capitalisedNames(question: string, found: readonly string[]): string[] 
     .filter(
       (name) =>
         name !== 'I' &&
+        !QUESTION_OPENER.test(name) &&
         !name
           .toLowerCase()
           .split(/\s+/u)
@@ -217,9 +228,18 @@ export function questionView(question: string): QuestionView {
   const noun = askedNoun(asked);
   const naming = NAME_FRAME.test(asked) ? NAME_TERMS : NO_TERMS;
   const request = entities.length > 0 && ABOUT_REQUEST.test(asked) ? REQUEST_TERMS : NO_TERMS;
+  const described = module.code === 'en' ? describedThings(asked) : [];
+  // The head noun ("the state") says what kind of thing is described; neither it nor the clause is asked.
+  const outerTerms = new Set(
+    analyzeQuery(described.reduce((rest, { head, clause }) => rest.replace(clause, ' ').replace(head, ' '), asked)),
+  );
+  const describing = new Set(
+    described.flatMap((thing) => [...thing.terms, ...analyzeQuery(thing.head)]).filter((term) => !outerTerms.has(term)),
+  );
   const attribute = terms.filter(
     (term) =>
       !entityTerms.has(term) &&
+      !describing.has(term) &&
       !FRAME_TERMS.has(term) &&
       !naming.has(term) &&
       !request.has(term) &&
@@ -239,5 +259,17 @@ export function questionView(question: string): QuestionView {
     expansions: module.expansions?.(asked) ?? new Map(),
     noun: noun.terms.filter((term) => attribute.includes(term)),
     attributeNoun: noun.attribute,
+    described,
   };
+}
+
+/** A described thing's clause and its content terms (frame words and numbers left out). */
+function describedThings(question: string): QuestionView['described'] {
+  return describedClauses(question)
+    .map(({ head, clause }) => ({
+      head,
+      clause,
+      terms: analyzeQuery(clause).filter((term) => !FRAME_TERMS.has(term) && !/^\d+$/.test(term)),
+    }))
+    .filter((thing) => thing.terms.length > 0);
 }
