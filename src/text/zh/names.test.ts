@@ -56,6 +56,10 @@ describe('Chinese person names: the words around a candidate', () => {
     expect(people('西班牙选手纳达尔与塞尔维亚名将德约科维奇交手')).toEqual(['纳达尔', '德约科维奇']);
   });
 
+  it('reads a role after a name with no name after it as the name’s title', () => {
+    expect(people('李明华市长在市人民代表大会上作报告')).toEqual(['李明华']);
+  });
+
   it('takes no counted word (6连胜, 第3座) for a person', () => {
     expect(people('球队取得了6连胜')).toEqual([]);
   });

@@ -70,9 +70,18 @@ const fromStart = (before: ZhToken | undefined, after: ZhToken | undefined): boo
 /** A kind of place written straight before a name (城市X, 首都X). */
 const kindBefore = (before: ZhToken | undefined): boolean => !!before && PLACE_KIND.test(before.word);
 
-/** A name before a person's role (塞尔维亚名将X, 美国总统X) is where the person is from, not the person. */
-const modifies = (after: ZhToken | undefined): boolean =>
-  !!after && after.word !== '由' && (BEFORE_PERSON.has(after.word) || /^(?:名将|选手|队员|籍)$/u.test(after.word));
+/**
+ * A name before a person's role that another name follows (塞尔维亚名将X, 美国总统X) is where the person is from, not
+ * the person; a role after a name with none after it (X市长在…) is the name's title.
+ */
+function modifies(tokens: ZhToken[], after: ZhToken | undefined): boolean {
+  if (!after || after.word === '由') return false;
+  if (!BEFORE_PERSON.has(after.word) && !/^(?:名将|选手|队员|籍)$/u.test(after.word)) return false;
+  const named = nextWord(tokens, tokens.indexOf(after));
+  return (
+    !!named && isHan(named.word) && (/^(?:nr|nrt|nrfg|x|nz)$/u.test(named.tag) || SURNAMES.has(named.word[0] as string))
+  );
+}
 
 /** A word in quotation marks (“铁三角”) is a term or a nickname, not how a person is named. */
 const quoted = (text: string, start: number, end: number): boolean =>
@@ -186,7 +195,7 @@ export function personCandidates(text: string): NameCandidate[] {
       (before && BEFORE_PERSON.has(before.word)) ||
       (after && AFTER_PERSON.has(after.word)) ||
       /(?:饰|主演|执导)$/u.test(text.slice(run.start, run.end));
-    if (!cued && (placeCue(before, after) || modifies(after) || quoted(text, run.start, run.end))) continue;
+    if (!cued && (placeCue(before, after) || modifies(tokens, after) || quoted(text, run.start, run.end))) continue;
     if (!cued && (counted(before) || commonStemPlace(name))) continue;
     const tagged = PERSON_TAGS.has(first.tag) && (first.word.length >= 2 || run.last > run.first);
     const surname = SURNAMES.has(name[0] as string) && name.length <= 4;
@@ -228,7 +237,7 @@ function withSoundRuns(
     const before = prevWord(tokens, run.first);
     const after = nextWord(tokens, run.last);
     const cued = (before && BEFORE_PERSON.has(before.word)) || (after && AFTER_PERSON.has(after.word));
-    if (!cued && (placeCue(before, after) || counted(before) || modifies(after))) continue;
+    if (!cued && (placeCue(before, after) || counted(before) || modifies(tokens, after))) continue;
     if (after && (ORG_WORD.test(after.word) || /^(?:人|市|省|州|县|区|镇|岛|港|城|语|文|队|军|族)$/u.test(after.word)))
       continue;
     const score = Math.max(1.1, cued ? 2.5 : 0, ...inside.map((c) => c.score));
@@ -261,7 +270,7 @@ function promoteListMates(
       // knows as a common one (商人, 领衔主演) is no name.
       if (type === 'person' && /^(?:ns|nt)$/u.test(mate.tag)) continue;
       if (NOT_A_NAME.test(mate.word)) continue;
-      if (type === 'person' && modifies(nextWord(tokens, tokens.indexOf(mate)))) continue;
+      if (type === 'person' && modifies(tokens, nextWord(tokens, tokens.indexOf(mate)))) continue;
       if (type === 'person' && !/^(?:nr|nrt|nrfg|nz|x|ng)$/u.test(mate.tag)) continue;
       const otherIsName = out.some((c) => c.start <= other.start && c.end >= other.end);
       const mateKnown = out.some((c) => c.start < mate.end && mate.start < c.end);
