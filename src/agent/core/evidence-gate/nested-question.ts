@@ -6,21 +6,9 @@ import { decomposeHops } from '../../offline-qa/decompose-offline-hops.ts';
 import { hopQuestion } from '../../offline-qa/hop-question.ts';
 import { splitContext } from '../../offline-qa/reader-question.ts';
 import { names } from './cited-reading.ts';
+import { PERSON_NOUNS, PLACE_NOUNS } from './entity-nouns.ts';
 import { questionView } from './question-view.ts';
 import { chunkText } from './entity-ties.ts';
-
-/** Nouns a hop asks a person by ("the director of …", "the person who made …"). */
-const PERSON_NOUNS = new Set(
-  'person director spouse wife husband author writer producer singer performer composer founder father mother son daughter creator actor actress owner president leader'.split(
-    ' ',
-  ),
-);
-/** Nouns a hop asks a place by ("the country …", "the birthplace of …"). */
-const PLACE_NOUNS = new Set(
-  'country nation state province region territory county city town village municipality continent birthplace location place capital'.split(
-    ' ',
-  ),
-);
 
 /**
  * Whether a bridge is of the kind its hop asks. A place ("the country …", "the birthplace of …") must be one the

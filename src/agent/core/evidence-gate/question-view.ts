@@ -1,6 +1,7 @@
 import { analyzeQuery } from '../../../text/analyzer.ts';
 import { IDENTIFIER, identifiersIn } from '../../../text/identifiers.ts';
 import { describedClauses } from '../../offline-qa/decompose-offline-hops.ts';
+import { namesAKind } from './entity-nouns.ts';
 import { splitContext } from '../../offline-qa/reader-question.ts';
 import { isHan, words as zhWords } from '../../../text/zh/segmenter.ts';
 import type { AnswerType, LanguageModule } from '../../../text/language.ts';
@@ -263,9 +264,13 @@ export function questionView(question: string): QuestionView {
   };
 }
 
-/** A described thing's clause and its content terms (frame words and numbers left out). */
+/**
+ * A described thing's clause and its content terms (frame words and numbers left out): of a kind of named thing only
+ * ("the state whose …"), not a kind of answer the clause narrows ("the categories of people for which …").
+ */
 function describedThings(question: string): QuestionView['described'] {
   return describedClauses(question)
+    .filter(({ head }) => namesAKind(head))
     .map(({ head, clause }) => ({
       head,
       clause,
