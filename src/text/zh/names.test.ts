@@ -126,3 +126,18 @@ describe('Chinese names: what is no name', () => {
     expect(ranked('公司越来越关注这个南亚国家的市场')).toEqual([]);
   });
 });
+
+describe('Chinese person names jieba cuts or glues', () => {
+  it('parts a function character jieba glued to a surname (由雷 好音)', () => {
+    expect(people('该剧由雷好音执导')).toEqual(['雷好音']);
+  });
+
+  it('reads a role cue through a colon (主演：X)', () => {
+    expect(people('主演：孙佳音、黄渤')).toEqual(expect.arrayContaining(['孙佳音', '黄渤']));
+    expect(people('主演：孙佳音、黄渤')).not.toContain('佳音');
+  });
+
+  it('joins a family name jieba takes for a place to the given name after a role (名将石川佳纯)', () => {
+    expect(people('日本名将石川佳纯获得冠军')).toEqual(['石川佳纯']);
+  });
+});

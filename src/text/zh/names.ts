@@ -83,6 +83,41 @@ function modifies(tokens: ZhToken[], after: ZhToken | undefined): boolean {
   );
 }
 
+/** The word before a name, read through a colon (主演：X): a cue introduces the name with one. */
+function cueBefore(tokens: ZhToken[], at: number): ZhToken | undefined {
+  const before = prevWord(tokens, at);
+  return before && /^[：:]$/u.test(before.word) ? prevWord(tokens, tokens.indexOf(before)) : before;
+}
+
+/** Roles a person is introduced by, and nationality words before one (日本名将X, 选手X). */
+const introducesPerson = (word: string | undefined): boolean =>
+  !!word && (BEFORE_PERSON.has(word) || /^(?:名将|选手|球员|队员|新星|小将|老将)$/u.test(word));
+
+/**
+ * A family name jieba takes for a place (Japanese and some Chinese ones: 石川, 田中 are also places) with a given
+ * name after it, right after a role that introduces a person (名将石川佳纯): the two are the person's name.
+ */
+function withPlaceSurnames(text: string, tokens: ZhToken[], found: NameCandidate[]): NameCandidate[] {
+  let out = found;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const family = tokens[i] as ZhToken;
+    const given = tokens[i + 1] as ZhToken;
+    if (family.tag !== 'ns' || family.word.length !== 2 || !isHan(family.word)) continue;
+    if (!introducesPerson(prevWord(tokens, i)?.word)) continue;
+    if (!isHan(given.word) || given.word.length > 2 || NAME_BREAKERS.has(given.word)) continue;
+    if (!/^(?:x|nr|nrt|nrfg|ng|n|nz|ag|g)$/u.test(given.tag)) continue;
+    out = out.filter((c) => c.end <= family.start || c.start >= given.end);
+    out.push({
+      text: text.slice(family.start, given.end),
+      start: family.start,
+      end: given.end,
+      type: 'person',
+      score: 2.5,
+    });
+  }
+  return out;
+}
+
 /** A word in quotation marks (“铁三角”) is a term or a nickname, not how a person is named. */
 const quoted = (text: string, start: number, end: number): boolean =>
   /[“"「『‘]$/u.test(text.slice(0, start)) && /^[”"」』’]/u.test(text.slice(end));
@@ -189,7 +224,7 @@ export function personCandidates(text: string): NameCandidate[] {
     if (name.length >= 4 && !name.includes('·')) name = name.replace(/[演在是说称]$/u, '');
     if (name.length < 2 || NOT_A_NAME.test(name)) continue;
     const first = tokens[run.first] as ZhToken;
-    const before = prevWord(tokens, run.first);
+    const before = cueBefore(tokens, run.first);
     const after = nextWord(tokens, run.last);
     const cued =
       (before && BEFORE_PERSON.has(before.word)) ||
@@ -210,7 +245,8 @@ export function personCandidates(text: string): NameCandidate[] {
     if (name.length > 4 && !foreign && !tagged && !cued) score -= 0.5;
     out.push({ text: name, start: run.start, end: run.start + name.length, type: 'person', score });
   }
-  return promoteListMates(text, tokens, withSoundRuns(text, tokens, out, titles), 'person');
+  const found = withPlaceSurnames(text, tokens, withSoundRuns(text, tokens, out, titles));
+  return promoteListMates(text, tokens, found, 'person');
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
+import { SURNAMES } from './name-cues.ts';
 
 export interface ZhToken {
   word: string;
@@ -69,7 +70,14 @@ function repairUnknown(
   tag: string,
   afterNumber: boolean,
 ): { word: string; tag: string; offset: number }[] {
-  if (tag !== 'x' || word.length < 3 || !HAN_ONLY.test(word)) return [{ word, tag, offset: 0 }];
+  if (tag !== 'x' || !HAN_ONLY.test(word)) return [{ word, tag, offset: 0 }];
+  // Two characters: a function character glued to a surname (由雷): the surname starts a name on its own.
+  if (word.length === 2 && LEADING_FUNCTION.test(word) && SURNAMES.has(word[1] as string))
+    return [
+      { word: word[0] as string, tag: 'p', offset: 0 },
+      { word: word[1] as string, tag: 'nr', offset: 1 },
+    ];
+  if (word.length < 3) return [{ word, tag, offset: 0 }];
   const out: { word: string; tag: string; offset: number }[] = [];
   let body = word;
   let offset = 0;
