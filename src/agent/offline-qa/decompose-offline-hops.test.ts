@@ -36,6 +36,11 @@ describe('offline hop decomposition', () => {
       'city where the next winter Games will be held',
       'When did #1 join the league?',
     ]);
+    // No split leaves a copula on both sides of the answer ("who are #1 was fought?").
+    const hops = decomposeHops(
+      'who are the candidates running for mayor in the town the Battle of Elm Ford was fought?',
+    );
+    expect(hops.some((hop) => /\b(?:are|is) #\d+ (?:was|is)\b/u.test(hop))).toBe(false);
     // With do-support the outer verb follows the clause's own, though the tagger reads it as a noun ("handle").
     expect(decomposeHops('How many containers did the port where the Tall Ships Race ended handle in 2010?')).toEqual([
       'port where the Tall Ships Race ended',

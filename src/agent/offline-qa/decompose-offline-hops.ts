@@ -227,8 +227,13 @@ function outerOf(body: string, tokens: readonly Token[], from: number, to: numbe
     .trim();
 }
 
-/** The outer question still asks something beyond the nested answer. */
-const asksMore = (outer: string): boolean => contentTerms(outer.replace(/#REF|#\d+|ENTITY_\d+/g, ' ')).length > 0;
+/**
+ * The outer question still asks something beyond the nested answer, and reads as a question: no copula on both sides
+ * of the answer ("who are #REF was fought" split a clause off its own verb).
+ */
+const asksMore = (outer: string): boolean =>
+  contentTerms(outer.replace(/#REF|#\d+|ENTITY_\d+/g, ' ')).length > 0 &&
+  !/\b(?:is|are|was|were)\s+#REF\s+(?:is|are|was|were|has|have|had)\b/iu.test(outer);
 
 /** The determiner of the noun phrase of one to three words ending before `end`, or -1; the phrase crosses no comma or verb. */
 function headDeterminer(tokens: readonly Token[], end: number): number {

@@ -17,11 +17,12 @@ export function tellsDescription(
   weights?: ReadonlyMap<string, number>,
 ): boolean {
   const written = new Set(analyzeQuery(text));
-  const rarest =
-    weights && terms.reduce((top, term) => ((weights.get(term) ?? 0) > (weights.get(top) ?? 0) ? term : top));
+  // The rarest: every term of the highest weight (all of them when the evidence weighs them alike).
+  const top = Math.max(...terms.map((term) => weights?.get(term) ?? 0));
+  const rarest = weights ? terms.filter((term) => (weights.get(term) ?? 0) === top) : [];
   return (
     terms.filter((term) => written.has(term)).length >= terms.length * DESCRIBED_SHARE &&
-    (rarest === undefined || written.has(rarest))
+    rarest.every((term) => written.has(term))
   );
 }
 
