@@ -107,8 +107,13 @@ describe('Chinese organisation names', () => {
     expect(organizations('这支球队很强')).toEqual([]);
   });
 
+  it('takes no news outlet a report is credited to (X讯, X电, 据X报道) for what the report is about', () => {
+    expect(organizations('巴西击败喀麦隆 南方日报讯 （记者李明）昨晚')).toEqual(['巴西', '喀麦隆']);
+    expect(organizations('据路透社报道，谷歌公司将裁员')).toEqual(['谷歌公司']);
+  });
+
   it('joins a character jieba cut off before a proper noun to it', () => {
-    expect(organizations('据新京报报道')).toEqual(['新京报']);
+    expect(organizations('新京报今天发表评论')).toEqual(['新京报']);
   });
 });
 

@@ -121,5 +121,15 @@ export function organizationCandidates(text: string): NameCandidate[] {
       out.push({ text: text.slice(start, token.end), start, end: token.end, type: 'organization', score: 0.3 });
     }
   }
-  return out;
+  return out.filter((candidate) => !newsSource(text, candidate));
+}
+
+/**
+ * The outlet a report is credited to (新京报讯, 新华社电, 据X报道, 来源：X) is where the text comes from, not what it
+ * is about.
+ */
+function newsSource(text: string, candidate: NameCandidate): boolean {
+  const after = text.slice(candidate.end, candidate.end + 3);
+  const before = text.slice(Math.max(0, candidate.start - 3), candidate.start);
+  return /^\s*(?:讯|电[\s（(]|记者)/u.test(after) || /(?:^|[^依根])据\s*$|来源[：:]\s*$/u.test(before);
 }
