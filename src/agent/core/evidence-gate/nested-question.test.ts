@@ -154,4 +154,27 @@ describe('the evidence gate on a nested question', () => {
     });
     expect(name.verdict).toBe('answer');
   });
+
+  it('answers a count a nested question asks through a quantity word ("What amount of containers did the port where …")', () => {
+    const race = evidenceChunk(
+      'paragraphs/tall-ships-race.md#0',
+      'The Tall Ships Race of 1984 ended in Port Elm, Norland.',
+    );
+    const ports = evidenceChunk(
+      'paragraphs/ports-of-norland.md#0',
+      'In 2010 Harbor Bay handled 513,319 containers, followed by Port Elm, which handled 273,282 containers.',
+    );
+    const decision = gateAnswer({
+      question: 'What amount of containers did the port where the Tall Ships Race ended handle in 2010?',
+      answer: proposedAnswer('273,282', [
+        citeIn(race, 'The Tall Ships Race of 1984 ended in Port Elm, Norland.'),
+        citeIn(
+          ports,
+          'In 2010 Harbor Bay handled 513,319 containers, followed by Port Elm, which handled 273,282 containers.',
+        ),
+      ]),
+      evidence: [race, ports],
+    });
+    expect(decision.verdict).toBe('answer');
+  });
 });

@@ -174,9 +174,12 @@ function askedNoun(question: string): { terms: string[]; attribute: boolean } {
     /^\s*(?:which|what)\s+((?:[\p{L}\d.-]+\s+){0,3}?[\p{L}\d.-]+)\s+(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must)\b/iu.exec(
       question,
     )?.[1];
-  const noun = kind ?? OF_NOUN.exec(question)?.[1];
+  // "What amount of TEUs did …": the quantity word frames the count; the counted noun is what is asked.
+  const noun = (kind ?? OF_NOUN.exec(question)?.[1])?.replace(QUANTITY_OF, '');
   return { terms: noun ? analyzeQuery(noun.replace(ROW_MODIFIER, ' ')) : [], attribute: !kind && noun !== undefined };
 }
+
+const QUANTITY_OF = /^(?:amount|number|total|count|quantity)\s+of\s+/iu;
 
 /** Words that pick a row or compute over rows ("the first date", "the total apps"): no sentence states them. */
 const ROW_MODIFIER =
