@@ -79,7 +79,9 @@ function modifies(tokens: ZhToken[], after: ZhToken | undefined): boolean {
   if (!BEFORE_PERSON.has(after.word) && !/^(?:名将|选手|队员|籍)$/u.test(after.word)) return false;
   const named = nextWord(tokens, tokens.indexOf(after));
   return (
-    !!named && isHan(named.word) && (/^(?:nr|nrt|nrfg|x|nz)$/u.test(named.tag) || SURNAMES.has(named.word[0] as string))
+    !!named &&
+    isHan(named.word) &&
+    (/^(?:nr|nrt|nrfg|x|nz|ns|j)$/u.test(named.tag) || SURNAMES.has(named.word[0] as string))
   );
 }
 
