@@ -70,5 +70,15 @@ describe('the evidence gate on a value computed over rows', () => {
       computedSql: `SELECT COUNT(*) FROM "races" WHERE "Caller" <> 'Bryn Ford' AND "Year" BETWEEN 1950 AND 1959`,
     });
     expect(fifties.verdict).toBe('answer');
+    // A comparison written out as the values it keeps uses the year.
+    const later = evidenceChunk('csv/races.csv#0', 'Year: 1952 | Caller: Ed Hale\nYear: 1960 | Caller: Bryn Ford');
+    const kept = gateAnswer({
+      ...run,
+      evidence: [later],
+      question: 'how many races before 1960 were not called by bryn ford?',
+      answer: proposedAnswer('The result is 1. [1]', [citeIn(later, 'Year: 1952 | Caller: Ed Hale')]),
+      computedSql: `SELECT COUNT(*) FROM "races" WHERE "Year" IN ('1952', '1957') AND "Caller" <> 'Bryn Ford'`,
+    });
+    expect(kept.verdict).toBe('answer');
   });
 });

@@ -36,10 +36,13 @@ export function computedMisfit(view: QuestionView, answer: string): string | und
 /** A year, a decade or an ordinal a question writes ("in 2010", "in the 1950s", "tied for 4th"): a filter on rows. */
 const ROW_QUALIFIER = /(?<![\p{L}\p{N}])(?:(1[5-9]\d\d|20\d\d)(s?)|(\d{1,3})(?:st|nd|rd|th))(?![\p{L}\p{N}])/giu;
 
+const ANY_YEAR = /(?<!\d)(?:1[5-9]\d\d|20\d\d)(?!\d)/u;
+
 /**
  * A year, decade or ordinal the question writes that the table query's conditions never use: "how many races in the
  * 1950s were not called by Bryan Field?" counted over every decade, "how many players tied for 4th place?" over every
- * place. The digits must appear after the query's FROM (a decade's first three: "BETWEEN 1950 AND 1959").
+ * place. The digits must appear after the query's FROM (a decade's first three: "BETWEEN 1950 AND 1959"), or, for a
+ * year, some year must (a comparison the plan wrote out as the values it keeps).
  */
 export function unusedQualifier(question: string, sql: string | undefined): string | undefined {
   if (!sql) return undefined;
@@ -49,7 +52,9 @@ export function unusedQualifier(question: string, sql: string | undefined): stri
     const [written, year, decade, ordinal] = match;
     const digits = year ? (decade ? year.slice(0, 3) : year) : (ordinal as string);
     const used = new RegExp(`(?<!\\d)${digits}${year && decade ? '' : '(?!\\d)'}`, 'u').test(conditions);
-    if (!used) return written;
+    // "before 1998" may be kept as the years it leaves ("IN ('September 14, 1997', …)"): some year is written.
+    const yearsKept = year !== undefined && ANY_YEAR.test(conditions);
+    if (!used && !yearsKept) return written;
   }
   return undefined;
 }
