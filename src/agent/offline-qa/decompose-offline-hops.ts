@@ -151,7 +151,8 @@ function isNamed(token: Token, index: number): boolean {
  * clause nested in it ("where Y is located | became a state", "who played Z in W | is stuck in …"), or at a comma
  * that a name does not continue past ("Johnnycake, West Virginia"). In a question with do-support ("… did the
  * location where X occur | handle in 2010?") the main verb still follows the clause: a plain word right after the
- * clause's own verb is that verb, whatever the tagger calls it.
+ * clause's own verb, or after a noun of its complement, is that verb if it reads as one (`mainVerbAt`), whatever the
+ * tagger called it in the question.
  */
 function clauseEnd(tokens: readonly Token[], from: number, doSupport = false): number {
   let seenVerb = false;

@@ -1,5 +1,6 @@
 import type { Evidence } from '../../../domain/evidence.ts';
 import type { AnswerType } from '../../../text/language.ts';
+import { escapeRegExp } from '../../../text/text-heuristics.ts';
 import { names } from './cited-reading.ts';
 import { describedName, tellsDescription } from './described-thing.ts';
 import { measuredType } from './measured-type.ts';
@@ -104,7 +105,7 @@ export function personNamer(view: QuestionView, evidence: string): (text: string
     if (!people.has(entity)) return false;
     const words = entity.trim().split(/\s+/u);
     const surname = words.at(-1) as string;
-    if (!new RegExp(`(?<![\\p{L}\\p{N}])${surname}(?![\\p{L}\\p{N}])`, 'u').test(text)) return false;
+    if (!new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(surname)}(?![\\p{L}\\p{N}])`, 'u').test(text)) return false;
     return !view.module.spans(text, 'person').some((span) => span.text.endsWith(` ${surname}`) && span.text !== entity);
   };
 }

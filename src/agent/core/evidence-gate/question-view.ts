@@ -121,15 +121,15 @@ const LATIN_ACRONYM = /(?<![\p{Script=Latin}\d])\p{Lu}[\p{Lu}\d]+(?![\p{Script=L
 /** Lower-case code names ("order.shipped", "event_id"): named exactly, as identifiers are. */
 const CODE_NAME = /\b\p{Ll}{2,}(?:[._]\p{Ll}[\p{Ll}\p{N}]+)+\b/gu;
 
+/** A question opening again after a comma ("Anyway, Can I file …"): its capitalised words name nothing. */
+const QUESTION_OPENER =
+  /^(?:can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|must|what|which|who|when|where|why|how)\b/iu;
+
 /**
  * Names written capitalised inside the question that the language module did not find. A question in title case
  * ("Pay Full Cash Risk") capitalises words, not names; a run sharing a word with a found entity is that entity written
  * longer.
  */
-/** A question opening again after a comma ("Anyway, Can I file …"): its capitalised words name nothing. */
-const QUESTION_OPENER =
-  /^(?:can|could|do|does|did|is|are|was|were|will|would|should|shall|may|might|must|what|which|who|when|where|why|how)\b/iu;
-
 function capitalisedNames(question: string, found: readonly string[]): string[] {
   const words = question.match(/\p{L}+/gu) ?? [];
   const capitalised = words.filter((word) => /^\p{Lu}/u.test(word)).length;
