@@ -90,11 +90,17 @@ let conn: SqliteConnection;
 let stats: TermStats;
 
 beforeAll(async () => {
-  // Batches merge their postings into keyword_blocks past 400 recent rows: the ranking reads both tables.
+  // Batches merge their postings into keyword_blocks past 400 recent rows: the ranking reads both tables. The policy
+  // is the module's, shared with the next test files of this worker (unit files are not isolated): put back at once.
+  const defaultRows = mergePolicy.rows;
   mergePolicy.rows = 400;
-  const store = await openSqliteStore(path);
-  await fill(store);
-  await store.close();
+  try {
+    const store = await openSqliteStore(path);
+    await fill(store);
+    await store.close();
+  } finally {
+    mergePolicy.rows = defaultRows;
+  }
   conn = SqliteConnection.open(path);
   stats = new TermStats(conn);
 });
